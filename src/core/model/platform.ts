@@ -1,0 +1,6 @@
+export const PLATFORMS = ['slack', 'discord', 'terminal'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/** Platforms a workspace (Slack team, Discord guild) can be bound to (P1). */
+export const BINDABLE_PLATFORMS = ['slack', 'discord'] as const;
+export type BindablePlatform = (typeof BINDABLE_PLATFORMS)[number];

@@ -1,0 +1,8 @@
+/** A narrow logger port (pino-shaped: object first, then the message). */
+export interface Logger {
+  debug(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+  child(bindings: Record<string, unknown>): Logger;
+}

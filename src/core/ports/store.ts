@@ -1,0 +1,133 @@
+import type { GuardrailAction, GuardrailDecision, GuardrailScopeKind } from '../model/guardrail';
+import type { MemberRole } from '../model/member';
+import type { BindablePlatform, Platform } from '../model/platform';
+import type {
+  AgentFields,
+  AgentRecord,
+  ChannelBindingRecord,
+  GuardrailRuleRecord,
+  MemberRecord,
+  ParticipantRef,
+  PlatformBindingRecord,
+  RunRecord,
+  SkillRecord,
+  SpaceFields,
+  SpaceRecord,
+  WorkspaceRecord,
+} from '../model/records';
+
+/**
+ * The store port: the only way the core reaches persistent state. Every call runs inside a
+ * transaction handed out by `Store`; `src/storage` implements it with TypeORM.
+ */
+export interface Store {
+  /** A transaction with the system's view of every workspace (migrations, apply, bindings). */
+  transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /**
+   * A transaction scoped to one workspace: PostgreSQL row-level security hides every other
+   * workspace's rows from it (A2).
+   */
+  inWorkspace<T>(workspaceId: string, work: (tx: StoreTx) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface StoreTx {
+  readonly workspaces: WorkspaceRepository;
+  readonly platformBindings: PlatformBindingRepository;
+  readonly members: MemberRepository;
+  readonly agents: AgentRepository;
+  readonly skills: SkillRepository;
+  readonly spaces: SpaceRepository;
+  readonly channelBindings: ChannelBindingRepository;
+  readonly guardrails: GuardrailRuleRepository;
+  readonly runs: RunRepository;
+}
+
+export interface WorkspaceRepository {
+  list(): Promise<WorkspaceRecord[]>;
+  findBySlug(slug: string): Promise<WorkspaceRecord | null>;
+  findById(id: string): Promise<WorkspaceRecord | null>;
+  insert(fields: { slug: string; name: string }): Promise<WorkspaceRecord>;
+  rename(id: string, name: string): Promise<void>;
+}
+
+export interface PlatformBindingRepository {
+  listForWorkspace(workspaceId: string): Promise<PlatformBindingRecord[]>;
+  find(platform: BindablePlatform, externalId: string): Promise<PlatformBindingRecord | null>;
+  /** Binds the team/guild to the workspace; replaces the workspace's earlier binding on that platform. */
+  bind(workspaceId: string, platform: BindablePlatform, externalId: string): Promise<PlatformBindingRecord>;
+}
+
+export interface MemberRepository {
+  /** Ordered by creation. */
+  list(workspaceId: string): Promise<MemberRecord[]>;
+  findByNickname(workspaceId: string, nickname: string): Promise<MemberRecord | null>;
+  insert(
+    workspaceId: string,
+    fields: Pick<MemberRecord, 'nickname' | 'role' | 'slackUserId' | 'discordUserId'>,
+  ): Promise<MemberRecord>;
+  update(
+    id: string,
+    patch: Partial<Pick<MemberRecord, 'role' | 'slackUserId' | 'discordUserId'>>,
+  ): Promise<void>;
+}
+
+export interface AgentRepository {
+  /** Ordered by creation (M5's deterministic tie-break relies on it). */
+  list(workspaceId: string): Promise<AgentRecord[]>;
+  findByName(workspaceId: string, name: string): Promise<AgentRecord | null>;
+  insert(workspaceId: string, fields: AgentFields): Promise<AgentRecord>;
+  update(id: string, patch: Partial<AgentFields>): Promise<void>;
+}
+
+export interface SkillRepository {
+  list(workspaceId: string): Promise<SkillRecord[]>;
+  findByName(workspaceId: string, name: string): Promise<SkillRecord | null>;
+  insert(
+    workspaceId: string,
+    fields: Pick<SkillRecord, 'name' | 'description' | 'body'>,
+  ): Promise<SkillRecord>;
+  update(id: string, patch: Partial<Pick<SkillRecord, 'description' | 'body'>>): Promise<void>;
+}
+
+export interface SpaceRepository {
+  list(workspaceId: string): Promise<SpaceRecord[]>;
+  findByName(workspaceId: string, name: string): Promise<SpaceRecord | null>;
+  insert(workspaceId: string, fields: SpaceFields): Promise<SpaceRecord>;
+  update(id: string, patch: Partial<SpaceFields>): Promise<void>;
+  /** Ordered as they were set. */
+  listParticipants(spaceId: string): Promise<ParticipantRef[]>;
+  /** Replaces the participant list with exactly these, in this order. */
+  setParticipants(spaceId: string, participants: ParticipantRef[]): Promise<void>;
+}
+
+export interface ChannelBindingRepository {
+  listForWorkspace(workspaceId: string): Promise<ChannelBindingRecord[]>;
+  find(platform: Platform, channelId: string): Promise<ChannelBindingRecord | null>;
+  /** Binds the channel to the space, moving it if it was bound elsewhere in the same workspace. */
+  bind(spaceId: string, platform: Platform, channelId: string): Promise<ChannelBindingRecord>;
+  /** Keeps only these channels bound to the space. */
+  unbindOthers(spaceId: string, keep: { platform: Platform; channelId: string }[]): Promise<void>;
+}
+
+export interface GuardrailRuleRepository {
+  list(workspaceId: string): Promise<GuardrailRuleRecord[]>;
+  /** One rule per (scope, action): inserting again replaces the decision. */
+  upsert(
+    workspaceId: string,
+    rule: {
+      scopeKind: GuardrailScopeKind;
+      scopeId: string | null;
+      action: GuardrailAction;
+      decision: GuardrailDecision;
+    },
+  ): Promise<GuardrailRuleRecord>;
+}
+
+export interface RunRepository {
+  /** The runs of the given agents that matter for their live status (A12), newest first. */
+  recentForAgents(workspaceId: string, agentIds: string[], perAgent: number): Promise<RunRecord[]>;
+  insert(run: Omit<RunRecord, 'id' | 'createdAt'> & { createdAt?: Date }): Promise<RunRecord>;
+}
+
+export type { MemberRole };
