@@ -6,3 +6,12 @@ export interface Logger {
   error(fields: object, message: string): void;
   child(bindings: Record<string, unknown>): Logger;
 }
+
+/** For code paths that must log nowhere (tests of pure behaviour, one-shot CLI output). */
+export const silentLogger: Logger = {
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+  child: () => silentLogger,
+};

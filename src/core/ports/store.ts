@@ -41,6 +41,7 @@ export interface StoreTx {
   readonly channelBindings: ChannelBindingRepository;
   readonly guardrails: GuardrailRuleRepository;
   readonly runs: RunRepository;
+  readonly processedEvents: ProcessedEventRepository;
 }
 
 export interface WorkspaceRepository {
@@ -128,6 +129,15 @@ export interface RunRepository {
   /** The runs of the given agents that matter for their live status (A12), newest first. */
   recentForAgents(workspaceId: string, agentIds: string[], perAgent: number): Promise<RunRecord[]>;
   insert(run: Omit<RunRecord, 'id' | 'createdAt'> & { createdAt?: Date }): Promise<RunRecord>;
+}
+
+/**
+ * P6/P11: de-duplication of inbound platform events (Slack retries, Discord replays, back-fill).
+ * Not owned by a workspace: use it in `Store.transaction`, before the event is resolved to one.
+ */
+export interface ProcessedEventRepository {
+  /** Records the event; true the first time, false when it was already recorded. */
+  record(platform: Platform, eventId: string): Promise<boolean>;
 }
 
 export type { MemberRole };

@@ -1,0 +1,76 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../config/config';
+import type { Logger } from '../core/ports/logger';
+import { createLogger } from './logger';
+import { openRuntime, type Runtime } from './runtime';
+
+export const DEFAULT_WORKSPACE = 'default';
+
+export interface RunningServer {
+  runtime: Runtime;
+  logger: Logger;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Summon as a service: opens the database (PGlite under the data folder when DATABASE_URL is
+ * unset), runs migrations, creates the `default` workspace on first start (seeding runs when
+ * a workspace is created, not at every start, A3), and serves HTTP on PORT. The chat front
+ * ends attach to this server as they are configured.
+ */
+export async function startServer(env: NodeJS.ProcessEnv, cwd: string): Promise<RunningServer> {
+  const config = loadConfig(env, cwd);
+  const logger = createLogger({ level: config.logLevel });
+  const runtime = await openRuntime(config, logger);
+  try {
+    const exists = await runtime.store.transaction((tx) => tx.workspaces.findBySlug(DEFAULT_WORKSPACE));
+    if (exists === null) {
+      const { seededAgents } = await runtime.workspaces.create(DEFAULT_WORKSPACE, 'Default workspace');
+      logger.info({ workspace: DEFAULT_WORKSPACE, agents: seededAgents }, 'created the default workspace');
+    }
+    const http = createServer((request, response) => {
+      if (request.method === 'GET' && request.url === '/healthz') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ status: 'ok', database: runtime.database.kind }));
+        return;
+      }
+      response.writeHead(404, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: 'not found' }));
+    });
+    await listen(http, config.port);
+    const port = (http.address() as AddressInfo).port;
+    logger.info(
+      {
+        port,
+        database: runtime.database.kind,
+        dataDir: config.dataDir,
+        queue: config.redisUrl ? 'redis' : 'in-process',
+      },
+      'summon is ready',
+    );
+    return {
+      runtime,
+      logger,
+      port,
+      close: async () => {
+        await new Promise<void>((resolve) => http.close(() => resolve()));
+        await runtime.close();
+      },
+    };
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,31 @@
+import { Command } from 'commander';
+import type { CliContext } from './cli-context';
+import { registerAgentsCommand } from './commands/agents-command';
+import { registerApplyCommand } from './commands/apply-command';
+import { registerDbCommand } from './commands/db-command';
+import { registerExportCommand } from './commands/export-command';
+import { registerSchemaCommand } from './commands/schema-command';
+import { registerStartCommand } from './commands/start-command';
+import { registerWorkspaceCommand } from './commands/workspace-command';
+
+/** The `summon` command line; built per call so tests can run it in-process. */
+export function buildProgram(context: CliContext): Command {
+  const program = new Command('summon')
+    .description('Summon: your team’s AI agents in Slack and Discord')
+    .showHelpAfterError()
+    // Set before the subcommands are added so that they inherit it: the CLI returns exit
+    // codes to its caller (tests run it in-process) instead of calling process.exit.
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => context.output.out(text),
+      writeErr: (text) => context.output.err(text),
+    });
+  registerStartCommand(program, context);
+  registerDbCommand(program, context);
+  registerWorkspaceCommand(program, context);
+  registerApplyCommand(program, context);
+  registerExportCommand(program, context);
+  registerAgentsCommand(program, context);
+  registerSchemaCommand(program, context);
+  return program;
+}

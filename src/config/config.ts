@@ -1,0 +1,36 @@
+import path from 'node:path';
+
+/**
+ * Everything Summon reads from the environment, in one place. With nothing set, Summon runs
+ * on embedded defaults: PGlite under `./.summon/db`, an in-process queue, the terminal chat.
+ */
+export interface Config {
+  dataDir: string;
+  /** PostgreSQL when set; embedded PGlite under `dataDir/db` otherwise. */
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  port: number;
+  logLevel: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT must be a port number (0-65535), got "${env.PORT}"`);
+  }
+  return {
+    dataDir: path.resolve(cwd, nonEmpty(env.SUMMON_DATA_DIR) ?? '.summon'),
+    databaseUrl: nonEmpty(env.DATABASE_URL),
+    redisUrl: nonEmpty(env.REDIS_URL),
+    port,
+    logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
+  };
+}
+
+export const databaseDir = (config: Pick<Config, 'dataDir'>): string => path.join(config.dataDir, 'db');
+export const workspacesDir = (config: Pick<Config, 'dataDir'>): string =>
+  path.join(config.dataDir, 'workspaces');
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}

@@ -1,0 +1,27 @@
+import type { ApprovalStatus } from '../model/guardrail';
+import type { MemberRole } from '../model/member';
+
+/**
+ * G4: an approval request created by an `ask`. Functions over it are generic, so a richer
+ * record (card, repository, branch) passes through them unchanged.
+ */
+export interface Approval {
+  id: string;
+  status: ApprovalStatus;
+  requestedAt: Date;
+  expiresAt: Date;
+  /** Who decided; null while pending and for an expiry. */
+  decidedByMemberId: string | null;
+  /** When it was decided, or when it expired. */
+  decidedAt: Date | null;
+}
+
+/** Whoever clicked a button on the card. */
+export type ApprovalDecider =
+  | { kind: 'member'; memberId: string; role: MemberRole }
+  | { kind: 'agent'; agentId: string };
+
+export type ApprovalVerdict = 'approve' | 'deny';
+
+/** What the waiting action does now. */
+export type ApprovalOutcome = 'allow' | 'deny' | 'pending';

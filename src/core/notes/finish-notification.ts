@@ -1,0 +1,10 @@
+import type { RunRecord } from '../model/records';
+
+/**
+ * N14: a turn started by an agent sends no "reply ready" and no "failed" notification; the
+ * agent that waits for it reports itself. Every other run notifies on finish. Question
+ * notifications are not affected by this.
+ */
+export function notifiesOnFinish(run: Pick<RunRecord, 'startedByAgentId'>): boolean {
+  return run.startedByAgentId === null;
+}

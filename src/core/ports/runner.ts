@@ -1,0 +1,36 @@
+import type { AgentRecord } from '../model/records';
+
+/**
+ * What a runner reports while a turn works. The engine turns these into status-card rows
+ * (P9), liveness (A12: silence and loops) and finally the reply.
+ */
+export type RunnerEvent =
+  | { type: 'thinking' }
+  | { type: 'text'; delta: string }
+  | { type: 'tool_start'; callId: string; tool: string; summary: string }
+  | { type: 'tool_end'; callId: string; ok: boolean; summary?: string }
+  | { type: 'final'; text: string }
+  | { type: 'error'; message: string };
+
+export interface RunnerRequest {
+  runId: string;
+  agent: AgentRecord;
+  /** The composed system prompt and the turn's prompt (src/core/prompt). */
+  system: string;
+  prompt: string;
+  /** The agent's working directory (its folder in the data directory). */
+  workingDir: string;
+  /** Aborted when the turn is stopped, the watchdog gives up or the worker shuts down. */
+  signal: AbortSignal;
+}
+
+/**
+ * The runner port (A9, A10): the built-in loop over a model API, or a CLI agent. A runner
+ * streams events and ends with exactly one `final` or `error`; it must honour the signal.
+ */
+export interface Runner {
+  run(request: RunnerRequest): AsyncIterable<RunnerEvent>;
+}
+
+/** Picks the runner for an agent (A10: no adapter = the built-in loop). */
+export type RunnerResolver = (agent: AgentRecord) => Runner;

@@ -1,0 +1,111 @@
+import type { ParticipantRef, SpaceFields } from '../model/records';
+import type { StoreTx } from '../ports/store';
+import { type ChangeReport, changedFields, sameValue } from './change-report';
+import type { ChannelEntry, SpaceEntry } from './workspace-file-schema';
+
+/**
+ * Spaces are merged by name. Inside a space, a list that the file gives (participants,
+ * repos, channels) is taken as the whole list; a list left out is kept.
+ */
+export async function applySpaces(
+  tx: StoreTx,
+  workspaceId: string,
+  entries: readonly SpaceEntry[],
+  report: ChangeReport,
+): Promise<void> {
+  for (const entry of entries) {
+    const label = `space ${entry.name}`;
+    let space = await tx.spaces.findByName(workspaceId, entry.name);
+    const patch = spacePatch(entry);
+    if (space === null) {
+      space = await tx.spaces.insert(workspaceId, { ...SPACE_DEFAULTS, name: entry.name, ...patch });
+      report.created.push(label);
+    } else {
+      const changed = changedFields(space, patch);
+      if (Object.keys(changed).length > 0) {
+        await tx.spaces.update(space.id, changed);
+        report.updated.push(label);
+      }
+    }
+    const participantsChanged = await applyParticipants(tx, workspaceId, space.id, entry.participants);
+    const channelsChanged = await applyChannels(tx, workspaceId, space.id, entry.channels);
+    if (
+      (participantsChanged || channelsChanged) &&
+      !report.created.includes(label) &&
+      !report.updated.includes(label)
+    )
+      report.updated.push(label);
+  }
+}
+
+const SPACE_DEFAULTS: Omit<SpaceFields, 'name'> = {
+  context: '',
+  mode: 'chat',
+  autonomy: 'actWithApproval', // G2b: the default dial
+  dedicated: false, // P3: channels are shared with people unless said otherwise
+  repos: [],
+};
+
+function spacePatch(entry: SpaceEntry): Partial<SpaceFields> {
+  const patch: Partial<SpaceFields> = {};
+  if (entry.context !== undefined) patch.context = entry.context;
+  if (entry.mode !== undefined) patch.mode = entry.mode;
+  if (entry.autonomy !== undefined) patch.autonomy = entry.autonomy;
+  if (entry.dedicated !== undefined) patch.dedicated = entry.dedicated;
+  if (entry.repos !== undefined) patch.repos = entry.repos;
+  return patch;
+}
+
+/** M12: a name an agent takes is never offered to the member list. */
+async function applyParticipants(
+  tx: StoreTx,
+  workspaceId: string,
+  spaceId: string,
+  names: readonly string[] | undefined,
+): Promise<boolean> {
+  if (names === undefined) return false;
+  const wanted: ParticipantRef[] = [];
+  for (const name of names) {
+    const agent = await tx.agents.findByName(workspaceId, name);
+    if (agent) {
+      wanted.push({ kind: 'agent', agentId: agent.id });
+      continue;
+    }
+    const member = await tx.members.findByNickname(workspaceId, name);
+    if (member) wanted.push({ kind: 'member', memberId: member.id });
+  }
+  if (sameValue(await tx.spaces.listParticipants(spaceId), wanted)) return false;
+  await tx.spaces.setParticipants(spaceId, wanted);
+  return true;
+}
+
+/** The file speaks for Slack and Discord channels; other bindings (the terminal) are kept. */
+async function applyChannels(
+  tx: StoreTx,
+  workspaceId: string,
+  spaceId: string,
+  channels: readonly ChannelEntry[] | undefined,
+): Promise<boolean> {
+  if (channels === undefined) return false;
+  const wanted = channels.map((c) =>
+    'slack' in c
+      ? { platform: 'slack' as const, channelId: c.slack }
+      : { platform: 'discord' as const, channelId: c.discord },
+  );
+  const current = (await tx.channelBindings.listForWorkspace(workspaceId)).filter(
+    (b) => b.spaceId === spaceId,
+  );
+  const isWanted = (b: { platform: string; channelId: string }) =>
+    wanted.some((w) => w.platform === b.platform && w.channelId === b.channelId);
+  const kept = current.filter((b) => b.platform === 'terminal' || isWanted(b));
+  const missing = wanted.filter(
+    (w) => !current.some((b) => b.platform === w.platform && b.channelId === w.channelId),
+  );
+  if (missing.length === 0 && kept.length === current.length) return false;
+  for (const channel of missing) await tx.channelBindings.bind(spaceId, channel.platform, channel.channelId);
+  await tx.channelBindings.unbindOthers(
+    spaceId,
+    [...kept, ...missing].map((b) => ({ platform: b.platform, channelId: b.channelId })),
+  );
+  return true;
+}

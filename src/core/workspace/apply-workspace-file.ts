@@ -1,0 +1,148 @@
+import { ValidationError } from '../errors';
+import type { MemberRecord, SkillRecord } from '../model/records';
+import type { StoreTx } from '../ports/store';
+import type { WorkspaceDirectory } from '../ports/workspace-directory';
+import { applyAgents } from './apply-agents';
+import { applyGuardrails } from './apply-guardrails';
+import { applySpaces } from './apply-spaces';
+import { type ChangeReport, changedFields, emptyReport } from './change-report';
+import { checkReferences } from './check-references';
+import { ensureWorkspace } from './seed-workspace';
+import type { WorkspaceFile } from './workspace-file-schema';
+import { writeWorkspaceFiles } from './write-workspace-files';
+
+/**
+ * `summon apply`: creates or updates a workspace from its file, inside the caller's single
+ * transaction. Every reference is checked before the first write; the agent folders are
+ * rewritten last, so a failed file write rolls back every row (A3).
+ */
+export async function applyWorkspaceFile(
+  tx: StoreTx,
+  directory: WorkspaceDirectory,
+  file: WorkspaceFile,
+): Promise<ChangeReport> {
+  const before = await tx.workspaces.findBySlug(file.workspace);
+  const issues = await checkReferences(tx, before?.id ?? null, file);
+  await checkPlatformBindings(tx, before?.id ?? null, file, issues);
+  if (issues.length > 0) throw new ValidationError(`workspace file was refused; nothing was written`, issues);
+
+  const report = emptyReport();
+  const { workspace, created } = await ensureWorkspace(tx, file.workspace, file.name);
+  if (created) report.created.push(`workspace ${workspace.slug}`);
+  else if (file.name !== undefined && file.name !== workspace.name) {
+    await tx.workspaces.rename(workspace.id, file.name);
+    report.updated.push(`workspace ${workspace.slug}`);
+  }
+
+  await applyPlatformBindings(tx, workspace.id, file, report);
+  await applySkills(tx, workspace.id, file.skills ?? [], report);
+  await applyMembers(tx, workspace.id, file.members ?? [], report);
+  await applyAgents(tx, workspace.id, file.agents ?? [], report);
+  await applySpaces(tx, workspace.id, file.spaces ?? [], report);
+  await applyGuardrails(tx, workspace.id, file.guardrails ?? [], report);
+  await writeWorkspaceFiles(tx, directory, workspace);
+  return report;
+}
+
+/** P1: a Slack team or Discord guild belongs to exactly one workspace. */
+async function checkPlatformBindings(
+  tx: StoreTx,
+  workspaceId: string | null,
+  file: WorkspaceFile,
+  issues: { path: string; message: string }[],
+): Promise<void> {
+  const wanted = [
+    ...(file.slack ? [{ platform: 'slack' as const, id: file.slack.teamId, path: 'slack.teamId' }] : []),
+    ...(file.discord
+      ? [{ platform: 'discord' as const, id: file.discord.guildId, path: 'discord.guildId' }]
+      : []),
+  ];
+  for (const { platform, id, path } of wanted) {
+    const binding = await tx.platformBindings.find(platform, id);
+    if (binding && binding.workspaceId !== workspaceId) {
+      const owner = await tx.workspaces.findById(binding.workspaceId);
+      issues.push({ path, message: `is already bound to workspace "${owner?.slug ?? binding.workspaceId}"` });
+    }
+  }
+  for (const [i, space] of (file.spaces ?? []).entries()) {
+    for (const [j, channel] of (space.channels ?? []).entries()) {
+      const [platform, channelId] =
+        'slack' in channel ? (['slack', channel.slack] as const) : (['discord', channel.discord] as const);
+      const binding = await tx.channelBindings.find(platform, channelId);
+      if (binding && binding.workspaceId !== workspaceId) {
+        const owner = await tx.workspaces.findById(binding.workspaceId);
+        issues.push({
+          path: `spaces[${i}].channels[${j}]`,
+          message: `is already bound in workspace "${owner?.slug ?? '?'}"`,
+        });
+      }
+    }
+  }
+}
+
+async function applyPlatformBindings(
+  tx: StoreTx,
+  workspaceId: string,
+  file: WorkspaceFile,
+  report: ChangeReport,
+) {
+  const current = await tx.platformBindings.listForWorkspace(workspaceId);
+  const wanted = [
+    ...(file.slack ? [{ platform: 'slack' as const, externalId: file.slack.teamId }] : []),
+    ...(file.discord ? [{ platform: 'discord' as const, externalId: file.discord.guildId }] : []),
+  ];
+  for (const { platform, externalId } of wanted) {
+    if (current.some((b) => b.platform === platform && b.externalId === externalId)) continue;
+    await tx.platformBindings.bind(workspaceId, platform, externalId);
+    report.updated.push(`${platform} binding ${externalId}`);
+  }
+}
+
+async function applySkills(
+  tx: StoreTx,
+  workspaceId: string,
+  entries: WorkspaceFile['skills'] & {},
+  report: ChangeReport,
+) {
+  for (const entry of entries) {
+    const existing = await tx.skills.findByName(workspaceId, entry.name);
+    const patch: Partial<Pick<SkillRecord, 'description' | 'body'>> = {};
+    if (entry.description !== undefined) patch.description = entry.description;
+    if (entry.body !== undefined) patch.body = entry.body;
+    if (existing === null) {
+      await tx.skills.insert(workspaceId, { name: entry.name, description: '', body: '', ...patch });
+      report.created.push(`skill ${entry.name}`);
+    } else if (Object.keys(changedFields(existing, patch)).length > 0) {
+      await tx.skills.update(existing.id, changedFields(existing, patch));
+      report.updated.push(`skill ${entry.name}`);
+    }
+  }
+}
+
+async function applyMembers(
+  tx: StoreTx,
+  workspaceId: string,
+  entries: WorkspaceFile['members'] & {},
+  report: ChangeReport,
+) {
+  for (const entry of entries) {
+    const existing = await tx.members.findByNickname(workspaceId, entry.nickname);
+    const patch: Partial<Pick<MemberRecord, 'role' | 'slackUserId' | 'discordUserId'>> = {};
+    if (entry.role !== undefined) patch.role = entry.role;
+    if (entry.slack !== undefined) patch.slackUserId = entry.slack;
+    if (entry.discord !== undefined) patch.discordUserId = entry.discord;
+    if (existing === null) {
+      await tx.members.insert(workspaceId, {
+        nickname: entry.nickname,
+        role: 'member',
+        slackUserId: null,
+        discordUserId: null,
+        ...patch,
+      });
+      report.created.push(`member ${entry.nickname}`);
+    } else if (Object.keys(changedFields(existing, patch)).length > 0) {
+      await tx.members.update(existing.id, changedFields(existing, patch));
+      report.updated.push(`member ${entry.nickname}`);
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import { NotFoundError } from '../errors';
+import type { AgentRecord } from '../model/records';
+import type { StoreTx } from '../ports/store';
+import type {
+  AgentEntry,
+  ChannelEntry,
+  GuardrailEntry,
+  SpaceEntry,
+  WorkspaceFile,
+} from './workspace-file-schema';
+
+/**
+ * `summon export`: the workspace's current state in the workspace-file format, complete
+ * enough that applying it changes nothing (apply ∘ export is the identity). Unset optional
+ * attributes are left out rather than written as nulls.
+ */
+export async function exportWorkspace(tx: StoreTx, slug: string): Promise<WorkspaceFile> {
+  const workspace = await tx.workspaces.findBySlug(slug);
+  if (workspace === null)
+    throw new NotFoundError(`no workspace "${slug}"; create it with \`summon workspace create ${slug}\``);
+  const id = workspace.id;
+
+  const [bindings, members, agents, skills, spaces, channels, rules] = [
+    await tx.platformBindings.listForWorkspace(id),
+    await tx.members.list(id),
+    await tx.agents.list(id),
+    await tx.skills.list(id),
+    await tx.spaces.list(id),
+    await tx.channelBindings.listForWorkspace(id),
+    await tx.guardrails.list(id),
+  ];
+  const agentName = new Map(agents.map((a) => [a.id, a.name]));
+  const memberName = new Map(members.map((m) => [m.id, m.nickname]));
+  const spaceName = new Map(spaces.map((s) => [s.id, s.name]));
+
+  const slack = bindings.find((b) => b.platform === 'slack');
+  const discord = bindings.find((b) => b.platform === 'discord');
+  const file: WorkspaceFile = { workspace: workspace.slug, name: workspace.name };
+  if (slack) file.slack = { teamId: slack.externalId };
+  if (discord) file.discord = { guildId: discord.externalId };
+  file.members = members.map((m) => ({
+    nickname: m.nickname,
+    role: m.role,
+    ...(m.slackUserId === null ? {} : { slack: m.slackUserId }),
+    ...(m.discordUserId === null ? {} : { discord: m.discordUserId }),
+  }));
+  file.agents = agents.map((agent) => agentEntry(agent, agentName));
+  file.skills = skills.map((s) => ({ name: s.name, description: s.description, body: s.body }));
+
+  const spaceEntries: SpaceEntry[] = [];
+  for (const space of spaces) {
+    const participants = (await tx.spaces.listParticipants(space.id)).map((p) =>
+      p.kind === 'agent' ? agentName.get(p.agentId) : memberName.get(p.memberId),
+    );
+    spaceEntries.push({
+      name: space.name,
+      context: space.context,
+      mode: space.mode,
+      autonomy: space.autonomy,
+      dedicated: space.dedicated,
+      participants: participants.filter((name): name is string => name !== undefined),
+      repos: space.repos,
+      channels: channels.filter((c) => c.spaceId === space.id).flatMap(channelEntry),
+    });
+  }
+  file.spaces = spaceEntries;
+
+  file.guardrails = rules.flatMap((rule): GuardrailEntry[] => {
+    const scopeName =
+      rule.scopeKind === 'agent' ? agentName.get(rule.scopeId ?? '') : spaceName.get(rule.scopeId ?? '');
+    const scope = rule.scopeKind === 'workspace' ? 'workspace' : `${rule.scopeKind}:${scopeName}`;
+    return rule.scopeKind !== 'workspace' && scopeName === undefined
+      ? []
+      : [{ scope, action: rule.action, decision: rule.decision }];
+  });
+  return file;
+}
+
+function agentEntry(agent: AgentRecord, agentName: Map<string, string>): AgentEntry {
+  const entry: AgentEntry = { name: agent.name, title: agent.title, persona: agent.persona };
+  if (agent.systemPrompt !== null) entry.systemPrompt = agent.systemPrompt;
+  entry.skills = agent.skills;
+  entry.adapter = agent.adapterId ?? 'builtin';
+  if (agent.modelId !== null) entry.model = agent.modelId;
+  if (agent.effort !== null) entry.effort = agent.effort;
+  if (agent.contextSize !== null) entry.contextSize = agent.contextSize;
+  entry.silenceTimeoutMinutes = agent.silenceTimeoutMinutes;
+  const superior = agent.reportsToId === null ? undefined : agentName.get(agent.reportsToId);
+  if (superior !== undefined) entry.reportsTo = superior;
+  if (agent.avatarUrl !== null) entry.avatarUrl = agent.avatarUrl;
+  if (agent.command !== null) entry.command = agent.command;
+  return entry;
+}
+
+/** The workspace file speaks for Slack and Discord; terminal bindings are local and not exported. */
+function channelEntry(binding: { platform: string; channelId: string }): ChannelEntry[] {
+  if (binding.platform === 'slack') return [{ slack: binding.channelId }];
+  if (binding.platform === 'discord') return [{ discord: binding.channelId }];
+  return [];
+}

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { ADAPTER_IDS, SILENCE_TIMEOUT_RANGE } from '../model/agent';
+import { GUARDRAIL_ACTIONS, GUARDRAIL_DECISIONS } from '../model/guardrail';
+import { MEMBER_ROLES } from '../model/member';
+import { AUTONOMY_LEVELS, SPACE_MODES } from '../model/space';
+import { SLUG_PATTERN, SLUG_RULE } from './slug';
+
+/**
+ * The workspace file (`summon apply`, `summon export`): the whole workspace as code. Keys
+ * are fixed and unknown keys are errors, so a typo is refused instead of silently ignored.
+ * The same schema is published as JSON Schema in `schema/workspace.schema.json`.
+ */
+const slug = z.string().regex(SLUG_PATTERN, SLUG_RULE);
+
+/** Discord snowflakes exceed 2^53: as YAML numbers they would silently lose digits. */
+const snowflake = z
+  .string({ error: 'must be a quoted string of digits (a Discord id loses digits as a YAML number)' })
+  .regex(/^\d{1,20}$/, 'must be a Discord id (digits only)');
+const slackId = (prefix: string, what: string, example: string) =>
+  z.string().regex(new RegExp(`^[${prefix}][A-Z0-9]{2,}$`), `must be a Slack ${what} id such as ${example}`);
+
+const silenceRule = `must be ${SILENCE_TIMEOUT_RANGE.min}..${SILENCE_TIMEOUT_RANGE.max}`;
+
+export const agentEntrySchema = z
+  .strictObject({
+    name: slug,
+    title: z.string().max(200).optional(),
+    persona: z.string().optional(),
+    systemPrompt: z.string().optional(),
+    skills: z.array(slug).optional(),
+    adapter: z.enum(ADAPTER_IDS).optional(),
+    model: z.string().min(1).optional(),
+    effort: z.string().min(1).optional(),
+    contextSize: z.int('must be a whole number of tokens').positive('must be positive').optional(),
+    silenceTimeoutMinutes: z
+      .int(silenceRule)
+      .min(SILENCE_TIMEOUT_RANGE.min, silenceRule)
+      .max(SILENCE_TIMEOUT_RANGE.max, silenceRule)
+      .optional(),
+    reportsTo: slug.optional(),
+    avatarUrl: z.url('must be an http(s) URL').optional(),
+    command: z.string().min(1).optional(),
+  })
+  .superRefine((agent, ctx) => {
+    if (agent.command !== undefined && agent.adapter !== 'command') {
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'only for adapter: command' });
+    }
+    if (agent.adapter === 'command' && agent.command === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'required when adapter is command' });
+    }
+    if (agent.reportsTo === agent.name) {
+      ctx.addIssue({ code: 'custom', path: ['reportsTo'], message: 'an agent cannot report to itself' });
+    }
+  });
+
+export const memberEntrySchema = z.strictObject({
+  nickname: slug,
+  role: z.enum(MEMBER_ROLES).optional(),
+  slack: slackId('UW', 'user', 'U0123ABCD').optional(),
+  discord: snowflake.optional(),
+});
+
+export const skillEntrySchema = z.strictObject({
+  name: slug,
+  description: z.string().max(1024).optional(),
+  body: z.string().optional(),
+});
+
+export const channelEntrySchema = z.union(
+  [z.strictObject({ slack: slackId('CGD', 'channel', 'C0123ABCD') }), z.strictObject({ discord: snowflake })],
+  { error: 'must be { slack: <channel id> } or { discord: "<channel id>" }' },
+);
+
+export const spaceEntrySchema = z.strictObject({
+  name: slug,
+  context: z.string().optional(),
+  mode: z.enum(SPACE_MODES).optional(),
+  autonomy: z.enum(AUTONOMY_LEVELS).optional(),
+  dedicated: z.boolean().optional(),
+  participants: z.array(slug).optional(),
+  repos: z
+    .array(z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'must be a GitHub repository "owner/name"'))
+    .optional(),
+  channels: z.array(channelEntrySchema).optional(),
+});
+
+export const GUARDRAIL_SCOPE_PATTERN = /^(workspace|agent:[a-z0-9][a-z0-9_-]*|space:[a-z0-9][a-z0-9_-]*)$/;
+
+export const guardrailEntrySchema = z.strictObject({
+  scope: z.string().regex(GUARDRAIL_SCOPE_PATTERN, 'must be "workspace", "agent:<name>" or "space:<name>"'),
+  action: z.enum(GUARDRAIL_ACTIONS),
+  decision: z.enum(GUARDRAIL_DECISIONS),
+});
+
+export const workspaceFileSchema = z
+  .strictObject({
+    workspace: slug,
+    name: z.string().min(1).max(200).optional(),
+    slack: z.strictObject({ teamId: slackId('TE', 'team', 'T0123ABCD') }).optional(),
+    discord: z.strictObject({ guildId: snowflake }).optional(),
+    members: z.array(memberEntrySchema).optional(),
+    agents: z.array(agentEntrySchema).optional(),
+    skills: z.array(skillEntrySchema).optional(),
+    spaces: z.array(spaceEntrySchema).optional(),
+    guardrails: z.array(guardrailEntrySchema).optional(),
+  })
+  .meta({
+    title: 'Summon workspace',
+    description:
+      'A Summon workspace as code: `summon apply <file>` creates or updates it, `summon export` writes it.',
+  });
+
+export type WorkspaceFile = z.infer<typeof workspaceFileSchema>;
+export type AgentEntry = z.infer<typeof agentEntrySchema>;
+export type MemberEntry = z.infer<typeof memberEntrySchema>;
+export type SkillEntry = z.infer<typeof skillEntrySchema>;
+export type SpaceEntry = z.infer<typeof spaceEntrySchema>;
+export type ChannelEntry = z.infer<typeof channelEntrySchema>;
+export type GuardrailEntry = z.infer<typeof guardrailEntrySchema>;

@@ -1,0 +1,117 @@
+import { DataSource, type DataSourceOptions, MigrationExecutor } from 'typeorm';
+import type { Logger } from '../core/ports/logger';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+import { SnakeNamingStrategy } from './naming-strategy';
+import { openPglite } from './pglite/open-pglite';
+import { concurrentQueue, createSerialQueue, type SerialQueue } from './serial-queue';
+import type { SqlStore } from './store/sql-store';
+import { TypeormStore } from './store/typeorm-store';
+import { typeormLogger } from './typeorm-logger';
+
+export type DatabaseKind = 'postgres' | 'pglite';
+
+export interface OpenDatabaseOptions {
+  /** `DATABASE_URL`: PostgreSQL when set, the embedded PGlite database otherwise. */
+  databaseUrl?: string | undefined;
+  /** Where the embedded database keeps its files (created if missing); unused for PostgreSQL. */
+  dbDir: string;
+  logger?: Logger;
+}
+
+export interface Database {
+  readonly kind: DatabaseKind;
+  readonly store: SqlStore;
+  /** For storage tooling and tests (schema diff); the rest of the application uses `store`. */
+  readonly dataSource: DataSource;
+  /** Runs every pending migration, each in its own transaction; returns their names. */
+  migrate(): Promise<string[]>;
+  /** Undoes the last migration run; returns its name, or null when none was run. */
+  revert(): Promise<string | null>;
+  pendingMigrations(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+const baseOptions = (logger: Logger | undefined) => ({
+  type: 'postgres' as const,
+  entities: ENTITIES,
+  migrations: MIGRATIONS,
+  migrationsTransactionMode: 'each' as const,
+  namingStrategy: new SnakeNamingStrategy(),
+  // Never: the schema is whatever the hand-written migrations make it.
+  synchronize: false,
+  // gen_random_uuid() is built in (PG13+); no uuid-ossp, which PGlite would have to load.
+  installExtensions: false,
+  applicationName: 'summon',
+  ...(logger ? { logger: typeormLogger(logger.child({ component: 'database' })), logging: true } : {}),
+});
+
+/** Opens (does not migrate) the database: PostgreSQL when `databaseUrl` is set, PGlite otherwise. */
+export const openDatabase = async (options: OpenDatabaseOptions): Promise<Database> => {
+  if (options.databaseUrl) {
+    const dataSource = new DataSource({ ...baseOptions(options.logger), url: options.databaseUrl });
+    await dataSource.initialize();
+    return new TypeormDatabase('postgres', dataSource, concurrentQueue, async () => {});
+  }
+  const pglite = await openPglite(options.dbDir);
+  const dataSourceOptions: DataSourceOptions = {
+    ...baseOptions(options.logger),
+    extra: pglite.poolConfig,
+    poolSize: 1,
+  };
+  const dataSource = new DataSource(dataSourceOptions);
+  try {
+    await dataSource.initialize();
+  } catch (error) {
+    await pglite.close();
+    throw error;
+  }
+  return new TypeormDatabase('pglite', dataSource, createSerialQueue(), () => pglite.close());
+};
+
+class TypeormDatabase implements Database {
+  readonly store: TypeormStore;
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    readonly kind: DatabaseKind,
+    readonly dataSource: DataSource,
+    private readonly queue: SerialQueue,
+    private readonly closeEngine: () => Promise<void>,
+  ) {
+    this.store = new TypeormStore(dataSource, queue, () => this.close());
+  }
+
+  migrate(): Promise<string[]> {
+    return this.queue.run(async () => {
+      const ran = await this.dataSource.runMigrations({ transaction: 'each' });
+      return ran.map((m) => m.name);
+    });
+  }
+
+  revert(): Promise<string | null> {
+    return this.queue.run(async () => {
+      const executor = new MigrationExecutor(this.dataSource);
+      const before = new Set((await executor.getExecutedMigrations()).map((m) => m.name));
+      if (before.size === 0) return null;
+      await this.dataSource.undoLastMigration({ transaction: 'each' });
+      const after = new Set((await executor.getExecutedMigrations()).map((m) => m.name));
+      return [...before].find((name) => !after.has(name)) ?? null;
+    });
+  }
+
+  pendingMigrations(): Promise<string[]> {
+    return this.queue.run(async () =>
+      (await new MigrationExecutor(this.dataSource).getPendingMigrations()).map((m) => m.name),
+    );
+  }
+
+  /** Idempotent: the store's `close` and the owner's may both call it. */
+  close(): Promise<void> {
+    this.closing ??= this.queue.run(async () => {
+      if (this.dataSource.isInitialized) await this.dataSource.destroy();
+      await this.closeEngine();
+    });
+    return this.closing;
+  }
+}

@@ -1,0 +1,61 @@
+import { EntitySchema } from 'typeorm';
+import {
+  APPROVAL_STATUSES,
+  type ApprovalStatus,
+  GUARDRAIL_ACTIONS,
+  type GuardrailAction,
+} from '../../core/model/guardrail';
+import {
+  creationSeq,
+  jsonb,
+  oneOf,
+  primaryId,
+  sameWorkspaceForeignKey,
+  text,
+  timestamp,
+  uuid,
+} from './columns';
+
+/** G4: an "ask first" decision waiting on an approver; it expires and then counts as denied. */
+export interface ApprovalRow {
+  id: string;
+  seq: string;
+  workspaceId: string;
+  runId: string;
+  action: GuardrailAction;
+  /** Repository, branch, old → new commit, commit list: whatever the card shows. */
+  details: unknown;
+  status: ApprovalStatus;
+  decidedByMemberId: string | null;
+  requestedAt: Date;
+  decidedAt: Date | null;
+  expiresAt: Date;
+  platformCardRef: string | null;
+}
+
+export const ApprovalEntity = new EntitySchema<ApprovalRow>({
+  name: 'approvals',
+  columns: {
+    id: primaryId('approvals'),
+    seq: creationSeq,
+    workspaceId: uuid(),
+    runId: uuid(),
+    action: text(),
+    details: jsonb('{}'),
+    status: text({ default: 'pending' }),
+    decidedByMemberId: uuid(true),
+    requestedAt: timestamp({ defaultNow: true }),
+    decidedAt: timestamp({ nullable: true }),
+    expiresAt: timestamp(),
+    platformCardRef: text({ nullable: true }),
+  },
+  foreignKeys: [
+    sameWorkspaceForeignKey('fk_approvals_run', 'runId', 'runs', 'CASCADE'),
+    sameWorkspaceForeignKey('fk_approvals_decided_by', 'decidedByMemberId', 'members', 'SET NULL'),
+  ],
+  checks: [
+    { name: 'ck_approvals_action', expression: oneOf('action', GUARDRAIL_ACTIONS) },
+    { name: 'ck_approvals_status', expression: oneOf('status', APPROVAL_STATUSES) },
+  ],
+  indices: [{ name: 'ix_approvals_pending', columns: ['status', 'expiresAt'] }],
+});

@@ -1,0 +1,38 @@
+import { EntitySchema } from 'typeorm';
+import { GUARDRAIL_ACTIONS, GUARDRAIL_DECISIONS, GUARDRAIL_SCOPE_KINDS } from '../../core/model/guardrail';
+import type { GuardrailRuleRecord } from '../../core/model/records';
+import { createdAt, creationSeq, oneOf, primaryId, text, uuid, workspaceForeignKey } from './columns';
+
+export interface GuardrailRuleRow extends GuardrailRuleRecord {
+  seq: string;
+  createdAt: Date;
+}
+
+/**
+ * G1: one rule per (workspace, scope, action). `scope_id` names an agent or a space and has no
+ * foreign key: it points into one of two tables.
+ */
+export const GuardrailRuleEntity = new EntitySchema<GuardrailRuleRow>({
+  name: 'guardrail_rules',
+  columns: {
+    id: primaryId('guardrail_rules'),
+    seq: creationSeq,
+    workspaceId: uuid(),
+    scopeKind: text(),
+    scopeId: uuid(true),
+    action: text(),
+    decision: text(),
+    createdAt,
+  },
+  foreignKeys: [workspaceForeignKey('guardrail_rules')],
+  checks: [
+    { name: 'ck_guardrail_rules_scope_kind', expression: oneOf('scope_kind', GUARDRAIL_SCOPE_KINDS) },
+    { name: 'ck_guardrail_rules_scope_id', expression: "(scope_kind = 'workspace') = (scope_id IS NULL)" },
+    { name: 'ck_guardrail_rules_action', expression: oneOf('action', GUARDRAIL_ACTIONS) },
+    { name: 'ck_guardrail_rules_decision', expression: oneOf('decision', GUARDRAIL_DECISIONS) },
+  ],
+  uniques: [
+    // NULLS NOT DISTINCT in the migration: one workspace-wide rule per action.
+    { name: 'uq_guardrail_rules_scope_action', columns: ['workspaceId', 'scopeKind', 'scopeId', 'action'] },
+  ],
+});

@@ -1,0 +1,32 @@
+import { AgentEntity } from './agent.entity';
+import { ApprovalEntity } from './approval.entity';
+import { ConversationEntity, MessageEntity } from './conversation.entity';
+import { GuardrailRuleEntity } from './guardrail-rule.entity';
+import { ProcessedInboundEventEntity } from './inbound-event.entity';
+import { MemberEntity } from './member.entity';
+import { OutboxEntity } from './outbox.entity';
+import { QuestionEntity } from './question.entity';
+import { RunEntity } from './run.entity';
+import { SkillEntity } from './skill.entity';
+import { ChannelBindingEntity, SpaceEntity, SpaceParticipantEntity } from './space.entity';
+import { PlatformBindingEntity, WorkspaceEntity } from './workspace.entity';
+
+/** Every table of the schema; the drift test checks that they match the migrations. */
+export const ENTITIES = [
+  WorkspaceEntity,
+  PlatformBindingEntity,
+  MemberEntity,
+  AgentEntity,
+  SkillEntity,
+  SpaceEntity,
+  SpaceParticipantEntity,
+  ChannelBindingEntity,
+  ConversationEntity,
+  MessageEntity,
+  RunEntity,
+  GuardrailRuleEntity,
+  ApprovalEntity,
+  QuestionEntity,
+  ProcessedInboundEventEntity,
+  OutboxEntity,
+];

@@ -1,0 +1,34 @@
+import { EntitySchema } from 'typeorm';
+import { MEMBER_ROLES } from '../../core/model/member';
+import type { MemberRecord } from '../../core/model/records';
+import { createdAt, creationSeq, oneOf, primaryId, text, uuid, workspaceForeignKey } from './columns';
+
+export interface MemberRow extends MemberRecord {
+  seq: string;
+}
+
+export const MemberEntity = new EntitySchema<MemberRow>({
+  name: 'members',
+  columns: {
+    id: primaryId('members'),
+    seq: creationSeq,
+    workspaceId: uuid(),
+    nickname: text(),
+    role: text(),
+    slackUserId: text({ nullable: true }),
+    discordUserId: text({ nullable: true }),
+    createdAt,
+  },
+  foreignKeys: [workspaceForeignKey('members')],
+  checks: [{ name: 'ck_members_role', expression: oneOf('role', MEMBER_ROLES) }],
+  uniques: [
+    { name: 'uq_members_id_workspace', columns: ['id', 'workspaceId'] },
+    { name: 'uq_members_slack_user', columns: ['workspaceId', 'slackUserId'] },
+    { name: 'uq_members_discord_user', columns: ['workspaceId', 'discordUserId'] },
+  ],
+  indices: [
+    // M10: (workspace_id, lower(nickname)); an expression index TypeORM cannot describe.
+    { name: 'uq_members_nickname', columns: ['workspaceId'], unique: true, synchronize: false },
+    { name: 'ix_members_created', columns: ['workspaceId', 'createdAt', 'seq'] },
+  ],
+});

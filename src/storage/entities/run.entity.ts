@@ -1,0 +1,64 @@
+import { EntitySchema } from 'typeorm';
+import type { RunRecord } from '../../core/model/records';
+import { RUN_LIVENESS, RUN_STATUSES } from '../../core/model/run';
+import {
+  createdAt,
+  creationSeq,
+  integer,
+  oneOf,
+  primaryId,
+  sameWorkspaceForeignKey,
+  text,
+  timestamp,
+  uuid,
+  uuidArray,
+} from './columns';
+
+export interface RunRow extends RunRecord {
+  seq: string;
+}
+
+/** A12: one execution of one agent; status and liveness are stored, live status is derived. */
+export const RunEntity = new EntitySchema<RunRow>({
+  name: 'runs',
+  columns: {
+    id: primaryId('runs'),
+    seq: creationSeq,
+    workspaceId: uuid(),
+    agentId: uuid(),
+    conversationId: uuid(),
+    triggerMessageId: uuid(true),
+    status: text({ default: 'queued' }),
+    liveness: text({ default: 'ok' }),
+    wakeChain: uuidArray,
+    depth: integer({ default: 1 }),
+    startedByMemberId: uuid(true),
+    startedByAgentId: uuid(true),
+    createdAt,
+    startedAt: timestamp({ nullable: true }),
+    finishedAt: timestamp({ nullable: true }),
+    lastEventAt: timestamp({ nullable: true }),
+    error: text({ nullable: true }),
+  },
+  foreignKeys: [
+    sameWorkspaceForeignKey('fk_runs_agent', 'agentId', 'agents', 'CASCADE'),
+    sameWorkspaceForeignKey('fk_runs_conversation', 'conversationId', 'conversations', 'CASCADE'),
+    sameWorkspaceForeignKey('fk_runs_trigger_message', 'triggerMessageId', 'messages', 'SET NULL'),
+    sameWorkspaceForeignKey('fk_runs_started_by_member', 'startedByMemberId', 'members', 'SET NULL'),
+    sameWorkspaceForeignKey('fk_runs_started_by_agent', 'startedByAgentId', 'agents', 'SET NULL'),
+  ],
+  checks: [
+    { name: 'ck_runs_status', expression: oneOf('status', RUN_STATUSES) },
+    { name: 'ck_runs_liveness', expression: oneOf('liveness', RUN_LIVENESS) },
+    { name: 'ck_runs_depth', expression: 'depth >= 0' },
+    {
+      name: 'ck_runs_started_by',
+      expression: 'num_nonnulls(started_by_member_id, started_by_agent_id) <= 1',
+    },
+  ],
+  uniques: [{ name: 'uq_runs_id_workspace', columns: ['id', 'workspaceId'] }],
+  indices: [
+    { name: 'ix_runs_agent_recent', columns: ['agentId', 'createdAt', 'seq'] },
+    { name: 'ix_runs_conversation', columns: ['conversationId'] },
+  ],
+});

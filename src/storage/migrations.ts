@@ -1,0 +1,7 @@
+import { InitialSchema1764460800000 } from '../../migrations/1764460800000-InitialSchema';
+
+/**
+ * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
+ * the same compiled, under tsx and under jest.
+ */
+export const MIGRATIONS = [InitialSchema1764460800000];

@@ -1,0 +1,50 @@
+import type { EntityManager } from 'typeorm';
+import type { MemberRecord } from '../../../core/model/records';
+import type { MemberRepository } from '../../../core/ports/store';
+import { MemberEntity, type MemberRow } from '../../entities/member.entity';
+import { isUuid } from '../ids';
+import { updateById } from '../update-by-id';
+
+export const toMemberRecord = (row: MemberRow): MemberRecord => ({
+  id: row.id,
+  workspaceId: row.workspaceId,
+  nickname: row.nickname,
+  role: row.role,
+  slackUserId: row.slackUserId,
+  discordUserId: row.discordUserId,
+  createdAt: row.createdAt,
+});
+
+export const memberRepository = (manager: EntityManager): MemberRepository => {
+  const rows = manager.getRepository(MemberEntity);
+  return {
+    async list(workspaceId) {
+      if (!isUuid(workspaceId)) return [];
+      const found = await rows.find({ where: { workspaceId }, order: { createdAt: 'ASC', seq: 'ASC' } });
+      return found.map(toMemberRecord);
+    },
+    async findByNickname(workspaceId, nickname) {
+      if (!isUuid(workspaceId)) return null;
+      // M10: nicknames match case-insensitively.
+      const row = await rows
+        .createQueryBuilder('member')
+        .where('member.workspaceId = :workspaceId', { workspaceId })
+        .andWhere('lower(member.nickname) = lower(:nickname)', { nickname })
+        .getOne();
+      return row ? toMemberRecord(row) : null;
+    },
+    async insert(workspaceId, fields) {
+      const row = rows.create({
+        workspaceId,
+        nickname: fields.nickname,
+        role: fields.role,
+        slackUserId: fields.slackUserId,
+        discordUserId: fields.discordUserId,
+      });
+      return toMemberRecord(await rows.save(row));
+    },
+    async update(id, patch) {
+      await updateById(rows, id, patch, ['role', 'slackUserId', 'discordUserId'], 'member');
+    },
+  };
+};

@@ -1,0 +1,101 @@
+import type { EntityManager } from 'typeorm';
+import { NotFoundError } from '../../../core/errors';
+import type { ParticipantRef, SpaceFields, SpaceRecord } from '../../../core/model/records';
+import type { SpaceRepository } from '../../../core/ports/store';
+import {
+  SpaceEntity,
+  SpaceParticipantEntity,
+  type SpaceParticipantRow,
+  type SpaceRow,
+} from '../../entities/space.entity';
+import { isUuid } from '../ids';
+import { updateById } from '../update-by-id';
+
+export const toSpaceRecord = (row: SpaceRow): SpaceRecord => ({
+  id: row.id,
+  workspaceId: row.workspaceId,
+  name: row.name,
+  context: row.context,
+  mode: row.mode,
+  autonomy: row.autonomy,
+  dedicated: row.dedicated,
+  repos: [...row.repos],
+  createdAt: row.createdAt,
+});
+
+const SPACE_FIELDS = [
+  'name',
+  'context',
+  'mode',
+  'autonomy',
+  'dedicated',
+  'repos',
+] as const satisfies readonly (keyof SpaceFields)[];
+
+const toParticipantRef = (row: SpaceParticipantRow): ParticipantRef =>
+  row.agentId !== null
+    ? { kind: 'agent', agentId: row.agentId }
+    : { kind: 'member', memberId: row.memberId ?? '' };
+
+export const spaceRepository = (manager: EntityManager): SpaceRepository => {
+  const rows = manager.getRepository(SpaceEntity);
+  const participants = manager.getRepository(SpaceParticipantEntity);
+
+  const requireSpace = async (spaceId: string): Promise<SpaceRow> => {
+    const space = isUuid(spaceId) ? await rows.findOneBy({ id: spaceId }) : null;
+    if (!space) throw new NotFoundError(`No space with id ${spaceId} in this workspace.`);
+    return space;
+  };
+
+  return {
+    async list(workspaceId) {
+      if (!isUuid(workspaceId)) return [];
+      const found = await rows.find({ where: { workspaceId }, order: { createdAt: 'ASC', seq: 'ASC' } });
+      return found.map(toSpaceRecord);
+    },
+    async findByName(workspaceId, name) {
+      if (!isUuid(workspaceId)) return null;
+      const row = await rows
+        .createQueryBuilder('space')
+        .where('space.workspaceId = :workspaceId', { workspaceId })
+        .andWhere('lower(space.name) = lower(:name)', { name })
+        .getOne();
+      return row ? toSpaceRecord(row) : null;
+    },
+    async insert(workspaceId, fields) {
+      const row = rows.create({
+        workspaceId,
+        name: fields.name,
+        context: fields.context,
+        mode: fields.mode,
+        autonomy: fields.autonomy,
+        dedicated: fields.dedicated,
+        repos: [...fields.repos],
+      });
+      return toSpaceRecord(await rows.save(row));
+    },
+    async update(id, patch) {
+      await updateById(rows, id, patch, SPACE_FIELDS, 'space');
+    },
+    async listParticipants(spaceId) {
+      if (!isUuid(spaceId)) return [];
+      const found = await participants.find({ where: { spaceId }, order: { position: 'ASC' } });
+      return found.map(toParticipantRef);
+    },
+    async setParticipants(spaceId, list) {
+      const space = await requireSpace(spaceId);
+      await participants.delete({ spaceId });
+      if (list.length === 0) return;
+      // A2: the composite foreign keys refuse an agent or member of another workspace.
+      await participants.insert(
+        list.map((p, position) => ({
+          workspaceId: space.workspaceId,
+          spaceId,
+          position,
+          agentId: p.kind === 'agent' ? p.agentId : null,
+          memberId: p.kind === 'member' ? p.memberId : null,
+        })),
+      );
+    },
+  };
+};

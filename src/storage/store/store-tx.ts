@@ -1,0 +1,47 @@
+import type { EntityManager } from 'typeorm';
+import { translatingDbErrors } from './db-errors';
+import { agentRepository } from './repositories/agent-repository';
+import { channelBindingRepository } from './repositories/channel-binding-repository';
+import { guardrailRuleRepository } from './repositories/guardrail-rule-repository';
+import { memberRepository } from './repositories/member-repository';
+import { platformBindingRepository } from './repositories/platform-binding-repository';
+import { processedEventRepository } from './repositories/processed-event-repository';
+import { runRepository } from './repositories/run-repository';
+import { skillRepository } from './repositories/skill-repository';
+import { spaceRepository } from './repositories/space-repository';
+import { workspaceRepository } from './repositories/workspace-repository';
+import type { SqlStoreTx } from './sql-store';
+
+/**
+ * Wraps every method of a repository so that database errors reach the caller as the core's
+ * errors (ConflictError, NotFoundError…) at the call that caused them.
+ */
+const translated = <R extends object>(repository: R): R =>
+  new Proxy(repository, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => translatingDbErrors(() => Reflect.apply(value, target, args));
+    },
+  });
+
+/** The repositories of one transaction, all on its entity manager. */
+export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
+  workspaces: translated(workspaceRepository(manager)),
+  platformBindings: translated(platformBindingRepository(manager)),
+  members: translated(memberRepository(manager)),
+  agents: translated(agentRepository(manager)),
+  skills: translated(skillRepository(manager)),
+  spaces: translated(spaceRepository(manager)),
+  channelBindings: translated(channelBindingRepository(manager)),
+  guardrails: translated(guardrailRuleRepository(manager)),
+  runs: translated(runRepository(manager)),
+  processedEvents: translated(processedEventRepository(manager)),
+  query: (sql, params = []) =>
+    translatingDbErrors(async () => {
+      // The transaction's own runner: `manager.query` would shape UPDATE/DELETE results differently.
+      const runner = manager.queryRunner;
+      if (!runner) throw new Error('A store transaction always has a query runner.');
+      return (await runner.query(sql, [...params], true)).records;
+    }),
+});

@@ -1,0 +1,74 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { DataSource, EntityManager } from 'typeorm';
+import { AppError, ValidationError } from '../../core/errors';
+import type { SerialQueue } from '../serial-queue';
+import { translateDbError } from './db-errors';
+import { isUuid } from './ids';
+import type { SqlStore, SqlStoreTx } from './sql-store';
+import { createStoreTx } from './store-tx';
+
+/** Marks the async context of an open store transaction (see `run`). */
+interface OpenTransaction {
+  open: boolean;
+}
+
+/**
+ * The store over one TypeORM data source. Each call is one database transaction; an error
+ * thrown by `work` rolls it back.
+ */
+export class TypeormStore implements SqlStore {
+  private readonly openTransaction = new AsyncLocalStorage<OpenTransaction>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly queue: SerialQueue,
+    private readonly closeDatabase: () => Promise<void>,
+  ) {}
+
+  /** The system context: the connecting role owns the tables, so row-level security does not apply. */
+  transaction<T>(work: (tx: SqlStoreTx) => Promise<T>): Promise<T> {
+    return this.run(work, async () => {});
+  }
+
+  /** A2: the tenant context; PostgreSQL's row-level security hides every other workspace. */
+  inWorkspace<T>(workspaceId: string, work: (tx: SqlStoreTx) => Promise<T>): Promise<T> {
+    if (!isUuid(workspaceId)) {
+      return Promise.reject(new ValidationError(`Not a workspace id: ${JSON.stringify(workspaceId)}.`));
+    }
+    return this.run(work, async (manager) => {
+      // Both are local to the transaction: the pooled connection goes back clean.
+      await manager.query('SET LOCAL ROLE summon_tenant');
+      await manager.query(`SELECT set_config('summon.workspace_id', $1, true)`, [workspaceId]);
+    });
+  }
+
+  close(): Promise<void> {
+    return this.closeDatabase();
+  }
+
+  private run<T>(work: (tx: SqlStoreTx) => Promise<T>, enter: (manager: EntityManager) => Promise<void>) {
+    // A transaction opened inside another would wait forever for PGlite's single session, and on
+    // PostgreSQL would not see the outer one's writes: refuse it on both, loudly.
+    if (this.openTransaction.getStore()?.open) {
+      return Promise.reject(
+        new AppError('Store transactions cannot be nested: use the tx you were given.', 'nested_transaction'),
+      );
+    }
+    const marker: OpenTransaction = { open: true };
+    return this.queue
+      .run(() =>
+        this.openTransaction.run(marker, () =>
+          this.dataSource.transaction(async (manager) => {
+            await enter(manager);
+            return work(createStoreTx(manager));
+          }),
+        ),
+      )
+      .catch((error: unknown) => {
+        throw translateDbError(error);
+      })
+      .finally(() => {
+        marker.open = false;
+      });
+  }
+}

@@ -1,0 +1,174 @@
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { runCli } from '../../../src/cli/main';
+import { makeTempDir } from '../../support/temp-dir';
+
+/** Runs `summon …` in-process on an embedded database in a fresh data folder. */
+function cli(dataDir: string) {
+  return async (...argv: string[]) => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(argv, {
+      output: {
+        out: (t) => {
+          stdout += `${t}\n`;
+        },
+        err: (t) => {
+          stderr += `${t}\n`;
+        },
+      },
+      env: { SUMMON_DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      cwd: dataDir,
+    });
+    return { code, stdout, stderr };
+  };
+}
+
+describe('the summon command (embedded PGlite)', () => {
+  let dataDir: Awaited<ReturnType<typeof makeTempDir>>;
+  let summon: ReturnType<typeof cli>;
+
+  beforeAll(async () => {
+    dataDir = await makeTempDir();
+    summon = cli(dataDir.path);
+  });
+  afterAll(() => dataDir.remove());
+
+  it('migrates on demand and then has nothing left to do', async () => {
+    const first = await summon('db', 'migrate');
+    expect(first).toMatchObject({ code: 0, stdout: expect.stringMatching(/^pglite: ran /) });
+    expect(await summon('db', 'migrate')).toMatchObject({
+      code: 0,
+      stdout: 'pglite: schema is up to date\n',
+    });
+  });
+
+  it('creates a workspace, lists and shows its agents with their live status', async () => {
+    expect((await summon('workspace', 'create', 'acme')).stdout).toMatch(
+      /^created workspace acme; seeded ceo, qa/,
+    );
+    expect((await summon('workspace', 'create', 'acme')).stdout).toMatch(/^already exists: workspace acme\n/);
+
+    const list = await summon('agents', 'list', '--workspace', 'acme');
+    expect(list.code).toBe(0);
+    const lines = list.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+TITLE\s+REPORTS TO\s+RUNNER\s+STATUS$/);
+    expect(lines.slice(1).map((l) => l.split(/\s{2,}/)[0])).toEqual([
+      'ceo',
+      'qa',
+      'architect',
+      'engineer',
+      'librarian',
+    ]);
+    expect(lines[2]).toMatch(/^qa\s+Quality engineer\s+ceo\s+builtin\/default model\s+neverRun$/);
+
+    const show = JSON.parse((await summon('agents', 'show', 'engineer', '-w', 'acme', '--json')).stdout);
+    expect(show).toMatchObject({
+      name: 'engineer',
+      reportsTo: 'ceo',
+      status: 'neverRun',
+      adapter: 'builtin',
+    });
+    expect(show.folder).toBe(path.join(dataDir.path, 'workspaces/acme/agents/engineer'));
+  });
+
+  it('applies a file, exports it back, and the export applies as no change', async () => {
+    const fixture = path.join(__dirname, '../../fixtures/workspaces/acme.yaml');
+    const applied = await summon('apply', fixture);
+    expect(applied).toMatchObject({ code: 0, stdout: expect.stringContaining('  + agent alice') });
+
+    const exported = await summon('export', 'acme');
+    expect(exported.code).toBe(0);
+    const exportFile = path.join(dataDir.path, 'export.yaml');
+    await writeFile(exportFile, exported.stdout);
+    expect(await summon('apply', exportFile)).toMatchObject({
+      code: 0,
+      stdout: 'workspace acme: no change\n',
+    });
+
+    expect(await summon('export', 'acme', '-o', 'again.yaml')).toMatchObject({ code: 0, stdout: '' });
+    expect(await readFile(path.join(dataDir.path, 'again.yaml'), 'utf8')).toBe(
+      exported.stdout.replace(/\n$/, ''),
+    );
+  });
+
+  it('refuses a bad file with every problem by path and exit code 1', async () => {
+    const bad = path.join(dataDir.path, 'bad.yaml');
+    await writeFile(
+      bad,
+      'workspace: acme\nagents:\n  - { name: x, silenceTimeoutMinutes: 0, colour: red }\n',
+    );
+    const result = await summon('apply', bad);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `${bad} was refused; nothing was written\n` +
+        '  agents[0].silenceTimeoutMinutes: must be 1..240\n  agents[0].colour: unknown key\n',
+    );
+  });
+
+  it('says what to do for an unknown workspace, agent or file', async () => {
+    expect(await summon('agents', 'list', '-w', 'nope')).toMatchObject({
+      code: 1,
+      stderr: 'no workspace "nope"; create it with `summon workspace create nope`\n',
+    });
+    expect((await summon('agents', 'show', 'zed', '-w', 'acme')).stderr).toMatch(
+      /^no agent "zed" in workspace "acme"/,
+    );
+    expect((await summon('apply', 'missing.yaml')).stderr).toMatch(/^cannot read missing.yaml: ENOENT/);
+  });
+
+  it.each([
+    [[]],
+    [['db']],
+    [['db', 'migrate']],
+    [['workspace', 'create']],
+    [['apply']],
+    [['export']],
+    [['agents', 'list']],
+    [['agents', 'show']],
+    [['schema']],
+    [['start']],
+  ])('has --help on %j', async (words) => {
+    const result = await summon(...words, '--help');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: summon/);
+  });
+});
+
+describe('summon start (the process npm start runs)', () => {
+  it('starts on PGlite with nothing configured, creates the default workspace, serves /healthz, stops on SIGTERM', async () => {
+    const dataDir = await makeTempDir();
+    try {
+      const child = spawn(
+        process.execPath,
+        [require.resolve('tsx/cli'), path.join(__dirname, '../../../src/cli/main.ts'), 'start'],
+        { cwd: dataDir.path, env: { PATH: process.env.PATH, PORT: '0', HOME: dataDir.path }, stdio: 'pipe' },
+      );
+      let logs = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        logs += chunk.toString();
+      });
+      const ready = await new Promise<{ port: number }>((resolve, reject) => {
+        child.on('exit', (code) => reject(new Error(`exited ${code}: ${logs}`)));
+        child.stderr.on('data', () => {
+          const line = logs.split('\n').find((l) => l.includes('"summon is ready"'));
+          if (line) resolve(JSON.parse(line));
+        });
+      });
+      const health = await fetch(`http://127.0.0.1:${ready.port}/healthz`);
+      expect(await health.json()).toEqual({ status: 'ok', database: 'pglite' });
+      expect(logs).toContain('"created the default workspace"');
+
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(
+        (await readFile(path.join(dataDir.path, '.summon/workspaces/default/agents/ceo/AGENTS.md'), 'utf8'))
+          .length,
+      ).toBeGreaterThan(0);
+    } finally {
+      await dataDir.remove();
+    }
+  });
+});

@@ -1,0 +1,180 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ADAPTER_IDS } from '../../../src/core/model/agent';
+import {
+  APPROVAL_STATUSES,
+  GUARDRAIL_ACTIONS,
+  GUARDRAIL_DECISIONS,
+  GUARDRAIL_SCOPE_KINDS,
+} from '../../../src/core/model/guardrail';
+import { MEMBER_ROLES } from '../../../src/core/model/member';
+import { AUTHOR_KINDS, NOTE_FOLD_STATES } from '../../../src/core/model/message';
+import { BINDABLE_PLATFORMS, PLATFORMS } from '../../../src/core/model/platform';
+import { RUN_LIVENESS, RUN_STATUSES } from '../../../src/core/model/run';
+import { AUTONOMY_LEVELS, SPACE_MODES } from '../../../src/core/model/space';
+import { MIGRATIONS } from '../../../src/storage/migrations';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
+import { schemaObjects } from './schema-inspection';
+import { seedWorkspace } from './workspace-fixture';
+
+const TABLES = [
+  'agents',
+  'approvals',
+  'channel_bindings',
+  'conversations',
+  'guardrail_rules',
+  'members',
+  'messages',
+  'outbox',
+  'platform_bindings',
+  'processed_inbound_events',
+  'questions',
+  'runs',
+  'skills',
+  'space_participants',
+  'spaces',
+  'workspaces',
+];
+
+/** Each closed vocabulary of the core and the CHECK constraint that enforces it in the schema. */
+const VOCABULARIES: Record<string, readonly string[]> = {
+  ck_platform_bindings_platform: BINDABLE_PLATFORMS,
+  ck_members_role: MEMBER_ROLES,
+  ck_agents_adapter: ADAPTER_IDS,
+  ck_spaces_mode: SPACE_MODES,
+  ck_spaces_autonomy: AUTONOMY_LEVELS,
+  ck_channel_bindings_platform: PLATFORMS,
+  ck_conversations_platform: PLATFORMS,
+  ck_messages_author_kind: AUTHOR_KINDS,
+  ck_messages_note_fold_state: NOTE_FOLD_STATES,
+  ck_runs_status: RUN_STATUSES,
+  ck_runs_liveness: RUN_LIVENESS,
+  ck_guardrail_rules_scope_kind: GUARDRAIL_SCOPE_KINDS,
+  ck_guardrail_rules_action: GUARDRAIL_ACTIONS,
+  ck_guardrail_rules_decision: GUARDRAIL_DECISIONS,
+  ck_approvals_action: GUARDRAIL_ACTIONS,
+  ck_approvals_status: APPROVAL_STATUSES,
+  ck_processed_inbound_events_platform: PLATFORMS,
+  ck_outbox_platform: PLATFORMS,
+};
+
+describe('migration files', () => {
+  it('are named {unixMs}-{PascalName}.ts, and every one of them is registered, in order', async () => {
+    const files = (await readdir(join(__dirname, '../../../migrations'))).sort();
+    for (const file of files) expect(file).toMatch(/^\d{13}-[A-Z][A-Za-z0-9]*\.ts$/);
+    const expected = files.map((file) => {
+      const [, ms, name] = /^(\d{13})-(\w+)\.ts$/.exec(file) ?? [];
+      return `${name}${ms}`;
+    });
+    expect(MIGRATIONS.map((m) => new m().name)).toEqual(expected);
+  });
+});
+
+const upDownUp = async (db: TestDatabase) => {
+  const names = MIGRATIONS.map((m) => new m().name);
+  expect(await db.database.pendingMigrations()).toEqual(names);
+  expect(await db.database.migrate()).toEqual(names);
+  expect(await db.database.pendingMigrations()).toEqual([]);
+  expect((await schemaObjects(db.database.store)).tables).toEqual(TABLES);
+
+  for (const name of [...names].reverse()) expect(await db.database.revert()).toBe(name);
+  expect(await db.database.revert()).toBeNull();
+  expect(await schemaObjects(db.database.store)).toEqual({
+    tables: [],
+    sequences: [],
+    types: [],
+    policies: [],
+    functions: [],
+  });
+
+  expect(await db.database.migrate()).toEqual(names);
+  expect((await schemaObjects(db.database.store)).tables).toEqual(TABLES);
+};
+
+describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
+  it('run up, down to nothing, and up again', async () => {
+    const db = await openTestDatabase(kind, { migrate: false });
+    try {
+      await upDownUp(db);
+    } finally {
+      await db.dispose();
+    }
+  });
+});
+
+describe.each(DATABASE_KINDS)('the migrated schema on %s', (kind) => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await openTestDatabase(kind);
+  });
+  afterAll(() => db.dispose());
+
+  it('leave nothing for TypeORM to change: the entities match the migrated schema', async () => {
+    // Expression indexes (lower(name)) are declared in the entities with `synchronize: false`
+    // under the migration's names, so the diff can be exactly empty.
+    const diff = await db.database.dataSource.driver.createSchemaBuilder().log();
+    expect(diff.upQueries.map((q) => q.query)).toEqual([]);
+  });
+
+  it('enforce exactly the closed vocabularies of the core', async () => {
+    const checks = await db.database.store.transaction((tx) =>
+      tx.query<{ name: string; definition: string }>(
+        `SELECT conname AS name, pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE contype = 'c'`,
+      ),
+    );
+    for (const [constraint, vocabulary] of Object.entries(VOCABULARIES)) {
+      const definition = checks.find((c) => c.name === constraint)?.definition ?? '';
+      const literals = [...definition.matchAll(/'([^']*)'::text/g)].map((m) => m[1]);
+      expect({ constraint, values: literals.sort() }).toEqual({ constraint, values: [...vocabulary].sort() });
+    }
+  });
+
+  it('put every workspace-owned table under row-level security (A2)', async () => {
+    const rows = await db.database.store.transaction((tx) =>
+      tx.query<{ table: string; rls: boolean; hasWorkspace: boolean; policies: string }>(
+        `SELECT c.relname AS table, c.relrowsecurity AS rls,
+                EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'workspace_id'
+                          AND a.attnotnull) AS "hasWorkspace",
+                (SELECT count(*) FROM pg_policies p WHERE p.tablename = c.relname)::text AS policies
+           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname <> 'migrations'
+          ORDER BY 1`,
+      ),
+    );
+    const owned = rows.filter((r) => r.hasWorkspace).map((r) => r.table);
+    expect(owned).toEqual(TABLES.filter((t) => t !== 'workspaces' && t !== 'processed_inbound_events'));
+    for (const row of rows) {
+      const guarded = row.table !== 'processed_inbound_events';
+      expect({ table: row.table, rls: row.rls, policies: row.policies }).toEqual({
+        table: row.table,
+        rls: guarded,
+        policies: guarded ? '1' : '0',
+      });
+    }
+  });
+
+  it('delete every row of a workspace with the workspace, and nothing of another', async () => {
+    const store = db.database.store;
+    const doomed = await seedWorkspace(store, 'doomed');
+    const kept = await seedWorkspace(store, 'kept');
+    const owned = TABLES.filter((t) => t !== 'workspaces' && t !== 'processed_inbound_events');
+    const count = (workspaceId: string) =>
+      store.transaction(async (tx) => {
+        const counts: Record<string, string> = {};
+        for (const table of owned) {
+          const [row] = await tx.query<{ n: string }>(
+            `SELECT count(*)::text AS n FROM ${table} WHERE workspace_id = $1`,
+            [workspaceId],
+          );
+          counts[table] = row?.n ?? '?';
+        }
+        return counts;
+      });
+    const before = await count(kept.workspaceId);
+    expect(Object.values(before).every((n) => Number(n) > 0)).toBe(true);
+    await store.transaction((tx) => tx.query('DELETE FROM workspaces WHERE id = $1', [doomed.workspaceId]));
+    expect(Object.values(await count(doomed.workspaceId)).every((n) => n === '0')).toBe(true);
+    expect(await count(kept.workspaceId)).toEqual(before);
+  });
+});

@@ -1,0 +1,189 @@
+import { AppError, NotFoundError } from '../../../src/core/errors';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
+import { agentFields, type SeededWorkspace, seedWorkspace } from './workspace-fixture';
+
+/** A2: every table that belongs to a workspace. */
+const TENANT_TABLES = [
+  'platform_bindings',
+  'members',
+  'agents',
+  'skills',
+  'spaces',
+  'space_participants',
+  'channel_bindings',
+  'conversations',
+  'messages',
+  'runs',
+  'guardrail_rules',
+  'approvals',
+  'questions',
+  'outbox',
+];
+
+const codeOf = async (promise: Promise<unknown>): Promise<string> => {
+  try {
+    await promise;
+  } catch (error) {
+    return error instanceof AppError ? error.code : `unexpected: ${String(error)}`;
+  }
+  return 'no error';
+};
+
+describe.each(DATABASE_KINDS)('A2 tenant isolation on %s', (kind) => {
+  let db: TestDatabase;
+  let a: SeededWorkspace;
+  let b: SeededWorkspace;
+
+  beforeAll(async () => {
+    db = await openTestDatabase(kind);
+    a = await seedWorkspace(db.database.store, 'a');
+    b = await seedWorkspace(db.database.store, 'b');
+  });
+  afterAll(() => db.dispose());
+
+  it.each(TENANT_TABLES)(
+    'a session of workspace A cannot read, update, delete or insert B rows of %s',
+    async (table) => {
+      const store = db.database.store;
+      await store.inWorkspace(a.workspaceId, async (tx) => {
+        const seen = await tx.query<{ workspace_id: string }>(`SELECT workspace_id FROM ${table}`);
+        expect(seen.length).toBeGreaterThan(0);
+        expect(seen.every((r) => r.workspace_id === a.workspaceId)).toBe(true);
+        const touch = (verb: 'UPDATE' | 'DELETE', ws: string) =>
+          tx.query(
+            verb === 'UPDATE'
+              ? `UPDATE ${table} SET workspace_id = workspace_id WHERE workspace_id = $1 RETURNING id`
+              : `DELETE FROM ${table} WHERE workspace_id = $1 RETURNING id`,
+            [ws],
+          );
+        expect(await touch('UPDATE', b.workspaceId)).toEqual([]);
+        expect(await touch('DELETE', b.workspaceId)).toEqual([]);
+        // The positive control: the same statement reaches A's own rows.
+        expect((await touch('UPDATE', a.workspaceId)).length).toBe(seen.length);
+      });
+
+      // Inserting a copy of A's row re-labelled as B's: refused by the policy's WITH CHECK
+      // (42501), before any unique or foreign key could refuse it.
+      const code = await codeOf(
+        store.inWorkspace(a.workspaceId, (tx) =>
+          tx.query(
+            `INSERT INTO ${table}
+           SELECT (jsonb_populate_record(NULL::${table},
+                     to_jsonb(t) || jsonb_build_object('id', gen_random_uuid(), 'workspace_id', $1::uuid))).*
+             FROM ${table} t LIMIT 1`,
+            [b.workspaceId],
+          ),
+        ),
+      );
+      expect(code).toBe('forbidden');
+
+      // The system context still sees both workspaces' rows, untouched.
+      const counts = await store.transaction((tx) =>
+        tx.query<{ ws: string; n: string }>(
+          `SELECT workspace_id AS ws, count(*)::text AS n FROM ${table} GROUP BY 1`,
+        ),
+      );
+      expect(counts.map((c) => c.ws).sort()).toEqual([a.workspaceId, b.workspaceId].sort());
+    },
+  );
+
+  it('a session sees only its own workspace row and cannot create workspaces', async () => {
+    const store = db.database.store;
+    const seen = await store.inWorkspace(a.workspaceId, (tx) => tx.workspaces.list());
+    expect(seen.map((w) => w.id)).toEqual([a.workspaceId]);
+    expect(await store.inWorkspace(a.workspaceId, (tx) => tx.workspaces.findById(b.workspaceId))).toBeNull();
+    expect(await store.inWorkspace(a.workspaceId, (tx) => tx.workspaces.findBySlug('b'))).toBeNull();
+    expect(
+      await codeOf(store.inWorkspace(a.workspaceId, (tx) => tx.workspaces.rename(b.workspaceId, 'x'))),
+    ).toBe('not_found');
+    expect(
+      await codeOf(store.inWorkspace(a.workspaceId, (tx) => tx.workspaces.insert({ slug: 'c', name: 'C' }))),
+    ).toBe('forbidden');
+    // P6: de-duplication is a system-context concern; a tenant session may not touch it.
+    expect(
+      await codeOf(store.inWorkspace(a.workspaceId, (tx) => tx.processedEvents.record('slack', 'Ev1'))),
+    ).toBe('forbidden');
+  });
+
+  it('the repositories of a session return nothing of another workspace and change none of it', async () => {
+    const store = db.database.store;
+    await store.inWorkspace(a.workspaceId, async (tx) => {
+      expect(await tx.agents.list(b.workspaceId)).toEqual([]);
+      expect(await tx.members.list(b.workspaceId)).toEqual([]);
+      expect(await tx.skills.list(b.workspaceId)).toEqual([]);
+      expect(await tx.spaces.list(b.workspaceId)).toEqual([]);
+      expect(await tx.guardrails.list(b.workspaceId)).toEqual([]);
+      expect(await tx.platformBindings.listForWorkspace(b.workspaceId)).toEqual([]);
+      expect(await tx.channelBindings.listForWorkspace(b.workspaceId)).toEqual([]);
+      expect(await tx.agents.findByName(b.workspaceId, 'b_alice')).toBeNull();
+      expect(await tx.members.findByNickname(b.workspaceId, 'b-dana')).toBeNull();
+      expect(await tx.platformBindings.find('slack', 'T-b')).toBeNull();
+      expect(await tx.channelBindings.find('slack', b.channelId)).toBeNull();
+      expect(await tx.spaces.listParticipants(b.spaceId)).toEqual([]);
+      expect(await tx.runs.recentForAgents(b.workspaceId, [b.agentId], 5)).toEqual([]);
+      expect((await tx.agents.list(a.workspaceId)).map((x) => x.id)).toEqual([a.agentId]);
+    });
+    const inA = <T>(work: Parameters<typeof store.inWorkspace<T>>[1]) =>
+      codeOf(store.inWorkspace(a.workspaceId, work));
+    expect(await inA((tx) => tx.agents.update(b.agentId, { title: 'hijacked' }))).toBe('not_found');
+    expect(await inA((tx) => tx.members.update(b.memberId, { role: 'viewer' }))).toBe('not_found');
+    expect(await inA((tx) => tx.skills.update(b.skillId, { body: 'x' }))).toBe('not_found');
+    expect(await inA((tx) => tx.spaces.update(b.spaceId, { context: 'x' }))).toBe('not_found');
+    expect(await inA((tx) => tx.spaces.setParticipants(b.spaceId, []))).toBe('not_found');
+    expect(await inA((tx) => tx.agents.insert(b.workspaceId, agentFields('intruder')))).toBe('forbidden');
+    // P1: the channel and the team stay where they are, and A learns only that they are taken.
+    expect(await inA((tx) => tx.channelBindings.bind(a.spaceId, 'slack', b.channelId))).toBe('conflict');
+    expect(await inA((tx) => tx.platformBindings.bind(a.workspaceId, 'slack', 'T-b'))).toBe('conflict');
+
+    const bAgent = await store.inWorkspace(b.workspaceId, (tx) =>
+      tx.agents.findByName(b.workspaceId, 'b_alice'),
+    );
+    expect(bAgent?.title).toBe('');
+    expect(
+      await store.inWorkspace(b.workspaceId, (tx) => tx.spaces.listParticipants(b.spaceId)),
+    ).toHaveLength(2);
+  });
+
+  it('a row cannot point into another workspace, even from the system context', async () => {
+    // A2: references are (id, workspace_id) pairs; foreign key checks ignore row-level security.
+    const error = await db.database.store
+      .transaction((tx) =>
+        tx.runs.insert({
+          workspaceId: a.workspaceId,
+          agentId: b.agentId,
+          conversationId: a.conversationId,
+          triggerMessageId: null,
+          status: 'queued',
+          liveness: 'ok',
+          wakeChain: [],
+          depth: 1,
+          startedByMemberId: null,
+          startedByAgentId: null,
+          startedAt: null,
+          finishedAt: null,
+          lastEventAt: null,
+          error: null,
+        }),
+      )
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    const participants = await db.database.store
+      .transaction((tx) => tx.spaces.setParticipants(a.spaceId, [{ kind: 'member', memberId: b.memberId }]))
+      .catch((e: unknown) => e);
+    expect(participants).toBeInstanceOf(NotFoundError);
+  });
+
+  it('the tenant role and setting do not outlive the transaction', async () => {
+    const store = db.database.store;
+    await store.inWorkspace(a.workspaceId, async () => {});
+    const [after] = await store.transaction((tx) =>
+      tx.query<{ role: string; ws: string | null }>(
+        `SELECT current_user AS role, nullif(current_setting('summon.workspace_id', true), '') AS ws`,
+      ),
+    );
+    expect(after?.role).not.toBe('summon_tenant');
+    expect(after?.ws).toBeNull();
+    expect((await store.transaction((tx) => tx.workspaces.list())).length).toBe(2);
+    await expect(store.inWorkspace('not-a-uuid', async () => {})).rejects.toThrow('Not a workspace id');
+  });
+});

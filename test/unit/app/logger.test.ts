@@ -1,0 +1,38 @@
+import { Writable } from 'node:stream';
+import { createLogger } from '../../../src/app/logger';
+
+function capture() {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { lines, logger: createLogger({ level: 'debug', destination }) };
+}
+
+describe('logger secret redaction', () => {
+  const secrets = {
+    token: 'xoxb-1111-secret-bot-token',
+    password: 'hunter2-password',
+    databaseUrl: 'postgres://summon:db-password@db:5432/summon',
+    redisUrl: 'redis://:redis-password@cache:6379',
+  };
+
+  it('never writes a secret handed to a log call, at the top level or one level down', () => {
+    const { lines, logger } = capture();
+    logger.info({ ...secrets, config: { ...secrets } }, 'configured');
+    logger
+      .child({ component: 'slack' })
+      .warn({ headers: { authorization: 'Bearer gh-token-123' } }, 'request');
+    logger.error({ env: { SLACK_BOT_TOKEN: 'xoxb-env-token', DISCORD_TOKEN: 'discord-env-token' } }, 'env');
+
+    const written = lines.join('');
+    for (const secret of [...Object.values(secrets), 'gh-token-123', 'xoxb-env-token', 'discord-env-token']) {
+      expect(written).not.toContain(secret);
+    }
+    expect(written).toContain('[redacted]');
+    expect(JSON.parse(lines[1] ?? '{}')).toMatchObject({ component: 'slack', msg: 'request' });
+  });
+});
