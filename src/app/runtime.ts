@@ -2,6 +2,7 @@ import { FileWorkspaceDirectory } from '../adapters/workspace-directory/file-wor
 import { type Config, databaseDir, workspacesDir } from '../config/config';
 import type { Logger } from '../core/ports/logger';
 import type { Store } from '../core/ports/store';
+import type { WorkspaceDirectory } from '../core/ports/workspace-directory';
 import { WorkspaceService } from '../core/workspace/workspace-service';
 import { type Database, openDatabase } from '../storage/database';
 
@@ -12,6 +13,7 @@ export interface Runtime {
   database: Database;
   store: Store;
   workspaces: WorkspaceService;
+  directory: WorkspaceDirectory;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function openRuntime(
     database,
     store: database.store,
     workspaces: new WorkspaceService(database.store, directory),
+    directory,
     close: () => database.close(),
   };
 }

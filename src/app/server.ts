@@ -1,5 +1,8 @@
+import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import pino from 'pino';
 import { loadConfig } from '../config/config';
 import type { Logger } from '../core/ports/logger';
 import { createLogger } from './logger';
@@ -20,9 +23,16 @@ export interface RunningServer {
  * a workspace is created, not at every start, A3), and serves HTTP on PORT. The chat front
  * ends attach to this server as they are configured.
  */
-export async function startServer(env: NodeJS.ProcessEnv, cwd: string): Promise<RunningServer> {
+export async function startServer(
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  options: { logToFile?: boolean } = {},
+): Promise<RunningServer> {
   const config = loadConfig(env, cwd);
-  const logger = createLogger({ level: config.logLevel });
+  // With the chat on the terminal, logs go to a file so they do not run through the conversation.
+  const logger = options.logToFile
+    ? createLogger({ level: config.logLevel, destination: await logFile(config.dataDir) })
+    : createLogger({ level: config.logLevel });
   const runtime = await openRuntime(config, logger);
   try {
     const exists = await runtime.store.transaction((tx) => tx.workspaces.findBySlug(DEFAULT_WORKSPACE));
@@ -63,6 +73,11 @@ export async function startServer(env: NodeJS.ProcessEnv, cwd: string): Promise<
     await runtime.close();
     throw error;
   }
+}
+
+async function logFile(dataDir: string) {
+  await mkdir(dataDir, { recursive: true });
+  return pino.destination({ dest: path.join(dataDir, 'summon.log'), sync: false, mkdir: true });
 }
 
 function listen(server: Server, port: number): Promise<void> {

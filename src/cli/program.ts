@@ -2,8 +2,10 @@ import { Command } from 'commander';
 import type { CliContext } from './cli-context';
 import { registerAgentsCommand } from './commands/agents-command';
 import { registerApplyCommand } from './commands/apply-command';
+import { registerChatCommand } from './commands/chat-command';
 import { registerDbCommand } from './commands/db-command';
 import { registerExportCommand } from './commands/export-command';
+import { registerGuardrailsCommand } from './commands/guardrails-command';
 import { registerSchemaCommand } from './commands/schema-command';
 import { registerStartCommand } from './commands/start-command';
 import { registerWorkspaceCommand } from './commands/workspace-command';
@@ -21,11 +23,13 @@ export function buildProgram(context: CliContext): Command {
       writeErr: (text) => context.output.err(text),
     });
   registerStartCommand(program, context);
+  registerChatCommand(program, context);
   registerDbCommand(program, context);
   registerWorkspaceCommand(program, context);
   registerApplyCommand(program, context);
   registerExportCommand(program, context);
   registerAgentsCommand(program, context);
+  registerGuardrailsCommand(program, context);
   registerSchemaCommand(program, context);
   return program;
 }

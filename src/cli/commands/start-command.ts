@@ -1,20 +1,46 @@
 import type { Command } from 'commander';
-import { startServer } from '../../app/server';
+import { runLocalChat } from '../../app/local-chat';
+import { type RunningServer, startServer } from '../../app/server';
 import type { CliContext } from '../cli-context';
 
 export function registerStartCommand(program: Command, context: CliContext): void {
   program
     .command('start')
-    .description('migrate, make sure the default workspace exists, and serve (what `npm start` runs)')
+    .description(
+      'migrate, create the default workspace on first start and serve HTTP; in a terminal with no chat platform configured, open the local chat (what `npm start` runs)',
+    )
     .action(async () => {
-      const server = await startServer(context.env, context.cwd);
-      await new Promise<void>((resolve) => {
-        const stop = (signal: NodeJS.Signals) => {
-          server.logger.info({ signal }, 'stopping');
-          void server.close().then(resolve);
-        };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+      const chat = process.stdin.isTTY === true && !chatPlatformConfigured(context.env);
+      const server = await startServer(context.env, context.cwd, { logToFile: chat });
+      if (chat) {
+        context.output.out(`Logs: ${server.runtime.config.dataDir}/summon.log · HTTP on port ${server.port}`);
+        try {
+          await runLocalChat(server.runtime, { input: process.stdin, output: process.stdout });
+        } finally {
+          await server.close();
+        }
+        return;
+      }
+      server.logger.info(
+        {},
+        'no chat platform is configured (set SLACK_BOT_TOKEN or DISCORD_TOKEN, or run `summon chat` in a terminal); serving HTTP only',
+      );
+      await untilSignal(server);
     });
+}
+
+/** Slack and Discord front ends attach when their credentials are set (later issues). */
+function chatPlatformConfigured(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.SLACK_BOT_TOKEN || env.DISCORD_TOKEN);
+}
+
+function untilSignal(server: RunningServer): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      server.logger.info({ signal }, 'stopping');
+      void server.close().then(resolve);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
 }

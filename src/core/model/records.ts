@@ -119,4 +119,8 @@ export interface RunRecord {
   finishedAt: Date | null;
   lastEventAt: Date | null;
   error: string | null;
+  /** P9: the platform ref of the run's status card, so it can be edited after a restart. */
+  statusCardRef: string | null;
+  /** The agent's reply message, once posted. */
+  replyMessageId: string | null;
 }

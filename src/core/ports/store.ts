@@ -15,6 +15,7 @@ import type {
   SpaceRecord,
   WorkspaceRecord,
 } from '../model/records';
+import type { ConversationRepository, MessageRepository, RunLaneRepository } from './conversation-store';
 
 /**
  * The store port: the only way the core reaches persistent state. Every call runs inside a
@@ -40,7 +41,9 @@ export interface StoreTx {
   readonly spaces: SpaceRepository;
   readonly channelBindings: ChannelBindingRepository;
   readonly guardrails: GuardrailRuleRepository;
-  readonly runs: RunRepository;
+  readonly runs: RunRepository & RunLaneRepository;
+  readonly conversations: ConversationRepository;
+  readonly messages: MessageRepository;
   readonly processedEvents: ProcessedEventRepository;
 }
 
@@ -63,6 +66,12 @@ export interface MemberRepository {
   /** Ordered by creation. */
   list(workspaceId: string): Promise<MemberRecord[]>;
   findByNickname(workspaceId: string, nickname: string): Promise<MemberRecord | null>;
+  /** P8: the member a Slack or Discord account belongs to. */
+  findByPlatformUser(
+    workspaceId: string,
+    platform: BindablePlatform,
+    userId: string,
+  ): Promise<MemberRecord | null>;
   insert(
     workspaceId: string,
     fields: Pick<MemberRecord, 'nickname' | 'role' | 'slackUserId' | 'discordUserId'>,
@@ -100,6 +109,8 @@ export interface SpaceRepository {
   listParticipants(spaceId: string): Promise<ParticipantRef[]>;
   /** Replaces the participant list with exactly these, in this order. */
   setParticipants(spaceId: string, participants: ParticipantRef[]): Promise<void>;
+  /** M2: adds one participant at the end; nothing happens when it already is one. Returns whether it was added. */
+  addParticipant(spaceId: string, participant: ParticipantRef): Promise<boolean>;
 }
 
 export interface ChannelBindingRepository {
@@ -128,7 +139,13 @@ export interface GuardrailRuleRepository {
 export interface RunRepository {
   /** The runs of the given agents that matter for their live status (A12), newest first. */
   recentForAgents(workspaceId: string, agentIds: string[], perAgent: number): Promise<RunRecord[]>;
-  insert(run: Omit<RunRecord, 'id' | 'createdAt'> & { createdAt?: Date }): Promise<RunRecord>;
+  insert(
+    run: Omit<RunRecord, 'id' | 'createdAt' | 'statusCardRef' | 'replyMessageId'> & {
+      createdAt?: Date;
+      statusCardRef?: string | null;
+      replyMessageId?: string | null;
+    },
+  ): Promise<RunRecord>;
 }
 
 /**

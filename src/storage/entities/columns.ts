@@ -75,16 +75,19 @@ export const workspaceForeignKey = (table: string): EntitySchemaForeignKeyOption
 /**
  * A2: a reference inside one workspace is (id, workspace_id), so that a row can never point at
  * another workspace's row (foreign key checks are not subject to row-level security).
+ * `checkedAtCommit`: see DEFERRED_FOREIGN_KEYS in the RunCardsAndReplies migration.
  */
 export const sameWorkspaceForeignKey = (
   name: string,
   column: string,
   target: string,
   onDelete: 'CASCADE' | 'SET NULL',
+  options: { checkedAtCommit?: boolean } = {},
 ): EntitySchemaForeignKeyOptions => ({
   name,
   target,
   columnNames: [column, 'workspaceId'],
   referencedColumnNames: ['id', 'workspaceId'],
   onDelete,
+  ...(options.checkedAtCommit ? { deferrable: 'INITIALLY DEFERRED' as const } : {}),
 });

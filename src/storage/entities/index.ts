@@ -1,9 +1,10 @@
 import { AgentEntity } from './agent.entity';
 import { ApprovalEntity } from './approval.entity';
-import { ConversationEntity, MessageEntity } from './conversation.entity';
+import { ConversationEntity } from './conversation.entity';
 import { GuardrailRuleEntity } from './guardrail-rule.entity';
 import { ProcessedInboundEventEntity } from './inbound-event.entity';
 import { MemberEntity } from './member.entity';
+import { MessageEntity } from './message.entity';
 import { OutboxEntity } from './outbox.entity';
 import { QuestionEntity } from './question.entity';
 import { RunEntity } from './run.entity';

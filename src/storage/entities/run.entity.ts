@@ -39,13 +39,26 @@ export const RunEntity = new EntitySchema<RunRow>({
     finishedAt: timestamp({ nullable: true }),
     lastEventAt: timestamp({ nullable: true }),
     error: text({ nullable: true }),
+    statusCardRef: text({ nullable: true }),
+    replyMessageId: uuid(true),
   },
   foreignKeys: [
-    sameWorkspaceForeignKey('fk_runs_agent', 'agentId', 'agents', 'CASCADE'),
-    sameWorkspaceForeignKey('fk_runs_conversation', 'conversationId', 'conversations', 'CASCADE'),
-    sameWorkspaceForeignKey('fk_runs_trigger_message', 'triggerMessageId', 'messages', 'SET NULL'),
-    sameWorkspaceForeignKey('fk_runs_started_by_member', 'startedByMemberId', 'members', 'SET NULL'),
-    sameWorkspaceForeignKey('fk_runs_started_by_agent', 'startedByAgentId', 'agents', 'SET NULL'),
+    sameWorkspaceForeignKey('fk_runs_agent', 'agentId', 'agents', 'CASCADE', { checkedAtCommit: true }),
+    sameWorkspaceForeignKey('fk_runs_conversation', 'conversationId', 'conversations', 'CASCADE', {
+      checkedAtCommit: true,
+    }),
+    sameWorkspaceForeignKey('fk_runs_trigger_message', 'triggerMessageId', 'messages', 'SET NULL', {
+      checkedAtCommit: true,
+    }),
+    sameWorkspaceForeignKey('fk_runs_started_by_member', 'startedByMemberId', 'members', 'SET NULL', {
+      checkedAtCommit: true,
+    }),
+    sameWorkspaceForeignKey('fk_runs_started_by_agent', 'startedByAgentId', 'agents', 'SET NULL', {
+      checkedAtCommit: true,
+    }),
+    sameWorkspaceForeignKey('fk_runs_reply_message', 'replyMessageId', 'messages', 'SET NULL', {
+      checkedAtCommit: true,
+    }),
   ],
   checks: [
     { name: 'ck_runs_status', expression: oneOf('status', RUN_STATUSES) },
@@ -60,5 +73,9 @@ export const RunEntity = new EntitySchema<RunRow>({
   indices: [
     { name: 'ix_runs_agent_recent', columns: ['agentId', 'createdAt', 'seq'] },
     { name: 'ix_runs_conversation', columns: ['conversationId'] },
+    // One turn at a time per (agent, conversation): `claimNext` reads a lane's running and oldest queued runs.
+    { name: 'ix_runs_lane', columns: ['agentId', 'conversationId', 'status', 'createdAt', 'seq'] },
+    // Start-up recovery and the silence watchdog list runs by status.
+    { name: 'ix_runs_status', columns: ['status', 'createdAt', 'seq'] },
   ],
 });

@@ -21,6 +21,7 @@ const CONFLICTS: Record<string, string> = {
   uq_space_participants_member: 'A member appears twice among the participants of the space.',
   uq_channel_bindings_channel: 'This channel is already bound to a space of another workspace.',
   uq_conversations_thread: 'This thread already has a conversation.',
+  uq_messages_platform_ref: 'This platform message is already recorded in the conversation.',
   uq_guardrail_rules_scope_action: 'A guardrail rule for this scope and action already exists.',
   uq_processed_inbound_events_event: 'This platform event was already recorded.',
 };
@@ -60,6 +61,8 @@ export const translateDbError = (error: unknown): unknown => {
       );
     case FOREIGN_KEY_VIOLATION:
       // A2: composite (id, workspace_id) keys make a reference into another workspace look like a missing row.
+      // The references of conversations, messages and runs are checked at commit: there the
+      // whole transaction fails with this error, not the call that wrote the reference.
       return new NotFoundError(`A referenced row does not exist in this workspace (${constraint}).`, {
         cause: error,
       });

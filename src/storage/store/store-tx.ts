@@ -1,11 +1,15 @@
 import type { EntityManager } from 'typeorm';
 import { translatingDbErrors } from './db-errors';
+import { queryRecords } from './query-records';
 import { agentRepository } from './repositories/agent-repository';
 import { channelBindingRepository } from './repositories/channel-binding-repository';
+import { conversationRepository } from './repositories/conversation-repository';
 import { guardrailRuleRepository } from './repositories/guardrail-rule-repository';
 import { memberRepository } from './repositories/member-repository';
+import { messageRepository } from './repositories/message-repository';
 import { platformBindingRepository } from './repositories/platform-binding-repository';
 import { processedEventRepository } from './repositories/processed-event-repository';
+import { runLaneRepository } from './repositories/run-lane-repository';
 import { runRepository } from './repositories/run-repository';
 import { skillRepository } from './repositories/skill-repository';
 import { spaceRepository } from './repositories/space-repository';
@@ -35,13 +39,9 @@ export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
   spaces: translated(spaceRepository(manager)),
   channelBindings: translated(channelBindingRepository(manager)),
   guardrails: translated(guardrailRuleRepository(manager)),
-  runs: translated(runRepository(manager)),
+  runs: translated({ ...runRepository(manager), ...runLaneRepository(manager) }),
+  conversations: translated(conversationRepository(manager)),
+  messages: translated(messageRepository(manager)),
   processedEvents: translated(processedEventRepository(manager)),
-  query: (sql, params = []) =>
-    translatingDbErrors(async () => {
-      // The transaction's own runner: `manager.query` would shape UPDATE/DELETE results differently.
-      const runner = manager.queryRunner;
-      if (!runner) throw new Error('A store transaction always has a query runner.');
-      return (await runner.query(sql, [...params], true)).records;
-    }),
+  query: (sql, params = []) => translatingDbErrors(() => queryRecords(manager, sql, params)),
 });

@@ -93,6 +93,53 @@ describe('the summon command (embedded PGlite)', () => {
     );
   });
 
+  it('G2: explains which guardrail rule decides, and why', async () => {
+    const space = await summon(
+      'guardrails',
+      'explain',
+      '-w',
+      'acme',
+      '-a',
+      'alice',
+      '-s',
+      'backend',
+      '--action',
+      'push_to_remote',
+    );
+    expect(space.code).toBe(0);
+    expect(space.stdout).toMatch(/^push_to_remote: deny\n/);
+    expect(space.stdout).toContain('space:backend push_to_remote = deny');
+
+    const agent = await summon(
+      'guardrails',
+      'explain',
+      '-w',
+      'acme',
+      '-a',
+      'alice',
+      '--action',
+      'open_pull_request',
+    );
+    expect(agent.stdout).toMatch(/^open_pull_request: allow\n/);
+
+    const fallback = await summon(
+      'guardrails',
+      'explain',
+      '-w',
+      'acme',
+      '-a',
+      'qa',
+      '--action',
+      'push_to_remote',
+    );
+    expect(fallback.stdout).toMatch(/^push_to_remote: ask\n/);
+
+    expect(await summon('guardrails', 'explain', '-w', 'acme', '-a', 'qa', '--action', 'fly')).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^unknown action "fly"; use one of commit, push_to_remote/),
+    });
+  });
+
   it('refuses a bad file with every problem by path and exit code 1', async () => {
     const bad = path.join(dataDir.path, 'bad.yaml');
     await writeFile(
@@ -128,6 +175,7 @@ describe('the summon command (embedded PGlite)', () => {
     [['agents', 'list']],
     [['agents', 'show']],
     [['schema']],
+    [['guardrails', 'explain']],
     [['start']],
   ])('has --help on %j', async (words) => {
     const result = await summon(...words, '--help');

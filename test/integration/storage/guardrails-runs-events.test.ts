@@ -109,7 +109,13 @@ describe.each(DATABASE_KINDS)('guardrails, runs and inbound events on %s', (kind
       out.push(await tx.runs.insert(run(b, 9, 'running')));
       return out;
     });
-    expect(inserted[0]).toEqual({ ...run(a, 1), id: expect.any(String), createdAt: at(1) });
+    expect(inserted[0]).toEqual({
+      ...run(a, 1),
+      id: expect.any(String),
+      createdAt: at(1),
+      statusCardRef: null,
+      replyMessageId: null,
+    });
 
     const recent = await inWs((tx) => tx.runs.recentForAgents(ws, [a, b, c], 2));
     expect(recent.map((r) => [r.agentId === a ? 'a' : 'b', r.createdAt.getUTCMinutes(), r.status])).toEqual([

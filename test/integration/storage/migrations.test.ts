@@ -117,6 +117,21 @@ describe.each(DATABASE_KINDS)('the migrated schema on %s', (kind) => {
     expect(diff.upQueries.map((q) => q.query)).toEqual([]);
   });
 
+  it('check at commit exactly the foreign keys the entities mark so (TypeORM’s diff ignores it)', async () => {
+    const deferred = await db.database.store.transaction((tx) =>
+      tx.query<{ name: string }>(
+        `SELECT conname AS name FROM pg_constraint WHERE contype = 'f' AND condeferrable AND condeferred ORDER BY 1`,
+      ),
+    );
+    const marked = db.database.dataSource.entityMetadatas
+      .flatMap((entity) => entity.foreignKeys)
+      .filter((key) => key.deferrable === 'INITIALLY DEFERRED')
+      .map((key) => key.name)
+      .sort();
+    expect(marked.length).toBeGreaterThan(0);
+    expect(deferred.map((d) => d.name)).toEqual(marked);
+  });
+
   it('enforce exactly the closed vocabularies of the core', async () => {
     const checks = await db.database.store.transaction((tx) =>
       tx.query<{ name: string; definition: string }>(
@@ -176,5 +191,63 @@ describe.each(DATABASE_KINDS)('the migrated schema on %s', (kind) => {
     await store.transaction((tx) => tx.query('DELETE FROM workspaces WHERE id = $1', [doomed.workspaceId]));
     expect(Object.values(await count(doomed.workspaceId)).every((n) => n === '0')).toBe(true);
     expect(await count(kept.workspaceId)).toEqual(before);
+  });
+});
+
+describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', (kind) => {
+  it('keeps its rows: runs gain an empty card and reply, notes a fold state', async () => {
+    const db = await openTestDatabase(kind);
+    try {
+      const store = db.database.store;
+      const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('RunCardsAndReplies1764547200000');
+      const columns = async () =>
+        (
+          await store.transaction((tx) =>
+            tx.query<{ name: string }>(
+              `SELECT column_name AS name FROM information_schema.columns
+                WHERE table_schema = current_schema() AND table_name = 'runs' ORDER BY ordinal_position`,
+            ),
+          )
+        ).map((c) => c.name);
+      expect(await columns()).not.toContain('status_card_ref');
+      const deferred = async () =>
+        (
+          await store.transaction((tx) =>
+            tx.query<{ name: string }>(
+              `SELECT conname AS name FROM pg_constraint WHERE contype = 'f' AND condeferred ORDER BY 1`,
+            ),
+          )
+        ).map((c) => c.name);
+      // Down restored the first schema's immediate checks.
+      expect(await deferred()).toEqual([]);
+      // A note as the first schema allowed it: no fold state, mentions in the old default.
+      const [legacy] = await store.transaction((tx) =>
+        tx.query<{ id: string }>(
+          `INSERT INTO messages (workspace_id, conversation_id, author_kind, text, is_note)
+           VALUES ($1, $2, 'agent', 'old note', true) RETURNING id`,
+          [seeded.workspaceId, seeded.conversationId],
+        ),
+      );
+
+      expect(await db.database.migrate()).toEqual(['RunCardsAndReplies1764547200000']);
+      expect(await columns()).toEqual(expect.arrayContaining(['status_card_ref', 'reply_message_id']));
+      expect(await deferred()).toContain('fk_messages_note_run');
+      const run = await store.transaction((tx) => tx.runs.findById(seeded.runId));
+      expect(run).toMatchObject({
+        id: seeded.runId,
+        status: 'running',
+        statusCardRef: null,
+        replyMessageId: null,
+      });
+      const note = await store.transaction((tx) => tx.messages.findById(legacy?.id ?? ''));
+      expect(note).toMatchObject({ text: 'old note', mentions: { agents: [], members: [] } });
+      expect(note?.note?.foldState).toBe('auto');
+      expect((await store.transaction((tx) => tx.messages.findById(seeded.messageId)))?.text).toContain(
+        'fix',
+      );
+    } finally {
+      await db.dispose();
+    }
   });
 });

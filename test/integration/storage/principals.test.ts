@@ -141,6 +141,27 @@ describe.each(DATABASE_KINDS)('members, agents and skills on %s', (kind) => {
     );
   });
 
+  it('finds the member a Slack or Discord account is linked to, in its workspace only (P8)', async () => {
+    const [gil, other] = await db.database.store.transaction(async (tx) => [
+      await tx.members.insert(ws, {
+        nickname: 'gil',
+        role: 'member',
+        slackUserId: 'UG',
+        discordUserId: 'DG',
+      }),
+      (await tx.workspaces.insert({ slug: 'elsewhere', name: 'Elsewhere' })).id,
+    ]);
+    expect(await inWs((tx) => tx.members.findByPlatformUser(ws, 'slack', 'UG'))).toEqual(gil);
+    expect(await inWs((tx) => tx.members.findByPlatformUser(ws, 'discord', 'DG'))).toEqual(gil);
+    // One platform's id is not the other's: a Discord id never matches a Slack account.
+    expect(await inWs((tx) => tx.members.findByPlatformUser(ws, 'slack', 'DG'))).toBeNull();
+    expect(await inWs((tx) => tx.members.findByPlatformUser(ws, 'discord', 'nobody'))).toBeNull();
+    // The same Slack user in another workspace is another member (or none).
+    const system = <T>(work: (tx: StoreTx) => Promise<T>) => db.database.store.transaction(work);
+    expect(await system((tx) => tx.members.findByPlatformUser(other, 'slack', 'UG'))).toBeNull();
+    expect(await system((tx) => tx.members.findByPlatformUser('nonsense', 'slack', 'UG'))).toBeNull();
+  });
+
   it('keeps skills as a case-insensitive set of names', async () => {
     const skill = await inWs((tx) =>
       tx.skills.insert(ws, { name: 'Testing', description: 'How we test', body: '# Test' }),

@@ -144,6 +144,105 @@ describe.each(DATABASE_KINDS)('A2 tenant isolation on %s', (kind) => {
     ).toHaveLength(2);
   });
 
+  it('a session reaches none of another workspace’s conversations, messages or runs', async () => {
+    const store = db.database.store;
+    // A queued run in a lane of B that nothing else holds, so only isolation keeps A from it.
+    const bRun = await store.transaction(async (tx) => {
+      const conversation = await tx.conversations.insert(b.workspaceId, {
+        spaceId: b.spaceId,
+        platform: 'terminal',
+        threadId: null,
+        title: 'quiet',
+        ownerAgentId: null,
+        createdByAgentId: null,
+      });
+      return tx.runs.insert({
+        workspaceId: b.workspaceId,
+        agentId: b.agentId,
+        conversationId: conversation.id,
+        triggerMessageId: null,
+        status: 'queued',
+        liveness: 'ok',
+        wakeChain: [],
+        depth: 1,
+        startedByMemberId: null,
+        startedByAgentId: null,
+        startedAt: null,
+        finishedAt: null,
+        lastEventAt: null,
+        error: null,
+      });
+    });
+    await store.inWorkspace(a.workspaceId, async (tx) => {
+      expect(await tx.conversations.findById(b.conversationId)).toBeNull();
+      expect(await tx.conversations.findByThread('slack', b.threadId)).toBeNull();
+      expect(await tx.messages.findById(b.messageId)).toBeNull();
+      expect(await tx.messages.listRecent(b.conversationId, 10)).toEqual([]);
+      expect(await tx.messages.lastAgentAuthorId(b.conversationId)).toBeNull();
+      expect(await tx.messages.findNoteOfRun(b.runId)).toBeNull();
+      expect(await tx.runs.findById(b.runId)).toBeNull();
+      expect(await tx.runs.claimNext(b.agentId, bRun.conversationId, new Date())).toBeNull();
+      const mine = (runs: { workspaceId: string }[]) => runs.every((r) => r.workspaceId === a.workspaceId);
+      const listed = await tx.runs.listByStatus(['queued', 'running']);
+      expect(listed.length).toBeGreaterThan(0);
+      expect(mine(listed)).toBe(true);
+      expect(mine(await tx.runs.listSilentSince(new Date(Date.now() + 60_000)))).toBe(true);
+      expect(await tx.members.findByPlatformUser(b.workspaceId, 'slack', 'U-b')).toBeNull();
+      // The positive controls: the same calls reach A's own rows.
+      expect((await tx.conversations.findByThread('slack', a.threadId))?.id).toBe(a.conversationId);
+      expect(await tx.messages.lastAgentAuthorId(a.conversationId)).toBe(a.agentId);
+      expect((await tx.messages.findNoteOfRun(a.runId))?.id).toBe(a.noteId);
+      expect((await tx.members.findByPlatformUser(a.workspaceId, 'slack', 'U-a'))?.id).toBe(a.memberId);
+    });
+    const inA = <T>(work: Parameters<typeof store.inWorkspace<T>>[1]) =>
+      codeOf(store.inWorkspace(a.workspaceId, work));
+    expect(await inA((tx) => tx.runs.update(b.runId, { status: 'failed' }))).toBe('not_found');
+    expect(await inA((tx) => tx.runs.update(bRun.id, { status: 'running' }))).toBe('not_found');
+    expect(await inA((tx) => tx.conversations.setThreadId(b.conversationId, 'x'))).toBe('not_found');
+    expect(await inA((tx) => tx.messages.setPlatformRef(b.messageId, 'x'))).toBe('not_found');
+    expect(await inA((tx) => tx.messages.setNoteFoldState(b.noteId, 'folded'))).toBe('not_found');
+    expect(await inA((tx) => tx.messages.linkNoteRun(b.noteId, a.runId))).toBe('not_found');
+    expect(
+      await inA((tx) => tx.spaces.addParticipant(b.spaceId, { kind: 'agent', agentId: a.agentId })),
+    ).toBe('not_found');
+    expect(
+      await inA((tx) =>
+        tx.conversations.insert(b.workspaceId, {
+          spaceId: b.spaceId,
+          platform: 'terminal',
+          threadId: null,
+          title: 'intruder',
+          ownerAgentId: null,
+          createdByAgentId: null,
+        }),
+      ),
+    ).toBe('forbidden');
+    expect(
+      await inA((tx) =>
+        tx.messages.insert(b.workspaceId, {
+          conversationId: b.conversationId,
+          authorKind: 'system',
+          authorAgentId: null,
+          authorMemberId: null,
+          text: 'intruder',
+          mentions: { agents: [], members: [] },
+          platformMessageRef: null,
+          note: null,
+        }),
+      ),
+    ).toBe('forbidden');
+
+    // B's rows are as they were, and B's own session claims its run.
+    const seenByB = await store.inWorkspace(b.workspaceId, async (tx) => ({
+      run: await tx.runs.findById(b.runId),
+      note: await tx.messages.findById(b.noteId),
+      claimed: await tx.runs.claimNext(b.agentId, bRun.conversationId, new Date()),
+    }));
+    expect(seenByB.run?.status).toBe('running');
+    expect(seenByB.note?.note?.foldState).toBe('auto');
+    expect(seenByB.claimed?.id).toBe(bRun.id);
+  });
+
   it('a row cannot point into another workspace, even from the system context', async () => {
     // A2: references are (id, workspace_id) pairs; foreign key checks ignore row-level security.
     const error = await db.database.store
@@ -171,6 +270,37 @@ describe.each(DATABASE_KINDS)('A2 tenant isolation on %s', (kind) => {
       .transaction((tx) => tx.spaces.setParticipants(a.spaceId, [{ kind: 'member', memberId: b.memberId }]))
       .catch((e: unknown) => e);
     expect(participants).toBeInstanceOf(NotFoundError);
+    const system = db.database.store;
+    for (const attempt of [
+      () => system.transaction((tx) => tx.runs.update(a.runId, { replyMessageId: b.messageId })),
+      () => system.transaction((tx) => tx.messages.linkNoteRun(a.noteId, b.runId)),
+      () =>
+        system.transaction((tx) =>
+          tx.messages.insert(a.workspaceId, {
+            conversationId: b.conversationId,
+            authorKind: 'agent',
+            authorAgentId: a.agentId,
+            authorMemberId: null,
+            text: 'into B',
+            mentions: { agents: [], members: [] },
+            platformMessageRef: null,
+            note: null,
+          }),
+        ),
+      () =>
+        system.transaction((tx) =>
+          tx.conversations.insert(a.workspaceId, {
+            spaceId: b.spaceId,
+            platform: 'terminal',
+            threadId: null,
+            title: 'into B',
+            ownerAgentId: null,
+            createdByAgentId: null,
+          }),
+        ),
+    ]) {
+      expect(await attempt().catch((e: unknown) => e)).toBeInstanceOf(NotFoundError);
+    }
   });
 
   it('the tenant role and setting do not outlive the transaction', async () => {

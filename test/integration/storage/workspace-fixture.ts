@@ -36,7 +36,13 @@ export interface SeededWorkspace {
   skillId: string;
   spaceId: string;
   conversationId: string;
+  threadId: string;
+  /** A person's message that mentions the agent; the run's trigger. */
   messageId: string;
+  /** The agent's reply, the run's `replyMessageId`. */
+  replyId: string;
+  /** A note the agent sent, linked to the run. */
+  noteId: string;
   runId: string;
   channelId: string;
 }
@@ -49,7 +55,7 @@ const one = async (tx: SqlStoreTx, sql: string, params: unknown[]): Promise<stri
 
 /**
  * A workspace with a row in every table that belongs to one, written in the system context:
- * through the repositories where the port has them, in SQL for the rest.
+ * through the repositories where the port has them, in SQL for the rest. The run is `running`.
  */
 export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWorkspace> =>
   store.transaction(async (tx) => {
@@ -77,18 +83,27 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
       action: 'push_to_remote',
       decision: 'ask',
     });
-    const conversationId = await one(
-      tx,
-      `INSERT INTO conversations (workspace_id, space_id, platform, platform_thread_ref, title, owner_agent_id)
-       VALUES ($1, $2, 'slack', $3, 'Login bug', $4)`,
-      [ws, space.id, `${channelId}:1700000000.000100`, agent.id],
-    );
-    const messageId = await one(
-      tx,
-      `INSERT INTO messages (workspace_id, conversation_id, author_kind, author_member_id, text, mentions)
-       VALUES ($1, $2, 'person', $3, '@alice fix the login bug', $4)`,
-      [ws, conversationId, member.id, JSON.stringify([{ kind: 'agent', id: agent.id }])],
-    );
+    const threadId = `slack:${channelId}:1700000000.000100`;
+    const conversation = await tx.conversations.insert(ws, {
+      spaceId: space.id,
+      platform: 'slack',
+      threadId,
+      title: 'Login bug',
+      ownerAgentId: agent.id,
+      createdByAgentId: null,
+    });
+    const conversationId = conversation.id;
+    const message = await tx.messages.insert(ws, {
+      conversationId,
+      authorKind: 'person',
+      authorAgentId: null,
+      authorMemberId: member.id,
+      text: `@${agent.name} fix the login bug`,
+      mentions: { agents: [{ agentId: agent.id, name: agent.name }], members: [] },
+      platformMessageRef: '1700000000.000100',
+      note: null,
+    });
+    const messageId = message.id;
     const run = await tx.runs.insert({
       workspaceId: ws,
       agentId: agent.id,
@@ -104,7 +119,47 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
       finishedAt: null,
       lastEventAt: null,
       error: null,
+      statusCardRef: '1700000000.000200',
     });
+    // The agent's reply (P9: below its status card) and a note it sent: every column holds a value.
+    const reply = await tx.messages.insert(ws, {
+      conversationId,
+      authorKind: 'agent',
+      authorAgentId: agent.id,
+      authorMemberId: null,
+      text: 'Fixed.',
+      mentions: { agents: [], members: [{ memberId: member.id, nickname: member.nickname }] },
+      platformMessageRef: '1700000000.000300',
+      note: null,
+    });
+    await tx.runs.update(run.id, { replyMessageId: reply.id });
+    // N4: a conversation the agent created (and owns), where the note below came from.
+    const digest = await tx.conversations.insert(ws, {
+      spaceId: space.id,
+      platform: 'slack',
+      threadId: null,
+      title: 'nightly digest',
+      ownerAgentId: agent.id,
+      createdByAgentId: agent.id,
+    });
+    const note = await tx.messages.insert(ws, {
+      conversationId,
+      authorKind: 'agent',
+      authorAgentId: agent.id,
+      authorMemberId: null,
+      text: 'Please review the fix.',
+      mentions: { agents: [], members: [] },
+      platformMessageRef: null,
+      note: {
+        senderAgentId: agent.id,
+        senderRelay: 'build-box',
+        sourceConversationId: digest.id,
+        sourceTitle: digest.title,
+        runId: null,
+        foldState: 'auto',
+      },
+    });
+    await tx.messages.linkNoteRun(note.id, run.id);
     await one(
       tx,
       `INSERT INTO approvals (workspace_id, run_id, action, details, expires_at)
@@ -128,7 +183,10 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
       skillId: skill.id,
       spaceId: space.id,
       conversationId,
+      threadId,
       messageId,
+      replyId: reply.id,
+      noteId: note.id,
       runId: run.id,
       channelId,
     };

@@ -65,7 +65,9 @@ describe.each(DATABASE_KINDS)('agent roster live status on %s (A12)', (kind) => 
       engineer: 'running',
       librarian: 'blocked',
     });
-    expect(views.find((v) => v.agent.name === 'qa')?.lastRunAt).toEqual(new Date(Date.UTC(2026, 10, 29, 12, 1)));
+    expect(views.find((v) => v.agent.name === 'qa')?.lastRunAt).toEqual(
+      new Date(Date.UTC(2026, 10, 29, 12, 1)),
+    );
     expect((await showAgentView(store, 'roster', 'Engineer')).reportsTo).toBe('ceo');
     expect(workspaceId).toBeTruthy();
   });

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { EntityManager, FindOptionsWhere } from 'typeorm';
 import type { MemberRecord } from '../../../core/model/records';
 import type { MemberRepository } from '../../../core/ports/store';
 import { MemberEntity, type MemberRow } from '../../entities/member.entity';
@@ -31,6 +31,22 @@ export const memberRepository = (manager: EntityManager): MemberRepository => {
         .where('member.workspaceId = :workspaceId', { workspaceId })
         .andWhere('lower(member.nickname) = lower(:nickname)', { nickname })
         .getOne();
+      return row ? toMemberRecord(row) : null;
+    },
+    async findByPlatformUser(workspaceId, platform, userId) {
+      if (!isUuid(workspaceId)) return null;
+      // P8: a platform account authorizes only through the member it is linked to.
+      const where = ((): FindOptionsWhere<MemberRow> | null => {
+        switch (platform) {
+          case 'slack':
+            return { workspaceId, slackUserId: userId };
+          case 'discord':
+            return { workspaceId, discordUserId: userId };
+          default:
+            return null;
+        }
+      })();
+      const row = where ? await rows.findOneBy(where) : null;
       return row ? toMemberRecord(row) : null;
     },
     async insert(workspaceId, fields) {

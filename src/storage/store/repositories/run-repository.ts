@@ -21,6 +21,8 @@ export const toRunRecord = (row: RunRow): RunRecord => ({
   finishedAt: row.finishedAt,
   lastEventAt: row.lastEventAt,
   error: row.error,
+  statusCardRef: row.statusCardRef,
+  replyMessageId: row.replyMessageId,
 });
 
 export const runRepository = (manager: EntityManager): RunRepository => {
@@ -64,6 +66,8 @@ export const runRepository = (manager: EntityManager): RunRepository => {
         finishedAt: run.finishedAt,
         lastEventAt: run.lastEventAt,
         error: run.error,
+        statusCardRef: run.statusCardRef ?? null,
+        replyMessageId: run.replyMessageId ?? null,
         ...(run.createdAt ? { createdAt: run.createdAt } : {}),
       });
       return toRunRecord(await rows.save(row));

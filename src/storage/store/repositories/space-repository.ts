@@ -9,6 +9,7 @@ import {
   type SpaceRow,
 } from '../../entities/space.entity';
 import { isUuid } from '../ids';
+import { queryRecords } from '../query-records';
 import { updateById } from '../update-by-id';
 
 export const toSpaceRecord = (row: SpaceRow): SpaceRecord => ({
@@ -41,8 +42,15 @@ export const spaceRepository = (manager: EntityManager): SpaceRepository => {
   const rows = manager.getRepository(SpaceEntity);
   const participants = manager.getRepository(SpaceParticipantEntity);
 
-  const requireSpace = async (spaceId: string): Promise<SpaceRow> => {
-    const space = isUuid(spaceId) ? await rows.findOneBy({ id: spaceId }) : null;
+  /**
+   * The space, locked until the transaction ends: changes to one space's participant list
+   * (positions, duplicates) happen one transaction at a time. NO KEY UPDATE leaves the row's
+   * key shareable, so rows that merely reference the space (conversations…) are not held up.
+   */
+  const lockSpace = async (spaceId: string): Promise<SpaceRow> => {
+    const space = isUuid(spaceId)
+      ? await rows.findOne({ where: { id: spaceId }, lock: { mode: 'for_no_key_update' } })
+      : null;
     if (!space) throw new NotFoundError(`No space with id ${spaceId} in this workspace.`);
     return space;
   };
@@ -83,7 +91,7 @@ export const spaceRepository = (manager: EntityManager): SpaceRepository => {
       return found.map(toParticipantRef);
     },
     async setParticipants(spaceId, list) {
-      const space = await requireSpace(spaceId);
+      const space = await lockSpace(spaceId);
       await participants.delete({ spaceId });
       if (list.length === 0) return;
       // A2: the composite foreign keys refuse an agent or member of another workspace.
@@ -96,6 +104,26 @@ export const spaceRepository = (manager: EntityManager): SpaceRepository => {
           memberId: p.kind === 'member' ? p.memberId : null,
         })),
       );
+    },
+    async addParticipant(spaceId, participant) {
+      const space = await lockSpace(spaceId);
+      const [column, constraint, id] =
+        participant.kind === 'agent'
+          ? (['agent_id', 'uq_space_participants_agent', participant.agentId] as const)
+          : (['member_id', 'uq_space_participants_member', participant.memberId] as const);
+      if (!isUuid(id)) throw new NotFoundError(`No ${participant.kind} with id ${id} in this workspace.`);
+      // M2: appended after the last position. The lock above orders concurrent additions; the
+      // unique constraint makes a repeated one a no-op (and only that one: a position clash
+      // would still fail loudly). A2: the composite foreign keys refuse another workspace's.
+      const inserted = await queryRecords<{ id: string }>(
+        manager,
+        `INSERT INTO space_participants (workspace_id, space_id, position, ${column})
+         SELECT $1, $2, coalesce(max(position) + 1, 0), $3 FROM space_participants WHERE space_id = $2
+         ON CONFLICT ON CONSTRAINT ${constraint} DO NOTHING
+         RETURNING id`,
+        [space.workspaceId, spaceId, id],
+      );
+      return inserted.length === 1;
     },
   };
 };

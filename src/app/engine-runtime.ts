@@ -1,0 +1,67 @@
+import { createJobQueue } from '../adapters/queue/create-job-queue';
+import { createRedisClient } from '../adapters/redis/redis-connection-options';
+import { RedisPairRateLimiter } from '../adapters/redis/redis-pair-rate-limiter';
+import { UnconfiguredRunner } from '../adapters/runners/unconfigured-runner';
+import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../core/engine/engine-deps';
+import { TurnEngine } from '../core/engine/turn-engine';
+import type { Platform } from '../core/model/platform';
+import type { ChatPlatform } from '../core/ports/chat-platform';
+import type { PairRateLimiter } from '../core/ports/pair-rate-limiter';
+import type { RunnerResolver } from '../core/ports/runner';
+import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limiter';
+import type { Runtime } from './runtime';
+
+export const TURN_QUEUE = 'summon-turns';
+
+const noRunnerYet: RunnerResolver = () =>
+  new UnconfiguredRunner('no model runner is configured in this build of Summon yet.');
+
+export interface EngineRuntime {
+  engine: TurnEngine;
+  close(): Promise<void>;
+}
+
+/**
+ * The turn engine with its queue (BullMQ with REDIS_URL, in-process otherwise) and its wake
+ * rate limiter (Redis-backed with REDIS_URL, so every worker shares one count, M20).
+ */
+export async function startEngine(
+  runtime: Runtime,
+  platforms: ReadonlyMap<Platform, ChatPlatform>,
+  options: {
+    runners?: RunnerResolver;
+    timings?: Partial<EngineTimings>;
+    concurrency?: number;
+    queueName?: string;
+  } = {},
+): Promise<EngineRuntime> {
+  const { config, logger } = runtime;
+  const queue = createJobQueue<RunJob>({
+    name: options.queueName ?? TURN_QUEUE,
+    redisUrl: config.redisUrl,
+    logger,
+  });
+  const redis = config.redisUrl === undefined ? null : createRedisClient(config.redisUrl);
+  const rateLimiter: PairRateLimiter =
+    redis === null ? new InMemoryPairRateLimiter() : new RedisPairRateLimiter(redis);
+  const engine = new TurnEngine({
+    store: runtime.store,
+    platforms,
+    queue,
+    runners: options.runners ?? noRunnerYet,
+    rateLimiter,
+    directory: runtime.directory,
+    clock: { now: () => new Date() },
+    logger: logger.child({ component: 'engine' }),
+    relayName: null,
+    timings: { ...DEFAULT_TIMINGS, ...options.timings },
+  });
+  await engine.start({ concurrency: options.concurrency ?? 4 });
+  return {
+    engine,
+    close: async () => {
+      await engine.close();
+      await redis?.quit();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable, Writable } from 'node:stream';
+import { TerminalChat, TerminalPlatform } from '../bots/terminal';
+import type { EngineTimings } from '../core/engine/engine-deps';
+import type { RunnerResolver } from '../core/ports/runner';
+import { ensureLocalChat } from '../core/workspace/local-chat';
+import { startEngine } from './engine-runtime';
+import type { Runtime } from './runtime';
+
+/**
+ * `summon chat`: the embedded default's front end. Member `you` in workspace `default`,
+ * space `general` with the seeded agents; turns run on this process's engine.
+ */
+export async function runLocalChat(
+  runtime: Runtime,
+  io: { input: Readable; output: Writable },
+  options: { runners?: RunnerResolver; timings?: Partial<EngineTimings> } = {},
+): Promise<void> {
+  await runtime.store.transaction((tx) => ensureLocalChat(tx));
+  const now = () => new Date();
+  const platform = new TerminalPlatform({ output: io.output, now });
+  const engine = await startEngine(runtime, new Map([['terminal', platform]]), options);
+  try {
+    await new TerminalChat({
+      input: io.input,
+      platform,
+      engine: engine.engine,
+      now,
+      newId: randomUUID,
+    }).run();
+  } finally {
+    await engine.close();
+  }
+}

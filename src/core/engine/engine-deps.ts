@@ -1,0 +1,50 @@
+import type { Platform } from '../model/platform';
+import type { ChatPlatform } from '../ports/chat-platform';
+import type { Clock } from '../ports/clock';
+import type { JobQueue } from '../ports/job-queue';
+import type { Logger } from '../ports/logger';
+import type { PairRateLimiter } from '../ports/pair-rate-limiter';
+import type { RunnerResolver } from '../ports/runner';
+import type { Store } from '../ports/store';
+import type { WorkspaceDirectory } from '../ports/workspace-directory';
+
+/** A queued turn: the run is stored first; the job only wakes a worker up. */
+export interface RunJob {
+  runId: string;
+}
+
+export interface EngineTimings {
+  /** P9: status-card edits are coalesced to about one a second. */
+  statusEditIntervalMs: number;
+  /** A worker proves a running run alive this often (the run's `lastEventAt`). */
+  heartbeatMs: number;
+  /** A running run unheard of for this long belongs to a dead worker (A12 `dead`). */
+  deadAfterMs: number;
+  /** A12 `looping`: the same tool call this many times in a row. */
+  loopThreshold: number;
+  /** How many recent messages a prompt's history is drawn from (then cut to the context size). */
+  historyMessages: number;
+}
+
+export const DEFAULT_TIMINGS: EngineTimings = {
+  statusEditIntervalMs: 1000,
+  heartbeatMs: 15_000,
+  deadAfterMs: 60_000,
+  loopThreshold: 5,
+  historyMessages: 200,
+};
+
+/** Everything the turn engine needs, handed in (no singletons). */
+export interface EngineDeps {
+  store: Store;
+  platforms: ReadonlyMap<Platform, ChatPlatform>;
+  queue: JobQueue<RunJob>;
+  runners: RunnerResolver;
+  rateLimiter: PairRateLimiter;
+  directory: WorkspaceDirectory;
+  clock: Clock;
+  logger: Logger;
+  /** N5: this relay's name; null shows as "this relay". */
+  relayName: string | null;
+  timings: EngineTimings;
+}

@@ -1,0 +1,201 @@
+import type { RunRecord } from '../model/records';
+import type { RunLiveness } from '../model/run';
+import type { RunnerEvent } from '../ports/runner';
+import { composePrompt } from '../prompt';
+import type { EngineDeps } from './engine-deps';
+import { noteMessage } from './note-card';
+import { RunMonitor } from './run-monitor';
+import { StatusCardPublisher } from './status-card-publisher';
+import { postSystemMessage } from './system-message';
+import { loadTurnContext, type TurnContext } from './turn-context';
+import { wakeAfterTurn } from './wake-after-turn';
+
+type TurnResult = { ok: true; reply: string } | { ok: false; error: string; interrupted: boolean };
+
+/**
+ * One turn, claimed by this worker: status card, runner, liveness, reply, run record, then the
+ * wake chain (M14: only after a clean end). `signal` aborts when the worker shuts down.
+ */
+export async function executeRun(deps: EngineDeps, claimed: RunRecord, signal: AbortSignal): Promise<void> {
+  const log = deps.logger.child({ component: 'turn', runId: claimed.id });
+  const context = await deps.store.inWorkspace(claimed.workspaceId, (tx) =>
+    loadTurnContext(tx, claimed, deps.timings.historyMessages),
+  );
+  const { agent, conversation } = context;
+  const platform = deps.platforms.get(conversation.platform);
+  const thread = conversation.threadId;
+  if (platform === undefined || thread === null) {
+    await finishRun(deps, context, {
+      ok: false,
+      error: `no ${conversation.platform} connection to post in`,
+      interrupted: false,
+    });
+    return;
+  }
+
+  const card = new StatusCardPublisher(platform, thread, agent, deps.timings.statusEditIntervalMs, log);
+  const cardRef = await card.open(claimed.statusCardRef);
+  await deps.store.inWorkspace(claimed.workspaceId, (tx) =>
+    tx.runs.update(claimed.id, { statusCardRef: cardRef }),
+  );
+  await refreshTriggerNote(deps, context, claimed);
+
+  const result = await runTurn(deps, context, card, signal);
+  log.info({ ok: result.ok }, 'turn finished');
+  if (!result.ok && result.interrupted) {
+    // The worker is shutting down: the run goes back to the queue and starts again elsewhere.
+    await card.finish('stopped', 'Interrupted; it will start again');
+    await deps.store.inWorkspace(claimed.workspaceId, (tx) =>
+      tx.runs.update(claimed.id, { status: 'queued', liveness: 'ok', startedAt: null }),
+    );
+    return;
+  }
+  if (result.ok) {
+    await card.finish('done', 'Done');
+    await postReply(deps, context, result.reply);
+  } else {
+    await card.finish('failed', 'Failed');
+  }
+  const finished = await finishRun(deps, context, result);
+  await refreshTriggerNote(deps, context, finished);
+  if (!result.ok) {
+    await postSystemMessage(deps, conversation, `${agent.name}'s turn failed: ${result.error}`);
+    return;
+  }
+  // M14: only a turn that ended cleanly wakes anyone.
+  await wakeAfterTurn(deps, context, result.reply);
+}
+
+async function runTurn(
+  deps: EngineDeps,
+  context: TurnContext,
+  card: StatusCardPublisher,
+  workerSignal: AbortSignal,
+): Promise<TurnResult> {
+  const { run, agent } = context;
+  const composed = composePrompt(context.promptInput);
+  const abort = new AbortController();
+  const stop = () => abort.abort(workerSignal.reason);
+  workerSignal.addEventListener('abort', stop, { once: true });
+
+  let liveness: RunLiveness = 'ok';
+  const persistLiveness = (next: RunLiveness) => {
+    liveness = next;
+    void deps.store
+      .inWorkspace(run.workspaceId, (tx) => tx.runs.update(run.id, { liveness: next }))
+      .catch((error: unknown) => deps.logger.warn({ err: error, runId: run.id }, 'liveness update failed'));
+  };
+  const monitor = new RunMonitor(
+    agent.silenceTimeoutMinutes * 60_000,
+    deps.timings.loopThreshold,
+    persistLiveness,
+  );
+  // A worker proves the run alive; a run unheard of for `deadAfterMs` belongs to a dead worker.
+  const heartbeat = setInterval(() => {
+    void deps.store
+      .inWorkspace(run.workspaceId, (tx) => tx.runs.update(run.id, { lastEventAt: deps.clock.now() }))
+      .catch(() => undefined);
+  }, deps.timings.heartbeatMs);
+  heartbeat.unref();
+
+  monitor.start();
+  let text = '';
+  try {
+    const runner = deps.runners(agent);
+    for await (const event of runner.run({
+      runId: run.id,
+      agent,
+      system: composed.system,
+      prompt: composed.prompt,
+      workingDir: deps.directory.agentDir(context.workspaceSlug, agent.name),
+      signal: abort.signal,
+    })) {
+      monitor.observe(event);
+      showOnCard(card, event);
+      if (event.type === 'text') text += event.delta;
+      if (event.type === 'final') return { ok: true, reply: event.text || text };
+      if (event.type === 'error') return { ok: false, error: event.message, interrupted: false };
+    }
+    if (abort.signal.aborted) return { ok: false, error: 'stopped', interrupted: true };
+    return text.trim() === ''
+      ? { ok: false, error: 'the runner ended without a reply', interrupted: false }
+      : { ok: true, reply: text };
+  } catch (error) {
+    if (abort.signal.aborted) return { ok: false, error: 'stopped', interrupted: true };
+    return { ok: false, error: error instanceof Error ? error.message : String(error), interrupted: false };
+  } finally {
+    monitor.stop();
+    clearInterval(heartbeat);
+    workerSignal.removeEventListener('abort', stop);
+    if (liveness !== 'ok') deps.logger.info({ runId: run.id, liveness }, 'run ended with liveness');
+  }
+}
+
+/** P9: thinking and one row per tool call; the reply itself is ordinary text, not on the card. */
+function showOnCard(card: StatusCardPublisher, event: RunnerEvent): void {
+  if (event.type === 'thinking') card.headline('Thinking…');
+  if (event.type === 'tool_start') card.row(`▸ ${event.tool}: ${event.summary}`);
+  if (event.type === 'tool_end')
+    card.replaceLastRow(`${event.ok ? '✓' : '✗'} ${event.summary ?? ''}`.trimEnd());
+}
+
+async function postReply(deps: EngineDeps, context: TurnContext, reply: string): Promise<void> {
+  const { run, agent, conversation } = context;
+  const message = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
+    const stored = await tx.messages.insert(run.workspaceId, {
+      conversationId: conversation.id,
+      authorKind: 'agent',
+      authorAgentId: agent.id,
+      authorMemberId: null,
+      text: reply,
+      mentions: { agents: [], members: [] },
+      platformMessageRef: null,
+      note: null,
+    });
+    await tx.runs.update(run.id, { replyMessageId: stored.id });
+    return stored;
+  });
+  const platform = deps.platforms.get(conversation.platform);
+  if (platform === undefined || conversation.threadId === null) return;
+  // N6: the reply is never folded; it is ordinary text under the agent's name (P2).
+  const ref = await platform.post(conversation.threadId, {
+    as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
+    content: { kind: 'text', text: reply },
+  });
+  await deps.store.inWorkspace(run.workspaceId, (tx) => tx.messages.setPlatformRef(message.id, ref));
+}
+
+async function finishRun(deps: EngineDeps, context: TurnContext, result: TurnResult): Promise<RunRecord> {
+  const { run } = context;
+  const now = deps.clock.now();
+  return deps.store.inWorkspace(run.workspaceId, async (tx) => {
+    await tx.runs.update(run.id, {
+      status: result.ok ? 'succeeded' : 'failed',
+      ...(result.ok ? {} : { error: result.error, liveness: 'failed' as const }),
+      finishedAt: now,
+      lastEventAt: now,
+    });
+    return (await tx.runs.findById(run.id)) ?? run;
+  });
+}
+
+/** N9: a note's fold follows the run it started; redraw it when that run starts and ends. */
+export async function refreshTriggerNote(
+  deps: EngineDeps,
+  context: TurnContext,
+  run: RunRecord,
+): Promise<void> {
+  const note = context.trigger;
+  if (note?.note == null || note.platformMessageRef === null || context.conversation.threadId === null)
+    return;
+  const sender = context.agents.find((a) => a.id === note.note?.senderAgentId);
+  const platform = deps.platforms.get(context.conversation.platform);
+  if (sender === undefined || platform === undefined) return;
+  const current = await deps.store.inWorkspace(run.workspaceId, (tx) => tx.messages.findById(note.id));
+  if (current === null) return;
+  await platform.update(
+    context.conversation.threadId,
+    note.platformMessageRef,
+    noteMessage(current, run, sender, deps.relayName),
+  );
+}

@@ -1,0 +1,36 @@
+import type { MessageRecord } from '../model/conversation-records';
+import type { RunRecord } from '../model/records';
+import { noteDisplay, noteRowText, noteTurnStateOf } from '../notes';
+import type { OutboundMessage } from '../ports/chat-platform';
+
+/**
+ * P4, N5, N9: the message that shows a note: folded to one row once its turn has answered,
+ * failed or stopped, open while it works, unless a person chose otherwise.
+ */
+export function noteMessage(
+  note: MessageRecord,
+  run: RunRecord | null,
+  sender: { name: string; avatarUrl: string | null },
+  relayName: string | null,
+): OutboundMessage {
+  const fields = note.note;
+  const turnState =
+    run === null ? 'working' : noteTurnStateOf(run.status, { stopped: run.liveness === 'dead' });
+  const row = noteRowText({
+    sender: { relayName, sessionTitle: fields?.sourceTitle ?? null },
+    turnState,
+    sentAt: note.createdAt,
+  });
+  return {
+    as: { kind: 'agent', name: sender.name, avatarUrl: sender.avatarUrl },
+    content: {
+      kind: 'note',
+      card: {
+        messageId: note.id,
+        row,
+        text: note.text,
+        open: noteDisplay(fields?.foldState ?? 'auto', turnState) === 'open',
+      },
+    },
+  };
+}

@@ -1,0 +1,161 @@
+import { parsePersonMessage } from '../mentions';
+import type { MessageMentions } from '../model/conversation-records';
+import type { ReceiveOutcome } from '../ports/chat-engine';
+import type { ChatPlatform, InboundMessage } from '../ports/chat-platform';
+import type { StoreTx } from '../ports/store';
+import { chooseResponders } from './choose-responders';
+import type { EngineDeps } from './engine-deps';
+import { resolveSender } from './resolve-sender';
+
+const TITLE_LENGTH = 80;
+
+/** What must happen after the transaction commits: never post or enqueue for a rolled-back change. */
+interface AfterCommit {
+  outcome: ReceiveOutcome;
+  hints: string[];
+  refusal: string | null;
+}
+
+/**
+ * A person's message: recorded once (P6), resolved to a member (P8), stored, routed (M1–M12,
+ * P3) and turned into queued runs, all in one transaction; only then are the runs enqueued.
+ * A repeat of a delivery that was never processed is processed: its event id is recorded in
+ * the same transaction as the work, so a failure rolls both back.
+ */
+export async function receiveMessage(deps: EngineDeps, message: InboundMessage): Promise<ReceiveOutcome> {
+  const log = deps.logger.child({
+    component: 'engine',
+    platform: message.platform,
+    eventId: message.eventId,
+  });
+  const platform = deps.platforms.get(message.platform);
+  const result = await deps.store.transaction((tx) => route(tx, deps, message));
+
+  if (result.refusal !== null) {
+    log.info({ reason: result.refusal }, 'message refused');
+    await platform?.post(message.thread, {
+      as: { kind: 'system' },
+      content: { kind: 'text', text: result.refusal },
+    });
+    return result.outcome;
+  }
+  if (result.outcome.kind === 'duplicate') {
+    log.info({}, 'duplicate delivery ignored');
+    return result.outcome;
+  }
+  for (const hint of result.hints) await tellHint(platform, message, hint);
+  if (result.outcome.kind === 'accepted') {
+    for (const runId of result.outcome.runIds) await deps.queue.enqueue({ id: runId, data: { runId } });
+    log.info(
+      { conversationId: result.outcome.conversationId, runIds: result.outcome.runIds },
+      'message accepted',
+    );
+  }
+  return result.outcome;
+}
+
+async function route(tx: StoreTx, deps: EngineDeps, message: InboundMessage): Promise<AfterCommit> {
+  if (!(await tx.processedEvents.record(message.platform, message.eventId))) {
+    return { outcome: { kind: 'duplicate' }, hints: [], refusal: null };
+  }
+  const sender = await resolveSender(tx, message);
+  if (!sender.ok)
+    return { outcome: { kind: 'refused', reason: sender.reason }, hints: [], refusal: sender.reason };
+  const { workspace, space, member } = sender;
+
+  const agents = await tx.agents.list(workspace.id);
+  const members = await tx.members.list(workspace.id);
+  const parsed = parsePersonMessage(message.text, {
+    agents: agents.map((a) => ({ id: a.id, name: a.name })),
+    members: members.map((m) => ({ id: m.id, nickname: m.nickname })),
+  });
+
+  const conversation =
+    (await tx.conversations.findByThread(message.platform, message.thread)) ??
+    (await tx.conversations.insert(workspace.id, {
+      spaceId: space.id,
+      platform: message.platform,
+      threadId: message.thread,
+      title: titleOf(parsed.text || message.text),
+      ownerAgentId: null,
+      createdByAgentId: null,
+    }));
+
+  const mentions: MessageMentions = {
+    agents: parsed.agents.map(({ agent }) => ({ agentId: agent.id, name: agent.name })),
+    // M11: a person's mention of a person starts nobody; it is kept for notification.
+    members: parsed.members.map(({ member: m }) => ({ memberId: m.id, nickname: m.nickname })),
+  };
+  const stored = await tx.messages.insert(workspace.id, {
+    conversationId: conversation.id,
+    authorKind: 'person',
+    authorAgentId: null,
+    authorMemberId: member.id,
+    text: message.text,
+    mentions,
+    platformMessageRef: message.messageRef,
+    note: null,
+  });
+
+  // M2: a mentioned agent that is not yet a participant joins the space.
+  for (const { agent } of parsed.agents) {
+    await tx.spaces.addParticipant(space.id, { kind: 'agent', agentId: agent.id });
+  }
+  const participantRefs = await tx.spaces.listParticipants(space.id);
+  const byId = new Map(agents.map((a) => [a.id, a]));
+  const participants = participantRefs.flatMap((p) => {
+    const agent = p.kind === 'agent' ? byId.get(p.agentId) : undefined;
+    return agent ? [{ id: agent.id, reportsToId: agent.reportsToId }] : [];
+  });
+
+  const responders = chooseResponders({
+    mentionedAgentIds: parsed.agents.map(({ agent }) => agent.id),
+    mentionOnly: parsed.isMentionOnly,
+    dedicated: space.dedicated,
+    topLevel: message.topLevel,
+    lastAgentId: await tx.messages.lastAgentAuthorId(conversation.id),
+    ownerAgentId: conversation.ownerAgentId,
+    participants,
+  });
+
+  const runIds: string[] = [];
+  for (const agentId of responders) {
+    const run = await tx.runs.insert({
+      workspaceId: workspace.id,
+      agentId,
+      conversationId: conversation.id,
+      triggerMessageId: stored.id,
+      status: 'queued',
+      liveness: 'ok',
+      wakeChain: [agentId],
+      depth: 1, // M20: a person's message starts depth 1
+      startedByMemberId: member.id,
+      startedByAgentId: null,
+      startedAt: null,
+      finishedAt: null,
+      lastEventAt: null,
+      error: null,
+      createdAt: deps.clock.now(),
+    });
+    runIds.push(run.id);
+  }
+  return {
+    outcome: { kind: 'accepted', conversationId: conversation.id, runIds },
+    hints: parsed.hints.map((hint) => hint.message),
+    refusal: null,
+  };
+}
+
+function titleOf(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
+}
+
+/** M5: the sender is told which agent a prefix chose and which others matched. */
+async function tellHint(
+  platform: ChatPlatform | undefined,
+  message: InboundMessage,
+  hint: string,
+): Promise<void> {
+  await platform?.tellPrivately(message.thread, message.senderId, hint);
+}

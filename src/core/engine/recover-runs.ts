@@ -1,0 +1,74 @@
+import type { RunRecord } from '../model/records';
+import type { EngineDeps } from './engine-deps';
+import { noteMessage } from './note-card';
+import { postSystemMessage } from './system-message';
+
+/**
+ * A12: a run left `running` by a worker that died (its heartbeat stopped) becomes `dead`, and
+ * its thread is told; queued runs whose wake-up was lost (an in-process queue dies with its
+ * process) are enqueued again. Runs at start and then periodically, so one worker notices
+ * another's death. Enqueueing is idempotent: a run already waiting is not added twice.
+ */
+export async function recoverRuns(deps: EngineDeps): Promise<{ dead: string[]; requeued: string[] }> {
+  const now = deps.clock.now();
+  const staleBefore = new Date(now.getTime() - deps.timings.deadAfterMs);
+  const { silent, queued } = await deps.store.transaction(async (tx) => ({
+    silent: await tx.runs.listSilentSince(staleBefore),
+    queued: await tx.runs.listByStatus(['queued']),
+  }));
+
+  const dead: string[] = [];
+  for (const run of silent) {
+    if (await markDead(deps, run, now)) dead.push(run.id);
+  }
+  for (const run of queued) await deps.queue.enqueue({ id: run.id, data: { runId: run.id } });
+  // A dead run freed its lane: the lane's next queued run (if any) was enqueued above.
+  return { dead, requeued: queued.map((r) => r.id) };
+}
+
+async function markDead(deps: EngineDeps, run: RunRecord, now: Date): Promise<boolean> {
+  const marked = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
+    const current = await tx.runs.findById(run.id);
+    if (current?.status !== 'running') return null;
+    await tx.runs.update(run.id, {
+      status: 'failed',
+      liveness: 'dead',
+      finishedAt: now,
+      error: 'the worker running this turn stopped',
+    });
+    const conversation = await tx.conversations.findById(run.conversationId);
+    const agent = (await tx.agents.list(run.workspaceId)).find((a) => a.id === run.agentId);
+    const note = await tx.messages.findNoteOfRun(run.id);
+    const sender = note?.note?.senderAgentId
+      ? (await tx.agents.list(run.workspaceId)).find((a) => a.id === note.note?.senderAgentId)
+      : undefined;
+    return { conversation, agent, note, sender, finished: await tx.runs.findById(run.id) };
+  });
+  if (marked === null || marked.conversation === null) return marked !== null;
+  deps.logger.warn({ runId: run.id }, 'run marked dead: its worker stopped');
+  const name = marked.agent?.name ?? 'an agent';
+  await postSystemMessage(
+    deps,
+    marked.conversation,
+    `${name}'s turn was interrupted because the worker running it stopped. Mention @${name} again to retry.`,
+  );
+  const platform = deps.platforms.get(marked.conversation.platform);
+  const { note, sender, finished } = marked;
+  if (platform && run.statusCardRef && marked.conversation.threadId) {
+    await platform.update(marked.conversation.threadId, run.statusCardRef, {
+      as: { kind: 'agent', name, avatarUrl: marked.agent?.avatarUrl ?? null },
+      content: {
+        kind: 'status',
+        card: { agent: name, state: 'failed', headline: 'Interrupted: its worker stopped', rows: [] },
+      },
+    });
+  }
+  if (platform && note?.platformMessageRef && sender && finished && marked.conversation.threadId) {
+    await platform.update(
+      marked.conversation.threadId,
+      note.platformMessageRef,
+      noteMessage(note, finished, sender, deps.relayName),
+    );
+  }
+  return true;
+}

@@ -1,0 +1,126 @@
+import { NotFoundError } from '../errors';
+import { parsePersonMessage } from '../mentions';
+import type { ConversationRecord, MessageRecord } from '../model/conversation-records';
+import type { AgentRecord, MemberRecord, RunRecord, SpaceRecord } from '../model/records';
+import type { StoreTx } from '../ports/store';
+import type { HistoryMessage, PromptInput } from '../prompt';
+
+/** Everything one turn reads from the store, loaded in one workspace-scoped transaction. */
+export interface TurnContext {
+  run: RunRecord;
+  workspaceSlug: string;
+  agent: AgentRecord;
+  agents: AgentRecord[];
+  members: MemberRecord[];
+  conversation: ConversationRecord;
+  space: SpaceRecord;
+  trigger: MessageRecord | null;
+  promptInput: PromptInput;
+}
+
+export async function loadTurnContext(
+  tx: StoreTx,
+  run: RunRecord,
+  historyMessages: number,
+): Promise<TurnContext> {
+  const workspace = await tx.workspaces.findById(run.workspaceId);
+  if (workspace === null) throw new NotFoundError(`workspace ${run.workspaceId} of run ${run.id} is gone`);
+  const conversation = await tx.conversations.findById(run.conversationId);
+  if (conversation === null)
+    throw new NotFoundError(`conversation ${run.conversationId} of run ${run.id} is gone`);
+  const agents = await tx.agents.list(run.workspaceId);
+  const agent = agents.find((a) => a.id === run.agentId);
+  if (agent === undefined) throw new NotFoundError(`agent ${run.agentId} of run ${run.id} is gone`);
+  const space = (await tx.spaces.list(run.workspaceId)).find((s) => s.id === conversation.spaceId);
+  if (space === undefined) throw new NotFoundError(`space of conversation ${conversation.id} is gone`);
+  const members = await tx.members.list(run.workspaceId);
+  const trigger = run.triggerMessageId === null ? null : await tx.messages.findById(run.triggerMessageId);
+  const recent = await tx.messages.listRecent(conversation.id, historyMessages);
+  const skills = (await tx.skills.list(run.workspaceId)).filter((s) => agent.skills.includes(s.name));
+  const participants = await tx.spaces.listParticipants(space.id);
+
+  const agentName = new Map(agents.map((a) => [a.id, a.name]));
+  const memberById = new Map(members.map((m) => [m.id, m]));
+  const history: HistoryMessage[] = recent
+    .filter((message) => message.id !== trigger?.id)
+    .map((message) => ({
+      author: authorOf(message, agentName, memberById),
+      text: message.text,
+      isNote: message.note !== null,
+      at: message.createdAt,
+    }));
+
+  const sender = trigger?.note?.senderAgentId ? agentName.get(trigger.note.senderAgentId) : undefined;
+  const promptInput: PromptInput = {
+    agent,
+    skills,
+    space,
+    roster: {
+      agents: participants.flatMap((p) => {
+        const a = p.kind === 'agent' ? agents.find((x) => x.id === p.agentId) : undefined;
+        return a
+          ? [
+              {
+                name: a.name,
+                title: a.title,
+                reportsTo: a.reportsToId ? (agentName.get(a.reportsToId) ?? null) : null,
+              },
+            ]
+          : [];
+      }),
+      people: participants.flatMap((p) => {
+        const m = p.kind === 'member' ? memberById.get(p.memberId) : undefined;
+        return m ? [{ nickname: m.nickname, role: m.role }] : [];
+      }),
+    },
+    summoner:
+      run.startedByAgentId !== null
+        ? { kind: 'agent', name: agentName.get(run.startedByAgentId) ?? 'an agent' }
+        : { kind: 'person', nickname: memberById.get(run.startedByMemberId ?? '')?.nickname ?? 'someone' },
+    history,
+    prompt: promptText(trigger, agents, members),
+    ...(trigger?.note && sender !== undefined
+      ? {
+          note: {
+            fromAgent: sender,
+            ...(trigger.note.senderRelay ? { relayName: trigger.note.senderRelay } : {}),
+            ...(trigger.note.sourceTitle ? { sessionTitle: trigger.note.sourceTitle } : {}),
+          },
+        }
+      : {}),
+  };
+  return {
+    run,
+    workspaceSlug: workspace.slug,
+    agent,
+    agents,
+    members,
+    conversation,
+    space,
+    trigger,
+    promptInput,
+  };
+}
+
+/** M7, M8: a person's message reaches the agent with the agent mentions stripped; a note as written. */
+function promptText(trigger: MessageRecord | null, agents: AgentRecord[], members: MemberRecord[]): string {
+  if (trigger === null) return '';
+  if (trigger.note !== null || trigger.authorKind !== 'person') return trigger.text;
+  return parsePersonMessage(trigger.text, {
+    agents: agents.map((a) => ({ id: a.id, name: a.name })),
+    members: members.map((m) => ({ id: m.id, nickname: m.nickname })),
+  }).text;
+}
+
+function authorOf(
+  message: MessageRecord,
+  agentName: Map<string, string>,
+  memberById: Map<string, MemberRecord>,
+): HistoryMessage['author'] {
+  if (message.authorKind === 'agent')
+    return { kind: 'agent', name: agentName.get(message.authorAgentId ?? '') ?? 'agent' };
+  if (message.authorKind === 'person') {
+    return { kind: 'person', name: memberById.get(message.authorMemberId ?? '')?.nickname ?? 'someone' };
+  }
+  return { kind: 'system' };
+}

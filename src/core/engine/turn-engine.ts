@@ -1,0 +1,100 @@
+import { AppError } from '../errors';
+import { toggleNote as nextFoldState } from '../notes';
+import type { ChatEngine, PlatformActor, ReceiveOutcome } from '../ports/chat-engine';
+import type { InboundMessage } from '../ports/chat-platform';
+import type { QueuedJob } from '../ports/job-queue';
+import type { EngineDeps, RunJob } from './engine-deps';
+import { executeRun } from './execute-run';
+import { noteMessage } from './note-card';
+import { receiveMessage } from './receive-message';
+import { recoverRuns } from './recover-runs';
+import { resolveActor } from './resolve-sender';
+
+/**
+ * The turn engine: the core's side of every chat platform (ChatEngine) and the worker that
+ * runs turns from the queue. One turn at a time per (agent, conversation): a worker that
+ * claims a lane runs its queued turns in order, oldest first.
+ */
+export class TurnEngine implements ChatEngine {
+  private sweep: NodeJS.Timeout | null = null;
+
+  constructor(private readonly deps: EngineDeps) {}
+
+  /** Recovers what a previous process left, then consumes the queue. */
+  async start(options: { concurrency: number }): Promise<void> {
+    await recoverRuns(this.deps);
+    this.deps.queue.process((job) => this.handle(job), options);
+    this.sweep = setInterval(() => {
+      recoverRuns(this.deps).catch((error: unknown) =>
+        this.deps.logger.error({ err: error }, 'run recovery failed'),
+      );
+    }, this.deps.timings.deadAfterMs / 2);
+    this.sweep.unref();
+  }
+
+  /** SIGTERM: stop taking turns; turns in progress finish or go back to the queue. */
+  async close(): Promise<void> {
+    if (this.sweep !== null) clearInterval(this.sweep);
+    this.sweep = null;
+    await this.deps.queue.close();
+  }
+
+  /** A12: marks runs of dead workers `dead` and re-enqueues lost wake-ups (also run periodically). */
+  recover(): Promise<{ dead: string[]; requeued: string[] }> {
+    return recoverRuns(this.deps);
+  }
+
+  receive(message: InboundMessage): Promise<ReceiveOutcome> {
+    return receiveMessage(this.deps, message);
+  }
+
+  async toggleNote(messageId: string, action: 'open' | 'fold', actor: PlatformActor): Promise<void> {
+    const found = await this.deps.store.transaction(async (tx) => {
+      const note = await tx.messages.findById(messageId);
+      if (note?.note == null) throw new AppError(`There is no note ${messageId}.`, 'not_found');
+      const conversation = await tx.conversations.findById(note.conversationId);
+      if (conversation === null) throw new AppError(`There is no note ${messageId}.`, 'not_found');
+      const member = await resolveActor(tx, actor);
+      if (member === null || member.workspaceId !== note.workspaceId) {
+        throw new AppError('Only members of this workspace can open or fold its notes.', 'forbidden');
+      }
+      const foldState = nextFoldState(note.note.foldState, action);
+      await tx.messages.setNoteFoldState(note.id, foldState);
+      const run = note.note.runId === null ? null : await tx.runs.findById(note.note.runId);
+      const sender = (await tx.agents.list(note.workspaceId)).find((a) => a.id === note.note?.senderAgentId);
+      return { note: { ...note, note: { ...note.note, foldState } }, conversation, run, sender };
+    });
+    const { note, conversation, run, sender } = found;
+    const platform = this.deps.platforms.get(conversation.platform);
+    if (!platform || !sender || conversation.threadId === null || note.platformMessageRef === null) return;
+    await platform.update(
+      conversation.threadId,
+      note.platformMessageRef,
+      noteMessage(note, run, sender, this.deps.relayName),
+    );
+  }
+
+  async decideApproval(
+    approvalId: string,
+    _verdict: 'approve' | 'deny',
+    _actor: PlatformActor,
+  ): Promise<{ ok: true } | { ok: false; reason: string }> {
+    // Approvals are opened by agent tools and the git gateway (later issues); until then no
+    // approval can be pending, and a click on an unknown card is refused, never taken as a yes.
+    return { ok: false, reason: `There is no pending approval ${approvalId}.` };
+  }
+
+  private async handle(job: QueuedJob<RunJob>): Promise<void> {
+    const run = await this.deps.store.transaction((tx) => tx.runs.findById(job.data.runId));
+    if (run === null || run.status !== 'queued') return; // done already, or its lane's worker has it
+    // Run the lane's queued turns oldest first until none is left or another worker holds it.
+    for (;;) {
+      if (job.signal.aborted) return;
+      const claimed = await this.deps.store.inWorkspace(run.workspaceId, (tx) =>
+        tx.runs.claimNext(run.agentId, run.conversationId, this.deps.clock.now()),
+      );
+      if (claimed === null) return;
+      await executeRun(this.deps, claimed, job.signal);
+    }
+  }
+}

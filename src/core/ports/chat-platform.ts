@@ -1,0 +1,91 @@
+import type { ApprovalStatus } from '../model/guardrail';
+import type { Platform } from '../model/platform';
+
+/**
+ * Opaque thread ids, one format per platform, so the core never parses them:
+ * `terminal:{channel}:{thread}`, `slack:{channel}:{thread_ts}`, `discord:{guild}:{channel}:{thread}`.
+ * Every platform's contract test checks they round-trip.
+ */
+export type ThreadId = string;
+
+/** Who a message is posted as (P2: an agent under its own name and avatar). */
+export type Speaker = { kind: 'agent'; name: string; avatarUrl: string | null } | { kind: 'system' };
+
+/** P9: one card per turn, edited in place while it runs. */
+export interface StatusCard {
+  agent: string;
+  state: 'working' | 'done' | 'failed' | 'stopped';
+  /** `Working on it…`, `Thinking…`, `Cloning acme/api…` */
+  headline: string;
+  /** One row per tool call, newest last. */
+  rows: string[];
+}
+
+/** P4, N5–N9: a note folds into one row; unfolded it shows the whole prompt. */
+export interface NoteCard {
+  /** The stored message id: what the Open / Fold buttons carry. */
+  messageId: string;
+  /** N5: `note from this relay · report builder · answered below · 14:02` */
+  row: string;
+  text: string;
+  open: boolean;
+}
+
+/** G4, P5: an approval card with Approve and Deny buttons. */
+export interface ApprovalCard {
+  /** The stored approval id: what the buttons carry (≤ 100 characters on Discord). */
+  approvalId: string;
+  agent: string;
+  action: string;
+  summary: string;
+  details: string[];
+  status: ApprovalStatus;
+  decidedBy: string | null;
+}
+
+export type OutboundContent =
+  | { kind: 'text'; text: string }
+  | { kind: 'status'; card: StatusCard }
+  | { kind: 'note'; card: NoteCard }
+  | { kind: 'approval'; card: ApprovalCard };
+
+export interface OutboundMessage {
+  as: Speaker;
+  content: OutboundContent;
+}
+
+/**
+ * The chat platform port: everything the core asks of Slack, Discord or the terminal. A
+ * platform translates; it holds no rules (bolt-js: the transport receives and acknowledges).
+ */
+export interface ChatPlatform {
+  readonly platform: Platform;
+  /** Posts into a thread and returns the platform's ref of the posted message. */
+  post(thread: ThreadId, message: OutboundMessage): Promise<string>;
+  /** Replaces a posted message (status cards, notes folding, decided approvals). */
+  update(thread: ThreadId, messageRef: string, message: OutboundMessage): Promise<void>;
+  /** A message only one person sees (M5's hint, refusals), threaded where it cannot be private. */
+  tellPrivately(thread: ThreadId, platformUserId: string, text: string): Promise<void>;
+}
+
+/**
+ * A message a person wrote, as a platform hands it to the core. Platform markup is already
+ * translated: user mentions read `@nickname`, links and formatting are plain text.
+ */
+export interface InboundMessage {
+  platform: Platform;
+  /** P6: the platform's id of this delivery's event; a repeat is ignored. */
+  eventId: string;
+  /** The team or guild the message came from (P1); the terminal names its workspace. */
+  workspace: { platform: 'slack' | 'discord'; externalId: string } | { slug: string };
+  channelId: string;
+  /** The thread the message belongs to; for a top-level message, the thread it starts. */
+  thread: ThreadId;
+  /** P3: a top-level message, not a reply inside a thread. */
+  topLevel: boolean;
+  messageRef: string;
+  /** The platform account that wrote it (terminal: the member's nickname). */
+  senderId: string;
+  text: string;
+  receivedAt: Date;
+}

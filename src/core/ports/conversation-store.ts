@@ -1,0 +1,65 @@
+import type { ConversationRecord, MessageFields, MessageRecord } from '../model/conversation-records';
+import type { NoteFoldState } from '../model/message';
+import type { Platform } from '../model/platform';
+import type { RunRecord } from '../model/records';
+import type { RunLiveness, RunStatus } from '../model/run';
+
+export interface ConversationRepository {
+  findById(id: string): Promise<ConversationRecord | null>;
+  findByThread(platform: Platform, threadId: string): Promise<ConversationRecord | null>;
+  insert(
+    workspaceId: string,
+    fields: Pick<
+      ConversationRecord,
+      'spaceId' | 'platform' | 'threadId' | 'title' | 'ownerAgentId' | 'createdByAgentId'
+    >,
+  ): Promise<ConversationRecord>;
+  setThreadId(id: string, threadId: string): Promise<void>;
+}
+
+export interface MessageRepository {
+  insert(workspaceId: string, fields: MessageFields): Promise<MessageRecord>;
+  findById(id: string): Promise<MessageRecord | null>;
+  /** The newest `limit` messages of a conversation, oldest first. */
+  listRecent(conversationId: string, limit: number): Promise<MessageRecord[]>;
+  setPlatformRef(id: string, platformMessageRef: string): Promise<void>;
+  setNoteFoldState(id: string, foldState: NoteFoldState): Promise<void>;
+  /** Records the run a note started (stored after the note, which the run names as its trigger). */
+  linkNoteRun(noteId: string, runId: string): Promise<void>;
+  /** The note that started a run (N9: its fold follows that run). */
+  findNoteOfRun(runId: string): Promise<MessageRecord | null>;
+  /** M3: the agent that wrote the newest agent message in the conversation. */
+  lastAgentAuthorId(conversationId: string): Promise<string | null>;
+}
+
+export type RunPatch = Partial<
+  Pick<
+    RunRecord,
+    | 'status'
+    | 'liveness'
+    | 'startedAt'
+    | 'finishedAt'
+    | 'lastEventAt'
+    | 'error'
+    | 'statusCardRef'
+    | 'replyMessageId'
+  >
+>;
+
+/** Runs as the turn engine drives them; extends the roster's `RunRepository`. */
+export interface RunLaneRepository {
+  findById(id: string): Promise<RunRecord | null>;
+  update(id: string, patch: RunPatch): Promise<void>;
+  /**
+   * One turn at a time per (agent, conversation): if no run of that lane is `running`, marks
+   * its oldest `queued` run `running` (startedAt = lastEventAt = now) and returns it; else
+   * null. Atomic across workers (the lane is locked for the transaction).
+   */
+  claimNext(agentId: string, conversationId: string, now: Date): Promise<RunRecord | null>;
+  /** Every run in one of these statuses, oldest first (system context: start-up recovery). */
+  listByStatus(statuses: readonly RunStatus[]): Promise<RunRecord[]>;
+  /** Runs still `running` whose last event is older than `before` (the watchdog's candidates). */
+  listSilentSince(before: Date): Promise<RunRecord[]>;
+}
+
+export type { RunLiveness };

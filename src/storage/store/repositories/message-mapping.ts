@@ -1,0 +1,74 @@
+import type { MessageFields, MessageMentions, MessageRecord } from '../../../core/model/conversation-records';
+import type { MessageRow } from '../../entities/message.entity';
+
+type MessageColumns = Omit<MessageRow, 'id' | 'seq' | 'workspaceId' | 'conversationId' | 'createdAt'>;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const listOf = <T>(value: unknown, entry: (item: Record<string, unknown>) => T | null): T[] =>
+  Array.isArray(value) ? value.flatMap((item) => (isRecord(item) ? (entry(item) ?? []) : [])) : [];
+
+/**
+ * M11: the stored mentions, read defensively: jsonb written by hand or by an older shape (the
+ * first schema defaulted to `[]`) yields what can be recognised, never a malformed record.
+ */
+export const toMentions = (value: unknown): MessageMentions => {
+  const stored = isRecord(value) ? value : {};
+  return {
+    agents: listOf(stored.agents, ({ agentId, name }) =>
+      typeof agentId === 'string' && typeof name === 'string' ? { agentId, name } : null,
+    ),
+    members: listOf(stored.members, ({ memberId, nickname }) =>
+      typeof memberId === 'string' && typeof nickname === 'string' ? { memberId, nickname } : null,
+    ),
+  };
+};
+
+/** N1–N9: `note` is null exactly when the row is not a note. */
+export const toMessageRecord = (row: MessageRow): MessageRecord => ({
+  id: row.id,
+  workspaceId: row.workspaceId,
+  conversationId: row.conversationId,
+  authorKind: row.authorKind,
+  authorAgentId: row.authorAgentId,
+  authorMemberId: row.authorMemberId,
+  text: row.text,
+  mentions: toMentions(row.mentions),
+  platformMessageRef: row.platformMessageRef,
+  note: row.isNote
+    ? {
+        senderAgentId: row.noteSenderAgentId,
+        senderRelay: row.noteSenderRelay,
+        sourceConversationId: row.noteSourceConversationId,
+        sourceTitle: row.noteSourceTitle,
+        runId: row.noteRunId,
+        // ck_messages_note_fold_state_set: a note always has one.
+        foldState: row.noteFoldState ?? 'auto',
+      }
+    : null,
+  createdAt: row.createdAt,
+});
+
+/** Exactly the columns a message's fields map to, whatever else the caller's object carries. */
+export const toMessageColumns = (fields: MessageFields): MessageColumns => {
+  const { note, mentions } = fields;
+  return {
+    authorKind: fields.authorKind,
+    authorAgentId: fields.authorAgentId,
+    authorMemberId: fields.authorMemberId,
+    text: fields.text,
+    mentions: {
+      agents: mentions.agents.map(({ agentId, name }) => ({ agentId, name })),
+      members: mentions.members.map(({ memberId, nickname }) => ({ memberId, nickname })),
+    } satisfies MessageMentions,
+    platformMessageRef: fields.platformMessageRef,
+    isNote: note !== null,
+    noteSenderAgentId: note?.senderAgentId ?? null,
+    noteSenderRelay: note?.senderRelay ?? null,
+    noteSourceConversationId: note?.sourceConversationId ?? null,
+    noteSourceTitle: note?.sourceTitle ?? null,
+    noteRunId: note?.runId ?? null,
+    noteFoldState: note?.foldState ?? null,
+  };
+};

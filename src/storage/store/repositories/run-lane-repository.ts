@@ -1,0 +1,83 @@
+import { type EntityManager, In } from 'typeorm';
+import type { RunLaneRepository, RunPatch } from '../../../core/ports/conversation-store';
+import { RunEntity } from '../../entities/run.entity';
+import { isUuid } from '../ids';
+import { queryRecords } from '../query-records';
+import { updateById } from '../update-by-id';
+import { toRunRecord } from './run-repository';
+
+/** What the turn engine may change on a run: never its agent, conversation, chain or workspace. */
+const RUN_PATCH_FIELDS = [
+  'status',
+  'liveness',
+  'startedAt',
+  'finishedAt',
+  'lastEventAt',
+  'error',
+  'statusCardRef',
+  'replyMessageId',
+] as const satisfies readonly (keyof RunPatch)[];
+
+/**
+ * The lane's next queued run becomes `running`, unless one of the lane already is. One
+ * statement, run after the lane lock is held: under READ COMMITTED it reads a fresh snapshot,
+ * so it sees whatever the previous holder of the lock committed.
+ */
+const CLAIM_NEXT = `
+  UPDATE runs SET status = 'running', started_at = $3, last_event_at = $3
+   WHERE id = (
+           SELECT id FROM runs
+            WHERE agent_id = $1 AND conversation_id = $2 AND status = 'queued'
+            ORDER BY created_at, seq
+            LIMIT 1)
+     AND NOT EXISTS (
+           SELECT 1 FROM runs WHERE agent_id = $1 AND conversation_id = $2 AND status = 'running')
+  RETURNING id`;
+
+export const runLaneRepository = (manager: EntityManager): RunLaneRepository => {
+  const rows = manager.getRepository(RunEntity);
+  const oldestFirst = { createdAt: 'ASC', seq: 'ASC' } as const;
+  return {
+    async findById(id) {
+      if (!isUuid(id)) return null;
+      const row = await rows.findOneBy({ id });
+      return row ? toRunRecord(row) : null;
+    },
+    async update(id, patch) {
+      // A2: a run of another workspace is hidden by row-level security: NotFoundError.
+      await updateById(rows, id, patch, RUN_PATCH_FIELDS, 'run');
+    },
+    async claimNext(agentId, conversationId, now) {
+      if (!isUuid(agentId) || !isUuid(conversationId)) return null;
+      // One turn at a time per (agent, conversation): concurrent workers queue on a lock of the
+      // lane, held until their transaction ends, so two of them never both find it free. Other
+      // lanes take other locks and claim in parallel. (PGlite runs one transaction at a time.)
+      await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `summon:run-lane:${agentId}:${conversationId}`,
+      ]);
+      const [claimed] = await queryRecords<{ id: string }>(manager, CLAIM_NEXT, [
+        agentId,
+        conversationId,
+        now,
+      ]);
+      if (!claimed) return null;
+      return toRunRecord(await rows.findOneByOrFail({ id: claimed.id }));
+    },
+    async listByStatus(statuses) {
+      if (statuses.length === 0) return [];
+      const found = await rows.find({ where: { status: In([...statuses]) }, order: oldestFirst });
+      return found.map(toRunRecord);
+    },
+    async listSilentSince(before) {
+      // A run that never reported an event is as silent as its start (or its creation).
+      const found = await rows
+        .createQueryBuilder('run')
+        .where("run.status = 'running'")
+        .andWhere('coalesce(run.lastEventAt, run.startedAt, run.createdAt) < :before', { before })
+        .orderBy('run.createdAt', 'ASC')
+        .addOrderBy('run.seq', 'ASC')
+        .getMany();
+      return found.map(toRunRecord);
+    },
+  };
+};

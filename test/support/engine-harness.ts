@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
+import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
+import { TerminalChat, TerminalPlatform, type ThreadEntry } from '../../src/bots/terminal';
+import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../src/core/engine/engine-deps';
+import { TurnEngine } from '../../src/core/engine/turn-engine';
+import type { RunRecord } from '../../src/core/model/records';
+import { silentLogger } from '../../src/core/ports/logger';
+import type { Runner } from '../../src/core/ports/runner';
+import type { StoreTx } from '../../src/core/ports/store';
+import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
+import { ensureLocalChat } from '../../src/core/workspace/local-chat';
+import { makeTempDir } from './temp-dir';
+import { openTestDatabase } from './test-database';
+
+/** The two set-ups every engine scenario runs on: the embedded default and the scaled-out one. */
+export const ENGINE_SETUPS = [
+  { name: 'PGlite + in-process queue', database: 'pglite', redis: false },
+  { name: 'PostgreSQL + BullMQ', database: 'postgres', redis: true },
+] as const;
+export type EngineSetup = (typeof ENGINE_SETUPS)[number];
+
+const redisUrl = () => process.env.SUMMON_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/**
+ * The real engine, driven through the real terminal platform, on a real database and queue,
+ * with a scripted runner in place of a model.
+ */
+export async function openEngineHarness(
+  setup: EngineSetup,
+  runner: Runner,
+  timings: Partial<EngineTimings> = {},
+) {
+  const db = await openTestDatabase(setup.database);
+  const dataDir = await makeTempDir();
+  const store = db.database.store;
+  const local = await store.transaction((tx) => ensureLocalChat(tx));
+  const output = new PassThrough();
+  let screen = '';
+  output.on('data', (chunk: Buffer) => {
+    screen += chunk.toString();
+  });
+  const now = () => new Date();
+  const platform = new TerminalPlatform({ output, now });
+  const queue = createJobQueue<RunJob>({
+    name: `turns-${randomUUID().slice(0, 8)}`,
+    redisUrl: setup.redis ? redisUrl() : undefined,
+    prefix: `summon-test-${randomUUID().slice(0, 8)}`,
+    retry: { attempts: 2, backoffMs: 50 },
+    closeTimeoutMs: 2000,
+  });
+  const engine = new TurnEngine({
+    store,
+    platforms: new Map([['terminal', platform]]),
+    queue,
+    runners: () => runner,
+    rateLimiter: new InMemoryPairRateLimiter(),
+    directory: new FileWorkspaceDirectory(dataDir.path),
+    clock: { now },
+    logger: silentLogger,
+    relayName: null,
+    timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, ...timings },
+  });
+  await engine.start({ concurrency: 4 });
+  const chat = new TerminalChat({ input: new PassThrough(), platform, engine, now, newId: randomUUID });
+
+  const read = <T>(work: (tx: StoreTx) => Promise<T>) => store.inWorkspace(local.workspace.id, work);
+  const runs = () =>
+    store.transaction((tx) => tx.runs.listByStatus(['queued', 'running', 'succeeded', 'failed']));
+  const agentId = async (name: string) =>
+    (await read((tx) => tx.agents.findByName(local.workspace.id, name)))?.id ?? `missing ${name}`;
+
+  return {
+    db,
+    store,
+    engine,
+    platform,
+    local,
+    read,
+    runs,
+    agentId,
+    screen: () => screen,
+    /** Types a line as member `you`; the engine has stored and enqueued its runs when this resolves. */
+    type: (line: string) => chat.handleLine(line),
+    /** Entries of terminal thread n, as the person sees them. */
+    thread: (n: number): readonly ThreadEntry[] =>
+      platform.threads.list().find((t) => t.number === n)?.entries ?? [],
+    /** Waits until every stored run has ended and nothing is queued. */
+    settled: async (count?: number) =>
+      waitFor(async () => {
+        const all = await runs();
+        const done = all.every((r) => r.status === 'succeeded' || r.status === 'failed');
+        return done && (count === undefined || all.length === count) ? all : null;
+      }),
+    close: async () => {
+      await engine.close();
+      await db.dispose();
+      await dataDir.remove();
+    },
+  };
+}
+
+export type EngineHarness = Awaited<ReturnType<typeof openEngineHarness>>;
+
+/** Polls until `check` returns something other than null/false, or fails after `timeoutMs`. */
+export async function waitFor<T>(check: () => Promise<T | null | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== null && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export { held } from './scripted-runner';
+
+export const byAgent = (runs: RunRecord[], agentId: string) => runs.filter((r) => r.agentId === agentId);
+
+/** What an entry shows: `engineer: text`, `system: text`, `note(open|folded) …`, `status(done) …`. */
+export function describeEntry(entry: ThreadEntry): string {
+  if (entry.kind === 'person') return `${entry.sender}: ${entry.text}`;
+  const { as, content } = entry.message;
+  const who = as.kind === 'agent' ? as.name : 'system';
+  if (content.kind === 'text') return `${who}: ${content.text}`;
+  if (content.kind === 'status') return `status(${content.card.state}) ${who}`;
+  if (content.kind === 'note')
+    return `note(${content.card.open ? 'open' : 'folded'}) ${who}: ${content.card.row}`;
+  return `approval(${content.card.status}) ${content.card.summary}`;
+}
