@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { TerminalChat, TerminalPlatform } from '../bots/terminal';
 import type { EngineTimings } from '../core/engine/engine-deps';
@@ -18,7 +18,9 @@ export async function runLocalChat(
 ): Promise<void> {
   await runtime.store.transaction((tx) => ensureLocalChat(tx));
   const now = () => new Date();
-  const platform = new TerminalPlatform({ output: io.output, now });
+  // A session id per chat: thread numbers restart at 1, the conversations of earlier chats stay.
+  const session = randomBytes(4).toString('hex');
+  const platform = new TerminalPlatform({ output: io.output, now, session });
   const engine = await startEngine(runtime, new Map([['terminal', platform]]), options);
   try {
     await new TerminalChat({

@@ -6,6 +6,7 @@ import { TerminalChat, TerminalPlatform, type ThreadEntry } from '../../src/bots
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
 import type { RunRecord } from '../../src/core/model/records';
+import type { ChatEngine } from '../../src/core/ports/chat-engine';
 import { silentLogger } from '../../src/core/ports/logger';
 import type { Runner } from '../../src/core/ports/runner';
 import type { StoreTx } from '../../src/core/ports/store';
@@ -43,27 +44,43 @@ export async function openEngineHarness(
   });
   const now = () => new Date();
   const platform = new TerminalPlatform({ output, now });
-  const queue = createJobQueue<RunJob>({
-    name: `turns-${randomUUID().slice(0, 8)}`,
-    redisUrl: setup.redis ? redisUrl() : undefined,
-    prefix: `summon-test-${randomUUID().slice(0, 8)}`,
-    retry: { attempts: 2, backoffMs: 50 },
-    closeTimeoutMs: 2000,
-  });
-  const engine = new TurnEngine({
-    store,
-    platforms: new Map([['terminal', platform]]),
-    queue,
-    runners: () => runner,
-    rateLimiter: new InMemoryPairRateLimiter(),
-    directory: new FileWorkspaceDirectory(dataDir.path),
-    clock: { now },
-    logger: silentLogger,
-    relayName: null,
-    timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, ...timings },
-  });
+  const queueName = `turns-${randomUUID().slice(0, 8)}`;
+  const prefix = `summon-test-${randomUUID().slice(0, 8)}`;
+  const directory = new FileWorkspaceDirectory(dataDir.path);
+  const newEngine = (turnRunner: Runner) =>
+    new TurnEngine({
+      store,
+      platforms: new Map([['terminal', platform]]),
+      queue: createJobQueue<RunJob>({
+        name: queueName,
+        redisUrl: setup.redis ? redisUrl() : undefined,
+        prefix,
+        retry: { attempts: 2, backoffMs: 50 },
+        closeTimeoutMs: 2000,
+      }),
+      runners: () => turnRunner,
+      rateLimiter: new InMemoryPairRateLimiter(),
+      directory,
+      clock: { now },
+      logger: silentLogger,
+      relayName: null,
+      timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, ...timings },
+    });
+  let engine = newEngine(runner);
   await engine.start({ concurrency: 4 });
-  const chat = new TerminalChat({ input: new PassThrough(), platform, engine, now, newId: randomUUID });
+  // The chat talks to whichever engine is current, so a restart keeps its selected thread.
+  const current: ChatEngine = {
+    receive: (message) => engine.receive(message),
+    toggleNote: (messageId, action, actor) => engine.toggleNote(messageId, action, actor),
+    decideApproval: (approvalId, verdict, actor) => engine.decideApproval(approvalId, verdict, actor),
+  };
+  const chat = new TerminalChat({
+    input: new PassThrough(),
+    platform,
+    engine: current,
+    now,
+    newId: randomUUID,
+  });
 
   const read = <T>(work: (tx: StoreTx) => Promise<T>) => store.inWorkspace(local.workspace.id, work);
   const runs = () =>
@@ -74,7 +91,20 @@ export async function openEngineHarness(
   return {
     db,
     store,
-    engine,
+    /** The current engine (the one `restart` started last). */
+    get engine() {
+      return engine;
+    },
+    /**
+     * A restarted worker: a new engine on the same database, platform and queue (BullMQ: the
+     * same name and prefix; in-process: a fresh queue, as a new process has), started as a
+     * process starts it (recovering what the last one left). Close the current engine first.
+     */
+    restart: async (nextRunner: Runner = runner) => {
+      engine = newEngine(nextRunner);
+      await engine.start({ concurrency: 4 });
+      return engine;
+    },
     platform,
     local,
     read,

@@ -12,6 +12,8 @@ export interface TerminalPlatformOptions {
   now: () => Date;
   /** Defaults to workspace `default`, channel `general`, person `you`. */
   identity?: TerminalIdentity;
+  /** Set by `summon chat` so each session's thread ids are new to the core; tests leave it out. */
+  session?: string;
 }
 
 /**
@@ -29,7 +31,7 @@ export class TerminalPlatform implements ChatPlatform {
   constructor(options: TerminalPlatformOptions) {
     this.identity = options.identity ?? DEFAULT_TERMINAL_IDENTITY;
     this.now = options.now;
-    this.threads = new TerminalThreads(this.identity.channel);
+    this.threads = new TerminalThreads(this.identity.channel, options.session);
     this.screen = new TerminalScreen(options.output);
   }
 

@@ -53,7 +53,11 @@ export class TerminalThreads {
   private readonly byRef = new Map<string, ThreadState>();
   private refCount = 0;
 
-  constructor(readonly channel: string) {}
+  /** `session` keeps this chat's thread ids apart from an earlier session's (see thread-id.ts). */
+  constructor(
+    readonly channel: string,
+    readonly session?: string,
+  ) {}
 
   list(): readonly TerminalThread[] {
     return [...this.threads.values()].sort((a, b) => a.number - b.number);
@@ -66,7 +70,7 @@ export class TerminalThreads {
   /** The thread number of one of this channel's thread ids; anything else is refused. */
   numberOf(id: ThreadId): number {
     const parts = decodeTerminalThreadId(id);
-    if (parts === null || parts.channel !== this.channel) {
+    if (parts === null || parts.channel !== this.channel || parts.session !== this.session) {
       throw new ValidationError(`"${id}" is not a thread of terminal channel ${this.channel}.`);
     }
     return parts.number;
@@ -129,7 +133,11 @@ export class TerminalThreads {
   private state(number: number, at: Date): ThreadState {
     const existing = this.threads.get(number);
     if (existing) return existing;
-    const id = encodeTerminalThreadId({ channel: this.channel, number });
+    const id = encodeTerminalThreadId({
+      channel: this.channel,
+      number,
+      ...(this.session === undefined ? {} : { session: this.session }),
+    });
     const thread: ThreadState = { number, id, title: '', lastActivity: at, entries: [], cards: 0 };
     this.threads.set(number, thread);
     return thread;

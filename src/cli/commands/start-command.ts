@@ -5,6 +5,16 @@ import type { CliContext } from '../cli-context';
 
 export function registerStartCommand(program: Command, context: CliContext): void {
   program
+    .command('serve')
+    .description(
+      'migrate, create the default workspace on first start and serve HTTP, without the terminal chat',
+    )
+    .action(async () => {
+      const server = await startServer(context.env, context.cwd);
+      server.logger.info({}, noPlatformMessage);
+      await untilSignal(server);
+    });
+  program
     .command('start')
     .description(
       'migrate, create the default workspace on first start and serve HTTP; in a terminal with no chat platform configured, open the local chat (what `npm start` runs)',
@@ -21,13 +31,13 @@ export function registerStartCommand(program: Command, context: CliContext): voi
         }
         return;
       }
-      server.logger.info(
-        {},
-        'no chat platform is configured (set SLACK_BOT_TOKEN or DISCORD_TOKEN, or run `summon chat` in a terminal); serving HTTP only',
-      );
+      server.logger.info({}, noPlatformMessage);
       await untilSignal(server);
     });
 }
+
+const noPlatformMessage =
+  'no chat platform is configured (set SLACK_BOT_TOKEN or DISCORD_TOKEN, or run `summon chat` in a terminal); serving HTTP only';
 
 /** Slack and Discord front ends attach when their credentials are set (later issues). */
 function chatPlatformConfigured(env: NodeJS.ProcessEnv): boolean {

@@ -11,19 +11,28 @@ import { recoverRuns } from './recover-runs';
 import { resolveActor } from './resolve-sender';
 
 /**
+ * After the queue has given up on the turns still running (its close timeout) and aborted
+ * them, how long `close()` still waits for each to record its hand-back. Within Docker's 10 s
+ * from SIGTERM to SIGKILL after the queue's default 8 s.
+ */
+const HAND_BACK_GRACE_MS = 1000;
+
+/**
  * The turn engine: the core's side of every chat platform (ChatEngine) and the worker that
  * runs turns from the queue. One turn at a time per (agent, conversation): a worker that
  * claims a lane runs its queued turns in order, oldest first.
  */
 export class TurnEngine implements ChatEngine {
   private sweep: NodeJS.Timeout | null = null;
+  /** The queue's handler calls in progress: `close()` waits for them to record how they ended. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly deps: EngineDeps) {}
 
   /** Recovers what a previous process left, then consumes the queue. */
   async start(options: { concurrency: number }): Promise<void> {
     await recoverRuns(this.deps);
-    this.deps.queue.process((job) => this.handle(job), options);
+    this.deps.queue.process((job) => this.track(this.handle(job)), options);
     this.sweep = setInterval(() => {
       recoverRuns(this.deps).catch((error: unknown) =>
         this.deps.logger.error({ err: error }, 'run recovery failed'),
@@ -37,6 +46,16 @@ export class TurnEngine implements ChatEngine {
     if (this.sweep !== null) clearInterval(this.sweep);
     this.sweep = null;
     await this.deps.queue.close();
+    // The queue resolves once it has handed unfinished turns back, without waiting for them;
+    // aborted, each still records its hand-back (run `queued` again, card "will start again").
+    // Wait for that, so a process that exits after close leaves no run `running` to be taken
+    // for dead.
+    if (!(await settledWithin([...this.inFlight], HAND_BACK_GRACE_MS))) {
+      this.deps.logger.warn(
+        { turns: this.inFlight.size },
+        'turns did not stop in time; they will be marked dead',
+      );
+    }
   }
 
   /** A12: marks runs of dead workers `dead` and re-enqueues lost wake-ups (also run periodically). */
@@ -84,6 +103,13 @@ export class TurnEngine implements ChatEngine {
     return { ok: false, reason: `There is no pending approval ${approvalId}.` };
   }
 
+  private track(work: Promise<void>): Promise<void> {
+    this.inFlight.add(work);
+    const forget = () => this.inFlight.delete(work);
+    work.then(forget, forget);
+    return work;
+  }
+
   private async handle(job: QueuedJob<RunJob>): Promise<void> {
     const run = await this.deps.store.transaction((tx) => tx.runs.findById(job.data.runId));
     if (run === null || run.status !== 'queued') return; // done already, or its lane's worker has it
@@ -96,5 +122,19 @@ export class TurnEngine implements ChatEngine {
       if (claimed === null) return;
       await executeRun(this.deps, claimed, job.signal);
     }
+  }
+}
+
+/** True when every promise settled within `ms`. */
+async function settledWithin(work: Promise<unknown>[], ms: number): Promise<boolean> {
+  if (work.length === 0) return true;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([Promise.allSettled(work).then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

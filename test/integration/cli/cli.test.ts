@@ -177,6 +177,8 @@ describe('the summon command (embedded PGlite)', () => {
     [['schema']],
     [['guardrails', 'explain']],
     [['start']],
+    [['serve']],
+    [['chat']],
   ])('has --help on %j', async (words) => {
     const result = await summon(...words, '--help');
     expect(result.code).toBe(0);

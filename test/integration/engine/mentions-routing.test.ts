@@ -51,6 +51,35 @@ describe.each(ENGINE_SETUPS)('routing a person’s message on $name', (setup) =>
     expect(h.screen()).toMatch(/\(only you\).*@arch matched architect; also matched archivist/);
   });
 
+  it('M10, M11, M12: a person mentioned is kept for notification and starts nobody; agents are matched first', async () => {
+    const ws = h.local.workspace.id;
+    const dana = await h.read((tx) =>
+      tx.members.insert(ws, { nickname: 'dana', role: 'approver', slackUserId: null, discordUserId: null }),
+    );
+    await h.read((tx) =>
+      tx.members.insert(ws, { nickname: 'qarl', role: 'member', slackUserId: null, discordUserId: null }),
+    );
+    await h.type('@dan please look at this, and @qa run the suite');
+    const [run] = await h.settled(1);
+    expect(run?.agentId).toBe(await h.agentId('qa')); // M12: `@qa` is the agent, not member qarl
+    const stored = await h.read(
+      async (tx) => (await tx.messages.listRecent(run?.conversationId ?? '', 10))[0],
+    );
+    expect(stored?.mentions).toEqual({
+      agents: [{ agentId: await h.agentId('qa'), name: 'qa' }],
+      members: [{ memberId: dana.id, nickname: 'dana' }],
+    });
+  });
+
+  it('M13: the started agent is told who summoned it and who else is in the space', async () => {
+    await h.type('@engineer fix the login bug');
+    await h.settled(1);
+    const system = runner.requests[0]?.system ?? '';
+    expect(system).toContain('## Summons');
+    expect(system).toContain('You were summoned by you (person).');
+    for (const other of ['ceo', 'qa', 'architect', 'librarian']) expect(system).toContain(other);
+  });
+
   it('M7: a message made only of mentions starts nobody', async () => {
     await h.type('@qa');
     await new Promise((resolve) => setTimeout(resolve, 200));

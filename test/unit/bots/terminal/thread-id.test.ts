@@ -36,4 +36,13 @@ describe('terminal thread ids', () => {
     expect(() => encodeTerminalThreadId({ channel: 'general', number: 1.5 })).toThrow(RangeError);
     expect(() => encodeTerminalThreadId({ channel: 'a:b', number: 1 })).toThrow(RangeError);
   });
+
+  it('keeps a chat session apart from earlier ones when it has a session id', () => {
+    const id = encodeTerminalThreadId({ channel: 'general', number: 2, session: 'lk3x9' });
+    expect(id).toBe('terminal:general:lk3x9.2');
+    expect(decodeTerminalThreadId(id)).toEqual({ channel: 'general', number: 2, session: 'lk3x9' });
+    expect(() => encodeTerminalThreadId({ channel: 'general', number: 2, session: 'A.B' })).toThrow(
+      RangeError,
+    );
+  });
 });
