@@ -1,8 +1,11 @@
 import { AppError } from '../errors';
+import type { ApprovalOutcome } from '../guardrails/approval';
+import type { ApprovalRecord } from '../model/approval-record';
 import { toggleNote as nextFoldState } from '../notes';
 import type { ChatEngine, PlatformActor, ReceiveOutcome } from '../ports/chat-engine';
 import type { InboundMessage } from '../ports/chat-platform';
 import type { QueuedJob } from '../ports/job-queue';
+import { approvalState, decide, expireDueApprovals, openApproval } from './approvals';
 import type { EngineDeps, RunJob } from './engine-deps';
 import { executeRun } from './execute-run';
 import { noteMessage } from './note-card';
@@ -93,14 +96,29 @@ export class TurnEngine implements ChatEngine {
     );
   }
 
-  async decideApproval(
+  decideApproval(
     approvalId: string,
-    _verdict: 'approve' | 'deny',
-    _actor: PlatformActor,
+    verdict: 'approve' | 'deny',
+    actor: PlatformActor,
   ): Promise<{ ok: true } | { ok: false; reason: string }> {
-    // Approvals are opened by agent tools and the git gateway (later issues); until then no
-    // approval can be pending, and a click on an unknown card is refused, never taken as a yes.
-    return { ok: false, reason: `There is no pending approval ${approvalId}.` };
+    return decide(this.deps, approvalId, verdict, actor);
+  }
+
+  /**
+   * G4: an `ask` from a run (a tool call, a push at the git gateway) becomes an approval card
+   * in the run's conversation; `approvalState` tells the waiting action what to do.
+   */
+  requestApproval(request: Parameters<typeof openApproval>[1]): Promise<ApprovalRecord> {
+    return openApproval(this.deps, request);
+  }
+
+  approvalState(approvalId: string): Promise<ApprovalOutcome> {
+    return approvalState(this.deps, approvalId);
+  }
+
+  /** G4: expires unanswered approvals (also run periodically). */
+  expireApprovals(): Promise<string[]> {
+    return expireDueApprovals(this.deps);
   }
 
   private track(work: Promise<void>): Promise<void> {

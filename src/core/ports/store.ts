@@ -15,6 +15,7 @@ import type {
   SpaceRecord,
   WorkspaceRecord,
 } from '../model/records';
+import type { ApprovalRepository } from './approval-store';
 import type { ConversationRepository, MessageRepository, RunLaneRepository } from './conversation-store';
 
 /**
@@ -44,6 +45,7 @@ export interface StoreTx {
   readonly runs: RunRepository & RunLaneRepository;
   readonly conversations: ConversationRepository;
   readonly messages: MessageRepository;
+  readonly approvals: ApprovalRepository;
   readonly processedEvents: ProcessedEventRepository;
 }
 

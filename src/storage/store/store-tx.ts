@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { translatingDbErrors } from './db-errors';
 import { queryRecords } from './query-records';
 import { agentRepository } from './repositories/agent-repository';
+import { approvalRepository } from './repositories/approval-repository';
 import { channelBindingRepository } from './repositories/channel-binding-repository';
 import { conversationRepository } from './repositories/conversation-repository';
 import { guardrailRuleRepository } from './repositories/guardrail-rule-repository';
@@ -42,6 +43,7 @@ export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
   runs: translated({ ...runRepository(manager), ...runLaneRepository(manager) }),
   conversations: translated(conversationRepository(manager)),
   messages: translated(messageRepository(manager)),
+  approvals: translated(approvalRepository(manager)),
   processedEvents: translated(processedEventRepository(manager)),
   query: (sql, params = []) => translatingDbErrors(() => queryRecords(manager, sql, params)),
 });

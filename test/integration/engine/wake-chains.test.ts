@@ -102,6 +102,16 @@ describe.each(ENGINE_SETUPS)('wake chains and notes on $name', (setup) => {
     );
   });
 
+  it('M20: the ordered pair is rate-limited across chains (5 wakes per 10 minutes), with a system message', async () => {
+    await open({ engineer: say('@qa check it'), qa: say('checked') });
+    for (let i = 1; i <= 6; i++) {
+      await h.type('/new');
+      await h.type(`@engineer change number ${i}`);
+      await h.settled(i === 6 ? 11 : i * 2);
+    }
+    await waitFor(async () => h.thread(6).some((e) => /^system: @qa was not woken: .*too often/.test(describeEntry(e))));
+  });
+
   it('M19: a reply naming more than three agents wakes none and says so once', async () => {
     await open({ ceo: say('FYI @qa @architect @engineer @librarian') });
     await h.type('@ceo who is on the team?');

@@ -243,6 +243,60 @@ describe.each(DATABASE_KINDS)('A2 tenant isolation on %s', (kind) => {
     expect(seenByB.claimed?.id).toBe(bRun.id);
   });
 
+  it('a session can neither read nor decide another workspace’s approval (G4)', async () => {
+    const store = db.database.store;
+    const due = new Date(Date.UTC(2026, 0, 1, 12, 30));
+    const fields = (runId: string) => ({
+      runId,
+      action: 'commit' as const,
+      details: { summary: 'x', lines: [] },
+      requestedAt: due,
+      expiresAt: due,
+    });
+    const decision = (memberId: string) =>
+      ({ status: 'approved', decidedByMemberId: memberId, decidedAt: due }) as const;
+    // A pending, due approval in each workspace: only isolation keeps A from B's.
+    const mine = await store.inWorkspace(a.workspaceId, (tx) =>
+      tx.approvals.insert(a.workspaceId, fields(a.runId)),
+    );
+    const theirs = await store.inWorkspace(b.workspaceId, (tx) =>
+      tx.approvals.insert(b.workspaceId, fields(b.runId)),
+    );
+    await store.inWorkspace(a.workspaceId, async (tx) => {
+      expect(await tx.approvals.findById(theirs.id)).toBeNull();
+      expect(await tx.approvals.findById(b.approvalId)).toBeNull();
+      expect((await tx.approvals.listPendingDue(due)).map((x) => x.id)).toEqual([mine.id]);
+      expect(await tx.approvals.decide(theirs.id, decision(a.memberId))).toBeNull();
+      // The positive control: the same call reaches A's own approval.
+      expect((await tx.approvals.findById(a.approvalId))?.status).toBe('approved');
+    });
+    const inA = <T>(work: Parameters<typeof store.inWorkspace<T>>[1]) =>
+      codeOf(store.inWorkspace(a.workspaceId, work));
+    expect(await inA((tx) => tx.approvals.setCardRef(theirs.id, 'x'))).toBe('not_found');
+    expect(await inA((tx) => tx.approvals.insert(b.workspaceId, fields(b.runId)))).toBe('forbidden');
+    // A2: A's approval can neither hang off B's run nor be decided by B's member, even in the system context.
+    for (const attempt of [
+      () => store.transaction((tx) => tx.approvals.insert(a.workspaceId, fields(b.runId))),
+      () => store.transaction((tx) => tx.approvals.decide(mine.id, decision(b.memberId))),
+    ]) {
+      expect(await attempt().catch((e: unknown) => e)).toBeInstanceOf(NotFoundError);
+    }
+    // B's approval is as it was and B's own session decides it; A's is still pending.
+    const seenByB = await store.inWorkspace(b.workspaceId, async (tx) => ({
+      before: await tx.approvals.findById(theirs.id),
+      decided: await tx.approvals.decide(theirs.id, decision(b.memberId)),
+      mine: await tx.approvals.findById(mine.id),
+    }));
+    expect(seenByB).toEqual({
+      before: theirs,
+      decided: expect.objectContaining({ status: 'approved' }),
+      mine: null,
+    });
+    expect((await store.inWorkspace(a.workspaceId, (tx) => tx.approvals.findById(mine.id)))?.status).toBe(
+      'pending',
+    );
+  });
+
   it('a row cannot point into another workspace, even from the system context', async () => {
     // A2: references are (id, workspace_id) pairs; foreign key checks ignore row-level security.
     const error = await db.database.store

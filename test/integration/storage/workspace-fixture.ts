@@ -44,6 +44,8 @@ export interface SeededWorkspace {
   /** A note the agent sent, linked to the run. */
   noteId: string;
   runId: string;
+  /** The run's approval: approved by the member, with a card. */
+  approvalId: string;
   channelId: string;
 }
 
@@ -160,12 +162,21 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
       },
     });
     await tx.messages.linkNoteRun(note.id, run.id);
-    await one(
-      tx,
-      `INSERT INTO approvals (workspace_id, run_id, action, details, expires_at)
-       VALUES ($1, $2, 'push_to_remote', '{"branch": "main"}', now() + interval '30 minutes')`,
-      [ws, run.id],
-    );
+    // G4: the push the run asked about, on its card, approved by the owner: every column holds a value.
+    const requestedAt = new Date();
+    const approval = await tx.approvals.insert(ws, {
+      runId: run.id,
+      action: 'push_to_remote',
+      details: { summary: 'Push to acme/api main', lines: ['acme/api', 'main: 1a2b3c4 → 5d6e7f8'] },
+      requestedAt,
+      expiresAt: new Date(requestedAt.getTime() + 30 * 60_000),
+    });
+    await tx.approvals.setCardRef(approval.id, '1700000000.000400');
+    await tx.approvals.decide(approval.id, {
+      status: 'approved',
+      decidedByMemberId: member.id,
+      decidedAt: new Date(),
+    });
     await one(
       tx,
       `INSERT INTO questions (workspace_id, run_id, conversation_id, text) VALUES ($1, $2, $3, 'Which branch?')`,
@@ -188,6 +199,7 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
       replyId: reply.id,
       noteId: note.id,
       runId: run.id,
+      approvalId: approval.id,
       channelId,
     };
   });

@@ -1,0 +1,170 @@
+import { AppError, NotFoundError } from '../errors';
+import { approvalExpiry, approvalOutcome, DEFAULT_APPROVAL_TTL_MS, decideApproval } from '../guardrails';
+import type { ApprovalOutcome } from '../guardrails/approval';
+import type { ApprovalDetails, ApprovalRecord } from '../model/approval-record';
+import type { GuardrailAction } from '../model/guardrail';
+import type { Platform } from '../model/platform';
+import type { PlatformActor } from '../ports/chat-engine';
+import type { StoreTx } from '../ports/store';
+import { approvalMessage } from './approval-card';
+import type { EngineDeps } from './engine-deps';
+import { resolveActor } from './resolve-sender';
+
+/**
+ * G4: an `ask` becomes an approval card in the run's conversation. The record is stored
+ * first, then the card is posted; a decision edits the card. Pending approvals are rows, so
+ * they survive a restart, and an unanswered one expires and counts as denied.
+ */
+export async function openApproval(
+  deps: EngineDeps,
+  request: { runId: string; action: GuardrailAction; details: ApprovalDetails; ttlMs?: number },
+): Promise<ApprovalRecord> {
+  const now = deps.clock.now();
+  const { approval, thread, platformName, agentName } = await deps.store.transaction(async (tx) => {
+    const run = await tx.runs.findById(request.runId);
+    if (run === null) throw new NotFoundError(`no run ${request.runId}`);
+    const conversation = await tx.conversations.findById(run.conversationId);
+    const agent = (await tx.agents.list(run.workspaceId)).find((a) => a.id === run.agentId);
+    const approval = await tx.approvals.insert(run.workspaceId, {
+      runId: run.id,
+      action: request.action,
+      details: request.details,
+      requestedAt: now,
+      expiresAt: approvalExpiry(now, request.ttlMs ?? DEFAULT_APPROVAL_TTL_MS),
+    });
+    return {
+      approval,
+      thread: conversation?.threadId ?? null,
+      platformName: conversation?.platform,
+      agentName: agent?.name ?? 'an agent',
+    };
+  });
+  const platform = platformName === undefined ? undefined : deps.platforms.get(platformName);
+  if (platform === undefined || thread === null) return approval;
+  const ref = await platform.post(thread, approvalMessage(approval, agentName, null));
+  await deps.store.transaction((tx) => tx.approvals.setCardRef(approval.id, ref));
+  deps.logger.info(
+    { approvalId: approval.id, runId: request.runId, action: request.action },
+    'approval requested',
+  );
+  return { ...approval, platformCardRef: ref };
+}
+
+/** A click on Approve or Deny (G4): checked against the member's role; every click is audited. */
+export async function decide(
+  deps: EngineDeps,
+  approvalId: string,
+  verdict: 'approve' | 'deny',
+  actor: PlatformActor,
+): Promise<{ ok: true } | { ok: false; reason: string }> {
+  const now = deps.clock.now();
+  const result = await deps.store.transaction(async (tx) => {
+    const approval = await tx.approvals.findById(approvalId);
+    if (approval === null)
+      return { ok: false as const, reason: `There is no approval ${approvalId}.`, changed: null };
+    const member = await resolveActor(tx, actor);
+    if (member === null || member.workspaceId !== approval.workspaceId) {
+      return {
+        ok: false as const,
+        reason: 'Only members of this workspace can decide its approvals.',
+        changed: null,
+      };
+    }
+    const members = await tx.members.list(approval.workspaceId);
+    const decision = decideApproval(
+      approval,
+      { kind: 'member', memberId: member.id, role: member.role },
+      verdict,
+      now,
+      {
+        memberName: (id) => members.find((m) => m.id === id)?.nickname,
+      },
+    );
+    deps.logger.info({ audit: decision.audit }, 'approval click');
+    if (!decision.ok && !decision.changed)
+      return { ok: false as const, reason: decision.reason, changed: null };
+    const status = decision.approval.status;
+    if (status === 'pending')
+      throw new AppError(`approval ${approvalId} was left pending by a decision`, 'internal');
+    const stored = await tx.approvals.decide(approval.id, {
+      status,
+      decidedByMemberId: decision.approval.decidedByMemberId,
+      decidedAt: decision.approval.decidedAt ?? now,
+    });
+    if (stored === null) {
+      // Someone else decided between our read and our write.
+      return { ok: false as const, reason: 'This approval was decided a moment ago.', changed: null };
+    }
+    const changed = await cardUpdate(tx, stored);
+    return decision.ok
+      ? { ok: true as const, changed }
+      : { ok: false as const, reason: decision.reason, changed };
+  });
+  if (result.changed !== null) await editCard(deps, result.changed);
+  return result.ok ? { ok: true } : { ok: false, reason: result.reason };
+}
+
+/** G4: unanswered approvals expire (default 30 minutes) and count as denied. */
+export async function expireDueApprovals(deps: EngineDeps): Promise<string[]> {
+  const now = deps.clock.now();
+  const due = await deps.store.transaction((tx) => tx.approvals.listPendingDue(now));
+  const expired: string[] = [];
+  for (const approval of due) {
+    const update = await deps.store.transaction(async (tx) => {
+      const stored = await tx.approvals.decide(approval.id, {
+        status: 'expired',
+        decidedByMemberId: null,
+        decidedAt: approval.expiresAt,
+      });
+      return stored === null ? null : cardUpdate(tx, stored);
+    });
+    if (update === null) continue;
+    expired.push(approval.id);
+    await editCard(deps, update);
+  }
+  return expired;
+}
+
+/** What a waiting action does now: allow, deny (denied or expired), or keep waiting (G2a: never a silent yes). */
+export async function approvalState(deps: EngineDeps, approvalId: string): Promise<ApprovalOutcome> {
+  const approval = await deps.store.transaction((tx) => tx.approvals.findById(approvalId));
+  if (approval === null) throw new AppError(`no approval ${approvalId}`, 'not_found');
+  return approvalOutcome(approval, deps.clock.now());
+}
+
+interface CardUpdate {
+  approval: ApprovalRecord;
+  thread: string | null;
+  platform: Platform | undefined;
+  agentName: string;
+  decidedBy: string | null;
+}
+
+async function cardUpdate(tx: StoreTx, approval: ApprovalRecord): Promise<CardUpdate> {
+  const run = await tx.runs.findById(approval.runId);
+  const conversation = run === null ? null : await tx.conversations.findById(run.conversationId);
+  const agent =
+    run === null ? undefined : (await tx.agents.list(run.workspaceId)).find((a) => a.id === run.agentId);
+  const decider =
+    approval.decidedByMemberId === null
+      ? null
+      : (await tx.members.list(approval.workspaceId)).find((m) => m.id === approval.decidedByMemberId);
+  return {
+    approval,
+    thread: conversation?.threadId ?? null,
+    platform: conversation?.platform,
+    agentName: agent?.name ?? 'an agent',
+    decidedBy: decider?.nickname ?? null,
+  };
+}
+
+async function editCard(deps: EngineDeps, update: CardUpdate): Promise<void> {
+  const platform = update.platform === undefined ? undefined : deps.platforms.get(update.platform);
+  const ref = update.approval.platformCardRef;
+  if (platform === undefined || update.thread === null || ref === null) return;
+  await platform.update(
+    update.thread,
+    ref,
+    approvalMessage(update.approval, update.agentName, update.decidedBy),
+  );
+}

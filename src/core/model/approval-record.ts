@@ -1,0 +1,23 @@
+import type { ApprovalStatus, GuardrailAction } from './guardrail';
+
+/** G4: what an approval card shows: a one-line summary and detail lines (repo, ref, old → new, commits). */
+export interface ApprovalDetails {
+  summary: string;
+  lines: string[];
+}
+
+/** G4: an "ask first" decision waiting on an approver; it expires and then counts as denied. */
+export interface ApprovalRecord {
+  id: string;
+  workspaceId: string;
+  runId: string;
+  action: GuardrailAction;
+  details: ApprovalDetails;
+  status: ApprovalStatus;
+  decidedByMemberId: string | null;
+  requestedAt: Date;
+  decidedAt: Date | null;
+  expiresAt: Date;
+  /** P5: the platform ref of the card, so a decision edits it after a restart. */
+  platformCardRef: string | null;
+}

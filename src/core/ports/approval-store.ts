@@ -1,0 +1,21 @@
+import type { ApprovalRecord } from '../model/approval-record';
+import type { ApprovalStatus } from '../model/guardrail';
+
+export interface ApprovalRepository {
+  insert(
+    workspaceId: string,
+    fields: Pick<ApprovalRecord, 'runId' | 'action' | 'details' | 'requestedAt' | 'expiresAt'>,
+  ): Promise<ApprovalRecord>;
+  findById(id: string): Promise<ApprovalRecord | null>;
+  /**
+   * Records a decision only if the approval is still `pending` (compare-and-set, so two
+   * clicks at once cannot both decide); returns the updated record, or null if it was not pending.
+   */
+  decide(
+    id: string,
+    decision: { status: Exclude<ApprovalStatus, 'pending'>; decidedByMemberId: string | null; decidedAt: Date },
+  ): Promise<ApprovalRecord | null>;
+  setCardRef(id: string, platformCardRef: string): Promise<void>;
+  /** Pending approvals whose deadline has passed (system context: the expiry sweep). */
+  listPendingDue(now: Date): Promise<ApprovalRecord[]>;
+}
