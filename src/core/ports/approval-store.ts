@@ -13,7 +13,11 @@ export interface ApprovalRepository {
    */
   decide(
     id: string,
-    decision: { status: Exclude<ApprovalStatus, 'pending'>; decidedByMemberId: string | null; decidedAt: Date },
+    decision: {
+      status: Exclude<ApprovalStatus, 'pending'>;
+      decidedByMemberId: string | null;
+      decidedAt: Date;
+    },
   ): Promise<ApprovalRecord | null>;
   setCardRef(id: string, platformCardRef: string): Promise<void>;
   /** Pending approvals whose deadline has passed (system context: the expiry sweep). */

@@ -1,4 +1,11 @@
-import { describeEntry, ENGINE_SETUPS, type EngineHarness, held, openEngineHarness, waitFor } from '../../support/engine-harness';
+import {
+  describeEntry,
+  ENGINE_SETUPS,
+  type EngineHarness,
+  held,
+  openEngineHarness,
+  waitFor,
+} from '../../support/engine-harness';
 import { ScriptedRunner } from '../../support/scripted-runner';
 
 describe.each(ENGINE_SETUPS)('G4 approval cards on $name', (setup) => {
@@ -17,9 +24,16 @@ describe.each(ENGINE_SETUPS)('G4 approval cards on $name', (setup) => {
     await h.close();
   });
 
-  const details = { summary: 'push to acme/api main', lines: ['repository acme/api', 'main: 1a2b3c → 4d5e6f'] };
+  const details = {
+    summary: 'push to acme/api main',
+    lines: ['repository acme/api', 'main: 1a2b3c → 4d5e6f'],
+  };
   const runId = async () => (await h.runs())[0]?.id ?? 'no run';
-  const actor = (senderId: string) => ({ platform: 'terminal' as const, workspace: { slug: 'default' }, senderId });
+  const actor = (senderId: string) => ({
+    platform: 'terminal' as const,
+    workspace: { slug: 'default' },
+    senderId,
+  });
   const cardNumber = () =>
     waitFor(async () => {
       const entry = h.thread(1).find((e) => e.kind === 'posted' && e.message.content.kind === 'approval');
@@ -27,7 +41,11 @@ describe.each(ENGINE_SETUPS)('G4 approval cards on $name', (setup) => {
     });
 
   it('posts the card in the run’s thread; an owner approves it and the card says who', async () => {
-    const approval = await h.engine.requestApproval({ runId: await runId(), action: 'push_to_remote', details });
+    const approval = await h.engine.requestApproval({
+      runId: await runId(),
+      action: 'push_to_remote',
+      details,
+    });
     expect(await h.engine.approvalState(approval.id)).toBe('pending');
     const n = await cardNumber();
     await h.type('/thread 1');
@@ -45,9 +63,17 @@ describe.each(ENGINE_SETUPS)('G4 approval cards on $name', (setup) => {
 
   it('refuses clicks by members whose role cannot approve, and by strangers, telling them why', async () => {
     const ws = h.local.workspace.id;
-    await h.read((tx) => tx.members.insert(ws, { nickname: 'val', role: 'viewer', slackUserId: null, discordUserId: null }));
-    await h.read((tx) => tx.members.insert(ws, { nickname: 'mo', role: 'member', slackUserId: null, discordUserId: null }));
-    const approval = await h.engine.requestApproval({ runId: await runId(), action: 'push_to_remote', details });
+    await h.read((tx) =>
+      tx.members.insert(ws, { nickname: 'val', role: 'viewer', slackUserId: null, discordUserId: null }),
+    );
+    await h.read((tx) =>
+      tx.members.insert(ws, { nickname: 'mo', role: 'member', slackUserId: null, discordUserId: null }),
+    );
+    const approval = await h.engine.requestApproval({
+      runId: await runId(),
+      action: 'push_to_remote',
+      details,
+    });
     for (const who of ['val', 'mo']) {
       const result = await h.engine.decideApproval(approval.id, 'approve', actor(who));
       expect(result).toEqual({ ok: false, reason: expect.stringMatching(/owner, admin or approver/i) });
@@ -60,7 +86,12 @@ describe.each(ENGINE_SETUPS)('G4 approval cards on $name', (setup) => {
   });
 
   it('an unanswered approval expires and counts as denied; the card says so', async () => {
-    const approval = await h.engine.requestApproval({ runId: await runId(), action: 'push_to_remote', details, ttlMs: 1 });
+    const approval = await h.engine.requestApproval({
+      runId: await runId(),
+      action: 'push_to_remote',
+      details,
+      ttlMs: 1,
+    });
     await cardNumber();
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await h.engine.expireApprovals()).toEqual([approval.id]);
@@ -70,7 +101,11 @@ describe.each(ENGINE_SETUPS)('G4 approval cards on $name', (setup) => {
   });
 
   it('a deny is final: the waiting action is told to stop', async () => {
-    const approval = await h.engine.requestApproval({ runId: await runId(), action: 'open_pull_request', details });
+    const approval = await h.engine.requestApproval({
+      runId: await runId(),
+      action: 'open_pull_request',
+      details,
+    });
     expect(await h.engine.decideApproval(approval.id, 'deny', actor('you'))).toEqual({ ok: true });
     expect(await h.engine.approvalState(approval.id)).toBe('deny');
   });

@@ -109,7 +109,9 @@ describe.each(ENGINE_SETUPS)('wake chains and notes on $name', (setup) => {
       await h.type(`@engineer change number ${i}`);
       await h.settled(i === 6 ? 11 : i * 2);
     }
-    await waitFor(async () => h.thread(6).some((e) => /^system: @qa was not woken: .*too often/.test(describeEntry(e))));
+    await waitFor(async () =>
+      h.thread(6).some((e) => /^system: @qa was not woken: .*too often/.test(describeEntry(e))),
+    );
   });
 
   it('M19: a reply naming more than three agents wakes none and says so once', async () => {
