@@ -1,6 +1,7 @@
 import { runCoreBench } from './core/core-bench';
 import { readEndpoints } from './core/endpoints';
 import { parseCoreOptions, USAGE } from './core/options';
+import { preflight } from './core/preflight';
 
 /**
  * `npm run bench -- [core] [flags]`: runs the core benchmark (the only one so far). Ctrl-C
@@ -14,6 +15,7 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   const endpoints = readEndpoints();
+  await preflight(endpoints);
   const interrupt = new AbortController();
   const onSigint = () => {
     if (interrupt.signal.aborted) process.exit(130);

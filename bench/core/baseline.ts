@@ -29,6 +29,9 @@ export async function openBaseline(
     prefix: names.prefix,
   });
   cleanup.defer('close the baseline worker', () => worker.close());
+  // Connection trouble shows up as round trips that time out; BullMQ would print each retry.
+  queue.on('error', () => {});
+  worker.on('error', () => {});
   worker.on('completed', (job) => {
     completions.settle(job.id ?? '', process.hrtime.bigint());
   });

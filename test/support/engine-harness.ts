@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
+import { createRedisClient } from '../../src/adapters/redis/redis-connection-options';
+import { RedisPairRateLimiter } from '../../src/adapters/redis/redis-pair-rate-limiter';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
 import { TerminalChat, TerminalPlatform, type ThreadEntry } from '../../src/bots/terminal';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../src/core/engine/engine-deps';
@@ -12,6 +14,7 @@ import type { Runner } from '../../src/core/ports/runner';
 import type { StoreTx } from '../../src/core/ports/store';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
 import { ensureLocalChat } from '../../src/core/workspace/local-chat';
+import { deleteKeysUnder } from '../integration/queue/redis-test-prefix';
 import { makeTempDir } from './temp-dir';
 import { openTestDatabase } from './test-database';
 
@@ -47,6 +50,13 @@ export async function openEngineHarness(
   const queueName = `turns-${randomUUID().slice(0, 8)}`;
   const prefix = `summon-test-${randomUUID().slice(0, 8)}`;
   const directory = new FileWorkspaceDirectory(dataDir.path);
+  // M20: the scaled-out set-up shares its wake counts through Redis, as in production.
+  const redis = setup.redis ? createRedisClient(redisUrl()) : null;
+  const limiterPrefix = `summon-test-${randomUUID().slice(0, 8)}:`;
+  const rateLimiter =
+    redis === null
+      ? new InMemoryPairRateLimiter()
+      : new RedisPairRateLimiter(redis, { keyPrefix: limiterPrefix });
   const newEngine = (turnRunner: Runner) =>
     new TurnEngine({
       store,
@@ -59,7 +69,7 @@ export async function openEngineHarness(
         closeTimeoutMs: 2000,
       }),
       runners: () => turnRunner,
-      rateLimiter: new InMemoryPairRateLimiter(),
+      rateLimiter,
       directory,
       clock: { now },
       logger: silentLogger,
@@ -125,6 +135,10 @@ export async function openEngineHarness(
       }),
     close: async () => {
       await engine.close();
+      if (redis !== null) {
+        await deleteKeysUnder(redis, limiterPrefix);
+        await redis.quit();
+      }
       await db.dispose();
       await dataDir.remove();
     },

@@ -19,7 +19,12 @@ export async function recoverRuns(deps: EngineDeps): Promise<{ dead: string[]; r
 
   const dead: string[] = [];
   for (const run of silent) {
-    if (await markDead(deps, run, now)) dead.push(run.id);
+    // One run whose thread cannot be told (a deleted channel) must not stop the others' recovery.
+    try {
+      if (await markDead(deps, run, now)) dead.push(run.id);
+    } catch (error) {
+      deps.logger.error({ err: error, runId: run.id }, 'could not finish recovering a dead run');
+    }
   }
   for (const run of queued) await deps.queue.enqueue({ id: run.id, data: { runId: run.id } });
   // A dead run freed its lane: the lane's next queued run (if any) was enqueued above.

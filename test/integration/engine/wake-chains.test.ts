@@ -49,8 +49,15 @@ describe.each(ENGINE_SETUPS)('wake chains and notes on $name', (setup) => {
     await h.settled(2);
     // N9: answered → folded; N6: the reply itself is never folded.
     await waitFor(async () => h.thread(1).some((e) => describeEntry(e) === 'qa: all tests pass'));
-    const entries = h.thread(1).map(describeEntry);
-    expect(entries.filter((e) => e.startsWith('note('))).toEqual([
+    // The note folds itself once its turn has answered (just after the reply is posted).
+    const notes = await waitFor(async () => {
+      const rows = h
+        .thread(1)
+        .map(describeEntry)
+        .filter((e) => e.startsWith('note('));
+      return rows.every((row) => row.startsWith('note(folded)')) ? rows : null;
+    });
+    expect(notes).toEqual([
       expect.stringMatching(
         /^note\(folded\) engineer: note from this relay · fix the login bug · answered below/,
       ),

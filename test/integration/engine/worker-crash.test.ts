@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { createJobQueue } from '../../../src/adapters/queue/create-job-queue';
+import {
+  createRedisClient,
+  redisConnectionOptions,
+} from '../../../src/adapters/redis/redis-connection-options';
+import { FileWorkspaceDirectory } from '../../../src/adapters/workspace-directory/file-workspace-directory';
+import { TerminalChat, TerminalPlatform } from '../../../src/bots/terminal';
+import { DEFAULT_TIMINGS, type RunJob } from '../../../src/core/engine/engine-deps';
+import { TurnEngine } from '../../../src/core/engine/turn-engine';
+import { silentLogger } from '../../../src/core/ports/logger';
+import type { Runner } from '../../../src/core/ports/runner';
+import { InMemoryPairRateLimiter } from '../../../src/core/wake/in-memory-pair-rate-limiter';
+import { ensureLocalChat } from '../../../src/core/workspace/local-chat';
+import { ChildWorker } from '../../support/child-worker';
+import { describeEntry, waitFor } from '../../support/engine-harness';
+import { ScriptedRunner } from '../../support/scripted-runner';
+import { makeTempDir } from '../../support/temp-dir';
+import { openTestDatabase, type TestDatabase } from '../../support/test-database';
+import { deleteKeysUnder, TEST_REDIS_URL } from '../queue/redis-test-prefix';
+
+/** Small enough that a killed worker is found dead in about a second. */
+const TIMINGS = { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, heartbeatMs: 100, deadAfterMs: 1000 };
+
+describe('A12 a worker killed with SIGKILL mid-run (PostgreSQL + BullMQ)', () => {
+  const queueName = `turns-${randomUUID().slice(0, 8)}`;
+  const prefix = `summon-test-crash-${randomUUID().slice(0, 8)}`;
+  let db: TestDatabase | undefined;
+  let dataDir: Awaited<ReturnType<typeof makeTempDir>> | undefined;
+  let child: ChildWorker | undefined;
+  const engines: TurnEngine[] = [];
+  /** BullMQ's own view of the queue, to look at and move the killed worker's job. */
+  let rawQueue: Queue;
+  let redis: Redis;
+
+  beforeAll(() => {
+    rawQueue = new Queue(queueName, { connection: redisConnectionOptions(TEST_REDIS_URL), prefix });
+    redis = createRedisClient(TEST_REDIS_URL);
+  });
+  afterEach(async () => {
+    await child?.kill('SIGKILL');
+    for (const engine of engines.splice(0)) await engine.close();
+    await db?.dispose();
+    await dataDir?.remove();
+  });
+  afterAll(async () => {
+    await rawQueue.close();
+    await deleteKeysUnder(redis, prefix);
+    await redis.quit();
+  });
+
+  it('the run becomes dead and its thread says so; every other accepted message is answered, once', async () => {
+    db = await openTestDatabase('postgres');
+    dataDir = await makeTempDir();
+    const { store } = db.database;
+    await store.transaction((tx) => ensureLocalChat(tx));
+    const now = () => new Date();
+    // The chat service both processes post to (as they would share one Slack).
+    const platform = new TerminalPlatform({ output: new PassThrough(), now });
+    const engineWith = (runner: Runner) => {
+      const engine = new TurnEngine({
+        store,
+        platforms: new Map([['terminal', platform]]),
+        queue: createJobQueue<RunJob>({ name: queueName, redisUrl: TEST_REDIS_URL, prefix }),
+        runners: () => runner,
+        rateLimiter: new InMemoryPairRateLimiter(),
+        directory: new FileWorkspaceDirectory(dataDir?.path ?? ''),
+        clock: { now },
+        logger: silentLogger,
+        relayName: null,
+        timings: TIMINGS,
+      });
+      engines.push(engine);
+      return engine;
+    };
+    // The front end stores and enqueues what people type; it is never started, so it takes no job.
+    const frontEnd = engineWith(new ScriptedRunner({}));
+    const chat = new TerminalChat({
+      input: new PassThrough(),
+      platform,
+      engine: frontEnd,
+      now,
+      newId: randomUUID,
+    });
+    const runs = () =>
+      store.transaction((tx) => tx.runs.listByStatus(['queued', 'running', 'succeeded', 'failed']));
+    const agentOf = async (name: string) => {
+      const local = await store.transaction((tx) => ensureLocalChat(tx));
+      const agent = await store.inWorkspace(local.workspace.id, (tx) =>
+        tx.agents.findByName(local.workspace.id, name),
+      );
+      return agent?.id ?? `missing ${name}`;
+    };
+    const thread = (n: number) =>
+      (platform.threads.list().find((t) => t.number === n)?.entries ?? []).map(describeEntry);
+
+    child = ChildWorker.start(
+      {
+        WORKER_DATABASE_URL: db.databaseUrl ?? '',
+        WORKER_REDIS_URL: TEST_REDIS_URL,
+        WORKER_QUEUE: queueName,
+        WORKER_PREFIX: prefix,
+        WORKER_DATA_DIR: dataDir.path,
+        WORKER_HEARTBEAT_MS: String(TIMINGS.heartbeatMs),
+        WORKER_DEAD_AFTER_MS: String(TIMINGS.deadAfterMs),
+      },
+      platform,
+    );
+    await child.waitForLine(/^WORKER_READY$/);
+
+    await chat.handleLine('@engineer long task');
+    const [, engineerRun = ''] = await child.waitForLine(/^RUN_STARTED (\S+) engineer$/);
+    await chat.handleLine('/new');
+    await chat.handleLine('@qa check the build');
+    await chat.handleLine('/new');
+    await chat.handleLine('@architect review the design');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Accepted and waiting in Redis: the worker takes one turn at a time, and it is busy.
+    const [engineer, qa, architect] = [
+      await agentOf('engineer'),
+      await agentOf('qa'),
+      await agentOf('architect'),
+    ];
+    const before = await runs();
+    expect(before.map((r) => [r.agentId, r.status])).toEqual([
+      [engineer, 'running'],
+      [qa, 'queued'],
+      [architect, 'queued'],
+    ]);
+    expect(before[0]?.id).toBe(engineerRun);
+    expect(thread(1)).toEqual(['you: @engineer long task', 'status(working) engineer']);
+
+    expect(await child.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
+
+    // The restarted worker: this one answers at once.
+    const restarted = new ScriptedRunner({}, (request) => [
+      { type: 'final', text: `${request.agent.name} here` },
+    ]);
+    await engineWith(restarted).start({ concurrency: 4 });
+
+    const dead = await waitFor(async () => {
+      const run = await store.transaction((tx) => tx.runs.findById(engineerRun));
+      return run?.status === 'failed' ? run : null;
+    });
+    expect(dead).toMatchObject({ liveness: 'dead', error: 'the worker running this turn stopped' });
+    const told =
+      "system: engineer's turn was interrupted because the worker running it stopped. Mention @engineer again to retry.";
+    // The thread is told, and the killed worker's status card is closed as failed.
+    const toldAndClosed = ['you: @engineer long task', 'status(failed) engineer', told];
+    await waitFor(async () => thread(1).join('\n') === toldAndClosed.join('\n'));
+
+    // Nothing accepted was lost: the turns queued behind the killed one are answered, once each.
+    const after = await waitFor(async () => {
+      const all = await runs();
+      return all.every((r) => r.status !== 'queued' && r.status !== 'running') ? all : null;
+    });
+    expect(after.map((r) => [r.agentId, r.status, r.liveness])).toEqual([
+      [engineer, 'failed', 'dead'],
+      [qa, 'succeeded', 'ok'],
+      [architect, 'succeeded', 'ok'],
+    ]);
+    await waitFor(
+      async () => thread(3).includes('architect: architect here') && thread(2).includes('qa: qa here'),
+    );
+    expect(thread(2)).toEqual(['you: @qa check the build', 'status(done) qa', 'qa: qa here']);
+    expect(thread(3)).toEqual([
+      'you: @architect review the design',
+      'status(done) architect',
+      'architect: architect here',
+    ]);
+
+    // BullMQ's stalled check hands the killed job to a worker again once its 30 s lock expires.
+    // Do now what it does then: the job goes back to waiting, and the restarted worker gets it.
+    const job = await rawQueue.getJob(engineerRun);
+    expect(await job?.getState()).toBe('active'); // still held by the dead worker's lock
+    const lock = await redis.get(`${rawQueue.toKey(engineerRun)}:lock`);
+    expect(lock).not.toBeNull();
+    await job?.moveToWait(lock ?? undefined);
+    await waitFor(async () => (await rawQueue.getJob(engineerRun)) === undefined); // taken and completed
+
+    // The dead run is not run again, by anyone.
+    expect(child.lines.filter((line) => line.startsWith('RUN_STARTED'))).toHaveLength(1);
+    expect(restarted.requests.map((r) => r.agent.name).sort()).toEqual(['architect', 'qa']);
+    expect(await store.transaction((tx) => tx.runs.findById(engineerRun))).toMatchObject({
+      status: 'failed',
+      liveness: 'dead',
+    });
+    expect(thread(1)).toEqual(toldAndClosed);
+  });
+});
