@@ -22,6 +22,11 @@ export async function runLocalChat(
   const session = randomBytes(4).toString('hex');
   const platform = new TerminalPlatform({ output: io.output, now, session });
   const engine = await startEngine(runtime, new Map([['terminal', platform]]), options);
+  // SIGTERM / SIGINT end the chat like `/quit`: the engine then closes gracefully (turns in
+  // progress finish or go back to the queue) instead of the process dying mid-turn.
+  const stop = () => io.input.destroy();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
   try {
     await new TerminalChat({
       input: io.input,
@@ -31,6 +36,8 @@ export async function runLocalChat(
       newId: randomUUID,
     }).run();
   } finally {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
     await engine.close();
   }
 }
