@@ -1,6 +1,6 @@
-import { DEFAULT_SILENCE_TIMEOUT_MINUTES } from '../model/agent';
 import type { AgentFields } from '../model/records';
 import type { StoreTx } from '../ports/store';
+import { newAgentDefaults } from './agent-defaults';
 import { type ChangeReport, changedFields } from './change-report';
 import type { AgentEntry } from './workspace-file-schema';
 
@@ -60,22 +60,4 @@ function agentPatch(entry: AgentEntry): Partial<AgentFields> {
   if (entry.silenceTimeoutMinutes !== undefined) patch.silenceTimeoutMinutes = entry.silenceTimeoutMinutes;
   if (entry.avatarUrl !== undefined) patch.avatarUrl = entry.avatarUrl;
   return patch;
-}
-
-function newAgentDefaults(name: string): AgentFields {
-  return {
-    name,
-    title: '',
-    persona: '',
-    systemPrompt: null,
-    skills: [],
-    adapterId: null,
-    modelId: null,
-    effort: null,
-    contextSize: null,
-    silenceTimeoutMinutes: DEFAULT_SILENCE_TIMEOUT_MINUTES,
-    reportsToId: null,
-    avatarUrl: null,
-    command: null,
-  };
 }

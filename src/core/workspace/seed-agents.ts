@@ -1,24 +1,13 @@
-import { DEFAULT_SILENCE_TIMEOUT_MINUTES } from '../model/agent';
 import type { AgentFields } from '../model/records';
+import { newAgentDefaults } from './agent-defaults';
 
 /** A seeded agent; `reportsTo` is a name here and becomes an id when stored. */
 export type SeedAgent = Omit<AgentFields, 'reportsToId'> & { reportsTo: string | null };
 
-const seed = (name: string, title: string, persona: string, reportsTo: string | null): SeedAgent => ({
-  name,
-  title,
-  persona,
-  systemPrompt: null,
-  skills: [],
-  adapterId: null, // A10: no adapter and no model = the built-in loop on the default model
-  modelId: null,
-  effort: null,
-  contextSize: null,
-  silenceTimeoutMinutes: DEFAULT_SILENCE_TIMEOUT_MINUTES,
-  reportsTo,
-  avatarUrl: null,
-  command: null,
-});
+const seed = (name: string, title: string, persona: string, reportsTo: string | null): SeedAgent => {
+  const { reportsToId: _none, ...defaults } = newAgentDefaults(name);
+  return { ...defaults, title, persona, reportsTo };
+};
 
 /**
  * A11: every workspace starts with five agents: `ceo`, and four reporting to it. The order is
