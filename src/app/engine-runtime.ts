@@ -1,7 +1,7 @@
 import { createJobQueue } from '../adapters/queue/create-job-queue';
 import { createRedisClient } from '../adapters/redis/redis-connection-options';
 import { RedisPairRateLimiter } from '../adapters/redis/redis-pair-rate-limiter';
-import { UnconfiguredRunner } from '../adapters/runners/unconfigured-runner';
+import { createRunnerResolver } from '../adapters/runners/runner-resolver';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../core/engine/engine-deps';
 import { TurnEngine } from '../core/engine/turn-engine';
 import type { Platform } from '../core/model/platform';
@@ -12,9 +12,6 @@ import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limite
 import type { Runtime } from './runtime';
 
 export const TURN_QUEUE = 'summon-turns';
-
-const noRunnerYet: RunnerResolver = () =>
-  new UnconfiguredRunner('no model runner is configured in this build of Summon yet.');
 
 export interface EngineRuntime {
   engine: TurnEngine;
@@ -48,7 +45,7 @@ export async function startEngine(
     store: runtime.store,
     platforms,
     queue,
-    runners: options.runners ?? noRunnerYet,
+    runners: options.runners ?? createRunnerResolver(config.models),
     rateLimiter,
     directory: runtime.directory,
     clock: { now: () => new Date() },

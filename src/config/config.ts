@@ -11,7 +11,20 @@ export interface Config {
   redisUrl: string | undefined;
   port: number;
   logLevel: string;
+  models: ModelConfig;
 }
+
+/** A10: where agents' turns go. Keys are secrets: they reach runners only, never logs or prompts. */
+export interface ModelConfig {
+  anthropicApiKey: string | undefined;
+  anthropicBaseUrl: string | undefined;
+  /** The built-in loop's model when an agent names none (A10). */
+  defaultModel: string;
+  openaiBaseUrl: string | undefined;
+  openaiApiKey: string | undefined;
+}
+
+export const DEFAULT_MODEL = 'claude-sonnet-4-6';
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const port = Number(env.PORT ?? 3000);
@@ -24,6 +37,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     redisUrl: nonEmpty(env.REDIS_URL),
     port,
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
+    models: {
+      anthropicApiKey: nonEmpty(env.ANTHROPIC_API_KEY),
+      anthropicBaseUrl: nonEmpty(env.ANTHROPIC_BASE_URL),
+      defaultModel: nonEmpty(env.SUMMON_DEFAULT_MODEL) ?? DEFAULT_MODEL,
+      openaiBaseUrl: nonEmpty(env.OPENAI_BASE_URL),
+      openaiApiKey: nonEmpty(env.OPENAI_API_KEY),
+    },
   };
 }
 

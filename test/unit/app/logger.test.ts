@@ -27,9 +27,14 @@ describe('logger secret redaction', () => {
       .child({ component: 'slack' })
       .warn({ headers: { authorization: 'Bearer gh-token-123' } }, 'request');
     logger.error({ env: { SLACK_BOT_TOKEN: 'xoxb-env-token', DISCORD_TOKEN: 'discord-env-token' } }, 'env');
+    logger.info(
+      { config: { models: { anthropicApiKey: 'sk-ant-secret', openaiApiKey: 'sk-openai-secret' } } },
+      'models',
+    );
 
     const written = lines.join('');
-    for (const secret of [...Object.values(secrets), 'gh-token-123', 'xoxb-env-token', 'discord-env-token']) {
+    const more = ['gh-token-123', 'xoxb-env-token', 'discord-env-token', 'sk-ant-secret', 'sk-openai-secret'];
+    for (const secret of [...Object.values(secrets), ...more]) {
       expect(written).not.toContain(secret);
     }
     expect(written).toContain('[redacted]');

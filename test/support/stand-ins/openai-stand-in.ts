@@ -1,0 +1,219 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the stand-in answers to one valid chat-completions request. */
+export type ChatReply =
+  /** Streams these content deltas; with `hold`, then keeps the stream open until the client leaves. */
+  | { kind: 'stream'; deltas: string[]; hold?: boolean }
+  /** Answers with an HTTP error and OpenAI's error body. */
+  | { kind: 'error'; status: number; message: string; type?: string; code?: string | null };
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  /** The parsed body when it was JSON. */
+  body: unknown;
+  /** Filled in when the request passed validation. */
+  model?: string;
+  messages?: ChatMessage[];
+}
+
+export interface OpenAiStandInOptions {
+  /** When set, every request must carry `Authorization: Bearer <apiKey>` (else 401). */
+  apiKey?: string;
+  /** When set, other models are answered with 404 `model_not_found`. */
+  models?: string[];
+}
+
+/**
+ * A local OpenAI-compatible chat-completions server (127.0.0.1 only) for the real `openai` SDK:
+ * `POST /v1/chat/completions` with `stream: true` answered as server-sent events exactly like
+ * the real API. It validates what it receives like a real server (key, body shape, model) and
+ * records every request. Replies are scripted per test; unscripted requests get `fallback`.
+ */
+export class OpenAiStandIn {
+  readonly requests: RecordedRequest[] = [];
+  /** Streams whose client went away before the stream ended (aborted turns). */
+  disconnects = 0;
+  fallback: ChatReply = { kind: 'stream', deltas: ['Hello', ' from', ' the stand-in.'] };
+  private readonly replies: ChatReply[] = [];
+  private readonly server: Server;
+  private sequence = 0;
+
+  private constructor(private readonly options: OpenAiStandInOptions) {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        res.destroy(error instanceof Error ? error : new Error(String(error)));
+      });
+    });
+  }
+
+  static async start(options: OpenAiStandInOptions = {}): Promise<OpenAiStandIn> {
+    const standIn = new OpenAiStandIn(options);
+    standIn.server.listen(0, '127.0.0.1');
+    await once(standIn.server, 'listening');
+    const { port } = standIn.server.address() as AddressInfo;
+    standIn.baseUrl = `http://127.0.0.1:${port}/v1`;
+    return standIn;
+  }
+
+  /** The API root to hand to a client as its base URL (kept after `close`). */
+  baseUrl = '';
+
+  /** Queues replies for the next valid requests, in order. */
+  script(...replies: ChatReply[]): void {
+    this.replies.push(...replies);
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const record: RecordedRequest = {
+      method: req.method ?? '',
+      path,
+      authorization: req.headers.authorization,
+      body: parseJson(raw),
+    };
+    this.requests.push(record);
+
+    if (this.options.apiKey !== undefined && req.headers.authorization !== `Bearer ${this.options.apiKey}`) {
+      const sent = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+      const message =
+        sent === undefined
+          ? "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY)."
+          : `Incorrect API key provided: ${mask(sent)}. You can find your API key at https://platform.openai.com/account/api-keys.`;
+      return sendError(res, 401, message, 'invalid_request_error', 'invalid_api_key');
+    }
+    if (path !== '/v1/chat/completions') {
+      return sendError(res, 404, `Invalid URL (${req.method} ${path})`, 'invalid_request_error', null);
+    }
+    if (req.method !== 'POST') {
+      return sendError(
+        res,
+        405,
+        `Invalid method for URL (${req.method} ${path})`,
+        'invalid_request_error',
+        null,
+      );
+    }
+    const problem = validateBody(record.body);
+    if (typeof problem === 'string') return sendError(res, 400, problem, 'invalid_request_error', null);
+    record.model = problem.model;
+    record.messages = problem.messages;
+    if (this.options.models !== undefined && !this.options.models.includes(problem.model)) {
+      return sendError(
+        res,
+        404,
+        `The model \`${problem.model}\` does not exist or you do not have access to it.`,
+        'invalid_request_error',
+        'model_not_found',
+      );
+    }
+
+    const reply = this.replies.shift() ?? this.fallback;
+    if (reply.kind === 'error') {
+      return sendError(res, reply.status, reply.message, reply.type ?? 'server_error', reply.code ?? null);
+    }
+    await this.stream(res, problem.model, reply.deltas, reply.hold === true);
+  }
+
+  private async stream(res: ServerResponse, model: string, deltas: string[], hold: boolean): Promise<void> {
+    this.sequence += 1;
+    const id = `chatcmpl-standin${this.sequence}`;
+    const created = Math.floor(Date.now() / 1000);
+    const chunk = (delta: Record<string, string>, finishReason: string | null): string =>
+      `data: ${JSON.stringify({
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model,
+        system_fingerprint: null,
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+      })}\n\n`;
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+    let finished = false;
+    res.on('close', () => {
+      if (!finished) this.disconnects += 1;
+    });
+    res.write(chunk({ role: 'assistant', content: '' }, null));
+    for (const content of deltas) {
+      res.write(chunk({ content }, null));
+      // A separate network write per delta, as a real server streams tokens.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (hold) {
+      await once(res, 'close');
+      return;
+    }
+    res.write(chunk({}, 'stop'));
+    res.write('data: [DONE]\n\n');
+    finished = true;
+    res.end();
+  }
+}
+
+function validateBody(body: unknown): { model: string; messages: ChatMessage[] } | string {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return 'We could not parse the JSON body of your request. The OpenAI API expects a JSON payload.';
+  }
+  const fields = body as Record<string, unknown>;
+  if (typeof fields.model !== 'string' || fields.model === '') return 'you must provide a model parameter';
+  if (!Array.isArray(fields.messages) || fields.messages.length === 0) {
+    return "Invalid 'messages': expected a non-empty array.";
+  }
+  const messages: ChatMessage[] = [];
+  for (const [index, message] of fields.messages.entries()) {
+    const entry: unknown = message;
+    if (typeof entry !== 'object' || entry === null) return `Invalid type for 'messages[${index}]'.`;
+    const { role, content } = entry as Record<string, unknown>;
+    if (role !== 'system' && role !== 'user' && role !== 'assistant') {
+      return `Invalid value for 'messages[${index}].role': ${JSON.stringify(role)}.`;
+    }
+    if (typeof content !== 'string')
+      return `Invalid type for 'messages[${index}].content': expected a string.`;
+    messages.push({ role, content });
+  }
+  if (fields.stream !== true) return 'This stand-in only serves streamed completions: set stream to true.';
+  return { model: fields.model, messages };
+}
+
+function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  type: string,
+  code: string | null,
+): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ error: { message, type, param: null, code } }));
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Masks a key as OpenAI does in its 401 message: a few characters either side. */
+const mask = (key: string): string =>
+  key.length <= 8 ? '*'.repeat(key.length) : `${key.slice(0, 3)}*****${key.slice(-4)}`;
