@@ -136,6 +136,8 @@ export async function openEngineHarness(
     close: async () => {
       await engine.close();
       if (redis !== null) {
+        // The queue's own keys too: a test run leaves nothing behind in Redis.
+        await deleteKeysUnder(redis, prefix);
         await deleteKeysUnder(redis, limiterPrefix);
         await redis.quit();
       }
