@@ -2,47 +2,22 @@ import { ANTHROPIC_THINKING_BUDGETS } from '../../../src/adapters/runners/anthro
 import { AnthropicRunner, type AnthropicRunnerOptions } from '../../../src/adapters/runners/anthropic-runner';
 import type { AgentRecord } from '../../../src/core/model/records';
 import type { RunnerEvent, RunnerRequest } from '../../../src/core/ports/runner';
+import { collectEvents, runnerRequest, testAgent } from '../../support/runner-request';
 import { AnthropicStandIn, type RecordedRequest } from '../../support/stand-ins/anthropic-stand-in';
 
 const API_KEY = 'sk-ant-test-SECRET-5b1f0c';
 // Not the lead's default (claude-sonnet-4-5): SDK 1.14 console.warns on every call to a deprecated model.
 const DEFAULT_MODEL = 'claude-sonnet-4-6';
 
-const agent = (overrides: Partial<AgentRecord> = {}): AgentRecord => ({
-  id: 'agent-engineer',
-  workspaceId: 'ws-1',
-  name: 'engineer',
-  title: 'Engineer',
-  persona: 'You write code.',
-  systemPrompt: null,
-  skills: [],
-  adapterId: null,
-  modelId: null,
-  effort: null,
-  contextSize: null,
-  silenceTimeoutMinutes: 15,
-  reportsToId: null,
-  avatarUrl: null,
-  command: null,
-  createdAt: new Date('2025-03-01T10:00:00.000Z'),
-  ...overrides,
-});
+const agent = (overrides: Partial<AgentRecord> = {}): AgentRecord => testAgent({ ...overrides });
 
-const request = (overrides: Partial<RunnerRequest> = {}): RunnerRequest => ({
-  runId: 'run-1',
-  agent: agent(),
-  system: 'You are engineer. Answer briefly.',
-  prompt: 'What is 2 + 2?',
-  workingDir: '/tmp/agents/engineer',
-  signal: new AbortController().signal,
-  ...overrides,
-});
+const request = (overrides: Partial<RunnerRequest> = {}): RunnerRequest =>
+  runnerRequest(
+    { agent: agent(), system: 'You are engineer. Answer briefly.', prompt: 'What is 2 + 2?' },
+    overrides,
+  );
 
-async function collect(events: AsyncIterable<RunnerEvent>): Promise<RunnerEvent[]> {
-  const seen: RunnerEvent[] = [];
-  for await (const event of events) seen.push(event);
-  return seen;
-}
+const collect = collectEvents;
 
 const bodyOf = (recorded: RecordedRequest | undefined): Record<string, unknown> => {
   if (recorded === undefined || typeof recorded.body !== 'object' || recorded.body === null) {

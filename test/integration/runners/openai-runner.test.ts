@@ -1,45 +1,18 @@
 import { OpenAiRunner, type OpenAiRunnerOptions } from '../../../src/adapters/runners/openai-runner';
 import type { AgentRecord } from '../../../src/core/model/records';
 import type { RunnerEvent, RunnerRequest } from '../../../src/core/ports/runner';
+import { collectEvents, runnerRequest, testAgent } from '../../support/runner-request';
 import { OpenAiStandIn } from '../../support/stand-ins/openai-stand-in';
 
 const KEY = 'sk-test-0123456789abcdef-SECRET';
 
-const agent = (overrides: Partial<AgentRecord> = {}): AgentRecord => ({
-  id: 'agent-engineer',
-  workspaceId: 'ws-1',
-  name: 'engineer',
-  title: 'Engineer',
-  persona: 'You write code.',
-  systemPrompt: null,
-  skills: [],
-  adapterId: null,
-  modelId: 'llama3.1',
-  effort: null,
-  contextSize: null,
-  silenceTimeoutMinutes: 15,
-  reportsToId: null,
-  avatarUrl: null,
-  command: null,
-  createdAt: new Date('2025-03-01T10:00:00.000Z'),
-  ...overrides,
-});
+const agent = (overrides: Partial<AgentRecord> = {}): AgentRecord =>
+  testAgent({ modelId: 'llama3.1', ...overrides });
 
-const request = (overrides: Partial<RunnerRequest> = {}): RunnerRequest => ({
-  runId: 'run-1',
-  agent: agent(),
-  system: 'You are engineer.',
-  prompt: 'Say hello.',
-  workingDir: '/tmp/agents/engineer',
-  signal: new AbortController().signal,
-  ...overrides,
-});
+const request = (overrides: Partial<RunnerRequest> = {}): RunnerRequest =>
+  runnerRequest({ agent: agent(), system: 'You are engineer.', prompt: 'Say hello.' }, overrides);
 
-async function collect(events: AsyncIterable<RunnerEvent>): Promise<RunnerEvent[]> {
-  const all: RunnerEvent[] = [];
-  for await (const event of events) all.push(event);
-  return all;
-}
+const collect = collectEvents;
 
 const errorOf = (events: RunnerEvent[]): string => {
   const last = events.at(-1);
