@@ -1,5 +1,6 @@
 import type { AgentRecord } from '../../src/core/model/records';
 import type { RunnerEvent, RunnerRequest } from '../../src/core/ports/runner';
+import { NO_TOOLS } from '../../src/core/ports/turn-tools';
 import { newAgentDefaults } from '../../src/core/workspace/agent-defaults';
 
 /** An agent record for runner tests: `engineer` with the defaults a new agent gets. */
@@ -23,6 +24,7 @@ export const runnerRequest = (
   system: base.system,
   prompt: base.prompt,
   workingDir: '/tmp/agents/engineer',
+  tools: NO_TOOLS,
   signal: new AbortController().signal,
   ...overrides,
 });

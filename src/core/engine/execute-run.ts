@@ -1,6 +1,7 @@
 import type { RunRecord } from '../model/records';
 import type { RunLiveness } from '../model/run';
 import type { RunnerEvent } from '../ports/runner';
+import { NO_TOOLS } from '../ports/turn-tools';
 import { composePrompt } from '../prompt';
 import type { EngineDeps } from './engine-deps';
 import { noteMessage } from './note-card';
@@ -108,6 +109,7 @@ async function runTurn(
       system: composed.system,
       prompt: composed.prompt,
       workingDir: deps.directory.agentDir(context.workspaceSlug, agent.name),
+      tools: NO_TOOLS,
       signal: abort.signal,
     })) {
       monitor.observe(event);

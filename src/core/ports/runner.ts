@@ -1,4 +1,5 @@
 import type { AgentRecord } from '../model/records';
+import type { TurnTools } from './turn-tools';
 
 /**
  * What a runner reports while a turn works. The engine turns these into status-card rows
@@ -20,6 +21,8 @@ export interface RunnerRequest {
   prompt: string;
   /** The agent's working directory (its folder in the data directory). */
   workingDir: string;
+  /** A9: the tools this turn may use, already filtered by the space mode and guardrail-checked. */
+  tools: TurnTools;
   /** Aborted when the turn is stopped, the watchdog gives up or the worker shuts down. */
   signal: AbortSignal;
 }

@@ -1,0 +1,49 @@
+/**
+ * The tools a turn may use (A9, M23). The engine builds one `TurnTools` per run from the
+ * space mode and the agent; runners only consume it: the built-in loop offers `specs` to the
+ * model and executes calls through `call`; a CLI agent whose tools run outside Summon asks
+ * `authorize` from its pre-tool-use hook.
+ */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema (draft 2020-12 subset) of the tool's input object. */
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ToolCall {
+  /** The model's (or the CLI agent's) id for this call. */
+  callId: string;
+  name: string;
+  input: unknown;
+}
+
+/** What the model sees as the tool's result. A failure is a sentence, never a thrown error. */
+export interface ToolOutcome {
+  ok: boolean;
+  output: string;
+}
+
+export type ToolAuthorization = { allowed: true } | { allowed: false; reason: string };
+
+export interface TurnTools {
+  /** A9: the tools this turn may use. A forbidden tool is absent here, not merely refused. */
+  readonly specs: readonly ToolSpec[];
+  /**
+   * Runs one call after its guardrail check (G1, G2); an `ask` opens an approval (G4) and
+   * waits for the decision. Resolves with `ok: false` and the reason on refusal or failure.
+   */
+  call(call: ToolCall, signal: AbortSignal): Promise<ToolOutcome>;
+  /**
+   * For tools that run outside Summon (a CLI agent's own Bash, through the pre-tool-use
+   * hook): the guardrail decision for a call about to be made; `ask` waits for approval.
+   */
+  authorize(call: ToolCall, signal: AbortSignal): Promise<ToolAuthorization>;
+}
+
+/** A turn with no tools (a runner that cannot use them, or a test that needs none). */
+export const NO_TOOLS: TurnTools = {
+  specs: [],
+  call: async (call) => ({ ok: false, output: `There is no tool named ${call.name} in this turn.` }),
+  authorize: async () => ({ allowed: false, reason: 'This turn has no tools.' }),
+};
