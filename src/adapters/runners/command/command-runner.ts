@@ -22,6 +22,8 @@ export interface CommandRunnerOptions {
   silenceTimeoutMs?: (request: RunnerRequest) => number;
   /** Between SIGTERM and SIGKILL of the agent's process group (default 5 s). */
   killGraceMs?: number;
+  /** How long a CLI agent may linger after its stream-json `result` before it is ended (default 10 s). */
+  afterResultMs?: number;
 }
 
 /** Longer system prompts go on stdin: one argument may be at most 128 KiB on Linux. */
@@ -82,7 +84,8 @@ export class CommandRunner implements Runner {
         await installPreToolUseHook(request.workingDir, hookCommand);
       }
       const systemAsArg = claude && request.system.length <= MAX_SYSTEM_ARG && request.system !== '';
-      const stdin = systemAsArg || request.system === '' ? request.prompt : `${request.system}\n\n${request.prompt}`;
+      const stdin =
+        systemAsArg || request.system === '' ? request.prompt : `${request.system}\n\n${request.prompt}`;
       const child = spawnInGroup({
         argv: shellArgv(command, systemAsArg ? ['--append-system-prompt', request.system] : []),
         cwd: request.workingDir,
@@ -115,9 +118,13 @@ export class CommandRunner implements Runner {
       child.stdin.end(stdin);
       child.stdout.setEncoding('utf8');
       child.stderr.setEncoding('utf8');
+      let lingering: NodeJS.Timeout | undefined;
       child.stdout.on('data', (chunk: string) => {
         lastOutputAt = Date.now();
         for (const event of output.take(chunk)) queue.push(event);
+        // The answer is in: a CLI that does not exit after its `result` is ended, not waited for.
+        if (output.outcome() !== undefined && output.format === 'stream-json' && lingering === undefined)
+          lingering = setTimeout(() => void endGroup(), this.options.afterResultMs ?? 10_000);
       });
       child.stderr.on('data', (chunk: string) => {
         lastOutputAt = Date.now();
@@ -130,6 +137,7 @@ export class CommandRunner implements Runner {
       child.on('exit', () => void endGroup());
       child.on('close', (code, killedBy) => {
         clearInterval(watchdog);
+        clearTimeout(lingering);
         for (const event of output.flush()) queue.push(event);
         const terminal = (() => {
           if (signal.aborted) return undefined; // a stopped turn ends quietly
@@ -141,9 +149,11 @@ export class CommandRunner implements Runner {
           if (spawnError !== undefined)
             return this.error(`${agent.name}'s command could not start: ${spawnError.message}.`, stderr);
           const outcome = output.outcome();
-          if (outcome?.type === 'error') return this.error(`${agent.name} failed: ${outcome.message}`, stderr);
+          if (outcome?.type === 'error')
+            return this.error(`${agent.name} failed: ${outcome.message}`, stderr);
           if (code !== 0) {
-            const how = code === null ? `was killed by ${killedBy ?? 'a signal'}` : `exited with code ${code}`;
+            const how =
+              code === null ? `was killed by ${killedBy ?? 'a signal'}` : `exited with code ${code}`;
             return this.error(`${agent.name}'s command ${how}.`, stderr);
           }
           return outcome ?? this.error(`${agent.name}'s command finished without printing a reply.`, stderr);

@@ -33,8 +33,10 @@ export async function openHookChannel(
   });
 
   async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (request.method !== 'POST' || request.url !== HOOK_PATH) return send(response, 404, { error: 'not found' });
-    if (!tokenMatches(request.headers.authorization, token)) return send(response, 401, { error: 'bad token' });
+    if (request.method !== 'POST' || request.url !== HOOK_PATH)
+      return send(response, 404, { error: 'not found' });
+    if (!tokenMatches(request.headers.authorization, token))
+      return send(response, 401, { error: 'bad token' });
     const body = await readBody(request);
     if (body === null) return send(response, 413, { error: 'body too large' });
     let parsed: ReturnType<typeof preToolUseInputSchema.safeParse>;

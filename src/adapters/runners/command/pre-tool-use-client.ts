@@ -12,7 +12,10 @@ import {
  * G2a: anything short of a clear answer from the runner (no channel in the environment, the
  * runner gone, a bad answer, unreadable input) is a denial with the reason.
  */
-export async function askRunnerForDecision(env: NodeJS.ProcessEnv, stdin: string): Promise<ToolAuthorization> {
+export async function askRunnerForDecision(
+  env: NodeJS.ProcessEnv,
+  stdin: string,
+): Promise<ToolAuthorization> {
   const url = env[HOOK_URL_ENV];
   const token = env[HOOK_TOKEN_ENV];
   if (url === undefined || token === undefined || url === '' || token === '')
