@@ -150,6 +150,16 @@ describe('the agent environment (A9: no Summon secret reaches a CLI agent)', () 
     });
   });
 
+  it('passes SUMMON_AGENT_ENV_<NAME> to the agent as <NAME>, the operator’s choice for agents', () => {
+    const env = agentEnvironment(
+      { ...server, SUMMON_AGENT_ENV_ANTHROPIC_API_KEY: 'sk-ant-agent-own-key' },
+      {},
+    );
+    expect(env.ANTHROPIC_API_KEY).toBe('sk-ant-agent-own-key');
+    expect(env.SUMMON_AGENT_ENV_ANTHROPIC_API_KEY).toBeUndefined();
+    expect(Object.values(env)).not.toContain('sk-ant-secret-value');
+  });
+
   it('knows the secret values of the server environment, for scrubbing', () => {
     expect(secretValuesOf(server)).toEqual(
       expect.arrayContaining([

@@ -20,6 +20,13 @@ const ALLOWED_NAMES = new Set([
 /** Locale variables (`LC_ALL`, `LC_CTYPE`, …) carry no secrets either. */
 const ALLOWED_PREFIX = /^LC_[A-Z_]+$/;
 
+/**
+ * Variables meant for the agents themselves, set by the operator: `SUMMON_AGENT_ENV_<NAME>`
+ * reaches every CLI agent as `<NAME>` (for example the agents' own `ANTHROPIC_API_KEY`, distinct
+ * from Summon's). Nothing else of Summon's environment does.
+ */
+export const AGENT_ENV_PREFIX = 'SUMMON_AGENT_ENV_';
+
 /** The names Summon's own environment may hold secrets under; their values are scrubbed from output. */
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|DATABASE_URL|REDIS_URL|_URL$|AUTH/i;
 
@@ -31,6 +38,11 @@ export function agentEnvironment(
   for (const [name, value] of Object.entries(base)) {
     if (value === undefined) continue;
     if (ALLOWED_NAMES.has(name) || ALLOWED_PREFIX.test(name)) env[name] = value;
+  }
+  for (const [name, value] of Object.entries(base)) {
+    const target = name.slice(AGENT_ENV_PREFIX.length);
+    if (value !== undefined && name.startsWith(AGENT_ENV_PREFIX) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(target))
+      env[target] = value;
   }
   return { ...env, ...extra };
 }
