@@ -26,7 +26,7 @@ export interface CommandRunnerOptions {
   afterResultMs?: number;
 }
 
-/** Longer system prompts go on stdin: one argument may be at most 128 KiB on Linux. */
+/** Longer system prompts (in bytes) go on stdin: one argument may be at most 128 KiB on Linux. */
 const MAX_SYSTEM_ARG = 100_000;
 
 /**
@@ -83,7 +83,8 @@ export class CommandRunner implements Runner {
         const hookCommand = [...this.options.summonCommand.map(shellQuote), 'hook', 'pre-tool-use'].join(' ');
         await installPreToolUseHook(request.workingDir, hookCommand);
       }
-      const systemAsArg = claude && request.system.length <= MAX_SYSTEM_ARG && request.system !== '';
+      const systemAsArg =
+        claude && request.system !== '' && Buffer.byteLength(request.system) <= MAX_SYSTEM_ARG;
       const stdin =
         systemAsArg || request.system === '' ? request.prompt : `${request.system}\n\n${request.prompt}`;
       const child = spawnInGroup({
@@ -97,6 +98,7 @@ export class CommandRunner implements Runner {
       });
       pgid = child.pid;
       signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) void endGroup(); // stopped while the hook was being installed
 
       const output = new AgentOutput();
       const stderr = new StderrTail();
@@ -130,37 +132,33 @@ export class CommandRunner implements Runner {
         lastOutputAt = Date.now();
         stderr.add(chunk);
       });
-      child.on('error', (error) => {
-        spawnError = error;
-      });
-      // The agent's leftovers (a background process still holding stdout) end with it: no orphan.
-      child.on('exit', () => void endGroup());
-      child.on('close', (code, killedBy) => {
+      let finished = false;
+      const finish = (code: number | null, killedBy: NodeJS.Signals | null) => {
+        if (finished) return;
+        finished = true;
         clearInterval(watchdog);
         clearTimeout(lingering);
         for (const event of output.flush()) queue.push(event);
-        const terminal = (() => {
-          if (signal.aborted) return undefined; // a stopped turn ends quietly
-          if (silent)
-            return this.error(
-              `${agent.name} printed nothing for ${describeDuration(silenceMs)} and was stopped.`,
-              stderr,
-            );
-          if (spawnError !== undefined)
-            return this.error(`${agent.name}'s command could not start: ${spawnError.message}.`, stderr);
-          const outcome = output.outcome();
-          if (outcome?.type === 'error')
-            return this.error(`${agent.name} failed: ${outcome.message}`, stderr);
-          if (code !== 0) {
-            const how =
-              code === null ? `was killed by ${killedBy ?? 'a signal'}` : `exited with code ${code}`;
-            return this.error(`${agent.name}'s command ${how}.`, stderr);
-          }
-          return outcome ?? this.error(`${agent.name}'s command finished without printing a reply.`, stderr);
-        })();
+        const terminal = this.terminalEvent({
+          request,
+          output,
+          stderr,
+          silent,
+          silenceMs,
+          spawnError,
+          code,
+          killedBy,
+        });
         if (terminal !== undefined) queue.push(terminal);
         queue.end();
+      };
+      child.on('error', (error) => {
+        spawnError = error;
+        if (child.pid === undefined) finish(null, null); // never started: no 'close' to wait for
       });
+      // The agent's leftovers (a background process still holding stdout) end with it: no orphan.
+      child.on('exit', () => void endGroup());
+      child.on('close', (code, killedBy) => finish(code, killedBy));
       queue.push({ type: 'thinking' });
       for await (const event of queue) yield event;
     } catch (error) {
@@ -178,6 +176,38 @@ export class CommandRunner implements Runner {
       await endGroup();
       await channel.close();
     }
+  }
+
+  /** How the turn ends once the agent's process has: the reply, the error, or nothing when stopped. */
+  private terminalEvent(end: {
+    request: RunnerRequest;
+    output: AgentOutput;
+    stderr: StderrTail;
+    silent: boolean;
+    silenceMs: number;
+    spawnError: Error | undefined;
+    code: number | null;
+    killedBy: NodeJS.Signals | null;
+  }): RunnerEvent | undefined {
+    const { request, output, stderr, code, killedBy } = end;
+    const name = request.agent.name;
+    if (request.signal.aborted) return undefined; // a stopped turn ends quietly
+    if (end.silent)
+      return this.error(
+        `${name} printed nothing for ${describeDuration(end.silenceMs)} and was stopped.`,
+        stderr,
+      );
+    if (end.spawnError !== undefined)
+      return this.error(`${name}'s command could not start: ${end.spawnError.message}.`, stderr);
+    const outcome = output.outcome();
+    if (outcome?.type === 'error') return this.error(`${name} failed: ${outcome.message}`, stderr);
+    // A stream-json `result` is the answer, even when the process had to be ended after it.
+    if (outcome !== undefined && output.format === 'stream-json') return outcome;
+    if (code !== 0) {
+      const how = code === null ? `was killed by ${killedBy ?? 'a signal'}` : `exited with code ${code}`;
+      return this.error(`${name}'s command ${how}.`, stderr);
+    }
+    return outcome ?? this.error(`${name}'s command finished without printing a reply.`, stderr);
   }
 
   /** An error with the last lines of the agent's stderr, secrets scrubbed. */

@@ -1,13 +1,13 @@
 /** Token shapes that are secrets wherever they come from (an agent may print its own keys). */
 const TOKEN_SHAPES = [
-  /sk-ant-[A-Za-z0-9_-]{8,}/g, // Anthropic
-  /sk-[A-Za-z0-9_-]{20,}/g, // OpenAI and compatible
-  /gh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub
-  /github_pat_[A-Za-z0-9_]{20,}/g,
-  /xox[abposr]-[A-Za-z0-9-]{10,}/g, // Slack
-  /xapp-[A-Za-z0-9-]{10,}/g,
+  /\bsk-ant-[A-Za-z0-9_-]{8,}/g, // Anthropic
+  /\bsk-[A-Za-z0-9_-]{20,}/g, // OpenAI and compatible
+  /\bgh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub
+  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
+  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, // Slack
+  /\bxapp-[A-Za-z0-9-]{10,}/g,
   /(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{12,}/gi,
-  /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:[^\s@/]+@/gi, // credentials inside a URL
+  /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:[^\s@/]+@/gi, // credentials inside a URL
 ];
 
 export const REDACTION = '[redacted]';
