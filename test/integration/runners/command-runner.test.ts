@@ -176,6 +176,33 @@ describe('CommandRunner: CLI agents on real subprocesses (A9)', () => {
     expect(JSON.parse(hookRun?.stdout ?? '').hookSpecificOutput.permissionDecision).toBe('allow');
   });
 
+  it('G2a: stopping the turn while an `ask` waits cancels the wait; the command never runs', async () => {
+    let asked = () => {};
+    const askedOnce = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    let cancelled = false;
+    const tools = new RecordingTools(
+      (_call, signal) =>
+        new Promise((resolve) => {
+          asked();
+          signal.addEventListener('abort', () => {
+            cancelled = true;
+            resolve({ allowed: false, reason: 'The run was stopped.' });
+          });
+        }),
+    );
+    await ws.scenario([{ bash: 'touch never.txt' }, { text: 'should not get here' }]);
+    const abort = new AbortController();
+    const run = collectEvents(runner().run(request(CLAUDE_COMMAND, { tools, signal: abort.signal })));
+    await askedOnce;
+    abort.abort();
+    const events = await run;
+    expect(cancelled).toBe(true);
+    expect(events.some((e) => e.type === 'final' || e.type === 'error')).toBe(false);
+    expect(existsSync(path.join(ws.workingDir, 'never.txt'))).toBe(false);
+  });
+
   it('G2a: the hook fails closed when the runner cannot be reached or is not there at all', async () => {
     const closedPort = await new Promise<number>((resolve) => {
       const server = createServer();
