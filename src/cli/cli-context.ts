@@ -17,6 +17,8 @@ export interface CliContext {
   output: Output;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** What a command reads from stdin (`summon hook pre-tool-use`); the process's stdin when absent. */
+  input?: NodeJS.ReadableStream;
 }
 
 /** Runs a command's work with an open runtime and always closes it afterwards. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { AppError, ValidationError } from '../core/errors';
 import { type CliContext, processOutput } from './cli-context';
+import { CliExit } from './cli-exit';
 import { buildProgram } from './program';
 
 /** Runs the CLI and returns the exit code: 0 ok, 1 refused input or failure. */
@@ -16,6 +17,7 @@ export async function runCli(argv: string[], context: CliContext): Promise<numbe
 
 function reportError(error: unknown, context: CliContext): number {
   if (isCommanderExit(error)) return error.exitCode;
+  if (error instanceof CliExit) return error.exitCode;
   if (error instanceof ValidationError) context.output.err(error.describe());
   else if (error instanceof AppError) context.output.err(error.message);
   else {

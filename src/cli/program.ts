@@ -6,6 +6,7 @@ import { registerChatCommand } from './commands/chat-command';
 import { registerDbCommand } from './commands/db-command';
 import { registerExportCommand } from './commands/export-command';
 import { registerGuardrailsCommand } from './commands/guardrails-command';
+import { registerHookCommand } from './commands/hook-command';
 import { registerSchemaCommand } from './commands/schema-command';
 import { registerStartCommand } from './commands/start-command';
 import { registerWorkspaceCommand } from './commands/workspace-command';
@@ -31,5 +32,6 @@ export function buildProgram(context: CliContext): Command {
   registerAgentsCommand(program, context);
   registerGuardrailsCommand(program, context);
   registerSchemaCommand(program, context);
+  registerHookCommand(program, context);
   return program;
 }

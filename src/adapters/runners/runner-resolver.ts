@@ -1,12 +1,15 @@
 import type { ModelConfig } from '../../config/config';
 import type { Runner, RunnerResolver } from '../../core/ports/runner';
 import { AnthropicRunner } from './anthropic-runner';
+import { CommandRunner } from './command/command-runner';
+import { summonCliCommand } from './command/summon-cli-command';
 import { OpenAiRunner } from './openai-runner';
 import { UnconfiguredRunner } from './unconfigured-runner';
 
 /**
  * A10: an agent with no adapter runs on the built-in loop (Anthropic Messages API, the default
- * model); `adapter: openai` reaches any OpenAI-compatible server (Ollama, vLLM, LM Studio).
+ * model); `adapter: openai` reaches any OpenAI-compatible server (Ollama, vLLM, LM Studio);
+ * `adapter: command` runs the agent's own command line (a CLI agent such as Claude Code).
  * Keys go to the runners only.
  */
 export function createRunnerResolver(models: ModelConfig): RunnerResolver {
@@ -20,12 +23,17 @@ export function createRunnerResolver(models: ModelConfig): RunnerResolver {
     apiKey: models.openaiApiKey,
     defaultModel: undefined,
   });
-  const command = new UnconfiguredRunner(
-    'agents with `adapter: command` cannot run yet: the command runner is not part of this build.',
+  // A9: a CLI agent; its environment never holds the model keys (they are scrubbed from its errors too).
+  const command = new CommandRunner({
+    summonCommand: summonCliCommand(),
+    secrets: [models.anthropicApiKey, models.openaiApiKey],
+  });
+  const noCommand = new UnconfiguredRunner(
+    'it has `adapter: command` but no `command`. Set the command to run in the workspace file, for example `command: claude -p --output-format stream-json --verbose --dangerously-skip-permissions`, then run `summon apply`.',
   );
   return (agent): Runner => {
     if (agent.adapterId === 'openai') return openai;
-    if (agent.adapterId === 'command') return command;
+    if (agent.adapterId === 'command') return agent.command?.trim() ? command : noCommand;
     return builtin;
   };
 }

@@ -1,0 +1,224 @@
+import { mkdir } from 'node:fs/promises';
+import type { Runner, RunnerEvent, RunnerRequest } from '../../../core/ports/runner';
+import { agentEnvironment, secretValuesOf } from './agent-environment';
+import { AgentOutput } from './agent-output';
+import { installPreToolUseHook } from './claude-code-hook';
+import { isClaudeCode, shellArgv, shellQuote } from './command-line';
+import { EventQueue } from './event-queue';
+import { openHookChannel } from './hook-channel';
+import { HOOK_TOKEN_ENV, HOOK_URL_ENV } from './pre-tool-use-protocol';
+import { spawnInGroup, terminateGroup } from './process-group';
+import { scrubSecrets } from './scrub-secrets';
+import { StderrTail } from './stderr-tail';
+
+export interface CommandRunnerOptions {
+  /** The argv that runs the `summon` CLI; the hook runs it with `hook pre-tool-use`. */
+  summonCommand: readonly string[];
+  /** The environment the agent's allow-listed variables are taken from (default: `process.env`). */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** Secrets to scrub from the agent's error output besides those found in `baseEnv`. */
+  secrets?: readonly (string | undefined)[];
+  /** Silence watchdog: no output for this long kills the agent (default: its silence timeout, A12). */
+  silenceTimeoutMs?: (request: RunnerRequest) => number;
+  /** Between SIGTERM and SIGKILL of the agent's process group (default 5 s). */
+  killGraceMs?: number;
+  /** How long a CLI agent may linger after its stream-json `result` before it is ended (default 10 s). */
+  afterResultMs?: number;
+}
+
+/** Longer system prompts (in bytes) go on stdin: one argument may be at most 128 KiB on Linux. */
+const MAX_SYSTEM_ARG = 100_000;
+
+/**
+ * A9: a CLI agent (for example Claude Code) as a runner. Each turn runs the agent's `command`
+ * in its working directory, in its own process group, with the prompt on stdin and an
+ * environment built from an allow-list. Claude Code gets the system prompt through
+ * `--append-system-prompt` and a PreToolUse hook that asks this runner (over a per-run loopback
+ * channel) for the guardrail decision on each Bash or MCP call; any other command gets the
+ * system prompt and the prompt on stdin, separated by a blank line. stream-json output becomes
+ * text and status-card rows; plain stdout is the reply. A silence watchdog and the abort signal
+ * end the whole process group (SIGTERM, then SIGKILL).
+ */
+export class CommandRunner implements Runner {
+  private readonly baseEnv: NodeJS.ProcessEnv;
+  private readonly secrets: string[];
+
+  constructor(private readonly options: CommandRunnerOptions) {
+    this.baseEnv = options.baseEnv ?? process.env;
+    this.secrets = [
+      ...secretValuesOf(this.baseEnv),
+      ...(options.secrets ?? []).filter((s): s is string => s !== undefined && s !== ''),
+    ];
+  }
+
+  async *run(request: RunnerRequest): AsyncIterable<RunnerEvent> {
+    const { agent, signal } = request;
+    const command = agent.command?.trim() ?? '';
+    if (command === '') {
+      yield { type: 'error', message: `${agent.name} cannot answer: its \`command\` is not set.` };
+      return;
+    }
+    if (signal.aborted) return;
+    const claude = isClaudeCode(command);
+    const queue = new EventQueue<RunnerEvent>();
+    let lastOutputAt = Date.now();
+    const channel = await openHookChannel(
+      (call, callSignal) => request.tools.authorize(call, callSignal),
+      signal,
+      () => {
+        lastOutputAt = Date.now(); // a decision that took a while is not the agent's silence
+      },
+    );
+    let pgid: number | undefined;
+    let watchdog: NodeJS.Timeout | undefined;
+    let ending: Promise<void> | undefined;
+    const endGroup = () => {
+      if (pgid !== undefined) ending ??= terminateGroup(pgid, this.options.killGraceMs ?? 5000);
+      return ending ?? Promise.resolve();
+    };
+    const onAbort = () => void endGroup();
+    try {
+      await mkdir(request.workingDir, { recursive: true });
+      if (claude) {
+        const hookCommand = [...this.options.summonCommand.map(shellQuote), 'hook', 'pre-tool-use'].join(' ');
+        await installPreToolUseHook(request.workingDir, hookCommand);
+      }
+      const systemAsArg =
+        claude && request.system !== '' && Buffer.byteLength(request.system) <= MAX_SYSTEM_ARG;
+      const stdin =
+        systemAsArg || request.system === '' ? request.prompt : `${request.system}\n\n${request.prompt}`;
+      const child = spawnInGroup({
+        argv: shellArgv(command, systemAsArg ? ['--append-system-prompt', request.system] : []),
+        cwd: request.workingDir,
+        env: agentEnvironment(this.baseEnv, {
+          [HOOK_URL_ENV]: channel.url,
+          [HOOK_TOKEN_ENV]: channel.token,
+          SUMMON_RUN_ID: request.runId,
+        }),
+      });
+      pgid = child.pid;
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) void endGroup(); // stopped while the hook was being installed
+
+      const output = new AgentOutput();
+      const stderr = new StderrTail();
+      let silent = false;
+      let spawnError: Error | undefined;
+      const silenceMs = this.options.silenceTimeoutMs?.(request) ?? agent.silenceTimeoutMinutes * 60_000;
+      watchdog = setInterval(
+        () => {
+          if (channel.pending > 0) lastOutputAt = Date.now(); // waiting for an approval is not silence
+          if (Date.now() - lastOutputAt < silenceMs) return;
+          silent = true;
+          clearInterval(watchdog);
+          void endGroup();
+        },
+        Math.max(10, Math.min(1000, Math.floor(silenceMs / 4))),
+      );
+
+      child.stdin.on('error', () => undefined); // an agent that never reads its stdin
+      child.stdin.end(stdin);
+      child.stdout.setEncoding('utf8');
+      child.stderr.setEncoding('utf8');
+      let lingering: NodeJS.Timeout | undefined;
+      child.stdout.on('data', (chunk: string) => {
+        lastOutputAt = Date.now();
+        for (const event of output.take(chunk)) queue.push(event);
+        // The answer is in: a CLI that does not exit after its `result` is ended, not waited for.
+        if (output.outcome() !== undefined && output.format === 'stream-json' && lingering === undefined)
+          lingering = setTimeout(() => void endGroup(), this.options.afterResultMs ?? 10_000);
+      });
+      child.stderr.on('data', (chunk: string) => {
+        lastOutputAt = Date.now();
+        stderr.add(chunk);
+      });
+      let finished = false;
+      const finish = (code: number | null, killedBy: NodeJS.Signals | null) => {
+        if (finished) return;
+        finished = true;
+        clearInterval(watchdog);
+        clearTimeout(lingering);
+        for (const event of output.flush()) queue.push(event);
+        const terminal = this.terminalEvent({
+          request,
+          output,
+          stderr,
+          silent,
+          silenceMs,
+          spawnError,
+          code,
+          killedBy,
+        });
+        if (terminal !== undefined) queue.push(terminal);
+        queue.end();
+      };
+      child.on('error', (error) => {
+        spawnError = error;
+        if (child.pid === undefined) finish(null, null); // never started: no 'close' to wait for
+      });
+      // The agent's leftovers (a background process still holding stdout) end with it: no orphan.
+      child.on('exit', () => void endGroup());
+      child.on('close', (code, killedBy) => finish(code, killedBy));
+      queue.push({ type: 'thinking' });
+      for await (const event of queue) yield event;
+    } catch (error) {
+      if (!signal.aborted)
+        yield {
+          type: 'error',
+          message: scrubSecrets(
+            `${agent.name} cannot answer: ${error instanceof Error ? error.message : String(error)}`,
+            this.secrets,
+          ),
+        };
+    } finally {
+      clearInterval(watchdog);
+      signal.removeEventListener('abort', onAbort);
+      await endGroup();
+      await channel.close();
+    }
+  }
+
+  /** How the turn ends once the agent's process has: the reply, the error, or nothing when stopped. */
+  private terminalEvent(end: {
+    request: RunnerRequest;
+    output: AgentOutput;
+    stderr: StderrTail;
+    silent: boolean;
+    silenceMs: number;
+    spawnError: Error | undefined;
+    code: number | null;
+    killedBy: NodeJS.Signals | null;
+  }): RunnerEvent | undefined {
+    const { request, output, stderr, code, killedBy } = end;
+    const name = request.agent.name;
+    if (request.signal.aborted) return undefined; // a stopped turn ends quietly
+    if (end.silent)
+      return this.error(
+        `${name} printed nothing for ${describeDuration(end.silenceMs)} and was stopped.`,
+        stderr,
+      );
+    if (end.spawnError !== undefined)
+      return this.error(`${name}'s command could not start: ${end.spawnError.message}.`, stderr);
+    const outcome = output.outcome();
+    if (outcome?.type === 'error') return this.error(`${name} failed: ${outcome.message}`, stderr);
+    // A stream-json `result` is the answer, even when the process had to be ended after it.
+    if (outcome !== undefined && output.format === 'stream-json') return outcome;
+    if (code !== 0) {
+      const how = code === null ? `was killed by ${killedBy ?? 'a signal'}` : `exited with code ${code}`;
+      return this.error(`${name}'s command ${how}.`, stderr);
+    }
+    return outcome ?? this.error(`${name}'s command finished without printing a reply.`, stderr);
+  }
+
+  /** An error with the last lines of the agent's stderr, secrets scrubbed. */
+  private error(message: string, stderr: StderrTail): RunnerEvent {
+    const tail = stderr.lastLines();
+    const text = tail === '' ? message : `${message}\n${tail}`;
+    return { type: 'error', message: scrubSecrets(text, this.secrets) };
+  }
+}
+
+function describeDuration(ms: number): string {
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}`;
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} seconds`;
+}
