@@ -51,7 +51,7 @@ describe('OpenAiRunner tool loop against the validating stand-in (A9)', () => {
       events.filter((e) => e.type === 'tool_end').map((e) => e.type === 'tool_end' && e.summary),
     ).toEqual(['list_files: .', 'read_file: README.md', 'read_file: b.ts']);
     expect(standIn.requests).toHaveLength(3);
-    expect((standIn.requests[0]?.body as { tools: unknown[] }).tools).toEqual([
+    expect((standIn.requests[0]?.body as { tools?: unknown[] } | undefined)?.tools).toEqual([
       {
         type: 'function',
         function: {
