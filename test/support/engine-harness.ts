@@ -7,6 +7,7 @@ import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/f
 import { TerminalChat, TerminalPlatform, type ThreadEntry } from '../../src/bots/terminal';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
+import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
 import type { RunRecord } from '../../src/core/model/records';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
 import { silentLogger } from '../../src/core/ports/logger';
@@ -35,6 +36,7 @@ export async function openEngineHarness(
   setup: EngineSetup,
   runner: Runner,
   timings: Partial<EngineTimings> = {},
+  options: { tools?: TurnToolsFactory } = {},
 ) {
   const db = await openTestDatabase(setup.database);
   const dataDir = await makeTempDir();
@@ -69,6 +71,7 @@ export async function openEngineHarness(
         closeTimeoutMs: 2000,
       }),
       runners: () => turnRunner,
+      ...(options.tools === undefined ? {} : { tools: options.tools }),
       rateLimiter,
       directory,
       clock: { now },
@@ -117,6 +120,7 @@ export async function openEngineHarness(
     },
     platform,
     local,
+    dataDir: dataDir.path,
     read,
     runs,
     agentId,
