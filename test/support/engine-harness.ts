@@ -10,7 +10,7 @@ import { TurnEngine } from '../../src/core/engine/turn-engine';
 import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
 import type { RunRecord } from '../../src/core/model/records';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
-import { silentLogger } from '../../src/core/ports/logger';
+import { type Logger, silentLogger } from '../../src/core/ports/logger';
 import type { Runner } from '../../src/core/ports/runner';
 import type { StoreTx } from '../../src/core/ports/store';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
@@ -36,7 +36,7 @@ export async function openEngineHarness(
   setup: EngineSetup,
   runner: Runner,
   timings: Partial<EngineTimings> = {},
-  options: { tools?: TurnToolsFactory } = {},
+  options: { tools?: TurnToolsFactory; logger?: Logger } = {},
 ) {
   const db = await openTestDatabase(setup.database);
   const dataDir = await makeTempDir();
@@ -75,7 +75,7 @@ export async function openEngineHarness(
       rateLimiter,
       directory,
       clock: { now },
-      logger: silentLogger,
+      logger: options.logger ?? silentLogger,
       relayName: null,
       timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, ...timings },
     });
@@ -121,6 +121,8 @@ export async function openEngineHarness(
     platform,
     local,
     dataDir: dataDir.path,
+    /** The working directory of an agent of the local workspace (its folder). */
+    agentDir: (name: string) => directory.agentDir(local.workspace.slug, name),
     read,
     runs,
     agentId,
