@@ -62,18 +62,31 @@ export async function guardCall(
       lines: [`actions: ${call.actions.join(', ')}`, resolution.reason],
     },
   });
-  for (;;) {
-    if (signal.aborted) return { allowed: false, reason: 'The turn was stopped while waiting for approval.' };
-    const outcome = await approvalState(deps, approval.id);
-    if (outcome === 'allow') return { allowed: true };
-    if (outcome === 'deny') {
-      return {
-        allowed: false,
-        reason: `Refused: a person denied the approval for ${call.summary} (or it expired unanswered). Do not retry it; tell the people what you would have done.`,
-      };
+  // A12, A13: a run waiting on an approval is blocked, not silent.
+  await setLiveness(deps, call, 'blocked');
+  try {
+    for (;;) {
+      if (signal.aborted)
+        return { allowed: false, reason: 'The turn was stopped while waiting for approval.' };
+      const outcome = await approvalState(deps, approval.id);
+      if (outcome === 'allow') return { allowed: true };
+      if (outcome === 'deny') {
+        return {
+          allowed: false,
+          reason: `Refused: a person denied the approval for ${call.summary} (or it expired unanswered). Do not retry it; tell the people what you would have done.`,
+        };
+      }
+      await sleep(pollMs, signal);
     }
-    await sleep(pollMs, signal);
+  } finally {
+    await setLiveness(deps, call, 'ok');
   }
+}
+
+async function setLiveness(deps: EngineDeps, call: GuardedCall, liveness: 'blocked' | 'ok'): Promise<void> {
+  await deps.store
+    .inWorkspace(call.agent.workspaceId, (tx) => tx.runs.update(call.runId, { liveness }))
+    .catch((error: unknown) => deps.logger.warn({ err: error, runId: call.runId }, 'liveness update failed'));
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
