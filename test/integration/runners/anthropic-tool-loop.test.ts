@@ -292,4 +292,34 @@ describe('AnthropicRunner tool loop against the validating stand-in (A9)', () =>
       },
     ]);
   });
+
+  it('a runaway loop stops after maxToolRounds with a sentence', async () => {
+    const tools = recordingTools([pathTool('read_file')]);
+    standIn.reply = () => ({
+      kind: 'stream',
+      blocks: [{ type: 'tool_use', name: 'read_file', input: { path: 'a' } }],
+    });
+    const events = await collectEvents(runner({ maxToolRounds: 2 }).run(request({ tools })));
+    expect(tools.calls).toHaveLength(2);
+    expect(events.at(-1)).toEqual({
+      type: 'error',
+      message: 'stopped after 2 rounds of tool calls without an answer.',
+    });
+  });
+
+  it('an abort while a tool runs ends the turn quietly: no final, no further request', async () => {
+    const controller = new AbortController();
+    const tools = recordingTools([pathTool('read_file')]);
+    tools.call = async (_call, signal) => {
+      controller.abort();
+      return { ok: false, output: signal.aborted ? 'stopped' : 'not stopped' };
+    };
+    standIn.script({
+      kind: 'stream',
+      blocks: [{ type: 'tool_use', name: 'read_file', input: { path: 'a' } }],
+    });
+    const events = await collectEvents(runner().run(request({ tools, signal: controller.signal })));
+    expect(events.some((e) => e.type === 'final' || e.type === 'error')).toBe(false);
+    expect(standIn.requests).toHaveLength(1);
+  });
 });

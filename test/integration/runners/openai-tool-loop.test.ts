@@ -176,4 +176,16 @@ describe('OpenAiRunner tool loop against the validating stand-in (A9)', () => {
       message: `engineer could not get an answer from the model server at ${standIn.baseUrl}: it answered 429: Rate limit reached (gave up after 3 attempts with backoff).`,
     });
   });
+
+  it('A9: a completion contract nudges once with a user message, then fails the turn', async () => {
+    const contract = { unmet: () => 'Call submit_plan now.', failure: 'no plan was submitted.' };
+    const tools = recordingTools([pathTool('submit_plan')], undefined, contract);
+    standIn.script({ kind: 'stream', deltas: ['A plan.'] }, { kind: 'stream', deltas: [] });
+    const events = await collectEvents(runner().run(request({ tools })));
+    expect(events.at(-1)).toEqual({ type: 'error', message: 'no plan was submitted.' });
+    expect(standIn.requests[1]?.messages?.slice(2)).toEqual([
+      { role: 'assistant', content: 'A plan.' },
+      { role: 'user', content: 'Call submit_plan now.' },
+    ]);
+  });
 });
