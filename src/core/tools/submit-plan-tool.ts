@@ -23,7 +23,7 @@ export const submitPlanTool = defineTool({
     scope.state.set(PLAN_KEY, input);
     return {
       ok: true,
-      output: 'Plan submitted. End your turn with a short summary of the plan for the people here.',
+      output: 'Plan submitted. Now end your turn by replying with the plan, so the people here can read it.',
     };
   },
 });
