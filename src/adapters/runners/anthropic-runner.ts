@@ -1,4 +1,4 @@
-import Anthropic, { APIUserAbortError } from '@anthropic-ai/sdk';
+import Anthropic, { APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type {
   ContentBlockParam,
   MessageCreateParamsStreaming,
@@ -112,14 +112,28 @@ export class AnthropicRunner implements Runner {
       const { kept, dropped } = fitExchanges([prompt], exchanges, contextBudget);
       const head: MessageParam =
         dropped > 0 ? { role: 'user', content: request.prompt + droppedNotice(dropped) } : prompt;
-      let message: AssembledMessage;
-      try {
-        const stream = await client.messages.create(this.params(request, [head, ...kept.flat()]), { signal });
-        message = yield* readMessageStream(stream);
-      } catch (error) {
-        if (signal.aborted || error instanceof APIUserAbortError) return;
-        yield { type: 'error', message: describeAnthropicError(error, apiKey, this.options.maxRetries ?? 2) };
-        return;
+      let message: AssembledMessage | undefined;
+      const retries = this.options.maxRetries ?? 2;
+      for (let attempt = 0; message === undefined; attempt++) {
+        let streamed = false;
+        try {
+          const stream = await client.messages.create(this.params(request, [head, ...kept.flat()]), {
+            signal,
+          });
+          message = yield* markStreamed(readMessageStream(stream), () => {
+            streamed = true;
+          });
+        } catch (error) {
+          if (signal.aborted || error instanceof APIUserAbortError) return;
+          // The SDK retries a 429/529 answer; an `overloaded_error` event inside a stream that
+          // has shown nothing yet is retried here, with the same backoff.
+          if (!streamed && attempt < retries && isOverloadedEvent(error)) {
+            await backoff(attempt, signal);
+            continue;
+          }
+          yield { type: 'error', message: describeAnthropicError(error, apiKey, retries) };
+          return;
+        }
       }
       if (signal.aborted) return;
       if (!message.completed) {
@@ -168,4 +182,34 @@ export class AnthropicRunner implements Runner {
       return;
     }
   }
+}
+
+/** Passes events through, calling `onText` once the first text or tool event is seen. */
+async function* markStreamed<T>(
+  source: AsyncGenerator<RunnerEvent, T>,
+  onText: () => void,
+): AsyncGenerator<RunnerEvent, T> {
+  for (;;) {
+    const next = await source.next();
+    if (next.done === true) return next.value;
+    if (next.value.type !== 'thinking') onText();
+    yield next.value;
+  }
+}
+
+const isOverloadedEvent = (error: unknown): boolean =>
+  error instanceof APIError && error.status === undefined && error.type === 'overloaded_error';
+
+/** The SDK's schedule: 0.5 s doubling, at most 8 s, with up to 25 % jitter; ends early on abort. */
+function backoff(attempt: number, signal: AbortSignal): Promise<void> {
+  const ms = Math.min(500 * 2 ** attempt, 8000) * (1 - Math.random() * 0.25);
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
 }

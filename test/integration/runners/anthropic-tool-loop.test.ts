@@ -322,4 +322,14 @@ describe('AnthropicRunner tool loop against the validating stand-in (A9)', () =>
     expect(events.some((e) => e.type === 'final' || e.type === 'error')).toBe(false);
     expect(standIn.requests).toHaveLength(1);
   });
+
+  it('an overloaded_error event inside a stream that showed nothing yet is retried too', async () => {
+    standIn.script(
+      { kind: 'stream', blocks: [], failWith: { type: 'overloaded_error', message: 'Overloaded' } },
+      { kind: 'stream', blocks: [{ type: 'text', chunks: ['second time lucky'] }] },
+    );
+    const events = await collectEvents(runner({ maxRetries: 1 }).run(request()));
+    expect(events.at(-1)).toEqual({ type: 'final', text: 'second time lucky' });
+    expect(standIn.requests).toHaveLength(2);
+  });
 });
