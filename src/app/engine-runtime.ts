@@ -4,12 +4,14 @@ import { RedisPairRateLimiter } from '../adapters/redis/redis-pair-rate-limiter'
 import { createRunnerResolver } from '../adapters/runners/runner-resolver';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../core/engine/engine-deps';
 import { TurnEngine } from '../core/engine/turn-engine';
+import type { TurnToolsFactory } from '../core/engine/turn-tool-kit';
 import type { Platform } from '../core/model/platform';
 import type { ChatPlatform } from '../core/ports/chat-platform';
 import type { PairRateLimiter } from '../core/ports/pair-rate-limiter';
 import type { RunnerResolver } from '../core/ports/runner';
 import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limiter';
 import type { Runtime } from './runtime';
+import { createTurnTools } from './turn-tools';
 
 export const TURN_QUEUE = 'summon-turns';
 
@@ -27,6 +29,7 @@ export async function startEngine(
   platforms: ReadonlyMap<Platform, ChatPlatform>,
   options: {
     runners?: RunnerResolver;
+    tools?: TurnToolsFactory;
     timings?: Partial<EngineTimings>;
     concurrency?: number;
     queueName?: string;
@@ -46,6 +49,8 @@ export async function startEngine(
     platforms,
     queue,
     runners: options.runners ?? createRunnerResolver(config.models),
+    // A9: the built-in harness's tools, secrets stripped from the bash environment.
+    tools: options.tools ?? createTurnTools(config),
     rateLimiter,
     directory: runtime.directory,
     clock: { now: () => new Date() },

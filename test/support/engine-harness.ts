@@ -7,9 +7,10 @@ import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/f
 import { TerminalChat, TerminalPlatform, type ThreadEntry } from '../../src/bots/terminal';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
+import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
 import type { RunRecord } from '../../src/core/model/records';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
-import { silentLogger } from '../../src/core/ports/logger';
+import { type Logger, silentLogger } from '../../src/core/ports/logger';
 import type { Runner } from '../../src/core/ports/runner';
 import type { StoreTx } from '../../src/core/ports/store';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
@@ -35,6 +36,7 @@ export async function openEngineHarness(
   setup: EngineSetup,
   runner: Runner,
   timings: Partial<EngineTimings> = {},
+  options: { tools?: TurnToolsFactory; logger?: Logger } = {},
 ) {
   const db = await openTestDatabase(setup.database);
   const dataDir = await makeTempDir();
@@ -69,10 +71,11 @@ export async function openEngineHarness(
         closeTimeoutMs: 2000,
       }),
       runners: () => turnRunner,
+      ...(options.tools === undefined ? {} : { tools: options.tools }),
       rateLimiter,
       directory,
       clock: { now },
-      logger: silentLogger,
+      logger: options.logger ?? silentLogger,
       relayName: null,
       timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, ...timings },
     });
@@ -117,6 +120,9 @@ export async function openEngineHarness(
     },
     platform,
     local,
+    dataDir: dataDir.path,
+    /** The working directory of an agent of the local workspace (its folder). */
+    agentDir: (name: string) => directory.agentDir(local.workspace.slug, name),
     read,
     runs,
     agentId,

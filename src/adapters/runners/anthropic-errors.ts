@@ -5,8 +5,12 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthro
  * its own message. Headers and request options are never read, and the api key is masked
  * in case a server echoed it back.
  */
-export function describeAnthropicError(error: unknown, apiKey: string): string {
-  return redact(describe(error), apiKey);
+export function describeAnthropicError(error: unknown, apiKey: string, retries = 0): string {
+  const sentence = describe(error);
+  // 429 rate limited, 529 overloaded: the SDK already retried with backoff; say so.
+  const busy = error instanceof APIError && (error.status === 429 || error.status === 529);
+  const tried = busy && retries > 0 ? ` (gave up after ${retries + 1} attempts with backoff)` : '';
+  return redact(sentence + tried, apiKey);
 }
 
 function describe(error: unknown): string {

@@ -1,8 +1,18 @@
-import Anthropic, { APIUserAbortError } from '@anthropic-ai/sdk';
-import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
+import Anthropic, { APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import type {
+  ContentBlockParam,
+  MessageCreateParamsStreaming,
+  MessageParam,
+  Tool,
+  ToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../core/ports/runner';
+import { DEFAULT_CONTEXT_TOKENS, estimateTokens } from '../../core/prompt/token-estimate';
 import { anthropicTokenPlan } from './anthropic-effort';
 import { describeAnthropicError } from './anthropic-errors';
+import { type AssembledMessage, readMessageStream } from './anthropic-message-stream';
+import { droppedNotice, fitExchanges } from './bounded-exchanges';
+import { runToolRound } from './tool-round';
 
 export interface AnthropicRunnerOptions {
   /** `ANTHROPIC_API_KEY`; without it every run fails with a sentence saying how to configure one. */
@@ -18,7 +28,11 @@ export interface AnthropicRunnerOptions {
   maxTokens?: number;
   /** Retries of the SDK for connection errors, 429 and 5xx; the SDK's default (2) when absent. */
   maxRetries?: number;
+  /** How many rounds of tool calls one turn may make before it fails (a runaway guard). */
+  maxToolRounds?: number;
 }
+
+export const DEFAULT_MAX_TOOL_ROUNDS = 50;
 
 const PUBLIC_API = 'https://api.anthropic.com';
 
@@ -27,9 +41,9 @@ export const NO_ANTHROPIC_KEY_REASON =
   '`adapter: openai` and set OPENAI_BASE_URL to use a local model server.';
 
 /**
- * The built-in loop over the Anthropic Messages API (A9, A10): one streamed call per turn.
- * Text deltas are forwarded as they arrive and the turn ends with the whole text. Tools are
- * not offered yet: a `tool_use` stop ends the turn with the text so far.
+ * The built-in loop over the Anthropic Messages API (A9, A10): streamed calls, text deltas
+ * forwarded as they arrive; a `tool_use` stop runs the calls through the turn's tools and
+ * sends the results back, until the model stops. The turn ends with the last message's text.
  */
 export class AnthropicRunner implements Runner {
   private readonly client: Anthropic | undefined;
@@ -51,19 +65,26 @@ export class AnthropicRunner implements Runner {
           });
   }
 
-  /** The body of the Messages call for a request (exposed for tests and logs; no secrets). */
-  params(request: RunnerRequest): MessageCreateParamsStreaming {
+  /** The body of the first Messages call for a request (exposed for tests and logs; no secrets). */
+  params(request: RunnerRequest, messages?: MessageParam[]): MessageCreateParamsStreaming {
     // A4: the agent's effort decides thinking (the map is in anthropic-effort.ts).
     const plan = anthropicTokenPlan(request.agent.effort, this.options.maxTokens);
     const budget = plan.thinkingBudget;
+    const tools: Tool[] = request.tools.specs.map((spec) => ({
+      name: spec.name,
+      description: spec.description,
+      input_schema: spec.inputSchema as Tool.InputSchema,
+    }));
     return {
       // A10: an agent without a model runs on the default model.
       model: request.agent.modelId ?? this.options.defaultModel,
       max_tokens: plan.maxTokens,
       system: request.system,
-      messages: [{ role: 'user', content: request.prompt }],
+      messages: messages ?? [{ role: 'user', content: request.prompt }],
       stream: true,
       ...(budget !== undefined ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
+      // A9: the tool surface was built from the space mode; an absent tool is never offered.
+      ...(tools.length > 0 ? { tools } : {}),
     };
   }
 
@@ -74,47 +95,121 @@ export class AnthropicRunner implements Runner {
       yield { type: 'error', message: `${request.agent.name} cannot answer: ${NO_ANTHROPIC_KEY_REASON}` };
       return;
     }
-    if (request.signal.aborted) return;
     const apiKey = this.options.apiKey ?? '';
-    let text = '';
-    let completed = false;
-    try {
-      const stream = await client.messages.create(this.params(request), { signal: request.signal });
-      for await (const event of stream) {
-        switch (event.type) {
-          case 'message_start':
-            yield { type: 'thinking' };
-            break;
-          case 'content_block_start':
-            if (event.content_block.type === 'thinking' || event.content_block.type === 'redacted_thinking') {
-              yield { type: 'thinking' };
-            }
-            break;
-          case 'content_block_delta':
-            if (event.delta.type === 'text_delta' && event.delta.text !== '') {
-              text += event.delta.text;
-              yield { type: 'text', delta: event.delta.text };
-            }
-            break;
-          case 'message_stop':
-            completed = true;
-            break;
-          default:
-            // message_delta (stop_reason: end_turn, max_tokens, tool_use, …) and
-            // content_block_stop need nothing: every stop ends with the text so far.
-            break;
+    const { tools, signal } = request;
+    const first = this.params(request);
+    const contextBudget =
+      (request.agent.contextSize ?? DEFAULT_CONTEXT_TOKENS) -
+      first.max_tokens -
+      estimateTokens(request.system);
+    const exchanges: MessageParam[][] = [];
+    let nudged = false;
+    const maxRounds = this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
+    for (let round = 0; ; round++) {
+      if (signal.aborted) return;
+      // A4: contextSize bounds what the loop keeps; the oldest exchanges go first, whole.
+      const prompt: MessageParam = { role: 'user', content: request.prompt };
+      const { kept, dropped } = fitExchanges([prompt], exchanges, contextBudget);
+      const head: MessageParam =
+        dropped > 0 ? { role: 'user', content: request.prompt + droppedNotice(dropped) } : prompt;
+      let message: AssembledMessage | undefined;
+      const retries = this.options.maxRetries ?? 2;
+      for (let attempt = 0; message === undefined; attempt++) {
+        let streamed = false;
+        try {
+          const stream = await client.messages.create(this.params(request, [head, ...kept.flat()]), {
+            signal,
+          });
+          message = yield* markStreamed(readMessageStream(stream), () => {
+            streamed = true;
+          });
+        } catch (error) {
+          if (signal.aborted || error instanceof APIUserAbortError) return;
+          // The SDK retries a 429/529 answer; an `overloaded_error` event inside a stream that
+          // has shown nothing yet is retried here, with the same backoff.
+          if (!streamed && attempt < retries && isOverloadedEvent(error)) {
+            await backoff(attempt, signal);
+            continue;
+          }
+          yield { type: 'error', message: describeAnthropicError(error, apiKey, retries) };
+          return;
         }
       }
-    } catch (error) {
-      if (request.signal.aborted || error instanceof APIUserAbortError) return;
-      yield { type: 'error', message: describeAnthropicError(error, apiKey) };
+      if (signal.aborted) return;
+      if (!message.completed) {
+        yield { type: 'error', message: 'The Anthropic API stream ended before the message was complete.' };
+        return;
+      }
+      if (message.stopReason === 'tool_use' && message.calls.length > 0) {
+        if (round >= maxRounds) {
+          yield {
+            type: 'error',
+            message: `stopped after ${maxRounds} rounds of tool calls without an answer.`,
+          };
+          return;
+        }
+        const outcomes = yield* runToolRound(message.calls, tools, signal);
+        if (signal.aborted) return;
+        const results: ToolResultBlockParam[] = message.calls.map((call, index) => ({
+          type: 'tool_result',
+          tool_use_id: call.callId,
+          content: outcomes[index]?.output || '(no output)',
+          ...(outcomes[index]?.ok === false ? { is_error: true } : {}),
+        }));
+        exchanges.push([
+          { role: 'assistant', content: message.content },
+          { role: 'user', content: results },
+        ]);
+        continue;
+      }
+      // A9: a completion contract (plan mode: submit_plan) nudges once, then fails the turn.
+      const nudge = tools.completion?.unmet();
+      if (nudge !== undefined && tools.completion !== undefined) {
+        if (nudged) {
+          yield { type: 'error', message: tools.completion.failure };
+          return;
+        }
+        nudged = true;
+        const said: ContentBlockParam[] =
+          message.content.length > 0 ? message.content : [{ type: 'text', text: '(no answer)' }];
+        exchanges.push([
+          { role: 'assistant', content: said },
+          { role: 'user', content: nudge },
+        ]);
+        continue;
+      }
+      yield { type: 'final', text: message.text };
       return;
     }
-    if (request.signal.aborted) return;
-    if (!completed) {
-      yield { type: 'error', message: 'The Anthropic API stream ended before the message was complete.' };
-      return;
-    }
-    yield { type: 'final', text };
   }
+}
+
+/** Passes events through, calling `onText` once the first text or tool event is seen. */
+async function* markStreamed<T>(
+  source: AsyncGenerator<RunnerEvent, T>,
+  onText: () => void,
+): AsyncGenerator<RunnerEvent, T> {
+  for (;;) {
+    const next = await source.next();
+    if (next.done === true) return next.value;
+    if (next.value.type !== 'thinking') onText();
+    yield next.value;
+  }
+}
+
+const isOverloadedEvent = (error: unknown): boolean =>
+  error instanceof APIError && error.status === undefined && error.type === 'overloaded_error';
+
+/** The SDK's schedule: 0.5 s doubling, at most 8 s, with up to 25 % jitter; ends early on abort. */
+function backoff(attempt: number, signal: AbortSignal): Promise<void> {
+  const ms = Math.min(500 * 2 ** attempt, 8000) * (1 - Math.random() * 0.25);
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
 }

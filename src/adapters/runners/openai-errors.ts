@@ -6,6 +6,8 @@ export interface OpenAiCallContext {
   serverUrl: string;
   model: string;
   apiKey: string | undefined;
+  /** How often the SDK retried (with backoff) before giving up. */
+  retries?: number;
 }
 
 /**
@@ -22,7 +24,12 @@ export function describeOpenAiError(error: unknown, context: OpenAiCallContext):
     const status = error.status;
     const detail = serverMessage(error);
     const answered = status === undefined ? detail : `it answered ${status}: ${detail}`;
-    sentence = `${prefix}: ${answered}${hintFor(status, model)}`;
+    // 429: the SDK already retried with backoff; say so.
+    const tried =
+      status === 429 && (context.retries ?? 0) > 0
+        ? ` (gave up after ${(context.retries ?? 0) + 1} attempts with backoff)`
+        : '';
+    sentence = `${prefix}: ${answered}${tried}${hintFor(status, model)}`;
   } else {
     const message = error instanceof Error ? error.message : String(error);
     sentence = `${prefix}: ${message}`;

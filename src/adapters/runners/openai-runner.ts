@@ -1,6 +1,11 @@
 import OpenAI from 'openai';
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../core/ports/runner';
+import { DEFAULT_MAX_TOOL_ROUNDS } from './anthropic-runner';
+import { droppedNotice, fitExchanges } from './bounded-exchanges';
+import { type AssembledCompletion, readCompletionStream } from './openai-completion-stream';
 import { describeOpenAiError } from './openai-errors';
+import { runToolRound } from './tool-round';
 
 export interface OpenAiRunnerOptions {
   /** An OpenAI-compatible API root, e.g. `http://localhost:11434/v1` (Ollama). Unset = OpenAI's own API. */
@@ -10,14 +15,24 @@ export interface OpenAiRunnerOptions {
   defaultModel: string | undefined;
   /** Retries of connection errors, 408, 429 and 5xx (the SDK's default is 2). */
   maxRetries?: number;
+  /** A4: the window of agents without `contextSize` (local models are often small). */
+  defaultContextTokens?: number;
+  /** How many rounds of tool calls one turn may make before it fails (a runaway guard). */
+  maxToolRounds?: number;
 }
+
+/** A common window of local models; an agent's `contextSize` overrides it. */
+export const DEFAULT_OPENAI_CONTEXT = 32_768;
+/** Room left for the model's answer when bounding the history. */
+const ANSWER_ROOM = 4096;
 
 /** Local servers (Ollama, LM Studio, vLLM) usually take no key, but the SDK insists on one. */
 const PLACEHOLDER_KEY = 'no-key';
 
 /**
  * The built-in loop over any OpenAI-compatible chat-completions endpoint (A9, A10): one
- * streamed completion of the composed system prompt and the turn's prompt. Tools come later.
+ * streamed completions; `tool_calls` run through the turn's tools and go back as `tool`
+ * messages until the model answers without calls.
  */
 export class OpenAiRunner implements Runner {
   private readonly client: OpenAI | undefined;
@@ -50,44 +65,100 @@ export class OpenAiRunner implements Runner {
       };
       return;
     }
-    if (request.signal.aborted) return;
-
-    yield { type: 'thinking' };
-    let text = '';
-    try {
-      const stream = await this.client.chat.completions.create(
-        {
-          model,
-          messages: [
-            { role: 'system', content: request.system },
-            { role: 'user', content: request.prompt },
-          ],
-          stream: true,
-        },
-        { signal: request.signal },
-      );
-      for await (const chunk of stream) {
-        const delta = chunk.choices[0]?.delta.content;
-        if (typeof delta === 'string' && delta !== '') {
-          text += delta;
-          yield { type: 'text', delta };
-        }
+    const { tools, signal } = request;
+    const head: ChatCompletionMessageParam[] = [
+      { role: 'system', content: request.system },
+      { role: 'user', content: request.prompt },
+    ];
+    const offered: ChatCompletionTool[] = tools.specs.map((spec) => ({
+      type: 'function',
+      function: { name: spec.name, description: spec.description, parameters: spec.inputSchema },
+    }));
+    const budget =
+      (request.agent.contextSize ?? this.options.defaultContextTokens ?? DEFAULT_OPENAI_CONTEXT) -
+      ANSWER_ROOM;
+    const exchanges: ChatCompletionMessageParam[][] = [];
+    const maxRounds = this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
+    let nudged = false;
+    for (let round = 0; ; round++) {
+      if (signal.aborted) return;
+      yield { type: 'thinking' };
+      // A4: contextSize bounds the loop's history; the oldest tool exchanges go first, whole.
+      const { kept, dropped } = fitExchanges(head, exchanges, budget);
+      const prompt: ChatCompletionMessageParam[] =
+        dropped > 0
+          ? [
+              head[0] as ChatCompletionMessageParam,
+              { role: 'user', content: request.prompt + droppedNotice(dropped) },
+            ]
+          : head;
+      let completion: AssembledCompletion;
+      try {
+        const stream = await this.client.chat.completions.create(
+          {
+            model,
+            messages: [...prompt, ...kept.flat()],
+            stream: true,
+            // A9: only the tools of this space mode are offered.
+            ...(offered.length > 0 ? { tools: offered } : {}),
+          },
+          { signal },
+        );
+        completion = yield* readCompletionStream(stream);
+      } catch (error) {
+        // A stopped turn ends quietly: the engine already knows why it stopped.
+        if (signal.aborted) return;
+        yield {
+          type: 'error',
+          message: describeOpenAiError(error, {
+            agentName: name,
+            serverUrl: this.client.baseURL,
+            model,
+            apiKey: this.options.apiKey,
+            retries: this.options.maxRetries ?? 2,
+          }),
+        };
+        return;
       }
-    } catch (error) {
-      // A stopped turn ends quietly: the engine already knows why it stopped.
-      if (request.signal.aborted) return;
-      yield {
-        type: 'error',
-        message: describeOpenAiError(error, {
-          agentName: name,
-          serverUrl: this.client.baseURL,
-          model,
-          apiKey: this.options.apiKey,
-        }),
-      };
+      if (signal.aborted) return;
+      if (completion.calls.length > 0) {
+        if (round >= maxRounds) {
+          yield {
+            type: 'error',
+            message: `stopped after ${maxRounds} rounds of tool calls without an answer.`,
+          };
+          return;
+        }
+        const outcomes = yield* runToolRound(completion.calls, tools, signal);
+        if (signal.aborted) return;
+        exchanges.push([
+          completion.message,
+          ...completion.calls.map(
+            (call, index): ChatCompletionMessageParam => ({
+              role: 'tool',
+              tool_call_id: call.callId,
+              content: outcomes[index]?.output || '(no output)',
+            }),
+          ),
+        ]);
+        continue;
+      }
+      // A9: a completion contract (plan mode: submit_plan) nudges once, then fails the turn.
+      const nudge = tools.completion?.unmet();
+      if (nudge !== undefined && tools.completion !== undefined) {
+        if (nudged) {
+          yield { type: 'error', message: tools.completion.failure };
+          return;
+        }
+        nudged = true;
+        exchanges.push([
+          { role: 'assistant', content: completion.text === '' ? '(no answer)' : completion.text },
+          { role: 'user', content: nudge },
+        ]);
+        continue;
+      }
+      yield { type: 'final', text: completion.text };
       return;
     }
-    if (request.signal.aborted) return;
-    yield { type: 'final', text };
   }
 }

@@ -7,6 +7,7 @@ import type { PairRateLimiter } from '../ports/pair-rate-limiter';
 import type { RunnerResolver } from '../ports/runner';
 import type { Store } from '../ports/store';
 import type { WorkspaceDirectory } from '../ports/workspace-directory';
+import type { TurnToolsFactory } from './turn-tool-kit';
 
 /** A queued turn: the run is stored first; the job only wakes a worker up. */
 export interface RunJob {
@@ -40,6 +41,11 @@ export interface EngineDeps {
   platforms: ReadonlyMap<Platform, ChatPlatform>;
   queue: JobQueue<RunJob>;
   runners: RunnerResolver;
+  /**
+   * A9: builds each run's tools (surface from the space mode, guardrails per call). Absent:
+   * turns get no tools (NO_TOOLS), as engines built before the tool kit did.
+   */
+  tools?: TurnToolsFactory;
   rateLimiter: PairRateLimiter;
   directory: WorkspaceDirectory;
   clock: Clock;

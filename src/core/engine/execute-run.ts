@@ -103,13 +103,26 @@ async function runTurn(
   let text = '';
   try {
     const runner = deps.runners(agent);
+    const workingDir = deps.directory.agentDir(context.workspaceSlug, agent.name);
+    // A9: the turn's tools, built from the space mode; every call passes the guardrails.
+    const tools =
+      deps.tools === undefined
+        ? NO_TOOLS
+        : deps.tools(deps, {
+            runId: run.id,
+            agent,
+            space: context.space,
+            conversation: context.conversation,
+            workingDir,
+            skills: context.skills,
+          });
     for await (const event of runner.run({
       runId: run.id,
       agent,
       system: composed.system,
       prompt: composed.prompt,
-      workingDir: deps.directory.agentDir(context.workspaceSlug, agent.name),
-      tools: NO_TOOLS,
+      workingDir,
+      tools,
       signal: abort.signal,
     })) {
       monitor.observe(event);

@@ -1,9 +1,10 @@
 import { NotFoundError } from '../errors';
 import { parsePersonMessage } from '../mentions';
 import type { ConversationRecord, MessageRecord } from '../model/conversation-records';
-import type { AgentRecord, MemberRecord, RunRecord, SpaceRecord } from '../model/records';
+import type { AgentRecord, MemberRecord, RunRecord, SkillRecord, SpaceRecord } from '../model/records';
 import type { StoreTx } from '../ports/store';
 import type { HistoryMessage, PromptInput } from '../prompt';
+import { loadSkillCommands } from '../prompt/skill-commands';
 
 /** Everything one turn reads from the store, loaded in one workspace-scoped transaction. */
 export interface TurnContext {
@@ -15,6 +16,8 @@ export interface TurnContext {
   conversation: ConversationRecord;
   space: SpaceRecord;
   trigger: MessageRecord | null;
+  /** A5: the skills linked into the agent's folder, with their bodies (read_skill). */
+  skills: SkillRecord[];
   promptInput: PromptInput;
 }
 
@@ -36,7 +39,8 @@ export async function loadTurnContext(
   const members = await tx.members.list(run.workspaceId);
   const trigger = run.triggerMessageId === null ? null : await tx.messages.findById(run.triggerMessageId);
   const recent = await tx.messages.listRecent(conversation.id, historyMessages);
-  const skills = (await tx.skills.list(run.workspaceId)).filter((s) => agent.skills.includes(s.name));
+  const workspaceSkills = await tx.skills.list(run.workspaceId);
+  const skills = workspaceSkills.filter((s) => agent.skills.includes(s.name));
   const participants = await tx.spaces.listParticipants(space.id);
 
   const agentName = new Map(agents.map((a) => [a.id, a.name]));
@@ -51,6 +55,10 @@ export async function loadTurnContext(
     }));
 
   const sender = trigger?.note?.senderAgentId ? agentName.get(trigger.note.senderAgentId) : undefined;
+  const prompt = promptText(trigger, agents, members);
+  // A5: `/skill:<name>` in a person's message loads that skill's body for this turn.
+  const loadedSkills =
+    trigger?.authorKind === 'person' ? loadSkillCommands(trigger.text, workspaceSkills) : [];
   const promptInput: PromptInput = {
     agent,
     skills,
@@ -78,7 +86,8 @@ export async function loadTurnContext(
         ? { kind: 'agent', name: agentName.get(run.startedByAgentId) ?? 'an agent' }
         : { kind: 'person', nickname: memberById.get(run.startedByMemberId ?? '')?.nickname ?? 'someone' },
     history,
-    prompt: promptText(trigger, agents, members),
+    prompt,
+    ...(loadedSkills.length > 0 ? { loadedSkills } : {}),
     ...(trigger?.note && sender !== undefined
       ? {
           note: {
@@ -98,6 +107,7 @@ export async function loadTurnContext(
     conversation,
     space,
     trigger,
+    skills,
     promptInput,
   };
 }

@@ -26,6 +26,18 @@ export interface ToolOutcome {
 
 export type ToolAuthorization = { allowed: true } | { allowed: false; reason: string };
 
+/**
+ * A9: a completion contract. When the model stops and `unmet()` returns a nudge, the loop
+ * sends the nudge as one more user message and lets the model continue once; if the
+ * contract is still unmet, the turn fails with `failure`.
+ */
+export interface CompletionContract {
+  /** The nudge to send, or undefined when the contract is met. */
+  unmet(): string | undefined;
+  /** The sentence the turn fails with when the nudge did not help. */
+  failure: string;
+}
+
 export interface TurnTools {
   /** A9: the tools this turn may use. A forbidden tool is absent here, not merely refused. */
   readonly specs: readonly ToolSpec[];
@@ -39,6 +51,8 @@ export interface TurnTools {
    * hook): the guardrail decision for a call about to be made; `ask` waits for approval.
    */
   authorize(call: ToolCall, signal: AbortSignal): Promise<ToolAuthorization>;
+  /** A9: what a turn must have done before it may end (plan mode: `submit_plan`). */
+  readonly completion?: CompletionContract;
 }
 
 /** A turn with no tools (a runner that cannot use them, or a test that needs none). */

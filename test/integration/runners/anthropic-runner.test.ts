@@ -166,20 +166,6 @@ describe('AnthropicRunner against the Messages API stand-in (A9, A10)', () => {
     expect(events.some((e) => e.type === 'final')).toBe(false);
   });
 
-  it('a tool_use stop ends the turn with the text so far (tools arrive later)', async () => {
-    standIn.reply = () => ({
-      kind: 'stream',
-      blocks: [
-        { type: 'text', chunks: ['Let me check.'] },
-        { type: 'tool_use', name: 'read_file', input: { path: 'README.md' } },
-      ],
-      stopReason: 'tool_use',
-    });
-    const events = await collect(runner().run(request()));
-    expect(events.at(-1)).toEqual({ type: 'final', text: 'Let me check.' });
-    expect(events.filter((e) => e.type === 'final' || e.type === 'error')).toHaveLength(1);
-  });
-
   it('abort mid-stream ends the iterator promptly without a final, and the server sees the close', async () => {
     standIn.reply = () => ({ kind: 'stream', blocks: [{ type: 'text', chunks: ['partial'] }], hold: true });
     const controller = new AbortController();

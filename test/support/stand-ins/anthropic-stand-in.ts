@@ -7,6 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { toolPairingProblem, toolsProblem } from './anthropic-tool-validation';
 
 /** One content block the stand-in streams, in the order given. */
 export type ScriptedBlock =
@@ -26,7 +27,14 @@ export type StandInReply =
       /** End the stream with an SSE `error` event after the blocks, as the API does when overloaded. */
       failWith?: { type: string; message: string };
     }
-  | { kind: 'error'; status: number; type: string; message: string };
+  | {
+      kind: 'error';
+      status: number;
+      type: string;
+      message: string;
+      /** Sent as `retry-after-ms` (the SDK honours it), so retry tests stay fast. */
+      retryAfterMs?: number;
+    };
 
 export interface RecordedRequest {
   method: string;
@@ -69,6 +77,12 @@ export class AnthropicStandIn {
   readonly requests: RecordedRequest[] = [];
   reply: Replier = () => ({ kind: 'stream', blocks: [{ type: 'text', chunks: ['ok'] }] });
   private counter = 0;
+  private readonly scripted: StandInReply[] = [];
+
+  /** Queues replies for the next valid requests, in order; then `reply` answers. */
+  script(...replies: StandInReply[]): void {
+    this.scripted.push(...replies);
+  }
 
   private constructor(
     private readonly server: Server,
@@ -147,8 +161,11 @@ export class AnthropicStandIn {
     const problem = validateBody(body);
     if (problem !== undefined) return fail(400, 'invalid_request_error', problem);
 
-    const reply = this.reply(body);
-    if (reply.kind === 'error') return fail(reply.status, reply.type, reply.message);
+    const reply = this.scripted.shift() ?? this.reply(body);
+    if (reply.kind === 'error') {
+      record.status = reply.status;
+      return sendError(res, reply.status, reply.type, reply.message, reply.retryAfterMs);
+    }
     this.counter += 1;
     await streamReply(res, reply, String(body.model), this.counter);
   }
@@ -183,6 +200,13 @@ export function validateBody(body: Record<string, unknown>): string | undefined 
     }
     if (empty) return `messages.${index}: all messages must have non-empty content`;
   }
+  const toolProblem =
+    toolsProblem(body.tools) ??
+    toolPairingProblem(
+      messages as Record<string, unknown>[],
+      isObject(body.thinking) && body.thinking.type === 'enabled',
+    );
+  if (toolProblem !== undefined) return toolProblem;
   const system = body.system;
   if (system !== undefined && typeof system !== 'string') {
     const blocks =
@@ -294,16 +318,30 @@ async function streamReply(
   }
   await send({
     type: 'message_delta',
-    delta: { stop_reason: reply.stopReason ?? 'end_turn', stop_sequence: null },
+    delta: {
+      stop_reason:
+        reply.stopReason ?? (reply.blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'),
+      stop_sequence: null,
+    },
     usage: { output_tokens: outputTokens },
   });
   await send({ type: 'message_stop' });
   res.end();
 }
 
-function sendError(res: ServerResponse, status: number, type: string, message: string): void {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  message: string,
+  retryAfterMs?: number,
+): void {
   const payload = JSON.stringify({ type: 'error', error: { type, message } });
-  res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_standin_error' });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'request-id': 'req_standin_error',
+    ...(retryAfterMs === undefined ? {} : { 'retry-after-ms': String(retryAfterMs) }),
+  });
   res.end(payload);
 }
 

@@ -1,17 +1,34 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { schemaProblem } from './json-schema-check';
 
 /** What the stand-in answers to one valid chat-completions request. */
 export type ChatReply =
   /** Streams these content deltas; with `hold`, then keeps the stream open until the client leaves. */
-  | { kind: 'stream'; deltas: string[]; hold?: boolean }
+  | {
+      kind: 'stream';
+      deltas: string[];
+      hold?: boolean;
+      /** Tool calls streamed after the content, ending with `finish_reason: "tool_calls"`. */
+      toolCalls?: { name: string; arguments: Record<string, unknown> | string }[];
+    }
   /** Answers with an HTTP error and OpenAI's error body. */
-  | { kind: 'error'; status: number; message: string; type?: string; code?: string | null };
+  | {
+      kind: 'error';
+      status: number;
+      message: string;
+      type?: string;
+      code?: string | null;
+      /** Sent as `retry-after-ms` (the SDK honours it), so retry tests stay fast. */
+      retryAfterMs?: number;
+    };
 
 export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null;
+  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
 }
 
 export interface RecordedRequest {
@@ -124,16 +141,29 @@ export class OpenAiStandIn {
 
     const reply = this.replies.shift() ?? this.fallback;
     if (reply.kind === 'error') {
-      return sendError(res, reply.status, reply.message, reply.type ?? 'server_error', reply.code ?? null);
+      return sendError(
+        res,
+        reply.status,
+        reply.message,
+        reply.type ?? 'server_error',
+        reply.code ?? null,
+        reply.retryAfterMs,
+      );
     }
-    await this.stream(res, problem.model, reply.deltas, reply.hold === true);
+    await this.stream(res, problem.model, reply);
   }
 
-  private async stream(res: ServerResponse, model: string, deltas: string[], hold: boolean): Promise<void> {
+  private async stream(
+    res: ServerResponse,
+    model: string,
+    reply: Extract<ChatReply, { kind: 'stream' }>,
+  ): Promise<void> {
+    const { deltas } = reply;
+    const hold = reply.hold === true;
     this.sequence += 1;
     const id = `chatcmpl-standin${this.sequence}`;
     const created = Math.floor(Date.now() / 1000);
-    const chunk = (delta: Record<string, string>, finishReason: string | null): string =>
+    const chunk = (delta: Record<string, unknown>, finishReason: string | null): string =>
       `data: ${JSON.stringify({
         id,
         object: 'chat.completion.chunk',
@@ -157,7 +187,24 @@ export class OpenAiStandIn {
       await once(res, 'close');
       return;
     }
-    res.write(chunk({}, 'stop'));
+    const calls = reply.toolCalls ?? [];
+    for (const [index, call] of calls.entries()) {
+      const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+      const id = `call_standin${this.sequence}_${index}`;
+      // As the API streams a call: id, type and name first, then the arguments in fragments.
+      res.write(
+        chunk(
+          { tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: '' } }] },
+          null,
+        ),
+      );
+      const half = Math.ceil(args.length / 2);
+      for (const part of [args.slice(0, half), args.slice(half)]) {
+        if (part !== '') res.write(chunk({ tool_calls: [{ index, function: { arguments: part } }] }, null));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    res.write(chunk({}, calls.length > 0 ? 'tool_calls' : 'stop'));
     res.write('data: [DONE]\n\n');
     finished = true;
     res.end();
@@ -177,16 +224,95 @@ function validateBody(body: unknown): { model: string; messages: ChatMessage[] }
   for (const [index, message] of fields.messages.entries()) {
     const entry: unknown = message;
     if (typeof entry !== 'object' || entry === null) return `Invalid type for 'messages[${index}]'.`;
-    const { role, content } = entry as Record<string, unknown>;
-    if (role !== 'system' && role !== 'user' && role !== 'assistant') {
-      return `Invalid value for 'messages[${index}].role': ${JSON.stringify(role)}.`;
-    }
-    if (typeof content !== 'string')
-      return `Invalid type for 'messages[${index}].content': expected a string.`;
-    messages.push({ role, content });
+    const parsed = parseMessage(entry as Record<string, unknown>, index);
+    if (typeof parsed === 'string') return parsed;
+    messages.push(parsed);
   }
+  const pairing = toolMessagesProblem(messages);
+  if (pairing !== undefined) return pairing;
+  const tools = toolsProblem(fields.tools);
+  if (tools !== undefined) return tools;
   if (fields.stream !== true) return 'This stand-in only serves streamed completions: set stream to true.';
   return { model: fields.model, messages };
+}
+
+function parseMessage(entry: Record<string, unknown>, index: number): ChatMessage | string {
+  const { role, content } = entry;
+  if (role !== 'system' && role !== 'user' && role !== 'assistant' && role !== 'tool') {
+    return `Invalid value for 'messages[${index}].role': ${JSON.stringify(role)}.`;
+  }
+  const toolCalls = entry.tool_calls;
+  if (role === 'assistant' && toolCalls !== undefined) {
+    if (!Array.isArray(toolCalls) || toolCalls.length === 0) {
+      return `Invalid 'messages[${index}].tool_calls': empty array. Expected an array with minimum length 1, but got an empty array instead.`;
+    }
+    for (const [c, call] of toolCalls.entries()) {
+      const fn = (call as { function?: { name?: unknown; arguments?: unknown } } | null)?.function;
+      const id = (call as { id?: unknown } | null)?.id;
+      if (typeof id !== 'string' || typeof fn?.name !== 'string' || typeof fn.arguments !== 'string') {
+        return `Missing required parameter: 'messages[${index}].tool_calls[${c}].function'.`;
+      }
+    }
+    if (content !== null && content !== undefined && typeof content !== 'string') {
+      return `Invalid type for 'messages[${index}].content': expected a string or null.`;
+    }
+    return {
+      role,
+      content: typeof content === 'string' ? content : null,
+      tool_calls: toolCalls as NonNullable<ChatMessage['tool_calls']>,
+    };
+  }
+  if (typeof content !== 'string') return `Invalid type for 'messages[${index}].content': expected a string.`;
+  if (role === 'tool') {
+    if (typeof entry.tool_call_id !== 'string') {
+      return `Missing required parameter: 'messages[${index}].tool_call_id'.`;
+    }
+    return { role, content, tool_call_id: entry.tool_call_id };
+  }
+  return { role, content };
+}
+
+/** Each `tool` message answers a call of the assistant message before it; every call is answered. */
+function toolMessagesProblem(messages: readonly ChatMessage[]): string | undefined {
+  let open: Set<string> | null = null;
+  let opener = -1;
+  const unanswered = () =>
+    `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...(open ?? [])].join(', ')}`;
+  for (const [index, message] of messages.entries()) {
+    if (message.role === 'tool') {
+      if (open === null || !open.has(message.tool_call_id ?? '')) {
+        return `Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.`;
+      }
+      open.delete(message.tool_call_id ?? '');
+      continue;
+    }
+    if (open !== null && open.size > 0) return unanswered();
+    open = message.tool_calls ? new Set(message.tool_calls.map((call) => call.id)) : null;
+    opener = index;
+  }
+  if (open !== null && open.size > 0 && opener >= 0) return unanswered();
+  return undefined;
+}
+
+const FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+function toolsProblem(tools: unknown): string | undefined {
+  if (tools === undefined) return undefined;
+  if (!Array.isArray(tools)) return "Invalid type for 'tools': expected an array of tool definitions.";
+  for (const [index, tool] of tools.entries()) {
+    const entry = tool as { type?: unknown; function?: { name?: unknown; parameters?: unknown } } | null;
+    if (entry?.type !== 'function') return `Invalid value for 'tools[${index}].type': expected 'function'.`;
+    const name = entry.function?.name;
+    if (typeof name !== 'string' || !FUNCTION_NAME.test(name)) {
+      return `Invalid 'tools[${index}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`;
+    }
+    const parameters = entry.function?.parameters;
+    if (parameters !== undefined) {
+      const problem = schemaProblem(parameters);
+      if (problem !== undefined) return `Invalid schema for function '${name}': ${problem}.`;
+    }
+  }
+  return undefined;
 }
 
 function sendError(
@@ -195,8 +321,12 @@ function sendError(
   message: string,
   type: string,
   code: string | null,
+  retryAfterMs?: number,
 ): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    ...(retryAfterMs === undefined ? {} : { 'retry-after-ms': String(retryAfterMs) }),
+  });
   res.end(JSON.stringify({ error: { message, type, param: null, code } }));
 }
 

@@ -1,0 +1,120 @@
+import type {
+  ContentBlockParam,
+  MessageCreateParamsStreaming,
+  RawMessageStreamEvent,
+  StopReason,
+} from '@anthropic-ai/sdk/resources/messages/messages';
+import type { RunnerEvent } from '../../core/ports/runner';
+import type { ToolCall } from '../../core/ports/turn-tools';
+import { parseToolInput } from './tool-round';
+
+type Block =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
+  | { type: 'tool_use'; id: string; name: string; json: string };
+
+/** One streamed assistant message, assembled: what to send back, and the calls to run. */
+export interface AssembledMessage {
+  /** The assistant's content as the next request must repeat it (thinking blocks included). */
+  content: ContentBlockParam[];
+  text: string;
+  calls: (ToolCall & { inputError?: string })[];
+  stopReason: StopReason | null;
+  completed: boolean;
+}
+
+/**
+ * Reads one Messages API stream: forwards thinking and text deltas as runner events and
+ * assembles the content blocks (text, thinking with its signature, tool_use with its JSON
+ * input) so the loop can send them back with the tool results.
+ */
+export async function* readMessageStream(
+  stream: AsyncIterable<RawMessageStreamEvent>,
+): AsyncGenerator<RunnerEvent, AssembledMessage> {
+  const blocks = new Map<number, Block>();
+  let stopReason: StopReason | null = null;
+  let completed = false;
+  for await (const event of stream) {
+    switch (event.type) {
+      case 'message_start':
+        yield { type: 'thinking' };
+        break;
+      case 'content_block_start': {
+        const block = event.content_block;
+        if (block.type === 'text') blocks.set(event.index, { type: 'text', text: block.text });
+        else if (block.type === 'thinking') {
+          blocks.set(event.index, { type: 'thinking', thinking: block.thinking, signature: block.signature });
+          yield { type: 'thinking' };
+        } else if (block.type === 'redacted_thinking') {
+          blocks.set(event.index, { type: 'redacted_thinking', data: block.data });
+          yield { type: 'thinking' };
+        } else if (block.type === 'tool_use') {
+          blocks.set(event.index, { type: 'tool_use', id: block.id, name: block.name, json: '' });
+        }
+        break;
+      }
+      case 'content_block_delta': {
+        const block = blocks.get(event.index);
+        const delta = event.delta;
+        if (delta.type === 'text_delta' && block?.type === 'text' && delta.text !== '') {
+          block.text += delta.text;
+          yield { type: 'text', delta: delta.text };
+        } else if (delta.type === 'thinking_delta' && block?.type === 'thinking') {
+          block.thinking += delta.thinking;
+        } else if (delta.type === 'signature_delta' && block?.type === 'thinking') {
+          block.signature += delta.signature;
+        } else if (delta.type === 'input_json_delta' && block?.type === 'tool_use') {
+          block.json += delta.partial_json;
+        }
+        break;
+      }
+      case 'message_delta':
+        stopReason = event.delta.stop_reason;
+        break;
+      case 'message_stop':
+        completed = true;
+        break;
+      default:
+        break;
+    }
+  }
+  return assemble(
+    [...blocks.entries()].sort(([a], [b]) => a - b).map(([, b]) => b),
+    stopReason,
+    completed,
+  );
+}
+
+function assemble(blocks: Block[], stopReason: StopReason | null, completed: boolean): AssembledMessage {
+  const content: ContentBlockParam[] = [];
+  const calls: AssembledMessage['calls'] = [];
+  let text = '';
+  for (const block of blocks) {
+    if (block.type === 'text') {
+      text += block.text;
+      // The API refuses empty text blocks in a request.
+      if (block.text !== '') content.push({ type: 'text', text: block.text });
+    } else if (block.type === 'thinking') {
+      content.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+    } else if (block.type === 'redacted_thinking') {
+      content.push({ type: 'redacted_thinking', data: block.data });
+    } else {
+      const parsed = parseToolInput(block.json);
+      const input = isObject(parsed.input) ? parsed.input : {};
+      content.push({ type: 'tool_use', id: block.id, name: block.name, input });
+      calls.push({
+        callId: block.id,
+        name: block.name,
+        input,
+        ...(parsed.inputError !== undefined ? { inputError: parsed.inputError } : {}),
+      });
+    }
+  }
+  return { content, text, calls, stopReason, completed };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export type { MessageCreateParamsStreaming };

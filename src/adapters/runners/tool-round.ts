@@ -1,0 +1,41 @@
+import type { RunnerEvent } from '../../core/ports/runner';
+import type { ToolCall, ToolOutcome, TurnTools } from '../../core/ports/turn-tools';
+import { summarizeCall, summarizeOutcome } from '../../core/tools/call-summary';
+
+/**
+ * One round of the tool loop (A9): the model's calls run one after another through
+ * `tools.call` (which checks guardrails and may wait for an approval), each announced with a
+ * `tool_start` and closed with a `tool_end` (P9 status-card rows). Returns the outcomes in
+ * call order; a call whose input did not parse is answered with a sentence, not run.
+ */
+export async function* runToolRound(
+  calls: readonly (ToolCall & { inputError?: string })[],
+  tools: TurnTools,
+  signal: AbortSignal,
+): AsyncGenerator<RunnerEvent, ToolOutcome[]> {
+  const outcomes: ToolOutcome[] = [];
+  for (const call of calls) {
+    yield { type: 'tool_start', callId: call.callId, tool: call.name, summary: summarizeCall(call) };
+    const outcome: ToolOutcome =
+      call.inputError !== undefined
+        ? { ok: false, output: call.inputError }
+        : await tools.call({ callId: call.callId, name: call.name, input: call.input }, signal);
+    outcomes.push(outcome);
+    yield { type: 'tool_end', callId: call.callId, ok: outcome.ok, summary: summarizeOutcome(call, outcome) };
+    if (signal.aborted) break;
+  }
+  return outcomes;
+}
+
+/** Parses a tool call's JSON arguments; an unparsable input becomes a sentence for the model. */
+export function parseToolInput(json: string): { input: unknown; inputError?: string } {
+  if (json.trim() === '') return { input: {} };
+  try {
+    return { input: JSON.parse(json) as unknown };
+  } catch {
+    return {
+      input: {},
+      inputError: 'The tool input was not valid JSON; call the tool again with a JSON object.',
+    };
+  }
+}

@@ -1,0 +1,100 @@
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { ALL_MODES, defineTool } from '../../core/tools/tool-definition';
+import { capOutput } from './capped-output';
+import { confinePath } from './confined-path';
+
+const MAX_READ_CHARS = 100_000;
+const MAX_LIST_ENTRIES = 500;
+const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
+
+const failure = (error: unknown, what: string) => {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return { ok: false, output: `No such file or directory: ${what}` };
+  if (code === 'EISDIR') return { ok: false, output: `${what} is a directory; use list_files.` };
+  if (code === 'ENOTDIR') return { ok: false, output: `${what} is not a directory.` };
+  return { ok: false, output: `Could not access ${what}: ${code ?? String(error)}` };
+};
+
+export const readFileTool = defineTool({
+  name: 'read_file',
+  description: 'Read a text file in your working directory. Long files are cut, and the cut is marked.',
+  input: z.object({ path: z.string().min(1).describe('Path relative to your working directory.') }),
+  access: 'read',
+  modes: ALL_MODES,
+  classify: () => [],
+  run: async (input, scope) => {
+    const target = await confinePath(scope.workingDir, input.path);
+    if (!target.ok) return { ok: false, output: target.reason };
+    try {
+      return { ok: true, output: capOutput(await readFile(target.absolute, 'utf8'), MAX_READ_CHARS) };
+    } catch (error) {
+      return failure(error, input.path);
+    }
+  },
+});
+
+export const writeFileTool = defineTool({
+  name: 'write_file',
+  description: 'Create or overwrite a text file in your working directory (parent folders are created).',
+  input: z.object({
+    path: z.string().min(1).describe('Path relative to your working directory.'),
+    content: z.string().describe('The whole new content of the file.'),
+  }),
+  access: 'write',
+  modes: ['chat'],
+  classify: () => [],
+  run: async (input, scope) => {
+    const target = await confinePath(scope.workingDir, input.path);
+    if (!target.ok) return { ok: false, output: target.reason };
+    try {
+      await mkdir(path.dirname(target.absolute), { recursive: true });
+      await writeFile(target.absolute, input.content, 'utf8');
+      return { ok: true, output: `Wrote ${Buffer.byteLength(input.content)} bytes to ${input.path}.` };
+    } catch (error) {
+      return failure(error, input.path);
+    }
+  },
+});
+
+export const listFilesTool = defineTool({
+  name: 'list_files',
+  description:
+    'List files under a folder of your working directory, recursively (folders end with /; .git and node_modules are skipped).',
+  input: z.object({
+    path: z.string().optional().describe('Folder relative to your working directory; "." when absent.'),
+  }),
+  access: 'read',
+  modes: ALL_MODES,
+  classify: () => [],
+  run: async (input, scope) => {
+    const requested = input.path ?? '.';
+    const target = await confinePath(scope.workingDir, requested);
+    if (!target.ok) return { ok: false, output: target.reason };
+    try {
+      if (!(await stat(target.absolute)).isDirectory())
+        return { ok: false, output: `${requested} is not a folder.` };
+      const entries: string[] = [];
+      const walk = async (dir: string, prefix: string): Promise<void> => {
+        const children = (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
+          a.name.localeCompare(b.name),
+        );
+        for (const child of children) {
+          if (entries.length >= MAX_LIST_ENTRIES) return;
+          const shown = `${prefix}${child.name}`;
+          if (child.isDirectory()) {
+            entries.push(`${shown}/`);
+            if (!SKIPPED_DIRS.has(child.name)) await walk(path.join(dir, child.name), `${shown}/`);
+          } else entries.push(child.isSymbolicLink() ? `${shown} (link)` : shown);
+        }
+      };
+      await walk(target.absolute, '');
+      const more =
+        entries.length >= MAX_LIST_ENTRIES ? `\n[… listing stopped at ${MAX_LIST_ENTRIES} entries …]` : '';
+      return { ok: true, output: entries.length === 0 ? '(empty folder)' : entries.join('\n') + more };
+    } catch (error) {
+      return failure(error, requested);
+    }
+  },
+});

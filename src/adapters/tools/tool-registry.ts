@@ -1,0 +1,25 @@
+import { readSkillTool } from '../../core/tools/read-skill-tool';
+import { submitPlanTool } from '../../core/tools/submit-plan-tool';
+import type { AnyToolDefinition } from '../../core/tools/tool-definition';
+import { type BashToolOptions, bashTools } from './bash-tool';
+import { listFilesTool, readFileTool, writeFileTool } from './file-tools';
+
+export interface BuiltinToolOptions {
+  bash: BashToolOptions;
+}
+
+/**
+ * The built-in harness's tools (A9). Adding a tool: one file exporting its definition
+ * (src/core/tools/tool-definition.ts) and one line here. The space mode picks from this list
+ * (tool-surface.ts); guardrails and approvals wrap every call (turn-tool-kit.ts).
+ */
+export function builtinTools(options: BuiltinToolOptions): AnyToolDefinition[] {
+  return [
+    ...bashTools(options.bash),
+    readFileTool,
+    writeFileTool,
+    listFilesTool,
+    readSkillTool,
+    submitPlanTool,
+  ];
+}

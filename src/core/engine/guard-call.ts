@@ -1,0 +1,101 @@
+import { resolveGuardrail } from '../guardrails';
+import type { GuardrailAction } from '../model/guardrail';
+import { canApprove } from '../model/member';
+import type { AgentRecord, SpaceRecord } from '../model/records';
+import type { ToolAuthorization } from '../ports/turn-tools';
+import { approvalState, openApproval } from './approvals';
+import type { EngineDeps } from './engine-deps';
+
+export interface GuardedCall {
+  runId: string;
+  agent: AgentRecord;
+  space: SpaceRecord;
+  /** G1: the action classes of the call (never empty here). */
+  actions: readonly GuardrailAction[];
+  /** P9/G4: one line saying what the call does, for the card and the log. */
+  summary: string;
+}
+
+/** How often a waiting call looks at its approval. */
+export const DEFAULT_APPROVAL_POLL_MS = 500;
+
+/**
+ * G1, G2, G2a, G2b, G4 for one tool call: the workspace's rules for this agent and space,
+ * resolved; `deny` comes back with the sentence the agent is told; `ask` posts an approval
+ * card in the run's conversation and waits for the decision (an expiry is a no; a stopped
+ * turn stops waiting).
+ */
+export async function guardCall(
+  deps: EngineDeps,
+  call: GuardedCall,
+  signal: AbortSignal,
+  pollMs = DEFAULT_APPROVAL_POLL_MS,
+): Promise<ToolAuthorization> {
+  const { agent, space } = call;
+  const resolution = await deps.store.inWorkspace(agent.workspaceId, async (tx) => {
+    const approverCount = (await tx.members.list(agent.workspaceId)).filter((m) => canApprove(m.role)).length;
+    const bindings = await tx.channelBindings.listForWorkspace(agent.workspaceId);
+    return resolveGuardrail({
+      action: call.actions,
+      context: {
+        workspaceId: agent.workspaceId,
+        agentId: agent.id,
+        spaceId: space.id,
+        autonomy: space.autonomy,
+        agentName: agent.name,
+        spaceName: space.name,
+      },
+      rules: await tx.guardrails.list(agent.workspaceId),
+      canBeApproved: { approverCount, hasBoundChannel: bindings.some((b) => b.spaceId === space.id) },
+    });
+  });
+  const log = deps.logger.child({ component: 'tools', runId: call.runId });
+  log.info({ actions: call.actions, decision: resolution.decision }, 'guardrail decision');
+  if (resolution.decision === 'allow') return { allowed: true };
+  if (resolution.decision === 'deny') return { allowed: false, reason: `Refused: ${resolution.reason}` };
+
+  const approval = await openApproval(deps, {
+    runId: call.runId,
+    action: resolution.decidingAction,
+    details: {
+      summary: `${agent.name} wants to run: ${call.summary}`,
+      lines: [`actions: ${call.actions.join(', ')}`, resolution.reason],
+    },
+  });
+  // A12, A13: a run waiting on an approval is blocked, not silent.
+  await setLiveness(deps, call, 'blocked');
+  try {
+    for (;;) {
+      if (signal.aborted)
+        return { allowed: false, reason: 'The turn was stopped while waiting for approval.' };
+      const outcome = await approvalState(deps, approval.id);
+      if (outcome === 'allow') return { allowed: true };
+      if (outcome === 'deny') {
+        return {
+          allowed: false,
+          reason: `Refused: a person denied the approval for ${call.summary} (or it expired unanswered). Do not retry it; tell the people what you would have done.`,
+        };
+      }
+      await sleep(pollMs, signal);
+    }
+  } finally {
+    await setLiveness(deps, call, 'ok');
+  }
+}
+
+async function setLiveness(deps: EngineDeps, call: GuardedCall, liveness: 'blocked' | 'ok'): Promise<void> {
+  await deps.store
+    .inWorkspace(call.agent.workspaceId, (tx) => tx.runs.update(call.runId, { liveness }))
+    .catch((error: unknown) => deps.logger.warn({ err: error, runId: call.runId }, 'liveness update failed'));
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });

@@ -1,0 +1,111 @@
+import type { ConversationRecord } from '../model/conversation-records';
+import type { GuardrailAction } from '../model/guardrail';
+import type { AgentRecord, SkillRecord, SpaceRecord } from '../model/records';
+import type { ToolCall, ToolOutcome, TurnTools } from '../ports/turn-tools';
+import { summarizeCall } from '../tools/call-summary';
+import { classifyCommand } from '../tools/classify-command';
+import { planContract } from '../tools/submit-plan-tool';
+import { type AnyToolDefinition, type ToolScope, toolSpec } from '../tools/tool-definition';
+import { toolSurface } from '../tools/tool-surface';
+import type { EngineDeps } from './engine-deps';
+import { DEFAULT_APPROVAL_POLL_MS, guardCall } from './guard-call';
+
+/** What the kit is told about the turn it builds tools for. */
+export interface TurnToolsScope {
+  runId: string;
+  agent: AgentRecord;
+  space: SpaceRecord;
+  conversation: ConversationRecord;
+  workingDir: string;
+  skills: readonly SkillRecord[];
+}
+
+/** EngineDeps' factory: one `TurnTools` per run. */
+export type TurnToolsFactory = (deps: EngineDeps, scope: TurnToolsScope) => TurnTools;
+
+/**
+ * The built-in harness's tool kit (A9): the surface from the space mode, every call parsed,
+ * classified into guardrail actions (G1) and decided (G2, G4) before it runs, and plan
+ * mode's completion contract. `authorize` decides calls a CLI agent makes itself.
+ */
+export function createToolKit(
+  definitions: readonly AnyToolDefinition[],
+  options: { approvalPollMs?: number } = {},
+): TurnToolsFactory {
+  return (deps, turn) => {
+    const surface = toolSurface(turn.space.mode, definitions);
+    const scope: ToolScope = {
+      runId: turn.runId,
+      workspaceId: turn.agent.workspaceId,
+      agent: turn.agent,
+      space: turn.space,
+      workingDir: turn.workingDir,
+      skills: turn.skills,
+      state: new Map(),
+    };
+    const pollMs = options.approvalPollMs ?? DEFAULT_APPROVAL_POLL_MS;
+    const log = deps.logger.child({ component: 'tools', runId: turn.runId });
+    const guard = (call: ToolCall, actions: readonly GuardrailAction[], signal: AbortSignal) =>
+      guardCall(
+        deps,
+        {
+          runId: turn.runId,
+          agent: turn.agent,
+          space: turn.space,
+          actions,
+          summary: `${call.name}: ${summarizeCall(call)}`,
+        },
+        signal,
+        pollMs,
+      );
+
+    const call = async (request: ToolCall, signal: AbortSignal): Promise<ToolOutcome> => {
+      const definition = surface.find((d) => d.name === request.name);
+      if (definition === undefined) {
+        return { ok: false, output: `There is no tool named ${request.name} in this turn.` };
+      }
+      const parsed = definition.input.safeParse(request.input);
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`);
+        return { ok: false, output: `Invalid input for ${request.name}: ${issues.join('; ')}.` };
+      }
+      const actions = definition.classify(parsed.data);
+      if (actions.length > 0) {
+        const decision = await guard(request, actions, signal);
+        if (!decision.allowed) return { ok: false, output: decision.reason };
+      }
+      log.info({ tool: request.name, actions }, 'tool call');
+      try {
+        return await definition.run(parsed.data, scope, signal);
+      } catch (error) {
+        log.warn({ err: error, tool: request.name }, 'tool failed');
+        return {
+          ok: false,
+          output: `${request.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+        };
+      }
+    };
+
+    return {
+      specs: surface.map((definition) => toolSpec(definition)),
+      call,
+      authorize: async (request, signal) => {
+        const definition = surface.find((d) => d.name === request.name);
+        const parsed = definition?.input.safeParse(request.input);
+        // A CLI agent's own tools (e.g. Claude Code's Bash): a `command` is classified as a shell line.
+        const actions =
+          definition !== undefined && parsed?.success === true
+            ? definition.classify(parsed.data)
+            : externalActions(request.input);
+        if (actions.length === 0) return { allowed: true };
+        return guard(request, actions, signal);
+      },
+      ...(turn.space.mode === 'plan' ? { completion: planContract(scope, turn.agent.name) } : {}),
+    };
+  };
+}
+
+function externalActions(input: unknown): readonly GuardrailAction[] {
+  const command = (input as { command?: unknown } | null)?.command;
+  return typeof command === 'string' ? classifyCommand(command) : [];
+}

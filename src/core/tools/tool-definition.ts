@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import type { GuardrailAction } from '../model/guardrail';
+import type { AgentRecord, SkillRecord, SpaceRecord } from '../model/records';
+import type { SpaceMode } from '../model/space';
+import type { ToolOutcome, ToolSpec } from '../ports/turn-tools';
+
+/** What a tool may know about the turn that calls it. */
+export interface ToolScope {
+  runId: string;
+  workspaceId: string;
+  agent: AgentRecord;
+  space: SpaceRecord;
+  /** The agent's working directory: file tools and bash are confined to it. */
+  workingDir: string;
+  /** A5: the skills linked into the agent's folder. */
+  skills: readonly SkillRecord[];
+  /** Per-turn memory shared by the turn's tools (e.g. plan mode's submitted plan). */
+  state: Map<string, unknown>;
+}
+
+/**
+ * One tool of the built-in harness (A9). Adding a tool is one file exporting a definition
+ * plus one line in the registry (`src/adapters/tools/tool-registry.ts`).
+ */
+export interface ToolDefinition<Input = unknown> {
+  name: string;
+  description: string;
+  /** Parses the model's input; the JSON Schema offered to the model is derived from it. */
+  input: z.ZodType<Input>;
+  /** A9: `read` tools exist in every mode; `write` tools only in `chat`. */
+  access: 'read' | 'write';
+  /** The space modes that offer this tool (still filtered by `access`). */
+  modes: readonly SpaceMode[];
+  /** G1: the guardrail actions a call stands for; empty = not gated. Pure. */
+  classify(input: Input): readonly GuardrailAction[];
+  /** Runs the call; failures are sentences in the outcome, never thrown. */
+  run(input: Input, scope: ToolScope, signal: AbortSignal): Promise<ToolOutcome>;
+}
+
+export const ALL_MODES: readonly SpaceMode[] = ['chat', 'plan', 'review'];
+
+/** The JSON Schema a model sees for a tool's input (draft 2020-12, without the `$schema` tag). */
+export function toolSpec(definition: AnyToolDefinition): ToolSpec {
+  const { $schema: _drop, ...schema } = z.toJSONSchema(definition.input as z.ZodType) as Record<
+    string,
+    unknown
+  >;
+  return { name: definition.name, description: definition.description, inputSchema: schema };
+}
+
+/** Builds a definition with its input type inferred from the schema. */
+export const defineTool = <Input>(definition: ToolDefinition<Input>): ToolDefinition<Input> => definition;
+
+/** A definition of any input type, as the registry holds them. */
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of many input types.
+export type AnyToolDefinition = ToolDefinition<any>;

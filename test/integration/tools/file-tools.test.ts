@@ -1,0 +1,99 @@
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { listFilesTool, readFileTool, writeFileTool } from '../../../src/adapters/tools/file-tools';
+import { readSkillTool } from '../../../src/core/tools/read-skill-tool';
+import { makeTempDir } from '../../support/temp-dir';
+import { toolScope } from '../../support/tool-scope';
+
+describe('file tools, confined to the working directory', () => {
+  let root: { path: string; remove(): Promise<void> };
+  let work: string;
+  let outside: string;
+  const signal = new AbortController().signal;
+
+  beforeEach(async () => {
+    root = await makeTempDir();
+    work = path.join(root.path, 'agents', 'engineer');
+    outside = path.join(root.path, 'secrets');
+    await mkdir(work, { recursive: true });
+    await mkdir(outside, { recursive: true });
+    await writeFile(path.join(outside, 'key.txt'), 'TOP-SECRET');
+  });
+  afterEach(async () => {
+    await root.remove();
+  });
+
+  it('write_file creates folders and writes; read_file reads it back; list_files lists it', async () => {
+    const scope = toolScope(work);
+    expect(await writeFileTool.run({ path: 'src/app.ts', content: 'export {};\n' }, scope, signal)).toEqual({
+      ok: true,
+      output: 'Wrote 11 bytes to src/app.ts.',
+    });
+    expect(await readFile(path.join(work, 'src/app.ts'), 'utf8')).toBe('export {};\n');
+    expect(await readFileTool.run({ path: 'src/app.ts' }, scope, signal)).toEqual({
+      ok: true,
+      output: 'export {};\n',
+    });
+    expect(await listFilesTool.run({}, scope, signal)).toEqual({ ok: true, output: 'src/\nsrc/app.ts' });
+  });
+
+  it('refuses paths above the working directory with a sentence', async () => {
+    const scope = toolScope(work);
+    for (const tool of [readFileTool, writeFileTool] as const) {
+      const outcome = await tool.run({ path: '../../secrets/key.txt', content: 'x' }, scope, signal);
+      expect(outcome).toEqual({
+        ok: false,
+        output: 'Refused: ../../secrets/key.txt is outside your working directory.',
+      });
+    }
+    expect(await listFilesTool.run({ path: '/etc' }, scope, signal)).toEqual({
+      ok: false,
+      output: 'Refused: /etc is outside your working directory.',
+    });
+    expect(await readFile(path.join(outside, 'key.txt'), 'utf8')).toBe('TOP-SECRET');
+  });
+
+  it('refuses symlink escapes, for reading and for writing through a linked folder', async () => {
+    await symlink(path.join(outside, 'key.txt'), path.join(work, 'innocent.txt'));
+    await symlink(outside, path.join(work, 'linked'));
+    const scope = toolScope(work);
+    expect(await readFileTool.run({ path: 'innocent.txt' }, scope, signal)).toEqual({
+      ok: false,
+      output: 'Refused: innocent.txt leads outside your working directory through a symbolic link.',
+    });
+    const write = await writeFileTool.run({ path: 'linked/new.txt', content: 'x' }, scope, signal);
+    expect(write.ok).toBe(false);
+    expect(write.output).toMatch(/through a symbolic link/);
+    expect((await listFilesTool.run({ path: 'linked' }, scope, signal)).ok).toBe(false);
+  });
+
+  it('a missing file is a sentence, not an exception', async () => {
+    expect(await readFileTool.run({ path: 'nope.md' }, toolScope(work), signal)).toEqual({
+      ok: false,
+      output: 'No such file or directory: nope.md',
+    });
+  });
+
+  it('A5: read_skill returns a linked skill body, and names the skills when asked for another', async () => {
+    const scope = toolScope(work, 'chat', {
+      skills: [
+        {
+          id: 's',
+          workspaceId: 'ws-1',
+          name: 'testing',
+          description: 'd',
+          body: '# Test first',
+          createdAt: new Date(0),
+        },
+      ],
+    });
+    expect(await readSkillTool.run({ name: 'Testing' }, scope, signal)).toEqual({
+      ok: true,
+      output: '# Test first',
+    });
+    expect(await readSkillTool.run({ name: 'deploy' }, scope, signal)).toEqual({
+      ok: false,
+      output: 'You have no skill named "deploy". Your skills: testing.',
+    });
+  });
+});
