@@ -14,8 +14,9 @@ export function summonSecretValues(config: Pick<Config, 'models' | 'databaseUrl'
 }
 
 /**
- * A9: the built-in harness's tools for the engine. The bash tool's environment is the
- * process's own without Summon's secrets (model keys, platform tokens, database passwords).
+ * A9: the built-in harness's tools for the engine. The bash tool's environment is the same
+ * allow-listed one CLI agents get: none of Summon's secrets (model keys, platform tokens,
+ * database passwords).
  */
 export function createTurnTools(
   config: Pick<Config, 'models' | 'databaseUrl' | 'redisUrl'>,
@@ -24,7 +25,7 @@ export function createTurnTools(
 ): TurnToolsFactory {
   const definitions = builtinTools({
     bash: {
-      env: agentEnvironment(env, summonSecretValues(config)),
+      env: agentEnvironment(env, {}, summonSecretValues(config)),
       ...(options.bashTimeoutMs === undefined ? {} : { timeoutMs: options.bashTimeoutMs }),
     },
   });

@@ -1,45 +1,70 @@
-/** Variables the service itself uses for secrets or infrastructure, whatever their value. */
-const SUMMON_NAMES = new Set([
-  'ANTHROPIC_API_KEY',
-  'ANTHROPIC_AUTH_TOKEN',
-  'OPENAI_API_KEY',
-  'DATABASE_URL',
-  'REDIS_URL',
-  'SLACK_BOT_TOKEN',
-  'SLACK_APP_TOKEN',
-  'SLACK_SIGNING_SECRET',
-  'DISCORD_TOKEN',
-  'DISCORD_BOT_TOKEN',
-  'GITHUB_TOKEN',
-  'GH_TOKEN',
-  'GITHUB_APP_PRIVATE_KEY',
-  'NPM_TOKEN',
+/**
+ * The environment of an agent's processes (A9) — the built-in `bash` tool and CLI agents alike:
+ * built from an allow-list, never from a copy of Summon's own environment, so no secret of
+ * Summon (model keys, platform tokens, DATABASE_URL, REDIS_URL, GitHub credentials, signing
+ * secrets) reaches the agent or the commands it runs. Pure.
+ */
+const ALLOWED_NAMES = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TERM',
+  'TZ',
+  'TMPDIR',
+  'COLORTERM',
+  'NO_COLOR',
 ]);
-
-/** Names that look like credentials. */
-const SECRET_NAME =
-  /(TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|CREDENTIAL|_DSN$|DATABASE_URL|REDIS_URL)/i;
+/** Locale variables (`LC_ALL`, `LC_CTYPE`, …) carry no secrets either. */
+const ALLOWED_PREFIX = /^LC_[A-Z_]+$/;
 
 /**
- * What an agent's processes get as environment: the parent's, without every Summon secret —
- * model keys, platform tokens, database and Redis URLs (they carry passwords), anything
- * named like a credential, anything `SUMMON_*`, and any variable whose value contains one of
- * the known secret values (a key copied under another name). Pure.
+ * Variables meant for the agents themselves, set by the operator: `SUMMON_AGENT_ENV_<NAME>`
+ * reaches every agent process as `<NAME>` (for example a CLI agent's own `ANTHROPIC_API_KEY`,
+ * distinct from Summon's). Nothing else of Summon's environment does.
+ */
+export const AGENT_ENV_PREFIX = 'SUMMON_AGENT_ENV_';
+
+/** The names Summon's own environment may hold secrets under; their values are scrubbed from output. */
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|DATABASE_URL|REDIS_URL|_URL$|AUTH/i;
+
+/**
+ * The allow-listed part of `base`, the operator's `SUMMON_AGENT_ENV_*` variables, then `extra`.
+ * An allowed variable whose value contains one of `secretValues` (a key copied into `PATH`, say)
+ * is dropped too.
  */
 export function agentEnvironment(
-  env: Readonly<Record<string, string | undefined>>,
-  secretValues: readonly string[],
+  base: Readonly<Record<string, string | undefined>>,
   extra: Readonly<Record<string, string>> = {},
+  secretValues: readonly string[] = [],
 ): Record<string, string> {
-  const secrets = secretValues.filter((s) => s.length >= 6);
-  const clean: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined) continue;
-    if (SUMMON_NAMES.has(name) || SECRET_NAME.test(name) || name.startsWith('SUMMON_')) continue;
+  const secrets = secretValues.filter((secret) => secret.length >= 6);
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(base)) {
+    if (value === undefined || !(ALLOWED_NAMES.has(name) || ALLOWED_PREFIX.test(name))) continue;
     if (secrets.some((secret) => value.includes(secret))) continue;
-    clean[name] = value;
+    env[name] = value;
   }
-  return { ...clean, ...extra };
+  for (const [name, value] of Object.entries(base)) {
+    const target = name.slice(AGENT_ENV_PREFIX.length);
+    if (value !== undefined && name.startsWith(AGENT_ENV_PREFIX) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(target))
+      env[target] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/**
+ * Values of the base environment that look like secrets (by their variable's name), for
+ * scrubbing an agent's output before it reaches the thread or the log.
+ */
+export function secretValuesOf(base: Readonly<Record<string, string | undefined>>): string[] {
+  return Object.entries(base)
+    .filter(([name, value]) => value !== undefined && value.length >= 6 && SECRET_NAME.test(name))
+    .filter(([name]) => !(ALLOWED_NAMES.has(name) || ALLOWED_PREFIX.test(name)))
+    .map(([, value]) => value as string);
 }
 
 /** The secret parts of a connection URL (its password), for `secretValues`. */

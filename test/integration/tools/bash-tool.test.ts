@@ -24,6 +24,7 @@ describe('the bash tool (A9)', () => {
         SLACK_BOT_TOKEN: 'xoxb-bash-test',
         ALIAS_OF_KEY: SECRET,
       },
+      {},
       [SECRET, DB_PASSWORD],
     );
     [chatBash, readOnlyBash] = bashTools({ env, maxOutputChars: 2000, killGraceMs: 200 }) as [

@@ -1,4 +1,3 @@
-import { agentEnvironment, secretValuesOf } from '../../../src/adapters/runners/command/agent-environment';
 import { AgentOutput } from '../../../src/adapters/runners/command/agent-output';
 import { isClaudeCode, shellArgv, shellQuote } from '../../../src/adapters/runners/command/command-line';
 import { CommandRunner } from '../../../src/adapters/runners/command/command-runner';
@@ -7,6 +6,7 @@ import { scrubSecrets } from '../../../src/adapters/runners/command/scrub-secret
 import { StreamJsonTranslator } from '../../../src/adapters/runners/command/stream-json-events';
 import { createRunnerResolver } from '../../../src/adapters/runners/runner-resolver';
 import { UnconfiguredRunner } from '../../../src/adapters/runners/unconfigured-runner';
+import { agentEnvironment, secretValuesOf } from '../../../src/core/tools/agent-environment';
 import { collectEvents, runnerRequest, testAgent } from '../../support/runner-request';
 
 const lines = (...events: unknown[]) => events.map((e) => `${JSON.stringify(e)}\n`).join('');

@@ -18,12 +18,18 @@ describe('an agent environment carries no Summon secret', () => {
     COPIED: 'prefix-sk-ant-secret-value-suffix',
     LANG: 'C.UTF-8',
   };
-  it('drops secrets by name, SUMMON_* and any value containing a known secret', () => {
-    expect(agentEnvironment(env, ['sk-ant-secret-value'], { TERM: 'dumb' })).toEqual({
+  it('keeps only allow-listed names, and drops an allowed one whose value holds a known secret', () => {
+    expect(agentEnvironment(env, { TERM: 'dumb' }, ['sk-ant-secret-value'])).toEqual({
       PATH: '/usr/bin',
       HOME: '/home/summon',
       LANG: 'C.UTF-8',
       TERM: 'dumb',
+    });
+    expect(
+      agentEnvironment({ ...env, PATH: '/bin:/opt/sk-ant-secret-value' }, {}, ['sk-ant-secret-value']),
+    ).toEqual({
+      HOME: '/home/summon',
+      LANG: 'C.UTF-8',
     });
   });
   it('takes the password out of a connection URL', () => {

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../../core/ports/runner';
-import { agentEnvironment, secretValuesOf } from './agent-environment';
+import { agentEnvironment, secretValuesOf } from '../../../core/tools/agent-environment';
 import { AgentOutput } from './agent-output';
 import { installPreToolUseHook } from './claude-code-hook';
 import { isClaudeCode, shellArgv, shellQuote } from './command-line';
