@@ -32,4 +32,6 @@ export interface GitPushRepository {
   /** Newest first, at most `limit` (system context: every workspace). */
   listRecent(limit: number): Promise<GitPushRecord[]>;
   listWaiting(): Promise<GitPushRecord[]>;
+  /** The run's pushes still waiting on an approval. */
+  listWaitingForRun(runId: string): Promise<GitPushRecord[]>;
 }

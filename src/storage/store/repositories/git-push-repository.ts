@@ -74,6 +74,11 @@ export const gitPushRepository = (manager: EntityManager): GitPushRepository => 
       const found = await rows.find({ order: { createdAt: 'DESC', seq: 'DESC' }, take: limit });
       return found.map(toRecord);
     },
+    async listWaitingForRun(runId) {
+      if (!isUuid(runId)) return [];
+      const found = await rows.find({ where: { runId, status: 'waiting' }, order: { createdAt: 'ASC', seq: 'ASC' } });
+      return found.map(toRecord);
+    },
     async listWaiting() {
       const found = await rows.find({
         where: { status: 'waiting' },
