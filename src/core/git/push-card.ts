@@ -42,7 +42,7 @@ export function pushApprovalDetails(
   for (const update of updates) {
     const f = facts.get(update.ref);
     const traits = updateTraits(update, f);
-    for (const t of traits) if (t === t.toUpperCase()) summaryTraits.add(t.split(' ')[0] ?? t);
+    for (const flag of summaryFlags(update, f)) summaryTraits.add(flag);
     const kind = updateKind(update);
     const from = kind === 'create' ? '(new)' : short(update.oldId);
     const to = kind === 'delete' ? '(deleted)' : short(update.newId);
@@ -56,4 +56,13 @@ export function pushApprovalDetails(
   const refs = updates.map((u) => refLabel(u.ref)).join(', ');
   const flagged = summaryTraits.size > 0 ? ` (${[...summaryTraits].join(', ')})` : '';
   return { summary: `push to ${repo} ${refs}${flagged}`, lines };
+}
+
+/** The risky kinds, named in the card's one-line summary too. */
+function summaryFlags(update: RefUpdate, facts: UpdateFacts | undefined): string[] {
+  const kind = updateKind(update);
+  if (kind === 'delete') return ['DELETES'];
+  if (kind === 'update' && isTag(update)) return ['MOVES TAG'];
+  if (kind === 'update' && facts?.force === true) return ['FORCE-PUSH'];
+  return [];
 }
