@@ -53,6 +53,10 @@ export class RunCredentials {
   }
 
   /** Checks a presented token for `repo` ("owner/name"). */
+  /**
+   * 401 only when no credential was presented; a presented credential that is not (or no
+   * longer) good is 403, so git reports it instead of prompting for a password.
+   */
   async check(token: string | null, repo: string): Promise<CredentialCheck> {
     if (token === null || !token.startsWith(TOKEN_PREFIX)) {
       return { ok: false, status: 401, reason: 'a run credential is required' };
@@ -64,15 +68,15 @@ export class RunCredentials {
       return { credential, run };
     });
     const { credential, run } = found;
-    if (credential === null || run === null) return { ok: false, status: 401, reason: 'unknown credential' };
+    if (credential === null || run === null) return { ok: false, status: 403, reason: 'unknown credential' };
     if (credential.revokedAt !== null)
-      return { ok: false, status: 401, reason: 'the credential was revoked' };
+      return { ok: false, status: 403, reason: 'the credential was revoked' };
     if (credential.expiresAt.getTime() <= now.getTime()) {
-      return { ok: false, status: 401, reason: 'the credential has expired' };
+      return { ok: false, status: 403, reason: 'the credential has expired' };
     }
     // G3: the credential expires when its run ends.
     if (run.status !== 'running' && run.status !== 'queued') {
-      return { ok: false, status: 401, reason: `the run has ended (${run.status})` };
+      return { ok: false, status: 403, reason: `the run has ended (${run.status})` };
     }
     if (!credential.repos.some((r) => r.toLowerCase() === repo.toLowerCase())) {
       return { ok: false, status: 403, reason: `this run may not reach ${repo}` };

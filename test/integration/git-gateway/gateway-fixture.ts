@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +9,7 @@ import { RunCredentials } from '../../../src/adapters/git-gateway/run-credential
 import { runGitEnvironment } from '../../../src/adapters/git-gateway/run-git-environment';
 import { StaticTokenAuth } from '../../../src/adapters/git-gateway/upstream';
 import type { GuardrailDecision } from '../../../src/core/model/guardrail';
-import { silentLogger } from '../../../src/core/ports/logger';
+import { type Logger, silentLogger } from '../../../src/core/ports/logger';
 import { type EngineSetup, held, openEngineHarness, waitFor } from '../../support/engine-harness';
 import { ScriptedRunner } from '../../support/scripted-runner';
 import { GitHubGitStandIn, git } from '../../support/stand-ins/github-git-stand-in';
@@ -24,7 +23,11 @@ export const GATEWAY_TOKEN = 'ghs_gatewayOnlyWriteToken0123456789';
  * scheme), wired to the real engine (terminal platform, scripted runner) whose run is held
  * open while the test pushes as that run would.
  */
-export async function openGatewayFixture(setup: EngineSetup, timings: Partial<GatewayTimings> = {}) {
+export async function openGatewayFixture(
+  setup: EngineSetup,
+  timings: Partial<GatewayTimings> = {},
+  options: { logger?: Logger; credentialTtlMs?: number } = {},
+) {
   const turn = held('done');
   const h = await openEngineHarness(setup, new ScriptedRunner({ engineer: turn.script }));
   const tmp = await makeTempDir();
@@ -38,7 +41,7 @@ export async function openGatewayFixture(setup: EngineSetup, timings: Partial<Ga
   const ws = h.local.workspace.id;
   await h.read((tx) => tx.spaces.update(h.local.space.id, { repos: [REPO] }));
   const clock = { now: () => new Date() };
-  const credentials = new RunCredentials(h.store, clock);
+  const credentials = new RunCredentials(h.store, clock, options.credentialTtlMs);
   const auth = new StaticTokenAuth(GATEWAY_TOKEN);
   const spoolDir = path.join(tmp.path, 'spool');
   await mkdir(spoolDir, { recursive: true });
@@ -58,7 +61,7 @@ export async function openGatewayFixture(setup: EngineSetup, timings: Partial<Ga
     upstreamUrl: upstream.url,
     auth,
     spoolDir,
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
     clock,
     timings: { pollMs: 50, progressMs: 200, ...timings },
   });
@@ -149,8 +152,3 @@ export async function openGatewayFixture(setup: EngineSetup, timings: Partial<Ga
 }
 
 export type GatewayFixture = Awaited<ReturnType<typeof openGatewayFixture>>;
-
-/** Process ids whose command line or environment we read in the credential test. */
-export function spawnRunShell(env: Record<string, string>, cwd: string) {
-  return spawn('sleep', ['5'], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
-}
