@@ -7,7 +7,7 @@ import { GitGateway } from '../../../src/adapters/git-gateway/git-gateway';
 import { PackInspector } from '../../../src/adapters/git-gateway/pack-inspector';
 import { RunCredentials } from '../../../src/adapters/git-gateway/run-credentials';
 import { runGitEnvironment } from '../../../src/adapters/git-gateway/run-git-environment';
-import { StaticTokenAuth } from '../../../src/adapters/git-gateway/upstream';
+import { StaticTokenAuth, type UpstreamAuth } from '../../../src/adapters/git-gateway/upstream';
 import type { GuardrailDecision } from '../../../src/core/model/guardrail';
 import { type Logger, silentLogger } from '../../../src/core/ports/logger';
 import { type EngineSetup, held, openEngineHarness, waitFor } from '../../support/engine-harness';
@@ -26,7 +26,11 @@ export const GATEWAY_TOKEN = 'ghs_gatewayOnlyWriteToken0123456789';
 export async function openGatewayFixture(
   setup: EngineSetup,
   timings: Partial<GatewayTimings> = {},
-  options: { logger?: Logger; credentialTtlMs?: number } = {},
+  options: {
+    logger?: Logger;
+    credentialTtlMs?: number;
+    auth?: (upstream: GitHubGitStandIn) => Promise<UpstreamAuth>;
+  } = {},
 ) {
   const turn = held('done');
   const h = await openEngineHarness(setup, new ScriptedRunner({ engineer: turn.script }));
@@ -42,7 +46,7 @@ export async function openGatewayFixture(
   await h.read((tx) => tx.spaces.update(h.local.space.id, { repos: [REPO] }));
   const clock = { now: () => new Date() };
   const credentials = new RunCredentials(h.store, clock, options.credentialTtlMs);
-  const auth = new StaticTokenAuth(GATEWAY_TOKEN);
+  const auth = options.auth ? await options.auth(upstream) : new StaticTokenAuth(GATEWAY_TOKEN);
   const spoolDir = path.join(tmp.path, 'spool');
   await mkdir(spoolDir, { recursive: true });
   const gateway = new GitGateway({

@@ -123,7 +123,12 @@ async function processTree(root: number): Promise<{ pid: number; cmdline: string
     const tree = new Set([root]);
     for (let grew = true; grew; ) {
       grew = false;
-      for (const p of all) if (tree.has(p.ppid) && !tree.has(p.pid)) tree.add(p.pid), (grew = true);
+      for (const p of all) {
+        if (tree.has(p.ppid) && !tree.has(p.pid)) {
+          tree.add(p.pid);
+          grew = true;
+        }
+      }
     }
     const found = await Promise.all(
       [...tree].map(async (pid) => ({
