@@ -101,12 +101,33 @@ async function askThenForward(deps: GitGatewayDeps, ctx: PushContext): Promise<v
       hasPack ? () => body.openPack() ?? body.open() : null,
     );
     const details = pushApprovalDetails(ctx.repo, updates, facts);
-    const approval = await deps.approvals.requestApproval({
-      runId: ctx.run.id,
-      action: 'push_to_remote',
-      details,
-      ...(deps.timings.approvalTtlMs === undefined ? {} : { ttlMs: deps.timings.approvalTtlMs }),
-    });
+    const approval = await deps.approvals
+      .requestApproval({
+        runId: ctx.run.id,
+        action: 'push_to_remote',
+        details,
+        ...(deps.timings.approvalTtlMs === undefined ? {} : { ttlMs: deps.timings.approvalTtlMs }),
+      })
+      .catch((error: unknown) => {
+        deps.logger.error({ err: error, runId: ctx.run.id, repo: ctx.repo }, 'could not ask for approval');
+        return null;
+      });
+    if (approval === null) {
+      // G2a: an ask that cannot reach anyone is a no.
+      await record(deps, ctx, {
+        decision: 'ask',
+        status: 'refused',
+        reason: 'the approval could not be posted',
+        approvalId: null,
+      });
+      ctx.res.writeHead(200, RESULT_HEADERS);
+      ctx.res.end(
+        pushRefusal(updates, capabilities, 'approval could not be requested', [
+          'Summon: this push needs approval, but the approval card could not be posted; nothing was sent.',
+        ]),
+      );
+      return;
+    }
     const push = await record(deps, ctx, {
       decision: 'ask',
       status: 'waiting',

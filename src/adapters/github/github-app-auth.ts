@@ -57,9 +57,13 @@ export interface GitHubTokens {
   token(repo: string, permissions: Permissions): Promise<string>;
 }
 
-export class StaticGitHubTokens implements GitHubTokens {
+/** GITHUB_TOKEN: one token for git (as the gateway's upstream credential) and the REST API. */
+export class StaticGitHubTokens implements GitHubTokens, UpstreamAuth {
   constructor(private readonly value: string) {}
   async token(): Promise<string> {
     return this.value;
+  }
+  async authorization(): Promise<string> {
+    return basicAccessToken(this.value);
   }
 }

@@ -76,7 +76,10 @@ export const gitPushRepository = (manager: EntityManager): GitPushRepository => 
     },
     async listWaitingForRun(runId) {
       if (!isUuid(runId)) return [];
-      const found = await rows.find({ where: { runId, status: 'waiting' }, order: { createdAt: 'ASC', seq: 'ASC' } });
+      const found = await rows.find({
+        where: { runId, status: 'waiting' },
+        order: { createdAt: 'ASC', seq: 'ASC' },
+      });
       return found.map(toRecord);
     },
     async listWaiting() {
