@@ -302,9 +302,11 @@ async function forward(
       return;
     }
     if (!headersSent) res.writeHead(200, { ...RESULT_HEADERS, ...pick(upstream.headers, ['content-type']) });
-    upstream.pipe(res);
+    upstream.pipe(res, { end: false });
     await new Promise<void>((resolve) => upstream.on('end', resolve).on('error', () => resolve()));
-    if (push !== null && push.status !== 'forwarded') await finish(deps, push.id, 'forwarded');
+    // Recorded before the client learns the outcome.
+    if (push !== null) await finish(deps, push.id, 'forwarded');
+    res.end();
   } catch (error) {
     deps.logger.error({ err: error, runId: ctx.run.id, repo: ctx.repo }, 'forwarding the push failed');
     if (push !== null) await finish(deps, push.id, 'refused', 'the upstream git server could not be reached');
