@@ -27,7 +27,9 @@ describe.each(ENGINE_SETUPS)('G2/G4/G5 push gating at the git gateway on $name',
     expect((await git(['fetch', '-q', 'origin'], f.home, clone, f.runEnv.env)).code).toBe(0);
     expect((await git(['rev-parse', 'origin/main'], f.home, clone)).stdout.trim()).toBe(second);
     // Protocol v2 for fetch: the Git-Protocol header went through.
-    expect(f.upstream.seen.length).toBeGreaterThan(0);
+    expect(f.upstream.seen.some((s) => s.url.includes('upload-pack') && s.gitProtocol === 'version=2')).toBe(
+      true,
+    );
     expect(f.upstream.seen.every((s) => s.token === GATEWAY_TOKEN)).toBe(true);
   });
 
@@ -39,6 +41,14 @@ describe.each(ENGINE_SETUPS)('G2/G4/G5 push gating at the git gateway on $name',
     expect(pushed.stderr).toContain('main -> main');
     expect(await f.upstreamRef('refs/heads/main')).toBe(head);
     expect((await f.pushes())[0]).toMatchObject({ decision: 'allow', status: 'forwarded', repo: REPO });
+  });
+
+  it('push options pass through to upstream with the push', async () => {
+    await f.setRule('allow');
+    const head = await f.commit('README.md', 'hello\n');
+    const pushed = await f.startPush(['-o', 'ci.skip', '-o', 'reviewer=alice', 'origin', 'main']);
+    expect(pushed).toMatchObject({ code: 0 });
+    expect(await f.upstreamRef('refs/heads/main')).toBe(head);
   });
 
   it('G2 deny: git shows "! [remote rejected]" with the reason and remote: lines; upstream unchanged', async () => {

@@ -19,6 +19,7 @@ export class GitHubGitStandIn {
     user: string | null;
     token: string | null;
     status: number;
+    gitProtocol: string | null;
   }[] = [];
   private server: Server | null = null;
 
@@ -43,6 +44,7 @@ export class GitHubGitStandIn {
     await mkdir(path.dirname(dir), { recursive: true });
     await git(['init', '--bare', '-q', '-b', 'main', dir], home);
     await git(['--git-dir', dir, 'config', 'http.receivepack', 'true'], home);
+    await git(['--git-dir', dir, 'config', 'receive.advertisePushOptions', 'true'], home);
     return dir;
   }
 
@@ -60,7 +62,14 @@ export class GitHubGitStandIn {
     const user = colon < 0 ? null : decoded.slice(0, colon);
     const token = colon < 0 ? null : decoded.slice(colon + 1);
     const ok = user === 'x-access-token' && token !== null && this.tokens.has(token);
-    this.seen.push({ method: req.method ?? '', url: req.url ?? '', user, token, status: ok ? 200 : 401 });
+    this.seen.push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      user,
+      token,
+      status: ok ? 200 : 401,
+      gitProtocol: typeof req.headers['git-protocol'] === 'string' ? req.headers['git-protocol'] : null,
+    });
     if (!ok) {
       req.resume();
       res.writeHead(401, { 'www-authenticate': 'Basic realm="GitHub"', 'content-type': 'text/plain' });
