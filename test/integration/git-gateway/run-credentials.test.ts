@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { StaticTokenAuth } from '../../../src/adapters/git-gateway/upstream';
 import { createLogger } from '../../../src/app/logger';
 import { ENGINE_SETUPS } from '../../support/engine-harness';
 import { git } from '../../support/stand-ins/github-git-stand-in';
@@ -21,6 +22,17 @@ describe('G3 per-run gateway credentials', () => {
     expect(none.stderr).toMatch(/Authentication failed|could not read Username/);
     const wrong = `${f.upstream.url.replace('http://', 'http://x-access-token:ghs_wrong@')}/${REPO}.git`;
     expect((await git(['ls-remote', wrong], f.home)).code).not.toBe(0);
+  });
+
+  it('a gateway whose GitHub credential is refused upstream answers 502: the client is never asked for one', async () => {
+    f = await openGatewayFixture(setup, {}, { auth: async () => new StaticTokenAuth('ghs_revoked') });
+    await f.setRule('allow');
+    await f.commit('README.md', 'x\n');
+    const pushed = await f.startPush(['origin', 'main']);
+    expect(pushed.code).not.toBe(0);
+    expect(pushed.stderr).toMatch(/502/);
+    expect(pushed.stderr).not.toMatch(/Username|Password/);
+    expect(f.upstream.seen.every((s) => s.status === 401)).toBe(true);
   });
 
   it('refuses an expired credential', async () => {
