@@ -3,9 +3,14 @@ import path from 'node:path';
 import { DEFAULT_GATEWAY_TIMINGS } from '../adapters/git-gateway/gateway-deps';
 import { GitGateway } from '../adapters/git-gateway/git-gateway';
 import { PackInspector } from '../adapters/git-gateway/pack-inspector';
+import { runGitEnvironment } from '../adapters/git-gateway/run-git-environment';
 import type { UpstreamAuth } from '../adapters/git-gateway/upstream';
 import { GitHubAppAuth, type GitHubTokens, StaticGitHubTokens } from '../adapters/github/github-app-auth';
+import { PullRequests } from '../adapters/github/pull-requests';
+import { threadPoster } from '../adapters/github/thread-poster';
 import type { GitHubConfig } from '../config/config';
+import type { Platform } from '../core/model/platform';
+import type { ChatPlatform } from '../core/ports/chat-platform';
 import { systemClock } from '../core/ports/clock';
 import type { Runtime } from './runtime';
 
@@ -44,5 +49,36 @@ export async function createGitGateway(runtime: Runtime): Promise<GitGateway | n
     logger: runtime.logger.child({ component: 'git-gateway' }),
     clock: systemClock,
     timings: DEFAULT_GATEWAY_TIMINGS,
+  });
+}
+
+/**
+ * G1: the `open_pull_request` operation for the tool kit, on the running engine's approvals
+ * and platforms; null when no GitHub credential is configured.
+ */
+export function createPullRequests(
+  runtime: Runtime,
+  platforms: ReadonlyMap<Platform, ChatPlatform>,
+): PullRequests | null {
+  const tokens = gitHubCredentials(runtime.config.github);
+  if (tokens === null) return null;
+  return new PullRequests({
+    store: runtime.store,
+    approvals: runtime.engineApprovals,
+    tokens,
+    apiUrl: runtime.config.github.apiUrl,
+    post: threadPoster(runtime.store, platforms),
+    logger: runtime.logger.child({ component: 'pull-requests' }),
+  });
+}
+
+/**
+ * G3: the environment a run's git needs (the tool kit / command runner merges `env` into the
+ * run's process environment); null when the run's space has no repositories.
+ */
+export function gitEnvironmentForRun(runtime: Runtime, runId: string, gatewayUrl?: string) {
+  return runGitEnvironment(runtime.runCredentials, runId, {
+    gatewayUrl: gatewayUrl ?? runtime.config.github.gatewayUrl ?? `http://127.0.0.1:${runtime.config.port}`,
+    upstreamUrl: runtime.config.github.gitUrl,
   });
 }
