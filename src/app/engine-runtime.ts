@@ -59,9 +59,12 @@ export async function startEngine(
     timings: { ...DEFAULT_TIMINGS, ...options.timings },
   });
   await engine.start({ concurrency: options.concurrency ?? 4 });
+  // G4: the git gateway posts its approval cards through this engine.
+  runtime.engineApprovals.attach(engine);
   return {
     engine,
     close: async () => {
+      runtime.engineApprovals.detach(engine);
       await engine.close();
       await redis?.quit();
     },

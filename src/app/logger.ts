@@ -36,6 +36,12 @@ export const REDACTED_PATHS = [
   'env.DISCORD_TOKEN',
   'env.GITHUB_TOKEN',
   'env.GITHUB_APP_PRIVATE_KEY',
+  'config.github.token',
+  'config.github.appPrivateKey',
+  'github.token',
+  'github.appPrivateKey',
+  'privateKey',
+  '*.privateKey',
   'env.ANTHROPIC_API_KEY',
   'env.OPENAI_API_KEY',
 ];

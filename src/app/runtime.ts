@@ -1,5 +1,8 @@
+import { EngineApprovalsSlot } from '../adapters/git-gateway/engine-approvals-slot';
+import { RunCredentials } from '../adapters/git-gateway/run-credentials';
 import { FileWorkspaceDirectory } from '../adapters/workspace-directory/file-workspace-directory';
 import { type Config, databaseDir, workspacesDir } from '../config/config';
+import { systemClock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
 import type { Store } from '../core/ports/store';
 import type { WorkspaceDirectory } from '../core/ports/workspace-directory';
@@ -14,6 +17,10 @@ export interface Runtime {
   store: Store;
   workspaces: WorkspaceService;
   directory: WorkspaceDirectory;
+  /** G3: per-run git gateway credentials (`runGitEnvironment` issues them for a run). */
+  runCredentials: RunCredentials;
+  /** G4: the running turn engine attaches here, so the git gateway can post approval cards. */
+  engineApprovals: EngineApprovalsSlot;
   close(): Promise<void>;
 }
 
@@ -48,6 +55,8 @@ export async function openRuntime(
     store: database.store,
     workspaces: new WorkspaceService(database.store, directory),
     directory,
+    runCredentials: new RunCredentials(database.store, systemClock),
+    engineApprovals: new EngineApprovalsSlot(),
     close: () => database.close(),
   };
 }

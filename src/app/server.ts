@@ -5,6 +5,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../config/config';
 import type { Logger } from '../core/ports/logger';
+import { createGitGateway } from './git-gateway-runtime';
 import { createLogger } from './logger';
 import { openRuntime, type Runtime } from './runtime';
 
@@ -40,7 +41,10 @@ export async function startServer(
       const { seededAgents } = await runtime.workspaces.create(DEFAULT_WORKSPACE, 'Default workspace');
       logger.info({ workspace: DEFAULT_WORKSPACE, agents: seededAgents }, 'created the default workspace');
     }
+    // G3: the git gateway at /git/ when a GitHub credential is configured.
+    const gitGateway = await createGitGateway(runtime);
     const http = createServer((request, response) => {
+      if (gitGateway?.handle(request, response)) return;
       if (request.method === 'GET' && request.url === '/healthz') {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ status: 'ok', database: runtime.database.kind }));
@@ -57,6 +61,7 @@ export async function startServer(
         database: runtime.database.kind,
         dataDir: config.dataDir,
         queue: config.redisUrl ? 'redis' : 'in-process',
+        gitGateway: gitGateway === null ? 'off (no GITHUB_TOKEN or GitHub App)' : config.github.gitUrl,
       },
       'summon is ready',
     );

@@ -5,6 +5,7 @@ import { registerApplyCommand } from './commands/apply-command';
 import { registerChatCommand } from './commands/chat-command';
 import { registerDbCommand } from './commands/db-command';
 import { registerExportCommand } from './commands/export-command';
+import { registerGatewayCommand } from './commands/gateway-command';
 import { registerGuardrailsCommand } from './commands/guardrails-command';
 import { registerHookCommand } from './commands/hook-command';
 import { registerSchemaCommand } from './commands/schema-command';
@@ -31,6 +32,7 @@ export function buildProgram(context: CliContext): Command {
   registerExportCommand(program, context);
   registerAgentsCommand(program, context);
   registerGuardrailsCommand(program, context);
+  registerGatewayCommand(program, context);
   registerSchemaCommand(program, context);
   registerHookCommand(program, context);
   return program;

@@ -12,6 +12,22 @@ export interface Config {
   port: number;
   logLevel: string;
   models: ModelConfig;
+  /** G3: the git gateway and GitHub. Credentials are secrets: the gateway's alone, never a run's. */
+  github: GitHubConfig;
+}
+
+export interface GitHubConfig {
+  /** GITHUB_GIT_URL: where the gateway sends git traffic (default https://github.com). */
+  gitUrl: string;
+  /** GITHUB_API_URL: the REST API (default https://api.github.com). */
+  apiUrl: string;
+  /** GITHUB_TOKEN: one token for every repository (simple set-up). */
+  token: string | undefined;
+  /** GITHUB_APP_ID + GITHUB_APP_PRIVATE_KEY: installation tokens per repository (preferred). */
+  appId: string | undefined;
+  appPrivateKey: string | undefined;
+  /** SUMMON_GATEWAY_URL: how runs reach this server's `/git/` (default http://127.0.0.1:PORT). */
+  gatewayUrl: string | undefined;
 }
 
 /** A10: where agents' turns go. Keys are secrets: they reach runners only, never logs or prompts. */
@@ -43,6 +59,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       defaultModel: nonEmpty(env.SUMMON_DEFAULT_MODEL) ?? DEFAULT_MODEL,
       openaiBaseUrl: nonEmpty(env.OPENAI_BASE_URL),
       openaiApiKey: nonEmpty(env.OPENAI_API_KEY),
+    },
+    github: {
+      gitUrl: nonEmpty(env.GITHUB_GIT_URL) ?? 'https://github.com',
+      apiUrl: nonEmpty(env.GITHUB_API_URL) ?? 'https://api.github.com',
+      token: nonEmpty(env.GITHUB_TOKEN),
+      appId: nonEmpty(env.GITHUB_APP_ID),
+      // A PEM in one environment variable often arrives with literal "\n".
+      appPrivateKey: nonEmpty(env.GITHUB_APP_PRIVATE_KEY)?.replaceAll('\\n', '\n'),
+      gatewayUrl: nonEmpty(env.SUMMON_GATEWAY_URL),
     },
   };
 }

@@ -17,6 +17,7 @@ import type {
 } from '../model/records';
 import type { ApprovalRepository } from './approval-store';
 import type { ConversationRepository, MessageRepository, RunLaneRepository } from './conversation-store';
+import type { GitCredentialRepository, GitPushRepository } from './git-gateway-store';
 
 /**
  * The store port: the only way the core reaches persistent state. Every call runs inside a
@@ -47,6 +48,9 @@ export interface StoreTx {
   readonly messages: MessageRepository;
   readonly approvals: ApprovalRepository;
   readonly processedEvents: ProcessedEventRepository;
+  /** G3, G5: the git gateway's per-run credentials and pushes (`git-gateway-store.ts`). */
+  readonly gitCredentials: GitCredentialRepository;
+  readonly gitPushes: GitPushRepository;
 }
 
 export interface WorkspaceRepository {

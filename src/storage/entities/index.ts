@@ -1,6 +1,8 @@
 import { AgentEntity } from './agent.entity';
 import { ApprovalEntity } from './approval.entity';
 import { ConversationEntity } from './conversation.entity';
+import { GitCredentialEntity } from './git-credential.entity';
+import { GitPushEntity } from './git-push.entity';
 import { GuardrailRuleEntity } from './guardrail-rule.entity';
 import { ProcessedInboundEventEntity } from './inbound-event.entity';
 import { MemberEntity } from './member.entity';
@@ -30,4 +32,6 @@ export const ENTITIES = [
   QuestionEntity,
   ProcessedInboundEventEntity,
   OutboxEntity,
+  GitCredentialEntity,
+  GitPushEntity,
 ];

@@ -5,6 +5,8 @@ import { agentRepository } from './repositories/agent-repository';
 import { approvalRepository } from './repositories/approval-repository';
 import { channelBindingRepository } from './repositories/channel-binding-repository';
 import { conversationRepository } from './repositories/conversation-repository';
+import { gitCredentialRepository } from './repositories/git-credential-repository';
+import { gitPushRepository } from './repositories/git-push-repository';
 import { guardrailRuleRepository } from './repositories/guardrail-rule-repository';
 import { memberRepository } from './repositories/member-repository';
 import { messageRepository } from './repositories/message-repository';
@@ -45,5 +47,7 @@ export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
   messages: translated(messageRepository(manager)),
   approvals: translated(approvalRepository(manager)),
   processedEvents: translated(processedEventRepository(manager)),
+  gitCredentials: translated(gitCredentialRepository(manager)),
+  gitPushes: translated(gitPushRepository(manager)),
   query: (sql, params = []) => translatingDbErrors(() => queryRecords(manager, sql, params)),
 });

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ADAPTER_IDS } from '../../../src/core/model/agent';
+import { GIT_PUSH_STATUSES } from '../../../src/core/model/git-gateway';
 import {
   APPROVAL_STATUSES,
   GUARDRAIL_ACTIONS,
@@ -22,6 +23,8 @@ const TABLES = [
   'approvals',
   'channel_bindings',
   'conversations',
+  'git_credentials',
+  'git_pushes',
   'guardrail_rules',
   'members',
   'messages',
@@ -56,6 +59,8 @@ const VOCABULARIES: Record<string, readonly string[]> = {
   ck_approvals_status: APPROVAL_STATUSES,
   ck_processed_inbound_events_platform: PLATFORMS,
   ck_outbox_platform: PLATFORMS,
+  ck_git_pushes_decision: GUARDRAIL_DECISIONS,
+  ck_git_pushes_status: GIT_PUSH_STATUSES,
 };
 
 describe('migration files', () => {
@@ -200,6 +205,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('GitGateway1764806400000');
       expect(await db.database.revert()).toBe('RunCardsAndReplies1764547200000');
       const columns = async () =>
         (
@@ -230,7 +236,10 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
         ),
       );
 
-      expect(await db.database.migrate()).toEqual(['RunCardsAndReplies1764547200000']);
+      expect(await db.database.migrate()).toEqual([
+        'RunCardsAndReplies1764547200000',
+        'GitGateway1764806400000',
+      ]);
       expect(await columns()).toEqual(expect.arrayContaining(['status_card_ref', 'reply_message_id']));
       expect(await deferred()).toContain('fk_messages_note_run');
       const run = await store.transaction((tx) => tx.runs.findById(seeded.runId));

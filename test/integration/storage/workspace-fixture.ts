@@ -177,6 +177,22 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
       decidedByMemberId: member.id,
       decidedAt: new Date(),
     });
+    // G3, G5: the run's gateway credential and the push it gated.
+    await tx.gitCredentials.insert(ws, {
+      runId: run.id,
+      tokenHash: `sha256-${ws}`,
+      repos: ['acme/api'],
+      expiresAt: new Date(requestedAt.getTime() + 60 * 60_000),
+    });
+    await tx.gitPushes.insert(ws, {
+      runId: run.id,
+      repo: 'acme/api',
+      updates: [{ oldId: '1'.repeat(40), newId: '2'.repeat(40), ref: 'refs/heads/main' }],
+      decision: 'ask',
+      status: 'forwarded',
+      approvalId: approval.id,
+      reason: 'approved by the owner',
+    });
     await one(
       tx,
       `INSERT INTO questions (workspace_id, run_id, conversation_id, text) VALUES ($1, $2, $3, 'Which branch?')`,

@@ -32,7 +32,16 @@ describe('logger secret redaction', () => {
       'models',
     );
 
+    // G3: the gateway's GitHub credentials.
+    logger.info(
+      { config: { github: { token: 'ghs-config-token', appPrivateKey: '-----BEGIN PRIVATE KEY-----abc' } } },
+      'github',
+    );
+    logger.info({ app: { privateKey: '-----BEGIN PRIVATE KEY-----def' } }, 'app');
+
     const written = lines.join('');
+    expect(written).not.toContain('ghs-config-token');
+    expect(written).not.toContain('BEGIN PRIVATE KEY');
     const more = ['gh-token-123', 'xoxb-env-token', 'discord-env-token', 'sk-ant-secret', 'sk-openai-secret'];
     for (const secret of [...Object.values(secrets), ...more]) {
       expect(written).not.toContain(secret);

@@ -1,0 +1,48 @@
+import type { ApprovalOutcome } from '../../core/guardrails/approval';
+import type { ApprovalDetails, ApprovalRecord } from '../../core/model/approval-record';
+import type { GuardrailAction } from '../../core/model/guardrail';
+import type { Clock } from '../../core/ports/clock';
+import type { Logger } from '../../core/ports/logger';
+import type { Store } from '../../core/ports/store';
+import type { PackInspector } from './pack-inspector';
+import type { RunCredentials } from './run-credentials';
+import type { UpstreamAuth } from './upstream';
+
+/** G4: what the gateway asks of the engine (the TurnEngine provides it). */
+export interface GatewayApprovals {
+  requestApproval(request: {
+    runId: string;
+    action: GuardrailAction;
+    details: ApprovalDetails;
+    ttlMs?: number;
+  }): Promise<ApprovalRecord>;
+  approvalState(approvalId: string): Promise<ApprovalOutcome>;
+  /** Marks due approvals expired and edits their cards. */
+  expireApprovals?(): Promise<string[]>;
+}
+
+export interface GatewayTimings {
+  /** How often a waiting push checks its approval. */
+  pollMs: number;
+  /** How often a waiting client is told `waiting for approval …`. */
+  progressMs: number;
+  /** G4: how long an approval waits (the engine's default when unset). */
+  approvalTtlMs?: number;
+}
+
+export const DEFAULT_GATEWAY_TIMINGS: GatewayTimings = { pollMs: 1000, progressMs: 10_000 };
+
+export interface GitGatewayDeps {
+  store: Store;
+  approvals: GatewayApprovals;
+  credentials: RunCredentials;
+  inspector: PackInspector;
+  /** GITHUB_GIT_URL: where pushes and fetches go, e.g. https://github.com. */
+  upstreamUrl: string;
+  auth: UpstreamAuth;
+  /** Where waiting packs are spooled. */
+  spoolDir: string;
+  logger: Logger;
+  clock: Clock;
+  timings: GatewayTimings;
+}

@@ -1,0 +1,84 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { DEFAULT_GATEWAY_TIMINGS } from '../adapters/git-gateway/gateway-deps';
+import { GitGateway } from '../adapters/git-gateway/git-gateway';
+import { PackInspector } from '../adapters/git-gateway/pack-inspector';
+import { runGitEnvironment } from '../adapters/git-gateway/run-git-environment';
+import type { UpstreamAuth } from '../adapters/git-gateway/upstream';
+import { GitHubAppAuth, type GitHubTokens, StaticGitHubTokens } from '../adapters/github/github-app-auth';
+import { PullRequests } from '../adapters/github/pull-requests';
+import { threadPoster } from '../adapters/github/thread-poster';
+import type { GitHubConfig } from '../config/config';
+import type { Platform } from '../core/model/platform';
+import type { ChatPlatform } from '../core/ports/chat-platform';
+import { systemClock } from '../core/ports/clock';
+import type { Runtime } from './runtime';
+
+/** The gateway's GitHub credential: the App when configured, else GITHUB_TOKEN, else none. */
+export function gitHubCredentials(config: GitHubConfig): (UpstreamAuth & GitHubTokens) | null {
+  if (config.appId !== undefined && config.appPrivateKey !== undefined) {
+    return new GitHubAppAuth({
+      appId: config.appId,
+      privateKey: config.appPrivateKey,
+      apiUrl: config.apiUrl,
+    });
+  }
+  if (config.token !== undefined) return new StaticGitHubTokens(config.token);
+  return null;
+}
+
+/**
+ * G3: the git gateway of this server, or null when no GitHub credential is configured (then
+ * `/git/` answers 404 and runs get no git environment).
+ */
+export async function createGitGateway(runtime: Runtime): Promise<GitGateway | null> {
+  const { config } = runtime;
+  const credentials = gitHubCredentials(config.github);
+  if (credentials === null) return null;
+  const workDir = path.join(config.dataDir, 'git-gateway');
+  const spoolDir = path.join(workDir, 'spool');
+  await mkdir(spoolDir, { recursive: true });
+  return new GitGateway({
+    store: runtime.store,
+    approvals: runtime.engineApprovals,
+    credentials: runtime.runCredentials,
+    inspector: new PackInspector({ workDir, upstreamUrl: config.github.gitUrl, auth: credentials }),
+    upstreamUrl: config.github.gitUrl,
+    auth: credentials,
+    spoolDir,
+    logger: runtime.logger.child({ component: 'git-gateway' }),
+    clock: systemClock,
+    timings: DEFAULT_GATEWAY_TIMINGS,
+  });
+}
+
+/**
+ * G1: the `open_pull_request` operation for the tool kit, on the running engine's approvals
+ * and platforms; null when no GitHub credential is configured.
+ */
+export function createPullRequests(
+  runtime: Runtime,
+  platforms: ReadonlyMap<Platform, ChatPlatform>,
+): PullRequests | null {
+  const tokens = gitHubCredentials(runtime.config.github);
+  if (tokens === null) return null;
+  return new PullRequests({
+    store: runtime.store,
+    approvals: runtime.engineApprovals,
+    tokens,
+    apiUrl: runtime.config.github.apiUrl,
+    post: threadPoster(runtime.store, platforms),
+    logger: runtime.logger.child({ component: 'pull-requests' }),
+  });
+}
+
+/**
+ * G3: the environment a run's git needs (the tool kit / command runner merges `env` into the
+ * run's process environment); null when the run's space has no repositories.
+ */
+export function gitEnvironmentForRun(runtime: Runtime, runId: string, gatewayUrl?: string) {
+  return runGitEnvironment(runtime.runCredentials, runId, {
+    gatewayUrl: gatewayUrl ?? runtime.config.github.gatewayUrl ?? `http://127.0.0.1:${runtime.config.port}`,
+    upstreamUrl: runtime.config.github.gitUrl,
+  });
+}

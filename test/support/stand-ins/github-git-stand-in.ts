@@ -1,0 +1,150 @@
+import { spawn } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+
+/**
+ * GitHub's git smart-HTTP endpoint, played by the real `git http-backend` (CGI) behind a server
+ * that requires GitHub's scheme: HTTP Basic `x-access-token:<token>` with a known token, or
+ * 401 with `WWW-Authenticate: Basic realm="GitHub"`. Request bodies stream into the CGI (no
+ * buffering), chunked or not; `Git-Protocol` and `Content-Encoding` are passed as CGI variables.
+ */
+export class GitHubGitStandIn {
+  readonly tokens = new Set<string>();
+  /** Every request, with the token used (for the assertions about credentials). */
+  readonly seen: {
+    method: string;
+    url: string;
+    user: string | null;
+    token: string | null;
+    status: number;
+    gitProtocol: string | null;
+  }[] = [];
+  private server: Server | null = null;
+
+  constructor(readonly root: string) {}
+
+  async start(): Promise<string> {
+    await mkdir(this.root, { recursive: true });
+    this.server = createServer((req, res) => this.serve(req, res));
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    return this.url;
+  }
+
+  get url(): string {
+    const address = this.server?.address() as AddressInfo | undefined;
+    if (address === undefined) throw new Error('the stand-in is not started');
+    return `http://127.0.0.1:${address.port}`;
+  }
+
+  /** A bare repository `owner/name.git` (empty, or with what `git init` in HOME gives). */
+  async createRepo(repo: string, home: string): Promise<string> {
+    const dir = path.join(this.root, `${repo}.git`);
+    await mkdir(path.dirname(dir), { recursive: true });
+    await git(['init', '--bare', '-q', '-b', 'main', dir], home);
+    await git(['--git-dir', dir, 'config', 'http.receivepack', 'true'], home);
+    await git(['--git-dir', dir, 'config', 'receive.advertisePushOptions', 'true'], home);
+    return dir;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server?.closeAllConnections();
+      this.server?.close(() => resolve());
+    });
+  }
+
+  private serve(req: IncomingMessage, res: ServerResponse) {
+    const auth = req.headers.authorization ?? '';
+    const decoded = /^basic /i.test(auth) ? Buffer.from(auth.slice(6), 'base64').toString() : '';
+    const colon = decoded.indexOf(':');
+    const user = colon < 0 ? null : decoded.slice(0, colon);
+    const token = colon < 0 ? null : decoded.slice(colon + 1);
+    const ok = user === 'x-access-token' && token !== null && this.tokens.has(token);
+    this.seen.push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      user,
+      token,
+      status: ok ? 200 : 401,
+      gitProtocol: typeof req.headers['git-protocol'] === 'string' ? req.headers['git-protocol'] : null,
+    });
+    if (!ok) {
+      req.resume();
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="GitHub"', 'content-type': 'text/plain' });
+      res.end('Invalid username or token. Password authentication is not supported for Git operations.\n');
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://x');
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      GIT_PROJECT_ROOT: this.root,
+      GIT_HTTP_EXPORT_ALL: '1',
+      REQUEST_METHOD: req.method ?? 'GET',
+      PATH_INFO: decodeURIComponent(url.pathname),
+      QUERY_STRING: url.search.slice(1),
+      CONTENT_TYPE: req.headers['content-type'] ?? '',
+      REMOTE_USER: 'x-access-token',
+      REMOTE_ADDR: '127.0.0.1',
+      GIT_PROTOCOL: String(req.headers['git-protocol'] ?? ''),
+      HTTP_CONTENT_ENCODING: String(req.headers['content-encoding'] ?? ''),
+    };
+    if (req.headers['content-length'] !== undefined) env.CONTENT_LENGTH = req.headers['content-length'];
+    const cgi = spawn('git', ['http-backend'], { env });
+    cgi.stderr.on('data', () => {});
+    let head = Buffer.alloc(0);
+    let headersDone = false;
+    cgi.stdout.on('data', (chunk: Buffer) => {
+      if (headersDone) {
+        res.write(chunk);
+        return;
+      }
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      headersDone = true;
+      let status = 200;
+      const headers: Record<string, string> = {};
+      for (const line of head.subarray(0, end).toString().split('\r\n')) {
+        const [key = '', ...value] = line.split(':');
+        if (key.toLowerCase() === 'status') status = Number.parseInt(value.join(':').trim(), 10);
+        else headers[key] = value.join(':').trim();
+      }
+      res.writeHead(status, headers);
+      res.write(head.subarray(end + 4));
+    });
+    cgi.on('close', () => res.end());
+    cgi.stdin.on('error', () => {});
+    req.pipe(cgi.stdin);
+  }
+}
+
+export function git(args: string[], home: string, cwd?: string, extraEnv: Record<string, string> = {}) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn('git', args, {
+      cwd,
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: home,
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_AUTHOR_NAME: 'Dev',
+        GIT_AUTHOR_EMAIL: 'dev@example.com',
+        GIT_COMMITTER_NAME: 'Dev',
+        GIT_COMMITTER_EMAIL: 'dev@example.com',
+        ...extraEnv,
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
