@@ -86,6 +86,7 @@ export async function openEngineHarness(
     receive: (message) => engine.receive(message),
     toggleNote: (messageId, action, actor) => engine.toggleNote(messageId, action, actor),
     decideApproval: (approvalId, verdict, actor) => engine.decideApproval(approvalId, verdict, actor),
+    answerQuestion: (questionId, answer, actor) => engine.answerQuestion(questionId, answer, actor),
   };
   const chat = new TerminalChat({
     input: new PassThrough(),
@@ -179,5 +180,10 @@ export function describeEntry(entry: ThreadEntry): string {
   if (content.kind === 'status') return `status(${content.card.state}) ${who}`;
   if (content.kind === 'note')
     return `note(${content.card.open ? 'open' : 'folded'}) ${who}: ${content.card.row}`;
+  if (content.kind === 'question') {
+    const { card } = content;
+    const answered = card.status === 'answered' ? ` = ${card.answer} (${card.answeredBy})` : '';
+    return `question(${card.status}) ${who}: ${card.text}${answered}`;
+  }
   return `approval(${content.card.status}) ${content.card.summary}`;
 }

@@ -7,6 +7,7 @@ import { classifyCommand } from '../tools/classify-command';
 import { planContract } from '../tools/submit-plan-tool';
 import { type AnyToolDefinition, type ToolScope, toolSpec } from '../tools/tool-definition';
 import { toolSurface } from '../tools/tool-surface';
+import { type AgentToolTimings, agentTools, DEFAULT_AGENT_TOOL_TIMINGS } from './agent-tools';
 import type { EngineDeps } from './engine-deps';
 import { DEFAULT_APPROVAL_POLL_MS, guardCall } from './guard-call';
 
@@ -30,10 +31,12 @@ export type TurnToolsFactory = (deps: EngineDeps, scope: TurnToolsScope) => Turn
  */
 export function createToolKit(
   definitions: readonly AnyToolDefinition[],
-  options: { approvalPollMs?: number } = {},
+  options: { approvalPollMs?: number; agentTools?: Partial<AgentToolTimings> } = {},
 ): TurnToolsFactory {
+  const timings = { ...DEFAULT_AGENT_TOOL_TIMINGS, ...options.agentTools };
   return (deps, turn) => {
-    const surface = toolSurface(turn.space.mode, definitions);
+    // M23, N13: the agent-to-agent tools need the engine, so they are built per turn.
+    const surface = toolSurface(turn.space.mode, [...definitions, ...agentTools({ deps, turn, timings })]);
     const scope: ToolScope = {
       runId: turn.runId,
       workspaceId: turn.agent.workspaceId,

@@ -17,6 +17,7 @@ import type {
 } from '../model/records';
 import type { ApprovalRepository } from './approval-store';
 import type { ConversationRepository, MessageRepository, RunLaneRepository } from './conversation-store';
+import type { QuestionRepository } from './question-store';
 
 /**
  * The store port: the only way the core reaches persistent state. Every call runs inside a
@@ -46,6 +47,7 @@ export interface StoreTx {
   readonly conversations: ConversationRepository;
   readonly messages: MessageRepository;
   readonly approvals: ApprovalRepository;
+  readonly questions: QuestionRepository;
   readonly processedEvents: ProcessedEventRepository;
 }
 

@@ -10,6 +10,7 @@ import { memberRepository } from './repositories/member-repository';
 import { messageRepository } from './repositories/message-repository';
 import { platformBindingRepository } from './repositories/platform-binding-repository';
 import { processedEventRepository } from './repositories/processed-event-repository';
+import { questionRepository } from './repositories/question-repository';
 import { runLaneRepository } from './repositories/run-lane-repository';
 import { runRepository } from './repositories/run-repository';
 import { skillRepository } from './repositories/skill-repository';
@@ -44,6 +45,7 @@ export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
   conversations: translated(conversationRepository(manager)),
   messages: translated(messageRepository(manager)),
   approvals: translated(approvalRepository(manager)),
+  questions: translated(questionRepository(manager)),
   processedEvents: translated(processedEventRepository(manager)),
   query: (sql, params = []) => translatingDbErrors(() => queryRecords(manager, sql, params)),
 });
