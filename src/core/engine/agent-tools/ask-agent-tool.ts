@@ -1,4 +1,5 @@
 import { ALL_MODES, defineTool } from '../../tools/tool-definition';
+import { duration } from '../../wake/wake-messages';
 import { type AgentToolContext, setWaiting } from './agent-tool-context';
 import { handOff } from './hand-off';
 import { handoffInput } from './send-to-agent-tool';
@@ -39,7 +40,7 @@ export const askAgentTool = (ctx: AgentToolContext) =>
           case 'timeout':
             return {
               ok: false,
-              output: `${name} has not replied within ${Math.round(ctx.timings.askTimeoutMs / 1000)} s (its turn is ${outcome.status}); the question is in ${asked.where}, and its reply will appear there. Tell the people you are still waiting.`,
+              output: `${name} has not replied within ${duration(ctx.timings.askTimeoutMs)} (its turn is ${outcome.status}); the question is in ${asked.where}, and its reply will appear there. Tell the people you are still waiting.`,
             };
         }
       } finally {
