@@ -36,7 +36,7 @@ export async function openEngineHarness(
   setup: EngineSetup,
   runner: Runner,
   timings: Partial<EngineTimings> = {},
-  options: { tools?: TurnToolsFactory; logger?: Logger } = {},
+  options: { tools?: TurnToolsFactory; logger?: Logger; concurrency?: number } = {},
 ) {
   const db = await openTestDatabase(setup.database);
   const dataDir = await makeTempDir();
@@ -80,7 +80,7 @@ export async function openEngineHarness(
       timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, ...timings },
     });
   let engine = newEngine(runner);
-  await engine.start({ concurrency: 4 });
+  await engine.start({ concurrency: options.concurrency ?? 4 });
   // The chat talks to whichever engine is current, so a restart keeps its selected thread.
   const current: ChatEngine = {
     receive: (message) => engine.receive(message),
@@ -116,7 +116,7 @@ export async function openEngineHarness(
      */
     restart: async (nextRunner: Runner = runner) => {
       engine = newEngine(nextRunner);
-      await engine.start({ concurrency: 4 });
+      await engine.start({ concurrency: options.concurrency ?? 4 });
       return engine;
     },
     platform,

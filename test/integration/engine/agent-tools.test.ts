@@ -19,13 +19,12 @@ type Calls = { agent: string; tool: string; outcome: ToolOutcome }[];
  * A turn that makes one tool call (input computed from the request) and then replies with
  * `reply(outcome)`, as a model would after reading the tool result.
  */
-const calling =
-  (
-    calls: Calls,
-    tool: string,
-    input: (request: Parameters<Script>[0]) => unknown,
-    reply: (outcome: ToolOutcome) => string,
-  ): Script =>
+const calling = (
+  calls: Calls,
+  tool: string,
+  input: (request: Parameters<Script>[0]) => unknown,
+  reply: (outcome: ToolOutcome) => string,
+): Script =>
   async function* (request) {
     yield { type: 'tool_start', callId: `${tool}-1`, tool, summary: tool };
     const outcome = await request.tools.call(
@@ -45,13 +44,20 @@ describe.each(ENGINE_SETUPS)('M23, N11, N13: agent-to-agent tools through the te
   let h: EngineHarness;
   let calls: Calls;
   let runner: ScriptedRunner;
-  const open = async (scripts: Record<string, Script>, timings: Partial<AgentToolTimings> = {}) => {
+  const open = async (
+    scripts: Record<string, Script>,
+    timings: Partial<AgentToolTimings> = {},
+    concurrency = 4,
+  ) => {
     runner = new ScriptedRunner(scripts);
     h = await openEngineHarness(
       setup,
       runner,
       {},
-      { tools: createToolKit([], { approvalPollMs: 20, agentTools: { pollMs: 20, ...timings } }) },
+      {
+        tools: createToolKit([], { approvalPollMs: 20, agentTools: { pollMs: 20, ...timings } }),
+        concurrency,
+      },
     );
     return h;
   };
@@ -103,7 +109,9 @@ describe.each(ENGINE_SETUPS)('M23, N11, N13: agent-to-agent tools through the te
       ]),
     );
     // N12: the target is told the prompt came from an agent; M20: one hop deeper.
-    expect(runner.requests.find((r) => r.agent.name === 'qa')?.prompt).toContain('Remote prompt from an agent');
+    expect(runner.requests.find((r) => r.agent.name === 'qa')?.prompt).toContain(
+      'Remote prompt from an agent',
+    );
     const [qaRun] = await runOf('qa');
     expect(qaRun).toMatchObject({
       depth: 2,
@@ -362,6 +370,36 @@ describe.each(ENGINE_SETUPS)('M23, N11, N13: agent-to-agent tools through the te
       answeredByAgentId: await h.agentId('qa'),
       answeredByMemberId: null,
     });
+  });
+
+  it('a waiting run holds its worker slot: with one slot, the awaited turns still run (in the waiting slot)', async () => {
+    const delegate = (to: string): Script =>
+      calling(
+        calls,
+        'delegate_task',
+        () => ({ agent: to, task: `Your part, ${to}.` }),
+        (o) => `${to}: ${o.output}`,
+      );
+    await open(
+      {
+        engineer: calling(
+          calls,
+          'ask_agent',
+          () => ({ agent: 'architect', text: 'Is the design ready?' }),
+          (o) => o.output,
+        ),
+        architect: delegate('qa'),
+        qa: say('Checked.'),
+      },
+      { runItselfAfterMs: 200 },
+      1,
+    );
+    await h.type('@engineer check the design');
+    await h.settled(3);
+    expect((await outcomeOf('engineer', 'ask_agent')).output).toBe(
+      'architect replied:\nqa: qa finished the task:\nChecked.',
+    );
+    expect((await h.runs()).map((r) => r.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
   });
 
   it('unknown agents and self-handoffs are refused with a sentence', async () => {

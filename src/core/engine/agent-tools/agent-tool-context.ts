@@ -9,12 +9,19 @@ export interface AgentToolTimings {
   askTimeoutMs: number;
   /** N13: an unanswered question stops waiting after this long. */
   questionTimeoutMs: number;
+  /**
+   * A waiting run holds a worker slot (BullMQ's concurrency, the in-process queue's): when no
+   * worker has taken the awaited turn after this long, the waiting run runs it itself, so a
+   * full queue can never leave a caller waiting on a turn that has no slot to run in.
+   */
+  runItselfAfterMs: number;
 }
 
 export const DEFAULT_AGENT_TOOL_TIMINGS: AgentToolTimings = {
   pollMs: 500,
   askTimeoutMs: 10 * 60_000,
   questionTimeoutMs: 24 * 60 * 60_000,
+  runItselfAfterMs: 2000,
 };
 
 /** What an agent-to-agent tool knows: the engine and the calling turn. */

@@ -17,7 +17,7 @@ export interface HandoffRequest {
 }
 
 export type Handoff =
-  | { ok: true; runId: string; target: AgentRecord; where: string }
+  | { ok: true; runId: string; conversationId: string; target: AgentRecord; where: string }
   | { ok: false; reason: string };
 
 interface Planned {
@@ -80,7 +80,7 @@ export async function handOff(ctx: AgentToolContext, request: HandoffRequest): P
     { component: 'tools', runId: turn.runId, tool: request.tool, target: target.name, started: run.id },
     'handed off to an agent',
   );
-  return { ok: true, runId: run.id, target, where: planned.value.where };
+  return { ok: true, runId: run.id, conversationId: conversation.id, target, where: planned.value.where };
 }
 
 async function plan(
