@@ -1,3 +1,4 @@
+import { AnthropicRunner } from '../../../src/adapters/runners/anthropic-runner';
 import type { AgentToolTimings } from '../../../src/core/engine/agent-tools';
 import { createToolKit } from '../../../src/core/engine/turn-tool-kit';
 import type { RunRecord } from '../../../src/core/model/records';
@@ -11,6 +12,7 @@ import {
   waitFor,
 } from '../../support/engine-harness';
 import { type Script, ScriptedRunner } from '../../support/scripted-runner';
+import { AnthropicStandIn } from '../../support/stand-ins/anthropic-stand-in';
 
 /** What each tool call returned, in call order, by agent. */
 type Calls = { agent: string; tool: string; outcome: ToolOutcome }[];
@@ -421,5 +423,59 @@ describe.each(ENGINE_SETUPS)('M23, N11, N13: agent-to-agent tools through the te
       'ask_agent refused: there is no agent named "nobody" in this workspace. Agents: ceo, qa, architect, engineer, librarian.',
       'ask_agent refused: you cannot hand work to yourself (engineer).',
     ]);
+  });
+});
+
+describe.each(ENGINE_SETUPS)('N11: ask_agent on the built-in Anthropic loop on $name', (setup) => {
+  const KEY = 'sk-ant-api03-AGENT-TOOLS-7c1e';
+  let anthropic: AnthropicStandIn;
+  let h: EngineHarness;
+  beforeEach(async () => {
+    anthropic = await AnthropicStandIn.start({ apiKey: KEY });
+  });
+  afterEach(async () => {
+    await h?.close();
+    await anthropic.close();
+  });
+
+  it('the model calls ask_agent; the other agent’s reply comes back as the tool_result, and the asker answers in its thread', async () => {
+    const runner = new AnthropicRunner({
+      apiKey: KEY,
+      baseUrl: anthropic.url,
+      defaultModel: 'claude-sonnet-4-6',
+      maxRetries: 0,
+    });
+    h = await openEngineHarness(
+      setup,
+      runner,
+      {},
+      { tools: createToolKit([], { agentTools: { pollMs: 20 } }) },
+    );
+    anthropic.script(
+      // engineer asks qa
+      {
+        kind: 'stream',
+        blocks: [{ type: 'tool_use', name: 'ask_agent', input: { agent: 'qa', text: 'Is main green?' } }],
+      },
+      // qa's own turn
+      { kind: 'stream', blocks: [{ type: 'text', chunks: ['Main is green: 112 passed.'] }] },
+      // engineer, with qa's reply as the tool result
+      { kind: 'stream', blocks: [{ type: 'text', chunks: ['QA confirms main is green.'] }] },
+    );
+    await h.type('@engineer is main green?');
+    await h.settled(2);
+    const messagesOf = (i: number) =>
+      (anthropic.requests[i]?.body as { messages?: unknown[] } | undefined)?.messages ?? [];
+    expect(JSON.stringify(messagesOf(2).at(-1))).toContain('qa replied:\\nMain is green: 112 passed.');
+    const qaPrompt = JSON.stringify(messagesOf(1));
+    expect(qaPrompt).toContain('Remote prompt from an agent');
+    expect(qaPrompt).toContain('Is main green?');
+    await waitFor(async () =>
+      h.thread(1).map(describeEntry).includes('engineer: QA confirms main is green.'),
+    );
+    const shown = h.thread(1).map(describeEntry);
+    expect(shown.indexOf('qa: Main is green: 112 passed.')).toBeLessThan(
+      shown.indexOf('engineer: QA confirms main is green.'),
+    );
   });
 });
