@@ -303,6 +303,26 @@ describe.each(ENGINE_SETUPS)('M23, N11, N13: agent-to-agent tools through the te
     expect(h.screen()).toContain('answered by you: SQLite');
   });
 
+  it('N13: a person’s reply in the thread (naming no agent) answers the waiting question instead of starting a turn', async () => {
+    await open({
+      engineer: calling(
+        calls,
+        'ask_question',
+        () => ({ text: 'Which format?', options: ['CSV', 'JSON'] }),
+        (o) => `Using it. (${o.output})`,
+      ),
+    });
+    await h.type('@engineer export the data');
+    await shows(1, 'question(pending) engineer: Which format?');
+    await h.type('7');
+    expect(h.screen()).toContain('(only you) [1] There is no option 7: answer 1–2, or in your own words.');
+    await h.type('JSON, with ISO dates');
+    await h.settled(1);
+    expect((await outcomeOf('engineer', 'ask_question')).output).toBe('Answer: JSON, with ISO dates');
+    await shows(1, 'question(answered) engineer: Which format? = JSON, with ISO dates (you)');
+    expect(await runOf('engineer')).toHaveLength(1);
+  });
+
   it('N13: answering a note, the asking agent is told; another agent answers with answer_question; never in its own conversation', async () => {
     await open({
       engineer: calling(

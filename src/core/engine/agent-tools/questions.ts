@@ -67,7 +67,7 @@ export async function recordAnswer(
     if (answered === null) return { ok: false, reason: 'That question was answered a moment ago.' };
     return { ok: true, question: answered };
   });
-  if (result.ok) await redrawCard(deps, result.question, by.name);
+  if (result.ok) await redrawQuestionCard(deps, result.question, by.name);
   return result;
 }
 
@@ -76,10 +76,10 @@ export async function cancelQuestion(deps: EngineDeps, question: QuestionRecord)
   const cancelled = await deps.store.inWorkspace(question.workspaceId, (tx) =>
     tx.questions.cancel(question.id),
   );
-  if (cancelled) await redrawCard(deps, { ...question, status: 'cancelled' }, null);
+  if (cancelled) await redrawQuestionCard(deps, { ...question, status: 'cancelled' }, null);
 }
 
-async function redrawCard(
+export async function redrawQuestionCard(
   deps: EngineDeps,
   question: QuestionRecord,
   answeredBy: string | null,
