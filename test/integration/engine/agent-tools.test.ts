@@ -229,6 +229,27 @@ describe.each(ENGINE_SETUPS)('M23, N11, N13: agent-to-agent tools through the te
     });
   });
 
+  it('N14: a delegated turn that fails posts no "failed" message; the waiting agent reports it', async () => {
+    await open({
+      engineer: calling(
+        calls,
+        'delegate_task',
+        () => ({ agent: 'architect', task: 'Pick a queue library.' }),
+        (o) => `Could not get it done: ${o.output}`,
+      ),
+      architect: () => [{ type: 'error', message: 'model overloaded' }],
+    });
+    await h.type('@engineer choose a queue');
+    await h.settled(2);
+    expect(await outcomeOf('engineer', 'delegate_task')).toEqual({
+      ok: false,
+      output: "architect's task failed: model overloaded",
+    });
+    await shows(1, "engineer: Could not get it done: architect's task failed: model overloaded");
+    expect(lines(1)).toContain('status(failed) architect');
+    expect(lines(1).filter((line) => line.startsWith('system:'))).toEqual([]);
+  });
+
   it('M20: delegate_task at depth 3 is refused with the reason, verbatim, as the tool result', async () => {
     const delegate = (to: string): Script =>
       calling(
