@@ -120,6 +120,7 @@ async function runTurn(
             conversation: context.conversation,
             workingDir,
             skills: context.skills,
+            onWaiting: (waiting) => monitor.hold(waiting),
           });
     for await (const event of runner.run({
       runId: run.id,

@@ -19,6 +19,8 @@ export interface TurnToolsScope {
   conversation: ConversationRecord;
   workingDir: string;
   skills: readonly SkillRecord[];
+  /** A12: a tool starts (true) or ends (false) waiting; the run's silence watch is held meanwhile. */
+  onWaiting?: (waiting: boolean) => void;
 }
 
 /** EngineDeps' factory: one `TurnTools` per run. */
@@ -48,19 +50,26 @@ export function createToolKit(
     };
     const pollMs = options.approvalPollMs ?? DEFAULT_APPROVAL_POLL_MS;
     const log = deps.logger.child({ component: 'tools', runId: turn.runId });
-    const guard = (call: ToolCall, actions: readonly GuardrailAction[], signal: AbortSignal) =>
-      guardCall(
-        deps,
-        {
-          runId: turn.runId,
-          agent: turn.agent,
-          space: turn.space,
-          actions,
-          summary: `${call.name}: ${summarizeCall(call)}`,
-        },
-        signal,
-        pollMs,
-      );
+    // A12: a call waiting on an approval is blocked, so the silence watch is held meanwhile.
+    const guard = async (call: ToolCall, actions: readonly GuardrailAction[], signal: AbortSignal) => {
+      turn.onWaiting?.(true);
+      try {
+        return await guardCall(
+          deps,
+          {
+            runId: turn.runId,
+            agent: turn.agent,
+            space: turn.space,
+            actions,
+            summary: `${call.name}: ${summarizeCall(call)}`,
+          },
+          signal,
+          pollMs,
+        );
+      } finally {
+        turn.onWaiting?.(false);
+      }
+    };
 
     const call = async (request: ToolCall, signal: AbortSignal): Promise<ToolOutcome> => {
       const definition = surface.find((d) => d.name === request.name);

@@ -34,6 +34,7 @@ export interface AgentToolContext {
 /** A12: a run waiting on another agent or a person is blocked, not silent. */
 export async function setWaiting(ctx: AgentToolContext, waiting: boolean): Promise<void> {
   const { deps, turn } = ctx;
+  turn.onWaiting?.(waiting);
   await deps.store
     .inWorkspace(turn.agent.workspaceId, (tx) =>
       tx.runs.update(turn.runId, { liveness: waiting ? 'blocked' : 'ok' }),
