@@ -205,6 +205,43 @@ describe.each(ENGINE_SETUPS)('M23, N11, N13: agent-to-agent tools through the te
     await shows(1, 'qa: late answer');
   });
 
+  it('N11, N13: an ask_agent that times out names the question the other agent waits on, and the asker answers it', async () => {
+    await open(
+      {
+        engineer: async function* (request) {
+          const asked = await request.tools.call(
+            { callId: 'a', name: 'ask_agent', input: { agent: 'architect', text: 'Which export format?' } },
+            request.signal,
+          );
+          calls.push({ agent: 'engineer', tool: 'ask_agent', outcome: asked });
+          const id = /question ([0-9a-f-]{36})/.exec(asked.output)?.[1] ?? 'none';
+          const answered = await request.tools.call(
+            { callId: 'b', name: 'answer_question', input: { id, answer: 'JSON' } },
+            request.signal,
+          );
+          calls.push({ agent: 'engineer', tool: 'answer_question', outcome: answered });
+          yield { type: 'final', text: 'Answered architect.' };
+        },
+        architect: calling(
+          calls,
+          'ask_question',
+          () => ({ text: 'CSV or JSON?' }),
+          (o) => `Format: ${o.output}`,
+        ),
+      },
+      { askTimeoutMs: 1500 },
+    );
+    await leaveSpace('architect');
+    await h.type('@engineer settle the export format');
+    await h.settled(2);
+    const asked = await outcomeOf('engineer', 'ask_agent');
+    expect(asked.output).toMatch(
+      /^architect has not replied within 1500 ms \(its turn is running\); the question is in a new conversation in space general \("Which export format\?"\), and its reply will appear there\. It is waiting for an answer to question [0-9a-f-]{36}: CSV or JSON\? \(answer_question can answer it\)\. Tell the people you are still waiting\.$/,
+    );
+    expect(await outcomeOf('engineer', 'answer_question')).toEqual({ ok: true, output: 'Answered: JSON' });
+    await shows(2, 'architect: Format: Answer: JSON');
+  });
+
   it('M23: delegate_task runs a child turn and returns its result to the waiting caller', async () => {
     await open({
       engineer: calling(

@@ -42,11 +42,23 @@ export const askAgentTool = (ctx: AgentToolContext) =>
             return { ok: false, output: `${name}'s turn failed without a reply: ${outcome.error}` };
           case 'aborted':
             return { ok: false, output: `Your turn was stopped while waiting for ${name}'s reply.` };
-          case 'timeout':
+          case 'timeout': {
+            // N13: what it waits for itself, so the asking agent can answer it.
+            const pending = await ctx.deps.store.inWorkspace(ctx.turn.agent.workspaceId, (tx) =>
+              tx.questions.listPending(asked.conversationId),
+            );
+            const questions = pending
+              .filter((q) => q.runId === asked.runId)
+              .map(
+                (q) =>
+                  ` It is waiting for an answer to question ${q.id}: ${q.text} (answer_question can answer it).`,
+              )
+              .join('');
             return {
               ok: false,
-              output: `${name} has not replied within ${duration(ctx.timings.askTimeoutMs)} (its turn is ${outcome.status}); the question is in ${asked.where}, and its reply will appear there. Tell the people you are still waiting.`,
+              output: `${name} has not replied within ${duration(ctx.timings.askTimeoutMs)} (its turn is ${outcome.status}); the question is in ${asked.where}, and its reply will appear there.${questions} Tell the people you are still waiting.`,
             };
+          }
         }
       } finally {
         await setWaiting(ctx, false);
