@@ -1,6 +1,7 @@
 import { AppError } from '../errors';
 import type { ApprovalOutcome } from '../guardrails/approval';
 import type { ApprovalRecord } from '../model/approval-record';
+import { canStartWork } from '../model/member';
 import { toggleNote as nextFoldState } from '../notes';
 import type { ChatEngine, PlatformActor, ReceiveOutcome } from '../ports/chat-engine';
 import type { InboundMessage } from '../ports/chat-platform';
@@ -132,6 +133,12 @@ export class TurnEngine implements ChatEngine {
     if (question === null) return { ok: false, reason: `There is no question ${questionId}.` };
     if (member === null || member.workspaceId !== question.workspaceId) {
       return { ok: false, reason: 'Only members of this workspace can answer its questions.' };
+    }
+    if (!canStartWork(member.role)) {
+      return {
+        ok: false,
+        reason: `Your role (${member.role}) can read along but cannot answer an agent's question. An admin can change it.`,
+      };
     }
     const result = await recordAnswer(this.deps, question.workspaceId, question.id, answer, {
       kind: 'member',

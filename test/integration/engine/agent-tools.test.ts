@@ -351,6 +351,13 @@ describe.each(ENGINE_SETUPS)('M23, N11, N13: agent-to-agent tools through the te
     await shows(1, 'question(pending) engineer: Which database should the report use?');
     await waitFor(async () => ((await runOf('engineer'))[0]?.liveness === 'blocked' ? true : null));
     expect(h.screen()).toContain('/answer <n> or /answer <text>');
+    // P8: a viewer reads along but cannot answer.
+    await h.read((tx) => tx.members.update(h.local.member.id, { role: 'viewer' }));
+    await h.type('/answer 1');
+    expect(h.screen()).toContain(
+      "question #1: Your role (viewer) can read along but cannot answer an agent's question. An admin can change it.",
+    );
+    await h.read((tx) => tx.members.update(h.local.member.id, { role: 'owner' }));
     await h.type('/answer 3');
     expect(h.screen()).toContain('There is no option 3: answer 1–2, or in your own words.');
     await h.type('/answer 2');
