@@ -60,6 +60,16 @@ export class RecordingPlatform implements ChatPlatform {
     this.checkMessage(message);
   }
 
+  /** A new thread: `<channel>/t<n>`, its first message posted like any other. */
+  async startThread(
+    channelId: string,
+    message: OutboundMessage,
+  ): Promise<{ thread: ThreadId; messageRef: string }> {
+    this.check(channelId !== '', 'new thread in an empty channel id');
+    const thread = `${channelId}/t${++this.nextRef}`;
+    return { thread, messageRef: await this.post(thread, message) };
+  }
+
   async tellPrivately(thread: ThreadId, platformUserId: string, text: string): Promise<void> {
     this.counts.privateMessages += 1;
     this.check(thread !== '' && platformUserId !== '', 'private message without a thread or person');

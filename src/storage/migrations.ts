@@ -1,6 +1,7 @@
 import { InitialSchema1764460800000 } from '../../migrations/1764460800000-InitialSchema';
 import { RunCardsAndReplies1764547200000 } from '../../migrations/1764547200000-RunCardsAndReplies';
 import { GitGateway1764806400000 } from '../../migrations/1764806400000-GitGateway';
+import { AgentTools1764979200000 } from '../../migrations/1764979200000-AgentTools';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -10,4 +11,5 @@ export const MIGRATIONS = [
   InitialSchema1764460800000,
   RunCardsAndReplies1764547200000,
   GitGateway1764806400000,
+  AgentTools1764979200000,
 ];

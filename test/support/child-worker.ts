@@ -94,7 +94,10 @@ export class ChildWorker {
     try {
       if (call.op === 'post')
         answer = { id: call.id, ok: true, ref: await this.platform.post(call.thread, call.message) };
-      else if (call.op === 'update') {
+      else if (call.op === 'startThread') {
+        const started = await this.platform.startThread(call.channel, call.message);
+        answer = { id: call.id, ok: true, ref: JSON.stringify(started) };
+      } else if (call.op === 'update') {
         await this.platform.update(call.thread, call.ref, call.message);
         answer = { id: call.id, ok: true };
       } else {

@@ -36,7 +36,7 @@ export async function openEngineHarness(
   setup: EngineSetup,
   runner: Runner,
   timings: Partial<EngineTimings> = {},
-  options: { tools?: TurnToolsFactory; logger?: Logger } = {},
+  options: { tools?: TurnToolsFactory; logger?: Logger; concurrency?: number } = {},
 ) {
   const db = await openTestDatabase(setup.database);
   const dataDir = await makeTempDir();
@@ -80,12 +80,13 @@ export async function openEngineHarness(
       timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, ...timings },
     });
   let engine = newEngine(runner);
-  await engine.start({ concurrency: 4 });
+  await engine.start({ concurrency: options.concurrency ?? 4 });
   // The chat talks to whichever engine is current, so a restart keeps its selected thread.
   const current: ChatEngine = {
     receive: (message) => engine.receive(message),
     toggleNote: (messageId, action, actor) => engine.toggleNote(messageId, action, actor),
     decideApproval: (approvalId, verdict, actor) => engine.decideApproval(approvalId, verdict, actor),
+    answerQuestion: (questionId, answer, actor) => engine.answerQuestion(questionId, answer, actor),
   };
   const chat = new TerminalChat({
     input: new PassThrough(),
@@ -115,7 +116,7 @@ export async function openEngineHarness(
      */
     restart: async (nextRunner: Runner = runner) => {
       engine = newEngine(nextRunner);
-      await engine.start({ concurrency: 4 });
+      await engine.start({ concurrency: options.concurrency ?? 4 });
       return engine;
     },
     platform,
@@ -179,5 +180,10 @@ export function describeEntry(entry: ThreadEntry): string {
   if (content.kind === 'status') return `status(${content.card.state}) ${who}`;
   if (content.kind === 'note')
     return `note(${content.card.open ? 'open' : 'folded'}) ${who}: ${content.card.row}`;
+  if (content.kind === 'question') {
+    const { card } = content;
+    const answered = card.status === 'answered' ? ` = ${card.answer} (${card.answeredBy})` : '';
+    return `question(${card.status}) ${who}: ${card.text}${answered}`;
+  }
   return `approval(${content.card.status}) ${content.card.summary}`;
 }

@@ -10,7 +10,8 @@ import type {
 export type EngineCall =
   | { kind: 'receive'; message: InboundMessage }
   | { kind: 'toggleNote'; messageId: string; action: NoteAction; actor: PlatformActor }
-  | { kind: 'decideApproval'; approvalId: string; verdict: Verdict; actor: PlatformActor };
+  | { kind: 'decideApproval'; approvalId: string; verdict: Verdict; actor: PlatformActor }
+  | { kind: 'answerQuestion'; questionId: string; answer: string; actor: PlatformActor };
 
 export type DecideResult = Awaited<ReturnType<ChatEngine['decideApproval']>>;
 type NoteAction = 'open' | 'fold';
@@ -25,6 +26,7 @@ export interface RecordingChatEngineBehaviour {
     verdict: Verdict,
     actor: PlatformActor,
   ) => DecideResult | Promise<DecideResult>;
+  answerQuestion?: (id: string, answer: string, actor: PlatformActor) => DecideResult | Promise<DecideResult>;
 }
 
 /**
@@ -55,6 +57,11 @@ export class RecordingChatEngine implements ChatEngine {
   async decideApproval(approvalId: string, verdict: Verdict, actor: PlatformActor): Promise<DecideResult> {
     this.calls.push({ kind: 'decideApproval', approvalId, verdict, actor });
     return (await this.behaviour.decideApproval?.(approvalId, verdict, actor)) ?? { ok: true };
+  }
+
+  async answerQuestion(questionId: string, answer: string, actor: PlatformActor): Promise<DecideResult> {
+    this.calls.push({ kind: 'answerQuestion', questionId, answer, actor });
+    return (await this.behaviour.answerQuestion?.(questionId, answer, actor)) ?? { ok: true };
   }
 }
 
@@ -93,6 +100,8 @@ export interface PlatformHarness<Parts> {
   privateMessagesIn(thread: ThreadId): Promise<{ to: string; text: string }[]>;
   /** The person writes `text` as a reply in the thread; the front end delivers it as it would. */
   deliverPersonMessage(thread: ThreadId, text: string): Promise<void>;
+  /** N13: the person answers the question card `cardRef` of the thread the platform's way. */
+  answerQuestion(thread: ThreadId, cardRef: string, answer: string): Promise<void>;
   /**
    * Hands the front end every message it posted, the way the platform would show them to a
    * bot (Slack's message events for its own posts, Discord's webhook messages); the terminal
@@ -137,6 +146,22 @@ const approval = (decided: boolean): OutboundMessage => ({
       details: ['a1b2c3d → e4f5a6b'],
       status: decided ? 'approved' : 'pending',
       decidedBy: decided ? 'dana' : null,
+    },
+  },
+});
+
+const question = (answered: boolean): OutboundMessage => ({
+  as: agent('engineer'),
+  content: {
+    kind: 'question',
+    card: {
+      questionId: 'q-1',
+      agent: 'engineer',
+      text: 'Which database should the report use?',
+      options: ['PostgreSQL', 'SQLite'],
+      status: answered ? 'answered' : 'pending',
+      answer: answered ? 'SQLite' : null,
+      answeredBy: answered ? 'dana' : null,
     },
   },
 });
@@ -244,6 +269,49 @@ export function describePlatformContract<Parts>(
       expect((await seen(thread, ref)).text).toContain('dana');
     });
 
+    it('N13: a question card shows the question and its options; the edit shows the answer and who gave it', async () => {
+      const thread = await firstThread();
+      const ref = await harness.platform.post(thread, question(false));
+      const count = (await harness.messagesIn(thread)).length;
+      const shown = (await seen(thread, ref)).text;
+      expect(shown).toContain('Which database should the report use?');
+      expect(shown).toMatch(/1\D+PostgreSQL/);
+      expect(shown).toMatch(/2\D+SQLite/);
+      await harness.platform.update(thread, ref, question(true));
+      expect((await harness.messagesIn(thread)).length).toBe(count);
+      const answered = (await seen(thread, ref)).text;
+      expect(answered).toContain('SQLite');
+      expect(answered).toContain('dana');
+    });
+
+    it('N13: a person’s answer to a question card reaches the core as answerQuestion with the question id', async () => {
+      const thread = await firstThread();
+      const ref = await harness.platform.post(thread, question(false));
+      await harness.answerQuestion(thread, ref, '2');
+      expect(harness.engine.calls).toEqual([
+        expect.objectContaining({ kind: 'answerQuestion', questionId: 'q-1', answer: '2' }),
+      ]);
+      const [call] = harness.engine.calls;
+      expect(call?.kind === 'answerQuestion' ? call.actor.senderId : null).toBe(harness.personId);
+    });
+
+    it('N4: startThread opens a new thread of the bound channel with the message as its first', async () => {
+      const existing = await firstThread();
+      const started = await harness.platform.startThread(
+        harness.boundChannel,
+        text('via agent · "nightly digest"'),
+      );
+      expect(started.thread).not.toBe(existing);
+      expect(harness.decodeThreadId(started.thread)).not.toBeNull();
+      const [first, ...rest] = await harness.messagesIn(started.thread);
+      expect(first?.ref).toBe(started.messageRef);
+      expect(first?.text).toContain('via agent · "nightly digest"');
+      expect(rest).toEqual([]);
+      // and it can be posted into like any thread
+      const ref = await harness.platform.post(started.thread, note(true));
+      expect((await harness.messagesIn(started.thread)).map((m) => m.ref)).toEqual([started.messageRef, ref]);
+    });
+
     it('updating a message that was never posted fails', async () => {
       const thread = await firstThread();
       await expect(harness.platform.update(thread, 'no-such-message', text('x'))).rejects.toThrow();
@@ -290,6 +358,7 @@ export function describePlatformContract<Parts>(
       });
       await harness.platform.post(thread, note(true));
       await harness.platform.post(thread, approval(false));
+      await harness.platform.post(thread, question(false));
       await harness.platform.tellPrivately(thread, harness.personId, 'only for you');
       await harness.echoOwnPosts();
       expect(harness.engine.calls).toEqual([]);

@@ -27,7 +27,8 @@ import { openDatabase } from '../../src/storage/database';
 export type RelayedCall =
   | { id: number; op: 'post'; thread: ThreadId; message: OutboundMessage }
   | { id: number; op: 'update'; thread: ThreadId; ref: string; message: OutboundMessage }
-  | { id: number; op: 'tellPrivately'; thread: ThreadId; user: string; text: string };
+  | { id: number; op: 'tellPrivately'; thread: ThreadId; user: string; text: string }
+  | { id: number; op: 'startThread'; channel: string; message: OutboundMessage };
 export type RelayedAnswer = { id: number; ok: true; ref?: string } | { id: number; ok: false; error: string };
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -62,6 +63,14 @@ class RelayedPlatform implements ChatPlatform {
 
   async tellPrivately(thread: ThreadId, user: string, text: string): Promise<void> {
     await this.call({ op: 'tellPrivately', thread, user, text });
+  }
+
+  /** The answer's ref carries the new thread and the first message's ref, as JSON. */
+  async startThread(
+    channel: string,
+    message: OutboundMessage,
+  ): Promise<{ thread: ThreadId; messageRef: string }> {
+    return JSON.parse((await this.call({ op: 'startThread', channel, message })) ?? '{}');
   }
 
   private call(request: DistributiveOmit<RelayedCall, 'id'>): Promise<string | undefined> {

@@ -1,4 +1,10 @@
-import type { ApprovalCard, NoteCard, OutboundMessage, StatusCard } from '../../core/ports/chat-platform';
+import type {
+  ApprovalCard,
+  NoteCard,
+  OutboundMessage,
+  QuestionCard,
+  StatusCard,
+} from '../../core/ports/chat-platform';
 
 /** Continuation lines (multi-line text, card rows) sit under the message, four spaces in. */
 export const INDENT = '    ';
@@ -33,7 +39,29 @@ export function renderMessage(where: string, message: OutboundMessage, cardNumbe
         ...indent(content.card.details),
         `${INDENT}${approvalOutcome(content.card, cardNumber)}`,
       ];
+    case 'question':
+      return renderQuestion(where, content.card, cardNumber);
   }
+}
+
+/**
+ * N13: `[1] question #2 · engineer asks: Which database?`, the options numbered from 1, then
+ * how to answer; once answered, the answer and who gave it.
+ */
+function renderQuestion(where: string, card: QuestionCard, cardNumber: number | null): string[] {
+  const [first = '', ...rest] = card.text.split('\n');
+  const lines = [`${where} question #${cardNumber ?? '?'} · ${card.agent} asks: ${first}`, ...indent(rest)];
+  lines.push(...card.options.map((option, i) => `${INDENT}${i + 1}. ${option}`));
+  if (card.status === 'pending') {
+    lines.push(`${INDENT}${card.options.length > 0 ? '/answer <n> or /answer <text>' : '/answer <text>'}`);
+  } else if (card.status === 'answered') {
+    lines.push(
+      `${INDENT}answered${card.answeredBy === null ? '' : ` by ${card.answeredBy}`}: ${card.answer ?? ''}`,
+    );
+  } else {
+    lines.push(`${INDENT}no longer waiting for an answer`);
+  }
+  return lines;
 }
 
 /**

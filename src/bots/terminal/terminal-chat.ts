@@ -93,6 +93,9 @@ export class TerminalChat {
         case 'approval':
           await this.decide(input.verdict, input.card);
           return 'continue';
+        case 'answer':
+          await this.answer(input.answer);
+          return 'continue';
         case 'usage':
           screen.problem(`usage: ${input.usage}`);
           return 'continue';
@@ -176,6 +179,21 @@ export class TerminalChat {
     }
     const result = await engine.decideApproval(content.card.approvalId, verdict, this.actor());
     if (!result.ok) platform.screen.problem(`${threadLabel(thread)} approval #${card}: ${result.reason}`);
+  }
+
+  /** N13: answers the thread's open question; the core checks the person and the option. */
+  private async answer(answer: string): Promise<void> {
+    const thread = this.selectedThread();
+    if (thread === null) return;
+    const { platform, engine } = this.options;
+    const entry = platform.threads.pendingQuestion(thread);
+    if (entry?.message.content.kind !== 'question') {
+      platform.screen.problem(`${threadLabel(thread)} has no question waiting for an answer`);
+      return;
+    }
+    const result = await engine.answerQuestion(entry.message.content.card.questionId, answer, this.actor());
+    if (!result.ok)
+      platform.screen.problem(`${threadLabel(thread)} question #${entry.cardNumber}: ${result.reason}`);
   }
 
   private selectedThread(): number | null {

@@ -8,6 +8,7 @@ export type TerminalInput =
   | { kind: 'new' }
   | { kind: 'note'; action: 'open' | 'fold'; card: number }
   | { kind: 'approval'; verdict: 'approve' | 'deny'; card: number }
+  | { kind: 'answer'; answer: string }
   | { kind: 'quit' }
   | { kind: 'usage'; usage: string }
   | { kind: 'unknown'; command: string };
@@ -15,6 +16,7 @@ export type TerminalInput =
 type CommandSpec = { name: string; does: string } & (
   | { argument: null; input: TerminalInput }
   | { argument: '<n>'; input: (n: number) => TerminalInput }
+  | { argument: '<n|text>'; input: (text: string) => TerminalInput }
 );
 
 const COMMANDS: readonly CommandSpec[] = [
@@ -61,6 +63,12 @@ const COMMANDS: readonly CommandSpec[] = [
     input: (card) => ({ kind: 'approval', verdict: 'deny', card }),
     does: 'deny approval card #n of this thread',
   },
+  {
+    name: 'answer',
+    argument: '<n|text>',
+    input: (answer) => ({ kind: 'answer', answer }),
+    does: 'answer the open question of this thread: an option number or your own words',
+  },
   { name: 'quit', argument: null, input: { kind: 'quit' }, does: 'leave the chat' },
 ];
 
@@ -91,6 +99,9 @@ export function parseTerminalInput(line: string): TerminalInput {
   if (spec === undefined) return { kind: 'unknown', command: `/${name}` };
   if (spec.argument === null) {
     return argument === '' ? spec.input : { kind: 'usage', usage: usageOf(spec) };
+  }
+  if (spec.argument === '<n|text>') {
+    return argument === '' ? { kind: 'usage', usage: usageOf(spec) } : spec.input(argument);
   }
   const number = /^#?([1-9][0-9]{0,8})$/.exec(argument)?.[1];
   if (number === undefined) return { kind: 'usage', usage: usageOf(spec) };

@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { ValidationError } from '../../core/errors';
 import type { ChatPlatform, OutboundMessage, ThreadId } from '../../core/ports/chat-platform';
 import { renderMessageUpdate } from './terminal-cards';
 import { DEFAULT_TERMINAL_IDENTITY, type TerminalIdentity } from './terminal-identity';
@@ -50,6 +51,19 @@ export class TerminalPlatform implements ChatPlatform {
     this.screen.print(
       renderMessageUpdate(threadLabel(number), previous.message, next.message, next.cardNumber),
     );
+  }
+
+  /** N4, M23: an agent's tool starts a new thread of this channel; `message` is its first entry. */
+  async startThread(
+    channelId: string,
+    message: OutboundMessage,
+  ): Promise<{ thread: ThreadId; messageRef: string }> {
+    if (channelId !== this.identity.channel) {
+      throw new ValidationError(`"${channelId}" is not this terminal's channel (#${this.identity.channel}).`);
+    }
+    const thread = this.threads.start(this.now());
+    const messageRef = await this.post(thread.id, message);
+    return { thread: thread.id, messageRef };
   }
 
   /** Printed, marked `(only you)`; it is not a message of the thread. */

@@ -122,7 +122,19 @@ export class TerminalThreads {
     return { previous, next };
   }
 
-  /** The note or approval card shown as `#card` in that thread. */
+  /** N13: the newest question card of the thread still waiting for an answer. */
+  pendingQuestion(number: number): PostedEntry | undefined {
+    const entries = this.threads.get(number)?.entries ?? [];
+    for (let i = entries.length - 1; i >= 0; i -= 1) {
+      const entry = entries[i];
+      if (entry?.kind !== 'posted') continue;
+      const content = entry.message.content;
+      if (content.kind === 'question' && content.card.status === 'pending') return entry;
+    }
+    return undefined;
+  }
+
+  /** The note, approval or question card shown as `#card` in that thread. */
   card(number: number, card: number): PostedEntry | undefined {
     for (const entry of this.threads.get(number)?.entries ?? []) {
       if (entry.kind === 'posted' && entry.cardNumber === card) return entry;
@@ -157,7 +169,7 @@ export class TerminalThreads {
 }
 
 function isCard(content: OutboundContent): boolean {
-  return content.kind === 'note' || content.kind === 'approval';
+  return content.kind === 'note' || content.kind === 'approval' || content.kind === 'question';
 }
 
 /** What a message says in a few words, for a thread's title. */
@@ -171,6 +183,8 @@ function contentText(content: OutboundContent): string {
       return content.card.text;
     case 'approval':
       return content.card.summary;
+    case 'question':
+      return content.card.text;
   }
 }
 

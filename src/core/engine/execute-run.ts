@@ -1,5 +1,6 @@
 import type { RunRecord } from '../model/records';
 import type { RunLiveness } from '../model/run';
+import { notifiesOnFinish } from '../notes';
 import type { RunnerEvent } from '../ports/runner';
 import { NO_TOOLS } from '../ports/turn-tools';
 import { composePrompt } from '../prompt';
@@ -60,7 +61,11 @@ export async function executeRun(deps: EngineDeps, claimed: RunRecord, signal: A
   const finished = await finishRun(deps, context, result);
   await refreshTriggerNote(deps, context, finished);
   if (!result.ok) {
-    await postSystemMessage(deps, conversation, `${agent.name}'s turn failed: ${result.error}`);
+    // N14: a turn started by an agent sends no "failed" notification (its card still shows
+    // it); the agent that waits for it reports itself.
+    if (notifiesOnFinish(finished)) {
+      await postSystemMessage(deps, conversation, `${agent.name}'s turn failed: ${result.error}`);
+    }
     return;
   }
   // M14: only a turn that ended cleanly wakes anyone.
@@ -115,6 +120,7 @@ async function runTurn(
             conversation: context.conversation,
             workingDir,
             skills: context.skills,
+            onWaiting: (waiting) => monitor.hold(waiting),
           });
     for await (const event of runner.run({
       runId: run.id,

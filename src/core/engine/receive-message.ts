@@ -3,6 +3,7 @@ import type { MessageMentions } from '../model/conversation-records';
 import type { ReceiveOutcome } from '../ports/chat-engine';
 import type { ChatPlatform, InboundMessage } from '../ports/chat-platform';
 import type { StoreTx } from '../ports/store';
+import { type AnsweredInThread, afterAnswerInThread, answerInThread } from './agent-tools/answer-in-thread';
 import { chooseResponders } from './choose-responders';
 import type { EngineDeps } from './engine-deps';
 import { resolveSender } from './resolve-sender';
@@ -14,6 +15,8 @@ interface AfterCommit {
   outcome: ReceiveOutcome;
   hints: string[];
   refusal: string | null;
+  /** N13: the message answered a question card, whose card is redrawn after the commit. */
+  answered?: AnsweredInThread;
 }
 
 /**
@@ -44,6 +47,7 @@ export async function receiveMessage(deps: EngineDeps, message: InboundMessage):
     return result.outcome;
   }
   for (const hint of result.hints) await tellHint(platform, message, hint);
+  if (result.answered !== undefined) await afterAnswerInThread(deps, message, result.answered);
   if (result.outcome.kind === 'accepted') {
     for (const runId of result.outcome.runIds) await deps.queue.enqueue({ id: runId, data: { runId } });
     log.info(
@@ -96,6 +100,19 @@ async function route(tx: StoreTx, deps: EngineDeps, message: InboundMessage): Pr
     platformMessageRef: message.messageRef,
     note: null,
   });
+
+  // N13: a reply that names no agent, in a thread where a question waits, answers it.
+  if (!message.topLevel && parsed.agents.length === 0) {
+    const answered = await answerInThread(tx, deps, conversation.id, message.text, member);
+    if (answered !== null) {
+      return {
+        outcome: { kind: 'accepted', conversationId: conversation.id, runIds: [] },
+        hints: [],
+        refusal: null,
+        answered,
+      };
+    }
+  }
 
   // M2: a mentioned agent that is not yet a participant joins the space.
   for (const { agent } of parsed.agents) {

@@ -11,6 +11,7 @@ export class RunMonitor {
   private lastCall: string | null = null;
   private repeats = 0;
   private liveness: RunLiveness = 'ok';
+  private holds = 0;
 
   constructor(
     private readonly silenceMs: number,
@@ -37,6 +38,21 @@ export class RunMonitor {
       this.set('ok');
   }
 
+  /**
+   * A12, N11, N13: while a tool waits on another agent, a person's answer or an approval, the
+   * run is `blocked` (the tool says so), not silent: the silence timer is held, and re-armed
+   * in full when the last wait ends.
+   */
+  hold(waiting: boolean): void {
+    this.holds = Math.max(0, this.holds + (waiting ? 1 : -1));
+    if (this.holds > 0) {
+      if (this.silenceTimer !== null) clearTimeout(this.silenceTimer);
+      this.silenceTimer = null;
+    } else {
+      this.armSilence();
+    }
+  }
+
   stop(): void {
     if (this.silenceTimer !== null) clearTimeout(this.silenceTimer);
     this.silenceTimer = null;
@@ -44,6 +60,8 @@ export class RunMonitor {
 
   private armSilence(): void {
     if (this.silenceTimer !== null) clearTimeout(this.silenceTimer);
+    this.silenceTimer = null;
+    if (this.holds > 0) return;
     this.silenceTimer = setTimeout(() => this.set('stalled'), this.silenceMs);
     this.silenceTimer.unref();
   }

@@ -1,10 +1,12 @@
 import { AppError } from '../errors';
 import type { ApprovalOutcome } from '../guardrails/approval';
 import type { ApprovalRecord } from '../model/approval-record';
+import { canStartWork } from '../model/member';
 import { toggleNote as nextFoldState } from '../notes';
 import type { ChatEngine, PlatformActor, ReceiveOutcome } from '../ports/chat-engine';
 import type { InboundMessage } from '../ports/chat-platform';
 import type { QueuedJob } from '../ports/job-queue';
+import { recordAnswer } from './agent-tools';
 import { approvalState, decide, expireDueApprovals, openApproval } from './approvals';
 import type { EngineDeps, RunJob } from './engine-deps';
 import { executeRun } from './execute-run';
@@ -114,6 +116,37 @@ export class TurnEngine implements ChatEngine {
 
   approvalState(approvalId: string): Promise<ApprovalOutcome> {
     return approvalState(this.deps, approvalId);
+  }
+
+  /** N13: a person answers a question card; only members of the question's workspace may. */
+  async answerQuestion(
+    questionId: string,
+    answer: string,
+    actor: PlatformActor,
+  ): Promise<{ ok: true } | { ok: false; reason: string }> {
+    const found = await this.deps.store.transaction(async (tx) => {
+      const question = await tx.questions.findById(questionId);
+      const member = await resolveActor(tx, actor);
+      return { question, member };
+    });
+    const { question, member } = found;
+    if (question === null) return { ok: false, reason: `There is no question ${questionId}.` };
+    if (member === null || member.workspaceId !== question.workspaceId) {
+      return { ok: false, reason: 'Only members of this workspace can answer its questions.' };
+    }
+    if (!canStartWork(member.role)) {
+      return {
+        ok: false,
+        reason: `Your role (${member.role}) can read along but cannot answer an agent's question. An admin can change it.`,
+      };
+    }
+    const result = await recordAnswer(this.deps, question.workspaceId, question.id, answer, {
+      kind: 'member',
+      id: member.id,
+      name: member.nickname,
+    });
+    this.deps.logger.info({ questionId, ok: result.ok }, 'question answer');
+    return result.ok ? { ok: true } : result;
   }
 
   /** G4: expires unanswered approvals (also run periodically). */

@@ -7,6 +7,7 @@ import { classifyCommand } from '../tools/classify-command';
 import { planContract } from '../tools/submit-plan-tool';
 import { type AnyToolDefinition, type ToolScope, toolSpec } from '../tools/tool-definition';
 import { toolSurface } from '../tools/tool-surface';
+import { type AgentToolTimings, agentTools, DEFAULT_AGENT_TOOL_TIMINGS } from './agent-tools';
 import type { EngineDeps } from './engine-deps';
 import { DEFAULT_APPROVAL_POLL_MS, guardCall } from './guard-call';
 
@@ -18,6 +19,8 @@ export interface TurnToolsScope {
   conversation: ConversationRecord;
   workingDir: string;
   skills: readonly SkillRecord[];
+  /** A12: a tool starts (true) or ends (false) waiting; the run's silence watch is held meanwhile. */
+  onWaiting?: (waiting: boolean) => void;
 }
 
 /** EngineDeps' factory: one `TurnTools` per run. */
@@ -30,10 +33,12 @@ export type TurnToolsFactory = (deps: EngineDeps, scope: TurnToolsScope) => Turn
  */
 export function createToolKit(
   definitions: readonly AnyToolDefinition[],
-  options: { approvalPollMs?: number } = {},
+  options: { approvalPollMs?: number; agentTools?: Partial<AgentToolTimings> } = {},
 ): TurnToolsFactory {
+  const timings = { ...DEFAULT_AGENT_TOOL_TIMINGS, ...options.agentTools };
   return (deps, turn) => {
-    const surface = toolSurface(turn.space.mode, definitions);
+    // M23, N13: the agent-to-agent tools need the engine, so they are built per turn.
+    const surface = toolSurface(turn.space.mode, [...definitions, ...agentTools({ deps, turn, timings })]);
     const scope: ToolScope = {
       runId: turn.runId,
       workspaceId: turn.agent.workspaceId,
@@ -45,19 +50,26 @@ export function createToolKit(
     };
     const pollMs = options.approvalPollMs ?? DEFAULT_APPROVAL_POLL_MS;
     const log = deps.logger.child({ component: 'tools', runId: turn.runId });
-    const guard = (call: ToolCall, actions: readonly GuardrailAction[], signal: AbortSignal) =>
-      guardCall(
-        deps,
-        {
-          runId: turn.runId,
-          agent: turn.agent,
-          space: turn.space,
-          actions,
-          summary: `${call.name}: ${summarizeCall(call)}`,
-        },
-        signal,
-        pollMs,
-      );
+    // A12: a call waiting on an approval is blocked, so the silence watch is held meanwhile.
+    const guard = async (call: ToolCall, actions: readonly GuardrailAction[], signal: AbortSignal) => {
+      turn.onWaiting?.(true);
+      try {
+        return await guardCall(
+          deps,
+          {
+            runId: turn.runId,
+            agent: turn.agent,
+            space: turn.space,
+            actions,
+            summary: `${call.name}: ${summarizeCall(call)}`,
+          },
+          signal,
+          pollMs,
+        );
+      } finally {
+        turn.onWaiting?.(false);
+      }
+    };
 
     const call = async (request: ToolCall, signal: AbortSignal): Promise<ToolOutcome> => {
       const definition = surface.find((d) => d.name === request.name);

@@ -27,6 +27,15 @@ export interface ChatEngine {
     verdict: 'approve' | 'deny',
     actor: PlatformActor,
   ): Promise<{ ok: true } | { ok: false; reason: string }>;
+  /**
+   * N13: a person answers a question card: an option number (`2`, from 1) or free text.
+   * Refusals (not a member, already answered, no such option) carry the sentence to show.
+   */
+  answerQuestion(
+    questionId: string,
+    answer: string,
+    actor: PlatformActor,
+  ): Promise<{ ok: true } | { ok: false; reason: string }>;
 }
 
 export type { ThreadId };

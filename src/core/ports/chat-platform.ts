@@ -43,11 +43,31 @@ export interface ApprovalCard {
   decidedBy: string | null;
 }
 
+/**
+ * N13: a question an agent asked while working; the run waits for the answer. A platform
+ * shows the agent, the question, the options numbered from 1, and how to answer (the
+ * terminal: `/answer <n|text>`; buttons or a reply where the platform has them), and once
+ * answered, the answer and who gave it. Answers go to `ChatEngine.answerQuestion`.
+ */
+export interface QuestionCard {
+  /** The stored question id: what an answer carries back. */
+  questionId: string;
+  agent: string;
+  text: string;
+  /** Numbered from 1 when shown; empty for a free-text question. */
+  options: string[];
+  status: 'pending' | 'answered' | 'cancelled';
+  answer: string | null;
+  /** The member's nickname or the agent's name; null while pending. */
+  answeredBy: string | null;
+}
+
 export type OutboundContent =
   | { kind: 'text'; text: string }
   | { kind: 'status'; card: StatusCard }
   | { kind: 'note'; card: NoteCard }
-  | { kind: 'approval'; card: ApprovalCard };
+  | { kind: 'approval'; card: ApprovalCard }
+  | { kind: 'question'; card: QuestionCard };
 
 export interface OutboundMessage {
   as: Speaker;
@@ -64,6 +84,11 @@ export interface ChatPlatform {
   post(thread: ThreadId, message: OutboundMessage): Promise<string>;
   /** Replaces a posted message (status cards, notes folding, decided approvals). */
   update(thread: ThreadId, messageRef: string, message: OutboundMessage): Promise<void>;
+  /**
+   * N4, M23: starts a new thread in a bound channel with `message` as its first message (an
+   * agent's tool created the conversation); returns the new thread and the message's ref.
+   */
+  startThread(channelId: string, message: OutboundMessage): Promise<{ thread: ThreadId; messageRef: string }>;
   /** A message only one person sees (M5's hint, refusals), threaded where it cannot be private. */
   tellPrivately(thread: ThreadId, platformUserId: string, text: string): Promise<void>;
 }

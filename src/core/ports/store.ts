@@ -18,6 +18,7 @@ import type {
 import type { ApprovalRepository } from './approval-store';
 import type { ConversationRepository, MessageRepository, RunLaneRepository } from './conversation-store';
 import type { GitCredentialRepository, GitPushRepository } from './git-gateway-store';
+import type { QuestionRepository } from './question-store';
 
 /**
  * The store port: the only way the core reaches persistent state. Every call runs inside a
@@ -47,6 +48,7 @@ export interface StoreTx {
   readonly conversations: ConversationRepository;
   readonly messages: MessageRepository;
   readonly approvals: ApprovalRepository;
+  readonly questions: QuestionRepository;
   readonly processedEvents: ProcessedEventRepository;
   /** G3, G5: the git gateway's per-run credentials and pushes (`git-gateway-store.ts`). */
   readonly gitCredentials: GitCredentialRepository;

@@ -2,6 +2,7 @@ import { EntitySchema } from 'typeorm';
 import {
   createdAt,
   creationSeq,
+  jsonb,
   oneOf,
   primaryId,
   sameWorkspaceForeignKey,
@@ -21,6 +22,8 @@ export interface QuestionRow {
   runId: string;
   conversationId: string;
   text: string;
+  /** The choices offered (a JSON array of strings); empty for a free-text question. */
+  options: unknown;
   status: QuestionStatus;
   answer: string | null;
   answeredByMemberId: string | null;
@@ -39,6 +42,7 @@ export const QuestionEntity = new EntitySchema<QuestionRow>({
     runId: uuid(),
     conversationId: uuid(),
     text: text(),
+    options: jsonb('[]'),
     status: text({ default: 'pending' }),
     answer: text({ nullable: true }),
     answeredByMemberId: uuid(true),
@@ -58,6 +62,13 @@ export const QuestionEntity = new EntitySchema<QuestionRow>({
     {
       name: 'ck_questions_answered_by',
       expression: 'num_nonnulls(answered_by_member_id, answered_by_agent_id) <= 1',
+    },
+  ],
+  indices: [
+    {
+      name: 'ix_questions_pending',
+      columns: ['conversationId', 'createdAt', 'seq'],
+      where: "status = 'pending'",
     },
   ],
 });

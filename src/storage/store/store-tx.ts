@@ -12,6 +12,7 @@ import { memberRepository } from './repositories/member-repository';
 import { messageRepository } from './repositories/message-repository';
 import { platformBindingRepository } from './repositories/platform-binding-repository';
 import { processedEventRepository } from './repositories/processed-event-repository';
+import { questionRepository } from './repositories/question-repository';
 import { runLaneRepository } from './repositories/run-lane-repository';
 import { runRepository } from './repositories/run-repository';
 import { skillRepository } from './repositories/skill-repository';
@@ -46,6 +47,7 @@ export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
   conversations: translated(conversationRepository(manager)),
   messages: translated(messageRepository(manager)),
   approvals: translated(approvalRepository(manager)),
+  questions: translated(questionRepository(manager)),
   processedEvents: translated(processedEventRepository(manager)),
   gitCredentials: translated(gitCredentialRepository(manager)),
   gitPushes: translated(gitPushRepository(manager)),

@@ -129,9 +129,20 @@ describe.each(ENGINE_SETUPS)('A9 built-in tools through the terminal on $name', 
       'status(done) engineer',
       'engineer: Done: wrote notes/plan.md.',
     ]);
-    // A9: chat mode offers every chat tool
+    // A9: chat mode offers every chat tool; M23, N13: and the agent-to-agent tools
     const offered = bodyOf(anthropic, 0).tools.map((t) => t.name);
-    expect(offered).toEqual(['bash', 'read_file', 'write_file', 'list_files', 'read_skill']);
+    expect(offered).toEqual([
+      'bash',
+      'read_file',
+      'write_file',
+      'list_files',
+      'read_skill',
+      'send_to_agent',
+      'ask_agent',
+      'delegate_task',
+      'ask_question',
+      'answer_question',
+    ]);
   });
 
   it('the same turn on the OpenAI-compatible runner', async () => {
@@ -186,6 +197,10 @@ describe.each(ENGINE_SETUPS)('A9 built-in tools through the terminal on $name', 
       'list_files',
       'read_skill',
       'submit_plan',
+      'send_to_agent',
+      'ask_agent',
+      'ask_question',
+      'answer_question',
     ]);
     expect(tools.find((t) => t.name === 'bash')?.description).toMatch(/READ-ONLY/);
     expect(toolResults(anthropic, 1)).toContain('You are in plan mode and have not submitted a plan');

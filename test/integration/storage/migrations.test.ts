@@ -205,6 +205,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('AgentTools1764979200000');
       expect(await db.database.revert()).toBe('GitGateway1764806400000');
       expect(await db.database.revert()).toBe('RunCardsAndReplies1764547200000');
       const columns = async () =>
@@ -239,6 +240,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
       expect(await db.database.migrate()).toEqual([
         'RunCardsAndReplies1764547200000',
         'GitGateway1764806400000',
+        'AgentTools1764979200000',
       ]);
       expect(await columns()).toEqual(expect.arrayContaining(['status_card_ref', 'reply_message_id']));
       expect(await deferred()).toContain('fk_messages_note_run');
@@ -255,6 +257,49 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
       expect((await store.transaction((tx) => tx.messages.findById(seeded.messageId)))?.text).toContain(
         'fix',
       );
+    } finally {
+      await db.dispose();
+    }
+  });
+});
+
+describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %s', (kind) => {
+  it('N13: a question stored before gains no options and stays pending, then reads back as a record', async () => {
+    const db = await openTestDatabase(kind);
+    try {
+      const store = db.database.store;
+      const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('AgentTools1764979200000');
+      const [old] = await store.transaction((tx) =>
+        tx.query<{ id: string }>(
+          `INSERT INTO questions (workspace_id, run_id, conversation_id, text)
+           VALUES ($1, $2, $3, 'CSV or JSON?') RETURNING id`,
+          [seeded.workspaceId, seeded.runId, seeded.conversationId],
+        ),
+      );
+      expect(await db.database.migrate()).toEqual(['AgentTools1764979200000']);
+      const question = await store.transaction((tx) => tx.questions.findById(old?.id ?? ''));
+      expect(question).toMatchObject({ text: 'CSV or JSON?', options: [], status: 'pending' });
+      const answered = await store.transaction((tx) =>
+        tx.questions.answer(old?.id ?? '', {
+          text: 'JSON',
+          answeredByMemberId: null,
+          answeredByAgentId: null,
+          answeredAt: new Date(),
+        }),
+      );
+      expect(answered).toMatchObject({ status: 'answered', answer: 'JSON' });
+      // N13: the first answer wins; a second finds it no longer pending.
+      expect(
+        await store.transaction((tx) =>
+          tx.questions.answer(old?.id ?? '', {
+            text: 'CSV',
+            answeredByMemberId: null,
+            answeredByAgentId: null,
+            answeredAt: new Date(),
+          }),
+        ),
+      ).toBeNull();
     } finally {
       await db.dispose();
     }

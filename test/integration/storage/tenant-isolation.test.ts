@@ -297,6 +297,59 @@ describe.each(DATABASE_KINDS)('A2 tenant isolation on %s', (kind) => {
     );
   });
 
+  it('N13: a session can neither read, list nor answer another workspace’s question', async () => {
+    const store = db.database.store;
+    const at = new Date(Date.UTC(2026, 0, 1, 12, 30));
+    const ask = (ws: SeededWorkspace) =>
+      store.inWorkspace(ws.workspaceId, (tx) =>
+        tx.questions.insert(ws.workspaceId, {
+          runId: ws.runId,
+          conversationId: ws.conversationId,
+          text: 'CSV or JSON?',
+          options: ['CSV', 'JSON'],
+        }),
+      );
+    const answer = (memberId: string | null) => ({
+      text: 'JSON',
+      answeredByMemberId: memberId,
+      answeredByAgentId: null,
+      answeredAt: at,
+    });
+    const mine = await ask(a);
+    const theirs = await ask(b);
+    await store.inWorkspace(a.workspaceId, async (tx) => {
+      expect(await tx.questions.findById(theirs.id)).toBeNull();
+      expect(await tx.questions.listPending(b.conversationId)).toEqual([]);
+      expect(await tx.questions.answer(theirs.id, answer(a.memberId))).toBeNull();
+      expect(await tx.questions.cancel(theirs.id)).toBe(false);
+      // The positive control: the same calls reach A's own question.
+      expect((await tx.questions.listPending(a.conversationId)).map((q) => q.id)).toContain(mine.id);
+      expect(await tx.questions.answer(mine.id, answer(a.memberId))).toMatchObject({
+        status: 'answered',
+        answer: 'JSON',
+        options: ['CSV', 'JSON'],
+      });
+    });
+    expect(
+      await codeOf(store.inWorkspace(a.workspaceId, (tx) => tx.questions.setCardRef(theirs.id, 'x'))),
+    ).toBe('not_found');
+    // A2: A's question cannot hang off B's run, even in the system context.
+    const crossed = await store
+      .transaction((tx) =>
+        tx.questions.insert(a.workspaceId, {
+          runId: b.runId,
+          conversationId: a.conversationId,
+          text: 'x',
+          options: [],
+        }),
+      )
+      .catch((e: unknown) => e);
+    expect(crossed).toBeInstanceOf(NotFoundError);
+    expect((await store.inWorkspace(b.workspaceId, (tx) => tx.questions.findById(theirs.id)))?.status).toBe(
+      'pending',
+    );
+  });
+
   it('a row cannot point into another workspace, even from the system context', async () => {
     // A2: references are (id, workspace_id) pairs; foreign key checks ignore row-level security.
     const error = await db.database.store

@@ -24,6 +24,27 @@ describe('RunMonitor (A12 liveness)', () => {
     m.stop();
   });
 
+  it('A12, N11: while a tool waits the run is never marked stalled; the timer restarts when the wait ends', () => {
+    const { m, changes } = monitor();
+    jest.advanceTimersByTime(500);
+    m.hold(true);
+    m.hold(true);
+    jest.advanceTimersByTime(10_000);
+    m.hold(false);
+    jest.advanceTimersByTime(10_000);
+    expect(changes).toEqual([]);
+    // An event while waiting does not re-arm it either.
+    m.observe({ type: 'thinking' });
+    jest.advanceTimersByTime(10_000);
+    expect(changes).toEqual([]);
+    m.hold(false);
+    jest.advanceTimersByTime(999);
+    expect(changes).toEqual([]);
+    jest.advanceTimersByTime(1);
+    expect(changes).toEqual(['stalled']);
+    m.stop();
+  });
+
   it('each event restarts the silence timer', () => {
     const { m, changes } = monitor();
     for (let i = 0; i < 5; i++) {

@@ -125,4 +125,31 @@ describe('terminal rendering', () => {
       '    expired (counts as denied)',
     );
   });
+
+  it('N13: a question card lists its options numbered from 1 and how to answer; the edit shows the answer', () => {
+    const card = (answered: boolean): OutboundMessage => ({
+      as: engineer,
+      content: {
+        kind: 'question',
+        card: {
+          questionId: 'q-1',
+          agent: 'engineer',
+          text: 'Which database?',
+          options: ['PostgreSQL', 'SQLite'],
+          status: answered ? 'answered' : 'pending',
+          answer: answered ? 'SQLite' : null,
+          answeredBy: answered ? 'dana' : null,
+        },
+      },
+    });
+    expect(renderMessage('[1]', card(false), 3)).toEqual([
+      '[1] question #3 · engineer asks: Which database?',
+      '    1. PostgreSQL',
+      '    2. SQLite',
+      '    /answer <n> or /answer <text>',
+    ]);
+    expect(renderMessageUpdate('[1]', card(false), card(true), 3).at(-1)).toBe(
+      '        answered by dana: SQLite',
+    );
+  });
 });

@@ -43,6 +43,15 @@ describe('parseTerminalInput', () => {
     });
   });
 
+  it('N13: /answer takes an option number or free text, and needs one of them', () => {
+    expect(parseTerminalInput('/answer 2')).toEqual({ kind: 'answer', answer: '2' });
+    expect(parseTerminalInput('/answer  JSON, with dates as ISO strings ')).toEqual({
+      kind: 'answer',
+      answer: 'JSON, with dates as ISO strings',
+    });
+    expect(parseTerminalInput('/answer')).toEqual({ kind: 'usage', usage: '/answer <n|text>' });
+  });
+
   it('/help lists every command', () => {
     const help = helpLines().join('\n');
     for (const command of [
@@ -54,6 +63,7 @@ describe('parseTerminalInput', () => {
       '/fold <n>',
       '/approve <n>',
       '/deny <n>',
+      '/answer <n|text>',
       '/quit',
     ]) {
       expect(help).toContain(command);

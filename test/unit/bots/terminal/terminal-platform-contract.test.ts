@@ -63,6 +63,11 @@ describePlatformContract('terminal', (): PlatformHarness<TerminalThreadParts> =>
       await chat.handleLine(`/thread ${platform.threads.numberOf(thread)}`);
       await chat.handleLine(text);
     },
+    // N13: `/answer <n|text>` answers the thread's open question.
+    answerQuestion: async (thread, _cardRef, answer) => {
+      await chat.handleLine(`/thread ${platform.threads.numberOf(thread)}`);
+      await chat.handleLine(`/answer ${answer}`);
+    },
     // P10: the terminal prints its posts to the output; nothing it prints is ever read back.
     echoOwnPosts: async () => {},
   };

@@ -1,0 +1,67 @@
+import { ALL_MODES, defineTool } from '../../tools/tool-definition';
+import { duration } from '../../wake/wake-messages';
+import { type AgentToolContext, setWaiting } from './agent-tool-context';
+import { handOff } from './hand-off';
+import { handoffInput } from './send-to-agent-tool';
+import { waitForRun } from './wait-for-run';
+
+/**
+ * M23, N11: like send_to_agent, then waits for the target's reply and returns it as the tool
+ * result; after the timeout it returns what is known. While it waits the run is `blocked`.
+ */
+export const askAgentTool = (ctx: AgentToolContext) =>
+  defineTool({
+    name: 'ask_agent',
+    description:
+      'Ask another agent of this workspace something and wait for its reply, which comes back as this tool result. Write a self-contained question; it sees only what you send.',
+    input: handoffInput,
+    access: 'read',
+    modes: ALL_MODES,
+    classify: () => [],
+    run: async (input, _scope, signal) => {
+      const asked = await handOff(ctx, {
+        tool: 'ask_agent',
+        agent: input.agent,
+        text: input.text,
+        ...(input.space === undefined ? {} : { space: input.space }),
+      });
+      if (!asked.ok) return { ok: false, output: asked.reason };
+      const name = asked.target.name;
+      await setWaiting(ctx, true);
+      try {
+        const outcome = await waitForRun(
+          ctx,
+          { runId: asked.runId, agentId: asked.target.id, conversationId: asked.conversationId },
+          ctx.timings.askTimeoutMs,
+          signal,
+        );
+        switch (outcome.state) {
+          case 'succeeded':
+            return { ok: true, output: `${name} replied:\n${outcome.reply}` };
+          case 'failed':
+            return { ok: false, output: `${name}'s turn failed without a reply: ${outcome.error}` };
+          case 'aborted':
+            return { ok: false, output: `Your turn was stopped while waiting for ${name}'s reply.` };
+          case 'timeout': {
+            // N13: what it waits for itself, so the asking agent can answer it.
+            const pending = await ctx.deps.store.inWorkspace(ctx.turn.agent.workspaceId, (tx) =>
+              tx.questions.listPending(asked.conversationId),
+            );
+            const questions = pending
+              .filter((q) => q.runId === asked.runId)
+              .map(
+                (q) =>
+                  ` It is waiting for an answer to question ${q.id}: ${q.text} (answer_question can answer it).`,
+              )
+              .join('');
+            return {
+              ok: false,
+              output: `${name} has not replied within ${duration(ctx.timings.askTimeoutMs)} (its turn is ${outcome.status}); the question is in ${asked.where}, and its reply will appear there.${questions} Tell the people you are still waiting.`,
+            };
+          }
+        }
+      } finally {
+        await setWaiting(ctx, false);
+      }
+    },
+  });

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import type { QuestionRecord } from '../../model/question-record';
+import { ALL_MODES, defineTool } from '../../tools/tool-definition';
+import { type AgentToolContext, pause, setWaiting } from './agent-tool-context';
+import { cancelQuestion, questionMessage, tellAskingAgent } from './questions';
+
+/**
+ * N13: a question card in this conversation; the run waits for the answer (a person's, or
+ * another agent's through answer_question). While answering an agent's note, the asking
+ * agent is told too, in the conversation its note came from.
+ */
+export const askQuestionTool = (ctx: AgentToolContext) =>
+  defineTool({
+    name: 'ask_question',
+    description:
+      'Ask the people in this conversation a question and wait for the answer. Offer options when there are clear choices. Ask people first unless you were told to decide.',
+    input: z.object({
+      text: z.string().min(1).describe('The question.'),
+      options: z
+        .array(z.string().min(1))
+        .max(10)
+        .optional()
+        .describe('Optional choices, shown numbered from 1.'),
+    }),
+    access: 'read',
+    modes: ALL_MODES,
+    classify: () => [],
+    run: async (input, _scope, signal) => {
+      const { deps, turn } = ctx;
+      const workspaceId = turn.agent.workspaceId;
+      const { question, trigger } = await deps.store.inWorkspace(workspaceId, async (tx) => {
+        const run = await tx.runs.findById(turn.runId);
+        const stored = await tx.questions.insert(workspaceId, {
+          runId: turn.runId,
+          conversationId: turn.conversation.id,
+          text: input.text,
+          options: input.options ?? [],
+        });
+        const note = run?.triggerMessageId ? await tx.messages.findById(run.triggerMessageId) : null;
+        return { question: stored, trigger: note };
+      });
+      const platform = deps.platforms.get(turn.conversation.platform);
+      let posted: QuestionRecord = question;
+      if (platform !== undefined && turn.conversation.threadId !== null) {
+        const ref = await platform.post(
+          turn.conversation.threadId,
+          questionMessage(question, turn.agent, null),
+        );
+        await deps.store.inWorkspace(workspaceId, (tx) => tx.questions.setCardRef(question.id, ref));
+        posted = { ...question, platformCardRef: ref };
+      }
+      // N13: working on an agent's note, the asking agent is told too.
+      const source = trigger?.note;
+      if (source?.sourceConversationId) {
+        const options = posted.options.map((o, i) => `${i + 1}. ${o}`).join(' ');
+        await tellAskingAgent(
+          deps,
+          workspaceId,
+          source.sourceConversationId,
+          `${turn.agent.name} asks about your note (question ${posted.id}): ${posted.text}${options === '' ? '' : ` Options: ${options}`} — people there can answer it, or an agent with answer_question.`,
+        );
+      }
+
+      await setWaiting(ctx, true);
+      const deadline = Date.now() + ctx.timings.questionTimeoutMs;
+      try {
+        for (;;) {
+          if (signal.aborted) {
+            await cancelQuestion(deps, posted);
+            return { ok: false, output: 'Your turn was stopped while waiting for the answer.' };
+          }
+          const current = await deps.store.inWorkspace(workspaceId, (tx) => tx.questions.findById(posted.id));
+          if (current?.status === 'answered') {
+            return { ok: true, output: `Answer: ${current.answer ?? ''}` };
+          }
+          if (current === null || current.status === 'cancelled' || Date.now() >= deadline) {
+            await cancelQuestion(deps, posted);
+            return {
+              ok: false,
+              output:
+                'Nobody answered the question in time. Decide sensibly yourself and say what you decided.',
+            };
+          }
+          await pause(ctx.timings.pollMs, signal);
+        }
+      } finally {
+        await setWaiting(ctx, false);
+      }
+    },
+  });

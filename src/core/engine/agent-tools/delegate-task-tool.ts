@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { defineTool } from '../../tools/tool-definition';
+import { type AgentToolContext, setWaiting } from './agent-tool-context';
+import { handOff } from './hand-off';
+import { waitForRun } from './wait-for-run';
+
+/**
+ * M23, M20: a child run of another agent in this conversation, which the caller waits for;
+ * its reply is the tool result. Depth ≤ 3 and no cycles; a refusal is returned verbatim.
+ */
+export const delegateTaskTool = (ctx: AgentToolContext) =>
+  defineTool({
+    name: 'delegate_task',
+    description:
+      'Hand a task to another agent of this workspace and wait for its result (a child turn in this conversation). Describe the task completely and what result you need back.',
+    input: z.object({
+      agent: z.string().min(1).describe('The name of the agent to delegate to.'),
+      task: z.string().min(1).describe('The task, complete and self-contained, and the result you need.'),
+    }),
+    access: 'write',
+    modes: ['chat'],
+    classify: () => [],
+    run: async (input, _scope, signal) => {
+      const child = await handOff(ctx, {
+        tool: 'delegate_task',
+        agent: input.agent,
+        text: input.task,
+        inCurrentConversation: true,
+      });
+      if (!child.ok) return { ok: false, output: child.reason };
+      const name = child.target.name;
+      await setWaiting(ctx, true);
+      try {
+        // The caller's own abort ends the wait; the child keeps working and replies in the thread.
+        const outcome = await waitForRun(
+          ctx,
+          { runId: child.runId, agentId: child.target.id, conversationId: child.conversationId },
+          Number.POSITIVE_INFINITY,
+          signal,
+        );
+        switch (outcome.state) {
+          case 'succeeded':
+            return { ok: true, output: `${name} finished the task:\n${outcome.reply}` };
+          case 'failed':
+            return { ok: false, output: `${name}'s task failed: ${outcome.error}` };
+          default:
+            return { ok: false, output: `Your turn was stopped while waiting for ${name}'s result.` };
+        }
+      } finally {
+        await setWaiting(ctx, false);
+      }
+    },
+  });

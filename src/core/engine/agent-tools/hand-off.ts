@@ -1,0 +1,237 @@
+import type { ConversationRecord, MessageRecord } from '../../model/conversation-records';
+import type { AgentRecord, RunRecord, SpaceRecord } from '../../model/records';
+import { conversationMarker } from '../../notes';
+import type { StoreTx } from '../../ports/store';
+import { checkHandoff, type HandoffTool } from '../../tools/handoff-limits';
+import { noteMessage } from '../note-card';
+import type { AgentToolContext } from './agent-tool-context';
+
+export interface HandoffRequest {
+  tool: HandoffTool;
+  agent: string;
+  text: string;
+  /** A space by name: a new conversation there unless it is the caller's and the target is in it. */
+  space?: string;
+  /** delegate_task: always the caller's conversation (the child run works where people see it). */
+  inCurrentConversation?: boolean;
+}
+
+export type Handoff =
+  | { ok: true; runId: string; conversationId: string; target: AgentRecord; where: string }
+  | { ok: false; reason: string };
+
+interface Planned {
+  target: AgentRecord;
+  conversation: ConversationRecord;
+  created: { channelId: string } | null;
+  note: MessageRecord;
+  run: RunRecord;
+  where: string;
+}
+
+const TITLE_LENGTH = 80;
+
+/**
+ * M23, N1–N4: the note that hands text to another agent, and the turn it starts. The target
+ * works in the caller's conversation when it takes part in it (or for delegate_task), else in
+ * a new conversation of a space it belongs to (or the named one), marked `via agent · "title"`
+ * (N4). Depth and cycles are bounded like the wake chain (M20). Stored in one transaction;
+ * posted and enqueued after it commits.
+ */
+export async function handOff(ctx: AgentToolContext, request: HandoffRequest): Promise<Handoff> {
+  const { deps, turn } = ctx;
+  const workspaceId = turn.agent.workspaceId;
+  const planned = await deps.store.inWorkspace(workspaceId, (tx) => plan(ctx, tx, request));
+  if (!planned.ok) return planned;
+  const { target, conversation, note, run } = planned.value;
+  const platform = deps.platforms.get(conversation.platform);
+  let thread = conversation.threadId;
+  try {
+    if (planned.value.created !== null && platform !== undefined) {
+      // N4: the new thread opens with the mark of the agent that created it.
+      const marker = conversationMarker({ sessionTitle: turn.conversation.title, relayName: deps.relayName });
+      const started = await platform.startThread(planned.value.created.channelId, {
+        as: { kind: 'system' },
+        content: { kind: 'text', text: marker },
+      });
+      thread = started.thread;
+      await deps.store.inWorkspace(workspaceId, (tx) =>
+        tx.conversations.setThreadId(conversation.id, started.thread),
+      );
+    }
+    if (platform !== undefined && thread !== null) {
+      const ref = await platform.post(thread, noteMessage(note, run, turn.agent, deps.relayName));
+      await deps.store.inWorkspace(workspaceId, (tx) => tx.messages.setPlatformRef(note.id, ref));
+    }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    await deps.store.inWorkspace(workspaceId, (tx) =>
+      tx.runs.update(run.id, {
+        status: 'failed',
+        liveness: 'failed',
+        error: reason,
+        finishedAt: deps.clock.now(),
+      }),
+    );
+    return { ok: false, reason: `${request.tool} failed: the note could not be posted (${reason}).` };
+  }
+  await deps.queue.enqueue({ id: run.id, data: { runId: run.id } });
+  deps.logger.info(
+    { component: 'tools', runId: turn.runId, tool: request.tool, target: target.name, started: run.id },
+    'handed off to an agent',
+  );
+  return { ok: true, runId: run.id, conversationId: conversation.id, target, where: planned.value.where };
+}
+
+async function plan(
+  ctx: AgentToolContext,
+  tx: StoreTx,
+  request: HandoffRequest,
+): Promise<{ ok: true; value: Planned } | { ok: false; reason: string }> {
+  const { deps, turn } = ctx;
+  const workspaceId = turn.agent.workspaceId;
+  const caller = await tx.runs.findById(turn.runId);
+  if (caller === null)
+    return { ok: false, reason: `${request.tool} failed: this turn is no longer recorded.` };
+  const agents = await tx.agents.list(workspaceId);
+  const wanted = request.agent.trim().replace(/^@/, '').toLowerCase();
+  const target = agents.find((a) => a.name.toLowerCase() === wanted);
+  if (target === undefined) {
+    return {
+      ok: false,
+      reason: `${request.tool} refused: there is no agent named "${request.agent}" in this workspace. Agents: ${agents.map((a) => a.name).join(', ')}.`,
+    };
+  }
+  const nameOf = (id: string) => agents.find((a) => a.id === id)?.name ?? id;
+  const limits = checkHandoff({
+    tool: request.tool,
+    chain: caller.wakeChain,
+    depth: caller.depth,
+    callerId: turn.agent.id,
+    targetId: target.id,
+    nameOf,
+  });
+  if (!limits.ok) return limits;
+
+  const place = await placeOf(ctx, tx, request, target);
+  if (!place.ok) return place;
+  const conversation =
+    place.space === null
+      ? turn.conversation
+      : await tx.conversations.insert(workspaceId, {
+          spaceId: place.space.id,
+          platform: place.platform,
+          threadId: null,
+          title: titleOf(request.text),
+          ownerAgentId: target.id,
+          createdByAgentId: turn.agent.id,
+        });
+  if (place.space !== null)
+    await tx.spaces.addParticipant(place.space.id, { kind: 'agent', agentId: target.id });
+
+  const note = await tx.messages.insert(workspaceId, {
+    conversationId: conversation.id,
+    authorKind: 'agent',
+    authorAgentId: turn.agent.id,
+    authorMemberId: null,
+    text: request.text,
+    mentions: { agents: [{ agentId: target.id, name: target.name }], members: [] },
+    platformMessageRef: null,
+    // N1, N2: the note names the conversation the sending agent runs in.
+    note: {
+      senderAgentId: turn.agent.id,
+      senderRelay: null,
+      sourceConversationId: turn.conversation.id,
+      sourceTitle: turn.conversation.title,
+      runId: null,
+      foldState: 'auto',
+    },
+  });
+  const run = await tx.runs.insert({
+    workspaceId,
+    agentId: target.id,
+    conversationId: conversation.id,
+    triggerMessageId: note.id,
+    status: 'queued',
+    liveness: 'ok',
+    wakeChain: limits.chain,
+    depth: limits.depth,
+    startedByMemberId: null,
+    startedByAgentId: turn.agent.id,
+    startedAt: null,
+    finishedAt: null,
+    lastEventAt: null,
+    error: null,
+    createdAt: deps.clock.now(),
+  });
+  await tx.messages.linkNoteRun(note.id, run.id);
+  const where =
+    place.space === null
+      ? 'this conversation'
+      : `a new conversation in space ${place.space.name} ("${conversation.title}")`;
+  return {
+    ok: true,
+    value: {
+      target,
+      conversation,
+      created: place.space === null ? null : { channelId: place.channelId },
+      note: { ...note, note: note.note && { ...note.note, runId: run.id } },
+      run,
+      where,
+    },
+  };
+}
+
+type Place =
+  | { ok: true; space: null }
+  | { ok: true; space: SpaceRecord; platform: ConversationRecord['platform']; channelId: string }
+  | { ok: false; reason: string };
+
+/** Where the target's turn happens: this conversation (space null) or a new one in a space. */
+async function placeOf(
+  ctx: AgentToolContext,
+  tx: StoreTx,
+  request: HandoffRequest,
+  target: AgentRecord,
+): Promise<Place> {
+  const { deps, turn } = ctx;
+  const workspaceId = turn.agent.workspaceId;
+  if (request.inCurrentConversation) return { ok: true, space: null };
+  const spaces = await tx.spaces.list(workspaceId);
+  const isIn = async (space: SpaceRecord) =>
+    (await tx.spaces.listParticipants(space.id)).some((p) => p.kind === 'agent' && p.agentId === target.id);
+
+  let candidates: SpaceRecord[];
+  if (request.space !== undefined && request.space.trim() !== '') {
+    const named = spaces.find((s) => s.name.toLowerCase() === request.space?.trim().toLowerCase());
+    if (named === undefined) {
+      return {
+        ok: false,
+        reason: `${request.tool} refused: there is no space named "${request.space}". Spaces: ${spaces.map((s) => s.name).join(', ')}.`,
+      };
+    }
+    if (named.id === turn.space.id && (await isIn(named))) return { ok: true, space: null };
+    candidates = [named];
+  } else {
+    if (await isIn(turn.space)) return { ok: true, space: null };
+    candidates = [];
+    for (const space of spaces) if (await isIn(space)) candidates.push(space);
+    if (candidates.length === 0) candidates = [turn.space];
+  }
+  const bindings = await tx.channelBindings.listForWorkspace(workspaceId);
+  for (const space of candidates) {
+    const binding = bindings.find((b) => b.spaceId === space.id && deps.platforms.has(b.platform));
+    if (binding !== undefined) {
+      return { ok: true, space, platform: binding.platform, channelId: binding.channelId };
+    }
+  }
+  return {
+    ok: false,
+    reason: `${request.tool} refused: ${target.name} takes part in no space with a chat channel here (${candidates.map((s) => s.name).join(', ')}), so there is nowhere to start its conversation. Name a space with a channel, or mention ${target.name} in this conversation.`,
+  };
+}
+
+function titleOf(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
+}

@@ -1,0 +1,118 @@
+import type { QuestionRecord } from '../../model/question-record';
+import type { OutboundMessage } from '../../ports/chat-platform';
+import type { StoreTx } from '../../ports/store';
+import { parseAnswer } from '../../tools/question-answer';
+import type { EngineDeps } from '../engine-deps';
+import { postSystemMessage } from '../system-message';
+
+/** N13: the card of a question, as every platform receives it. */
+export function questionMessage(
+  question: QuestionRecord,
+  asker: { name: string; avatarUrl: string | null },
+  answeredBy: string | null,
+): OutboundMessage {
+  return {
+    as: { kind: 'agent', name: asker.name, avatarUrl: asker.avatarUrl },
+    content: {
+      kind: 'question',
+      card: {
+        questionId: question.id,
+        agent: asker.name,
+        text: question.text,
+        options: [...question.options],
+        status: question.status,
+        answer: question.answer,
+        answeredBy,
+      },
+    },
+  };
+}
+
+/** Who answers: a person (ChatEngine) or an agent (`answer_question`). */
+export type Answerer =
+  | { kind: 'member'; id: string; name: string }
+  | { kind: 'agent'; id: string; name: string };
+
+export type AnswerResult = { ok: true; question: QuestionRecord } | { ok: false; reason: string };
+
+/**
+ * N13: records the first answer to a pending question (an option number or free text) and
+ * redraws its card with the answer and who gave it; the waiting run reads it from the store.
+ */
+export async function recordAnswer(
+  deps: EngineDeps,
+  workspaceId: string,
+  questionId: string,
+  answer: string,
+  by: Answerer,
+  check: (question: QuestionRecord, tx: StoreTx) => Promise<string | null> = async () => null,
+): Promise<AnswerResult> {
+  const result = await deps.store.inWorkspace(workspaceId, async (tx): Promise<AnswerResult> => {
+    const question = await tx.questions.findById(questionId);
+    if (question === null)
+      return { ok: false, reason: `There is no question ${questionId} in this workspace.` };
+    if (question.status !== 'pending') {
+      return { ok: false, reason: `That question is no longer waiting for an answer (${question.status}).` };
+    }
+    const refusal = await check(question, tx);
+    if (refusal !== null) return { ok: false, reason: refusal };
+    const parsed = parseAnswer(answer, question.options);
+    if (!parsed.ok) return parsed;
+    const answered = await tx.questions.answer(question.id, {
+      text: parsed.text,
+      answeredByMemberId: by.kind === 'member' ? by.id : null,
+      answeredByAgentId: by.kind === 'agent' ? by.id : null,
+      answeredAt: deps.clock.now(),
+    });
+    if (answered === null) return { ok: false, reason: 'That question was answered a moment ago.' };
+    return { ok: true, question: answered };
+  });
+  if (result.ok) await redrawQuestionCard(deps, result.question, by.name);
+  return result;
+}
+
+/** N13: the question stops waiting (the run was stopped or gave up); its card says so. */
+export async function cancelQuestion(deps: EngineDeps, question: QuestionRecord): Promise<void> {
+  const cancelled = await deps.store.inWorkspace(question.workspaceId, (tx) =>
+    tx.questions.cancel(question.id),
+  );
+  if (cancelled) await redrawQuestionCard(deps, { ...question, status: 'cancelled' }, null);
+}
+
+export async function redrawQuestionCard(
+  deps: EngineDeps,
+  question: QuestionRecord,
+  answeredBy: string | null,
+): Promise<void> {
+  const found = await deps.store.inWorkspace(question.workspaceId, async (tx) => {
+    const conversation = await tx.conversations.findById(question.conversationId);
+    const run = await tx.runs.findById(question.runId);
+    const asker =
+      run === null
+        ? undefined
+        : (await tx.agents.list(question.workspaceId)).find((a) => a.id === run.agentId);
+    return { conversation, asker };
+  });
+  const { conversation, asker } = found;
+  if (conversation === null || asker === undefined) return;
+  const platform = deps.platforms.get(conversation.platform);
+  if (platform === undefined || conversation.threadId === null || question.platformCardRef === null) return;
+  await platform.update(
+    conversation.threadId,
+    question.platformCardRef,
+    questionMessage(question, asker, answeredBy),
+  );
+}
+
+/** N13: posts a system message in the conversation the asking agent's note came from. */
+export async function tellAskingAgent(
+  deps: EngineDeps,
+  workspaceId: string,
+  sourceConversationId: string,
+  text: string,
+): Promise<void> {
+  const source = await deps.store.inWorkspace(workspaceId, (tx) =>
+    tx.conversations.findById(sourceConversationId),
+  );
+  if (source !== null) await postSystemMessage(deps, source, text);
+}
