@@ -17,6 +17,7 @@ import type {
 } from '../model/records';
 import type { ApprovalRepository } from './approval-store';
 import type { ConversationRepository, MessageRepository, RunLaneRepository } from './conversation-store';
+import type { OutboxRepository } from './outbox-store';
 
 /**
  * The store port: the only way the core reaches persistent state. Every call runs inside a
@@ -47,6 +48,8 @@ export interface StoreTx {
   readonly messages: MessageRepository;
   readonly approvals: ApprovalRepository;
   readonly processedEvents: ProcessedEventRepository;
+  /** P7: outgoing platform calls (system context). */
+  readonly outbox: OutboxRepository;
 }
 
 export interface WorkspaceRepository {

@@ -21,7 +21,10 @@ export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 export interface OutboxRow {
   id: string;
   seq: string;
-  workspaceId: string;
+  /** Null for a call into a channel no workspace owns yet (a refusal in an unlinked channel). */
+  workspaceId: string | null;
+  /** P7: calls of one lane (a thread) go one at a time, in order. */
+  lane: string;
   conversationId: string | null;
   platform: Platform;
   /** What to do on the platform (post, edit, ephemeral…); the sender owns the vocabulary. */
@@ -41,7 +44,8 @@ export const OutboxEntity = new EntitySchema<OutboxRow>({
   columns: {
     id: primaryId('outbox'),
     seq: creationSeq,
-    workspaceId: uuid(),
+    workspaceId: uuid(true),
+    lane: text({ default: '' }),
     conversationId: uuid(true),
     platform: text(),
     kind: text(),
@@ -63,5 +67,8 @@ export const OutboxEntity = new EntitySchema<OutboxRow>({
     { name: 'ck_outbox_status', expression: oneOf('status', OUTBOX_STATUSES) },
     { name: 'ck_outbox_attempts', expression: 'attempts >= 0' },
   ],
-  indices: [{ name: 'ix_outbox_due', columns: ['status', 'availableAt', 'seq'] }],
+  indices: [
+    { name: 'ix_outbox_due', columns: ['status', 'availableAt', 'seq'] },
+    { name: 'ix_outbox_lane', columns: ['platform', 'status', 'seq'] },
+  ],
 });

@@ -8,6 +8,7 @@ import { conversationRepository } from './repositories/conversation-repository';
 import { guardrailRuleRepository } from './repositories/guardrail-rule-repository';
 import { memberRepository } from './repositories/member-repository';
 import { messageRepository } from './repositories/message-repository';
+import { outboxRepository } from './repositories/outbox-repository';
 import { platformBindingRepository } from './repositories/platform-binding-repository';
 import { processedEventRepository } from './repositories/processed-event-repository';
 import { runLaneRepository } from './repositories/run-lane-repository';
@@ -45,5 +46,6 @@ export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
   messages: translated(messageRepository(manager)),
   approvals: translated(approvalRepository(manager)),
   processedEvents: translated(processedEventRepository(manager)),
+  outbox: translated(outboxRepository(manager)),
   query: (sql, params = []) => translatingDbErrors(() => queryRecords(manager, sql, params)),
 });

@@ -1,0 +1,112 @@
+import type { App } from '@slack/bolt';
+import type { ChatEngine, PlatformActor } from '../../core/ports/chat-engine';
+import type { ChatPlatform } from '../../core/ports/chat-platform';
+import type { Logger } from '../../core/ports/logger';
+import { ACTIONS } from './slack-cards';
+import type { SlackDirectory } from './slack-directory';
+import { type SlackMessageEvent, toInboundMessage } from './slack-inbound';
+import { encodeSlackThreadId } from './slack-thread-id';
+
+export interface SlackListenerDeps {
+  engine: ChatEngine;
+  platform: ChatPlatform;
+  directory: SlackDirectory;
+  logger: Logger;
+  botUserId: string;
+  now: () => Date;
+}
+
+interface ActionBody {
+  team?: { id?: string } | null;
+  user?: { id?: string };
+  channel?: { id?: string };
+  container?: { channel_id?: string; message_ts?: string; thread_ts?: string };
+  message?: { ts?: string; thread_ts?: string };
+  actions?: { action_id?: string; value?: string }[];
+}
+
+/**
+ * The Slack events and clicks, each translated into one core call (bolt-js: the transport
+ * receives and acknowledges; the rules live in the core).
+ */
+export function registerSlackListeners(app: App, deps: SlackListenerDeps): void {
+  const onMessage = async (
+    event: SlackMessageEvent,
+    teamId: string | undefined,
+    eventId: string | undefined,
+  ) => {
+    const log = deps.logger.child({ component: 'slack', eventId, channel: event.channel, ts: event.ts });
+    if (teamId === undefined) {
+      log.warn({}, 'a Slack event without a team id was ignored');
+      return;
+    }
+    const nicknames = await deps.directory.nicknamesOfTeam(teamId);
+    const decision = toInboundMessage(event, {
+      teamId,
+      botUserId: deps.botUserId,
+      nicknameOf: (userId) => nicknames.get(userId) ?? null,
+      receivedAt: deps.now(),
+    });
+    if (decision.kind === 'ignore') {
+      log.debug({ reason: decision.reason }, 'Slack event is not input');
+      return;
+    }
+    // An error here reaches Bolt, which answers 500: Slack retries, and the retry is processed (P6).
+    const outcome = await deps.engine.receive(decision.message);
+    log.info({ outcome: outcome.kind }, 'Slack message handled');
+  };
+
+  app.event('message', async ({ event, body }) => {
+    await onMessage(event as SlackMessageEvent, body.team_id, body.event_id);
+  });
+  app.event('app_mention', async ({ event, body }) => {
+    await onMessage(event as SlackMessageEvent, body.team_id, body.event_id);
+  });
+
+  const actorOf = (body: ActionBody): PlatformActor | null => {
+    const teamId = body.team?.id;
+    const userId = body.user?.id;
+    if (teamId === undefined || userId === undefined) return null;
+    return { platform: 'slack', workspace: { platform: 'slack', externalId: teamId }, senderId: userId };
+  };
+  const threadOf = (body: ActionBody): string | null => {
+    const channel = body.channel?.id ?? body.container?.channel_id;
+    const threadTs = body.message?.thread_ts ?? body.container?.thread_ts ?? body.message?.ts;
+    return channel === undefined || threadTs === undefined
+      ? null
+      : encodeSlackThreadId({ channel, threadTs });
+  };
+
+  // N7: Open / Fold change only the display; the engine edits the message.
+  for (const [actionId, verb] of [
+    [ACTIONS.noteOpen, 'open'],
+    [ACTIONS.noteFold, 'fold'],
+  ] as const) {
+    app.action(actionId, async ({ ack, body }) => {
+      await ack();
+      const b = body as ActionBody;
+      const actor = actorOf(b);
+      const messageId = b.actions?.[0]?.value;
+      if (actor === null || messageId === undefined) return;
+      await deps.engine.toggleNote(messageId, verb, actor);
+    });
+  }
+
+  // G4, P5: the engine checks the clicker's role; a refusal is told only to them.
+  for (const [actionId, verdict] of [
+    [ACTIONS.approve, 'approve'],
+    [ACTIONS.deny, 'deny'],
+  ] as const) {
+    app.action(actionId, async ({ ack, body }) => {
+      await ack();
+      const b = body as ActionBody;
+      const actor = actorOf(b);
+      const approvalId = b.actions?.[0]?.value;
+      if (actor === null || approvalId === undefined) return;
+      const result = await deps.engine.decideApproval(approvalId, verdict, actor);
+      const thread = threadOf(b);
+      if (!result.ok && thread !== null)
+        await deps.platform.tellPrivately(thread, actor.senderId, result.reason);
+    });
+  }
+}

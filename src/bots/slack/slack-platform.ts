@@ -1,0 +1,104 @@
+import type { ChatPlatform, OutboundMessage, Speaker, ThreadId } from '../../core/ports/chat-platform';
+import { splitMessage } from '../../core/text/split-message';
+import { cardContent, SLACK_LIMITS, type SlackContent } from './slack-cards';
+import { agentTextToMrkdwn, escapeMrkdwn, type SlackMemberRef } from './slack-mrkdwn';
+import type { SlackCall } from './slack-sender';
+import { decodeSlackThreadId, type SlackThreadParts } from './slack-thread-id';
+
+/** Sends one Web API call through the outbox (P7) and returns Slack's ts of the message. */
+export type SlackDeliver = (
+  lane: string,
+  call: SlackCall,
+  args: Record<string, unknown>,
+) => Promise<string | null>;
+
+export interface SlackPlatformOptions {
+  deliver: SlackDeliver;
+  /** M11: the members of the workspace that owns this channel (none when it is not bound). */
+  membersOf: (channel: string) => Promise<readonly SlackMemberRef[]>;
+  /** Room kept under Slack's 40,000 characters for a reply part (tests use less). */
+  replyPartLimit?: number;
+}
+
+/**
+ * The Slack side of the chat platform port: translates the core's posts into Web API calls
+ * and holds no rules. P2: every post is in its thread, an agent's under its own name and
+ * avatar (`chat:write.customize`); P9: cards are Block Kit edited in place.
+ */
+export class SlackPlatform implements ChatPlatform {
+  readonly platform = 'slack' as const;
+  private readonly partLimit: number;
+
+  constructor(private readonly options: SlackPlatformOptions) {
+    this.partLimit = options.replyPartLimit ?? SLACK_LIMITS.text - 1_000;
+  }
+
+  /** A long reply goes out as several messages, in order; the ref is the first one's ts. */
+  async post(thread: ThreadId, message: OutboundMessage): Promise<string> {
+    const parts = this.parts(thread);
+    const contents = await this.render(parts.channel, message, this.partLimit);
+    let first: string | null = null;
+    for (const content of contents) {
+      const ts = await this.options.deliver(thread, 'chat.postMessage', {
+        channel: parts.channel,
+        thread_ts: parts.threadTs,
+        ...identity(message.as),
+        ...asArgs(content),
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+      first ??= ts;
+    }
+    if (first === null) throw new Error(`Slack returned no ts for a post in ${thread}.`);
+    return first;
+  }
+
+  /** P9, N7, G4: `chat.update` of the message; its limit on text is stricter (4,000). */
+  async update(thread: ThreadId, messageRef: string, message: OutboundMessage): Promise<void> {
+    const parts = this.parts(thread);
+    const [content] = await this.render(parts.channel, message, SLACK_LIMITS.updateText - 100);
+    if (content === undefined) return;
+    await this.options.deliver(thread, 'chat.update', {
+      channel: parts.channel,
+      ts: messageRef,
+      ...asArgs(content),
+    });
+  }
+
+  /** Ephemeral: only that person sees it, in the thread. */
+  async tellPrivately(thread: ThreadId, platformUserId: string, text: string): Promise<void> {
+    const parts = this.parts(thread);
+    await this.options.deliver(thread, 'chat.postEphemeral', {
+      channel: parts.channel,
+      user: platformUserId,
+      thread_ts: parts.threadTs,
+      text: escapeMrkdwn(text),
+    });
+  }
+
+  private parts(thread: ThreadId): SlackThreadParts {
+    const parts = decodeSlackThreadId(thread);
+    if (parts === null) throw new RangeError(`Not a Slack thread id: ${thread}.`);
+    return parts;
+  }
+
+  private async render(channel: string, message: OutboundMessage, limit: number): Promise<SlackContent[]> {
+    const { content } = message;
+    if (content.kind !== 'text') return [cardContent(content)];
+    const members = message.as.kind === 'agent' ? await this.options.membersOf(channel) : [];
+    const mrkdwn = agentTextToMrkdwn(content.text, members);
+    return splitMessage(mrkdwn, limit).map((text) => ({ text }));
+  }
+}
+
+/** P2: an agent posts under its own name and avatar, never as the bot. */
+function identity(as: Speaker): Record<string, string> {
+  if (as.kind === 'system') return {};
+  return as.avatarUrl === null ? { username: as.name } : { username: as.name, icon_url: as.avatarUrl };
+}
+
+function asArgs(content: SlackContent): Record<string, unknown> {
+  return content.blocks === undefined
+    ? { text: content.text }
+    : { text: content.text, blocks: content.blocks };
+}

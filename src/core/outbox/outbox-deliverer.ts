@@ -1,0 +1,126 @@
+import type { Platform } from '../model/platform';
+import type { Logger } from '../ports/logger';
+import type { OutboxItem } from '../ports/outbox-store';
+import type { Store } from '../ports/store';
+import { DeliveryError, type PlatformSender } from './delivery-error';
+
+export interface OutboxDelivererOptions {
+  store: Store;
+  platform: Platform;
+  sender: PlatformSender;
+  logger: Logger;
+  /** Backoff for 5xx and network errors: base * 2^(attempt-1), capped. */
+  backoff?: { baseMs: number; maxMs: number; maxAttempts: number };
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => Date;
+}
+
+const DEFAULT_BACKOFF = { baseMs: 500, maxMs: 30_000, maxAttempts: 8 };
+
+/**
+ * P7: every outgoing platform call is stored first, then sent. A 429 waits the platform's
+ * Retry-After, a 5xx or network error is retried with backoff, calls of one thread go one at a
+ * time in the order they were stored, and a call that may have reached the platform is never
+ * sent again: after a restart, calls still pending are sent, calls caught mid-send are marked
+ * failed rather than risk a double post.
+ */
+export class OutboxDeliverer {
+  private readonly lanes = new Map<string, Promise<unknown>>();
+  private readonly backoff: { baseMs: number; maxMs: number; maxAttempts: number };
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => Date;
+
+  constructor(private readonly options: OutboxDelivererOptions) {
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** Stores the call and resolves with the platform's ref once it was delivered. */
+  async deliver(lane: string, kind: string, payload: unknown): Promise<string | null> {
+    const { store, platform } = this.options;
+    const item = await store.transaction((tx) => tx.outbox.add({ platform, lane, kind, payload }));
+    return this.enqueue(item);
+  }
+
+  /** After a restart: sends what is still pending, in order; never re-sends what may have gone out. */
+  async resume(): Promise<{ resent: number; abandoned: number }> {
+    const { store, platform, logger } = this.options;
+    const items = await store.transaction((tx) => tx.outbox.unfinished(platform));
+    let abandoned = 0;
+    for (const item of items) {
+      if (item.status === 'sending') {
+        abandoned += 1;
+        await store.transaction((tx) =>
+          tx.outbox.markFailed(
+            item.id,
+            'interrupted while sending: not sent again, so it is never posted twice',
+          ),
+        );
+        continue;
+      }
+      this.enqueue(item).catch((error: unknown) =>
+        logger.warn({ outboxId: item.id, err: String(error) }, 'a resumed outgoing call failed'),
+      );
+    }
+    return { resent: items.length - abandoned, abandoned };
+  }
+
+  /** Waits for every call in flight. */
+  async drain(): Promise<void> {
+    while (this.lanes.size > 0) await Promise.all([...this.lanes.values()]);
+  }
+
+  private enqueue(item: OutboxItem): Promise<string | null> {
+    const previous = this.lanes.get(item.lane) ?? Promise.resolve();
+    const result = previous.then(() => this.send(item));
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.lanes.set(item.lane, tail);
+    void tail.then(() => {
+      if (this.lanes.get(item.lane) === tail) this.lanes.delete(item.lane);
+    });
+    return result;
+  }
+
+  private async send(item: OutboxItem): Promise<string | null> {
+    const { store, sender, logger } = this.options;
+    const log = logger.child({ outboxId: item.id, kind: item.kind });
+    if (!(await store.transaction((tx) => tx.outbox.markSending(item.id)))) {
+      throw new DeliveryError('This outgoing call was already taken by another deliverer.', {
+        kind: 'never',
+      });
+    }
+    let attempts = item.attempts;
+    for (;;) {
+      try {
+        const ref = await sender.send(item.kind, item.payload);
+        await store.transaction((tx) => tx.outbox.markSent(item.id, ref));
+        return ref;
+      } catch (error) {
+        attempts += 1;
+        const advice = error instanceof DeliveryError ? error.retry : ({ kind: 'never' } as const);
+        const reason = error instanceof Error ? error.message : String(error);
+        if (advice.kind === 'never' || attempts >= this.backoff.maxAttempts) {
+          await store.transaction((tx) => tx.outbox.markFailed(item.id, reason));
+          log.warn({ attempts, reason }, 'outgoing call failed');
+          throw error;
+        }
+        const wait =
+          advice.kind === 'after'
+            ? advice.ms
+            : Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** (attempts - 1));
+        log.info({ attempts, waitMs: wait, reason }, 'outgoing call will be retried');
+        await store.transaction((tx) =>
+          tx.outbox.markRetry(item.id, new Date(this.now().getTime() + wait), reason),
+        );
+        await this.sleep(wait);
+        if (!(await store.transaction((tx) => tx.outbox.markSending(item.id)))) {
+          throw new DeliveryError('This outgoing call was taken by another deliverer.', { kind: 'never' });
+        }
+      }
+    }
+  }
+}
