@@ -1,21 +1,15 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The Slack front end: P7's outbox keeps calls per lane (a thread) and may hold a call for a
- * channel no workspace owns yet (a refusal in an unlinked channel).
+ * The Slack front end: P7's outbox delivers the calls of one lane (a thread) one at a time, in
+ * the order they were stored, and resumes them per platform after a restart.
  */
 const UP = [
-  'ALTER TABLE outbox ALTER COLUMN workspace_id DROP NOT NULL',
   `ALTER TABLE outbox ADD COLUMN lane text NOT NULL DEFAULT ''`,
   'CREATE INDEX ix_outbox_lane ON outbox (platform, status, seq)',
 ];
 
-const DOWN = [
-  'DROP INDEX ix_outbox_lane',
-  'ALTER TABLE outbox DROP COLUMN lane',
-  'DELETE FROM outbox WHERE workspace_id IS NULL',
-  'ALTER TABLE outbox ALTER COLUMN workspace_id SET NOT NULL',
-];
+const DOWN = ['DROP INDEX ix_outbox_lane', 'ALTER TABLE outbox DROP COLUMN lane'];
 
 export class SlackFrontEnd1764720000000 implements MigrationInterface {
   name = 'SlackFrontEnd1764720000000';

@@ -8,13 +8,16 @@ import type { SlackMemberRef } from './slack-mrkdwn';
 export class SlackDirectory {
   constructor(private readonly store: Store) {}
 
-  /** M11: members of the workspace that owns the channel; none when the channel is not bound. */
-  async membersOfChannel(channel: string): Promise<SlackMemberRef[]> {
+  /** P1, M11: the workspace that owns the channel and its members; null when it is not bound. */
+  async channelOwner(channel: string): Promise<{ workspaceId: string; members: SlackMemberRef[] } | null> {
     return this.store.transaction(async (tx) => {
       const binding = await tx.channelBindings.find('slack', channel);
-      if (binding === null) return [];
+      if (binding === null) return null;
       const members = await tx.members.list(binding.workspaceId);
-      return members.map((m) => ({ nickname: m.nickname, slackUserId: m.slackUserId }));
+      return {
+        workspaceId: binding.workspaceId,
+        members: members.map((m) => ({ nickname: m.nickname, slackUserId: m.slackUserId })),
+      };
     });
   }
 

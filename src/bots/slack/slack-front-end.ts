@@ -66,8 +66,8 @@ export class SlackFrontEnd {
       ...(options.outboxBackoff === undefined ? {} : { backoff: options.outboxBackoff }),
     });
     this.platform = new SlackPlatform({
-      deliver: (lane, call, args) => this.deliverer.deliver(lane, call, args),
-      membersOf: (channel) => directory.membersOfChannel(channel),
+      deliver: (target, call, args) => this.deliverer.deliver(target, call, args),
+      channelOwner: (channel) => directory.channelOwner(channel),
       ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
     });
   }

@@ -7,15 +7,17 @@ import { decodeSlackThreadId, type SlackThreadParts } from './slack-thread-id';
 
 /** Sends one Web API call through the outbox (P7) and returns Slack's ts of the message. */
 export type SlackDeliver = (
-  lane: string,
+  target: { workspaceId: string | null; lane: string },
   call: SlackCall,
   args: Record<string, unknown>,
 ) => Promise<string | null>;
 
 export interface SlackPlatformOptions {
   deliver: SlackDeliver;
-  /** M11: the members of the workspace that owns this channel (none when it is not bound). */
-  membersOf: (channel: string) => Promise<readonly SlackMemberRef[]>;
+  /** P1: the workspace that owns the channel, and its members (M11); null when it is not bound. */
+  channelOwner: (
+    channel: string,
+  ) => Promise<{ workspaceId: string; members: readonly SlackMemberRef[] } | null>;
   /** Room kept under Slack's 40,000 characters for a reply part (tests use less). */
   replyPartLimit?: number;
 }
@@ -36,10 +38,12 @@ export class SlackPlatform implements ChatPlatform {
   /** A long reply goes out as several messages, in order; the ref is the first one's ts. */
   async post(thread: ThreadId, message: OutboundMessage): Promise<string> {
     const parts = this.parts(thread);
-    const contents = await this.render(parts.channel, message, this.partLimit);
+    const owner = await this.options.channelOwner(parts.channel);
+    const target = { workspaceId: owner?.workspaceId ?? null, lane: thread };
+    const contents = this.render(message, owner?.members ?? [], this.partLimit);
     let first: string | null = null;
     for (const content of contents) {
-      const ts = await this.options.deliver(thread, 'chat.postMessage', {
+      const ts = await this.options.deliver(target, 'chat.postMessage', {
         channel: parts.channel,
         thread_ts: parts.threadTs,
         ...identity(message.as),
@@ -56,9 +60,10 @@ export class SlackPlatform implements ChatPlatform {
   /** P9, N7, G4: `chat.update` of the message; its limit on text is stricter (4,000). */
   async update(thread: ThreadId, messageRef: string, message: OutboundMessage): Promise<void> {
     const parts = this.parts(thread);
-    const [content] = await this.render(parts.channel, message, SLACK_LIMITS.updateText - 100);
+    const owner = await this.options.channelOwner(parts.channel);
+    const [content] = this.render(message, owner?.members ?? [], SLACK_LIMITS.updateText - 100);
     if (content === undefined) return;
-    await this.options.deliver(thread, 'chat.update', {
+    await this.options.deliver({ workspaceId: owner?.workspaceId ?? null, lane: thread }, 'chat.update', {
       channel: parts.channel,
       ts: messageRef,
       ...asArgs(content),
@@ -68,12 +73,17 @@ export class SlackPlatform implements ChatPlatform {
   /** Ephemeral: only that person sees it, in the thread. */
   async tellPrivately(thread: ThreadId, platformUserId: string, text: string): Promise<void> {
     const parts = this.parts(thread);
-    await this.options.deliver(thread, 'chat.postEphemeral', {
-      channel: parts.channel,
-      user: platformUserId,
-      thread_ts: parts.threadTs,
-      text: escapeMrkdwn(text),
-    });
+    const owner = await this.options.channelOwner(parts.channel);
+    await this.options.deliver(
+      { workspaceId: owner?.workspaceId ?? null, lane: thread },
+      'chat.postEphemeral',
+      {
+        channel: parts.channel,
+        user: platformUserId,
+        thread_ts: parts.threadTs,
+        text: escapeMrkdwn(text),
+      },
+    );
   }
 
   private parts(thread: ThreadId): SlackThreadParts {
@@ -82,11 +92,15 @@ export class SlackPlatform implements ChatPlatform {
     return parts;
   }
 
-  private async render(channel: string, message: OutboundMessage, limit: number): Promise<SlackContent[]> {
+  private render(
+    message: OutboundMessage,
+    members: readonly SlackMemberRef[],
+    limit: number,
+  ): SlackContent[] {
     const { content } = message;
     if (content.kind !== 'text') return [cardContent(content)];
-    const members = message.as.kind === 'agent' ? await this.options.membersOf(channel) : [];
-    const mrkdwn = agentTextToMrkdwn(content.text, members);
+    // M11 is for agents' replies; a system message names nobody to notify.
+    const mrkdwn = agentTextToMrkdwn(content.text, message.as.kind === 'agent' ? members : []);
     return splitMessage(mrkdwn, limit).map((text) => ({ text }));
   }
 }

@@ -1,6 +1,6 @@
 import type { Platform } from '../model/platform';
 import type { Logger } from '../ports/logger';
-import type { OutboxItem } from '../ports/outbox-store';
+import type { OutboxItem, OutboxRepository } from '../ports/outbox-store';
 import type { Store } from '../ports/store';
 import { DeliveryError, type PlatformSender } from './delivery-error';
 
@@ -16,6 +16,9 @@ export interface OutboxDelivererOptions {
 }
 
 const DEFAULT_BACKOFF = { baseMs: 500, maxMs: 30_000, maxAttempts: 8 };
+
+/** A call to deliver: stored (an outbox row), or, for a channel no workspace owns, kept in memory only. */
+type Delivery = Omit<OutboxItem, 'id' | 'workspaceId'> & { id: string | null };
 
 /**
  * P7: every outgoing platform call is stored first, then sent. A 429 waits the platform's
@@ -36,10 +39,22 @@ export class OutboxDeliverer {
     this.now = options.now ?? (() => new Date());
   }
 
-  /** Stores the call and resolves with the platform's ref once it was delivered. */
-  async deliver(lane: string, kind: string, payload: unknown): Promise<string | null> {
+  /**
+   * Stores the call and resolves with the platform's ref once it was delivered. A call into a
+   * channel no workspace owns (a refusal where Summon is not linked) has no row to live in: it
+   * is sent with the same retries and order, but does not survive a restart.
+   */
+  async deliver(
+    target: { workspaceId: string | null; lane: string },
+    kind: string,
+    payload: unknown,
+  ): Promise<string | null> {
     const { store, platform } = this.options;
-    const item = await store.transaction((tx) => tx.outbox.add({ platform, lane, kind, payload }));
+    const { workspaceId, lane } = target;
+    const item: Delivery =
+      workspaceId === null
+        ? { id: null, platform, lane, kind, payload, status: 'pending', attempts: 0, platformRef: null }
+        : await store.transaction((tx) => tx.outbox.add({ workspaceId, platform, lane, kind, payload }));
     return this.enqueue(item);
   }
 
@@ -71,7 +86,7 @@ export class OutboxDeliverer {
     while (this.lanes.size > 0) await Promise.all([...this.lanes.values()]);
   }
 
-  private enqueue(item: OutboxItem): Promise<string | null> {
+  private enqueue(item: Delivery): Promise<string | null> {
     const previous = this.lanes.get(item.lane) ?? Promise.resolve();
     const result = previous.then(() => this.send(item));
     const tail = result.then(
@@ -85,10 +100,17 @@ export class OutboxDeliverer {
     return result;
   }
 
-  private async send(item: OutboxItem): Promise<string | null> {
-    const { store, sender, logger } = this.options;
+  /** Runs a state change of a stored call; an in-memory call has none to record. */
+  private mark<T>(item: Delivery, change: (outbox: OutboxRepository, id: string) => Promise<T>, none: T) {
+    const { id } = item;
+    if (id === null) return Promise.resolve(none);
+    return this.options.store.transaction((tx) => change(tx.outbox, id));
+  }
+
+  private async send(item: Delivery): Promise<string | null> {
+    const { sender, logger } = this.options;
     const log = logger.child({ outboxId: item.id, kind: item.kind });
-    if (!(await store.transaction((tx) => tx.outbox.markSending(item.id)))) {
+    if (!(await this.mark(item, (o, id) => o.markSending(id), true))) {
       throw new DeliveryError('This outgoing call was already taken by another deliverer.', {
         kind: 'never',
       });
@@ -97,14 +119,14 @@ export class OutboxDeliverer {
     for (;;) {
       try {
         const ref = await sender.send(item.kind, item.payload);
-        await store.transaction((tx) => tx.outbox.markSent(item.id, ref));
+        await this.mark(item, (o, id) => o.markSent(id, ref), undefined);
         return ref;
       } catch (error) {
         attempts += 1;
         const advice = error instanceof DeliveryError ? error.retry : ({ kind: 'never' } as const);
         const reason = error instanceof Error ? error.message : String(error);
         if (advice.kind === 'never' || attempts >= this.backoff.maxAttempts) {
-          await store.transaction((tx) => tx.outbox.markFailed(item.id, reason));
+          await this.mark(item, (o, id) => o.markFailed(id, reason), undefined);
           log.warn({ attempts, reason }, 'outgoing call failed');
           throw error;
         }
@@ -113,11 +135,10 @@ export class OutboxDeliverer {
             ? advice.ms
             : Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** (attempts - 1));
         log.info({ attempts, waitMs: wait, reason }, 'outgoing call will be retried');
-        await store.transaction((tx) =>
-          tx.outbox.markRetry(item.id, new Date(this.now().getTime() + wait), reason),
-        );
+        const availableAt = new Date(this.now().getTime() + wait);
+        await this.mark(item, (o, id) => o.markRetry(id, availableAt, reason), undefined);
         await this.sleep(wait);
-        if (!(await store.transaction((tx) => tx.outbox.markSending(item.id)))) {
+        if (!(await this.mark(item, (o, id) => o.markSending(id), true))) {
           throw new DeliveryError('This outgoing call was taken by another deliverer.', { kind: 'never' });
         }
       }

@@ -5,6 +5,8 @@ export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
 /** P7: one outgoing platform call, kept until it was delivered. */
 export interface OutboxItem {
   id: string;
+  /** The workspace that owns the channel (A2: the row goes with the workspace). */
+  workspaceId: string;
   platform: Platform;
   /** Calls of one lane (a thread) are delivered one at a time, in the order they were added. */
   lane: string;
@@ -16,9 +18,9 @@ export interface OutboxItem {
   platformRef: string | null;
 }
 
-/** The outbox table, in the system context (a call may be for a channel no workspace owns yet). */
+/** The outbox table, used in the system context (resuming reads every workspace's calls). */
 export interface OutboxRepository {
-  add(item: Pick<OutboxItem, 'platform' | 'lane' | 'kind' | 'payload'>): Promise<OutboxItem>;
+  add(item: Pick<OutboxItem, 'workspaceId' | 'platform' | 'lane' | 'kind' | 'payload'>): Promise<OutboxItem>;
   /** Marks the call as on its way; false when it was not pending (another deliverer took it). */
   markSending(id: string): Promise<boolean>;
   markSent(id: string, platformRef: string | null): Promise<void>;

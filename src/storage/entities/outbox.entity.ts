@@ -21,8 +21,7 @@ export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 export interface OutboxRow {
   id: string;
   seq: string;
-  /** Null for a call into a channel no workspace owns yet (a refusal in an unlinked channel). */
-  workspaceId: string | null;
+  workspaceId: string;
   /** P7: calls of one lane (a thread) go one at a time, in order. */
   lane: string;
   conversationId: string | null;
@@ -44,7 +43,7 @@ export const OutboxEntity = new EntitySchema<OutboxRow>({
   columns: {
     id: primaryId('outbox'),
     seq: creationSeq,
-    workspaceId: uuid(true),
+    workspaceId: uuid(),
     lane: text({ default: '' }),
     conversationId: uuid(true),
     platform: text(),

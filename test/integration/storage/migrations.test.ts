@@ -200,6 +200,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('SlackFrontEnd1764720000000');
       expect(await db.database.revert()).toBe('RunCardsAndReplies1764547200000');
       const columns = async () =>
         (
@@ -230,7 +231,10 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
         ),
       );
 
-      expect(await db.database.migrate()).toEqual(['RunCardsAndReplies1764547200000']);
+      expect(await db.database.migrate()).toEqual([
+        'RunCardsAndReplies1764547200000',
+        'SlackFrontEnd1764720000000',
+      ]);
       expect(await columns()).toEqual(expect.arrayContaining(['status_card_ref', 'reply_message_id']));
       expect(await deferred()).toContain('fk_messages_note_run');
       const run = await store.transaction((tx) => tx.runs.findById(seeded.runId));

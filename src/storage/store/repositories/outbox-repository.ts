@@ -5,6 +5,7 @@ import { queryRecords } from '../query-records';
 
 interface OutboxDbRow {
   id: string;
+  workspace_id: string;
   platform: Platform;
   lane: string;
   kind: string;
@@ -16,6 +17,7 @@ interface OutboxDbRow {
 
 const toItem = (row: OutboxDbRow): OutboxItem => ({
   id: row.id,
+  workspaceId: row.workspace_id,
   platform: row.platform,
   lane: row.lane,
   kind: row.kind,
@@ -25,15 +27,15 @@ const toItem = (row: OutboxDbRow): OutboxItem => ({
   platformRef: row.platform_ref,
 });
 
-const COLUMNS = 'id, platform, lane, kind, payload, status, attempts, platform_ref';
+const COLUMNS = 'id, workspace_id, platform, lane, kind, payload, status, attempts, platform_ref';
 
 /** P7: the outbox in the system context; each state change is one conditional UPDATE. */
 export const outboxRepository = (manager: EntityManager): OutboxRepository => ({
   async add(item) {
     const rows = await queryRecords<OutboxDbRow>(
       manager,
-      `INSERT INTO outbox (platform, lane, kind, payload) VALUES ($1, $2, $3, $4::jsonb) RETURNING ${COLUMNS}`,
-      [item.platform, item.lane, item.kind, JSON.stringify(item.payload ?? {})],
+      `INSERT INTO outbox (workspace_id, platform, lane, kind, payload) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING ${COLUMNS}`,
+      [item.workspaceId, item.platform, item.lane, item.kind, JSON.stringify(item.payload ?? {})],
     );
     const row = rows[0];
     if (row === undefined) throw new Error('outbox insert returned no row');
