@@ -51,11 +51,12 @@ export class OutboxDeliverer {
   ): Promise<string | null> {
     const { store, platform } = this.options;
     const { workspaceId, lane } = target;
-    const item: Delivery =
+    // Stored inside the lane's turn, so the row order (what a restart resumes) is the call order.
+    return this.enqueue(lane, async () =>
       workspaceId === null
         ? { id: null, platform, lane, kind, payload, status: 'pending', attempts: 0, platformRef: null }
-        : await store.transaction((tx) => tx.outbox.add({ workspaceId, platform, lane, kind, payload }));
-    return this.enqueue(item);
+        : await store.transaction((tx) => tx.outbox.add({ workspaceId, platform, lane, kind, payload })),
+    );
   }
 
   /** After a restart: sends what is still pending, in order; never re-sends what may have gone out. */
@@ -74,7 +75,7 @@ export class OutboxDeliverer {
         );
         continue;
       }
-      this.enqueue(item).catch((error: unknown) =>
+      this.enqueue(item.lane, async () => item).catch((error: unknown) =>
         logger.warn({ outboxId: item.id, err: String(error) }, 'a resumed outgoing call failed'),
       );
     }
@@ -86,16 +87,17 @@ export class OutboxDeliverer {
     while (this.lanes.size > 0) await Promise.all([...this.lanes.values()]);
   }
 
-  private enqueue(item: Delivery): Promise<string | null> {
-    const previous = this.lanes.get(item.lane) ?? Promise.resolve();
-    const result = previous.then(() => this.send(item));
+  /** Takes the lane's next turn now, synchronously: calls keep the order they were made in. */
+  private enqueue(lane: string, item: () => Promise<Delivery>): Promise<string | null> {
+    const previous = this.lanes.get(lane) ?? Promise.resolve();
+    const result = previous.then(async () => this.send(await item()));
     const tail = result.then(
       () => undefined,
       () => undefined,
     );
-    this.lanes.set(item.lane, tail);
+    this.lanes.set(lane, tail);
     void tail.then(() => {
-      if (this.lanes.get(item.lane) === tail) this.lanes.delete(item.lane);
+      if (this.lanes.get(lane) === tail) this.lanes.delete(lane);
     });
     return result;
   }

@@ -17,6 +17,8 @@ export interface StoredSlackMessage {
 
 export interface RecordedCall {
   method: string;
+  /** When the call arrived (ms since the epoch). */
+  at: number;
   params: Record<string, unknown>;
   ok: boolean;
   error?: string;
@@ -143,6 +145,7 @@ export class SlackWebApiStandIn {
     if (scripted !== undefined) {
       this.calls.push({
         method,
+        at: Date.now(),
         params,
         ok: false,
         error: `http_${scripted.status}`,
@@ -158,6 +161,7 @@ export class SlackWebApiStandIn {
     const answer = this.answer(method, params, auth);
     this.calls.push({
       method,
+      at: Date.now(),
       params,
       ok: answer.ok === true,
       ...(answer.ok === true ? {} : { error: String(answer.error) }),
