@@ -16,6 +16,7 @@ import { ensureLocalChat } from '../../src/core/workspace/local-chat';
 import type { DatabaseKind } from '../../src/storage/database';
 import { RecordingChatEngine } from './platform-contract';
 import { BOT_USER, CHANNEL, type DeliveryOptions, deliver, SIGNING_SECRET, TEAM } from './slack-delivery';
+import { SlackSocketModeStandIn } from './stand-ins/slack-socket-mode-stand-in';
 import { type SlackStandInOptions, SlackWebApiStandIn } from './stand-ins/slack-web-api-stand-in';
 import { makeTempDir } from './temp-dir';
 import { openTestDatabase } from './test-database';
@@ -36,7 +37,11 @@ export interface SlackHarnessOptions {
   replyPartLimit?: number;
   timings?: Partial<EngineTimings>;
   logger?: Logger;
+  /** Socket Mode (SLACK_APP_TOKEN) against the local websocket stand-in instead of HTTP. */
+  socketMode?: boolean;
 }
+
+export const APP_TOKEN = 'xapp-1-A0APP00001-test';
 
 /**
  * The Slack front end as production runs it (the real Bolt app over HTTP, the outbox, the real
@@ -45,8 +50,16 @@ export interface SlackHarnessOptions {
  * (member) and vic (viewer) have linked Slack accounts.
  */
 export async function openSlackHarness(options: SlackHarnessOptions = {}) {
-  const standIn = new SlackWebApiStandIn({ botUserId: BOT_USER, teamId: TEAM, ...options.standIn });
+  let socket: SlackSocketModeStandIn | null = null;
+  const standIn = new SlackWebApiStandIn({
+    botUserId: BOT_USER,
+    teamId: TEAM,
+    appToken: APP_TOKEN,
+    socketUrl: () => socket?.nextUrl() ?? 'ws://127.0.0.1:1/',
+    ...options.standIn,
+  });
   const apiUrl = await standIn.listen();
+  if (options.socketMode) socket = new SlackSocketModeStandIn(standIn.httpServer);
   const db = await openTestDatabase(options.database ?? 'postgres');
   const store = db.database.store;
   const dataDir = await makeTempDir();
@@ -70,7 +83,12 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
 
   const build = async () => {
     const front = await SlackFrontEnd.connect({
-      credentials: { botToken: standIn.token, signingSecret: SIGNING_SECRET, appToken: undefined, apiUrl },
+      credentials: {
+        botToken: standIn.token,
+        signingSecret: options.socketMode ? undefined : SIGNING_SECRET,
+        appToken: options.socketMode ? APP_TOKEN : undefined,
+        apiUrl,
+      },
       store,
       logger,
       outboxBackoff: { baseMs: 20, maxMs: 200, maxAttempts: 6 },
@@ -115,6 +133,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
 
   return {
     standIn,
+    socket,
     store,
     local,
     recording,
@@ -138,6 +157,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await stop();
+      await socket?.close();
       await standIn.close();
       await db.dispose();
       await dataDir.remove();

@@ -1,3 +1,4 @@
+import { KeyedSerialQueue } from '../../core/outbox/keyed-serial-queue';
 import type { ChatPlatform, OutboundMessage, Speaker, ThreadId } from '../../core/ports/chat-platform';
 import { splitMessage } from '../../core/text/split-message';
 import { cardContent, SLACK_LIMITS, type SlackContent } from './slack-cards';
@@ -30,13 +31,27 @@ export interface SlackPlatformOptions {
 export class SlackPlatform implements ChatPlatform {
   readonly platform = 'slack' as const;
   private readonly partLimit: number;
+  /** P7: a thread's posts, edits and private notes leave in the order the core made them. */
+  private readonly threads = new KeyedSerialQueue();
 
   constructor(private readonly options: SlackPlatformOptions) {
     this.partLimit = options.replyPartLimit ?? SLACK_LIMITS.text - 1_000;
   }
 
   /** A long reply goes out as several messages, in order; the ref is the first one's ts. */
-  async post(thread: ThreadId, message: OutboundMessage): Promise<string> {
+  post(thread: ThreadId, message: OutboundMessage): Promise<string> {
+    return this.threads.run(thread, () => this.postNow(thread, message));
+  }
+
+  update(thread: ThreadId, messageRef: string, message: OutboundMessage): Promise<void> {
+    return this.threads.run(thread, () => this.updateNow(thread, messageRef, message));
+  }
+
+  tellPrivately(thread: ThreadId, platformUserId: string, text: string): Promise<void> {
+    return this.threads.run(thread, () => this.tellNow(thread, platformUserId, text));
+  }
+
+  private async postNow(thread: ThreadId, message: OutboundMessage): Promise<string> {
     const parts = this.parts(thread);
     const owner = await this.options.channelOwner(parts.channel);
     const target = { workspaceId: owner?.workspaceId ?? null, lane: thread };
@@ -58,7 +73,7 @@ export class SlackPlatform implements ChatPlatform {
   }
 
   /** P9, N7, G4: `chat.update` of the message; its limit on text is stricter (4,000). */
-  async update(thread: ThreadId, messageRef: string, message: OutboundMessage): Promise<void> {
+  private async updateNow(thread: ThreadId, messageRef: string, message: OutboundMessage): Promise<void> {
     const parts = this.parts(thread);
     const owner = await this.options.channelOwner(parts.channel);
     const [content] = this.render(message, owner?.members ?? [], SLACK_LIMITS.updateText - 100);
@@ -71,7 +86,7 @@ export class SlackPlatform implements ChatPlatform {
   }
 
   /** Ephemeral: only that person sees it, in the thread. */
-  async tellPrivately(thread: ThreadId, platformUserId: string, text: string): Promise<void> {
+  private async tellNow(thread: ThreadId, platformUserId: string, text: string): Promise<void> {
     const parts = this.parts(thread);
     const owner = await this.options.channelOwner(parts.channel);
     await this.options.deliver(

@@ -3,6 +3,7 @@ import type { Logger } from '../ports/logger';
 import type { OutboxItem, OutboxRepository } from '../ports/outbox-store';
 import type { Store } from '../ports/store';
 import { DeliveryError, type PlatformSender } from './delivery-error';
+import { KeyedSerialQueue } from './keyed-serial-queue';
 
 export interface OutboxDelivererOptions {
   store: Store;
@@ -28,7 +29,7 @@ type Delivery = Omit<OutboxItem, 'id' | 'workspaceId'> & { id: string | null };
  * failed rather than risk a double post.
  */
 export class OutboxDeliverer {
-  private readonly lanes = new Map<string, Promise<unknown>>();
+  private readonly lanes = new KeyedSerialQueue();
   private readonly backoff: { baseMs: number; maxMs: number; maxAttempts: number };
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => Date;
@@ -83,23 +84,13 @@ export class OutboxDeliverer {
   }
 
   /** Waits for every call in flight. */
-  async drain(): Promise<void> {
-    while (this.lanes.size > 0) await Promise.all([...this.lanes.values()]);
+  drain(): Promise<void> {
+    return this.lanes.drain();
   }
 
   /** Takes the lane's next turn now, synchronously: calls keep the order they were made in. */
   private enqueue(lane: string, item: () => Promise<Delivery>): Promise<string | null> {
-    const previous = this.lanes.get(lane) ?? Promise.resolve();
-    const result = previous.then(async () => this.send(await item()));
-    const tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.lanes.set(lane, tail);
-    void tail.then(() => {
-      if (this.lanes.get(lane) === tail) this.lanes.delete(lane);
-    });
-    return result;
+    return this.lanes.run(lane, async () => this.send(await item()));
   }
 
   /** Runs a state change of a stored call; an in-memory call has none to record. */
