@@ -6,6 +6,7 @@ import { registerChatCommand } from './commands/chat-command';
 import { registerDbCommand } from './commands/db-command';
 import { registerExportCommand } from './commands/export-command';
 import { registerGuardrailsCommand } from './commands/guardrails-command';
+import { registerMembersCommand } from './commands/members-command';
 import { registerSchemaCommand } from './commands/schema-command';
 import { registerStartCommand } from './commands/start-command';
 import { registerWorkspaceCommand } from './commands/workspace-command';
@@ -30,6 +31,7 @@ export function buildProgram(context: CliContext): Command {
   registerExportCommand(program, context);
   registerAgentsCommand(program, context);
   registerGuardrailsCommand(program, context);
+  registerMembersCommand(program, context);
   registerSchemaCommand(program, context);
   return program;
 }

@@ -54,11 +54,15 @@ export async function deliver(
   options: DeliveryOptions = {},
 ): Promise<{ status: number; body: string }> {
   const interactive = payload.type === 'block_actions';
-  const body = interactive
-    ? new URLSearchParams({ payload: JSON.stringify(payload) }).toString()
-    : JSON.stringify(payload);
+  const slash = typeof payload.command === 'string';
+  // Slack sends slash commands as a plain form, interactivity as a form with one `payload`.
+  const body = slash
+    ? new URLSearchParams(payload as Record<string, string>).toString()
+    : interactive
+      ? new URLSearchParams({ payload: JSON.stringify(payload) }).toString()
+      : JSON.stringify(payload);
   const headers: Record<string, string> = {
-    'content-type': interactive ? 'application/x-www-form-urlencoded' : 'application/json',
+    'content-type': interactive || slash ? 'application/x-www-form-urlencoded' : 'application/json',
     ...sign(body, options.timestamp ?? Math.floor(Date.now() / 1000), options.secret),
   };
   if (options.signature !== undefined) headers['x-slack-signature'] = options.signature;

@@ -134,6 +134,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
   return {
     standIn,
     socket,
+    databaseUrl: db.databaseUrl,
     store,
     local,
     recording,

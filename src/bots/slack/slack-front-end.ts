@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, HTTPReceiver, webApi } from '@slack/bolt';
+import { SummonCommands } from '../../core/commands/summon-commands';
 import { OutboxDeliverer } from '../../core/outbox/outbox-deliverer';
 import type { ChatEngine } from '../../core/ports/chat-engine';
 import type { Logger } from '../../core/ports/logger';
@@ -9,6 +10,7 @@ import { SlackDirectory } from './slack-directory';
 import { registerSlackListeners } from './slack-listeners';
 import { SlackPlatform } from './slack-platform';
 import { SlackSender } from './slack-sender';
+import { registerSlashCommand } from './slack-slash-command';
 import { futureTimestampRefusal } from './slack-timestamp-guard';
 
 export const SLACK_EVENTS_PATH = '/slack/events';
@@ -152,6 +154,11 @@ export class SlackFrontEnd {
       directory: this.directory,
       logger: log,
       botUserId: this.identity.botUserId,
+      now: this.options.now ?? (() => new Date()),
+    });
+    registerSlashCommand(this.app, {
+      commands: new SummonCommands(this.options.store),
+      logger: log,
       now: this.options.now ?? (() => new Date()),
     });
     const resumed = await this.deliverer.resume();

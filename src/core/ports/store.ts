@@ -17,6 +17,7 @@ import type {
 } from '../model/records';
 import type { ApprovalRepository } from './approval-store';
 import type { ConversationRepository, MessageRepository, RunLaneRepository } from './conversation-store';
+import type { MemberInviteRepository } from './invite-store';
 import type { OutboxRepository } from './outbox-store';
 
 /**
@@ -50,6 +51,8 @@ export interface StoreTx {
   readonly processedEvents: ProcessedEventRepository;
   /** P7: outgoing platform calls (system context). */
   readonly outbox: OutboxRepository;
+  /** P8: one-time codes that link a platform account to a member. */
+  readonly memberInvites: MemberInviteRepository;
 }
 
 export interface WorkspaceRepository {

@@ -4,6 +4,7 @@ import { ConversationEntity } from './conversation.entity';
 import { GuardrailRuleEntity } from './guardrail-rule.entity';
 import { ProcessedInboundEventEntity } from './inbound-event.entity';
 import { MemberEntity } from './member.entity';
+import { MemberInviteEntity } from './member-invite.entity';
 import { MessageEntity } from './message.entity';
 import { OutboxEntity } from './outbox.entity';
 import { QuestionEntity } from './question.entity';
@@ -30,4 +31,5 @@ export const ENTITIES = [
   QuestionEntity,
   ProcessedInboundEventEntity,
   OutboxEntity,
+  MemberInviteEntity,
 ];

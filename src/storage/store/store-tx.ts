@@ -6,6 +6,7 @@ import { approvalRepository } from './repositories/approval-repository';
 import { channelBindingRepository } from './repositories/channel-binding-repository';
 import { conversationRepository } from './repositories/conversation-repository';
 import { guardrailRuleRepository } from './repositories/guardrail-rule-repository';
+import { memberInviteRepository } from './repositories/member-invite-repository';
 import { memberRepository } from './repositories/member-repository';
 import { messageRepository } from './repositories/message-repository';
 import { outboxRepository } from './repositories/outbox-repository';
@@ -47,5 +48,6 @@ export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
   approvals: translated(approvalRepository(manager)),
   processedEvents: translated(processedEventRepository(manager)),
   outbox: translated(outboxRepository(manager)),
+  memberInvites: translated(memberInviteRepository(manager)),
   query: (sql, params = []) => translatingDbErrors(() => queryRecords(manager, sql, params)),
 });

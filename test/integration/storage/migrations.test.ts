@@ -23,6 +23,7 @@ const TABLES = [
   'channel_bindings',
   'conversations',
   'guardrail_rules',
+  'member_invites',
   'members',
   'messages',
   'outbox',
