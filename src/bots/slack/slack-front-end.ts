@@ -152,6 +152,7 @@ export class SlackFrontEnd {
       engine,
       platform: this.platform,
       directory: this.directory,
+      store: this.options.store,
       logger: log,
       botUserId: this.identity.botUserId,
       now: this.options.now ?? (() => new Date()),

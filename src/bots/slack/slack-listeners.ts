@@ -2,6 +2,8 @@ import type { App } from '@slack/bolt';
 import type { ChatEngine, PlatformActor } from '../../core/ports/chat-engine';
 import type { ChatPlatform } from '../../core/ports/chat-platform';
 import type { Logger } from '../../core/ports/logger';
+import type { Store } from '../../core/ports/store';
+import { ensureDirectSpace } from '../../core/spaces/direct-space';
 import { ACTIONS } from './slack-cards';
 import type { SlackDirectory } from './slack-directory';
 import { type SlackMessageEvent, toInboundMessage } from './slack-inbound';
@@ -11,6 +13,7 @@ export interface SlackListenerDeps {
   engine: ChatEngine;
   platform: ChatPlatform;
   directory: SlackDirectory;
+  store: Store;
   logger: Logger;
   botUserId: string;
   now: () => Date;
@@ -50,6 +53,22 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
     if (decision.kind === 'ignore') {
       log.debug({ reason: decision.reason }, 'Slack event is not input');
       return;
+    }
+    // P1: a direct message is a one-person space with the top-level agent.
+    if (event.channel_type === 'im') {
+      const direct = await ensureDirectSpace(deps.store, {
+        platform: 'slack',
+        teamId,
+        channelId: decision.message.channelId,
+        userId: decision.message.senderId,
+      });
+      if (!direct.ok) {
+        await deps.platform.post(decision.message.thread, {
+          as: { kind: 'system' },
+          content: { kind: 'text', text: direct.reason },
+        });
+        return;
+      }
     }
     // An error here reaches Bolt, which answers 500: Slack retries, and the retry is processed (P6).
     const outcome = await deps.engine.receive(decision.message);

@@ -97,6 +97,32 @@ describe('Slack events through the real Bolt app, outbox and engine', () => {
     expect(runner.requests[1]?.prompt).toContain('and add a test');
   });
 
+  it('P1: a direct message is a one-person space answered by the top-level agent; a stranger is told how to link', async () => {
+    const agents = await h.read((tx) => tx.agents.list(h.local.workspace.id));
+    const top = agents.find((a) => a.reportsToId === null);
+    const ts = h.standIn.addPersonMessage('D0DIRECT01', null);
+    await h.deliver(eventFrom('message-im', { ts }));
+    await settled(1);
+    await waitFor(async () =>
+      h.standIn.messages.some((m) => m.channel === 'D0DIRECT01' && m.text === `${top?.name} here`),
+    );
+    const reply = h.standIn.messages.find((m) => m.text === `${top?.name} here`);
+    expect(reply).toMatchObject({ threadTs: ts, username: top?.name });
+    const space = await h.read((tx) => tx.spaces.findByName(h.local.workspace.id, 'dm-dana'));
+    expect(space?.dedicated).toBe(true);
+
+    const other = h.standIn.addPersonMessage('D0DIRECT02', null);
+    await h.deliver(
+      eventFrom('message-im', { ts: other, channel: 'D0DIRECT02', user: STRANGER }, 'Ev0DIRECT002'),
+    );
+    await waitFor(async () =>
+      h.standIn.messages.some(
+        (m) => m.channel === 'D0DIRECT02' && m.threadTs === other && m.text.includes('link-account'),
+      ),
+    );
+    expect(await h.runs()).toHaveLength(1);
+  });
+
   it('P8: an unknown person is told in the thread how to link; a viewer that their role cannot start work', async () => {
     const ts = h.standIn.addPersonMessage(CHANNEL, null);
     await h.deliver(eventFrom('message-channel', { ts, user: STRANGER, text: '@engineer hello' }));
