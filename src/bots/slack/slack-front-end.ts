@@ -5,6 +5,7 @@ import { OutboxDeliverer } from '../../core/outbox/outbox-deliverer';
 import type { ChatEngine } from '../../core/ports/chat-engine';
 import type { Logger } from '../../core/ports/logger';
 import type { Store } from '../../core/ports/store';
+import { registerAppHome } from './slack-app-home';
 import { boltLogger } from './slack-bolt-logger';
 import { SlackDirectory } from './slack-directory';
 import { registerSlackListeners } from './slack-listeners';
@@ -162,6 +163,7 @@ export class SlackFrontEnd {
       logger: log,
       now: this.options.now ?? (() => new Date()),
     });
+    registerAppHome(this.app, { store: this.options.store, logger: log });
     const resumed = await this.deliverer.resume();
     if (resumed.resent + resumed.abandoned > 0) log.info(resumed, 'outbox resumed');
     if (this.receiver === null) await this.app.start();

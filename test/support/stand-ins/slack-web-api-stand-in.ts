@@ -210,6 +210,14 @@ export class SlackWebApiStandIn {
         const view = parseJson(p.view);
         if (view === undefined || (view as { type?: string }).type !== 'home')
           return { ok: false, error: 'invalid_arguments' };
+        const blocks = (view as { blocks?: unknown }).blocks;
+        // A Home tab holds at most 100 blocks, each with a type.
+        if (
+          !Array.isArray(blocks) ||
+          blocks.length > 100 ||
+          blocks.some((b) => typeof (b as { type?: unknown }).type !== 'string')
+        )
+          return { ok: false, error: 'invalid_arguments' };
         this.views.push({ userId: p.user_id, view });
         return { ok: true, view };
       }

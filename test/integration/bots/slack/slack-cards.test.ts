@@ -2,7 +2,7 @@ import { ACTIONS } from '../../../../src/bots/slack/slack-cards';
 import { held, waitFor } from '../../../support/engine-harness';
 import { type Script, ScriptedRunner } from '../../../support/scripted-runner';
 import { buttonValue, clickPayload } from '../../../support/slack-clicks';
-import { CHANNEL, eventFrom } from '../../../support/slack-delivery';
+import { CHANNEL, eventFrom, fixture } from '../../../support/slack-delivery';
 import { openSlackHarness, PEOPLE, type SlackHarness } from '../../../support/slack-harness';
 
 const say =
@@ -107,6 +107,37 @@ describe('Slack notes and approval cards with buttons', () => {
     await h.deliver(clickPayload(pending, PEOPLE.dana.userId, ACTIONS.deny));
     await waitFor(async () => h.standIn.ephemerals.some((e) => e.user === PEOPLE.dana.userId));
     expect(await h.engine?.approvalState(approval.id)).toBe('allow');
+    turn.release();
+  });
+
+  it('App Home: agents with live status, approvals waiting with buttons, bound spaces; a stranger is told how to link', async () => {
+    const turn = held('pushed');
+    h = await openSlackHarness({ runner: new ScriptedRunner({ engineer: turn.script }) });
+    await start('@engineer push the fix');
+    await turn.started;
+    const approval = await h.engine?.requestApproval({
+      runId: (await h.runs())[0]?.id ?? '',
+      action: 'push_to_remote',
+      details: { summary: 'push to acme/api main', lines: [] },
+    });
+    expect((await h.deliver(fixture('app-home-opened'))).status).toBe(200);
+    await waitFor(async () => h.standIn.views.length === 1);
+    const home = JSON.stringify(h.standIn.views[0]);
+    expect(h.standIn.views[0]?.userId).toBe(PEOPLE.dana.userId);
+    // A12: the engineer's turn is in progress.
+    expect(home).toMatch(/\*engineer\* \(Software engineer\): (running|blocked)/);
+    expect(home).toContain('push to acme/api main');
+    expect(home).toContain(`"value":"${approval?.id}"`);
+    expect(home).toContain(`<#${CHANNEL}>`);
+
+    const stranger = fixture('app-home-opened');
+    await h.deliver({
+      ...stranger,
+      event_id: 'Ev0HOME00002',
+      event: { ...(stranger.event as object), user: 'U0STRANGER' },
+    });
+    await waitFor(async () => h.standIn.views.length === 2);
+    expect(JSON.stringify(h.standIn.views[1])).toContain('link-account');
     turn.release();
   });
 });
