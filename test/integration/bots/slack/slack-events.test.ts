@@ -175,3 +175,24 @@ describe('Slack request verification', () => {
     expect(response.body).toContain('abc123');
   });
 });
+
+describe('P6: a delivery that failed is processed on Slack’s retry', () => {
+  let h: SlackHarness;
+  beforeEach(async () => {
+    h = await openSlackHarness();
+  });
+  afterEach(() => h.close());
+
+  it('the ack waits for the core: a failure answers 500 so Slack retries, and the retry is handed over', async () => {
+    let failures = 1;
+    h.recording.behaviour.receive = () => {
+      if (failures-- > 0) throw new Error('database unavailable');
+      return { kind: 'accepted', conversationId: 'c-1', runIds: [] };
+    };
+    const mention = fixture('app-mention');
+    expect((await h.deliver(mention)).status).toBe(500);
+    expect((await h.deliver(mention, { retryNum: 1 })).status).toBe(200);
+    expect(h.recording.received).toHaveLength(2);
+    expect(h.recording.received[1]?.eventId).toBe(h.recording.received[0]?.eventId);
+  });
+});
