@@ -32,11 +32,16 @@ export async function startChatFrontEnds(
   if (slack === null) return null;
   const platforms = new Map<Platform, ChatPlatform>([['slack', slack.platform]]);
   const engine: EngineRuntime = await startEngine(runtime, platforms);
+  let started: boolean;
   try {
-    await slack.start(engine.engine);
+    started = await slack.start(engine.engine);
   } catch (error) {
     await engine.close();
     throw error;
+  }
+  if (!started) {
+    await engine.close();
+    return null;
   }
   return {
     platforms: [...platforms.keys()],

@@ -39,6 +39,8 @@ export interface SlackHarnessOptions {
   logger?: Logger;
   /** Socket Mode (SLACK_APP_TOKEN) against the local websocket stand-in instead of HTTP. */
   socketMode?: boolean;
+  /** The app token Summon is given (default: the one the stand-in accepts). */
+  appToken?: string;
 }
 
 export const APP_TOKEN = 'xapp-1-A0APP00001-test';
@@ -86,7 +88,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
       credentials: {
         botToken: standIn.token,
         signingSecret: options.socketMode ? undefined : SIGNING_SECRET,
-        appToken: options.socketMode ? APP_TOKEN : undefined,
+        appToken: options.socketMode ? (options.appToken ?? APP_TOKEN) : undefined,
         apiUrl,
       },
       store,
@@ -113,7 +115,10 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
       await engine.start({ concurrency: 4 });
     }
     const chatEngine: ChatEngine = engine ?? recording;
-    await front.start(chatEngine);
+    if (!(await front.start(chatEngine))) {
+      await engine?.close();
+      throw new Error('the Slack front end did not start (Slack refused the app token)');
+    }
     return { front, engine };
   };
 

@@ -146,8 +146,11 @@ export class SlackFrontEnd {
     return new SlackFrontEnd(app, receiver, options, identity, client, new SlackDirectory(options.store));
   }
 
-  /** Listens for events and clicks, sends what the outbox still holds, and opens Socket Mode. */
-  async start(engine: ChatEngine): Promise<void> {
+  /**
+   * Listens for events and clicks, sends what the outbox still holds, and opens Socket Mode.
+   * False when Slack refused the app token: one log line, and this connection stays closed.
+   */
+  async start(engine: ChatEngine): Promise<boolean> {
     const log = this.options.logger.child({ component: 'slack' });
     registerSlackListeners(this.app, {
       engine,
@@ -166,9 +169,23 @@ export class SlackFrontEnd {
     registerAppHome(this.app, { store: this.options.store, logger: log });
     const resumed = await this.deliverer.resume();
     if (resumed.resent + resumed.abandoned > 0) log.info(resumed, 'outbox resumed');
-    if (this.receiver === null) await this.app.start();
+    if (this.receiver === null) {
+      try {
+        await this.app.start();
+      } catch (error) {
+        const code = (error as { data?: { error?: string } }).data?.error;
+        if (code === undefined || !DEAD_TOKEN.has(code)) throw error;
+        log.error(
+          { slackError: code },
+          `Slack refused SLACK_APP_TOKEN (${code}): Socket Mode is not started`,
+        );
+        await this.app.stop().catch(() => undefined);
+        return false;
+      }
+    }
     this.started = true;
     log.info({ mode: this.mode, team: this.identity.teamId }, 'Slack front end started');
+    return true;
   }
 
   /** HTTP mode: `POST /slack/events` of Summon's server. False when the request is not Slack's. */

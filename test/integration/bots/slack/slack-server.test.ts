@@ -80,4 +80,16 @@ describe('Summon’s server with SLACK_BOT_TOKEN', () => {
       /SLACK_SIGNING_SECRET/,
     );
   });
+
+  it('Socket Mode with an app token Slack refuses: one clear log line, no front end, no retry loop', async () => {
+    env.SLACK_APP_TOKEN = 'xapp-1-revoked';
+    server = await startServer(env, process.cwd(), { logToFile: true });
+    expect(server.chat).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(standIn.calls.filter((c) => c.method === 'apps.connections.open')).toHaveLength(1);
+    const lines = (await log()).split('\n').filter((line) => line.includes('SLACK_APP_TOKEN'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('invalid_auth');
+    expect(await log()).not.toContain('xapp-1-revoked');
+  });
 });
