@@ -1,4 +1,4 @@
-import type { App } from '@slack/bolt';
+import type { App, webApi } from '@slack/bolt';
 import { type WorkspaceOverview, workspaceOverview } from '../../core/commands/workspace-overview';
 import type { Logger } from '../../core/ports/logger';
 import type { Store } from '../../core/ports/store';
@@ -61,18 +61,26 @@ export function homeBlocks(overview: WorkspaceOverview | null): SlackBlock[] {
   return blocks.slice(0, MAX_BLOCKS);
 }
 
+/** Draws one person's App Home from the workspace as it is now; `notice` goes on top. */
+export async function publishHome(
+  client: webApi.WebClient,
+  store: Store,
+  who: { teamId: string; userId: string; notice?: string | null },
+): Promise<void> {
+  const overview = await workspaceOverview(store, {
+    platform: 'slack',
+    teamId: who.teamId,
+    userId: who.userId,
+  });
+  const notice = who.notice ? [section(`:warning: ${escapeMrkdwn(who.notice)}`)] : [];
+  const blocks = [...notice, ...homeBlocks(overview)].slice(0, MAX_BLOCKS);
+  await client.views.publish({ user_id: who.userId, view: { type: 'home', blocks: blocks as never } });
+}
+
 export function registerAppHome(app: App, deps: { store: Store; logger: Logger }): void {
   app.event('app_home_opened', async ({ event, body, client }) => {
     if (event.tab !== 'home' || body.team_id === undefined) return;
-    const overview = await workspaceOverview(deps.store, {
-      platform: 'slack',
-      teamId: body.team_id,
-      userId: event.user,
-    });
-    await client.views.publish({
-      user_id: event.user,
-      view: { type: 'home', blocks: homeBlocks(overview) as never },
-    });
+    await publishHome(client, deps.store, { teamId: body.team_id, userId: event.user });
     deps.logger.debug({ component: 'slack', user: event.user }, 'App Home published');
   });
 }

@@ -5,7 +5,7 @@ import { OutboxDeliverer } from '../../core/outbox/outbox-deliverer';
 import type { ChatEngine } from '../../core/ports/chat-engine';
 import type { Logger } from '../../core/ports/logger';
 import type { Store } from '../../core/ports/store';
-import { registerAppHome } from './slack-app-home';
+import { publishHome, registerAppHome } from './slack-app-home';
 import { boltLogger } from './slack-bolt-logger';
 import { SlackDirectory } from './slack-directory';
 import { registerSlackListeners } from './slack-listeners';
@@ -58,7 +58,7 @@ export class SlackFrontEnd {
     private readonly receiver: HTTPReceiver | null,
     private readonly options: SlackFrontEndOptions,
     readonly identity: { teamId: string; botUserId: string; botId: string },
-    client: webApi.WebClient,
+    private readonly client: webApi.WebClient,
     private readonly directory: SlackDirectory,
   ) {
     this.deliverer = new OutboxDeliverer({
@@ -160,6 +160,8 @@ export class SlackFrontEnd {
       logger: log,
       botUserId: this.identity.botUserId,
       now: this.options.now ?? (() => new Date()),
+      refreshHome: (teamId, userId, notice) =>
+        publishHome(this.client, this.options.store, { teamId, userId, notice }),
     });
     registerSlashCommand(this.app, {
       commands: new SummonCommands(this.options.store),

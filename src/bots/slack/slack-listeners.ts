@@ -1,4 +1,5 @@
 import type { App } from '@slack/bolt';
+import { AppError } from '../../core/errors';
 import type { ChatEngine, PlatformActor } from '../../core/ports/chat-engine';
 import type { ChatPlatform } from '../../core/ports/chat-platform';
 import type { Logger } from '../../core/ports/logger';
@@ -17,13 +18,15 @@ export interface SlackListenerDeps {
   logger: Logger;
   botUserId: string;
   now: () => Date;
+  /** Publishes the person's App Home again, with a notice on top (a refused click). */
+  refreshHome: (teamId: string, userId: string, notice: string | null) => Promise<void>;
 }
 
 interface ActionBody {
   team?: { id?: string } | null;
   user?: { id?: string };
   channel?: { id?: string };
-  container?: { channel_id?: string; message_ts?: string; thread_ts?: string };
+  container?: { type?: string; channel_id?: string; message_ts?: string; thread_ts?: string };
   message?: { ts?: string; thread_ts?: string };
   actions?: { action_id?: string; value?: string }[];
 }
@@ -107,7 +110,15 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
       const actor = actorOf(b);
       const messageId = b.actions?.[0]?.value;
       if (actor === null || messageId === undefined) return;
-      await deps.engine.toggleNote(messageId, verb, actor);
+      try {
+        await deps.engine.toggleNote(messageId, verb, actor);
+      } catch (error) {
+        // A stranger's click, a note that is gone: told to the clicker, nothing changes.
+        const thread = threadOf(b);
+        if (!(error instanceof AppError) || thread === null) throw error;
+        deps.logger.info({ component: 'slack', reason: error.message }, 'note click refused');
+        await deps.platform.tellPrivately(thread, actor.senderId, error.message);
+      }
     });
   }
 
@@ -123,6 +134,11 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
       const approvalId = b.actions?.[0]?.value;
       if (actor === null || approvalId === undefined) return;
       const result = await deps.engine.decideApproval(approvalId, verdict, actor);
+      if (b.container?.type === 'view') {
+        // A click on App Home: the home is drawn again, with the refusal if there was one.
+        await deps.refreshHome(b.team?.id ?? '', actor.senderId, result.ok ? null : result.reason);
+        return;
+      }
       const thread = threadOf(b);
       if (!result.ok && thread !== null)
         await deps.platform.tellPrivately(thread, actor.senderId, result.reason);

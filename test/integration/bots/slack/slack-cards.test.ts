@@ -130,14 +130,31 @@ describe('Slack notes and approval cards with buttons', () => {
     expect(home).toContain(`"value":"${approval?.id}"`);
     expect(home).toContain(`<#${CHANNEL}>`);
 
+    // G4: a member's Approve on App Home is refused: the home is drawn again with the reason.
+    const click = fixture('block-actions-approve');
+    const homeClick = {
+      ...click,
+      user: { ...(click.user as object), id: PEOPLE.mia.userId },
+      container: { type: 'view', view_id: 'V0HOME0001' },
+      channel: undefined,
+      message: undefined,
+      view: { id: 'V0HOME0001', type: 'home', blocks: [] },
+      actions: [{ ...(click.actions as object[])[0], value: approval?.id }],
+    };
+    expect((await h.deliver(homeClick)).status).toBe(200);
+    await waitFor(async () => h.standIn.views.length === 2);
+    expect(h.standIn.views[1]?.userId).toBe(PEOPLE.mia.userId);
+    expect(JSON.stringify(h.standIn.views[1])).toContain(':warning:');
+    expect(await h.engine?.approvalState(approval?.id ?? '')).toBe('pending');
+
     const stranger = fixture('app-home-opened');
     await h.deliver({
       ...stranger,
       event_id: 'Ev0HOME00002',
       event: { ...(stranger.event as object), user: 'U0STRANGER' },
     });
-    await waitFor(async () => h.standIn.views.length === 2);
-    expect(JSON.stringify(h.standIn.views[1])).toContain('link-account');
+    await waitFor(async () => h.standIn.views.length === 3);
+    expect(JSON.stringify(h.standIn.views[2])).toContain('link-account');
     turn.release();
   });
 });
