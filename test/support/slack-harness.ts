@@ -163,6 +163,10 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await stop();
+      // Let the Socket Mode client finish its close handshake, so it leaves no timer behind.
+      const deadline = Date.now() + 2000;
+      while (socket?.connected && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       await socket?.close();
       await standIn.close();
       await db.dispose();
