@@ -52,6 +52,7 @@ export class SlackFrontEnd {
   readonly platform: SlackPlatform;
   readonly deliverer: OutboxDeliverer;
   private started = false;
+  private readonly clicks = new Set<Promise<void>>();
 
   private constructor(
     private readonly app: App,
@@ -160,6 +161,7 @@ export class SlackFrontEnd {
       logger: log,
       botUserId: this.identity.botUserId,
       now: this.options.now ?? (() => new Date()),
+      inFlight: this.clicks,
       refreshHome: (teamId, userId, notice) =>
         publishHome(this.client, this.options.store, { teamId, userId, notice }),
     });
@@ -209,6 +211,7 @@ export class SlackFrontEnd {
 
   async close(): Promise<void> {
     if (this.receiver === null && this.started) await this.app.stop();
+    await Promise.all([...this.clicks]);
     await this.deliverer.drain();
   }
 }

@@ -18,6 +18,8 @@ export interface SlackListenerDeps {
   logger: Logger;
   botUserId: string;
   now: () => Date;
+  /** Clicks whose effect is still on its way; closing waits for them. */
+  inFlight: Set<Promise<void>>;
   /** Publishes the person's App Home again, with a notice on top (a refused click). */
   refreshHome: (teamId: string, userId: string, notice: string | null) => Promise<void>;
 }
@@ -85,6 +87,18 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
     await onMessage(event as SlackMessageEvent, body.team_id, body.event_id);
   });
 
+  /**
+   * A click is acknowledged at once (Slack shows an error after 3 s and never retries a click);
+   * its effect (a card edit, a private refusal) follows through the outbox.
+   */
+  const afterAck = (work: () => Promise<void>) => {
+    const running = work().catch((error: unknown) =>
+      deps.logger.error({ component: 'slack', err: String(error) }, 'a Slack click failed'),
+    );
+    deps.inFlight.add(running);
+    void running.then(() => deps.inFlight.delete(running));
+  };
+
   const actorOf = (body: ActionBody): PlatformActor | null => {
     const teamId = body.team?.id;
     const userId = body.user?.id;
@@ -106,19 +120,21 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
   ] as const) {
     app.action(actionId, async ({ ack, body }) => {
       await ack();
-      const b = body as ActionBody;
-      const actor = actorOf(b);
-      const messageId = b.actions?.[0]?.value;
-      if (actor === null || messageId === undefined) return;
-      try {
-        await deps.engine.toggleNote(messageId, verb, actor);
-      } catch (error) {
-        // A stranger's click, a note that is gone: told to the clicker, nothing changes.
-        const thread = threadOf(b);
-        if (!(error instanceof AppError) || thread === null) throw error;
-        deps.logger.info({ component: 'slack', reason: error.message }, 'note click refused');
-        await deps.platform.tellPrivately(thread, actor.senderId, error.message);
-      }
+      afterAck(async () => {
+        const b = body as ActionBody;
+        const actor = actorOf(b);
+        const messageId = b.actions?.[0]?.value;
+        if (actor === null || messageId === undefined) return;
+        try {
+          await deps.engine.toggleNote(messageId, verb, actor);
+        } catch (error) {
+          // A stranger's click, a note that is gone: told to the clicker, nothing changes.
+          const thread = threadOf(b);
+          if (!(error instanceof AppError) || thread === null) throw error;
+          deps.logger.info({ component: 'slack', reason: error.message }, 'note click refused');
+          await deps.platform.tellPrivately(thread, actor.senderId, error.message);
+        }
+      });
     });
   }
 
@@ -129,19 +145,21 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
   ] as const) {
     app.action(actionId, async ({ ack, body }) => {
       await ack();
-      const b = body as ActionBody;
-      const actor = actorOf(b);
-      const approvalId = b.actions?.[0]?.value;
-      if (actor === null || approvalId === undefined) return;
-      const result = await deps.engine.decideApproval(approvalId, verdict, actor);
-      if (b.container?.type === 'view') {
-        // A click on App Home: the home is drawn again, with the refusal if there was one.
-        await deps.refreshHome(b.team?.id ?? '', actor.senderId, result.ok ? null : result.reason);
-        return;
-      }
-      const thread = threadOf(b);
-      if (!result.ok && thread !== null)
-        await deps.platform.tellPrivately(thread, actor.senderId, result.reason);
+      afterAck(async () => {
+        const b = body as ActionBody;
+        const actor = actorOf(b);
+        const approvalId = b.actions?.[0]?.value;
+        if (actor === null || approvalId === undefined) return;
+        const result = await deps.engine.decideApproval(approvalId, verdict, actor);
+        if (b.container?.type === 'view') {
+          // A click on App Home: the home is drawn again, with the refusal if there was one.
+          await deps.refreshHome(b.team?.id ?? '', actor.senderId, result.ok ? null : result.reason);
+          return;
+        }
+        const thread = threadOf(b);
+        if (!result.ok && thread !== null)
+          await deps.platform.tellPrivately(thread, actor.senderId, result.reason);
+      });
     });
   }
 }
