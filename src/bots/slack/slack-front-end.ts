@@ -172,7 +172,7 @@ export class SlackFrontEnd {
     });
     registerAppHome(this.app, { store: this.options.store, logger: log });
     const resumed = await this.deliverer.resume();
-    if (resumed.resent + resumed.abandoned > 0) log.info(resumed, 'outbox resumed');
+    if (resumed.resent + resumed.abandoned + resumed.pruned > 0) log.info(resumed, 'outbox resumed');
     if (this.receiver === null) {
       try {
         await this.app.start();

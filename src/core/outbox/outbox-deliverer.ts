@@ -17,6 +17,8 @@ export interface OutboxDelivererOptions {
 }
 
 const DEFAULT_BACKOFF = { baseMs: 500, maxMs: 30_000, maxAttempts: 8 };
+/** Delivered and failed calls are kept this long (for looking into a problem), then removed. */
+export const OUTBOX_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** A call to deliver: stored (an outbox row), or, for a channel no workspace owns, kept in memory only. */
 type Delivery = Omit<OutboxItem, 'id' | 'workspaceId'> & { id: string | null };
@@ -61,8 +63,10 @@ export class OutboxDeliverer {
   }
 
   /** After a restart: sends what is still pending, in order; never re-sends what may have gone out. */
-  async resume(): Promise<{ resent: number; abandoned: number }> {
+  async resume(): Promise<{ resent: number; abandoned: number; pruned: number }> {
     const { store, platform, logger } = this.options;
+    const cutoff = new Date(this.now().getTime() - OUTBOX_RETENTION_MS);
+    const pruned = await store.transaction((tx) => tx.outbox.pruneFinished(platform, cutoff));
     const items = await store.transaction((tx) => tx.outbox.unfinished(platform));
     let abandoned = 0;
     for (const item of items) {
@@ -80,7 +84,7 @@ export class OutboxDeliverer {
         logger.warn({ outboxId: item.id, err: String(error) }, 'a resumed outgoing call failed'),
       );
     }
-    return { resent: items.length - abandoned, abandoned };
+    return { resent: items.length - abandoned, abandoned, pruned };
   }
 
   /** Waits for every call in flight. */

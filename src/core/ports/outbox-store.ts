@@ -27,6 +27,8 @@ export interface OutboxRepository {
   /** Back to pending, to be tried again after `availableAt`. */
   markRetry(id: string, availableAt: Date, error: string): Promise<void>;
   markFailed(id: string, error: string): Promise<void>;
+  /** Deletes a platform's delivered and failed calls created before `before`; returns how many. */
+  pruneFinished(platform: Platform, before: Date): Promise<number>;
   /** Pending and sending calls of a platform, oldest first. */
   unfinished(platform: Platform): Promise<OutboxItem[]>;
 }

@@ -71,6 +71,14 @@ export const outboxRepository = (manager: EntityManager): OutboxRepository => ({
       [id, error],
     );
   },
+  async pruneFinished(platform, before) {
+    const rows = await queryRecords<{ id: string }>(
+      manager,
+      `DELETE FROM outbox WHERE platform = $1 AND status IN ('sent', 'failed') AND created_at < $2 RETURNING id`,
+      [platform, before],
+    );
+    return rows.length;
+  },
   async unfinished(platform) {
     const rows = await queryRecords<OutboxDbRow>(
       manager,

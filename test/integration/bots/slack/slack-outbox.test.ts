@@ -80,6 +80,21 @@ describe('P7: Slack posts go through the outbox', () => {
         payload: args('stored before the crash'),
       });
     });
+    // A delivered call from last week is removed at start; this week's are kept.
+    await h.store.transaction(async (tx) => {
+      const old = await tx.outbox.add({
+        workspaceId: h.local.workspace.id,
+        platform: 'slack',
+        lane: thread,
+        kind: 'chat.postMessage',
+        payload: args('delivered long ago'),
+      });
+      await tx.outbox.markSent(old.id, '1.000001');
+      await (tx as unknown as { query: (sql: string, p: unknown[]) => Promise<unknown> }).query(
+        "UPDATE outbox SET created_at = now() - interval '8 days' WHERE id = $1",
+        [old.id],
+      );
+    });
     await h.restart();
     await h.front.deliverer.drain();
     expect(posted()).toEqual(['stored before the crash']);
