@@ -5,6 +5,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../config/config';
 import type { Logger } from '../core/ports/logger';
+import { type ChatFrontEnds, startChatFrontEnds } from './chat-front-ends';
 import { createGitGateway } from './git-gateway-runtime';
 import { createLogger } from './logger';
 import { openRuntime, type Runtime } from './runtime';
@@ -14,6 +15,8 @@ export const DEFAULT_WORKSPACE = 'default';
 export interface RunningServer {
   runtime: Runtime;
   logger: Logger;
+  /** The chat front ends that started (Slack…), or null when none is configured. */
+  chat: ChatFrontEnds | null;
   port: number;
   close(): Promise<void>;
 }
@@ -27,7 +30,7 @@ export interface RunningServer {
 export async function startServer(
   env: NodeJS.ProcessEnv,
   cwd: string,
-  options: { logToFile?: boolean } = {},
+  options: { logToFile?: boolean; chatFrontEnds?: boolean } = {},
 ): Promise<RunningServer> {
   const config = loadConfig(env, cwd);
   // With the chat on the terminal, logs go to a file so they do not run through the conversation.
@@ -43,8 +46,11 @@ export async function startServer(
     }
     // G3: the git gateway at /git/ when a GitHub credential is configured.
     const gitGateway = await createGitGateway(runtime);
+    // Slack and Discord start with their credentials; the terminal chat starts its own engine.
+    const chat = options.chatFrontEnds === false ? null : await startChatFrontEnds(runtime);
     const http = createServer((request, response) => {
       if (gitGateway?.handle(request, response)) return;
+      if (chat?.handleHttp(request, response)) return;
       if (request.method === 'GET' && request.url === '/healthz') {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ status: 'ok', database: runtime.database.kind }));
@@ -68,9 +74,11 @@ export async function startServer(
     return {
       runtime,
       logger,
+      chat,
       port,
       close: async () => {
         await new Promise<void>((resolve) => http.close(() => resolve()));
+        await chat?.close();
         await runtime.close();
       },
     };

@@ -8,6 +8,7 @@ import { registerExportCommand } from './commands/export-command';
 import { registerGatewayCommand } from './commands/gateway-command';
 import { registerGuardrailsCommand } from './commands/guardrails-command';
 import { registerHookCommand } from './commands/hook-command';
+import { registerMembersCommand } from './commands/members-command';
 import { registerSchemaCommand } from './commands/schema-command';
 import { registerStartCommand } from './commands/start-command';
 import { registerWorkspaceCommand } from './commands/workspace-command';
@@ -33,6 +34,7 @@ export function buildProgram(context: CliContext): Command {
   registerAgentsCommand(program, context);
   registerGuardrailsCommand(program, context);
   registerGatewayCommand(program, context);
+  registerMembersCommand(program, context);
   registerSchemaCommand(program, context);
   registerHookCommand(program, context);
   return program;

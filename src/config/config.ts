@@ -14,6 +14,8 @@ export interface Config {
   models: ModelConfig;
   /** G3: the git gateway and GitHub. Credentials are secrets: the gateway's alone, never a run's. */
   github: GitHubConfig;
+  /** The Slack front end, when SLACK_BOT_TOKEN is set. Tokens and the secret are redacted from logs. */
+  slack: SlackConfig | undefined;
 }
 
 export interface GitHubConfig {
@@ -28,6 +30,15 @@ export interface GitHubConfig {
   appPrivateKey: string | undefined;
   /** SUMMON_GATEWAY_URL: how runs reach this server's `/git/` (default http://127.0.0.1:PORT). */
   gatewayUrl: string | undefined;
+}
+
+export interface SlackConfig {
+  botToken: string;
+  signingSecret: string | undefined;
+  /** Socket Mode when set; HTTP on `POST /slack/events` otherwise. */
+  appToken: string | undefined;
+  /** SLACK_API_URL: the Web API base URL (tests, Slack-compatible servers). */
+  apiUrl: string | undefined;
 }
 
 /** A10: where agents' turns go. Keys are secrets: they reach runners only, never logs or prompts. */
@@ -69,7 +80,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       appPrivateKey: nonEmpty(env.GITHUB_APP_PRIVATE_KEY)?.replaceAll('\\n', '\n'),
       gatewayUrl: nonEmpty(env.SUMMON_GATEWAY_URL),
     },
+    slack: slackConfig(env),
   };
+}
+
+function slackConfig(env: NodeJS.ProcessEnv): SlackConfig | undefined {
+  const botToken = nonEmpty(env.SLACK_BOT_TOKEN);
+  if (botToken === undefined) return undefined;
+  const slack = {
+    botToken,
+    signingSecret: nonEmpty(env.SLACK_SIGNING_SECRET),
+    appToken: nonEmpty(env.SLACK_APP_TOKEN),
+    apiUrl: nonEmpty(env.SLACK_API_URL),
+  };
+  if (slack.appToken === undefined && slack.signingSecret === undefined) {
+    throw new Error(
+      'SLACK_BOT_TOKEN is set but neither SLACK_SIGNING_SECRET (HTTP on /slack/events) nor SLACK_APP_TOKEN (Socket Mode) is',
+    );
+  }
+  return slack;
 }
 
 export const databaseDir = (config: Pick<Config, 'dataDir'>): string => path.join(config.dataDir, 'db');

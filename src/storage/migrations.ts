@@ -1,5 +1,6 @@
 import { InitialSchema1764460800000 } from '../../migrations/1764460800000-InitialSchema';
 import { RunCardsAndReplies1764547200000 } from '../../migrations/1764547200000-RunCardsAndReplies';
+import { SlackFrontEnd1764720000000 } from '../../migrations/1764720000000-SlackFrontEnd';
 import { GitGateway1764806400000 } from '../../migrations/1764806400000-GitGateway';
 import { AgentTools1764979200000 } from '../../migrations/1764979200000-AgentTools';
 
@@ -10,6 +11,7 @@ import { AgentTools1764979200000 } from '../../migrations/1764979200000-AgentToo
 export const MIGRATIONS = [
   InitialSchema1764460800000,
   RunCardsAndReplies1764547200000,
+  SlackFrontEnd1764720000000,
   GitGateway1764806400000,
   AgentTools1764979200000,
 ];

@@ -18,6 +18,8 @@ import type {
 import type { ApprovalRepository } from './approval-store';
 import type { ConversationRepository, MessageRepository, RunLaneRepository } from './conversation-store';
 import type { GitCredentialRepository, GitPushRepository } from './git-gateway-store';
+import type { MemberInviteRepository } from './invite-store';
+import type { OutboxRepository } from './outbox-store';
 import type { QuestionRepository } from './question-store';
 
 /**
@@ -53,6 +55,10 @@ export interface StoreTx {
   /** G3, G5: the git gateway's per-run credentials and pushes (`git-gateway-store.ts`). */
   readonly gitCredentials: GitCredentialRepository;
   readonly gitPushes: GitPushRepository;
+  /** P7: outgoing platform calls (system context). */
+  readonly outbox: OutboxRepository;
+  /** P8: one-time codes that link a platform account to a member. */
+  readonly memberInvites: MemberInviteRepository;
 }
 
 export interface WorkspaceRepository {

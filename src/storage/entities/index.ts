@@ -6,6 +6,7 @@ import { GitPushEntity } from './git-push.entity';
 import { GuardrailRuleEntity } from './guardrail-rule.entity';
 import { ProcessedInboundEventEntity } from './inbound-event.entity';
 import { MemberEntity } from './member.entity';
+import { MemberInviteEntity } from './member-invite.entity';
 import { MessageEntity } from './message.entity';
 import { OutboxEntity } from './outbox.entity';
 import { QuestionEntity } from './question.entity';
@@ -34,4 +35,5 @@ export const ENTITIES = [
   OutboxEntity,
   GitCredentialEntity,
   GitPushEntity,
+  MemberInviteEntity,
 ];

@@ -22,6 +22,8 @@ export interface OutboxRow {
   id: string;
   seq: string;
   workspaceId: string;
+  /** P7: calls of one lane (a thread) go one at a time, in order. */
+  lane: string;
   conversationId: string | null;
   platform: Platform;
   /** What to do on the platform (post, edit, ephemeral…); the sender owns the vocabulary. */
@@ -42,6 +44,7 @@ export const OutboxEntity = new EntitySchema<OutboxRow>({
     id: primaryId('outbox'),
     seq: creationSeq,
     workspaceId: uuid(),
+    lane: text({ default: '' }),
     conversationId: uuid(true),
     platform: text(),
     kind: text(),
@@ -63,5 +66,8 @@ export const OutboxEntity = new EntitySchema<OutboxRow>({
     { name: 'ck_outbox_status', expression: oneOf('status', OUTBOX_STATUSES) },
     { name: 'ck_outbox_attempts', expression: 'attempts >= 0' },
   ],
-  indices: [{ name: 'ix_outbox_due', columns: ['status', 'availableAt', 'seq'] }],
+  indices: [
+    { name: 'ix_outbox_due', columns: ['status', 'availableAt', 'seq'] },
+    { name: 'ix_outbox_lane', columns: ['platform', 'status', 'seq'] },
+  ],
 });

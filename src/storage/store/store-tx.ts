@@ -8,8 +8,10 @@ import { conversationRepository } from './repositories/conversation-repository';
 import { gitCredentialRepository } from './repositories/git-credential-repository';
 import { gitPushRepository } from './repositories/git-push-repository';
 import { guardrailRuleRepository } from './repositories/guardrail-rule-repository';
+import { memberInviteRepository } from './repositories/member-invite-repository';
 import { memberRepository } from './repositories/member-repository';
 import { messageRepository } from './repositories/message-repository';
+import { outboxRepository } from './repositories/outbox-repository';
 import { platformBindingRepository } from './repositories/platform-binding-repository';
 import { processedEventRepository } from './repositories/processed-event-repository';
 import { questionRepository } from './repositories/question-repository';
@@ -51,5 +53,7 @@ export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
   processedEvents: translated(processedEventRepository(manager)),
   gitCredentials: translated(gitCredentialRepository(manager)),
   gitPushes: translated(gitPushRepository(manager)),
+  outbox: translated(outboxRepository(manager)),
+  memberInvites: translated(memberInviteRepository(manager)),
   query: (sql, params = []) => translatingDbErrors(() => queryRecords(manager, sql, params)),
 });

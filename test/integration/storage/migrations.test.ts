@@ -26,6 +26,7 @@ const TABLES = [
   'git_credentials',
   'git_pushes',
   'guardrail_rules',
+  'member_invites',
   'members',
   'messages',
   'outbox',
@@ -207,6 +208,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
       const seeded = await seedWorkspace(store, 'old');
       expect(await db.database.revert()).toBe('AgentTools1764979200000');
       expect(await db.database.revert()).toBe('GitGateway1764806400000');
+      expect(await db.database.revert()).toBe('SlackFrontEnd1764720000000');
       expect(await db.database.revert()).toBe('RunCardsAndReplies1764547200000');
       const columns = async () =>
         (
@@ -239,6 +241,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
 
       expect(await db.database.migrate()).toEqual([
         'RunCardsAndReplies1764547200000',
+        'SlackFrontEnd1764720000000',
         'GitGateway1764806400000',
         'AgentTools1764979200000',
       ]);

@@ -203,6 +203,11 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
       `INSERT INTO outbox (workspace_id, conversation_id, platform, kind, payload) VALUES ($1, $2, 'slack', 'post', '{}')`,
       [ws, conversationId],
     );
+    await tx.memberInvites.insert(ws, {
+      memberId: member.id,
+      codeHash: `hash-of-${slug}`,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     return {
       workspaceId: ws,
       memberId: member.id,

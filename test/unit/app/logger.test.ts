@@ -49,4 +49,20 @@ describe('logger secret redaction', () => {
     expect(written).toContain('[redacted]');
     expect(JSON.parse(lines[1] ?? '{}')).toMatchObject({ component: 'slack', msg: 'request' });
   });
+
+  it('never writes the Slack credentials, as the config holds them or handed alone', () => {
+    const { lines, logger } = capture();
+    const slack = {
+      botToken: 'xoxb-slack-bot',
+      appToken: 'xapp-slack-app',
+      signingSecret: 'slack-signing-secret',
+    };
+    logger.info({ config: { slack } }, 'config');
+    logger.info({ ...slack }, 'top level');
+    logger.info({ credentials: slack }, 'one level down');
+    logger.error({ env: { SLACK_APP_TOKEN: 'xapp-env', SLACK_SIGNING_SECRET: 'env-signing' } }, 'env');
+    const written = lines.join('');
+    for (const secret of [...Object.values(slack), 'xapp-env', 'env-signing'])
+      expect(written).not.toContain(secret);
+  });
 });

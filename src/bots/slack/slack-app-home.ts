@@ -1,0 +1,86 @@
+import type { App, webApi } from '@slack/bolt';
+import { type WorkspaceOverview, workspaceOverview } from '../../core/commands/workspace-overview';
+import type { Logger } from '../../core/ports/logger';
+import type { Store } from '../../core/ports/store';
+import { ACTIONS, type SlackBlock } from './slack-cards';
+import { escapeMrkdwn } from './slack-mrkdwn';
+
+const MAX_BLOCKS = 100; // a Home tab view holds at most 100 blocks
+
+const section = (text: string): SlackBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
+const header = (text: string): SlackBlock => ({ type: 'header', text: { type: 'plain_text', text } });
+
+/** App Home: the agents with live status (A12), approvals waiting with buttons (G4), bound spaces. */
+export function homeBlocks(overview: WorkspaceOverview | null): SlackBlock[] {
+  if (overview === null) {
+    return [
+      section(
+        'You are not linked to a Summon workspace yet. Ask an admin for a one-time code (`summon members invite`) and send `/summon link-account <code>`.',
+      ),
+    ];
+  }
+  const blocks: SlackBlock[] = [header(`Summon · ${overview.workspaceName}`), header('Agents')];
+  for (const view of overview.agents) {
+    const reports = view.reportsTo === null ? '' : ` · reports to ${escapeMrkdwn(view.reportsTo)}`;
+    blocks.push(
+      section(
+        `*${escapeMrkdwn(view.agent.name)}* (${escapeMrkdwn(view.agent.title)}): ${view.status}${reports}`,
+      ),
+    );
+  }
+  blocks.push(header('Approvals waiting'));
+  if (overview.pendingApprovals.length === 0) blocks.push(section('None.'));
+  for (const approval of overview.pendingApprovals.slice(0, 20)) {
+    blocks.push(section(`*${escapeMrkdwn(approval.action)}*: ${escapeMrkdwn(approval.details.summary)}`));
+    blocks.push({
+      type: 'actions',
+      elements: [
+        {
+          type: 'button',
+          text: { type: 'plain_text', text: 'Approve' },
+          style: 'primary',
+          action_id: ACTIONS.approve,
+          value: approval.id,
+        },
+        {
+          type: 'button',
+          text: { type: 'plain_text', text: 'Deny' },
+          style: 'danger',
+          action_id: ACTIONS.deny,
+          value: approval.id,
+        },
+      ],
+    });
+  }
+  blocks.push(header('Spaces'));
+  for (const space of overview.spaces) {
+    const channels =
+      space.channels.length === 0 ? 'no channel' : space.channels.map((c) => `<#${c}>`).join(', ');
+    blocks.push(section(`*${escapeMrkdwn(space.name)}*: ${channels}`));
+  }
+  return blocks.slice(0, MAX_BLOCKS);
+}
+
+/** Draws one person's App Home from the workspace as it is now; `notice` goes on top. */
+export async function publishHome(
+  client: webApi.WebClient,
+  store: Store,
+  who: { teamId: string; userId: string; notice?: string | null },
+): Promise<void> {
+  const overview = await workspaceOverview(store, {
+    platform: 'slack',
+    teamId: who.teamId,
+    userId: who.userId,
+  });
+  const notice = who.notice ? [section(`:warning: ${escapeMrkdwn(who.notice)}`)] : [];
+  const blocks = [...notice, ...homeBlocks(overview)].slice(0, MAX_BLOCKS);
+  await client.views.publish({ user_id: who.userId, view: { type: 'home', blocks: blocks as never } });
+}
+
+export function registerAppHome(app: App, deps: { store: Store; logger: Logger }): void {
+  app.event('app_home_opened', async ({ event, body, client }) => {
+    if (event.tab !== 'home' || body.team_id === undefined) return;
+    await publishHome(client, deps.store, { teamId: body.team_id, userId: event.user });
+    deps.logger.debug({ component: 'slack', user: event.user }, 'App Home published');
+  });
+}

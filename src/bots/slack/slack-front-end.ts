@@ -1,0 +1,217 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { App, HTTPReceiver, webApi } from '@slack/bolt';
+import { SummonCommands } from '../../core/commands/summon-commands';
+import { OutboxDeliverer } from '../../core/outbox/outbox-deliverer';
+import type { ChatEngine } from '../../core/ports/chat-engine';
+import type { Logger } from '../../core/ports/logger';
+import type { Store } from '../../core/ports/store';
+import { publishHome, registerAppHome } from './slack-app-home';
+import { boltLogger } from './slack-bolt-logger';
+import { SlackDirectory } from './slack-directory';
+import { registerSlackListeners } from './slack-listeners';
+import { SlackPlatform } from './slack-platform';
+import { SlackSender } from './slack-sender';
+import { registerSlashCommand } from './slack-slash-command';
+import { futureTimestampRefusal } from './slack-timestamp-guard';
+
+export const SLACK_EVENTS_PATH = '/slack/events';
+
+export interface SlackCredentials {
+  botToken: string;
+  /** HTTP mode: Bolt verifies every request's signature with it. */
+  signingSecret: string | undefined;
+  /** Socket Mode when set (no public URL needed). */
+  appToken: string | undefined;
+  /** The Web API base URL (tests, Slack-compatible servers). */
+  apiUrl: string | undefined;
+}
+
+export interface SlackFrontEndOptions {
+  credentials: SlackCredentials;
+  store: Store;
+  logger: Logger;
+  now?: () => Date;
+  replyPartLimit?: number;
+  outboxBackoff?: { baseMs: number; maxMs: number; maxAttempts: number };
+}
+
+/** Slack's answers that mean the token itself is no good: retrying cannot help. */
+const DEAD_TOKEN = new Set([
+  'invalid_auth',
+  'not_authed',
+  'token_revoked',
+  'account_inactive',
+  'token_expired',
+]);
+
+/**
+ * The Slack front end: one Bolt app (HTTP on Summon's server, or Socket Mode), the Slack
+ * platform the core posts through, and the outbox deliverer behind it.
+ */
+export class SlackFrontEnd {
+  readonly platform: SlackPlatform;
+  readonly deliverer: OutboxDeliverer;
+  private started = false;
+  private readonly clicks = new Set<Promise<void>>();
+
+  private constructor(
+    private readonly app: App,
+    private readonly receiver: HTTPReceiver | null,
+    private readonly options: SlackFrontEndOptions,
+    readonly identity: { teamId: string; botUserId: string; botId: string },
+    private readonly client: webApi.WebClient,
+    private readonly directory: SlackDirectory,
+  ) {
+    this.deliverer = new OutboxDeliverer({
+      store: options.store,
+      platform: 'slack',
+      sender: new SlackSender(client),
+      logger: options.logger.child({ component: 'slack-outbox' }),
+      ...(options.outboxBackoff === undefined ? {} : { backoff: options.outboxBackoff }),
+    });
+    this.platform = new SlackPlatform({
+      deliver: (target, call, args) => this.deliverer.deliver(target, call, args),
+      channelOwner: (channel) => directory.channelOwner(channel),
+      ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
+    });
+  }
+
+  get mode(): 'http' | 'socket' {
+    return this.receiver === null ? 'socket' : 'http';
+  }
+
+  /**
+   * Checks the bot token with `auth.test`, then builds the app. An invalid or revoked token is
+   * one clear log line and no front end (null): no retry loop against a dead credential.
+   */
+  static async connect(options: SlackFrontEndOptions): Promise<SlackFrontEnd | null> {
+    const { credentials } = options;
+    const log = options.logger.child({ component: 'slack' });
+    const logger = boltLogger(log);
+    const clientOptions = {
+      ...(credentials.apiUrl === undefined ? {} : { slackApiUrl: credentials.apiUrl }),
+      // P7: the outbox handles 429s and retries; the client must hand them back at once.
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+      logger,
+    };
+    const client = new webApi.WebClient(credentials.botToken, clientOptions);
+    let auth: { user_id?: string; bot_id?: string; team_id?: string };
+    try {
+      auth = await client.auth.test();
+    } catch (error) {
+      const code = (error as { data?: { error?: string } }).data?.error;
+      if (code !== undefined && DEAD_TOKEN.has(code)) {
+        log.error(
+          { slackError: code },
+          `Slack refused SLACK_BOT_TOKEN (${code}): the Slack front end is not started`,
+        );
+        return null;
+      }
+      throw error;
+    }
+    if (auth.user_id === undefined || auth.bot_id === undefined || auth.team_id === undefined) {
+      log.error(
+        {},
+        'SLACK_BOT_TOKEN is not a bot token (auth.test named no bot): the Slack front end is not started',
+      );
+      return null;
+    }
+    const identity = { teamId: auth.team_id, botUserId: auth.user_id, botId: auth.bot_id };
+    const common = {
+      token: credentials.botToken,
+      botId: identity.botId,
+      botUserId: identity.botUserId,
+      clientOptions,
+      logger,
+    };
+    let app: App;
+    let receiver: HTTPReceiver | null = null;
+    if (credentials.appToken !== undefined) {
+      app = new App({ ...common, appToken: credentials.appToken, socketMode: true });
+    } else {
+      if (credentials.signingSecret === undefined) {
+        throw new Error(
+          'SLACK_SIGNING_SECRET is required for Slack over HTTP (or set SLACK_APP_TOKEN for Socket Mode).',
+        );
+      }
+      receiver = new HTTPReceiver({
+        signingSecret: credentials.signingSecret,
+        endpoints: SLACK_EVENTS_PATH,
+        // The ack waits for the event to be recorded: a failure answers 500 and Slack retries (P6).
+        processBeforeResponse: true,
+        logger,
+      });
+      app = new App({ ...common, receiver });
+    }
+    return new SlackFrontEnd(app, receiver, options, identity, client, new SlackDirectory(options.store));
+  }
+
+  /**
+   * Listens for events and clicks, sends what the outbox still holds, and opens Socket Mode.
+   * False when Slack refused the app token: one log line, and this connection stays closed.
+   */
+  async start(engine: ChatEngine): Promise<boolean> {
+    const log = this.options.logger.child({ component: 'slack' });
+    registerSlackListeners(this.app, {
+      engine,
+      platform: this.platform,
+      directory: this.directory,
+      store: this.options.store,
+      logger: log,
+      botUserId: this.identity.botUserId,
+      now: this.options.now ?? (() => new Date()),
+      inFlight: this.clicks,
+      refreshHome: (teamId, userId, notice) =>
+        publishHome(this.client, this.options.store, { teamId, userId, notice }),
+    });
+    registerSlashCommand(this.app, {
+      commands: new SummonCommands(this.options.store),
+      logger: log,
+      now: this.options.now ?? (() => new Date()),
+    });
+    registerAppHome(this.app, { store: this.options.store, logger: log });
+    const resumed = await this.deliverer.resume();
+    if (resumed.resent + resumed.abandoned + resumed.pruned > 0) log.info(resumed, 'outbox resumed');
+    if (this.receiver === null) {
+      try {
+        await this.app.start();
+      } catch (error) {
+        const code = (error as { data?: { error?: string } }).data?.error;
+        if (code === undefined || !DEAD_TOKEN.has(code)) throw error;
+        log.error(
+          { slackError: code },
+          `Slack refused SLACK_APP_TOKEN (${code}): Socket Mode is not started`,
+        );
+        await this.app.stop().catch(() => undefined);
+        return false;
+      }
+    }
+    this.started = true;
+    log.info({ mode: this.mode, team: this.identity.teamId }, 'Slack front end started');
+    return true;
+  }
+
+  /** HTTP mode: `POST /slack/events` of Summon's server. False when the request is not Slack's. */
+  handleHttp(request: IncomingMessage, response: ServerResponse): boolean {
+    if (this.receiver === null || !this.started) return false;
+    const path = (request.url ?? '').split('?')[0];
+    if (path !== SLACK_EVENTS_PATH) return false;
+    const now = (this.options.now ?? (() => new Date()))().getTime();
+    const refusal = futureTimestampRefusal(request.headers['x-slack-request-timestamp'], now);
+    if (refusal !== null) {
+      this.options.logger.warn({ component: 'slack', reason: refusal }, 'Slack request refused');
+      response.writeHead(401);
+      response.end();
+      return true;
+    }
+    this.receiver.requestListener(request, response);
+    return true;
+  }
+
+  async close(): Promise<void> {
+    if (this.receiver === null && this.started) await this.app.stop();
+    await Promise.all([...this.clicks]);
+    await this.deliverer.drain();
+  }
+}

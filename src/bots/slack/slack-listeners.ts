@@ -1,0 +1,184 @@
+import type { App } from '@slack/bolt';
+import { AppError } from '../../core/errors';
+import type { ChatEngine, PlatformActor } from '../../core/ports/chat-engine';
+import type { ChatPlatform } from '../../core/ports/chat-platform';
+import type { Logger } from '../../core/ports/logger';
+import type { Store } from '../../core/ports/store';
+import { ensureDirectSpace } from '../../core/spaces/direct-space';
+import { ACTIONS, ANSWER_ACTION } from './slack-cards';
+import type { SlackDirectory } from './slack-directory';
+import { type SlackMessageEvent, toInboundMessage } from './slack-inbound';
+import { encodeSlackThreadId } from './slack-thread-id';
+
+export interface SlackListenerDeps {
+  engine: ChatEngine;
+  platform: ChatPlatform;
+  directory: SlackDirectory;
+  store: Store;
+  logger: Logger;
+  botUserId: string;
+  now: () => Date;
+  /** Clicks whose effect is still on its way; closing waits for them. */
+  inFlight: Set<Promise<void>>;
+  /** Publishes the person's App Home again, with a notice on top (a refused click). */
+  refreshHome: (teamId: string, userId: string, notice: string | null) => Promise<void>;
+}
+
+interface ActionBody {
+  team?: { id?: string } | null;
+  user?: { id?: string };
+  channel?: { id?: string };
+  container?: { type?: string; channel_id?: string; message_ts?: string; thread_ts?: string };
+  message?: { ts?: string; thread_ts?: string };
+  actions?: { action_id?: string; value?: string }[];
+}
+
+/**
+ * The Slack events and clicks, each translated into one core call (bolt-js: the transport
+ * receives and acknowledges; the rules live in the core).
+ */
+export function registerSlackListeners(app: App, deps: SlackListenerDeps): void {
+  const onMessage = async (
+    event: SlackMessageEvent,
+    teamId: string | undefined,
+    eventId: string | undefined,
+  ) => {
+    const log = deps.logger.child({ component: 'slack', eventId, channel: event.channel, ts: event.ts });
+    if (teamId === undefined) {
+      log.warn({}, 'a Slack event without a team id was ignored');
+      return;
+    }
+    const nicknames = await deps.directory.nicknamesOfTeam(teamId);
+    const decision = toInboundMessage(event, {
+      teamId,
+      botUserId: deps.botUserId,
+      nicknameOf: (userId) => nicknames.get(userId) ?? null,
+      receivedAt: deps.now(),
+    });
+    if (decision.kind === 'ignore') {
+      log.debug({ reason: decision.reason }, 'Slack event is not input');
+      return;
+    }
+    // P1: a direct message is a one-person space with the top-level agent.
+    if (event.channel_type === 'im') {
+      const direct = await ensureDirectSpace(deps.store, {
+        platform: 'slack',
+        teamId,
+        channelId: decision.message.channelId,
+        userId: decision.message.senderId,
+      });
+      if (!direct.ok) {
+        await deps.platform.post(decision.message.thread, {
+          as: { kind: 'system' },
+          content: { kind: 'text', text: direct.reason },
+        });
+        return;
+      }
+    }
+    // An error here reaches Bolt, which answers 500: Slack retries, and the retry is processed (P6).
+    const outcome = await deps.engine.receive(decision.message);
+    log.info({ outcome: outcome.kind }, 'Slack message handled');
+  };
+
+  app.event('message', async ({ event, body }) => {
+    await onMessage(event as SlackMessageEvent, body.team_id, body.event_id);
+  });
+  app.event('app_mention', async ({ event, body }) => {
+    await onMessage(event as SlackMessageEvent, body.team_id, body.event_id);
+  });
+
+  /**
+   * A click is acknowledged at once (Slack shows an error after 3 s and never retries a click);
+   * its effect (a card edit, a private refusal) follows through the outbox.
+   */
+  const afterAck = (work: () => Promise<void>) => {
+    const running = work().catch((error: unknown) =>
+      deps.logger.error({ component: 'slack', err: String(error) }, 'a Slack click failed'),
+    );
+    deps.inFlight.add(running);
+    void running.then(() => deps.inFlight.delete(running));
+  };
+
+  const actorOf = (body: ActionBody): PlatformActor | null => {
+    const teamId = body.team?.id;
+    const userId = body.user?.id;
+    if (teamId === undefined || userId === undefined) return null;
+    return { platform: 'slack', workspace: { platform: 'slack', externalId: teamId }, senderId: userId };
+  };
+  const threadOf = (body: ActionBody): string | null => {
+    const channel = body.channel?.id ?? body.container?.channel_id;
+    const threadTs = body.message?.thread_ts ?? body.container?.thread_ts ?? body.message?.ts;
+    return channel === undefined || threadTs === undefined
+      ? null
+      : encodeSlackThreadId({ channel, threadTs });
+  };
+
+  // N7: Open / Fold change only the display; the engine edits the message.
+  for (const [actionId, verb] of [
+    [ACTIONS.noteOpen, 'open'],
+    [ACTIONS.noteFold, 'fold'],
+  ] as const) {
+    app.action(actionId, async ({ ack, body }) => {
+      await ack();
+      afterAck(async () => {
+        const b = body as ActionBody;
+        const actor = actorOf(b);
+        const messageId = b.actions?.[0]?.value;
+        if (actor === null || messageId === undefined) return;
+        try {
+          await deps.engine.toggleNote(messageId, verb, actor);
+        } catch (error) {
+          // A stranger's click, a note that is gone: told to the clicker, nothing changes.
+          const thread = threadOf(b);
+          if (!(error instanceof AppError) || thread === null) throw error;
+          deps.logger.info({ component: 'slack', reason: error.message }, 'note click refused');
+          await deps.platform.tellPrivately(thread, actor.senderId, error.message);
+        }
+      });
+    });
+  }
+
+  // N13: an option button answers the question; the engine checks who may answer.
+  app.action(ANSWER_ACTION, async ({ ack, body }) => {
+    await ack();
+    afterAck(async () => {
+      const b = body as ActionBody;
+      const actor = actorOf(b);
+      const action = b.actions?.[0];
+      const option = ANSWER_ACTION.exec(action?.action_id ?? '')?.[1];
+      const questionId = action?.value;
+      if (actor === null || option === undefined || questionId === undefined) return;
+      const result = await deps.engine.answerQuestion(questionId, option, actor);
+      const thread = threadOf(b);
+      if (!result.ok && thread !== null) {
+        deps.logger.info({ component: 'slack', questionId, reason: result.reason }, 'answer refused');
+        await deps.platform.tellPrivately(thread, actor.senderId, result.reason);
+      }
+    });
+  });
+
+  // G4, P5: the engine checks the clicker's role; a refusal is told only to them.
+  for (const [actionId, verdict] of [
+    [ACTIONS.approve, 'approve'],
+    [ACTIONS.deny, 'deny'],
+  ] as const) {
+    app.action(actionId, async ({ ack, body }) => {
+      await ack();
+      afterAck(async () => {
+        const b = body as ActionBody;
+        const actor = actorOf(b);
+        const approvalId = b.actions?.[0]?.value;
+        if (actor === null || approvalId === undefined) return;
+        const result = await deps.engine.decideApproval(approvalId, verdict, actor);
+        if (b.container?.type === 'view') {
+          // A click on App Home: the home is drawn again, with the refusal if there was one.
+          await deps.refreshHome(b.team?.id ?? '', actor.senderId, result.ok ? null : result.reason);
+          return;
+        }
+        const thread = threadOf(b);
+        if (!result.ok && thread !== null)
+          await deps.platform.tellPrivately(thread, actor.senderId, result.reason);
+      });
+    });
+  }
+}

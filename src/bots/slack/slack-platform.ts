@@ -1,0 +1,172 @@
+import { KeyedSerialQueue } from '../../core/outbox/keyed-serial-queue';
+import type { ChatPlatform, OutboundMessage, Speaker, ThreadId } from '../../core/ports/chat-platform';
+import { splitMessage } from '../../core/text/split-message';
+import { cardContent, SLACK_LIMITS, type SlackContent } from './slack-cards';
+import { agentTextToMrkdwn, escapeMrkdwn, type SlackMemberRef } from './slack-mrkdwn';
+import type { SlackCall } from './slack-sender';
+import { decodeSlackThreadId, encodeSlackThreadId, type SlackThreadParts } from './slack-thread-id';
+
+/** Sends one Web API call through the outbox (P7) and returns Slack's ts of the message. */
+export type SlackDeliver = (
+  target: { workspaceId: string | null; lane: string },
+  call: SlackCall,
+  args: Record<string, unknown>,
+) => Promise<string | null>;
+
+export interface SlackPlatformOptions {
+  deliver: SlackDeliver;
+  /** P1: the workspace that owns the channel, and its members (M11); null when it is not bound. */
+  channelOwner: (
+    channel: string,
+  ) => Promise<{ workspaceId: string; members: readonly SlackMemberRef[] } | null>;
+  /** Room kept under Slack's 40,000 characters for a reply part (tests use less). */
+  replyPartLimit?: number;
+}
+
+/**
+ * The Slack side of the chat platform port: translates the core's posts into Web API calls
+ * and holds no rules. P2: every post is in its thread, an agent's under its own name and
+ * avatar (`chat:write.customize`); P9: cards are Block Kit edited in place.
+ */
+export class SlackPlatform implements ChatPlatform {
+  readonly platform = 'slack' as const;
+  private readonly partLimit: number;
+  /** P7: a thread's posts, edits and private notes leave in the order the core made them. */
+  private readonly threads = new KeyedSerialQueue();
+
+  constructor(private readonly options: SlackPlatformOptions) {
+    this.partLimit = options.replyPartLimit ?? SLACK_LIMITS.text - 1_000;
+  }
+
+  /** A long reply goes out as several messages, in order; the ref is the first one's ts. */
+  post(thread: ThreadId, message: OutboundMessage): Promise<string> {
+    return this.threads.run(thread, () => this.postNow(thread, message));
+  }
+
+  update(thread: ThreadId, messageRef: string, message: OutboundMessage): Promise<void> {
+    return this.threads.run(thread, () => this.updateNow(thread, messageRef, message));
+  }
+
+  tellPrivately(thread: ThreadId, platformUserId: string, text: string): Promise<void> {
+    return this.threads.run(thread, () => this.tellNow(thread, platformUserId, text));
+  }
+
+  /**
+   * N4, M23: a new conversation an agent started: a top-level message in the channel; its ts
+   * is the new thread's. Parts of a long first message follow inside that thread.
+   */
+  startThread(
+    channelId: string,
+    message: OutboundMessage,
+  ): Promise<{ thread: ThreadId; messageRef: string }> {
+    return this.threads.run(`slack:${channelId}:new-threads`, async () => {
+      const owner = await this.options.channelOwner(channelId);
+      const [first, ...rest] = this.render(message, owner?.members ?? [], this.partLimit);
+      if (first === undefined) throw new Error('A thread cannot start with an empty message.');
+      const args = (content: SlackContent) => ({
+        channel: channelId,
+        ...identity(message.as),
+        ...asArgs(content),
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+      const ts = await this.options.deliver(
+        { workspaceId: owner?.workspaceId ?? null, lane: `slack:${channelId}:new-threads` },
+        'chat.postMessage',
+        args(first),
+      );
+      if (ts === null) throw new Error(`Slack returned no ts for a new thread in ${channelId}.`);
+      const thread = encodeSlackThreadId({ channel: channelId, threadTs: ts });
+      for (const content of rest)
+        await this.options.deliver(
+          { workspaceId: owner?.workspaceId ?? null, lane: thread },
+          'chat.postMessage',
+          {
+            ...args(content),
+            thread_ts: ts,
+          },
+        );
+      return { thread, messageRef: ts };
+    });
+  }
+
+  private async postNow(thread: ThreadId, message: OutboundMessage): Promise<string> {
+    const parts = this.parts(thread);
+    const owner = await this.options.channelOwner(parts.channel);
+    const target = { workspaceId: owner?.workspaceId ?? null, lane: thread };
+    const contents = this.render(message, owner?.members ?? [], this.partLimit);
+    let first: string | null = null;
+    for (const content of contents) {
+      const ts = await this.options.deliver(target, 'chat.postMessage', {
+        channel: parts.channel,
+        thread_ts: parts.threadTs,
+        ...identity(message.as),
+        ...asArgs(content),
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+      first ??= ts;
+    }
+    if (first === null) throw new Error(`Slack returned no ts for a post in ${thread}.`);
+    return first;
+  }
+
+  /** P9, N7, G4: `chat.update` of the message; its limit on text is stricter (4,000). */
+  private async updateNow(thread: ThreadId, messageRef: string, message: OutboundMessage): Promise<void> {
+    const parts = this.parts(thread);
+    const owner = await this.options.channelOwner(parts.channel);
+    const [content] = this.render(message, owner?.members ?? [], SLACK_LIMITS.updateText - 100);
+    if (content === undefined) return;
+    await this.options.deliver({ workspaceId: owner?.workspaceId ?? null, lane: thread }, 'chat.update', {
+      channel: parts.channel,
+      ts: messageRef,
+      ...asArgs(content),
+    });
+  }
+
+  /** Ephemeral: only that person sees it, in the thread. */
+  private async tellNow(thread: ThreadId, platformUserId: string, text: string): Promise<void> {
+    const parts = this.parts(thread);
+    const owner = await this.options.channelOwner(parts.channel);
+    await this.options.deliver(
+      { workspaceId: owner?.workspaceId ?? null, lane: thread },
+      'chat.postEphemeral',
+      {
+        channel: parts.channel,
+        user: platformUserId,
+        thread_ts: parts.threadTs,
+        text: escapeMrkdwn(text),
+      },
+    );
+  }
+
+  private parts(thread: ThreadId): SlackThreadParts {
+    const parts = decodeSlackThreadId(thread);
+    if (parts === null) throw new RangeError(`Not a Slack thread id: ${thread}.`);
+    return parts;
+  }
+
+  private render(
+    message: OutboundMessage,
+    members: readonly SlackMemberRef[],
+    limit: number,
+  ): SlackContent[] {
+    const { content } = message;
+    if (content.kind !== 'text') return [cardContent(content)];
+    // M11 is for agents' replies; a system message names nobody to notify.
+    const mrkdwn = agentTextToMrkdwn(content.text, message.as.kind === 'agent' ? members : []);
+    return splitMessage(mrkdwn, limit).map((text) => ({ text }));
+  }
+}
+
+/** P2: an agent posts under its own name and avatar, never as the bot. */
+function identity(as: Speaker): Record<string, string> {
+  if (as.kind === 'system') return {};
+  return as.avatarUrl === null ? { username: as.name } : { username: as.name, icon_url: as.avatarUrl };
+}
+
+function asArgs(content: SlackContent): Record<string, unknown> {
+  return content.blocks === undefined
+    ? { text: content.text }
+    : { text: content.text, blocks: content.blocks };
+}

@@ -1,0 +1,53 @@
+import { type AgentView, listAgentViews } from '../agents/agent-roster';
+import type { ApprovalRecord } from '../model/approval-record';
+import type { BindablePlatform } from '../model/platform';
+import type { Store } from '../ports/store';
+
+export interface WorkspaceOverview {
+  workspaceName: string;
+  /** A12: every agent with its live status. */
+  agents: AgentView[];
+  /** G4: approvals waiting for a decision, oldest first. */
+  pendingApprovals: ApprovalRecord[];
+  /** P1: the spaces and this platform's channels bound to each. */
+  spaces: { name: string; channels: string[] }[];
+}
+
+const FAR_FUTURE = new Date(8.64e15);
+
+/**
+ * What a home screen shows a member (Slack's App Home; Discord can use the same): null when
+ * the team is not linked or the person is not a member (P8).
+ */
+export async function workspaceOverview(
+  store: Store,
+  who: { platform: BindablePlatform; teamId: string; userId: string },
+): Promise<WorkspaceOverview | null> {
+  const scope = await store.transaction(async (tx) => {
+    const binding = await tx.platformBindings.find(who.platform, who.teamId);
+    if (binding === null) return null;
+    const workspace = await tx.workspaces.findById(binding.workspaceId);
+    if (workspace === null) return null;
+    const member = await tx.members.findByPlatformUser(workspace.id, who.platform, who.userId);
+    if (member === null) return null;
+    const pendingApprovals = (await tx.approvals.listPendingDue(FAR_FUTURE)).filter(
+      (a) => a.workspaceId === workspace.id,
+    );
+    const bindings = await tx.channelBindings.listForWorkspace(workspace.id);
+    const spaces = (await tx.spaces.list(workspace.id)).map((space) => ({
+      name: space.name,
+      channels: bindings
+        .filter((b) => b.spaceId === space.id && b.platform === who.platform)
+        .map((b) => b.channelId),
+    }));
+    return { workspace, pendingApprovals, spaces };
+  });
+  if (scope === null) return null;
+  const agents = await listAgentViews(store, scope.workspace.slug);
+  return {
+    workspaceName: scope.workspace.name,
+    agents,
+    pendingApprovals: scope.pendingApprovals,
+    spaces: scope.spaces,
+  };
+}

@@ -1,0 +1,34 @@
+import type { Platform } from '../model/platform';
+
+export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
+
+/** P7: one outgoing platform call, kept until it was delivered. */
+export interface OutboxItem {
+  id: string;
+  /** The workspace that owns the channel (A2: the row goes with the workspace). */
+  workspaceId: string;
+  platform: Platform;
+  /** Calls of one lane (a thread) are delivered one at a time, in the order they were added. */
+  lane: string;
+  /** What to do on the platform (post, update, ephemeral…); the platform's sender owns the vocabulary. */
+  kind: string;
+  payload: unknown;
+  status: OutboxStatus;
+  attempts: number;
+  platformRef: string | null;
+}
+
+/** The outbox table, used in the system context (resuming reads every workspace's calls). */
+export interface OutboxRepository {
+  add(item: Pick<OutboxItem, 'workspaceId' | 'platform' | 'lane' | 'kind' | 'payload'>): Promise<OutboxItem>;
+  /** Marks the call as on its way; false when it was not pending (another deliverer took it). */
+  markSending(id: string): Promise<boolean>;
+  markSent(id: string, platformRef: string | null): Promise<void>;
+  /** Back to pending, to be tried again after `availableAt`. */
+  markRetry(id: string, availableAt: Date, error: string): Promise<void>;
+  markFailed(id: string, error: string): Promise<void>;
+  /** Deletes a platform's delivered and failed calls created before `before`; returns how many. */
+  pruneFinished(platform: Platform, before: Date): Promise<number>;
+  /** Pending and sending calls of a platform, oldest first. */
+  unfinished(platform: Platform): Promise<OutboxItem[]>;
+}

@@ -1,0 +1,74 @@
+/**
+ * P7: a reply longer than a platform's limit is posted in parts, in order, each under `limit`
+ * characters. Parts break at paragraph or line ends where they can; a code fence open at a
+ * break is closed at the end of the part and opened again (same marker and info string) at the
+ * start of the next, so every part renders its code as code. Nothing is lost: joining the parts
+ * without the added fence lines gives the text back.
+ */
+export function splitMessage(text: string, limit: number): string[] {
+  if (limit < 40) throw new RangeError(`A message part limit of ${limit} is too small to split into.`);
+  if (text.length <= limit) return [text];
+  const parts: string[] = [];
+  let current = '';
+  let fence: string | null = null;
+  // Room kept for a closing fence line (`\n` + up to the opening line's length).
+  const budget = () => limit - (fence === null ? 0 : fence.length + 1);
+
+  const flush = () => {
+    if (current === '') return;
+    parts.push(fence === null ? current : `${current}\n${fenceMarker(fence)}`);
+    current = fence === null ? '' : `${fence}\n`;
+  };
+
+  for (const line of linesOf(text)) {
+    let rest = line;
+    while (rest !== '') {
+      const room = budget() - current.length;
+      if (rest.length <= room) {
+        current += rest;
+        rest = '';
+        break;
+      }
+      const fresh = fence === null ? 0 : fence.length + 1;
+      if (current.length > fresh) {
+        flush();
+        continue;
+      }
+      // One line longer than a whole part: cut it at a space if there is one, else hard.
+      const cut = cutAt(rest, room);
+      current += rest.slice(0, cut);
+      rest = rest.slice(cut);
+      flush();
+    }
+    fence = nextFenceState(fence, line);
+  }
+  if (current !== '' && current !== (fence === null ? '' : `${fence}\n`)) parts.push(current);
+  return parts;
+}
+
+/** Lines with their `\n` kept, so joining gives the text back. */
+function linesOf(text: string): string[] {
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+}
+
+function cutAt(line: string, room: number): number {
+  const space = line.lastIndexOf(' ', room - 1);
+  return space > room / 2 ? space + 1 : Math.max(1, room);
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** The opening line (without its newline) of the fence open after `line`, or null. */
+function nextFenceState(open: string | null, line: string): string | null {
+  const bare = line.replace(/\n$/, '');
+  const match = FENCE.exec(bare);
+  if (match?.[1] === undefined) return open;
+  if (open === null) return bare.trimStart();
+  const marker = fenceMarker(open);
+  const closes = match[1][0] === marker[0] && match[1].length >= marker.length && bare.trim() === match[1];
+  return closes ? null : open;
+}
+
+function fenceMarker(openingLine: string): string {
+  return /^(`{3,}|~{3,})/.exec(openingLine)?.[1] ?? '```';
+}

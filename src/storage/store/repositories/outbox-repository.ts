@@ -1,0 +1,90 @@
+import type { EntityManager } from 'typeorm';
+import type { Platform } from '../../../core/model/platform';
+import type { OutboxItem, OutboxRepository } from '../../../core/ports/outbox-store';
+import { queryRecords } from '../query-records';
+
+interface OutboxDbRow {
+  id: string;
+  workspace_id: string;
+  platform: Platform;
+  lane: string;
+  kind: string;
+  payload: unknown;
+  status: OutboxItem['status'];
+  attempts: number;
+  platform_ref: string | null;
+}
+
+const toItem = (row: OutboxDbRow): OutboxItem => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  platform: row.platform,
+  lane: row.lane,
+  kind: row.kind,
+  payload: row.payload,
+  status: row.status,
+  attempts: row.attempts,
+  platformRef: row.platform_ref,
+});
+
+const COLUMNS = 'id, workspace_id, platform, lane, kind, payload, status, attempts, platform_ref';
+
+/** P7: the outbox in the system context; each state change is one conditional UPDATE. */
+export const outboxRepository = (manager: EntityManager): OutboxRepository => ({
+  async add(item) {
+    const rows = await queryRecords<OutboxDbRow>(
+      manager,
+      `INSERT INTO outbox (workspace_id, platform, lane, kind, payload) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING ${COLUMNS}`,
+      [item.workspaceId, item.platform, item.lane, item.kind, JSON.stringify(item.payload ?? {})],
+    );
+    const row = rows[0];
+    if (row === undefined) throw new Error('outbox insert returned no row');
+    return toItem(row);
+  },
+  async markSending(id) {
+    const rows = await queryRecords<{ id: string }>(
+      manager,
+      `UPDATE outbox SET status = 'sending' WHERE id = $1 AND status = 'pending' RETURNING id`,
+      [id],
+    );
+    return rows.length === 1;
+  },
+  async markSent(id, platformRef) {
+    await queryRecords(
+      manager,
+      `UPDATE outbox SET status = 'sent', sent_at = now(), platform_ref = $2, last_error = NULL WHERE id = $1`,
+      [id, platformRef],
+    );
+  },
+  async markRetry(id, availableAt, error) {
+    await queryRecords(
+      manager,
+      `UPDATE outbox SET status = 'pending', attempts = attempts + 1, available_at = $2, last_error = $3
+        WHERE id = $1`,
+      [id, availableAt, error],
+    );
+  },
+  async markFailed(id, error) {
+    await queryRecords(
+      manager,
+      `UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = $2 WHERE id = $1`,
+      [id, error],
+    );
+  },
+  async pruneFinished(platform, before) {
+    const rows = await queryRecords<{ id: string }>(
+      manager,
+      `DELETE FROM outbox WHERE platform = $1 AND status IN ('sent', 'failed') AND created_at < $2 RETURNING id`,
+      [platform, before],
+    );
+    return rows.length;
+  },
+  async unfinished(platform) {
+    const rows = await queryRecords<OutboxDbRow>(
+      manager,
+      `SELECT ${COLUMNS} FROM outbox WHERE platform = $1 AND status IN ('pending', 'sending') ORDER BY seq`,
+      [platform],
+    );
+    return rows.map(toItem);
+  },
+});

@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
+import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
+import { SlackFrontEnd } from '../../src/bots/slack/slack-front-end';
+import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../src/core/engine/engine-deps';
+import { TurnEngine } from '../../src/core/engine/turn-engine';
+import type { MemberRole } from '../../src/core/model/member';
+import type { ChatEngine } from '../../src/core/ports/chat-engine';
+import { type Logger, silentLogger } from '../../src/core/ports/logger';
+import type { Runner } from '../../src/core/ports/runner';
+import type { StoreTx } from '../../src/core/ports/store';
+import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
+import { ensureLocalChat } from '../../src/core/workspace/local-chat';
+import type { DatabaseKind } from '../../src/storage/database';
+import { RecordingChatEngine } from './platform-contract';
+import { BOT_USER, CHANNEL, type DeliveryOptions, deliver, SIGNING_SECRET, TEAM } from './slack-delivery';
+import { SlackSocketModeStandIn } from './stand-ins/slack-socket-mode-stand-in';
+import { type SlackStandInOptions, SlackWebApiStandIn } from './stand-ins/slack-web-api-stand-in';
+import { makeTempDir } from './temp-dir';
+import { openTestDatabase } from './test-database';
+
+/** People of the test team: Slack user id → member nickname and role. */
+export const PEOPLE = {
+  dana: { userId: 'U0DANA0001', role: 'owner' },
+  mia: { userId: 'U0MIA00001', role: 'member' },
+  vic: { userId: 'U0VIC00001', role: 'viewer' },
+} as const satisfies Record<string, { userId: string; role: MemberRole }>;
+export const STRANGER = 'U0STRANGER';
+
+export interface SlackHarnessOptions {
+  /** A scripted runner drives the real engine; without one, a RecordingChatEngine stands in. */
+  runner?: Runner;
+  database?: DatabaseKind;
+  standIn?: SlackStandInOptions;
+  replyPartLimit?: number;
+  timings?: Partial<EngineTimings>;
+  logger?: Logger;
+  /** Socket Mode (SLACK_APP_TOKEN) against the local websocket stand-in instead of HTTP. */
+  socketMode?: boolean;
+  /** The app token Summon is given (default: the one the stand-in accepts). */
+  appToken?: string;
+}
+
+export const APP_TOKEN = 'xapp-1-A0APP00001-test';
+
+/**
+ * The Slack front end as production runs it (the real Bolt app over HTTP, the outbox, the real
+ * engine on a real database when a runner is given), against the local Slack Web API stand-in.
+ * The team is bound to the workspace, the channel to space `general`, and dana (owner), mia
+ * (member) and vic (viewer) have linked Slack accounts.
+ */
+export async function openSlackHarness(options: SlackHarnessOptions = {}) {
+  let socket: SlackSocketModeStandIn | null = null;
+  const standIn = new SlackWebApiStandIn({
+    botUserId: BOT_USER,
+    teamId: TEAM,
+    appToken: APP_TOKEN,
+    socketUrl: () => socket?.nextUrl() ?? 'ws://127.0.0.1:1/',
+    ...options.standIn,
+  });
+  const apiUrl = await standIn.listen();
+  if (options.socketMode) socket = new SlackSocketModeStandIn(standIn.httpServer);
+  const db = await openTestDatabase(options.database ?? 'postgres');
+  const store = db.database.store;
+  const dataDir = await makeTempDir();
+  const local = await store.transaction(async (tx) => {
+    const chat = await ensureLocalChat(tx);
+    await tx.platformBindings.bind(chat.workspace.id, 'slack', TEAM);
+    await tx.channelBindings.bind(chat.space.id, 'slack', CHANNEL);
+    for (const [nickname, person] of Object.entries(PEOPLE)) {
+      await tx.members.insert(chat.workspace.id, {
+        nickname,
+        role: person.role,
+        slackUserId: person.userId,
+        discordUserId: null,
+      });
+    }
+    return chat;
+  });
+  const logger = options.logger ?? silentLogger;
+  const queueName = `slack-turns-${randomUUID().slice(0, 8)}`;
+  const recording = new RecordingChatEngine();
+
+  const build = async () => {
+    const front = await SlackFrontEnd.connect({
+      credentials: {
+        botToken: standIn.token,
+        signingSecret: options.socketMode ? undefined : SIGNING_SECRET,
+        appToken: options.socketMode ? (options.appToken ?? APP_TOKEN) : undefined,
+        apiUrl,
+      },
+      store,
+      logger,
+      outboxBackoff: { baseMs: 20, maxMs: 200, maxAttempts: 6 },
+      ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
+    });
+    if (front === null) throw new Error('the Slack front end did not connect');
+    let engine: TurnEngine | null = null;
+    if (options.runner !== undefined) {
+      const runner = options.runner;
+      engine = new TurnEngine({
+        store,
+        platforms: new Map([['slack', front.platform]]),
+        queue: createJobQueue<RunJob>({ name: queueName, redisUrl: undefined, closeTimeoutMs: 2000 }),
+        runners: () => runner,
+        rateLimiter: new InMemoryPairRateLimiter(),
+        directory: new FileWorkspaceDirectory(dataDir.path),
+        clock: { now: () => new Date() },
+        logger,
+        relayName: null,
+        timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, ...options.timings },
+      });
+      await engine.start({ concurrency: 4 });
+    }
+    const chatEngine: ChatEngine = engine ?? recording;
+    if (!(await front.start(chatEngine))) {
+      await engine?.close();
+      throw new Error('the Slack front end did not start (Slack refused the app token)');
+    }
+    return { front, engine };
+  };
+
+  let current = await build();
+  const server: Server = createServer((request, response) => {
+    if (current.front.handleHttp(request, response)) return;
+    response.writeHead(404);
+    response.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
+
+  const stop = async () => {
+    await current.engine?.close();
+    await current.front.close();
+  };
+
+  return {
+    standIn,
+    socket,
+    databaseUrl: db.databaseUrl,
+    store,
+    local,
+    recording,
+    url,
+    get front() {
+      return current.front;
+    },
+    get engine() {
+      return current.engine;
+    },
+    deliver: (payload: Record<string, unknown>, delivery: DeliveryOptions = {}) =>
+      deliver(url, payload, delivery),
+    read: <T>(work: (tx: StoreTx) => Promise<T>) => store.inWorkspace(local.workspace.id, work),
+    /** A new front end and engine on the same database and Slack, as a restarted process has. */
+    restart: async () => {
+      await stop();
+      current = await build();
+    },
+    runs: () => store.transaction((tx) => tx.runs.listByStatus(['queued', 'running', 'succeeded', 'failed'])),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stop();
+      // Let the Socket Mode client finish its close handshake, so it leaves no timer behind.
+      const deadline = Date.now() + 2000;
+      while (socket?.connected && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      await socket?.close();
+      await standIn.close();
+      await db.dispose();
+      await dataDir.remove();
+    },
+  };
+}
+
+export type SlackHarness = Awaited<ReturnType<typeof openSlackHarness>>;

@@ -1,0 +1,336 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A message as the stand-in keeps it: what Slack would show in the channel. */
+export interface StoredSlackMessage {
+  channel: string;
+  ts: string;
+  threadTs: string | null;
+  text: string;
+  blocks: unknown[] | null;
+  username: string | null;
+  iconUrl: string | null;
+  /** Every message the bot token posts carries the bot's id, as Slack's do. */
+  botId: string;
+  edits: number;
+}
+
+export interface RecordedCall {
+  method: string;
+  /** When the call arrived (ms since the epoch). */
+  at: number;
+  params: Record<string, unknown>;
+  ok: boolean;
+  error?: string;
+  status: number;
+}
+
+type ScriptedFailure = { status: 429; retryAfterSeconds: number } | { status: 500 | 503 };
+
+export interface SlackStandInOptions {
+  token?: string;
+  appToken?: string;
+  /** Scopes the bot token has; without `chat:write.customize`, `username`/`icon_url` are refused. */
+  scopes?: string[];
+  /** Channels the bot is a member of; posting elsewhere is `not_in_channel`. */
+  channels?: string[];
+  teamId?: string;
+  botUserId?: string;
+  /** Where `apps.connections.open` sends Socket Mode clients. */
+  socketUrl?: () => string;
+}
+
+const LIMITS = { text: 40_000, updateText: 4_000, blocks: 50, sectionText: 3_000 } as const;
+const KNOWN = new Set([
+  'auth.test',
+  'chat.postMessage',
+  'chat.update',
+  'chat.postEphemeral',
+  'chat.getPermalink',
+  'apps.connections.open',
+  'views.publish',
+]);
+
+/**
+ * A local Slack Web API that answers like Slack (`{ ok, … }` with HTTP 200, `{ ok: false, error }`
+ * for refusals, 429 with `Retry-After`) and refuses what Slack refuses: unknown methods, a bad
+ * token, a missing channel, text or blocks over the limits, `username` without the customize
+ * scope, a channel the bot is not in, an update of a message that does not exist.
+ */
+export class SlackWebApiStandIn {
+  readonly calls: RecordedCall[] = [];
+  readonly messages: StoredSlackMessage[] = [];
+  readonly ephemerals: { channel: string; user: string; text: string; threadTs: string | null }[] = [];
+  readonly views: { userId: string; view: unknown }[] = [];
+  readonly token: string;
+  readonly teamId: string;
+  readonly botUserId: string;
+  readonly botId = 'B0BOT0001';
+  private readonly failures = new Map<string, ScriptedFailure[]>();
+  private readonly server: Server;
+  private clock = 1_764_700_000;
+  private counter = 0;
+  revoked = false;
+
+  constructor(private readonly options: SlackStandInOptions = {}) {
+    this.token = options.token ?? 'xoxb-test-token';
+    this.teamId = options.teamId ?? 'T0TEAM0001';
+    this.botUserId = options.botUserId ?? 'U0BOT00001';
+    this.server = createServer((req, res) => void this.handle(req, res));
+  }
+
+  async listen(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `${this.baseUrl()}/api/`;
+  }
+
+  baseUrl(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  get httpServer(): Server {
+    return this.server;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** The next `count` calls of `method` fail as told (a 429 storm, a 5xx). */
+  failNext(method: string, failure: ScriptedFailure, count = 1): void {
+    const queue = this.failures.get(method) ?? [];
+    for (let i = 0; i < count; i++) queue.push(failure);
+    this.failures.set(method, queue);
+  }
+
+  okCalls(method: string): RecordedCall[] {
+    return this.calls.filter((c) => c.method === method && c.ok);
+  }
+
+  inThread(channel: string, threadTs: string): StoredSlackMessage[] {
+    return this.messages.filter(
+      (m) => m.channel === channel && (m.ts === threadTs || m.threadTs === threadTs),
+    );
+  }
+
+  /** A message a person wrote, kept so threads show it. */
+  addPersonMessage(channel: string, threadTs: string | null): string {
+    const ts = this.nextTs();
+    this.messages.push({
+      channel,
+      ts,
+      threadTs,
+      text: '(person)',
+      blocks: null,
+      username: null,
+      iconUrl: null,
+      botId: '',
+      edits: 0,
+    });
+    return ts;
+  }
+
+  nextTs(): string {
+    this.counter += 1;
+    return `${this.clock}.${String(this.counter).padStart(6, '0')}`;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const method = (req.url ?? '').replace(/^\/api\//, '').split('?')[0] ?? '';
+    const params = parseParams(raw, String(req.headers['content-type'] ?? ''));
+    const auth = String(req.headers.authorization ?? '');
+    const scripted = this.failures.get(method)?.shift();
+    if (scripted !== undefined) {
+      this.calls.push({
+        method,
+        at: Date.now(),
+        params,
+        ok: false,
+        error: `http_${scripted.status}`,
+        status: scripted.status,
+      });
+      if (scripted.status === 429) res.setHeader('retry-after', String(scripted.retryAfterSeconds));
+      res.writeHead(scripted.status, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ ok: false, error: scripted.status === 429 ? 'ratelimited' : 'internal_error' }),
+      );
+      return;
+    }
+    const answer = this.answer(method, params, auth);
+    this.calls.push({
+      method,
+      at: Date.now(),
+      params,
+      ok: answer.ok === true,
+      ...(answer.ok === true ? {} : { error: String(answer.error) }),
+      status: 200,
+    });
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify(answer));
+  }
+
+  private answer(method: string, p: Record<string, unknown>, auth: string): Record<string, unknown> {
+    if (!KNOWN.has(method)) return { ok: false, error: 'unknown_method' };
+    const expected = method === 'apps.connections.open' ? this.options.appToken : this.token;
+    if (auth === '') return { ok: false, error: 'not_authed' };
+    if (auth !== `Bearer ${expected}`) return { ok: false, error: 'invalid_auth' };
+    if (this.revoked) return { ok: false, error: 'token_revoked' };
+    switch (method) {
+      case 'auth.test':
+        return {
+          ok: true,
+          url: 'https://acme.slack.com/',
+          team: 'Acme',
+          user: 'summon',
+          team_id: this.teamId,
+          user_id: this.botUserId,
+          bot_id: this.botId,
+        };
+      case 'apps.connections.open':
+        return { ok: true, url: this.options.socketUrl?.() ?? 'ws://127.0.0.1:1/' };
+      case 'chat.postMessage':
+        return this.postMessage(p);
+      case 'chat.update':
+        return this.update(p);
+      case 'chat.postEphemeral':
+        return this.postEphemeral(p);
+      case 'chat.getPermalink': {
+        const found = this.messages.find((m) => m.channel === p.channel && m.ts === p.message_ts);
+        if (found === undefined) return { ok: false, error: 'message_not_found' };
+        return {
+          ok: true,
+          channel: found.channel,
+          permalink: `https://acme.slack.com/archives/${found.channel}/p${found.ts.replace('.', '')}`,
+        };
+      }
+      case 'views.publish': {
+        if (typeof p.user_id !== 'string') return { ok: false, error: 'invalid_arguments' };
+        const view = parseJson(p.view);
+        if (view === undefined || (view as { type?: string }).type !== 'home')
+          return { ok: false, error: 'invalid_arguments' };
+        const blocks = (view as { blocks?: unknown }).blocks;
+        // A Home tab holds at most 100 blocks, each with a type.
+        if (
+          !Array.isArray(blocks) ||
+          blocks.length > 100 ||
+          blocks.some((b) => typeof (b as { type?: unknown }).type !== 'string')
+        )
+          return { ok: false, error: 'invalid_arguments' };
+        this.views.push({ userId: p.user_id, view });
+        return { ok: true, view };
+      }
+      default:
+        return { ok: false, error: 'unknown_method' };
+    }
+  }
+
+  private checkContent(p: Record<string, unknown>, textLimit: number): string | null {
+    if (typeof p.channel !== 'string' || p.channel === '') return 'channel_not_found';
+    if (this.options.channels !== undefined && !this.options.channels.includes(p.channel))
+      return 'not_in_channel';
+    const blocks = p.blocks === undefined ? null : parseJson(p.blocks);
+    if (p.blocks !== undefined && !Array.isArray(blocks)) return 'invalid_blocks';
+    if ((typeof p.text !== 'string' || p.text === '') && blocks === null) return 'no_text';
+    if (typeof p.text === 'string' && p.text.length > textLimit) return 'msg_too_long';
+    if (Array.isArray(blocks)) {
+      if (blocks.length > LIMITS.blocks) return 'invalid_blocks';
+      for (const block of blocks as { type?: string; text?: { text?: string } }[]) {
+        if (typeof block.type !== 'string') return 'invalid_blocks';
+        if ((block.text?.text?.length ?? 0) > LIMITS.sectionText) return 'invalid_blocks';
+      }
+    }
+    const customizes = p.username !== undefined || p.icon_url !== undefined;
+    if (
+      customizes &&
+      !(this.options.scopes ?? ['chat:write', 'chat:write.customize']).includes('chat:write.customize')
+    )
+      return 'missing_scope';
+    return null;
+  }
+
+  private postMessage(p: Record<string, unknown>): Record<string, unknown> {
+    const refused = this.checkContent(p, LIMITS.text);
+    if (refused !== null)
+      return {
+        ok: false,
+        error: refused,
+        ...(refused === 'missing_scope' ? { needed: 'chat:write.customize' } : {}),
+      };
+    const channel = p.channel as string;
+    const threadTs = typeof p.thread_ts === 'string' ? p.thread_ts : null;
+    if (threadTs !== null && !this.messages.some((m) => m.channel === channel && m.ts === threadTs))
+      return { ok: false, error: 'thread_not_found' };
+    const message: StoredSlackMessage = {
+      channel,
+      ts: this.nextTs(),
+      threadTs,
+      text: typeof p.text === 'string' ? p.text : '',
+      blocks: (parseJson(p.blocks) as unknown[] | undefined) ?? null,
+      username: typeof p.username === 'string' ? p.username : null,
+      iconUrl: typeof p.icon_url === 'string' ? p.icon_url : null,
+      botId: this.botId,
+      edits: 0,
+    };
+    this.messages.push(message);
+    return {
+      ok: true,
+      channel,
+      ts: message.ts,
+      message: { type: 'message', text: message.text, bot_id: this.botId, ts: message.ts },
+    };
+  }
+
+  private update(p: Record<string, unknown>): Record<string, unknown> {
+    const refused = this.checkContent(p, LIMITS.updateText);
+    if (refused !== null) return { ok: false, error: refused };
+    const found = this.messages.find((m) => m.channel === p.channel && m.ts === p.ts);
+    if (found === undefined) return { ok: false, error: 'message_not_found' };
+    if (found.botId !== this.botId) return { ok: false, error: 'cant_update_message' };
+    found.text = typeof p.text === 'string' ? p.text : '';
+    found.blocks = (parseJson(p.blocks) as unknown[] | undefined) ?? null;
+    found.edits += 1;
+    return { ok: true, channel: found.channel, ts: found.ts, text: found.text };
+  }
+
+  private postEphemeral(p: Record<string, unknown>): Record<string, unknown> {
+    const refused = this.checkContent(p, LIMITS.text);
+    if (refused !== null) return { ok: false, error: refused };
+    if (typeof p.user !== 'string' || p.user === '') return { ok: false, error: 'user_not_found' };
+    this.ephemerals.push({
+      channel: p.channel as string,
+      user: p.user,
+      text: String(p.text ?? ''),
+      threadTs: typeof p.thread_ts === 'string' ? p.thread_ts : null,
+    });
+    return { ok: true, message_ts: this.nextTs() };
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    req.on('end', () => resolve(body));
+    req.on('error', reject);
+  });
+}
+
+/** The WebClient sends forms (objects as JSON strings); some callers send JSON. */
+function parseParams(raw: string, contentType: string): Record<string, unknown> {
+  if (contentType.includes('application/json'))
+    return raw === '' ? {} : (JSON.parse(raw) as Record<string, unknown>);
+  return Object.fromEntries(new URLSearchParams(raw));
+}
+
+function parseJson(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,68 @@
+import {
+  ACTIONS,
+  approvalContent,
+  noteContent,
+  SLACK_LIMITS,
+  statusContent,
+} from '../../../../src/bots/slack/slack-cards';
+
+const sectionTexts = (blocks: Record<string, unknown>[] | undefined) =>
+  (blocks ?? []).flatMap((b) => {
+    const text = (b as { text?: { text?: string } }).text?.text;
+    const elements = ((b as { elements?: { text?: unknown }[] }).elements ?? []).flatMap((e) =>
+      typeof e.text === 'string' ? [e.text] : [],
+    );
+    return [...(text === undefined ? [] : [text]), ...elements];
+  });
+
+const withinLimits = (content: { text: string; blocks?: Record<string, unknown>[] }) => {
+  expect(content.text.length).toBeLessThanOrEqual(SLACK_LIMITS.updateText);
+  expect((content.blocks ?? []).length).toBeLessThanOrEqual(SLACK_LIMITS.blocks);
+  for (const text of sectionTexts(content.blocks))
+    expect(text.length).toBeLessThanOrEqual(SLACK_LIMITS.sectionText);
+};
+
+describe('Slack cards stay within Block Kit’s limits (they are edited with chat.update)', () => {
+  it('P9: a status card with hundreds of tool rows keeps the newest and says how many are hidden', () => {
+    const rows = Array.from({ length: 500 }, (_, i) => `ran step ${i} of the build`);
+    const card = statusContent({ agent: 'engineer', state: 'working', headline: 'Working on it…', rows });
+    withinLimits(card);
+    expect(JSON.stringify(card.blocks)).toContain('ran step 499');
+    expect(JSON.stringify(card.blocks)).toMatch(/\(\d+ earlier\)/);
+  });
+
+  it('N5, N7: a huge open note is shortened to fit; folded it is one row and an Open button', () => {
+    const card = {
+      messageId: 'm-1',
+      row: 'note from this relay · build · working · 14:02',
+      text: 'x'.repeat(200_000),
+      open: true,
+    };
+    const open = noteContent(card);
+    withinLimits(open);
+    expect(JSON.stringify(open.blocks)).toContain(ACTIONS.noteFold);
+    const folded = noteContent({ ...card, open: false });
+    withinLimits(folded);
+    expect(JSON.stringify(folded.blocks)).not.toContain('xxxx');
+    expect(JSON.stringify(folded.blocks)).toContain(ACTIONS.noteOpen);
+  });
+
+  it('G4: a decided approval has no buttons and names who decided; an agent’s markup is escaped', () => {
+    const card = {
+      approvalId: 'ap-1',
+      agent: 'engineer',
+      action: 'push_to_remote',
+      summary: 'push <!channel> to main',
+      details: ['a → b'],
+      status: 'approved' as const,
+      decidedBy: 'dana',
+    };
+    const decided = approvalContent(card);
+    expect(JSON.stringify(decided.blocks)).not.toContain(ACTIONS.approve);
+    expect(decided.text).toContain('Approved by @dana');
+    expect(decided.text).toContain('&lt;!channel&gt;');
+    expect(JSON.stringify(approvalContent({ ...card, status: 'pending', decidedBy: null }).blocks)).toContain(
+      '"value":"ap-1"',
+    );
+  });
+});
