@@ -5,6 +5,7 @@ import type { AgentRecord, SpaceRecord } from '../model/records';
 import type { ToolAuthorization } from '../ports/turn-tools';
 import { approvalState, openApproval } from './approvals';
 import type { EngineDeps } from './engine-deps';
+import { markRunWaiting, pause } from './run-waiting';
 
 export interface GuardedCall {
   runId: string;
@@ -63,7 +64,7 @@ export async function guardCall(
     },
   });
   // A12, A13: a run waiting on an approval is blocked, not silent.
-  await setLiveness(deps, call, 'blocked');
+  await markRunWaiting(deps, { runId: call.runId, workspaceId: call.agent.workspaceId }, true);
   try {
     for (;;) {
       if (signal.aborted)
@@ -76,26 +77,9 @@ export async function guardCall(
           reason: `Refused: a person denied the approval for ${call.summary} (or it expired unanswered). Do not retry it; tell the people what you would have done.`,
         };
       }
-      await sleep(pollMs, signal);
+      await pause(pollMs, signal);
     }
   } finally {
-    await setLiveness(deps, call, 'ok');
+    await markRunWaiting(deps, { runId: call.runId, workspaceId: call.agent.workspaceId }, false);
   }
 }
-
-async function setLiveness(deps: EngineDeps, call: GuardedCall, liveness: 'blocked' | 'ok'): Promise<void> {
-  await deps.store
-    .inWorkspace(call.agent.workspaceId, (tx) => tx.runs.update(call.runId, { liveness }))
-    .catch((error: unknown) => deps.logger.warn({ err: error, runId: call.runId }, 'liveness update failed'));
-}
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });

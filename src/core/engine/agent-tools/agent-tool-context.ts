@@ -1,4 +1,5 @@
 import type { EngineDeps } from '../engine-deps';
+import { markRunWaiting } from '../run-waiting';
 import type { TurnToolsScope } from '../turn-tool-kit';
 
 /** How long the agent-to-agent tools wait, and how often they look (M23, N11, N13). */
@@ -33,23 +34,8 @@ export interface AgentToolContext {
 
 /** A12: a run waiting on another agent or a person is blocked, not silent. */
 export async function setWaiting(ctx: AgentToolContext, waiting: boolean): Promise<void> {
-  const { deps, turn } = ctx;
-  turn.onWaiting?.(waiting);
-  await deps.store
-    .inWorkspace(turn.agent.workspaceId, (tx) =>
-      tx.runs.update(turn.runId, { liveness: waiting ? 'blocked' : 'ok' }),
-    )
-    .catch((error: unknown) => deps.logger.warn({ err: error, runId: turn.runId }, 'liveness update failed'));
+  ctx.turn.onWaiting?.(waiting);
+  await markRunWaiting(ctx.deps, { runId: ctx.turn.runId, workspaceId: ctx.turn.agent.workspaceId }, waiting);
 }
 
-/** Waits `ms` or until the signal aborts, whichever comes first. */
-export const pause = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
+export { pause } from '../run-waiting';
