@@ -51,6 +51,8 @@ export const writeFileTool = defineTool({
     try {
       await mkdir(path.dirname(target.absolute), { recursive: true });
       await writeFile(target.absolute, input.content, 'utf8');
+      // A7: the active repo follows the files the agent writes.
+      await scope.noteWrite?.(input.path);
       return { ok: true, output: `Wrote ${Buffer.byteLength(input.content)} bytes to ${input.path}.` };
     } catch (error) {
       return failure(error, input.path);

@@ -1,6 +1,7 @@
 import type { ConversationRecord } from '../model/conversation-records';
 import type { GuardrailAction } from '../model/guardrail';
 import type { AgentRecord, SkillRecord, SpaceRecord } from '../model/records';
+import type { PreparedWorkspace } from '../ports/run-workspace';
 import type { ToolCall, ToolOutcome, TurnTools } from '../ports/turn-tools';
 import { summarizeCall } from '../tools/call-summary';
 import { classifyCommand } from '../tools/classify-command';
@@ -18,6 +19,8 @@ export interface TurnToolsScope {
   conversation: ConversationRecord;
   workingDir: string;
   skills: readonly SkillRecord[];
+  /** M9, G3: the run's worktrees and git environment; null/absent outside a space with repos. */
+  workspace?: PreparedWorkspace | null;
 }
 
 /** EngineDeps' factory: one `TurnTools` per run. */
@@ -42,7 +45,9 @@ export function createToolKit(
       workingDir: turn.workingDir,
       skills: turn.skills,
       state: new Map(),
+      ...(turn.workspace == null ? {} : { env: turn.workspace.env, noteWrite: turn.workspace.noteWrite }),
     };
+    const gatewayGatesPush = turn.workspace?.gatewayGatesPush === true;
     const pollMs = options.approvalPollMs ?? DEFAULT_APPROVAL_POLL_MS;
     const log = deps.logger.child({ component: 'tools', runId: turn.runId });
     const guard = (call: ToolCall, actions: readonly GuardrailAction[], signal: AbortSignal) =>
@@ -69,7 +74,7 @@ export function createToolKit(
         const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`);
         return { ok: false, output: `Invalid input for ${request.name}: ${issues.join('; ')}.` };
       }
-      const actions = definition.classify(parsed.data);
+      const actions = gatedHere(definition.classify(parsed.data), gatewayGatesPush);
       if (actions.length > 0) {
         const decision = await guard(request, actions, signal);
         if (!decision.allowed) return { ok: false, output: decision.reason };
@@ -93,10 +98,12 @@ export function createToolKit(
         const definition = surface.find((d) => d.name === request.name);
         const parsed = definition?.input.safeParse(request.input);
         // A CLI agent's own tools (e.g. Claude Code's Bash): a `command` is classified as a shell line.
-        const actions =
+        const actions = gatedHere(
           definition !== undefined && parsed?.success === true
             ? definition.classify(parsed.data)
-            : externalActions(request.input);
+            : externalActions(request.input),
+          gatewayGatesPush,
+        );
         if (actions.length === 0) return { allowed: true };
         return guard(request, actions, signal);
       },
@@ -108,4 +115,17 @@ export function createToolKit(
 function externalActions(input: unknown): readonly GuardrailAction[] {
   const command = (input as { command?: unknown } | null)?.command;
   return typeof command === 'string' ? classifyCommand(command) : [];
+}
+
+/**
+ * G5: one decision per push. When the run's git goes through the gateway, `git push` passes
+ * the tool's guard and the gateway applies `push_to_remote` at the moment of the push, with
+ * the exact refs on the card (asking here too would ask twice, and about less). Without a
+ * gateway the tool-level guard stays.
+ */
+function gatedHere(
+  actions: readonly GuardrailAction[],
+  gatewayGatesPush: boolean,
+): readonly GuardrailAction[] {
+  return gatewayGatesPush ? actions.filter((action) => action !== 'push_to_remote') : actions;
 }
