@@ -48,6 +48,7 @@ export class GatewayRunWorkspace implements RunWorkspace {
     return {
       workingDir: overlay,
       env: git.env,
+      linkedRoots: [worktrees.reposDir(request.workspaceSlug, request.space.name), request.agentDir],
       gatewayGatesPush: true,
       noteWrite: async (written) => {
         try {

@@ -45,7 +45,13 @@ export function createToolKit(
       workingDir: turn.workingDir,
       skills: turn.skills,
       state: new Map(),
-      ...(turn.workspace == null ? {} : { env: turn.workspace.env, noteWrite: turn.workspace.noteWrite }),
+      ...(turn.workspace == null
+        ? {}
+        : {
+            env: turn.workspace.env,
+            linkedRoots: turn.workspace.linkedRoots,
+            noteWrite: turn.workspace.noteWrite,
+          }),
     };
     const gatewayGatesPush = turn.workspace?.gatewayGatesPush === true;
     const pollMs = options.approvalPollMs ?? DEFAULT_APPROVAL_POLL_MS;

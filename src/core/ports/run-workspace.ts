@@ -25,6 +25,8 @@ export interface PreparedWorkspace {
    * configuration pointing at the gateway with the run's own credential, never a GitHub one.
    */
   env: Readonly<Record<string, string>>;
+  /** M9: the directories `workingDir` links into (the space's checkouts, the agent's folder). */
+  linkedRoots: readonly string[];
   /** G5: the run's `git push` goes through the gateway, which gates it at the moment of push. */
   gatewayGatesPush: boolean;
   /** A7: a file was written (path relative to `workingDir`): the active repo follows it. Never throws. */
