@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -14,11 +14,14 @@ import { GitHubAppAuth } from '../../../src/adapters/github/github-app-auth';
 import { PullRequests } from '../../../src/adapters/github/pull-requests';
 import { threadPoster } from '../../../src/adapters/github/thread-poster';
 import { AnthropicRunner } from '../../../src/adapters/runners/anthropic-runner';
+import { CommandRunner } from '../../../src/adapters/runners/command/command-runner';
+import { summonCliCommand } from '../../../src/adapters/runners/command/summon-cli-command';
 import { createLogger } from '../../../src/app/logger';
 import { createTurnTools } from '../../../src/app/turn-tools';
 import type { TurnToolsFactory } from '../../../src/core/engine/turn-tool-kit';
 import type { GuardrailAction, GuardrailDecision } from '../../../src/core/model/guardrail';
 import type { RunWorkspace } from '../../../src/core/ports/run-workspace';
+import type { Runner } from '../../../src/core/ports/runner';
 import {
   describeEntry,
   ENGINE_SETUPS,
@@ -95,14 +98,24 @@ describe.each(ENGINE_SETUPS)(
       logStream.on('data', (chunk: Buffer) => {
         logs += chunk.toString();
       });
+      const claude = new AnthropicRunner({
+        apiKey: ANTHROPIC_KEY,
+        baseUrl: anthropic.url,
+        defaultModel: 'claude-sonnet-4-6',
+        maxRetries: 0,
+      });
+      const cli = new CommandRunner({
+        summonCommand: summonCliCommand(),
+        baseEnv: { ...process.env, ANTHROPIC_API_KEY: ANTHROPIC_KEY, GITHUB_TOKEN: SEED_TOKEN },
+        killGraceMs: 1000,
+      });
+      // A10: the agent's adapter picks the runner, as the runner resolver does.
+      const byAdapter: Runner = {
+        run: (request) => (request.agent.adapterId === 'command' ? cli : claude).run(request),
+      };
       h = await openEngineHarness(
         setup,
-        new AnthropicRunner({
-          apiKey: ANTHROPIC_KEY,
-          baseUrl: anthropic.url,
-          defaultModel: 'claude-sonnet-4-6',
-          maxRetries: 0,
-        }),
+        byAdapter,
         {},
         {
           tools: (deps, scope) => (tools as TurnToolsFactory)(deps, scope),
@@ -265,6 +278,17 @@ describe.each(ENGINE_SETUPS)(
       await h.type(`/approve ${card.cardNumber}`);
       const [run] = await h.settled(1);
       expect(run?.status).toBe('succeeded');
+      // A7: the write under repos/widgets/ made it the active repo; its skill is linked.
+      const overlay = path.join(
+        h.dataDir,
+        h.local.workspace.slug,
+        'spaces',
+        h.local.space.name,
+        'agents',
+        'engineer',
+      );
+      expect(await readlink(path.join(overlay, '.agents', '.repo-skill'))).toBe('widgets');
+      expect((await lstat(path.join(overlay, '.agents', 'skills', 'deploy'))).isSymbolicLink()).toBe(true);
       // One decision: the bash tool let `git push` through, the gateway asked once (G5).
       expect(approvalCards()).toHaveLength(1);
       const head = await upstreamMain();
@@ -350,6 +374,40 @@ describe.each(ENGINE_SETUPS)(
       const results = toolResults(1);
       expect(results).toContain(path.join('spaces', h.local.space.name, 'agents', 'engineer'));
       expect(results).toContain('widgets\\n');
+    }, 60_000);
+
+    it('G3: a CLI agent (command runner) works in the overlay and pushes through the gateway; its env holds no GitHub credential', async () => {
+      await setRule('push_to_remote', 'allow');
+      const script = path.join(tmp.path, 'cli-agent.sh');
+      await writeFile(
+        script,
+        [
+          'cd repos/widgets',
+          'echo cli > cli.txt',
+          'git add cli.txt',
+          'git -c user.name=Cli -c user.email=cli@example.com commit -q -m "From the CLI"',
+          'git push -q origin HEAD:main 2>&1 && echo PUSHED',
+          'env',
+        ].join('\n'),
+      );
+      const engineer = await h.agentId('engineer');
+      await h.read((tx) => tx.agents.update(engineer, { adapterId: 'command', command: `bash ${script}` }));
+      await h.type('@engineer push from the CLI');
+      const [run] = await h.settled(1);
+      expect(run?.status).toBe('succeeded');
+      const reply =
+        h
+          .thread(1)
+          .map(describeEntry)
+          .find((l) => l.startsWith('engineer:')) ?? '';
+      expect(reply).toContain('PUSHED');
+      expect(reply).toContain('GIT_CONFIG_COUNT=');
+      for (const secret of [SEED_TOKEN, ANTHROPIC_KEY, ...api.minted.map((m) => m.token), 'x-access-token'])
+        expect(reply).not.toContain(secret);
+      const head = await upstreamMain();
+      expect((await git(['--git-dir', bare, 'show', `${head}:cli.txt`], home)).stdout).toBe('cli\n');
+      // G3: revoked when the run ended.
+      expect(await credentials.check(runTokenFrom(reply), REPO)).toMatchObject({ ok: false, status: 403 });
     }, 60_000);
   },
 );
