@@ -32,7 +32,8 @@ export async function startEngine(
   options: {
     runners?: RunnerResolver;
     tools?: TurnToolsFactory;
-    workspaces?: RunWorkspace;
+    /** Default: the gateway's run workspaces when GitHub is configured; null: none (no gateway served). */
+    workspaces?: RunWorkspace | null;
     timings?: Partial<EngineTimings>;
     concurrency?: number;
     queueName?: string;
@@ -58,7 +59,7 @@ export async function startEngine(
       options.tools ??
       createTurnTools(config, process.env, { pullRequests: createPullRequests(runtime, platforms) }),
     // M9, G3: runs in spaces with repositories work in their worktrees through the gateway.
-    ...withWorkspaces(options.workspaces ?? createRunWorkspace(runtime)),
+    ...withWorkspaces(options.workspaces === undefined ? createRunWorkspace(runtime) : options.workspaces),
     rateLimiter,
     directory: runtime.directory,
     clock: { now: () => new Date() },

@@ -51,7 +51,8 @@ const GH_TRACKER = new Set(['issue', 'project', 'label']);
 
 /**
  * G1: the guardrail actions of a shell command line: `git commit` → commit, `git push` →
- * push_to_remote (the git gateway gates it again at push time, G3), `gh pr create` →
+ * push_to_remote (when the run's git goes through the gateway the tool kit leaves it to the
+ * gateway, which decides at the moment of the push, G5), `gh pr create` →
  * open_pull_request, `gh issue …` → tracker_write, and anything that reaches the network
  * (curl, wget, ssh, package installs, git fetch/pull/clone, other gh calls) → network.
  */
