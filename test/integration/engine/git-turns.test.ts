@@ -58,6 +58,25 @@ const SKILL_BODY = 'Deploy widgets with `make ship`, never by hand.';
 const EDIT_AND_PUSH =
   'cd repos/widgets && git add fix.txt && git -c user.name=Engineer -c user.email=eng@example.com commit -q -m "Fix widgets" && git push origin HEAD:main 2>&1';
 
+/**
+ * A CLI agent whose tools run outside Summon, reduced to what its PreToolUse hook does (A9):
+ * each command after `HOOK_ONLY` is put to `tools.authorize`; the reply lists the decisions.
+ */
+const HOOK_ONLY = 'hook-only:';
+const hookOnly: Runner = {
+  async *run(request) {
+    const said: string[] = [];
+    for (const command of (request.agent.command ?? '').slice(HOOK_ONLY.length).split(';')) {
+      const decision = await request.tools.authorize(
+        { callId: command, name: 'Bash', input: { command: command.trim() } },
+        request.signal,
+      );
+      said.push(`${command.trim()} → ${decision.allowed ? 'allowed' : 'refused'}`);
+    }
+    yield { type: 'final', text: said.join('; ') };
+  },
+};
+
 describe.each(ENGINE_SETUPS)(
   'M9/G3/G5 an agent turn in a space with repos on $name',
   (setup: EngineSetup) => {
@@ -111,7 +130,13 @@ describe.each(ENGINE_SETUPS)(
       });
       // A10: the agent's adapter picks the runner, as the runner resolver does.
       const byAdapter: Runner = {
-        run: (request) => (request.agent.adapterId === 'command' ? cli : claude).run(request),
+        run: (request) =>
+          (request.agent.command?.startsWith(HOOK_ONLY)
+            ? hookOnly
+            : request.agent.adapterId === 'command'
+              ? cli
+              : claude
+          ).run(request),
       };
       h = await openEngineHarness(
         setup,
@@ -408,6 +433,24 @@ describe.each(ENGINE_SETUPS)(
       expect((await git(['--git-dir', bare, 'show', `${head}:cli.txt`], home)).stdout).toBe('cli\n');
       // G3: revoked when the run ended.
       expect(await credentials.check(runTokenFrom(reply), REPO)).toMatchObject({ ok: false, status: 403 });
+    }, 60_000);
+
+    it('G5: a CLI agent’s hook lets `git push` through to the gateway (which decides at push time); other classes are still gated', async () => {
+      await setRule('push_to_remote', 'deny');
+      await setRule('network', 'deny');
+      const engineer = await h.agentId('engineer');
+      await h.read((tx) =>
+        tx.agents.update(engineer, {
+          adapterId: 'command',
+          command: `${HOOK_ONLY} git push origin main; curl https://example.com`,
+        }),
+      );
+      await h.type('@engineer push');
+      await h.settled(1);
+      expect(h.thread(1).map(describeEntry)).toContain(
+        'engineer: git push origin main → allowed; curl https://example.com → refused',
+      );
+      expect(approvalCards()).toHaveLength(0);
     }, 60_000);
   },
 );
