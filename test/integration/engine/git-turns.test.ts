@@ -91,6 +91,7 @@ describe.each(ENGINE_SETUPS)(
     let bare: string;
     let seeded: string;
     let logs: string;
+    let logStream: PassThrough;
 
     beforeEach(async () => {
       anthropic = await AnthropicStandIn.start({ apiKey: ANTHROPIC_KEY });
@@ -112,7 +113,7 @@ describe.each(ENGINE_SETUPS)(
       // The engine's tools and workspaces need the engine's approvals and store: bound once open.
       let tools: TurnToolsFactory | undefined;
       let workspaces: RunWorkspace | undefined;
-      const logStream = new PassThrough();
+      logStream = new PassThrough();
       logs = '';
       logStream.on('data', (chunk: Buffer) => {
         logs += chunk.toString();
@@ -148,7 +149,7 @@ describe.each(ENGINE_SETUPS)(
             prepare: (request) => (workspaces as RunWorkspace).prepare(request),
             release: (runId) => (workspaces as RunWorkspace).release(runId),
           },
-          logger: createLogger({ level: 'debug', destination: logStream }),
+          logger: debugLogger(),
         },
       );
       const clock = { now: () => new Date() };
@@ -174,7 +175,7 @@ describe.each(ENGINE_SETUPS)(
         upstreamUrl: upstream.url,
         auth,
         spoolDir,
-        logger: silentish(),
+        logger: debugLogger(),
         clock,
         timings: { pollMs: 50, progressMs: 200 },
       });
@@ -186,7 +187,7 @@ describe.each(ENGINE_SETUPS)(
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const gatewayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const logger = silentish();
+      const logger = debugLogger();
       workspaces = new GatewayRunWorkspace({
         worktrees: new SpaceWorktrees({ root: h.dataDir, logger, home }),
         environment: (runId) =>
@@ -218,7 +219,8 @@ describe.each(ENGINE_SETUPS)(
       await tmp.remove();
     });
 
-    const silentish = () => createLogger({ level: 'silent', destination: new PassThrough() });
+    /** Every component logs at debug into `logs`, which the tests grep for secrets. */
+    const debugLogger = () => createLogger({ level: 'debug', destination: logStream });
 
     /** Upstream `main` with a README and a repo-bound skill, pushed directly (not by a run). */
     async function seedUpstream(): Promise<string> {
@@ -332,7 +334,9 @@ describe.each(ENGINE_SETUPS)(
         expect(envOutput).not.toContain(secret);
       expect(api.minted.length).toBeGreaterThan(0);
       expect(envOutput).toContain('GIT_CONFIG_COUNT');
-      expect(logs).not.toContain(runTokenFrom(envOutput));
+      for (const secret of [runTokenFrom(envOutput), SEED_TOKEN, ...api.minted.map((m) => m.token)])
+        expect(logs).not.toContain(secret);
+      expect(logs).toContain('run workspace ready');
       // G3: revoked when the run ended.
       const check = await credentials.check(runTokenFrom(envOutput), REPO);
       expect(check).toEqual({ ok: false, status: 403, reason: 'the credential was revoked' });
