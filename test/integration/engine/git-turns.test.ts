@@ -92,6 +92,8 @@ describe.each(ENGINE_SETUPS)(
     let seeded: string;
     let logs: string;
     let logStream: PassThrough;
+    /** Each release: the run and how many live credentials it revoked. */
+    let revoked: [string, number][];
 
     beforeEach(async () => {
       anthropic = await AnthropicStandIn.start({ apiKey: ANTHROPIC_KEY });
@@ -113,6 +115,7 @@ describe.each(ENGINE_SETUPS)(
       // The engine's tools and workspaces need the engine's approvals and store: bound once open.
       let tools: TurnToolsFactory | undefined;
       let workspaces: RunWorkspace | undefined;
+      revoked = [];
       logStream = new PassThrough();
       logs = '';
       logStream.on('data', (chunk: Buffer) => {
@@ -192,7 +195,9 @@ describe.each(ENGINE_SETUPS)(
         worktrees: new SpaceWorktrees({ root: h.dataDir, logger, home }),
         environment: (runId) =>
           runGitEnvironment(credentials, runId, { gatewayUrl, upstreamUrl: upstream.url }),
-        revoke: (runId) => credentials.revoke(runId),
+        revoke: async (runId) => {
+          revoked.push([runId, await credentials.revoke(runId)]);
+        },
         logger,
       });
       const pullRequests = new PullRequests({
@@ -340,6 +345,7 @@ describe.each(ENGINE_SETUPS)(
       // G3: revoked when the run ended.
       const check = await credentials.check(runTokenFrom(envOutput), REPO);
       expect(check).toEqual({ ok: false, status: 403, reason: 'the credential was revoked' });
+      expect(revoked).toEqual([[run?.id, 1]]);
     }, 60_000);
 
     it('G5: push_to_remote deny → the tool result shows git’s refusal, upstream unchanged, no card', async () => {
@@ -455,6 +461,22 @@ describe.each(ENGINE_SETUPS)(
         'engineer: git push origin main → allowed; curl https://example.com → refused',
       );
       expect(approvalCards()).toHaveLength(0);
+    }, 60_000);
+
+    it('M9: a repository that cannot be checked out fails the turn with a sentence in the thread; the credential is still revoked', async () => {
+      await h.read((tx) => tx.spaces.update(h.local.space.id, { repos: [REPO, 'acme/missing'] }));
+      await h.type('@engineer look at the repos');
+      const [run] = await h.settled(1);
+      expect(run?.status).toBe('failed');
+      expect(run?.error).toMatch(/^could not clone acme\/missing: /);
+      await waitFor(async () =>
+        h
+          .thread(1)
+          .map(describeEntry)
+          .some((l) => l.startsWith("system: engineer's turn failed: could not clone acme/missing")),
+      );
+      expect(anthropic.requests).toHaveLength(0);
+      expect(revoked).toEqual([[run?.id, 1]]);
     }, 60_000);
   },
 );
