@@ -93,13 +93,11 @@ export function gitEnvironmentForRun(runtime: Runtime, runId: string, gatewayUrl
 export function createRunWorkspace(runtime: Runtime, gatewayUrl?: string): GatewayRunWorkspace | null {
   if (gitHubCredentials(runtime.config.github) === null) return null;
   const logger = runtime.logger.child({ component: 'run-workspace' });
+  // The gateway's own git HOME: no user configuration or credential helper of the host.
+  const home = path.join(runtime.config.dataDir, 'git-gateway', 'home');
   return new GatewayRunWorkspace({
-    worktrees: new SpaceWorktrees({
-      root: workspacesDir(runtime.config),
-      logger,
-      // The gateway's own git HOME: no user configuration or credential helper of the host.
-      home: path.join(runtime.config.dataDir, 'git-gateway', 'home'),
-    }),
+    worktrees: new SpaceWorktrees({ root: workspacesDir(runtime.config), logger, home }),
+    gitHome: home,
     environment: (runId) => gitEnvironmentForRun(runtime, runId, gatewayUrl),
     revoke: (runId) => runtime.runCredentials.revoke(runId),
     logger,

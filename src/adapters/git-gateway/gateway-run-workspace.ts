@@ -8,6 +8,7 @@ import type {
   RunWorkspace,
   RunWorkspaceRequest,
 } from '../../core/ports/run-workspace';
+import { latestRepoChange } from './latest-repo-change';
 import { findRepoSkills } from './repo-skills';
 import type { RunGitEnvironment } from './run-git-environment';
 import type { SpaceWorktrees } from './space-worktrees';
@@ -18,7 +19,15 @@ export interface GatewayRunWorkspaceDeps {
   environment(runId: string): Promise<RunGitEnvironment | null>;
   /** G3: ends the run's credentials. */
   revoke(runId: string): Promise<unknown>;
+  /** HOME for the `git status` taken at the end of a run (the gateway's own: no user config). */
+  gitHome: string;
   logger: Logger;
+}
+
+interface OpenRun {
+  overlay: string;
+  repoDirs: string[];
+  since: Date;
 }
 
 /**
@@ -28,6 +37,8 @@ export interface GatewayRunWorkspaceDeps {
  * end of the run (any ending) the credential is revoked.
  */
 export class GatewayRunWorkspace implements RunWorkspace {
+  private readonly open = new Map<string, OpenRun>();
+
   constructor(private readonly deps: GatewayRunWorkspaceDeps) {}
 
   async prepare(request: RunWorkspaceRequest): Promise<PreparedWorkspace | null> {
@@ -35,7 +46,6 @@ export class GatewayRunWorkspace implements RunWorkspace {
     const git = await this.deps.environment(request.runId);
     if (git === null) return null;
     const { worktrees } = this.deps;
-    const log = this.deps.logger.child({ component: 'run-workspace', runId: request.runId });
     await worktrees.sync(request.workspaceSlug, request.space.name, git);
     const overlay = await worktrees.overlay(
       request.workspaceSlug,
@@ -44,29 +54,43 @@ export class GatewayRunWorkspace implements RunWorkspace {
       request.agentDir,
     );
     const repoDirs = new Set(git.repos.map(repoDirName));
-    log.info({ repos: git.repos }, 'run workspace ready');
+    this.open.set(request.runId, { overlay, repoDirs: [...repoDirs], since: new Date() });
+    this.deps.logger.info({ runId: request.runId, repos: git.repos }, 'run workspace ready');
     return {
       workingDir: overlay,
       env: git.env,
       linkedRoots: [worktrees.reposDir(request.workspaceSlug, request.space.name), request.agentDir],
       gatewayGatesPush: true,
-      noteWrite: async (written) => {
-        try {
-          const noted = await worktrees.noteWrite(overlay, written);
-          if (noted.linked.length > 0)
-            log.info({ repo: noted.activeRepo, skills: noted.linked }, 'repo skills linked');
-        } catch (error) {
-          // A7 is bookkeeping: it never fails the write that triggered it.
-          log.warn({ err: error, path: written }, 'active repo not updated');
-        }
-      },
+      noteWrite: (written) => this.noteWrite(request.runId, overlay, written),
       repoSkill: async (repo, name) =>
         repoDirs.has(repo) ? repoSkill(path.join(overlay, 'repos', repo), name) : null,
     };
   }
 
+  /**
+   * G3: revokes the run's credential. A7: then the active repo follows what the run changed
+   * outside `write_file` (bash, a CLI agent's own tools): the newest change in its checkouts.
+   */
   async release(runId: string): Promise<void> {
     await this.deps.revoke(runId);
+    const run = this.open.get(runId);
+    if (run === undefined) return;
+    this.open.delete(runId);
+    const changed = await latestRepoChange(run.overlay, run.repoDirs, run.since, this.deps.gitHome).catch(
+      () => null,
+    );
+    if (changed !== null) await this.noteWrite(runId, run.overlay, changed);
+  }
+
+  /** A7 is bookkeeping: it never fails the write (or the run) that triggered it. */
+  private async noteWrite(runId: string, overlay: string, written: string): Promise<void> {
+    try {
+      const noted = await this.deps.worktrees.noteWrite(overlay, written);
+      if (noted.linked.length > 0)
+        this.deps.logger.info({ runId, repo: noted.activeRepo, skills: noted.linked }, 'repo skills linked');
+    } catch (error) {
+      this.deps.logger.warn({ err: error, runId, path: written }, 'active repo not updated');
+    }
   }
 }
 

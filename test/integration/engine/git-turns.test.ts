@@ -193,6 +193,7 @@ describe.each(ENGINE_SETUPS)(
       const logger = debugLogger();
       workspaces = new GatewayRunWorkspace({
         worktrees: new SpaceWorktrees({ root: h.dataDir, logger, home }),
+        gitHome: home,
         environment: (runId) =>
           runGitEnvironment(credentials, runId, { gatewayUrl, upstreamUrl: upstream.url }),
         revoke: async (runId) => {
@@ -411,7 +412,7 @@ describe.each(ENGINE_SETUPS)(
       expect(results).toContain('widgets\\n');
     }, 60_000);
 
-    it('G3: a CLI agent (command runner) works in the overlay and pushes through the gateway; its env holds no GitHub credential', async () => {
+    it('G3, A7: a CLI agent (command runner) works in the overlay and pushes through the gateway; its env holds no GitHub credential; its commit makes the repo active', async () => {
       await setRule('push_to_remote', 'allow');
       const script = path.join(tmp.path, 'cli-agent.sh');
       await writeFile(
@@ -441,6 +442,17 @@ describe.each(ENGINE_SETUPS)(
         expect(reply).not.toContain(secret);
       const head = await upstreamMain();
       expect((await git(['--git-dir', bare, 'show', `${head}:cli.txt`], home)).stdout).toBe('cli\n');
+      // A7: the CLI's commit in repos/widgets made it the active repo at the end of the run.
+      const overlay = path.join(
+        h.dataDir,
+        h.local.workspace.slug,
+        'spaces',
+        h.local.space.name,
+        'agents',
+        'engineer',
+      );
+      expect(await readlink(path.join(overlay, '.agents', '.repo-skill'))).toBe('widgets');
+      expect((await lstat(path.join(overlay, '.agents', 'skills', 'deploy'))).isSymbolicLink()).toBe(true);
       // G3: revoked when the run ended.
       expect(await credentials.check(runTokenFrom(reply), REPO)).toMatchObject({ ok: false, status: 403 });
     }, 60_000);
