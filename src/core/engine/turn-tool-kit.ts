@@ -4,7 +4,7 @@ import type { AgentRecord, SkillRecord, SpaceRecord } from '../model/records';
 import type { PreparedWorkspace } from '../ports/run-workspace';
 import type { ToolCall, ToolOutcome, TurnTools } from '../ports/turn-tools';
 import { summarizeCall } from '../tools/call-summary';
-import { classifyCommand } from '../tools/classify-command';
+import { classifyCommand, pushesOnlyToNamedRemotes } from '../tools/classify-command';
 import { planContract } from '../tools/submit-plan-tool';
 import { type AnyToolDefinition, type ToolScope, toolSpec } from '../tools/tool-definition';
 import { toolSurface } from '../tools/tool-surface';
@@ -80,7 +80,7 @@ export function createToolKit(
         const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`);
         return { ok: false, output: `Invalid input for ${request.name}: ${issues.join('; ')}.` };
       }
-      const actions = gatedHere(definition.classify(parsed.data), gatewayGatesPush);
+      const actions = gatedHere(definition.classify(parsed.data), gatewayGatesPush, request.input);
       if (actions.length > 0) {
         const decision = await guard(request, actions, signal);
         if (!decision.allowed) return { ok: false, output: decision.reason };
@@ -109,6 +109,7 @@ export function createToolKit(
             ? definition.classify(parsed.data)
             : externalActions(request.input),
           gatewayGatesPush,
+          request.input,
         );
         if (actions.length === 0) return { allowed: true };
         return guard(request, actions, signal);
@@ -124,14 +125,17 @@ function externalActions(input: unknown): readonly GuardrailAction[] {
 }
 
 /**
- * G5: one decision per push. When the run's git goes through the gateway, `git push` passes
- * the tool's guard and the gateway applies `push_to_remote` at the moment of the push, with
- * the exact refs on the card (asking here too would ask twice, and about less). Without a
- * gateway the tool-level guard stays.
+ * G5: one decision per push. When the run's git goes through the gateway, `git push` to a
+ * named remote passes the tool's guard and the gateway applies `push_to_remote` at the moment
+ * of the push, with the exact refs on the card (asking here too would ask twice, and about
+ * less). Without a gateway, or for a push naming a URL or path, the tool-level guard stays.
  */
 function gatedHere(
   actions: readonly GuardrailAction[],
   gatewayGatesPush: boolean,
+  input: unknown,
 ): readonly GuardrailAction[] {
-  return gatewayGatesPush ? actions.filter((action) => action !== 'push_to_remote') : actions;
+  const command = (input as { command?: unknown } | null)?.command;
+  const toGateway = gatewayGatesPush && (typeof command !== 'string' || pushesOnlyToNamedRemotes(command));
+  return toGateway ? actions.filter((action) => action !== 'push_to_remote') : actions;
 }

@@ -95,3 +95,21 @@ function gitVerb(args: readonly string[]): string {
   }
   return '';
 }
+
+/**
+ * G5: whether every `git push` of the line goes to a named remote (`origin`, or none given),
+ * which the run's git configuration sends through the gateway. A push naming a URL or a path
+ * (`https://…`, `user@host:…`, `/srv/x.git`, `--repo=…`) may go elsewhere, so the tool-level
+ * `push_to_remote` check stays for it.
+ */
+export function pushesOnlyToNamedRemotes(line: string): boolean {
+  for (const words of simpleCommands(line)) {
+    const [program, ...args] = programWords(words);
+    if (program !== 'git' || gitVerb(args) !== 'push') continue;
+    const after = args.slice(args.indexOf('push') + 1);
+    if (after.some((a) => a.startsWith('--repo'))) return false;
+    const target = after.find((a) => !a.startsWith('-'));
+    if (target !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(target)) return false;
+  }
+  return true;
+}
