@@ -8,8 +8,10 @@ import type { TurnToolsFactory } from '../core/engine/turn-tool-kit';
 import type { Platform } from '../core/model/platform';
 import type { ChatPlatform } from '../core/ports/chat-platform';
 import type { PairRateLimiter } from '../core/ports/pair-rate-limiter';
+import type { RunWorkspace } from '../core/ports/run-workspace';
 import type { RunnerResolver } from '../core/ports/runner';
 import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limiter';
+import { createPullRequests, createRunWorkspace } from './git-gateway-runtime';
 import type { Runtime } from './runtime';
 import { createTurnTools } from './turn-tools';
 
@@ -30,6 +32,8 @@ export async function startEngine(
   options: {
     runners?: RunnerResolver;
     tools?: TurnToolsFactory;
+    /** Default: the gateway's run workspaces when GitHub is configured; null: none (no gateway served). */
+    workspaces?: RunWorkspace | null;
     timings?: Partial<EngineTimings>;
     concurrency?: number;
     queueName?: string;
@@ -50,7 +54,12 @@ export async function startEngine(
     queue,
     runners: options.runners ?? createRunnerResolver(config.models),
     // A9: the built-in harness's tools, secrets stripped from the bash environment.
-    tools: options.tools ?? createTurnTools(config),
+    // G1: `open_pull_request` is offered when GitHub is configured.
+    tools:
+      options.tools ??
+      createTurnTools(config, process.env, { pullRequests: createPullRequests(runtime, platforms) }),
+    // M9, G3: runs in spaces with repositories work in their worktrees through the gateway.
+    ...withWorkspaces(options.workspaces === undefined ? createRunWorkspace(runtime) : options.workspaces),
     rateLimiter,
     directory: runtime.directory,
     clock: { now: () => new Date() },
@@ -70,3 +79,5 @@ export async function startEngine(
     },
   };
 }
+
+const withWorkspaces = (workspaces: RunWorkspace | null) => (workspaces === null ? {} : { workspaces });

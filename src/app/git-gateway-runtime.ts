@@ -1,14 +1,16 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_GATEWAY_TIMINGS } from '../adapters/git-gateway/gateway-deps';
+import { GatewayRunWorkspace } from '../adapters/git-gateway/gateway-run-workspace';
 import { GitGateway } from '../adapters/git-gateway/git-gateway';
 import { PackInspector } from '../adapters/git-gateway/pack-inspector';
 import { runGitEnvironment } from '../adapters/git-gateway/run-git-environment';
+import { SpaceWorktrees } from '../adapters/git-gateway/space-worktrees';
 import type { UpstreamAuth } from '../adapters/git-gateway/upstream';
 import { GitHubAppAuth, type GitHubTokens, StaticGitHubTokens } from '../adapters/github/github-app-auth';
 import { PullRequests } from '../adapters/github/pull-requests';
 import { threadPoster } from '../adapters/github/thread-poster';
-import type { GitHubConfig } from '../config/config';
+import { type GitHubConfig, workspacesDir } from '../config/config';
 import type { Platform } from '../core/model/platform';
 import type { ChatPlatform } from '../core/ports/chat-platform';
 import { systemClock } from '../core/ports/clock';
@@ -80,5 +82,24 @@ export function gitEnvironmentForRun(runtime: Runtime, runId: string, gatewayUrl
   return runGitEnvironment(runtime.runCredentials, runId, {
     gatewayUrl: gatewayUrl ?? runtime.config.github.gatewayUrl ?? `http://127.0.0.1:${runtime.config.port}`,
     upstreamUrl: runtime.config.github.gitUrl,
+  });
+}
+
+/**
+ * M9, G3: each run's worktrees and git environment for the engine (synced through this
+ * server's gateway, credential revoked when the run ends); null when GitHub is not
+ * configured (then there is no gateway and runs work in their agent folders).
+ */
+export function createRunWorkspace(runtime: Runtime, gatewayUrl?: string): GatewayRunWorkspace | null {
+  if (gitHubCredentials(runtime.config.github) === null) return null;
+  const logger = runtime.logger.child({ component: 'run-workspace' });
+  // The gateway's own git HOME: no user configuration or credential helper of the host.
+  const home = path.join(runtime.config.dataDir, 'git-gateway', 'home');
+  return new GatewayRunWorkspace({
+    worktrees: new SpaceWorktrees({ root: workspacesDir(runtime.config), logger, home }),
+    gitHome: home,
+    environment: (runId) => gitEnvironmentForRun(runtime, runId, gatewayUrl),
+    revoke: (runId) => runtime.runCredentials.revoke(runId),
+    logger,
   });
 }

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { TerminalChat, TerminalPlatform } from '../bots/terminal';
 import type { EngineTimings } from '../core/engine/engine-deps';
+import type { RunWorkspace } from '../core/ports/run-workspace';
 import type { RunnerResolver } from '../core/ports/runner';
 import { ensureLocalChat } from '../core/workspace/local-chat';
 import { startEngine } from './engine-runtime';
@@ -14,7 +15,11 @@ import type { Runtime } from './runtime';
 export async function runLocalChat(
   runtime: Runtime,
   io: { input: Readable; output: Writable },
-  options: { runners?: RunnerResolver; timings?: Partial<EngineTimings> } = {},
+  options: {
+    runners?: RunnerResolver;
+    timings?: Partial<EngineTimings>;
+    workspaces?: RunWorkspace | null;
+  } = {},
 ): Promise<void> {
   await runtime.store.transaction((tx) => ensureLocalChat(tx));
   const now = () => new Date();

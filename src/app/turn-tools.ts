@@ -1,3 +1,4 @@
+import type { PullRequestOpener } from '../adapters/tools/open-pull-request-tool';
 import { builtinTools } from '../adapters/tools/tool-registry';
 import type { Config } from '../config/config';
 import { createToolKit, type TurnToolsFactory } from '../core/engine/turn-tool-kit';
@@ -21,13 +22,14 @@ export function summonSecretValues(config: Pick<Config, 'models' | 'databaseUrl'
 export function createTurnTools(
   config: Pick<Config, 'models' | 'databaseUrl' | 'redisUrl'>,
   env: NodeJS.ProcessEnv = process.env,
-  options: { approvalPollMs?: number; bashTimeoutMs?: number } = {},
+  options: { approvalPollMs?: number; bashTimeoutMs?: number; pullRequests?: PullRequestOpener | null } = {},
 ): TurnToolsFactory {
   const definitions = builtinTools({
     bash: {
       env: agentEnvironment(env, {}, summonSecretValues(config)),
       ...(options.bashTimeoutMs === undefined ? {} : { timeoutMs: options.bashTimeoutMs }),
     },
+    pullRequests: options.pullRequests ?? null,
   });
   return createToolKit(
     definitions,

@@ -11,6 +11,7 @@ import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
 import type { RunRecord } from '../../src/core/model/records';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
 import { type Logger, silentLogger } from '../../src/core/ports/logger';
+import type { RunWorkspace } from '../../src/core/ports/run-workspace';
 import type { Runner } from '../../src/core/ports/runner';
 import type { StoreTx } from '../../src/core/ports/store';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
@@ -36,7 +37,12 @@ export async function openEngineHarness(
   setup: EngineSetup,
   runner: Runner,
   timings: Partial<EngineTimings> = {},
-  options: { tools?: TurnToolsFactory; logger?: Logger; concurrency?: number } = {},
+  options: {
+    tools?: TurnToolsFactory;
+    workspaces?: RunWorkspace;
+    logger?: Logger;
+    concurrency?: number;
+  } = {},
 ) {
   const db = await openTestDatabase(setup.database);
   const dataDir = await makeTempDir();
@@ -72,6 +78,7 @@ export async function openEngineHarness(
       }),
       runners: () => turnRunner,
       ...(options.tools === undefined ? {} : { tools: options.tools }),
+      ...(options.workspaces === undefined ? {} : { workspaces: options.workspaces }),
       rateLimiter,
       directory,
       clock: { now },

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { ToolOutcome } from '../../core/ports/turn-tools';
 import { classifyCommand } from '../../core/tools/classify-command';
 import { notReadOnly } from '../../core/tools/read-only-command';
-import { type AnyToolDefinition, defineTool } from '../../core/tools/tool-definition';
+import { type AnyToolDefinition, defineTool, type ToolScope } from '../../core/tools/tool-definition';
 import { capOutput } from './capped-output';
 
 export interface BashToolOptions {
@@ -31,12 +31,15 @@ const input = z.object({
  * modes a read-only variant of the same name refuses commands that could change anything.
  */
 export function bashTools(options: BashToolOptions): AnyToolDefinition[] {
-  const run = (
-    command: string,
-    timeoutSeconds: number | undefined,
-    workingDir: string,
-    signal: AbortSignal,
-  ) => runCommand(command, workingDir, signal, options, timeoutSeconds);
+  // G3: the run's own additions (its git configuration for the gateway) over the base environment.
+  const run = (command: string, timeoutSeconds: number | undefined, scope: ToolScope, signal: AbortSignal) =>
+    runCommand(
+      command,
+      scope.workingDir,
+      signal,
+      scope.env === undefined ? options : { ...options, env: { ...options.env, ...scope.env } },
+      timeoutSeconds,
+    );
   return [
     defineTool({
       name: 'bash',
@@ -45,7 +48,7 @@ export function bashTools(options: BashToolOptions): AnyToolDefinition[] {
       access: 'write',
       modes: ['chat'],
       classify: (call) => classifyCommand(call.command),
-      run: (call, scope, signal) => run(call.command, call.timeout_seconds, scope.workingDir, signal),
+      run: (call, scope, signal) => run(call.command, call.timeout_seconds, scope, signal),
     }),
     defineTool({
       name: 'bash',
@@ -60,7 +63,7 @@ export function bashTools(options: BashToolOptions): AnyToolDefinition[] {
         if (why !== undefined) {
           return { ok: false, output: `Refused in ${scope.space.mode} mode (read-only): ${why}.` };
         }
-        return run(call.command, call.timeout_seconds, scope.workingDir, signal);
+        return run(call.command, call.timeout_seconds, scope, signal);
       },
     }),
   ];

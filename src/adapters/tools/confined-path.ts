@@ -6,12 +6,21 @@ export type Confined = { ok: true; absolute: string } | { ok: false; reason: str
 /**
  * A path the model named, confined to the working directory: relative to it, never above
  * it, and not leading out of it through a symbolic link (the nearest existing ancestor's
- * real path must stay inside the working directory's real path).
+ * real path must stay inside the working directory's real path, or inside one of
+ * `linkedRoots`: the directories an overlay working directory links to, M9).
  */
-export async function confinePath(workingDir: string, requested: string): Promise<Confined> {
+export async function confinePath(
+  workingDir: string,
+  requested: string,
+  linkedRoots: readonly string[] = [],
+): Promise<Confined> {
   // The agent's folder exists once seeded; a fresh one is created rather than failing the call.
   await mkdir(workingDir, { recursive: true });
   const root = await realpath(workingDir);
+  // M9: an overlay's links into the space's checkouts (and the agent's own folder) stay inside.
+  const roots = [root, ...(await Promise.all(linkedRoots.map((r) => realpath(r).catch(() => null))))].filter(
+    (r): r is string => r !== null,
+  );
   const absolute = path.resolve(root, requested);
   if (!isInside(root, absolute)) {
     return { ok: false, reason: `Refused: ${requested} is outside your working directory.` };
@@ -20,7 +29,7 @@ export async function confinePath(workingDir: string, requested: string): Promis
   for (;;) {
     try {
       const real = await realpath(existing);
-      if (!isInside(root, real)) {
+      if (!roots.some((r) => isInside(r, real))) {
         return {
           ok: false,
           reason: `Refused: ${requested} leads outside your working directory through a symbolic link.`,

@@ -25,7 +25,7 @@ export const readFileTool = defineTool({
   modes: ALL_MODES,
   classify: () => [],
   run: async (input, scope) => {
-    const target = await confinePath(scope.workingDir, input.path);
+    const target = await confinePath(scope.workingDir, input.path, scope.linkedRoots);
     if (!target.ok) return { ok: false, output: target.reason };
     try {
       return { ok: true, output: capOutput(await readFile(target.absolute, 'utf8'), MAX_READ_CHARS) };
@@ -46,11 +46,13 @@ export const writeFileTool = defineTool({
   modes: ['chat'],
   classify: () => [],
   run: async (input, scope) => {
-    const target = await confinePath(scope.workingDir, input.path);
+    const target = await confinePath(scope.workingDir, input.path, scope.linkedRoots);
     if (!target.ok) return { ok: false, output: target.reason };
     try {
       await mkdir(path.dirname(target.absolute), { recursive: true });
       await writeFile(target.absolute, input.content, 'utf8');
+      // A7: the active repo follows the files the agent writes.
+      await scope.noteWrite?.(input.path);
       return { ok: true, output: `Wrote ${Buffer.byteLength(input.content)} bytes to ${input.path}.` };
     } catch (error) {
       return failure(error, input.path);
@@ -70,7 +72,7 @@ export const listFilesTool = defineTool({
   classify: () => [],
   run: async (input, scope) => {
     const requested = input.path ?? '.';
-    const target = await confinePath(scope.workingDir, requested);
+    const target = await confinePath(scope.workingDir, requested, scope.linkedRoots);
     if (!target.ok) return { ok: false, output: target.reason };
     try {
       if (!(await stat(target.absolute)).isDirectory())

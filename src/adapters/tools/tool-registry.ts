@@ -3,9 +3,12 @@ import { submitPlanTool } from '../../core/tools/submit-plan-tool';
 import type { AnyToolDefinition } from '../../core/tools/tool-definition';
 import { type BashToolOptions, bashTools } from './bash-tool';
 import { listFilesTool, readFileTool, writeFileTool } from './file-tools';
+import { openPullRequestTool, type PullRequestOpener } from './open-pull-request-tool';
 
 export interface BuiltinToolOptions {
   bash: BashToolOptions;
+  /** Absent or null when GitHub is not configured: then there is no `open_pull_request`. */
+  pullRequests?: PullRequestOpener | null;
 }
 
 /**
@@ -21,5 +24,6 @@ export function builtinTools(options: BuiltinToolOptions): AnyToolDefinition[] {
     listFilesTool,
     readSkillTool,
     submitPlanTool,
+    ...(options.pullRequests == null ? [] : [openPullRequestTool(options.pullRequests)]),
   ];
 }

@@ -8,7 +8,9 @@ export function registerChatCommand(program: Command, context: CliContext): void
     .description('open the local chat in this terminal (workspace default, space general, as member you)')
     .action(() =>
       withRuntime(context, (runtime) =>
-        runLocalChat(runtime, { input: process.stdin, output: process.stdout }),
+        // G3: `summon chat` serves no HTTP, so there is no git gateway to sync repos through:
+        // runs work in their agent folders (`summon start` serves the gateway and uses it).
+        runLocalChat(runtime, { input: process.stdin, output: process.stdout }, { workspaces: null }),
       ),
     );
 }

@@ -4,6 +4,7 @@ import type { Clock } from '../ports/clock';
 import type { JobQueue } from '../ports/job-queue';
 import type { Logger } from '../ports/logger';
 import type { PairRateLimiter } from '../ports/pair-rate-limiter';
+import type { RunWorkspace } from '../ports/run-workspace';
 import type { RunnerResolver } from '../ports/runner';
 import type { Store } from '../ports/store';
 import type { WorkspaceDirectory } from '../ports/workspace-directory';
@@ -46,6 +47,11 @@ export interface EngineDeps {
    * turns get no tools (NO_TOOLS), as engines built before the tool kit did.
    */
   tools?: TurnToolsFactory;
+  /**
+   * M9, G3: each run's worktrees and git environment in a space with repositories. Absent:
+   * every run works in the agent's own folder.
+   */
+  workspaces?: RunWorkspace;
   rateLimiter: PairRateLimiter;
   directory: WorkspaceDirectory;
   clock: Clock;

@@ -6,6 +6,7 @@ import { NO_TOOLS } from '../ports/turn-tools';
 import { composePrompt } from '../prompt';
 import type { EngineDeps } from './engine-deps';
 import { noteMessage } from './note-card';
+import { withRepoSkills } from './repo-skill-commands';
 import { RunMonitor } from './run-monitor';
 import { StatusCardPublisher } from './status-card-publisher';
 import { postSystemMessage } from './system-message';
@@ -79,7 +80,6 @@ async function runTurn(
   workerSignal: AbortSignal,
 ): Promise<TurnResult> {
   const { run, agent } = context;
-  const composed = composePrompt(context.promptInput);
   const abort = new AbortController();
   const stop = () => abort.abort(workerSignal.reason);
   workerSignal.addEventListener('abort', stop, { once: true });
@@ -108,7 +108,21 @@ async function runTurn(
   let text = '';
   try {
     const runner = deps.runners(agent);
-    const workingDir = deps.directory.agentDir(context.workspaceSlug, agent.name);
+    const agentDir = deps.directory.agentDir(context.workspaceSlug, agent.name);
+    // M9, G3: in a space with repositories the run works in its synced overlay, with git
+    // pointed at the gateway by a per-run credential (released in `finally`, however it ends).
+    const workspace =
+      deps.workspaces === undefined
+        ? null
+        : await deps.workspaces.prepare({
+            runId: run.id,
+            workspaceSlug: context.workspaceSlug,
+            agent,
+            space: context.space,
+            agentDir,
+          });
+    const workingDir = workspace?.workingDir ?? agentDir;
+    const composed = composePrompt(await withRepoSkills(context.promptInput, context.trigger, workspace));
     // A9: the turn's tools, built from the space mode; every call passes the guardrails.
     const tools =
       deps.tools === undefined
@@ -121,6 +135,7 @@ async function runTurn(
             workingDir,
             skills: context.skills,
             onWaiting: (waiting) => monitor.hold(waiting),
+            workspace,
           });
     for await (const event of runner.run({
       runId: run.id,
@@ -128,6 +143,7 @@ async function runTurn(
       system: composed.system,
       prompt: composed.prompt,
       workingDir,
+      ...(workspace === null ? {} : { env: workspace.env }),
       tools,
       signal: abort.signal,
     })) {
@@ -147,6 +163,14 @@ async function runTurn(
   } finally {
     monitor.stop();
     clearInterval(heartbeat);
+    if (deps.workspaces !== undefined) {
+      // G3: the run's gateway credential ends with the run (the gateway also refuses it then).
+      await deps.workspaces
+        .release(run.id)
+        .catch((error: unknown) =>
+          deps.logger.warn({ err: error, runId: run.id }, 'releasing the run failed'),
+        );
+    }
     workerSignal.removeEventListener('abort', stop);
     if (liveness !== 'ok') deps.logger.info({ runId: run.id, liveness }, 'run ended with liveness');
   }

@@ -1,9 +1,10 @@
 import type { ConversationRecord } from '../model/conversation-records';
 import type { GuardrailAction } from '../model/guardrail';
 import type { AgentRecord, SkillRecord, SpaceRecord } from '../model/records';
+import type { PreparedWorkspace } from '../ports/run-workspace';
 import type { ToolCall, ToolOutcome, TurnTools } from '../ports/turn-tools';
 import { summarizeCall } from '../tools/call-summary';
-import { classifyCommand } from '../tools/classify-command';
+import { classifyCommand, pushesOnlyToNamedRemotes } from '../tools/classify-command';
 import { planContract } from '../tools/submit-plan-tool';
 import { type AnyToolDefinition, type ToolScope, toolSpec } from '../tools/tool-definition';
 import { toolSurface } from '../tools/tool-surface';
@@ -21,6 +22,8 @@ export interface TurnToolsScope {
   skills: readonly SkillRecord[];
   /** A12: a tool starts (true) or ends (false) waiting; the run's silence watch is held meanwhile. */
   onWaiting?: (waiting: boolean) => void;
+  /** M9, G3: the run's worktrees and git environment; null/absent outside a space with repos. */
+  workspace?: PreparedWorkspace | null;
 }
 
 /** EngineDeps' factory: one `TurnTools` per run. */
@@ -47,7 +50,15 @@ export function createToolKit(
       workingDir: turn.workingDir,
       skills: turn.skills,
       state: new Map(),
+      ...(turn.workspace == null
+        ? {}
+        : {
+            env: turn.workspace.env,
+            linkedRoots: turn.workspace.linkedRoots,
+            noteWrite: turn.workspace.noteWrite,
+          }),
     };
+    const gatewayGatesPush = turn.workspace?.gatewayGatesPush === true;
     const pollMs = options.approvalPollMs ?? DEFAULT_APPROVAL_POLL_MS;
     const log = deps.logger.child({ component: 'tools', runId: turn.runId });
     // A12: a call waiting on an approval is blocked, so the silence watch is held meanwhile.
@@ -81,7 +92,7 @@ export function createToolKit(
         const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`);
         return { ok: false, output: `Invalid input for ${request.name}: ${issues.join('; ')}.` };
       }
-      const actions = definition.classify(parsed.data);
+      const actions = gatedHere(definition.classify(parsed.data), gatewayGatesPush, request.input);
       if (actions.length > 0) {
         const decision = await guard(request, actions, signal);
         if (!decision.allowed) return { ok: false, output: decision.reason };
@@ -105,10 +116,13 @@ export function createToolKit(
         const definition = surface.find((d) => d.name === request.name);
         const parsed = definition?.input.safeParse(request.input);
         // A CLI agent's own tools (e.g. Claude Code's Bash): a `command` is classified as a shell line.
-        const actions =
+        const actions = gatedHere(
           definition !== undefined && parsed?.success === true
             ? definition.classify(parsed.data)
-            : externalActions(request.input);
+            : externalActions(request.input),
+          gatewayGatesPush,
+          request.input,
+        );
         if (actions.length === 0) return { allowed: true };
         return guard(request, actions, signal);
       },
@@ -120,4 +134,20 @@ export function createToolKit(
 function externalActions(input: unknown): readonly GuardrailAction[] {
   const command = (input as { command?: unknown } | null)?.command;
   return typeof command === 'string' ? classifyCommand(command) : [];
+}
+
+/**
+ * G5: one decision per push. When the run's git goes through the gateway, `git push` to a
+ * named remote passes the tool's guard and the gateway applies `push_to_remote` at the moment
+ * of the push, with the exact refs on the card (asking here too would ask twice, and about
+ * less). Without a gateway, or for a push naming a URL or path, the tool-level guard stays.
+ */
+function gatedHere(
+  actions: readonly GuardrailAction[],
+  gatewayGatesPush: boolean,
+  input: unknown,
+): readonly GuardrailAction[] {
+  const command = (input as { command?: unknown } | null)?.command;
+  const toGateway = gatewayGatesPush && (typeof command !== 'string' || pushesOnlyToNamedRemotes(command));
+  return toGateway ? actions.filter((action) => action !== 'push_to_remote') : actions;
 }

@@ -21,6 +21,8 @@ export interface RunnerRequest {
   prompt: string;
   /** The agent's working directory (its folder in the data directory). */
   workingDir: string;
+  /** G3: added to the environment of the run's processes (the per-run git configuration). */
+  env?: Readonly<Record<string, string>>;
   /** A9: the tools this turn may use, already filtered by the space mode and guardrail-checked. */
   tools: TurnTools;
   /** Aborted when the turn is stopped, the watchdog gives up or the worker shuts down. */

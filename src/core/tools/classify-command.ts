@@ -51,7 +51,8 @@ const GH_TRACKER = new Set(['issue', 'project', 'label']);
 
 /**
  * G1: the guardrail actions of a shell command line: `git commit` → commit, `git push` →
- * push_to_remote (the git gateway gates it again at push time, G3), `gh pr create` →
+ * push_to_remote (when the run's git goes through the gateway the tool kit leaves it to the
+ * gateway, which decides at the moment of the push, G5), `gh pr create` →
  * open_pull_request, `gh issue …` → tracker_write, and anything that reaches the network
  * (curl, wget, ssh, package installs, git fetch/pull/clone, other gh calls) → network.
  */
@@ -93,4 +94,22 @@ function gitVerb(args: readonly string[]): string {
     if (!a.startsWith('-')) return a;
   }
   return '';
+}
+
+/**
+ * G5: whether every `git push` of the line goes to a named remote (`origin`, or none given),
+ * which the run's git configuration sends through the gateway. A push naming a URL or a path
+ * (`https://…`, `user@host:…`, `/srv/x.git`, `--repo=…`) may go elsewhere, so the tool-level
+ * `push_to_remote` check stays for it.
+ */
+export function pushesOnlyToNamedRemotes(line: string): boolean {
+  for (const words of simpleCommands(line)) {
+    const [program, ...args] = programWords(words);
+    if (program !== 'git' || gitVerb(args) !== 'push') continue;
+    const after = args.slice(args.indexOf('push') + 1);
+    if (after.some((a) => a.startsWith('--repo'))) return false;
+    const target = after.find((a) => !a.startsWith('-'));
+    if (target !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(target)) return false;
+  }
+  return true;
 }

@@ -14,6 +14,12 @@ export interface ToolScope {
   workingDir: string;
   /** A5: the skills linked into the agent's folder. */
   skills: readonly SkillRecord[];
+  /** G3: added to the environment of the processes the tools start (the per-run git configuration). */
+  env?: Readonly<Record<string, string>>;
+  /** M9: directories the working directory links into (the space's checkouts): file tools may follow those links. */
+  linkedRoots?: readonly string[];
+  /** A7: told of every file a tool writes (path relative to `workingDir`). */
+  noteWrite?: (path: string) => Promise<void>;
   /** Per-turn memory shared by the turn's tools (e.g. plan mode's submitted plan). */
   state: Map<string, unknown>;
 }

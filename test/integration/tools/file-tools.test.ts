@@ -67,6 +67,41 @@ describe('file tools, confined to the working directory', () => {
     expect((await listFilesTool.run({ path: 'linked' }, scope, signal)).ok).toBe(false);
   });
 
+  it('M9: an overlay may write through its link into the space checkouts (linkedRoots), nowhere else; A7 hears of the write', async () => {
+    const checkouts = path.join(root.path, 'spaces', 'general', 'repos');
+    await mkdir(path.join(checkouts, 'widgets'), { recursive: true });
+    await mkdir(path.join(work, 'repos'), { recursive: true });
+    await symlink(path.join(checkouts, 'widgets'), path.join(work, 'repos', 'widgets'));
+    await symlink(outside, path.join(work, 'repos', 'sneaky'));
+    const written: string[] = [];
+    const scope = toolScope(work, 'chat', {
+      linkedRoots: [checkouts],
+      noteWrite: async (p) => {
+        written.push(p);
+      },
+    });
+    expect(
+      await writeFileTool.run({ path: 'repos/widgets/fix.txt', content: 'fixed\n' }, scope, signal),
+    ).toEqual({
+      ok: true,
+      output: 'Wrote 6 bytes to repos/widgets/fix.txt.',
+    });
+    expect(await readFile(path.join(checkouts, 'widgets', 'fix.txt'), 'utf8')).toBe('fixed\n');
+    expect(written).toEqual(['repos/widgets/fix.txt']);
+    expect(await writeFileTool.run({ path: 'repos/sneaky/x.txt', content: 'x' }, scope, signal)).toEqual({
+      ok: false,
+      output: 'Refused: repos/sneaky/x.txt leads outside your working directory through a symbolic link.',
+    });
+    // Without linkedRoots (no prepared workspace) the checkout link is an escape like any other.
+    const plain = await writeFileTool.run(
+      { path: 'repos/widgets/a.txt', content: 'a' },
+      toolScope(work),
+      signal,
+    );
+    expect(plain.ok).toBe(false);
+    expect(written).toEqual(['repos/widgets/fix.txt']);
+  });
+
   it('a missing file is a sentence, not an exception', async () => {
     expect(await readFileTool.run({ path: 'nope.md' }, toolScope(work), signal)).toEqual({
       ok: false,

@@ -23,6 +23,23 @@ describe('A9: the tool surface is built from the space mode', () => {
     expect(names('review')).toEqual(['bash', 'read_file', 'list_files', 'read_skill']);
   });
 
+  it('G1: open_pull_request is offered in chat only, and only when GitHub is configured', () => {
+    const opener = {
+      open: () => Promise.reject(new Error('the surface never calls the operation')),
+    };
+    const withGitHub = builtinTools({ bash: { env: {} }, pullRequests: opener });
+    const surface = (mode: (typeof SPACE_MODES)[number]) => toolSurface(mode, withGitHub).map((t) => t.name);
+    expect(surface('chat')).toEqual([...names('chat'), 'open_pull_request']);
+    expect(surface('plan')).toEqual(names('plan'));
+    expect(surface('review')).toEqual(names('review'));
+    expect(builtinTools({ bash: { env: {} }, pullRequests: null }).map((t) => t.name)).not.toContain(
+      'open_pull_request',
+    );
+    // G1: the operation applies the open_pull_request guardrail itself; the tool kit does not ask first.
+    const tool = withGitHub.find((t) => t.name === 'open_pull_request');
+    expect(tool?.classify({ repo: 'acme/widgets', head: 'f', base: 'main', title: 't' })).toEqual([]);
+  });
+
   it('a write tool that names a read-only mode is still left out', () => {
     const [writeBash] = bashTools({ env: {} });
     if (writeBash === undefined) throw new Error('no bash');

@@ -91,6 +91,8 @@ export class CommandRunner implements Runner {
         argv: shellArgv(command, systemAsArg ? ['--append-system-prompt', request.system] : []),
         cwd: request.workingDir,
         env: agentEnvironment(this.baseEnv, {
+          // G3: the run's git configuration (the gateway and the run's own credential).
+          ...request.env,
           [HOOK_URL_ENV]: channel.url,
           [HOOK_TOKEN_ENV]: channel.token,
           SUMMON_RUN_ID: request.runId,

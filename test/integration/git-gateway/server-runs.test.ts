@@ -1,0 +1,119 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { runLocalChat } from '../../../src/app/local-chat';
+import { startServer } from '../../../src/app/server';
+import { ensureLocalChat } from '../../../src/core/workspace/local-chat';
+import { waitFor } from '../../support/engine-harness';
+import { AnthropicStandIn } from '../../support/stand-ins/anthropic-stand-in';
+import { GitHubGitStandIn, git } from '../../support/stand-ins/github-git-stand-in';
+import { makeTempDir } from '../../support/temp-dir';
+
+const REPO = 'acme/widgets';
+const GITHUB_TOKEN = 'ghs_serverRunsGatewayOnlyToken4242';
+const ANTHROPIC_KEY = 'sk-ant-api03-SERVER-RUNS-9d1c';
+
+/** A free loopback port: the gateway URL runs are given is the server's configured port. */
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+describe('M9/G3/G5 `summon start` as wired: a turn in a space with repos works through the server’s gateway', () => {
+  it('the default engine syncs the checkout, gives bash the run’s git environment, offers open_pull_request, and the push lands', async () => {
+    const tmp = await makeTempDir();
+    const home = path.join(tmp.path, 'home');
+    await mkdir(home, { recursive: true });
+    const upstream = new GitHubGitStandIn(path.join(tmp.path, 'github'));
+    await upstream.start();
+    upstream.tokens.add(GITHUB_TOKEN);
+    const bare = await upstream.createRepo(REPO, home);
+    const seed = path.join(tmp.path, 'seed');
+    await git(['init', '-q', '-b', 'main', seed], home);
+    await writeFile(path.join(seed, 'README.md'), 'widgets\n');
+    await git(['add', '.'], home, seed);
+    await git(
+      ['-c', 'user.name=Seed', '-c', 'user.email=s@example.com', 'commit', '-q', '-m', 'seed'],
+      home,
+      seed,
+    );
+    const direct = upstream.url.replace('://', `://x-access-token:${GITHUB_TOKEN}@`);
+    expect((await git(['push', '-q', `${direct}/${REPO}.git`, 'main'], home, seed)).code).toBe(0);
+
+    const anthropic = await AnthropicStandIn.start({ apiKey: ANTHROPIC_KEY });
+    anthropic.script(
+      {
+        kind: 'stream',
+        blocks: [
+          {
+            type: 'tool_use',
+            name: 'bash',
+            input: {
+              command:
+                'cd repos/widgets && echo served > served.txt && git add served.txt && git -c user.name=E -c user.email=e@example.com commit -q -m "Served" && git push origin HEAD:main 2>&1',
+            },
+          },
+        ],
+      },
+      { kind: 'stream', blocks: [{ type: 'text', chunks: ['Pushed through the server.'] }] },
+    );
+    const port = await freePort();
+    const server = await startServer(
+      {
+        PORT: String(port),
+        SUMMON_DATA_DIR: path.join(tmp.path, 'data'),
+        GITHUB_TOKEN,
+        GITHUB_GIT_URL: upstream.url,
+        ANTHROPIC_API_KEY: ANTHROPIC_KEY,
+        ANTHROPIC_BASE_URL: anthropic.url,
+        SUMMON_DEFAULT_MODEL: 'claude-sonnet-4-6',
+        LOG_LEVEL: 'silent',
+      },
+      tmp.path,
+    );
+    try {
+      const { store } = server.runtime;
+      // The local chat's workspace and space, as `summon chat` creates them, with a repository.
+      const local = await store.transaction((tx) => ensureLocalChat(tx));
+      await store.transaction(async (tx) => {
+        await tx.spaces.update(local.space.id, { repos: [REPO] });
+        await tx.guardrails.upsert(local.workspace.id, {
+          scopeKind: 'workspace',
+          scopeId: null,
+          action: 'push_to_remote',
+          decision: 'allow',
+        });
+      });
+      const input = new PassThrough();
+      const output = new PassThrough();
+      let screen = '';
+      output.on('data', (chunk: Buffer) => {
+        screen += chunk.toString();
+      });
+      const done = runLocalChat(server.runtime, { input, output });
+      input.write('@engineer push it\n');
+      await waitFor(async () => screen.includes('Pushed through the server.'), 30_000);
+      input.write('/quit\n');
+      await done;
+
+      const head = (await git(['--git-dir', bare, 'rev-parse', 'main'], home)).stdout.trim();
+      expect((await git(['--git-dir', bare, 'show', `${head}:served.txt`], home)).stdout).toBe('served\n');
+      const offered =
+        (anthropic.requests[0]?.body as { tools?: { name: string }[] } | undefined)?.tools ?? [];
+      expect(offered.map((t) => t.name)).toContain('open_pull_request');
+      const result = JSON.stringify(anthropic.requests[1]?.body ?? null);
+      expect(result).toContain('Exit code 0.');
+      expect(result).not.toContain(GITHUB_TOKEN);
+    } finally {
+      await server.close();
+      await upstream.close();
+      await anthropic.close();
+      await tmp.remove();
+    }
+  }, 90_000);
+});
