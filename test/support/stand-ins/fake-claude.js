@@ -160,10 +160,10 @@ async function main() {
       // A background process of the agent's own (a dev server, a watcher) that outlives its call.
       const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
       child.unref();
-      fs.writeFileSync(
-        path.join(cwd, step.grandchild),
-        JSON.stringify({ agent: process.pid, grandchild: child.pid }),
-      );
+      // Written whole (temporary file, then rename): a test polls for it while it is written.
+      const target = path.join(cwd, step.grandchild);
+      fs.writeFileSync(`${target}.tmp`, JSON.stringify({ agent: process.pid, grandchild: child.pid }));
+      fs.renameSync(`${target}.tmp`, target);
     } else if (step.stderr !== undefined) {
       process.stderr.write(`${step.stderr}\n`);
     } else if (step.error !== undefined) {
