@@ -16,6 +16,7 @@ import type {
   WorkspaceRecord,
 } from '../model/records';
 import type { ApprovalRepository } from './approval-store';
+import type { ChannelCursorRepository } from './channel-cursor-store';
 import type { ConversationRepository, MessageRepository, RunLaneRepository } from './conversation-store';
 
 /**
@@ -47,6 +48,7 @@ export interface StoreTx {
   readonly messages: MessageRepository;
   readonly approvals: ApprovalRepository;
   readonly processedEvents: ProcessedEventRepository;
+  readonly channelCursors: ChannelCursorRepository;
 }
 
 export interface WorkspaceRepository {

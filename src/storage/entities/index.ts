@@ -1,5 +1,6 @@
 import { AgentEntity } from './agent.entity';
 import { ApprovalEntity } from './approval.entity';
+import { ChannelCursorEntity } from './channel-cursor.entity';
 import { ConversationEntity } from './conversation.entity';
 import { GuardrailRuleEntity } from './guardrail-rule.entity';
 import { ProcessedInboundEventEntity } from './inbound-event.entity';
@@ -30,4 +31,5 @@ export const ENTITIES = [
   QuestionEntity,
   ProcessedInboundEventEntity,
   OutboxEntity,
+  ChannelCursorEntity,
 ];

@@ -3,6 +3,7 @@ import { translatingDbErrors } from './db-errors';
 import { queryRecords } from './query-records';
 import { agentRepository } from './repositories/agent-repository';
 import { approvalRepository } from './repositories/approval-repository';
+import { channelCursorRepository } from './repositories/channel-cursor-repository';
 import { channelBindingRepository } from './repositories/channel-binding-repository';
 import { conversationRepository } from './repositories/conversation-repository';
 import { guardrailRuleRepository } from './repositories/guardrail-rule-repository';
@@ -45,5 +46,6 @@ export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
   messages: translated(messageRepository(manager)),
   approvals: translated(approvalRepository(manager)),
   processedEvents: translated(processedEventRepository(manager)),
+  channelCursors: translated(channelCursorRepository(manager)),
   query: (sql, params = []) => translatingDbErrors(() => queryRecords(manager, sql, params)),
 });

@@ -1,0 +1,54 @@
+/** P7: Discord's limit for a message's `content`. */
+export const DISCORD_CONTENT_LIMIT = 2000;
+
+const FENCE = /^\s*(```+|~~~+)(.*)$/;
+
+/**
+ * P7: splits a reply into parts of at most `limit` characters, in order, at line breaks where
+ * it can (a line longer than the limit is cut). A code fence open at a cut is closed at the
+ * end of the part and reopened, with its language, at the start of the next, so every part is
+ * well-formed markdown on its own.
+ */
+export function splitMessage(text: string, limit = DISCORD_CONTENT_LIMIT): string[] {
+  if (text.length <= limit) return [text];
+  const parts: string[] = [];
+  let current = '';
+  let fence: { marker: string; opener: string } | null = null;
+
+  const closing = () => (fence === null ? '' : `\n${fence.marker}`);
+  const flush = () => {
+    if (current.trim() === '' || current === (fence === null ? '' : fence.opener)) return;
+    parts.push(current + closing());
+    current = fence === null ? '' : fence.opener;
+  };
+  const append = (line: string) => {
+    current = current === '' ? line : `${current}\n${line}`;
+  };
+
+  for (const rawLine of text.split('\n')) {
+    let line = rawLine;
+    for (;;) {
+      const separator = current === '' ? 0 : 1;
+      const room = limit - current.length - separator - closing().length;
+      if (line.length <= room) break;
+      if (current !== '' && current !== (fence?.opener ?? '')) {
+        flush();
+        continue;
+      }
+      // A line longer than a whole part: cut it.
+      const cut = Math.max(1, room);
+      append(line.slice(0, cut));
+      line = line.slice(cut);
+      flush();
+    }
+    append(line);
+    const match = FENCE.exec(line);
+    if (match !== null) {
+      const marker = match[1] ?? '```';
+      if (fence === null) fence = { marker, opener: line.trim() };
+      else if (marker.startsWith(fence.marker[0] ?? '`') && match[2]?.trim() === '') fence = null;
+    }
+  }
+  if (current !== '' && current !== (fence === null ? '' : fence.opener)) parts.push(current + closing());
+  return parts;
+}
