@@ -12,7 +12,12 @@ import { parseWorkspaceFile } from '../../src/core/workspace/parse-workspace-fil
 import { WorkspaceService } from '../../src/core/workspace/workspace-service';
 import type { DatabaseKind } from '../../src/storage/database';
 import { waitFor } from './engine-harness';
-import { BOT_TOKEN, DiscordStandIn, type StandInUser, type StoredMessage } from './stand-ins/discord/discord-stand-in';
+import {
+  BOT_TOKEN,
+  DiscordStandIn,
+  type StandInUser,
+  type StoredMessage,
+} from './stand-ins/discord/discord-stand-in';
 import { makeTempDir } from './temp-dir';
 import { openTestDatabase } from './test-database';
 
@@ -43,7 +48,7 @@ export async function openDiscordHarness(options: {
     mo: { id: standIn.newId(), username: 'mo' },
     stranger: { id: standIn.newId(), username: 'stranger' },
   };
-  const db = await openTestDatabase(options.database ?? 'pglite');
+  const db = await openTestDatabase(options.database ?? 'postgres');
   const dataDir = await makeTempDir();
   const directory = new FileWorkspaceDirectory(dataDir.path);
   const store = db.database.store;
@@ -120,7 +125,11 @@ spaces:
     /** The thread started from a message, once it exists, with its messages. */
     thread: (message: StoredMessage) => standIn.messagesIn(message.id),
     /** Waits until the thread of `message` holds a message matching `check`. */
-    waitInThread: (message: StoredMessage | string, check: (m: StoredMessage) => boolean, timeoutMs = 15_000) =>
+    waitInThread: (
+      message: StoredMessage | string,
+      check: (m: StoredMessage) => boolean,
+      timeoutMs = 15_000,
+    ) =>
       waitFor(async () => {
         const id = typeof message === 'string' ? message : message.id;
         return standIn.messagesIn(id).find(check) ?? null;

@@ -23,6 +23,10 @@ export const ASK_COMMAND = {
 } as const;
 
 /** Registered per guild: a guild's commands update at once, global ones take up to an hour. */
-export async function registerGuildCommands(rest: REST, applicationId: string, guildId: string): Promise<void> {
+export async function registerGuildCommands(
+  rest: REST,
+  applicationId: string,
+  guildId: string,
+): Promise<void> {
   await rest.put(Routes.applicationGuildCommands(applicationId, guildId), { body: [ASK_COMMAND] });
 }

@@ -11,7 +11,8 @@ export function encodeCustomId(button: ButtonAction): string {
     button.kind === 'note'
       ? `note:${button.action}:${button.messageId}`
       : `approval:${button.verdict}:${button.approvalId}`;
-  if (id.length > CUSTOM_ID_LIMIT) throw new RangeError(`custom_id over ${CUSTOM_ID_LIMIT} characters: ${id}`);
+  if (id.length > CUSTOM_ID_LIMIT)
+    throw new RangeError(`custom_id over ${CUSTOM_ID_LIMIT} characters: ${id}`);
   return id;
 }
 

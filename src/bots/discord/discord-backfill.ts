@@ -33,10 +33,17 @@ export class DiscordBackfill {
     let messages = 0;
     for (const cursor of cursors) {
       try {
-        messages += await this.fill(cursor.channelId, cursor.parentChannelId ?? cursor.channelId, cursor.lastMessageId);
+        messages += await this.fill(
+          cursor.channelId,
+          cursor.parentChannelId ?? cursor.channelId,
+          cursor.lastMessageId,
+        );
       } catch (error) {
         // One channel that cannot be read (deleted, permissions) does not stop the others.
-        this.deps.logger.warn({ err: error, channelId: cursor.channelId }, 'back-fill of a Discord channel failed');
+        this.deps.logger.warn(
+          { err: error, channelId: cursor.channelId },
+          'back-fill of a Discord channel failed',
+        );
       }
     }
     this.deps.logger.info({ channels: cursors.length, messages }, 'Discord back-fill done');

@@ -85,9 +85,14 @@ export class DiscordFrontEnd {
       logger.info({ shardId }, 'Discord session ready');
       this.backfills = this.backfills.then(() => this.afterReady(backfill));
     });
-    client.on(Events.ShardResume, (shardId, replayed) => logger.info({ shardId, replayed }, 'Discord session resumed'));
+    client.on(Events.ShardResume, (shardId, replayed) =>
+      logger.info({ shardId, replayed }, 'Discord session resumed'),
+    );
     client.on(Events.ShardDisconnect, (event, shardId) =>
-      logger.error({ shardId, code: event.code }, 'Discord closed the connection for good; it is not retried'),
+      logger.error(
+        { shardId, code: event.code },
+        'Discord closed the connection for good; it is not retried',
+      ),
     );
     client.on(Events.Error, (error) => logger.error({ err: error }, 'Discord client error'));
     try {
@@ -119,7 +124,8 @@ export class DiscordFrontEnd {
     try {
       for (const guild of this.client.guilds.cache.values()) {
         const applicationId = this.client.application?.id;
-        if (applicationId !== undefined) await registerGuildCommands(this.client.rest, applicationId, guild.id);
+        if (applicationId !== undefined)
+          await registerGuildCommands(this.client.rest, applicationId, guild.id);
       }
       await backfill.run();
     } catch (error) {

@@ -33,7 +33,8 @@ export class DiscordInteractions {
     try {
       if (interaction.isButton()) await this.button(interaction);
       else if (interaction.isAutocomplete()) await this.autocomplete(interaction);
-      else if (interaction.isChatInputCommand() && interaction.commandName === 'ask') await this.ask(interaction);
+      else if (interaction.isChatInputCommand() && interaction.commandName === 'ask')
+        await this.ask(interaction);
     } catch (error) {
       this.deps.logger.error({ err: error, interactionId: interaction.id }, 'a Discord interaction failed');
       if (interaction.isRepliable() && (interaction.deferred || interaction.replied)) {
@@ -86,7 +87,10 @@ export class DiscordInteractions {
   private async ask(interaction: ChatInputCommandInteraction): Promise<void> {
     const place = this.channelOf(interaction);
     if (place === null) {
-      await interaction.reply({ content: '`/ask` works in a server channel.', flags: MessageFlags.Ephemeral });
+      await interaction.reply({
+        content: '`/ask` works in a server channel.',
+        flags: MessageFlags.Ephemeral,
+      });
       return;
     }
     if (!(await this.deps.directory.isBoundChannel(place.guild, place.channel))) {

@@ -3,7 +3,7 @@ import type { ChatPlatform, OutboundMessage, ThreadId } from '../../core/ports/c
 import type { Logger } from '../../core/ports/logger';
 import type { DiscordDirectory } from './discord-directory';
 import { renderEditBody, renderWebhookBodies } from './discord-render';
-import { decodeDiscordThreadId, type DiscordThreadParts } from './discord-thread-id';
+import { type DiscordThreadParts, decodeDiscordThreadId } from './discord-thread-id';
 import type { DiscordWebhooks } from './discord-webhooks';
 
 /** Discord's JSON error code for "A thread has already been created for this message". */
@@ -127,7 +127,8 @@ export class DiscordPlatform implements ChatPlatform {
 }
 
 /** The direct message's text: what was said, then which thread it is about (`-#` is Discord's small print). */
-export const privateText = (text: string, threadChannelId: string): string => `${text}\n-# in <#${threadChannelId}>`;
+export const privateText = (text: string, threadChannelId: string): string =>
+  `${text}\n-# in <#${threadChannelId}>`;
 
 const clipName = (name: string) =>
   name.length <= THREAD_NAME_LIMIT ? name : `${name.slice(0, THREAD_NAME_LIMIT - 1)}…`;

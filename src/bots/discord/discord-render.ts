@@ -37,7 +37,10 @@ const STATE_LABEL = { working: 'working', done: 'done', failed: 'failed', stoppe
  * P2, P4, P5, P9: an outbound message as Discord webhook bodies. Text splits into as many
  * bodies as it needs (P7); a card is always one body, so it can be edited in place.
  */
-export function renderWebhookBodies(message: OutboundMessage, members: readonly DiscordMember[]): WebhookBody[] {
+export function renderWebhookBodies(
+  message: OutboundMessage,
+  members: readonly DiscordMember[],
+): WebhookBody[] {
   const persona = personaOf(message.as);
   const { content } = message;
   if (content.kind === 'text') {
@@ -101,8 +104,14 @@ function statusBody(card: StatusCard): CardBody {
 /** P4, N5–N9: the row alone when folded; the note's text in an embed when open. */
 function noteBody(card: NoteCard): CardBody {
   const button = card.open
-    ? { label: 'Fold', custom_id: encodeCustomId({ kind: 'note', action: 'fold', messageId: card.messageId }) }
-    : { label: 'Open', custom_id: encodeCustomId({ kind: 'note', action: 'open', messageId: card.messageId }) };
+    ? {
+        label: 'Fold',
+        custom_id: encodeCustomId({ kind: 'note', action: 'fold', messageId: card.messageId }),
+      }
+    : {
+        label: 'Open',
+        custom_id: encodeCustomId({ kind: 'note', action: 'open', messageId: card.messageId }),
+      };
   return {
     content: clip(`📝 ${card.row}`, 2000),
     embeds: card.open
@@ -136,7 +145,11 @@ function approvalBody(card: ApprovalCard): CardBody {
                 type: 2,
                 style: 3,
                 label: 'Approve',
-                custom_id: encodeCustomId({ kind: 'approval', verdict: 'approve', approvalId: card.approvalId }),
+                custom_id: encodeCustomId({
+                  kind: 'approval',
+                  verdict: 'approve',
+                  approvalId: card.approvalId,
+                }),
               },
               {
                 type: 2,

@@ -51,7 +51,8 @@ export class DiscordWebhooks {
       ((await this.rest.post(Routes.channelWebhooks(channelId), {
         body: { name: WEBHOOK_NAME },
       })) as WebhookResponse);
-    if (webhook.token === undefined) throw new Error(`Discord returned webhook ${webhook.id} without a token.`);
+    if (webhook.token === undefined)
+      throw new Error(`Discord returned webhook ${webhook.id} without a token.`);
     this.ids.add(webhook.id);
     return { id: webhook.id, token: webhook.token };
   }

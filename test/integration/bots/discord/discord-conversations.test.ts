@@ -45,7 +45,10 @@ describe('Discord front end: conversations (real discord.js against the Discord 
     await h.waitInThread(asked, (m) => m.content === 'Tests pass.');
     await h.waitInThread(asked, (m) => m.content === 'The login bug is fixed.');
     await h.settled(2);
-    const authors = h.thread(asked).filter((m) => m.embeds.length === 0).map((m) => m.author.username);
+    const authors = h
+      .thread(asked)
+      .filter((m) => m.embeds.length === 0)
+      .map((m) => m.author.username);
     expect(authors.sort()).toEqual(['engineer', 'qa']);
   });
 

@@ -5,11 +5,13 @@
  */
 
 interface SafeParser {
-  safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } };
+  safeParse(value: unknown): {
+    success: boolean;
+    error?: { issues: { path: PropertyKey[]; message: string }[] };
+  };
 }
 
 // ES module only: jest maps and transforms it (jest.config.js). Loaded once per test file.
-// biome-ignore lint/style/noCommonJs: the package has no CommonJS entry; jest maps this path.
 const spec = require('discord-api-spec/zod') as Record<string, SafeParser | undefined>;
 
 export const schema = (name: string): SafeParser => {
@@ -39,7 +41,10 @@ export const invalidForm = (problems: Record<string, string>): DiscordRefusal =>
     code: 50035,
     message: 'Invalid Form Body',
     errors: Object.fromEntries(
-      Object.entries(problems).map(([path, message]) => [path, { _errors: [{ code: 'BASE_TYPE_INVALID', message }] }]),
+      Object.entries(problems).map(([path, message]) => [
+        path,
+        { _errors: [{ code: 'BASE_TYPE_INVALID', message }] },
+      ]),
     ),
   });
 
@@ -48,7 +53,8 @@ export function checkSchema(name: string, body: unknown): void {
   const result = schema(name).safeParse(body);
   if (result.success) return;
   const problems: Record<string, string> = {};
-  for (const issue of result.error?.issues ?? []) problems[issue.path.map(String).join('.') || '(body)'] = issue.message;
+  for (const issue of result.error?.issues ?? [])
+    problems[issue.path.map(String).join('.') || '(body)'] = issue.message;
   throw invalidForm(problems);
 }
 
@@ -92,14 +98,15 @@ export function checkMessageLimits(body: MessageBody, options: { create: boolean
   if (total > 6000) problems.embeds = 'Embed size exceeds maximum size of 6000';
   const rows = body.components ?? [];
   if (rows.length > 5) problems.components = 'Must be 5 or fewer in length.';
-  rows.forEach((row, i) =>
+  rows.forEach((row, i) => {
     (row.components ?? []).forEach((component, j) => {
-      if (component.custom_id !== undefined && (component.custom_id.length < 1 || component.custom_id.length > 100))
-        problems[`components.${i}.components.${j}.custom_id`] = 'Must be between 1 and 100 in length.';
-      if ((component.label?.length ?? 0) > 80)
-        problems[`components.${i}.components.${j}.label`] = 'Must be 80 or fewer in length.';
-    }),
-  );
+      const at = `components.${i}.components.${j}`;
+      const id = component.custom_id;
+      if (id !== undefined && (id.length < 1 || id.length > 100))
+        problems[`${at}.custom_id`] = 'Must be between 1 and 100 in length.';
+      if ((component.label?.length ?? 0) > 80) problems[`${at}.label`] = 'Must be 80 or fewer in length.';
+    });
+  });
   if (options.create && (body.content ?? '') === '' && embeds.length === 0 && rows.length === 0)
     throw new DiscordRefusal(400, { code: 50006, message: 'Cannot send an empty message' });
   if (Object.keys(problems).length > 0) throw invalidForm(problems);
@@ -128,7 +135,9 @@ export function pingsOf(
   const parse = allowed === undefined ? ['everyone', 'users', 'roles'] : (allowed.parse ?? []);
   const written = [...content.matchAll(/<@!?([0-9]+)>/g)].flatMap((m) => (m[1] === undefined ? [] : [m[1]]));
   const users = written.filter((id) => parse.includes('users') || (allowed?.users ?? []).includes(id));
-  const writtenRoles = [...content.matchAll(/<@&([0-9]+)>/g)].flatMap((m) => (m[1] === undefined ? [] : [m[1]]));
+  const writtenRoles = [...content.matchAll(/<@&([0-9]+)>/g)].flatMap((m) =>
+    m[1] === undefined ? [] : [m[1]],
+  );
   return {
     everyone: parse.includes('everyone') && /@(everyone|here)/.test(content),
     users: [...new Set(users)],

@@ -235,7 +235,12 @@ export class DiscordStandIn {
         name: 'ask',
         type: 1,
         guild_id: this.guildId,
-        options: options.map((o) => ({ type: 3, name: o.name, value: o.value, ...(o.focused ? { focused: true } : {}) })),
+        options: options.map((o) => ({
+          type: 3,
+          name: o.name,
+          value: o.value,
+          ...(o.focused ? { focused: true } : {}),
+        })),
       },
     });
     return interaction;
@@ -277,7 +282,10 @@ export class DiscordStandIn {
     const send = (status: number, body?: unknown, headers: Record<string, string> = {}) => {
       call.status = status;
       // A 204 must carry no JSON content type (@discordjs/rest would parse the empty body).
-      res.writeHead(status, body === undefined ? headers : { 'content-type': 'application/json', ...headers });
+      res.writeHead(
+        status,
+        body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      );
       res.end(body === undefined ? '' : JSON.stringify(body));
     };
     try {
@@ -302,7 +310,8 @@ export class DiscordStandIn {
   }
 
   private requireBot(call: RecordedCall): void {
-    if (call.authorization !== `Bot ${this.token}`) throw new DiscordRefusal(401, { code: 0, message: '401: Unauthorized' });
+    if (call.authorization !== `Bot ${this.token}`)
+      throw new DiscordRefusal(401, { code: 0, message: '401: Unauthorized' });
   }
 
   private route(call: RecordedCall, query: URLSearchParams): unknown {
@@ -318,11 +327,13 @@ export class DiscordStandIn {
         session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 1 },
       };
     }
-    if ((match = m(/^\/api\/v10\/channels\/([0-9]+)$/)) && method === 'GET') {
+    match = method === 'GET' ? m(/^\/api\/v10\/channels\/([0-9]+)$/) : null;
+    if (match) {
       this.requireBot(call);
       return this.channel(match[1] ?? '');
     }
-    if ((match = m(/^\/api\/v10\/channels\/([0-9]+)\/messages$/))) {
+    match = m(/^\/api\/v10\/channels\/([0-9]+)\/messages$/);
+    if (match) {
       this.requireBot(call);
       const channelId = match[1] ?? '';
       if (method === 'GET') return this.listMessages(channelId, query);
@@ -333,18 +344,28 @@ export class DiscordStandIn {
         return this.wire(message);
       }
     }
-    if ((match = m(/^\/api\/v10\/channels\/([0-9]+)\/messages\/([0-9]+)\/threads$/)) && method === 'POST') {
+    match = method === 'POST' ? m(/^\/api\/v10\/channels\/([0-9]+)\/messages\/([0-9]+)\/threads$/) : null;
+    if (match) {
       this.requireBot(call);
       checkSchema('CreateTextThreadWithMessageRequestSchema', body);
       return this.startThread(match[1] ?? '', match[2] ?? '', String(body.name));
     }
-    if ((match = m(/^\/api\/v10\/channels\/([0-9]+)\/webhooks$/))) {
+    match = m(/^\/api\/v10\/channels\/([0-9]+)\/webhooks$/);
+    if (match) {
       this.requireBot(call);
       const channel = this.channel(match[1] ?? '');
-      if (method === 'GET') return [...this.webhooks.values()].filter((w) => w.channel_id === channel.id).map((w) => this.webhookObject(w));
+      if (method === 'GET')
+        return [...this.webhooks.values()]
+          .filter((w) => w.channel_id === channel.id)
+          .map((w) => this.webhookObject(w));
       if (method === 'POST') {
         checkWebhookName(body.name as string | undefined, 'name');
-        if (body.name === undefined) throw new DiscordRefusal(400, { code: 50035, message: 'Invalid Form Body', errors: { name: 'required' } });
+        if (body.name === undefined)
+          throw new DiscordRefusal(400, {
+            code: 50035,
+            message: 'Invalid Form Body',
+            errors: { name: 'required' },
+          });
         const webhook: Webhook = {
           id: this.newId(),
           token: `wh-token-${this.newId()}`,
@@ -357,24 +378,39 @@ export class DiscordStandIn {
         return this.webhookObject(webhook);
       }
     }
-    if ((match = m(/^\/api\/v10\/webhooks\/([0-9]+)\/([^/]+)$/)) && method === 'POST') {
+    match = method === 'POST' ? m(/^\/api\/v10\/webhooks\/([0-9]+)\/([^/]+)$/) : null;
+    if (match) {
       return this.executeWebhook(match[1] ?? '', match[2] ?? '', body as MessageBody, query);
     }
-    if ((match = m(/^\/api\/v10\/webhooks\/([0-9]+)\/([^/]+)\/messages\/([0-9]+|@original)$/)) && method === 'PATCH') {
-      return this.editWebhookMessage(match[1] ?? '', match[2] ?? '', match[3] ?? '', body as MessageBody, query);
+    match =
+      method === 'PATCH'
+        ? m(/^\/api\/v10\/webhooks\/([0-9]+)\/([^/]+)\/messages\/([0-9]+|@original)$/)
+        : null;
+    if (match) {
+      return this.editWebhookMessage(
+        match[1] ?? '',
+        match[2] ?? '',
+        match[3] ?? '',
+        body as MessageBody,
+        query,
+      );
     }
     if (path === '/api/v10/users/@me/channels' && method === 'POST') {
       this.requireBot(call);
       checkSchema('CreatePrivateChannelRequestSchema', body);
       return this.dmChannel(String(body.recipient_id));
     }
-    if ((match = m(/^\/api\/v10\/interactions\/([0-9]+)\/([^/]+)\/callback$/)) && method === 'POST') {
+    match = method === 'POST' ? m(/^\/api\/v10\/interactions\/([0-9]+)\/([^/]+)\/callback$/) : null;
+    if (match) {
       return this.interactionCallback(match[1] ?? '', match[2] ?? '', body);
     }
-    if ((match = m(/^\/api\/v10\/applications\/([0-9]+)\/guilds\/([0-9]+)\/commands$/)) && method === 'PUT') {
+    match = method === 'PUT' ? m(/^\/api\/v10\/applications\/([0-9]+)\/guilds\/([0-9]+)\/commands$/) : null;
+    if (match) {
       this.requireBot(call);
-      if (match[1] !== this.applicationId) throw new DiscordRefusal(403, { code: 50001, message: 'Missing Access' });
-      if (!Array.isArray(call.body)) throw new DiscordRefusal(400, { code: 50035, message: 'Invalid Form Body' });
+      if (match[1] !== this.applicationId)
+        throw new DiscordRefusal(403, { code: 50001, message: 'Missing Access' });
+      if (!Array.isArray(call.body))
+        throw new DiscordRefusal(400, { code: 50035, message: 'Invalid Form Body' });
       for (const command of call.body) checkSchema('ApplicationCommandUpdateRequestSchema', command);
       const registered = (call.body as Record<string, unknown>[]).map((c) => ({
         ...c,
@@ -394,7 +430,12 @@ export class DiscordStandIn {
     const all = this.messages.get(channelId);
     if (all === undefined) throw new DiscordRefusal(404, { code: 10003, message: 'Unknown Channel' });
     const limit = Number(query.get('limit') ?? 50);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new DiscordRefusal(400, { code: 50035, message: 'Invalid Form Body', errors: { limit: 'Must be between 1 and 100' } });
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      throw new DiscordRefusal(400, {
+        code: 50035,
+        message: 'Invalid Form Body',
+        errors: { limit: 'Must be between 1 and 100' },
+      });
     const after = query.get('after');
     // Discord: the `limit` messages right after `after`, newest first; without it, the newest.
     const chosen =
@@ -409,7 +450,10 @@ export class DiscordStandIn {
     if (!(this.messages.get(channelId) ?? []).some((msg) => msg.id === messageId))
       throw new DiscordRefusal(404, { code: 10008, message: 'Unknown Message' });
     if (this.channels.has(messageId))
-      throw new DiscordRefusal(400, { code: 160004, message: 'A thread has already been created for this message' });
+      throw new DiscordRefusal(400, {
+        code: 160004,
+        message: 'A thread has already been created for this message',
+      });
     const thread: Channel = { id: messageId, type: 11, guild_id: this.guildId, parent_id: parent.id, name };
     this.channels.set(thread.id, thread);
     this.messages.set(thread.id, []);
@@ -421,7 +465,8 @@ export class DiscordStandIn {
   private webhookFor(id: string, token: string): Webhook {
     const webhook = this.webhooks.get(id);
     if (webhook === undefined) throw new DiscordRefusal(404, { code: 10015, message: 'Unknown Webhook' });
-    if (webhook.token !== token) throw new DiscordRefusal(401, { code: 50027, message: 'Invalid Webhook Token' });
+    if (webhook.token !== token)
+      throw new DiscordRefusal(401, { code: 50027, message: 'Invalid Webhook Token' });
     return webhook;
   }
 
@@ -440,7 +485,13 @@ export class DiscordStandIn {
     if (interaction !== undefined) {
       checkSchema('IncomingWebhookInteractionRequestSchema', body);
       checkMessageLimits(body, { create: true });
-      const message = this.storeMessage(interaction.channelId, this.userObject(this.bot), body, { application_id: this.applicationId }, false);
+      const message = this.storeMessage(
+        interaction.channelId,
+        this.userObject(this.bot),
+        body,
+        { application_id: this.applicationId },
+        false,
+      );
       interaction.followUps.push(message);
       return this.wire(message);
     }
@@ -469,14 +520,27 @@ export class DiscordStandIn {
     return query.get('wait') === 'true' ? this.wire(message) : undefined;
   }
 
-  private editWebhookMessage(id: string, token: string, messageId: string, body: MessageBody, query: URLSearchParams): unknown {
+  private editWebhookMessage(
+    id: string,
+    token: string,
+    messageId: string,
+    body: MessageBody,
+    query: URLSearchParams,
+  ): unknown {
     const interaction = this.interactionByToken(id, token);
     if (interaction !== undefined) {
       checkSchema('IncomingWebhookUpdateForInteractionCallbackRequestPartialSchema', body);
       checkMessageLimits(body, { create: false });
-      if (messageId !== '@original') throw new DiscordRefusal(404, { code: 10008, message: 'Unknown Message' });
+      if (messageId !== '@original')
+        throw new DiscordRefusal(404, { code: 10008, message: 'Unknown Message' });
       if (interaction.original === null) {
-        interaction.original = this.storeMessage(interaction.channelId, this.userObject(this.bot), body, { application_id: this.applicationId, type: 20 } as Partial<StoredMessage>, true);
+        interaction.original = this.storeMessage(
+          interaction.channelId,
+          this.userObject(this.bot),
+          body,
+          { application_id: this.applicationId, type: 20 } as Partial<StoredMessage>,
+          true,
+        );
       } else this.applyEdit(interaction.original, body);
       return this.wire(interaction.original);
     }
@@ -484,7 +548,9 @@ export class DiscordStandIn {
     checkSchema('IncomingWebhookUpdateRequestPartialSchema', body);
     checkMessageLimits(body, { create: false });
     const channelId = this.webhookTarget(webhook, query);
-    const message = (this.messages.get(channelId) ?? []).find((msg) => msg.id === messageId && msg.webhook_id === webhook.id);
+    const message = (this.messages.get(channelId) ?? []).find(
+      (msg) => msg.id === messageId && msg.webhook_id === webhook.id,
+    );
     if (message === undefined) throw new DiscordRefusal(404, { code: 10008, message: 'Unknown Message' });
     this.applyEdit(message, body);
     return this.wire(message);
@@ -503,27 +569,50 @@ export class DiscordStandIn {
     if (id === undefined) {
       id = this.newId();
       this.dmChannels.set(userId, id);
-      this.channels.set(id, { id, type: 1, recipients: [{ id: userId, username: `user${userId.slice(-4)}` }] });
+      this.channels.set(id, {
+        id,
+        type: 1,
+        recipients: [{ id: userId, username: `user${userId.slice(-4)}` }],
+      });
       this.messages.set(id, []);
     }
     const channel = this.channel(id);
-    return { id, type: 1, last_message_id: null, flags: 0, recipients: (channel.recipients ?? []).map((u) => this.userObject(u)) };
+    return {
+      id,
+      type: 1,
+      last_message_id: null,
+      flags: 0,
+      recipients: (channel.recipients ?? []).map((u) => this.userObject(u)),
+    };
   }
 
   private interactionCallback(id: string, token: string, body: Record<string, unknown>): unknown {
     const interaction = this.interactions.get(id);
-    if (interaction === undefined || interaction.token !== token) throw new DiscordRefusal(404, { code: 10062, message: 'Unknown interaction' });
+    if (interaction === undefined || interaction.token !== token)
+      throw new DiscordRefusal(404, { code: 10062, message: 'Unknown interaction' });
     // Discord's 3 seconds to answer.
-    if (Date.now() - interaction.createdAt > 3000) throw new DiscordRefusal(404, { code: 10062, message: 'Unknown interaction' });
-    if (interaction.responded) throw new DiscordRefusal(400, { code: 40060, message: 'Interaction has already been acknowledged.' });
+    if (Date.now() - interaction.createdAt > 3000)
+      throw new DiscordRefusal(404, { code: 10062, message: 'Unknown interaction' });
+    if (interaction.responded)
+      throw new DiscordRefusal(400, { code: 40060, message: 'Interaction has already been acknowledged.' });
     const type = Number(body.type);
     if (type === 4 || type === 5) checkSchema('CreateMessageInteractionCallbackRequestSchema', body);
     else if (type === 6 || type === 7) checkSchema('UpdateMessageInteractionCallbackRequestSchema', body);
     else if (type === 8) checkSchema('ApplicationCommandAutocompleteCallbackRequestSchema', body);
-    else throw new DiscordRefusal(400, { code: 50035, message: 'Invalid Form Body', errors: { type: 'unknown' } });
+    else
+      throw new DiscordRefusal(400, {
+        code: 50035,
+        message: 'Invalid Form Body',
+        errors: { type: 'unknown' },
+      });
     const data = body.data as Record<string, unknown> | undefined;
     if (data !== undefined && type !== 8) checkMessageLimits(data as MessageBody, { create: false });
-    if (type === 8 && Array.isArray(data?.choices) && data.choices.length > 25) throw new DiscordRefusal(400, { code: 50035, message: 'Invalid Form Body', errors: { 'data.choices': 'Must be 25 or fewer in length.' } });
+    if (type === 8 && Array.isArray(data?.choices) && data.choices.length > 25)
+      throw new DiscordRefusal(400, {
+        code: 50035,
+        message: 'Invalid Form Body',
+        errors: { 'data.choices': 'Must be 25 or fewer in length.' },
+      });
     interaction.responded = true;
     interaction.callbacks.push({ type, ...(data === undefined ? {} : { data }) });
     return undefined;
@@ -581,13 +670,27 @@ export class DiscordStandIn {
     this.gateway.dispatch('MESSAGE_CREATE', {
       ...this.wire(message),
       guild_id: channel.guild_id ?? this.guildId,
-      member: { roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0, nick: null },
+      member: {
+        roles: [],
+        joined_at: new Date().toISOString(),
+        deaf: false,
+        mute: false,
+        flags: 0,
+        nick: null,
+      },
       author: this.userObject(author),
     });
   }
 
   userObject(user: StandInUser): StoredMessage['author'] {
-    return { id: user.id, username: user.username, bot: user.bot ?? false, discriminator: '0', global_name: user.username, avatar: null };
+    return {
+      id: user.id,
+      username: user.username,
+      bot: user.bot ?? false,
+      discriminator: '0',
+      global_name: user.username,
+      avatar: null,
+    };
   }
 
   private webhookObject(webhook: Webhook): unknown {
@@ -618,7 +721,12 @@ export class DiscordStandIn {
       message_count: 0,
       member_count: 1,
       total_message_sent: 0,
-      thread_metadata: { archived: false, auto_archive_duration: 1440, archive_timestamp: new Date().toISOString(), locked: false },
+      thread_metadata: {
+        archived: false,
+        auto_archive_duration: 1440,
+        archive_timestamp: new Date().toISOString(),
+        locked: false,
+      },
     };
   }
 
@@ -638,8 +746,29 @@ export class DiscordStandIn {
       emojis: [],
       stickers: [],
       afk_timeout: 300,
-      roles: [{ id: this.guildId, name: '@everyone', permissions: '1071698660929', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 }],
-      channels: channels.map((c) => ({ id: c.id, type: 0, name: c.name, position: 0, permission_overwrites: [], parent_id: null, nsfw: false, topic: null })),
+      roles: [
+        {
+          id: this.guildId,
+          name: '@everyone',
+          permissions: '1071698660929',
+          position: 0,
+          color: 0,
+          hoist: false,
+          managed: false,
+          mentionable: false,
+          flags: 0,
+        },
+      ],
+      channels: channels.map((c) => ({
+        id: c.id,
+        type: 0,
+        name: c.name,
+        position: 0,
+        permission_overwrites: [],
+        parent_id: null,
+        nsfw: false,
+        topic: null,
+      })),
       threads: threads.map((t) => this.threadObject(t)),
       members: [],
       presences: [],
@@ -679,8 +808,19 @@ export class DiscordStandIn {
       version: 1,
       guild_id: this.guildId,
       channel_id: channel.id,
-      channel: channel.type === 11 ? this.threadObject(channel) : { id: channel.id, type: channel.type, name: channel.name, guild_id: this.guildId },
-      member: { user: this.userObject(user), roles: [], permissions: '1071698660929', joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0 },
+      channel:
+        channel.type === 11
+          ? this.threadObject(channel)
+          : { id: channel.id, type: channel.type, name: channel.name, guild_id: this.guildId },
+      member: {
+        user: this.userObject(user),
+        roles: [],
+        permissions: '1071698660929',
+        joined_at: new Date().toISOString(),
+        deaf: false,
+        mute: false,
+        flags: 0,
+      },
       app_permissions: '1071698660929',
       locale: 'en-US',
       guild_locale: 'en-US',
