@@ -16,7 +16,11 @@ describe('Discord front end: reconnects (P6, P11)', () => {
     expect(h.standIn.refusals).toEqual([]);
   });
 
-  const lines = (what: string) => h.log().split('\n').filter((l) => l.includes(what)).length;
+  const lines = (what: string) =>
+    h
+      .log()
+      .split('\n')
+      .filter((l) => l.includes(what)).length;
 
   it('P6: a MESSAGE_CREATE replayed after a RESUME runs once', async () => {
     const asked = h.standIn.say(h.people.dana, h.channel, '@engineer fix the login bug');

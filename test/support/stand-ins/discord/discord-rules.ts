@@ -72,6 +72,7 @@ interface Component {
 }
 export interface MessageBody {
   content?: string;
+  flags?: number;
   embeds?: Embed[];
   components?: Component[];
   username?: string;

@@ -651,7 +651,7 @@ export class DiscordStandIn {
       components: body.components ?? [],
       pinned: false,
       type: 0,
-      flags: 0,
+      flags: body.flags ?? 0,
       pinged: pingsOf(body, this.roles),
       ...extra,
     };
