@@ -1,6 +1,6 @@
 import { type DiscordHarness, openDiscordHarness } from '../../../support/discord-harness';
 import { waitFor } from '../../../support/engine-harness';
-import { replies, ScriptedRunner } from '../../../support/scripted-runner';
+import { ScriptedRunner } from '../../../support/scripted-runner';
 
 describe('Discord front end: reconnects (P6, P11)', () => {
   let h: DiscordHarness;
