@@ -27,6 +27,8 @@ export const REDACTED_PATHS = [
   'config.models.anthropicApiKey',
   'config.models.openaiApiKey',
   'config.databaseUrl',
+  'config.discord.token',
+  'discord.token',
   'config.redisUrl',
   'env.DATABASE_URL',
   'env.REDIS_URL',

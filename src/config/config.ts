@@ -12,6 +12,14 @@ export interface Config {
   port: number;
   logLevel: string;
   models: ModelConfig;
+  discord: DiscordConfig;
+}
+
+/** The Discord front end starts when a token is set. The token is a secret: it never reaches logs. */
+export interface DiscordConfig {
+  token: string | undefined;
+  /** `DISCORD_API_URL`: the REST base (tests: a local stand-in); the gateway URL comes from it. */
+  apiUrl: string | undefined;
 }
 
 /** A10: where agents' turns go. Keys are secrets: they reach runners only, never logs or prompts. */
@@ -44,6 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       openaiBaseUrl: nonEmpty(env.OPENAI_BASE_URL),
       openaiApiKey: nonEmpty(env.OPENAI_API_KEY),
     },
+    discord: { token: nonEmpty(env.DISCORD_TOKEN), apiUrl: nonEmpty(env.DISCORD_API_URL) },
   };
 }
 

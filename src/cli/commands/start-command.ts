@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { type ChatFrontEnds, startChatFrontEnds } from '../../app/chat-front-ends';
 import { runLocalChat } from '../../app/local-chat';
 import { type RunningServer, startServer } from '../../app/server';
 import type { CliContext } from '../cli-context';
@@ -11,8 +12,8 @@ export function registerStartCommand(program: Command, context: CliContext): voi
     )
     .action(async () => {
       const server = await startServer(context.env, context.cwd);
-      server.logger.info({}, noPlatformMessage);
-      await untilSignal(server);
+      const chats = await startChats(server);
+      await untilSignal(server, chats);
     });
   program
     .command('start')
@@ -31,8 +32,8 @@ export function registerStartCommand(program: Command, context: CliContext): voi
         }
         return;
       }
-      server.logger.info({}, noPlatformMessage);
-      await untilSignal(server);
+      const chats = await startChats(server);
+      await untilSignal(server, chats);
     });
 }
 
@@ -44,11 +45,21 @@ function chatPlatformConfigured(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.SLACK_BOT_TOKEN || env.DISCORD_TOKEN);
 }
 
-function untilSignal(server: RunningServer): Promise<void> {
+/** The configured chat front ends with their engine workers (P1); says so when there are none. */
+async function startChats(server: RunningServer): Promise<ChatFrontEnds> {
+  const chats = await startChatFrontEnds(server.runtime);
+  if (chats.platforms.length === 0) server.logger.info({}, noPlatformMessage);
+  return chats;
+}
+
+function untilSignal(server: RunningServer, chats: ChatFrontEnds): Promise<void> {
   return new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       server.logger.info({ signal }, 'stopping');
-      void server.close().then(resolve);
+      void chats
+        .close()
+        .then(() => server.close())
+        .then(resolve);
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

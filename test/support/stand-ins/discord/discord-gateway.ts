@@ -28,6 +28,8 @@ interface Sent {
 export class DiscordGateway {
   readonly opsReceived: number[] = [];
   readonly log: string[] = [];
+  /** Each IDENTIFY's payload, the token replaced. */
+  readonly identifies: Record<string, unknown>[] = [];
   private readonly wss: WebSocketServer;
   private socket: WebSocket | null = null;
   private sessionId: string | null = null;
@@ -120,6 +122,7 @@ export class DiscordGateway {
 
   private identify(ws: WebSocket, d: Record<string, unknown>): void {
     this.log.push('identify');
+    this.identifies.push({ ...d, token: '[checked]' });
     if (d.token !== this.options.token()) {
       ws.close(4004, 'Authentication failed.');
       return;
