@@ -75,39 +75,54 @@ spaces:
       },
     }),
   });
-  const frontEnd = new DiscordFrontEnd({ store, logger, apiUrl: standIn.apiUrl });
-  const turnEngine =
-    options.runner === undefined
-      ? null
-      : new TurnEngine({
-          store,
-          platforms: new Map([['discord', frontEnd.platform]]),
-          queue: createJobQueue<RunJob>({ name: 'discord-turns', closeTimeoutMs: 2000 }),
-          runners: () => options.runner as Runner,
-          rateLimiter: new InMemoryPairRateLimiter(),
-          directory,
-          clock: { now: () => new Date() },
-          logger,
-          relayName: null,
-          timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, ...options.timings },
-        });
-  await turnEngine?.start({ concurrency: 4 });
-  const engine = options.engine ?? turnEngine;
-  if (engine === null) throw new Error('give a runner or an engine');
-  const ready = standIn.gateway.nextReady();
-  const connected = await frontEnd.start(engine, standIn.token);
-  if (!connected) throw new Error(`the front end did not connect:\n${logText}`);
-  await ready;
+  /** A front end and its engine, as one process of Summon has them. */
+  const boot = async () => {
+    const frontEnd = new DiscordFrontEnd({ store, logger, apiUrl: standIn.apiUrl });
+    const turnEngine =
+      options.runner === undefined
+        ? null
+        : new TurnEngine({
+            store,
+            platforms: new Map([['discord', frontEnd.platform]]),
+            queue: createJobQueue<RunJob>({ name: 'discord-turns', closeTimeoutMs: 2000 }),
+            runners: () => options.runner as Runner,
+            rateLimiter: new InMemoryPairRateLimiter(),
+            directory,
+            clock: { now: () => new Date() },
+            logger,
+            relayName: null,
+            timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, ...options.timings },
+          });
+    await turnEngine?.start({ concurrency: 4 });
+    const engine = options.engine ?? turnEngine;
+    if (engine === null) throw new Error('give a runner or an engine');
+    const ready = standIn.gateway.nextReady();
+    const connected = await frontEnd.start(engine, standIn.token);
+    if (!connected) throw new Error(`the front end did not connect:\n${logText}`);
+    await ready;
+    await frontEnd.idle();
+    return { frontEnd, turnEngine };
+  };
+  let current = await boot();
   await waitFor(async () => standIn.commands.has(standIn.guildId));
-  await frontEnd.idle();
 
   const runs = () =>
     store.transaction((tx) => tx.runs.listByStatus(['queued', 'running', 'succeeded', 'failed']));
 
   return {
     standIn,
-    frontEnd,
-    engine: turnEngine,
+    get frontEnd() {
+      return current.frontEnd;
+    },
+    get engine() {
+      return current.turnEngine;
+    },
+    /** Summon restarts: a new process's front end and engine on the same database. */
+    restart: async () => {
+      await current.frontEnd.close();
+      await current.turnEngine?.close();
+      current = await boot();
+    },
     store,
     channel,
     unbound,
@@ -135,8 +150,8 @@ spaces:
         return standIn.messagesIn(id).find(check) ?? null;
       }, timeoutMs),
     close: async () => {
-      await frontEnd.close();
-      await turnEngine?.close();
+      await current.frontEnd.close();
+      await current.turnEngine?.close();
       await standIn.close();
       await db.dispose();
       await dataDir.remove();

@@ -69,9 +69,17 @@ export class DiscordInteractions {
     }
     const typed = focused.value.toLowerCase();
     const agents = await this.deps.directory.agentsOfChannel(place.guild, place.channel);
-    const matching = agents.filter(
-      (a) => a.name.toLowerCase().includes(typed) || a.title.toLowerCase().includes(typed),
-    );
+    // Names that start with what was typed, then names and titles that contain it.
+    const rank = (a: { name: string; title: string }) => {
+      const name = a.name.toLowerCase();
+      if (name.startsWith(typed)) return 0;
+      return name.includes(typed) || a.title.toLowerCase().includes(typed) ? 1 : 2;
+    };
+    const matching = agents
+      .map((agent, order) => ({ agent, order, rank: rank(agent) }))
+      .filter((a) => a.rank < 2)
+      .sort((a, b) => a.rank - b.rank || a.order - b.order)
+      .map((a) => a.agent);
     await interaction.respond(
       matching.slice(0, CHOICES).map((a) => ({
         name: (a.title === '' ? a.name : `${a.name} — ${a.title}`).slice(0, 100),

@@ -272,7 +272,7 @@ export class DiscordStandIn {
     const url = new URL(req.url ?? '/', 'http://stand-in');
     const call: RecordedCall = {
       method: req.method ?? 'GET',
-      path: url.pathname,
+      path: decodeURIComponent(url.pathname),
       query: Object.fromEntries(url.searchParams),
       body: undefined,
       status: 0,
