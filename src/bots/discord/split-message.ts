@@ -27,9 +27,12 @@ export function splitMessage(text: string, limit = DISCORD_CONTENT_LIMIT): strin
 
   for (const rawLine of text.split('\n')) {
     let line = rawLine;
+    // A line that opens a fence needs room for the closer a cut after it would add.
+    const opener = fence === null ? FENCE.exec(line) : null;
+    const closerRoom = opener === null ? 0 : (opener[1] ?? '').length + 1;
     for (;;) {
       const separator = current === '' ? 0 : 1;
-      const room = limit - current.length - separator - closing().length;
+      const room = limit - current.length - separator - closing().length - closerRoom;
       if (line.length <= room) break;
       if (current !== '' && current !== (fence?.opener ?? '')) {
         flush();
@@ -46,7 +49,12 @@ export function splitMessage(text: string, limit = DISCORD_CONTENT_LIMIT): strin
     if (match !== null) {
       const marker = match[1] ?? '```';
       if (fence === null) fence = { marker, opener: line.trim() };
-      else if (marker.startsWith(fence.marker[0] ?? '`') && match[2]?.trim() === '') fence = null;
+      else if (
+        marker[0] === fence.marker[0] &&
+        marker.length >= fence.marker.length &&
+        match[2]?.trim() === ''
+      )
+        fence = null;
     }
   }
   if (current !== '' && current !== (fence === null ? '' : fence.opener)) parts.push(current + closing());
