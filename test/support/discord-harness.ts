@@ -124,6 +124,7 @@ spaces:
       current = await boot();
     },
     store,
+    db,
     channel,
     unbound,
     people,

@@ -79,7 +79,7 @@ describe('Discord front end: conversations (real discord.js against the Discord 
     expect(h.standIn.messagesIn(h.unbound)).toHaveLength(1);
   });
 
-  it('P6: the same message delivered twice runs once', async () => {
+  it('P6: the same MESSAGE_CREATE delivered twice runs once', async () => {
     const asked = h.standIn.say(h.people.dana, h.channel, '@engineer fix the login bug');
     h.standIn.redeliver(asked, h.people.dana);
     await h.waitInThread(asked, (m) => m.content === 'The login bug is fixed.');

@@ -147,7 +147,10 @@ export class DiscordGateway {
     this.socket = ws;
     const from = Number(d.seq ?? 0) - this.replayExtra;
     this.replayExtra = 0;
-    for (const event of this.sent.filter((e) => e.seq > from)) {
+    // A session's READY and GUILD_CREATE are never replayed.
+    const replayable = this.sent.filter((e) => e.seq > from && e.t !== 'READY' && e.t !== 'GUILD_CREATE');
+    this.log.push(`replayed ${replayable.map((e) => e.t).join(',')}`);
+    for (const event of replayable) {
       ws.send(JSON.stringify({ op: OP.dispatch, t: event.t, s: event.seq, d: event.d }));
     }
     this.seq = Math.max(this.seq, ...this.sent.map((e) => e.seq));

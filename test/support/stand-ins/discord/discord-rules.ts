@@ -147,3 +147,16 @@ export function pingsOf(
     ),
   };
 }
+
+/**
+ * The stand-in's own answers are checked too, against the same description: a fake that
+ * answers what Discord never would makes tests pass for the wrong reason.
+ */
+export function checkResponse<T>(name: string, value: T): T {
+  const result = schema(name).safeParse(value);
+  if (!result.success) {
+    const issues = (result.error?.issues ?? []).map((i) => `${i.path.map(String).join('.')}: ${i.message}`);
+    throw new Error(`the stand-in's answer is not a ${name}: ${issues.slice(0, 5).join('; ')}`);
+  }
+  return value;
+}

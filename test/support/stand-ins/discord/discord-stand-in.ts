@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { DiscordGateway } from './discord-gateway';
 import {
   checkMessageLimits,
+  checkResponse,
   checkSchema,
   checkWebhookName,
   DiscordRefusal,
@@ -32,7 +33,14 @@ interface Channel {
 export interface StoredMessage {
   id: string;
   channel_id: string;
-  author: StandInUser & { discriminator: string; global_name: string | null; avatar: null };
+  author: StandInUser & {
+    discriminator: string;
+    global_name: string | null;
+    avatar: null;
+    public_flags: number;
+    flags: number;
+    primary_guild: null;
+  };
   content: string;
   timestamp: string;
   edited_timestamp: string | null;
@@ -82,6 +90,8 @@ export interface RecordedCall {
   body: unknown;
   status: number;
   authorization: string | undefined;
+  /** What the stand-in answered when it refused or failed. */
+  error?: unknown;
 }
 
 /**
@@ -304,6 +314,7 @@ export class DiscordStandIn {
       if (result === undefined) send(204);
       else send(200, result);
     } catch (error) {
+      call.error = error instanceof DiscordRefusal ? error.body : String(error);
       if (error instanceof DiscordRefusal) send(error.status, error.body);
       else send(500, { code: 0, message: String(error) });
     }
@@ -321,16 +332,32 @@ export class DiscordStandIn {
     let match: RegExpExecArray | null;
     if (method === 'GET' && path === '/api/v10/gateway/bot') {
       this.requireBot(call);
-      return {
+      return checkResponse('GatewayBotResponseSchema', {
         url: this.wsUrl,
         shards: 1,
         session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 1 },
-      };
+      });
     }
     match = method === 'GET' ? m(/^\/api\/v10\/channels\/([0-9]+)$/) : null;
     if (match) {
       this.requireBot(call);
-      return this.channel(match[1] ?? '');
+      const channel = this.channel(match[1] ?? '');
+      return channel.type === 11
+        ? checkResponse('ThreadResponseSchema', this.threadObject(channel))
+        : {
+            id: channel.id,
+            type: channel.type,
+            guild_id: channel.guild_id,
+            name: channel.name,
+            position: 0,
+            permission_overwrites: [],
+            parent_id: null,
+            nsfw: false,
+            topic: null,
+            last_message_id: null,
+            rate_limit_per_user: 0,
+            flags: 0,
+          };
     }
     match = m(/^\/api\/v10\/channels\/([0-9]+)\/messages$/);
     if (match) {
@@ -341,7 +368,7 @@ export class DiscordStandIn {
         checkSchema('MessageCreateRequestSchema', body);
         checkMessageLimits(body as MessageBody, { create: true });
         const message = this.storeMessage(channelId, this.userObject(this.bot), body as MessageBody, {});
-        return this.wire(message);
+        return checkResponse('MessageResponseSchema', this.wire(message));
       }
     }
     match = method === 'POST' ? m(/^\/api\/v10\/channels\/([0-9]+)\/messages\/([0-9]+)\/threads$/) : null;
@@ -357,7 +384,7 @@ export class DiscordStandIn {
       if (method === 'GET')
         return [...this.webhooks.values()]
           .filter((w) => w.channel_id === channel.id)
-          .map((w) => this.webhookObject(w));
+          .map((w) => checkResponse('GuildIncomingWebhookResponseSchema', this.webhookObject(w)));
       if (method === 'POST') {
         checkWebhookName(body.name as string | undefined, 'name');
         if (body.name === undefined)
@@ -375,7 +402,7 @@ export class DiscordStandIn {
           name: String(body.name),
         };
         this.webhooks.set(webhook.id, webhook);
-        return this.webhookObject(webhook);
+        return checkResponse('GuildIncomingWebhookResponseSchema', this.webhookObject(webhook));
       }
     }
     match = method === 'POST' ? m(/^\/api\/v10\/webhooks\/([0-9]+)\/([^/]+)$/) : null;
@@ -398,7 +425,7 @@ export class DiscordStandIn {
     if (path === '/api/v10/users/@me/channels' && method === 'POST') {
       this.requireBot(call);
       checkSchema('CreatePrivateChannelRequestSchema', body);
-      return this.dmChannel(String(body.recipient_id));
+      return checkResponse('PrivateChannelResponseSchema', this.dmChannel(String(body.recipient_id)));
     }
     match = method === 'POST' ? m(/^\/api\/v10\/interactions\/([0-9]+)\/([^/]+)\/callback$/) : null;
     if (match) {
@@ -419,9 +446,10 @@ export class DiscordStandIn {
         guild_id: match?.[2],
         version: this.newId(),
         type: 1,
+        default_member_permissions: null,
       }));
       this.commands.set(match[2] ?? '', registered);
-      return registered;
+      return registered.map((c) => checkResponse('ApplicationCommandResponseSchema', c));
     }
     throw new DiscordRefusal(404, { code: 0, message: '404: Not Found' });
   }
@@ -442,7 +470,7 @@ export class DiscordStandIn {
       after === null
         ? all.slice(-limit)
         : all.filter((msg) => BigInt(msg.id) > BigInt(after)).slice(0, limit);
-    return chosen.reverse().map((msg) => this.wire(msg));
+    return chosen.reverse().map((msg) => checkResponse('MessageResponseSchema', this.wire(msg)));
   }
 
   private startThread(channelId: string, messageId: string, name: string): unknown {
@@ -459,7 +487,7 @@ export class DiscordStandIn {
     this.messages.set(thread.id, []);
     const object = this.threadObject(thread);
     this.gateway.dispatch('THREAD_CREATE', { ...object, newly_created: true });
-    return object;
+    return checkResponse('ThreadResponseSchema', object);
   }
 
   private webhookFor(id: string, token: string): Webhook {
@@ -493,7 +521,7 @@ export class DiscordStandIn {
         false,
       );
       interaction.followUps.push(message);
-      return this.wire(message);
+      return checkResponse('MessageResponseSchema', this.wire(message));
     }
     const webhook = this.webhookFor(id, token);
     checkSchema('IncomingWebhookRequestPartialSchema', body);
@@ -507,6 +535,9 @@ export class DiscordStandIn {
       discriminator: '0000',
       global_name: null,
       avatar: null,
+      public_flags: 0,
+      flags: 0,
+      primary_guild: null,
     };
     const message = this.storeMessage(channelId, author, body, {
       webhook_id: webhook.id,
@@ -517,7 +548,9 @@ export class DiscordStandIn {
     });
     // The gateway shows the webhook's post to the bot, as Discord does (P10 must ignore it).
     this.gateway.dispatch('MESSAGE_CREATE', { ...this.wire(message), guild_id: this.guildId });
-    return query.get('wait') === 'true' ? this.wire(message) : undefined;
+    return query.get('wait') === 'true'
+      ? checkResponse('MessageResponseSchema', this.wire(message))
+      : undefined;
   }
 
   private editWebhookMessage(
@@ -542,7 +575,7 @@ export class DiscordStandIn {
           true,
         );
       } else this.applyEdit(interaction.original, body);
-      return this.wire(interaction.original);
+      return checkResponse('MessageResponseSchema', this.wire(interaction.original));
     }
     const webhook = this.webhookFor(id, token);
     checkSchema('IncomingWebhookUpdateRequestPartialSchema', body);
@@ -553,13 +586,13 @@ export class DiscordStandIn {
     );
     if (message === undefined) throw new DiscordRefusal(404, { code: 10008, message: 'Unknown Message' });
     this.applyEdit(message, body);
-    return this.wire(message);
+    return checkResponse('MessageResponseSchema', this.wire(message));
   }
 
   private applyEdit(message: StoredMessage, body: MessageBody): void {
     if (body.content !== undefined) message.content = body.content;
-    if (body.embeds !== undefined) message.embeds = body.embeds;
-    if (body.components !== undefined) message.components = body.components;
+    if (body.embeds !== undefined) message.embeds = body.embeds.map(asStored);
+    if (body.components !== undefined) message.components = numbered(body.components);
     message.edited_timestamp = new Date().toISOString();
     message.pinged = pingsOf({ ...body, content: message.content }, this.roles);
   }
@@ -647,8 +680,8 @@ export class DiscordStandIn {
       mentions: [],
       mention_roles: [],
       attachments: [],
-      embeds: body.embeds ?? [],
-      components: body.components ?? [],
+      embeds: (body.embeds ?? []).map(asStored),
+      components: numbered(body.components ?? []),
       pinned: false,
       type: 0,
       flags: body.flags ?? 0,
@@ -690,6 +723,9 @@ export class DiscordStandIn {
       discriminator: '0',
       global_name: user.username,
       avatar: null,
+      public_flags: 0,
+      flags: 0,
+      primary_guild: null,
     };
   }
 
@@ -830,4 +866,21 @@ export class DiscordStandIn {
       attachment_size_limit: 10_485_760,
     };
   }
+}
+
+/** Discord stores an embed sent without a type as a `rich` one. */
+const asStored = (embed: NonNullable<MessageBody['embeds']>[number]) => ({ type: 'rich', ...embed });
+
+type Components = NonNullable<MessageBody['components']>;
+
+/** Discord numbers a message's components 1, 2, 3… (depth first) when the request gave no ids. */
+function numbered(rows: Components): Components {
+  let next = 0;
+  const number = (components: Components): Components =>
+    components.map((component) => ({
+      id: ++next,
+      ...component,
+      ...(component.components === undefined ? {} : { components: number(component.components) }),
+    }));
+  return number(rows);
 }
