@@ -160,3 +160,20 @@ export function checkResponse<T>(name: string, value: T): T {
   }
   return value;
 }
+
+/** Discord stores an embed sent without a type as a `rich` one. */
+export const asStored = (embed: NonNullable<MessageBody['embeds']>[number]) => ({ type: 'rich', ...embed });
+
+type Components = NonNullable<MessageBody['components']>;
+
+/** Discord numbers a message's components 1, 2, 3… (depth first) when the request gave no ids. */
+export function numbered(rows: Components): Components {
+  let next = 0;
+  const number = (components: Components): Components =>
+    components.map((component) => ({
+      id: ++next,
+      ...component,
+      ...(component.components === undefined ? {} : { components: number(component.components) }),
+    }));
+  return number(rows);
+}
