@@ -23,8 +23,13 @@ export interface DiscordMessagesDeps {
  * and their threads reach the core (P1), the bot's and its webhooks' own posts never do (P10),
  * and each message handed over moves its channel's back-fill cursor (P11).
  */
+/** The answer to a direct message: conversations live in the server's bound channels. */
+export const DIRECT_MESSAGE_ANSWER =
+  'Summon answers in your server’s linked channels: mention an agent there (`@engineer fix the login bug`) or use `/ask`. Direct messages do not start conversations.';
+
 export class DiscordMessages {
   private tail: Promise<unknown> = Promise.resolve();
+  private readonly answeredDirectChannels = new Set<string>();
 
   constructor(private readonly deps: DiscordMessagesDeps) {}
 
@@ -53,8 +58,20 @@ export class DiscordMessages {
     return message.author.bot || message.webhookId !== null || !isConversational(message);
   }
 
+  /** Once per direct-message channel and process: where to go instead (nothing runs). */
+  private async answerDirectMessage(message: Message): Promise<void> {
+    const channel = message.channel;
+    if (this.answeredDirectChannels.has(channel.id) || !channel.isSendable()) return;
+    this.answeredDirectChannels.add(channel.id);
+    await channel.send({ content: DIRECT_MESSAGE_ANSWER, allowedMentions: { parse: [] } });
+  }
+
   private async process(message: Message): Promise<void> {
     if (this.isIgnored(message)) return;
+    if (message.guildId === null) {
+      await this.answerDirectMessage(message);
+      return;
+    }
     const place = placeOf(message);
     if (place === null) return;
     if (!(await this.deps.directory.isBoundChannel(place.guild, place.channel))) return;

@@ -79,6 +79,19 @@ describe('Discord front end: conversations (real discord.js against the Discord 
     expect(h.standIn.messagesIn(h.unbound)).toHaveLength(1);
   });
 
+  it('a direct message starts nothing; the person is told, once, where Summon answers', async () => {
+    const dm = h.standIn.dmChannelWith(h.people.dana.id);
+    h.standIn.say(h.people.dana, dm, '@engineer fix the login bug');
+    await waitFor(async () => h.standIn.messagesIn(dm).length === 2);
+    h.standIn.say(h.people.dana, dm, 'hello?');
+    await waitFor(async () => h.standIn.messagesIn(dm).length === 3);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await h.frontEnd.idle();
+    const answers = h.standIn.messagesIn(dm).filter((m) => m.author.id === h.standIn.bot.id);
+    expect(answers.map((m) => m.content)).toEqual([expect.stringContaining('/ask')]);
+    expect(await h.runs()).toEqual([]);
+  });
+
   it('P6: the same MESSAGE_CREATE delivered twice runs once', async () => {
     const asked = h.standIn.say(h.people.dana, h.channel, '@engineer fix the login bug');
     h.standIn.redeliver(asked, h.people.dana);

@@ -115,7 +115,7 @@ export function route(s: DiscordStandIn, call: RecordedCall, query: URLSearchPar
   if (path === '/api/v10/users/@me/channels' && method === 'POST') {
     requireBot(s, call);
     checkSchema('CreatePrivateChannelRequestSchema', body);
-    return checkResponse('PrivateChannelResponseSchema', dmChannel(s, String(body.recipient_id)));
+    return checkResponse('PrivateChannelResponseSchema', openDmChannel(s, String(body.recipient_id)));
   }
   match = method === 'POST' ? m(/^\/api\/v10\/interactions\/([0-9]+)\/([^/]+)\/callback$/) : null;
   if (match) {
@@ -289,7 +289,7 @@ function applyEdit(s: DiscordStandIn, message: StoredMessage, body: MessageBody)
   message.pinged = pingsOf({ ...body, content: message.content }, s.roles);
 }
 
-function dmChannel(s: DiscordStandIn, userId: string): unknown {
+export function openDmChannel(s: DiscordStandIn, userId: string): unknown {
   let id = s.dmChannels.get(userId);
   if (id === undefined) {
     id = s.newId();

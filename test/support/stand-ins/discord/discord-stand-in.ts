@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { DiscordGateway } from './discord-gateway';
 import { guildCreate, interactionBase } from './discord-payloads';
-import { route, startThread } from './discord-rest';
+import { openDmChannel, route, startThread } from './discord-rest';
 import { asStored, DiscordRefusal, type MessageBody, numbered, pingsOf } from './discord-rules';
 
 const DISCORD_EPOCH = 1_420_070_400_000n;
@@ -250,6 +250,12 @@ export class DiscordStandIn {
     return interaction;
   }
 
+  /** The direct-message channel between the bot and a user (opened if need be). */
+  dmChannelWith(userId: string): string {
+    openDmChannel(this, userId);
+    return this.dmChannels.get(userId) ?? '';
+  }
+
   /** Direct messages a user received, oldest first. */
   directMessagesTo(userId: string): StoredMessage[] {
     const channel = this.dmChannels.get(userId);
@@ -361,17 +367,25 @@ export class DiscordStandIn {
   }
 
   dispatchMessage(message: StoredMessage, channel: Channel, author: StandInUser): void {
+    // A direct message carries no guild and no member.
+    const guild =
+      channel.guild_id === undefined
+        ? {}
+        : {
+            guild_id: channel.guild_id,
+            member: {
+              roles: [],
+              joined_at: new Date().toISOString(),
+              deaf: false,
+              mute: false,
+              flags: 0,
+              nick: null,
+            },
+          };
     this.gateway.dispatch('MESSAGE_CREATE', {
       ...this.wire(message),
-      guild_id: channel.guild_id ?? this.guildId,
-      member: {
-        roles: [],
-        joined_at: new Date().toISOString(),
-        deaf: false,
-        mute: false,
-        flags: 0,
-        nick: null,
-      },
+      ...guild,
+      channel_type: channel.type,
       author: this.userObject(author),
     });
   }
