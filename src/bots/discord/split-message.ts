@@ -14,15 +14,20 @@ export function splitMessage(text: string, limit = DISCORD_CONTENT_LIMIT): strin
   const parts: string[] = [];
   let current = '';
   let fence: { marker: string; opener: string } | null = null;
+  /** `current` holds only the fence opener repeated after a cut: nothing of the reply yet. */
+  let reopened = false;
 
   const closing = () => (fence === null ? '' : `\n${fence.marker}`);
+  // Whitespace alone is no message for Discord: such a part is left out.
   const flush = () => {
-    if (current.trim() === '' || current === (fence === null ? '' : fence.opener)) return;
-    parts.push(current + closing());
+    if (reopened) return;
+    if (current.trim() !== '') parts.push(current + closing());
     current = fence === null ? '' : fence.opener;
+    reopened = fence !== null;
   };
   const append = (line: string) => {
     current = current === '' ? line : `${current}\n${line}`;
+    reopened = false;
   };
 
   for (const rawLine of text.split('\n')) {
@@ -34,7 +39,7 @@ export function splitMessage(text: string, limit = DISCORD_CONTENT_LIMIT): strin
       const separator = current === '' ? 0 : 1;
       const room = limit - current.length - separator - closing().length - closerRoom;
       if (line.length <= room) break;
-      if (current !== '' && current !== (fence?.opener ?? '')) {
+      if (current !== '' && !reopened) {
         flush();
         continue;
       }
@@ -57,6 +62,6 @@ export function splitMessage(text: string, limit = DISCORD_CONTENT_LIMIT): strin
         fence = null;
     }
   }
-  if (current !== '' && current !== (fence === null ? '' : fence.opener)) parts.push(current + closing());
+  if (current.trim() !== '' && !reopened) parts.push(current + closing());
   return parts;
 }
