@@ -2,6 +2,7 @@ import type { Client, Message } from 'discord.js';
 import type { Logger } from '../../core/ports/logger';
 import type { Store } from '../../core/ports/store';
 import type { DiscordDirectory } from './discord-directory';
+import { loggable } from './discord-errors';
 import type { DiscordMessages } from './discord-messages';
 
 /** Discord's largest page of channel messages. */
@@ -41,7 +42,7 @@ export class DiscordBackfill {
       } catch (error) {
         // One channel that cannot be read (deleted, permissions) does not stop the others.
         this.deps.logger.warn(
-          { err: error, channelId: cursor.channelId },
+          { err: loggable(error), channelId: cursor.channelId },
           'back-fill of a Discord channel failed',
         );
       }

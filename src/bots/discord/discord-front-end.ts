@@ -6,6 +6,7 @@ import { registerGuildCommands } from './ask-command';
 import { DiscordBackfill } from './discord-backfill';
 import { createDiscordClient } from './discord-client';
 import { type DiscordDirectory, StoreDiscordDirectory } from './discord-directory';
+import { loggable } from './discord-errors';
 import { DiscordInteractions } from './discord-interactions';
 import { DiscordMessages } from './discord-messages';
 import { DiscordPlatform } from './discord-platform';
@@ -94,7 +95,7 @@ export class DiscordFrontEnd {
         'Discord closed the connection for good; it is not retried',
       ),
     );
-    client.on(Events.Error, (error) => logger.error({ err: error }, 'Discord client error'));
+    client.on(Events.Error, (error) => logger.error({ err: loggable(error) }, 'Discord client error'));
     try {
       await client.login(token);
       return true;
@@ -102,7 +103,7 @@ export class DiscordFrontEnd {
       if (error instanceof DiscordjsError && error.code === DiscordjsErrorCodes.TokenInvalid) {
         logger.error({}, 'Discord refused DISCORD_TOKEN (invalid token); the Discord front end is stopped');
       } else {
-        logger.error({ err: error }, 'Discord connection failed; the Discord front end is stopped');
+        logger.error({ err: loggable(error) }, 'Discord connection failed; the Discord front end is stopped');
       }
       await client.destroy();
       return false;
@@ -129,7 +130,7 @@ export class DiscordFrontEnd {
       }
       await backfill.run();
     } catch (error) {
-      this.logger.error({ err: error }, 'Discord start-up work failed');
+      this.logger.error({ err: loggable(error) }, 'Discord start-up work failed');
     }
   }
 }

@@ -9,6 +9,7 @@ import type { ChatEngine, PlatformActor } from '../../core/ports/chat-engine';
 import type { Logger } from '../../core/ports/logger';
 import { decodeCustomId } from './custom-id';
 import type { DiscordDirectory } from './discord-directory';
+import { loggable } from './discord-errors';
 import type { DiscordPlatform } from './discord-platform';
 import { encodeDiscordThreadId } from './discord-thread-id';
 
@@ -36,7 +37,10 @@ export class DiscordInteractions {
       else if (interaction.isChatInputCommand() && interaction.commandName === 'ask')
         await this.ask(interaction);
     } catch (error) {
-      this.deps.logger.error({ err: error, interactionId: interaction.id }, 'a Discord interaction failed');
+      this.deps.logger.error(
+        { err: loggable(error), interactionId: interaction.id },
+        'a Discord interaction failed',
+      );
       if (interaction.isRepliable() && (interaction.deferred || interaction.replied)) {
         await interaction
           .followUp({ content: 'Something went wrong; nothing was changed.', flags: MessageFlags.Ephemeral })

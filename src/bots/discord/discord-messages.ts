@@ -3,6 +3,7 @@ import type { ChatEngine } from '../../core/ports/chat-engine';
 import type { Logger } from '../../core/ports/logger';
 import type { Store } from '../../core/ports/store';
 import type { DiscordDirectory } from './discord-directory';
+import { loggable } from './discord-errors';
 import { isConversational, placeOf, toInbound } from './discord-inbound';
 import type { DiscordPlatform } from './discord-platform';
 import type { DiscordWebhooks } from './discord-webhooks';
@@ -38,7 +39,10 @@ export class DiscordMessages {
     const next = this.tail.then(() => this.process(message));
     this.tail = next.catch(() => undefined);
     return next.catch((error: unknown) => {
-      this.deps.logger.error({ err: error, messageId: message.id }, 'a Discord message could not be handled');
+      this.deps.logger.error(
+        { err: loggable(error), messageId: message.id },
+        'a Discord message could not be handled',
+      );
     });
   }
 

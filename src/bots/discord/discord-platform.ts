@@ -1,10 +1,11 @@
-import { DiscordAPIError, type REST, Routes } from 'discord.js';
+import { type REST, Routes } from 'discord.js';
 import type { ChatPlatform, OutboundMessage, ThreadId } from '../../core/ports/chat-platform';
 import type { Logger } from '../../core/ports/logger';
 import type { DiscordDirectory } from './discord-directory';
+import { DiscordRequestError, UNKNOWN_WEBHOOK, withoutTokens } from './discord-errors';
 import { renderEditBody, renderWebhookBodies } from './discord-render';
 import { type DiscordThreadParts, decodeDiscordThreadId } from './discord-thread-id';
-import type { DiscordWebhooks } from './discord-webhooks';
+import type { ChannelWebhook, DiscordWebhooks } from './discord-webhooks';
 
 /** Discord's JSON error code for "A thread has already been created for this message". */
 const THREAD_ALREADY_CREATED = 160004;
@@ -50,16 +51,17 @@ export class DiscordPlatform implements ChatPlatform {
   async post(thread: ThreadId, message: OutboundMessage): Promise<string> {
     const parts = this.decode(thread);
     await this.ensureThread(parts);
-    const webhook = await this.options.webhooks.forChannel(parts.channel);
     const members = await this.options.directory.members(parts.guild);
     const refs: string[] = [];
     for (const body of renderWebhookBodies(message, members)) {
-      const posted = (await this.options.rest.post(Routes.webhook(webhook.id, webhook.token), {
-        body,
-        query: new URLSearchParams({ wait: 'true', thread_id: parts.thread }),
-        auth: false,
-      })) as MessageResponse;
-      refs.push(posted.id);
+      const posted = await this.throughWebhook(parts.channel, (webhook) =>
+        this.options.rest.post(Routes.webhook(webhook.id, webhook.token), {
+          body,
+          query: new URLSearchParams({ wait: 'true', thread_id: parts.thread }),
+          auth: false,
+        }),
+      );
+      refs.push((posted as MessageResponse).id);
     }
     const [first] = refs;
     if (first === undefined) throw new Error('Nothing was posted.');
@@ -70,13 +72,35 @@ export class DiscordPlatform implements ChatPlatform {
   async update(thread: ThreadId, messageRef: string, message: OutboundMessage): Promise<void> {
     const parts = this.decode(thread);
     if (!/^[0-9]{1,20}$/.test(messageRef)) throw new RangeError(`Not a Discord message id: "${messageRef}".`);
-    const webhook = await this.options.webhooks.forChannel(parts.channel);
     const members = await this.options.directory.members(parts.guild);
-    await this.options.rest.patch(Routes.webhookMessage(webhook.id, webhook.token, messageRef), {
-      body: renderEditBody(message, members),
-      query: new URLSearchParams({ thread_id: parts.thread }),
-      auth: false,
-    });
+    const body = renderEditBody(message, members);
+    await this.throughWebhook(parts.channel, (webhook) =>
+      this.options.rest.patch(Routes.webhookMessage(webhook.id, webhook.token, messageRef), {
+        body,
+        query: new URLSearchParams({ thread_id: parts.thread }),
+        auth: false,
+      }),
+    );
+  }
+
+  /**
+   * A request through the channel's webhook. Errors carry no webhook token (it is a secret);
+   * a webhook someone deleted is replaced once, so posting goes on.
+   */
+  private async throughWebhook<T>(
+    channel: string,
+    request: (webhook: ChannelWebhook) => Promise<T>,
+  ): Promise<T> {
+    const attempt = async () =>
+      withoutTokens(async () => request(await this.options.webhooks.forChannel(channel)));
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof DiscordRequestError) || error.code !== UNKNOWN_WEBHOOK) throw error;
+      this.options.logger.warn({ channel }, 'the channel’s webhook was deleted; making a new one');
+      this.options.webhooks.forget(channel);
+      return attempt();
+    }
   }
 
   /**
@@ -85,12 +109,14 @@ export class DiscordPlatform implements ChatPlatform {
    */
   async tellPrivately(thread: ThreadId, platformUserId: string, text: string): Promise<void> {
     const parts = this.decode(thread);
-    const dm = (await this.options.rest.post(Routes.userChannels(), {
-      body: { recipient_id: platformUserId },
-    })) as MessageResponse;
-    await this.options.rest.post(Routes.channelMessages(dm.id), {
-      body: { content: privateText(text, parts.thread), allowed_mentions: { parse: [] } },
-    });
+    const dm = (await withoutTokens(() =>
+      this.options.rest.post(Routes.userChannels(), { body: { recipient_id: platformUserId } }),
+    )) as MessageResponse;
+    await withoutTokens(() =>
+      this.options.rest.post(Routes.channelMessages(dm.id), {
+        body: { content: privateText(text, parts.thread), allowed_mentions: { parse: [] } },
+      }),
+    );
   }
 
   private decode(thread: ThreadId): DiscordThreadParts {
@@ -112,15 +138,17 @@ export class DiscordPlatform implements ChatPlatform {
 
   private async startThread(parts: DiscordThreadParts): Promise<void> {
     try {
-      await this.options.rest.post(Routes.threads(parts.channel, parts.thread), {
-        body: {
-          name: this.threadNames.get(parts.thread) ?? 'Summon',
-          auto_archive_duration: AUTO_ARCHIVE_MINUTES,
-        },
-      });
+      await withoutTokens(() =>
+        this.options.rest.post(Routes.threads(parts.channel, parts.thread), {
+          body: {
+            name: this.threadNames.get(parts.thread) ?? 'Summon',
+            auto_archive_duration: AUTO_ARCHIVE_MINUTES,
+          },
+        }),
+      );
       this.options.logger.debug({ channel: parts.channel, thread: parts.thread }, 'thread started');
     } catch (error) {
-      if (error instanceof DiscordAPIError && error.code === THREAD_ALREADY_CREATED) return;
+      if (error instanceof DiscordRequestError && error.code === THREAD_ALREADY_CREATED) return;
       throw error;
     }
   }

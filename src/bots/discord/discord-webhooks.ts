@@ -38,6 +38,11 @@ export class DiscordWebhooks {
     return webhook;
   }
 
+  /** Drops the channel's webhook (deleted on Discord); the next post finds or makes another. */
+  forget(channelId: string): void {
+    this.byChannel.delete(channelId);
+  }
+
   /** P10: a message posted through one of Summon's webhooks (known to this process). */
   isOurs(webhookId: string): boolean {
     return this.ids.has(webhookId);

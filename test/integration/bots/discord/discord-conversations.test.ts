@@ -32,6 +32,23 @@ describe('Discord front end: conversations (real discord.js against the Discord 
     expect(h.standIn.calls.filter((c) => c.method === 'POST' && /\/webhooks$/.test(c.path))).toHaveLength(1);
   });
 
+  it('P2: a channel webhook deleted by someone is replaced, posting goes on, and no webhook token reaches the log', async () => {
+    const asked = h.standIn.say(h.people.dana, h.channel, '@engineer fix the login bug');
+    await h.waitInThread(asked, (m) => m.content === 'The login bug is fixed.');
+    await h.settled(1);
+    const [old] = [...h.standIn.webhooks.values()];
+    h.standIn.webhooks.clear();
+    h.standIn.say(h.people.dana, asked.id, '@qa and check it');
+    await h.waitInThread(asked, (m) => m.content === 'Tests pass.');
+    const [replacement] = [...h.standIn.webhooks.values()];
+    expect(replacement?.id).not.toBe(old?.id);
+    const refused = h.standIn.refusals;
+    expect(refused.map((c) => (c.error as { code: number }).code)).toEqual([10015]);
+    h.standIn.calls.splice(0, h.standIn.calls.length);
+    expect(h.log()).toContain('webhook was deleted');
+    for (const token of [old?.token, replacement?.token]) expect(h.log()).not.toContain(token);
+  });
+
   it('P10: the webhook’s own posts come back over the gateway and start nothing', async () => {
     const asked = h.standIn.say(h.people.dana, h.channel, '@engineer fix the login bug');
     await h.waitInThread(asked, (m) => m.content === 'The login bug is fixed.');

@@ -1,4 +1,5 @@
 import { decodeCustomId, encodeCustomId } from '../../../../src/bots/discord/custom-id';
+import { DiscordRequestError, scrubTokens, withoutTokens } from '../../../../src/bots/discord/discord-errors';
 import { mentionMembers, translateUserMentions } from '../../../../src/bots/discord/discord-mentions';
 import { renderEditBody, renderWebhookBodies } from '../../../../src/bots/discord/discord-render';
 import { isNewer } from '../../../../src/bots/discord/discord-thread-id';
@@ -90,5 +91,23 @@ describe('Discord pieces', () => {
   it('snowflakes compare as numbers', () => {
     expect(isNewer('10000000000000000000', '9999999999999999999')).toBe(true);
     expect(isNewer('5', '5')).toBe(false);
+  });
+});
+
+describe('Discord request errors', () => {
+  it('carry no webhook or interaction token', async () => {
+    const { DiscordAPIError } = await import('discord.js');
+    const url = 'https://discord.com/api/v10/webhooks/123/secret-webhook-token?wait=true&thread_id=9';
+    const failing = () =>
+      Promise.reject(
+        new DiscordAPIError({ code: 10015, message: 'Unknown Webhook' }, 10015, 404, 'POST', url, {}),
+      );
+    const error = await withoutTokens(failing).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DiscordRequestError);
+    expect(error).toMatchObject({ status: 404, code: 10015 });
+    expect(JSON.stringify(error) + String(error) + (error as DiscordRequestError).request).not.toContain(
+      'secret-webhook-token',
+    );
+    expect(scrubTokens('/interactions/55/itok-secret/callback')).toBe('/interactions/55/[redacted]/callback');
   });
 });
