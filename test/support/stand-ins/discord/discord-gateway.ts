@@ -1,16 +1,17 @@
 import type { Server } from 'node:http';
+import { GatewayOpcodes } from 'discord-api-types/v10';
 import { type WebSocket, WebSocketServer } from 'ws';
 
-/** Gateway op codes (discord-api-types `GatewayOpcodes`). */
+/** Gateway op codes, from discord-api-types (what discord.js itself is typed against). */
 const OP = {
-  dispatch: 0,
-  heartbeat: 1,
-  identify: 2,
-  resume: 6,
-  reconnect: 7,
-  invalidSession: 9,
-  hello: 10,
-  heartbeatAck: 11,
+  dispatch: GatewayOpcodes.Dispatch,
+  heartbeat: GatewayOpcodes.Heartbeat,
+  identify: GatewayOpcodes.Identify,
+  resume: GatewayOpcodes.Resume,
+  reconnect: GatewayOpcodes.Reconnect,
+  invalidSession: GatewayOpcodes.InvalidSession,
+  hello: GatewayOpcodes.Hello,
+  heartbeatAck: GatewayOpcodes.HeartbeatAck,
 } as const;
 
 interface Sent {
