@@ -1,0 +1,50 @@
+import type { Store } from '../../core/ports/store';
+import type { DiscordMember } from './discord-mentions';
+
+/** What the Discord front end looks up in Summon's records (P1: guild → workspace, channel → space). */
+export interface DiscordDirectory {
+  /** The channel is bound to a space of the workspace the guild is bound to. */
+  isBoundChannel(guildId: string, channelId: string): Promise<boolean>;
+  /** Members of the guild's workspace with a linked Discord account (M11, P8). */
+  members(guildId: string): Promise<DiscordMember[]>;
+  /** The agents of the space the channel is bound to, for `/ask` autocomplete. */
+  agentsOfChannel(guildId: string, channelId: string): Promise<{ name: string; title: string }[]>;
+}
+
+/** The directory over the store (read in the system context: it runs before a member is known). */
+export class StoreDiscordDirectory implements DiscordDirectory {
+  constructor(private readonly store: Store) {}
+
+  isBoundChannel(guildId: string, channelId: string): Promise<boolean> {
+    return this.store.transaction(async (tx) => {
+      const guild = await tx.platformBindings.find('discord', guildId);
+      const channel = await tx.channelBindings.find('discord', channelId);
+      return guild !== null && channel !== null && channel.workspaceId === guild.workspaceId;
+    });
+  }
+
+  members(guildId: string): Promise<DiscordMember[]> {
+    return this.store.transaction(async (tx) => {
+      const guild = await tx.platformBindings.find('discord', guildId);
+      if (guild === null) return [];
+      return (await tx.members.list(guild.workspaceId)).flatMap((m) =>
+        m.discordUserId === null ? [] : [{ nickname: m.nickname, discordUserId: m.discordUserId }],
+      );
+    });
+  }
+
+  agentsOfChannel(guildId: string, channelId: string): Promise<{ name: string; title: string }[]> {
+    return this.store.transaction(async (tx) => {
+      const guild = await tx.platformBindings.find('discord', guildId);
+      const channel = await tx.channelBindings.find('discord', channelId);
+      if (guild === null || channel === null || channel.workspaceId !== guild.workspaceId) return [];
+      const agents = await tx.agents.list(guild.workspaceId);
+      const participants = await tx.spaces.listParticipants(channel.spaceId);
+      const inSpace = new Set(participants.flatMap((p) => (p.kind === 'agent' ? [p.agentId] : [])));
+      // Participants first; any agent of the workspace may be summoned (M2 adds it).
+      return [...agents]
+        .sort((a, b) => Number(inSpace.has(b.id)) - Number(inSpace.has(a.id)))
+        .map((a) => ({ name: a.name, title: a.title }));
+    });
+  }
+}
