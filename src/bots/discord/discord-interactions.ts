@@ -24,7 +24,7 @@ export interface DiscordInteractionsDeps {
 }
 
 /**
- * Buttons (N7 notes, G4 approvals), `/ask` and its autocomplete. Every interaction is
+ * Buttons (N7 notes, G4 approvals, N13 question options), `/ask` and its autocomplete. Every interaction is
  * answered within Discord's 3 seconds: clicks and commands are deferred before the core runs.
  */
 export class DiscordInteractions {
@@ -59,8 +59,14 @@ export class DiscordInteractions {
       await this.deps.engine.toggleNote(button.messageId, button.action, actor);
       return;
     }
-    const result = await this.deps.engine.decideApproval(button.approvalId, button.verdict, actor);
-    if (!result.ok) await interaction.followUp({ content: result.reason, flags: MessageFlags.Ephemeral });
+    // N13: an option button answers the question; the engine checks who may answer.
+    const result =
+      button.kind === 'answer'
+        ? await this.deps.engine.answerQuestion(button.questionId, String(button.option), actor)
+        : await this.deps.engine.decideApproval(button.approvalId, button.verdict, actor);
+    if (result.ok) return;
+    this.deps.logger.info({ button: button.kind, reason: result.reason }, 'a button click was refused');
+    await interaction.followUp({ content: result.reason, flags: MessageFlags.Ephemeral });
   }
 
   /** The space's agents whose name or title contains what was typed. */

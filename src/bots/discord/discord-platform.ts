@@ -3,8 +3,8 @@ import type { ChatPlatform, OutboundMessage, ThreadId } from '../../core/ports/c
 import type { Logger } from '../../core/ports/logger';
 import type { DiscordDirectory } from './discord-directory';
 import { DiscordRequestError, UNKNOWN_WEBHOOK, withoutTokens } from './discord-errors';
-import { renderEditBody, renderWebhookBodies } from './discord-render';
-import { type DiscordThreadParts, decodeDiscordThreadId } from './discord-thread-id';
+import { renderEditBody, renderWebhookBodies, type WebhookBody } from './discord-render';
+import { type DiscordThreadParts, decodeDiscordThreadId, encodeDiscordThreadId } from './discord-thread-id';
 import type { ChannelWebhook, DiscordWebhooks } from './discord-webhooks';
 
 /** Discord's JSON error code for "A thread has already been created for this message". */
@@ -33,6 +33,7 @@ export class DiscordPlatform implements ChatPlatform {
   readonly platform = 'discord' as const;
   private readonly threads = new Map<string, Promise<void>>();
   private readonly threadNames = new Map<string, string>();
+  private readonly guilds = new Map<string, string>();
 
   constructor(private readonly options: DiscordPlatformOptions) {}
 
@@ -53,19 +54,22 @@ export class DiscordPlatform implements ChatPlatform {
     await this.ensureThread(parts);
     const members = await this.options.directory.members(parts.guild);
     const refs: string[] = [];
-    for (const body of renderWebhookBodies(message, members)) {
-      const posted = await this.throughWebhook(parts.channel, (webhook) =>
-        this.options.rest.post(Routes.webhook(webhook.id, webhook.token), {
-          body,
-          query: new URLSearchParams({ wait: 'true', thread_id: parts.thread }),
-          auth: false,
-        }),
-      );
-      refs.push((posted as MessageResponse).id);
-    }
+    for (const body of renderWebhookBodies(message, members)) refs.push(await this.postBody(parts, body));
     const [first] = refs;
     if (first === undefined) throw new Error('Nothing was posted.');
     return first;
+  }
+
+  /** One webhook execute into the thread; the posted message's id. */
+  private async postBody(parts: DiscordThreadParts, body: WebhookBody): Promise<string> {
+    const posted = await this.throughWebhook(parts.channel, (webhook) =>
+      this.options.rest.post(Routes.webhook(webhook.id, webhook.token), {
+        body,
+        query: new URLSearchParams({ wait: 'true', thread_id: parts.thread }),
+        auth: false,
+      }),
+    );
+    return (posted as MessageResponse).id;
   }
 
   /** P9, N7, G4: edits the message in place through the webhook that posted it. */
@@ -119,6 +123,58 @@ export class DiscordPlatform implements ChatPlatform {
     );
   }
 
+  /**
+   * N4, M23: a conversation an agent started. The first message goes into the channel through
+   * the channel's webhook (under the agent's name, P2); a public thread is started from it
+   * (`POST /channels/{channel}/messages/{message}/threads`), so the thread's id is the
+   * message's. Parts of a long first message follow inside the thread.
+   */
+  async startThread(
+    channelId: string,
+    message: OutboundMessage,
+  ): Promise<{ thread: ThreadId; messageRef: string }> {
+    const guild = await this.guildOf(channelId);
+    const members = await this.options.directory.members(guild);
+    const [first, ...rest] = renderWebhookBodies(message, members);
+    if (first === undefined) throw new Error('A thread cannot start with an empty message.');
+    const posted = (await this.throughWebhook(channelId, (webhook) =>
+      this.options.rest.post(Routes.webhook(webhook.id, webhook.token), {
+        body: first,
+        query: new URLSearchParams({ wait: 'true' }),
+        auth: false,
+      }),
+    )) as MessageResponse;
+    const parts = { guild, channel: channelId, thread: posted.id };
+    const name = message.content.kind === 'text' ? message.content.text : 'Summon';
+    this.nameThread(posted.id, name);
+    const started = this.threadFrom(channelId, posted.id, this.threadNames.get(posted.id) ?? 'Summon');
+    this.threads.set(posted.id, started);
+    await started;
+    for (const body of rest) await this.postBody(parts, body);
+    return { thread: encodeDiscordThreadId(parts), messageRef: posted.id };
+  }
+
+  /** The guild a channel belongs to (Discord's channel object), kept once known. */
+  private async guildOf(channelId: string): Promise<string> {
+    const known = this.guilds.get(channelId);
+    if (known !== undefined) return known;
+    const channel = (await withoutTokens(() => this.options.rest.get(Routes.channel(channelId)))) as {
+      guild_id?: string;
+    };
+    if (channel.guild_id === undefined) throw new RangeError(`Channel ${channelId} is not in a server.`);
+    this.guilds.set(channelId, channel.guild_id);
+    return channel.guild_id;
+  }
+
+  /** Starts a public thread from a message of the channel (the thread takes the message's id). */
+  private async threadFrom(channel: string, messageId: string, name: string): Promise<void> {
+    await withoutTokens(() =>
+      this.options.rest.post(Routes.threads(channel, messageId), {
+        body: { name, auto_archive_duration: AUTO_ARCHIVE_MINUTES },
+      }),
+    );
+  }
+
   private decode(thread: ThreadId): DiscordThreadParts {
     const parts = decodeDiscordThreadId(thread);
     if (parts === null) throw new RangeError(`Not a Discord thread id: "${thread}".`);
@@ -129,23 +185,16 @@ export class DiscordPlatform implements ChatPlatform {
   private ensureThread(parts: DiscordThreadParts): Promise<void> {
     let started = this.threads.get(parts.thread);
     if (started === undefined) {
-      started = this.startThread(parts);
+      started = this.threadFromSummoningMessage(parts);
       started.catch(() => this.threads.delete(parts.thread));
       this.threads.set(parts.thread, started);
     }
     return started;
   }
 
-  private async startThread(parts: DiscordThreadParts): Promise<void> {
+  private async threadFromSummoningMessage(parts: DiscordThreadParts): Promise<void> {
     try {
-      await withoutTokens(() =>
-        this.options.rest.post(Routes.threads(parts.channel, parts.thread), {
-          body: {
-            name: this.threadNames.get(parts.thread) ?? 'Summon',
-            auto_archive_duration: AUTO_ARCHIVE_MINUTES,
-          },
-        }),
-      );
+      await this.threadFrom(parts.channel, parts.thread, this.threadNames.get(parts.thread) ?? 'Summon');
       this.options.logger.debug({ channel: parts.channel, thread: parts.thread }, 'thread started');
     } catch (error) {
       if (error instanceof DiscordRequestError && error.code === THREAD_ALREADY_CREATED) return;

@@ -1,4 +1,10 @@
-import type { ApprovalCard, NoteCard, OutboundMessage, StatusCard } from '../../core/ports/chat-platform';
+import type {
+  ApprovalCard,
+  NoteCard,
+  OutboundMessage,
+  QuestionCard,
+  StatusCard,
+} from '../../core/ports/chat-platform';
 import { encodeCustomId } from './custom-id';
 import { type DiscordMember, mentionMembers, NO_MENTIONS } from './discord-mentions';
 import { splitMessage } from './split-message';
@@ -28,6 +34,10 @@ interface ActionRow {
 /** Discord's embed limits. */
 const EMBED_TITLE_LIMIT = 256;
 const EMBED_DESCRIPTION_LIMIT = 4096;
+/** Discord's limits: 5 buttons a row, 5 rows a message, 80 characters a label. */
+const BUTTONS_PER_ROW = 5;
+const MAX_ROWS = 5;
+const BUTTON_LABEL_LIMIT = 80;
 const SYSTEM_NAME = 'Summon';
 
 const COLOURS = { working: 0x5865f2, done: 0x57f287, failed: 0xed4245, stopped: 0x99aab5 } as const;
@@ -61,7 +71,9 @@ export function renderWebhookBodies(
       ? statusBody(content.card)
       : content.kind === 'note'
         ? noteBody(content.card)
-        : approvalBody(content.card);
+        : content.kind === 'question'
+          ? questionBody(content.card)
+          : approvalBody(content.card);
   return [{ ...persona, ...card, allowed_mentions: NO_MENTIONS }];
 }
 
@@ -161,6 +173,52 @@ function approvalBody(card: ApprovalCard): CardBody {
           },
         ]
       : [],
+  };
+}
+
+/**
+ * N13: the agent, the question and its numbered options; while pending, one button per option
+ * (the custom_id carries only the question id and the option) and a reply in the thread
+ * answers in one's own words; afterwards, the answer and who gave it, or that it is no longer
+ * waited for. No buttons once it is not pending.
+ */
+function questionBody(card: QuestionCard): CardBody {
+  const options = card.options.map((option, i) => `${i + 1}. ${option}`);
+  const footer =
+    card.status === 'pending'
+      ? card.options.length > 0
+        ? 'Pick an option, or reply in this thread to answer in your own words.'
+        : 'Reply in this thread to answer.'
+      : card.status === 'answered'
+        ? `Answered${card.answeredBy === null ? '' : ` by ${card.answeredBy}`}: ${card.answer ?? ''}`
+        : 'No longer waiting for an answer.';
+  const buttons = card.options.slice(0, BUTTONS_PER_ROW * MAX_ROWS).map((option, i) => ({
+    type: 2 as const,
+    style: 1 as const,
+    label: clip(`${i + 1}. ${option}`, BUTTON_LABEL_LIMIT),
+    custom_id: encodeCustomId({ kind: 'answer', option: i + 1, questionId: card.questionId }),
+  }));
+  const rows: ActionRow[] = [];
+  for (let at = 0; at < buttons.length; at += BUTTONS_PER_ROW)
+    rows.push({ type: 1, components: buttons.slice(at, at + BUTTONS_PER_ROW) });
+  return {
+    content: '',
+    embeds: [
+      {
+        title: clip(`❓ ${card.agent} asks`, EMBED_TITLE_LIMIT),
+        description: clipLines(
+          [card.text, ...(options.length > 0 ? ['', ...options] : []), '', footer],
+          EMBED_DESCRIPTION_LIMIT,
+        ),
+        color:
+          card.status === 'pending'
+            ? COLOURS.working
+            : card.status === 'answered'
+              ? COLOURS.done
+              : COLOURS.stopped,
+      },
+    ],
+    components: card.status === 'pending' ? rows : [],
   };
 }
 

@@ -47,9 +47,13 @@ describePlatformContract<DiscordThreadParts>('Discord (discord.js against the st
     messagesIn: async (thread) => {
       const parts = decodeDiscordThreadId(thread);
       if (parts === null) throw new Error(`not a Discord thread: ${thread}`);
-      return standIn
-        .messagesIn(parts.thread)
-        .map((m) => ({ ref: m.id, author: m.author.username, text: visibleText(m) }));
+      // Discord shows a thread under the message it was started from (same id, in the channel).
+      const starter = standIn.messagesIn(parts.channel).filter((m) => m.id === parts.thread);
+      return [...starter, ...standIn.messagesIn(parts.thread)].map((m) => ({
+        ref: m.id,
+        author: m.author.username,
+        text: visibleText(m),
+      }));
     },
     privateMessagesIn: async (thread) => {
       const parts = decodeDiscordThreadId(thread);
@@ -65,6 +69,21 @@ describePlatformContract<DiscordThreadParts>('Discord (discord.js against the st
       if (parts === null) throw new Error(`not a Discord thread: ${thread}`);
       const said = standIn.say(harness.people.dana, parts.thread, text);
       await waitFor(async () => engine.received.some((m) => m.messageRef === said.id));
+    },
+    // N13: a person clicks the option button of the question card.
+    answerQuestion: async (thread, cardRef, answer) => {
+      const parts = decodeDiscordThreadId(thread);
+      const card = standIn.messagesIn(parts?.thread ?? '').find((m) => m.id === cardRef);
+      if (card === undefined) throw new Error(`no question card ${cardRef} in ${thread}`);
+      const button = card.components
+        .flatMap((row) => row.components ?? [])
+        .find((c) => c.label?.startsWith(`${answer}. `));
+      if (button?.custom_id === undefined) throw new Error(`no button for option ${answer}`);
+      const click = standIn.click(harness.people.dana, card, button.custom_id);
+      await waitFor(async () => engine.calls.some((c) => c.kind === 'answerQuestion'));
+      // Discord's 3 seconds: the click was acknowledged (deferred update).
+      await waitFor(async () => click.responded);
+      expect(click.callbacks.map((c) => c.type)).toEqual([6]);
     },
     echoOwnPosts: async () => {
       // The stand-in shows every webhook post to the bot over the gateway, as Discord does;

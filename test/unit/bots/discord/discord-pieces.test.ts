@@ -22,7 +22,14 @@ describe('Discord pieces', () => {
       action: 'fold',
       messageId: id,
     });
+    // N13: an option button carries the option number and the question id.
+    const answer = encodeCustomId({ kind: 'answer', option: 25, questionId: id });
+    expect(answer).toBe(`answer:25:${id}`);
+    expect(decodeCustomId(answer)).toEqual({ kind: 'answer', option: 25, questionId: id });
     for (const other of [
+      'answer:0:q1',
+      'answer:x:q1',
+      'answer:100:q1',
       'approve:42',
       'approval:maybe:1',
       'note:open:',
