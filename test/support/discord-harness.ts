@@ -39,6 +39,8 @@ export async function openDiscordHarness(options: {
   runner?: Runner;
   engine?: ChatEngine;
   timings?: Partial<EngineTimings>;
+  /** `/summon` answers slower than this are deferred first. */
+  commandDeferAfterMs?: number;
 }) {
   const standIn = await new DiscordStandIn().start();
   const channel = standIn.addTextChannel('backend');
@@ -77,7 +79,14 @@ spaces:
   });
   /** A front end and its engine, as one process of Summon has them. */
   const boot = async () => {
-    const frontEnd = new DiscordFrontEnd({ store, logger, apiUrl: standIn.apiUrl });
+    const frontEnd = new DiscordFrontEnd({
+      store,
+      logger,
+      apiUrl: standIn.apiUrl,
+      ...(options.commandDeferAfterMs === undefined
+        ? {}
+        : { commandDeferAfterMs: options.commandDeferAfterMs }),
+    });
     const turnEngine =
       options.runner === undefined
         ? null

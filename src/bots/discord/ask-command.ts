@@ -1,4 +1,5 @@
 import { ApplicationCommandOptionType, type REST, Routes } from 'discord.js';
+import { SUMMON_COMMAND } from './summon-command';
 
 /** `/ask agent:<name> prompt:<text>`: `agent` autocompletes the space's agents. */
 export const ASK_COMMAND = {
@@ -22,11 +23,13 @@ export const ASK_COMMAND = {
   ],
 } as const;
 
-/** Registered per guild: a guild's commands update at once, global ones take up to an hour. */
+/** `/ask` and `/summon`, registered per guild: a guild's commands update at once, global ones take up to an hour. */
 export async function registerGuildCommands(
   rest: REST,
   applicationId: string,
   guildId: string,
 ): Promise<void> {
-  await rest.put(Routes.applicationGuildCommands(applicationId, guildId), { body: [ASK_COMMAND] });
+  await rest.put(Routes.applicationGuildCommands(applicationId, guildId), {
+    body: [ASK_COMMAND, SUMMON_COMMAND],
+  });
 }

@@ -1,4 +1,5 @@
 import { type Client, DiscordjsError, DiscordjsErrorCodes, Events } from 'discord.js';
+import { SummonCommands } from '../../core/commands/summon-commands';
 import type { ChatEngine } from '../../core/ports/chat-engine';
 import type { Logger } from '../../core/ports/logger';
 import type { Store } from '../../core/ports/store';
@@ -19,6 +20,8 @@ export interface DiscordFrontEndOptions {
   apiUrl?: string | undefined;
   now?: () => Date;
   directory?: DiscordDirectory;
+  /** `/summon` answers slower than this are deferred first (Discord's 3 seconds); default 2 s. */
+  commandDeferAfterMs?: number;
 }
 
 /**
@@ -69,6 +72,14 @@ export class DiscordFrontEnd {
       platform: this.platform,
       directory: this.directory,
       logger,
+      summon: {
+        commands: new SummonCommands(this.options.store),
+        logger,
+        now: this.options.now ?? (() => new Date()),
+        ...(this.options.commandDeferAfterMs === undefined
+          ? {}
+          : { deferAfterMs: this.options.commandDeferAfterMs }),
+      },
     });
     const backfill = new DiscordBackfill({
       client,

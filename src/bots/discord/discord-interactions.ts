@@ -12,6 +12,7 @@ import type { DiscordDirectory } from './discord-directory';
 import { loggable } from './discord-errors';
 import type { DiscordPlatform } from './discord-platform';
 import { encodeDiscordThreadId } from './discord-thread-id';
+import { runSummonCommand, type SummonCommandDeps } from './summon-command';
 
 /** Discord's limit for autocomplete choices. */
 const CHOICES = 25;
@@ -21,11 +22,14 @@ export interface DiscordInteractionsDeps {
   platform: DiscordPlatform;
   directory: DiscordDirectory;
   logger: Logger;
+  /** `/summon`: the shared command service. */
+  summon: SummonCommandDeps;
 }
 
 /**
- * Buttons (N7 notes, G4 approvals, N13 question options), `/ask` and its autocomplete. Every interaction is
- * answered within Discord's 3 seconds: clicks and commands are deferred before the core runs.
+ * Buttons (N7 notes, G4 approvals, N13 question options), `/ask` and its autocomplete, and
+ * `/summon`. Every interaction is answered within Discord's 3 seconds: clicks and `/ask` are
+ * deferred before the core runs; `/summon` when its answer is slow.
  */
 export class DiscordInteractions {
   constructor(private readonly deps: DiscordInteractionsDeps) {}
@@ -36,6 +40,8 @@ export class DiscordInteractions {
       else if (interaction.isAutocomplete()) await this.autocomplete(interaction);
       else if (interaction.isChatInputCommand() && interaction.commandName === 'ask')
         await this.ask(interaction);
+      else if (interaction.isChatInputCommand() && interaction.commandName === 'summon')
+        await runSummonCommand(interaction, this.deps.summon);
     } catch (error) {
       this.deps.logger.error(
         { err: loggable(error), interactionId: interaction.id },

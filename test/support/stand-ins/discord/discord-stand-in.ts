@@ -250,6 +250,64 @@ export class DiscordStandIn {
     return interaction;
   }
 
+  /**
+   * A person runs `/summon <subcommand> [options]`, as Discord's client sends it: only what the
+   * registered command allows (a known subcommand, its required options, one of its choices).
+   */
+  summon(
+    user: StandInUser,
+    channelId: string,
+    subcommand: string,
+    values: Record<string, string> = {},
+  ): Interaction {
+    type Option = {
+      type: number;
+      name: string;
+      required?: boolean;
+      choices?: { value: string }[];
+      options?: Option[];
+    };
+    const registered = (this.commands.get(this.guildId) ?? []) as {
+      id?: string;
+      name: string;
+      options?: Option[];
+    }[];
+    const summon = registered.find((c) => c.name === 'summon');
+    if (summon === undefined) throw new Error('the summon command is not registered');
+    const sub = (summon.options ?? []).find((o) => o.type === 1 && o.name === subcommand);
+    if (sub === undefined) throw new Error(`/summon has no subcommand ${subcommand}`);
+    const allowed = sub.options ?? [];
+    for (const name of Object.keys(values))
+      if (!allowed.some((o) => o.name === name))
+        throw new Error(`/summon ${subcommand} has no option ${name}`);
+    for (const option of allowed) {
+      const value = values[option.name];
+      if (option.required && value === undefined)
+        throw new Error(`/summon ${subcommand} needs ${option.name}`);
+      if (value !== undefined && option.choices && !option.choices.some((c) => c.value === value))
+        throw new Error(`/summon ${subcommand} ${option.name} must be one of its choices`);
+    }
+    const interaction = this.newInteraction(channelId);
+    this.gateway.dispatch('INTERACTION_CREATE', {
+      ...interactionBase(this, interaction, user),
+      type: 2,
+      data: {
+        id: summon.id,
+        name: 'summon',
+        type: 1,
+        guild_id: this.guildId,
+        options: [
+          {
+            type: 1,
+            name: subcommand,
+            options: Object.entries(values).map(([name, value]) => ({ type: 3, name, value })),
+          },
+        ],
+      },
+    });
+    return interaction;
+  }
+
   /** The direct-message channel between the bot and a user (opened if need be). */
   dmChannelWith(userId: string): string {
     openDmChannel(this, userId);
