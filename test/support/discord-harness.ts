@@ -41,6 +41,8 @@ export async function openDiscordHarness(options: {
   timings?: Partial<EngineTimings>;
   /** `/summon` answers slower than this are deferred first. */
   commandDeferAfterMs?: number;
+  /** P7: the outbox's backoff for 5xx and network errors. */
+  outboxBackoff?: { baseMs: number; maxMs: number; maxAttempts: number };
 }) {
   const standIn = await new DiscordStandIn().start();
   const channel = standIn.addTextChannel('backend');

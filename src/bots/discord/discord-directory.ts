@@ -7,6 +7,8 @@ export interface DiscordDirectory {
   isBoundChannel(guildId: string, channelId: string): Promise<boolean>;
   /** Members of the guild's workspace with a linked Discord account (M11, P8). */
   members(guildId: string): Promise<DiscordMember[]>;
+  /** The Summon workspace the guild is bound to (its outbox rows belong to it), or null. */
+  workspaceOf(guildId: string): Promise<string | null>;
   /** The agents of the space the channel is bound to, for `/ask` autocomplete. */
   agentsOfChannel(guildId: string, channelId: string): Promise<{ name: string; title: string }[]>;
 }
@@ -21,6 +23,12 @@ export class StoreDiscordDirectory implements DiscordDirectory {
       const channel = await tx.channelBindings.find('discord', channelId);
       return guild !== null && channel !== null && channel.workspaceId === guild.workspaceId;
     });
+  }
+
+  workspaceOf(guildId: string): Promise<string | null> {
+    return this.store.transaction(
+      async (tx) => (await tx.platformBindings.find('discord', guildId))?.workspaceId ?? null,
+    );
   }
 
   members(guildId: string): Promise<DiscordMember[]> {

@@ -1,5 +1,6 @@
-import { type Client, DiscordjsError, DiscordjsErrorCodes, Events } from 'discord.js';
+import { type Client, DiscordjsError, DiscordjsErrorCodes, Events, REST } from 'discord.js';
 import { SummonCommands } from '../../core/commands/summon-commands';
+import { OutboxDeliverer } from '../../core/outbox/outbox-deliverer';
 import type { ChatEngine } from '../../core/ports/chat-engine';
 import type { Logger } from '../../core/ports/logger';
 import type { Store } from '../../core/ports/store';
@@ -11,6 +12,7 @@ import { loggable } from './discord-errors';
 import { DiscordInteractions } from './discord-interactions';
 import { DiscordMessages } from './discord-messages';
 import { DiscordPlatform } from './discord-platform';
+import { DiscordSender } from './discord-sender';
 import { DiscordWebhooks } from './discord-webhooks';
 
 export interface DiscordFrontEndOptions {
@@ -22,6 +24,8 @@ export interface DiscordFrontEndOptions {
   directory?: DiscordDirectory;
   /** `/summon` answers slower than this are deferred first (Discord's 3 seconds); default 2 s. */
   commandDeferAfterMs?: number;
+  /** P7: the outbox's backoff for 5xx and network errors (tests shorten it). */
+  outboxBackoff?: { baseMs: number; maxMs: number; maxAttempts: number };
 }
 
 /**
@@ -33,6 +37,11 @@ export class DiscordFrontEnd {
   readonly client: Client;
   readonly platform: DiscordPlatform;
   readonly webhooks: DiscordWebhooks;
+  /** P7: every post, edit and direct message is stored, then sent (Retry-After, backoff, never twice). */
+  readonly deliverer: OutboxDeliverer;
+  /** The outbox's own REST client: no retries, every rate limit handed back (discord.js would wait in memory). */
+  private readonly senderRest: REST;
+  private resumed = false;
   private readonly logger: Logger;
   private readonly directory: DiscordDirectory;
   private backfills: Promise<unknown> = Promise.resolve();
@@ -43,9 +52,21 @@ export class DiscordFrontEnd {
     this.client = createDiscordClient({ apiUrl: options.apiUrl });
     this.directory = options.directory ?? new StoreDiscordDirectory(options.store);
     this.webhooks = new DiscordWebhooks(this.client.rest, () => this.client.application?.id ?? '');
+    this.senderRest = new REST({
+      retries: 0,
+      rejectOnRateLimit: () => true,
+      ...(options.apiUrl === undefined ? {} : { api: options.apiUrl }),
+    });
+    this.deliverer = new OutboxDeliverer({
+      store: options.store,
+      platform: 'discord',
+      sender: new DiscordSender(this.senderRest, this.webhooks, this.logger),
+      logger: options.logger.child({ component: 'discord-outbox' }),
+      ...(options.outboxBackoff === undefined ? {} : { backoff: options.outboxBackoff }),
+    });
     this.platform = new DiscordPlatform({
       rest: this.client.rest,
-      webhooks: this.webhooks,
+      deliver: (target, kind, payload) => this.deliverer.deliver(target, kind, payload),
       directory: this.directory,
       logger: this.logger,
     });
@@ -107,6 +128,7 @@ export class DiscordFrontEnd {
       ),
     );
     client.on(Events.Error, (error) => logger.error({ err: loggable(error) }, 'Discord client error'));
+    this.senderRest.setToken(token);
     try {
       await client.login(token);
       return true;
@@ -129,11 +151,20 @@ export class DiscordFrontEnd {
 
   async close(): Promise<void> {
     await this.backfills.catch(() => undefined);
+    await this.platform.settled();
+    await this.deliverer.drain();
     await this.client.destroy();
   }
 
   private async afterReady(backfill: DiscordBackfill): Promise<void> {
     try {
+      // P7: what the outbox still holds from before a restart is sent once the session is up.
+      if (!this.resumed) {
+        this.resumed = true;
+        const resumed = await this.deliverer.resume();
+        if (resumed.resent + resumed.abandoned + resumed.pruned > 0)
+          this.logger.info(resumed, 'outbox resumed');
+      }
       for (const guild of this.client.guilds.cache.values()) {
         const applicationId = this.client.application?.id;
         if (applicationId !== undefined)

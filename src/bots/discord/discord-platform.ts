@@ -1,11 +1,12 @@
 import { type REST, Routes } from 'discord.js';
+import { KeyedSerialQueue } from '../../core/outbox/keyed-serial-queue';
 import type { ChatPlatform, OutboundMessage, ThreadId } from '../../core/ports/chat-platform';
 import type { Logger } from '../../core/ports/logger';
 import type { DiscordDirectory } from './discord-directory';
-import { DiscordRequestError, UNKNOWN_WEBHOOK, withoutTokens } from './discord-errors';
-import { renderEditBody, renderWebhookBodies, type WebhookBody } from './discord-render';
+import { DiscordRequestError, withoutTokens } from './discord-errors';
+import { renderEditBody, renderWebhookBodies } from './discord-render';
+import type { DiscordCall } from './discord-sender';
 import { type DiscordThreadParts, decodeDiscordThreadId, encodeDiscordThreadId } from './discord-thread-id';
-import type { ChannelWebhook, DiscordWebhooks } from './discord-webhooks';
 
 /** Discord's JSON error code for "A thread has already been created for this message". */
 const THREAD_ALREADY_CREATED = 160004;
@@ -13,13 +14,18 @@ const THREAD_NAME_LIMIT = 100;
 /** A day: the thread stays in the channel's list while the conversation is likely to go on. */
 const AUTO_ARCHIVE_MINUTES = 1440;
 
-interface MessageResponse {
-  id: string;
-}
+/** P7: hands one call to the outbox (stored, then sent in its lane's order); the posted message's id. */
+export type DiscordDeliver = (
+  target: { workspaceId: string | null; lane: string },
+  kind: DiscordCall['kind'],
+  payload: DiscordCall['payload'],
+) => Promise<string | null>;
 
 export interface DiscordPlatformOptions {
+  /** The bot's REST client: starting threads and looking up channels. */
   rest: REST;
-  webhooks: DiscordWebhooks;
+  /** Every post, edit and direct message goes through the outbox. */
+  deliver: DiscordDeliver;
   directory: DiscordDirectory;
   logger: Logger;
 }
@@ -27,13 +33,16 @@ export interface DiscordPlatformOptions {
 /**
  * The Discord side of the chat platform port. Each conversation is a thread started from the
  * message that summoned it; every post goes through the channel's webhook, under the agent's
- * name and avatar (P2), into that thread (`thread_id`). It holds no rules: it translates.
+ * name and avatar (P2), into that thread (`thread_id`), by way of the outbox (P7). It holds no
+ * rules: it translates.
  */
 export class DiscordPlatform implements ChatPlatform {
   readonly platform = 'discord' as const;
   private readonly threads = new Map<string, Promise<void>>();
   private readonly threadNames = new Map<string, string>();
   private readonly guilds = new Map<string, string>();
+  /** One post, edit or private word at a time per thread, in the order asked (P2, P7). */
+  private readonly lanes = new KeyedSerialQueue();
 
   constructor(private readonly options: DiscordPlatformOptions) {}
 
@@ -51,60 +60,40 @@ export class DiscordPlatform implements ChatPlatform {
   /** P2, P7: posted in order, split at 2,000 characters; the ref is the first part's message id. */
   async post(thread: ThreadId, message: OutboundMessage): Promise<string> {
     const parts = this.decode(thread);
-    await this.ensureThread(parts);
-    const members = await this.options.directory.members(parts.guild);
-    const refs: string[] = [];
-    for (const body of renderWebhookBodies(message, members)) refs.push(await this.postBody(parts, body));
-    const [first] = refs;
-    if (first === undefined) throw new Error('Nothing was posted.');
-    return first;
-  }
-
-  /** One webhook execute into the thread; the posted message's id. */
-  private async postBody(parts: DiscordThreadParts, body: WebhookBody): Promise<string> {
-    const posted = await this.throughWebhook(parts.channel, (webhook) =>
-      this.options.rest.post(Routes.webhook(webhook.id, webhook.token), {
-        body,
-        query: new URLSearchParams({ wait: 'true', thread_id: parts.thread }),
-        auth: false,
-      }),
-    );
-    return (posted as MessageResponse).id;
+    return this.lanes.run(thread, async () => {
+      await this.ensureThread(parts);
+      const members = await this.options.directory.members(parts.guild);
+      const workspaceId = await this.options.directory.workspaceOf(parts.guild);
+      const refs: string[] = [];
+      for (const body of renderWebhookBodies(message, members)) {
+        const ref = await this.options.deliver({ workspaceId, lane: thread }, 'webhook.execute', {
+          channel: parts.channel,
+          thread: parts.thread,
+          body,
+        });
+        if (ref === null) throw new Error('Discord returned no message id.');
+        refs.push(ref);
+      }
+      const [first] = refs;
+      if (first === undefined) throw new Error('Nothing was posted.');
+      return first;
+    });
   }
 
   /** P9, N7, G4: edits the message in place through the webhook that posted it. */
   async update(thread: ThreadId, messageRef: string, message: OutboundMessage): Promise<void> {
     const parts = this.decode(thread);
     if (!/^[0-9]{1,20}$/.test(messageRef)) throw new RangeError(`Not a Discord message id: "${messageRef}".`);
-    const members = await this.options.directory.members(parts.guild);
-    const body = renderEditBody(message, members);
-    await this.throughWebhook(parts.channel, (webhook) =>
-      this.options.rest.patch(Routes.webhookMessage(webhook.id, webhook.token, messageRef), {
-        body,
-        query: new URLSearchParams({ thread_id: parts.thread }),
-        auth: false,
-      }),
-    );
-  }
-
-  /**
-   * A request through the channel's webhook. Errors carry no webhook token (it is a secret);
-   * a webhook someone deleted is replaced once, so posting goes on.
-   */
-  private async throughWebhook<T>(
-    channel: string,
-    request: (webhook: ChannelWebhook) => Promise<T>,
-  ): Promise<T> {
-    const attempt = async () =>
-      withoutTokens(async () => request(await this.options.webhooks.forChannel(channel)));
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!(error instanceof DiscordRequestError) || error.code !== UNKNOWN_WEBHOOK) throw error;
-      this.options.logger.warn({ channel }, 'the channel’s webhook was deleted; making a new one');
-      this.options.webhooks.forget(channel);
-      return attempt();
-    }
+    return this.lanes.run(thread, async () => {
+      const members = await this.options.directory.members(parts.guild);
+      const workspaceId = await this.options.directory.workspaceOf(parts.guild);
+      await this.options.deliver({ workspaceId, lane: thread }, 'webhook.edit', {
+        channel: parts.channel,
+        thread: parts.thread,
+        messageId: messageRef,
+        body: renderEditBody(message, members),
+      });
+    });
   }
 
   /**
@@ -113,14 +102,13 @@ export class DiscordPlatform implements ChatPlatform {
    */
   async tellPrivately(thread: ThreadId, platformUserId: string, text: string): Promise<void> {
     const parts = this.decode(thread);
-    const dm = (await withoutTokens(() =>
-      this.options.rest.post(Routes.userChannels(), { body: { recipient_id: platformUserId } }),
-    )) as MessageResponse;
-    await withoutTokens(() =>
-      this.options.rest.post(Routes.channelMessages(dm.id), {
+    return this.lanes.run(thread, async () => {
+      const workspaceId = await this.options.directory.workspaceOf(parts.guild);
+      await this.options.deliver({ workspaceId, lane: `discord:dm:${platformUserId}` }, 'direct-message', {
+        recipient: platformUserId,
         body: { content: privateText(text, parts.thread), allowed_mentions: { parse: [] } },
-      }),
-    );
+      });
+    });
   }
 
   /**
@@ -135,23 +123,36 @@ export class DiscordPlatform implements ChatPlatform {
   ): Promise<{ thread: ThreadId; messageRef: string }> {
     const guild = await this.guildOf(channelId);
     const members = await this.options.directory.members(guild);
+    const workspaceId = await this.options.directory.workspaceOf(guild);
     const [first, ...rest] = renderWebhookBodies(message, members);
     if (first === undefined) throw new Error('A thread cannot start with an empty message.');
-    const posted = (await this.throughWebhook(channelId, (webhook) =>
-      this.options.rest.post(Routes.webhook(webhook.id, webhook.token), {
-        body: first,
-        query: new URLSearchParams({ wait: 'true' }),
-        auth: false,
-      }),
-    )) as MessageResponse;
-    const parts = { guild, channel: channelId, thread: posted.id };
-    const name = message.content.kind === 'text' ? message.content.text : 'Summon';
-    this.nameThread(posted.id, name);
-    const started = this.threadFrom(channelId, posted.id, this.threadNames.get(posted.id) ?? 'Summon');
-    this.threads.set(posted.id, started);
+    const lane = `discord:${channelId}:new-threads`;
+    const posted = await this.options.deliver({ workspaceId, lane }, 'webhook.execute', {
+      channel: channelId,
+      thread: null,
+      body: first,
+    });
+    if (posted === null) throw new Error('Discord returned no message id.');
+    const parts = { guild, channel: channelId, thread: posted };
+    const thread = encodeDiscordThreadId(parts);
+    this.nameThread(posted, message.content.kind === 'text' ? message.content.text : 'Summon');
+    const started = this.threadFrom(channelId, posted, this.threadNames.get(posted) ?? 'Summon');
+    this.threads.set(posted, started);
     await started;
-    for (const body of rest) await this.postBody(parts, body);
-    return { thread: encodeDiscordThreadId(parts), messageRef: posted.id };
+    for (const body of rest)
+      await this.lanes.run(thread, () =>
+        this.options.deliver({ workspaceId, lane: thread }, 'webhook.execute', {
+          channel: channelId,
+          thread: posted,
+          body,
+        }),
+      );
+    return { thread, messageRef: posted };
+  }
+
+  /** Resolves once every post, edit and private word asked for so far went out (or failed). */
+  settled(): Promise<void> {
+    return this.lanes.drain();
   }
 
   /** The guild a channel belongs to (Discord's channel object), kept once known. */
@@ -164,15 +165,6 @@ export class DiscordPlatform implements ChatPlatform {
     if (channel.guild_id === undefined) throw new RangeError(`Channel ${channelId} is not in a server.`);
     this.guilds.set(channelId, channel.guild_id);
     return channel.guild_id;
-  }
-
-  /** Starts a public thread from a message of the channel (the thread takes the message's id). */
-  private async threadFrom(channel: string, messageId: string, name: string): Promise<void> {
-    await withoutTokens(() =>
-      this.options.rest.post(Routes.threads(channel, messageId), {
-        body: { name, auto_archive_duration: AUTO_ARCHIVE_MINUTES },
-      }),
-    );
   }
 
   private decode(thread: ThreadId): DiscordThreadParts {
@@ -200,6 +192,15 @@ export class DiscordPlatform implements ChatPlatform {
       if (error instanceof DiscordRequestError && error.code === THREAD_ALREADY_CREATED) return;
       throw error;
     }
+  }
+
+  /** Starts a public thread from a message of the channel (the thread takes the message's id). */
+  private async threadFrom(channel: string, messageId: string, name: string): Promise<void> {
+    await withoutTokens(() =>
+      this.options.rest.post(Routes.threads(channel, messageId), {
+        body: { name, auto_archive_duration: AUTO_ARCHIVE_MINUTES },
+      }),
+    );
   }
 }
 

@@ -109,6 +109,7 @@ export class DiscordStandIn {
   private readonly server: Server;
   private gatewayServer: DiscordGateway | null = null;
   private readonly rateLimits: { route: RegExp; retryAfter: number }[] = [];
+  private readonly failures: { route: RegExp; status: number }[] = [];
   readonly dmChannels = new Map<string, string>();
 
   constructor() {
@@ -167,6 +168,11 @@ export class DiscordStandIn {
   /** The next call whose `METHOD path` matches answers 429 with `retry_after` (seconds). */
   rateLimitNext(route: RegExp, retryAfter = 0.2): void {
     this.rateLimits.push({ route, retryAfter });
+  }
+
+  /** The next `count` calls whose `METHOD path` matches fail with `status` (a Discord outage: 502, 503). */
+  failNext(route: RegExp, status = 502, count = 1): void {
+    for (let i = 0; i < count; i++) this.failures.push({ route, status });
   }
 
   /** A person writes in a channel or thread; dispatched as MESSAGE_CREATE. */
@@ -322,7 +328,7 @@ export class DiscordStandIn {
 
   /** The 4xx answers the stand-in gave, with Discord's error bodies. */
   get refusals(): RecordedCall[] {
-    return this.calls.filter((c) => c.status >= 400 && c.status !== 429);
+    return this.calls.filter((c) => c.status >= 400 && c.status < 500 && c.status !== 429);
   }
 
   async close(): Promise<void> {
@@ -361,11 +367,26 @@ export class DiscordStandIn {
       const limited = this.rateLimits.findIndex((r) => r.route.test(`${call.method} ${call.path}`));
       if (limited >= 0) {
         const retryAfter = this.rateLimits.splice(limited, 1)[0]?.retryAfter ?? 0.2;
+        // Discord's 429: the body's float seconds, Retry-After whole seconds, the bucket's headers.
         send(
           429,
           { message: 'You are being rate limited.', retry_after: retryAfter, global: false, code: 0 },
-          { 'retry-after': String(Math.ceil(retryAfter)), 'x-ratelimit-scope': 'user' },
+          {
+            'retry-after': String(Math.ceil(retryAfter)),
+            'x-ratelimit-limit': '5',
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-reset': String((Date.now() / 1000 + retryAfter).toFixed(3)),
+            'x-ratelimit-reset-after': retryAfter.toFixed(3),
+            'x-ratelimit-bucket': 'stand-in-webhook-bucket',
+            'x-ratelimit-scope': 'user',
+          },
         );
+        return;
+      }
+      const failing = this.failures.findIndex((f) => f.route.test(`${call.method} ${call.path}`));
+      if (failing >= 0) {
+        const status = this.failures.splice(failing, 1)[0]?.status ?? 502;
+        send(status, { message: 'Bad Gateway', code: 0 });
         return;
       }
       const result = route(this, call, url.searchParams);
