@@ -9,6 +9,16 @@ export interface DiscordDirectory {
   members(guildId: string): Promise<DiscordMember[]>;
   /** The Summon workspace the guild is bound to (its outbox rows belong to it), or null. */
   workspaceOf(guildId: string): Promise<string | null>;
+  /**
+   * P1: the guild a direct message belongs to: the guild of the workspace its channel is
+   * already bound to (a DM space), else the first of `guildIds` (the bot's servers) whose
+   * workspace has the person as a member; null when there is none.
+   */
+  guildOfDirectMessage(
+    dmChannelId: string,
+    userId: string,
+    guildIds: readonly string[],
+  ): Promise<string | null>;
   /** The agents of the space the channel is bound to, for `/ask` autocomplete. */
   agentsOfChannel(guildId: string, channelId: string): Promise<{ name: string; title: string }[]>;
 }
@@ -29,6 +39,27 @@ export class StoreDiscordDirectory implements DiscordDirectory {
     return this.store.transaction(
       async (tx) => (await tx.platformBindings.find('discord', guildId))?.workspaceId ?? null,
     );
+  }
+
+  guildOfDirectMessage(
+    dmChannelId: string,
+    userId: string,
+    guildIds: readonly string[],
+  ): Promise<string | null> {
+    return this.store.transaction(async (tx) => {
+      const bound = await tx.channelBindings.find('discord', dmChannelId);
+      if (bound !== null) {
+        const guilds = await tx.platformBindings.listForWorkspace(bound.workspaceId);
+        return guilds.find((g) => g.platform === 'discord')?.externalId ?? null;
+      }
+      for (const guildId of guildIds) {
+        const guild = await tx.platformBindings.find('discord', guildId);
+        if (guild === null) continue;
+        if ((await tx.members.findByPlatformUser(guild.workspaceId, 'discord', userId)) !== null)
+          return guildId;
+      }
+      return null;
+    });
   }
 
   members(guildId: string): Promise<DiscordMember[]> {

@@ -87,6 +87,7 @@ export class DiscordFrontEnd {
       logger,
       botUserId: () => client.user?.id ?? null,
       applicationId: () => client.application?.id ?? null,
+      guildIds: () => [...client.guilds.cache.keys()],
     });
     const interactions = new DiscordInteractions({
       engine,

@@ -58,9 +58,14 @@ export class DiscordInteractions {
   /** N7, G4: the card is edited by the core; a refusal is told only to the clicker (P5). */
   private async button(interaction: ButtonInteraction): Promise<void> {
     const button = decodeCustomId(interaction.customId);
-    if (button === null || interaction.guildId === null) return;
+    if (button === null) return;
     await interaction.deferUpdate();
-    const actor = this.actor(interaction.guildId, interaction.user.id);
+    // P1: a card in a direct message belongs to the workspace of the DM space.
+    const guild =
+      interaction.guildId ??
+      (await this.deps.directory.guildOfDirectMessage(interaction.channelId, interaction.user.id, []));
+    if (guild === null) return;
+    const actor = this.actor(guild, interaction.user.id);
     if (button.kind === 'note') {
       await this.deps.engine.toggleNote(button.messageId, button.action, actor);
       return;

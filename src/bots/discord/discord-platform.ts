@@ -4,9 +4,19 @@ import type { ChatPlatform, OutboundMessage, ThreadId } from '../../core/ports/c
 import type { Logger } from '../../core/ports/logger';
 import type { DiscordDirectory } from './discord-directory';
 import { DiscordRequestError, withoutTokens } from './discord-errors';
-import { renderEditBody, renderWebhookBodies } from './discord-render';
+import {
+  renderDirectBodies,
+  renderDirectEditBody,
+  renderEditBody,
+  renderWebhookBodies,
+} from './discord-render';
 import type { DiscordCall } from './discord-sender';
-import { type DiscordThreadParts, decodeDiscordThreadId, encodeDiscordThreadId } from './discord-thread-id';
+import {
+  type DiscordThreadParts,
+  decodeDiscordThreadId,
+  encodeDiscordThreadId,
+  isDirectConversation,
+} from './discord-thread-id';
 
 /** Discord's JSON error code for "A thread has already been created for this message". */
 const THREAD_ALREADY_CREATED = 160004;
@@ -60,17 +70,27 @@ export class DiscordPlatform implements ChatPlatform {
   /** P2, P7: posted in order, split at 2,000 characters; the ref is the first part's message id. */
   async post(thread: ThreadId, message: OutboundMessage): Promise<string> {
     const parts = this.decode(thread);
+    const direct = isDirectConversation(parts);
     return this.lanes.run(thread, async () => {
-      await this.ensureThread(parts);
+      if (!direct) await this.ensureThread(parts);
       const members = await this.options.directory.members(parts.guild);
       const workspaceId = await this.options.directory.workspaceOf(parts.guild);
+      const target = { workspaceId, lane: thread };
       const refs: string[] = [];
-      for (const body of renderWebhookBodies(message, members)) {
-        const ref = await this.options.deliver({ workspaceId, lane: thread }, 'webhook.execute', {
-          channel: parts.channel,
-          thread: parts.thread,
-          body,
-        });
+      const sends = direct
+        ? renderDirectBodies(message, members).map(
+            (body) => () => this.options.deliver(target, 'channel-message', { channel: parts.channel, body }),
+          )
+        : renderWebhookBodies(message, members).map(
+            (body) => () =>
+              this.options.deliver(target, 'webhook.execute', {
+                channel: parts.channel,
+                thread: parts.thread,
+                body,
+              }),
+          );
+      for (const send of sends) {
+        const ref = await send();
         if (ref === null) throw new Error('Discord returned no message id.');
         refs.push(ref);
       }
@@ -87,6 +107,14 @@ export class DiscordPlatform implements ChatPlatform {
     return this.lanes.run(thread, async () => {
       const members = await this.options.directory.members(parts.guild);
       const workspaceId = await this.options.directory.workspaceOf(parts.guild);
+      if (isDirectConversation(parts)) {
+        await this.options.deliver({ workspaceId, lane: thread }, 'channel-message.edit', {
+          channel: parts.channel,
+          messageId: messageRef,
+          body: renderDirectEditBody(message, members),
+        });
+        return;
+      }
       await this.options.deliver({ workspaceId, lane: thread }, 'webhook.edit', {
         channel: parts.channel,
         thread: parts.thread,
@@ -104,6 +132,14 @@ export class DiscordPlatform implements ChatPlatform {
     const parts = this.decode(thread);
     return this.lanes.run(thread, async () => {
       const workspaceId = await this.options.directory.workspaceOf(parts.guild);
+      // In a direct message, the conversation is already private.
+      if (isDirectConversation(parts)) {
+        await this.options.deliver({ workspaceId, lane: thread }, 'channel-message', {
+          channel: parts.channel,
+          body: { content: text, embeds: [], components: [], allowed_mentions: { parse: [], users: [] } },
+        });
+        return;
+      }
       await this.options.deliver({ workspaceId, lane: `discord:dm:${platformUserId}` }, 'direct-message', {
         recipient: platformUserId,
         body: { content: privateText(text, parts.thread), allowed_mentions: { parse: [] } },

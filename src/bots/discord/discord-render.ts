@@ -7,7 +7,7 @@ import type {
 } from '../../core/ports/chat-platform';
 import { encodeCustomId } from './custom-id';
 import { type DiscordMember, mentionMembers, NO_MENTIONS } from './discord-mentions';
-import { splitMessage } from './split-message';
+import { DISCORD_CONTENT_LIMIT, splitMessage } from './split-message';
 import { webhookUsername } from './webhook-username';
 
 /** The JSON body of one webhook execute or edit (Discord's field names). */
@@ -85,6 +85,45 @@ export function renderEditBody(message: OutboundMessage, members: readonly Disco
   }
   const { username: _username, avatar_url: _avatar, ...body } = first;
   return body;
+}
+
+/** A message the bot posts as itself: no persona. */
+export type DirectBody = Omit<WebhookBody, 'username' | 'avatar_url'>;
+
+/**
+ * P1, P2: in a direct message there are no webhooks, so the bot posts as itself and an agent's
+ * text starts with the agent's name in bold; cards name their agent already.
+ */
+export function renderDirectBodies(
+  message: OutboundMessage,
+  members: readonly DiscordMember[],
+): DirectBody[] {
+  const { content } = message;
+  if (content.kind === 'text' && message.as.kind === 'agent') {
+    const label = `**${message.as.name}**\n`;
+    const mapped = mentionMembers(content.text, members);
+    return splitMessage(mapped.content, DISCORD_CONTENT_LIMIT - label.length).map((part) => ({
+      content: `${label}${part}`,
+      embeds: [],
+      components: [],
+      allowed_mentions: mapped.allowedMentions,
+    }));
+  }
+  return renderWebhookBodies(message, members).map(
+    ({ username: _username, avatar_url: _avatar, ...body }) => body,
+  );
+}
+
+/** The body of an edit in a direct message. */
+export function renderDirectEditBody(
+  message: OutboundMessage,
+  members: readonly DiscordMember[],
+): DirectBody {
+  const [first, ...rest] = renderDirectBodies(message, members);
+  if (first === undefined || rest.length > 0) {
+    throw new RangeError('An edit must fit in one Discord message (2,000 characters).');
+  }
+  return first;
 }
 
 function personaOf(as: OutboundMessage['as']): Pick<WebhookBody, 'username' | 'avatar_url'> {

@@ -2,7 +2,7 @@ import { DiscordAPIError, HTTPError, RateLimitError, type REST, Routes } from 'd
 import { DeliveryError, type PlatformSender } from '../../core/outbox/delivery-error';
 import type { Logger } from '../../core/ports/logger';
 import { loggable, scrubTokens, UNKNOWN_WEBHOOK } from './discord-errors';
-import type { WebhookBody } from './discord-render';
+import type { DirectBody, WebhookBody } from './discord-render';
 import type { ChannelWebhook, DiscordWebhooks } from './discord-webhooks';
 
 /**
@@ -15,6 +15,8 @@ export type DiscordCall =
       kind: 'webhook.edit';
       payload: { channel: string; thread: string; messageId: string; body: Omit<WebhookBody, 'username'> };
     }
+  | { kind: 'channel-message'; payload: { channel: string; body: DirectBody } }
+  | { kind: 'channel-message.edit'; payload: { channel: string; messageId: string; body: DirectBody } }
   | {
       kind: 'direct-message';
       payload: { recipient: string; body: { content: string; allowed_mentions: { parse: [] } } };
@@ -67,6 +69,17 @@ export class DiscordSender implements PlatformSender {
               auth: false,
             }),
           );
+          return messageId;
+        }
+        // P1: in a direct message the bot posts and edits as itself.
+        case 'channel-message': {
+          const { channel, body } = call.payload;
+          const posted = (await this.rest.post(Routes.channelMessages(channel), { body })) as MessageResponse;
+          return posted.id;
+        }
+        case 'channel-message.edit': {
+          const { channel, messageId, body } = call.payload;
+          await this.rest.patch(Routes.channelMessage(channel, messageId), { body });
           return messageId;
         }
         case 'direct-message': {

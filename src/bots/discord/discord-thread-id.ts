@@ -32,5 +32,13 @@ export function decodeDiscordThreadId(id: ThreadId): DiscordThreadParts | null {
   return { guild, channel, thread };
 }
 
+/**
+ * P1: a direct message with the bot is one conversation in the DM channel itself (Discord has
+ * no threads there): its id names the channel twice, `discord:{guild}:{dm}:{dm}`, the guild
+ * being the one of the workspace the person belongs to. A guild thread's id never equals its
+ * parent channel's, so the two never mix.
+ */
+export const isDirectConversation = (parts: DiscordThreadParts): boolean => parts.channel === parts.thread;
+
 /** Snowflakes compare as numbers: `a` came after `b`. */
 export const isNewer = (a: string, b: string): boolean => BigInt(a) > BigInt(b);

@@ -96,16 +96,16 @@ describe('Discord front end: conversations (real discord.js against the Discord 
     expect(h.standIn.messagesIn(h.unbound)).toHaveLength(1);
   });
 
-  it('a direct message starts nothing; the person is told, once, where Summon answers', async () => {
-    const dm = h.standIn.dmChannelWith(h.people.dana.id);
-    h.standIn.say(h.people.dana, dm, '@engineer fix the login bug');
+  it('P8: a direct message from someone who is no member starts nothing; they are told, once, how to link', async () => {
+    const dm = h.standIn.dmChannelWith(h.people.stranger.id);
+    h.standIn.say(h.people.stranger, dm, '@engineer fix the login bug');
     await waitFor(async () => h.standIn.messagesIn(dm).length === 2);
-    h.standIn.say(h.people.dana, dm, 'hello?');
+    h.standIn.say(h.people.stranger, dm, 'hello?');
     await waitFor(async () => h.standIn.messagesIn(dm).length === 3);
     await new Promise((resolve) => setTimeout(resolve, 200));
     await h.frontEnd.idle();
     const answers = h.standIn.messagesIn(dm).filter((m) => m.author.id === h.standIn.bot.id);
-    expect(answers.map((m) => m.content)).toEqual([expect.stringContaining('/ask')]);
+    expect(answers.map((m) => m.content)).toEqual([expect.stringContaining('/summon link-account')]);
     expect(await h.runs()).toEqual([]);
   });
 

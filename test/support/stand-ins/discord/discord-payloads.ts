@@ -94,6 +94,29 @@ export function interactionBase(
   user: StandInUser,
 ): Record<string, unknown> {
   const channel = s.channel(interaction.channelId);
+  // In a direct message with the bot: no guild and no member, the user; context 1 (BOT_DM).
+  if (channel.type === 1)
+    return {
+      id: interaction.id,
+      application_id: s.applicationId,
+      token: interaction.token,
+      version: 1,
+      channel_id: channel.id,
+      channel: {
+        id: channel.id,
+        type: 1,
+        last_message_id: null,
+        flags: 0,
+        recipients: (channel.recipients ?? []).map((u) => s.userObject(u)),
+      },
+      user: s.userObject(user),
+      app_permissions: '1071698660929',
+      locale: 'en-US',
+      entitlements: [],
+      authorizing_integration_owners: { 0: s.guildId },
+      context: 1,
+      attachment_size_limit: 10_485_760,
+    };
   return {
     id: interaction.id,
     application_id: s.applicationId,

@@ -69,6 +69,21 @@ export function route(s: DiscordStandIn, call: RecordedCall, query: URLSearchPar
       return checkResponse('MessageResponseSchema', s.wire(message));
     }
   }
+  match = method === 'PATCH' ? m(/^\/api\/v10\/channels\/([0-9]+)\/messages\/([0-9]+)$/) : null;
+  if (match) {
+    requireBot(s, call);
+    checkSchema('MessageEditRequestPartialSchema', body);
+    checkMessageLimits(body as MessageBody, { create: false });
+    const message = (s.messages.get(match[1] ?? '') ?? []).find((msg) => msg.id === match?.[2]);
+    if (message === undefined) throw new DiscordRefusal(404, { code: 10008, message: 'Unknown Message' });
+    if (message.author.id !== s.bot.id)
+      throw new DiscordRefusal(403, {
+        code: 50005,
+        message: 'Cannot edit a message authored by another user',
+      });
+    applyEdit(s, message, body as MessageBody);
+    return checkResponse('MessageResponseSchema', s.wire(message));
+  }
   match = method === 'POST' ? m(/^\/api\/v10\/channels\/([0-9]+)\/messages\/([0-9]+)\/threads$/) : null;
   if (match) {
     requireBot(s, call);
