@@ -116,7 +116,12 @@ export class DiscordSender implements PlatformSender {
 /** Discord's answer as the outbox's advice; the message carries no token. */
 export function toDeliveryError(kind: string, error: unknown): DeliveryError {
   if (error instanceof DeliveryError) return error;
-  const cause = loggable(error);
+  // The cause may be logged: Discord's error without the URL's token; other errors (rate
+  // limits, HTTP and network errors carry the URL as a property) as their scrubbed message only.
+  const cause =
+    error instanceof DiscordAPIError
+      ? loggable(error)
+      : new Error(scrubTokens(error instanceof Error ? error.message : String(error)));
   if (error instanceof RateLimitError) {
     const ms = Math.max(error.retryAfter, error.sublimitTimeout, 0) || error.timeToReset;
     return new DeliveryError(

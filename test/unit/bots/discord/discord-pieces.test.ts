@@ -1,9 +1,12 @@
+import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
 import { decodeCustomId, encodeCustomId } from '../../../../src/bots/discord/custom-id';
 import { DiscordRequestError, scrubTokens, withoutTokens } from '../../../../src/bots/discord/discord-errors';
 import { mentionMembers, translateUserMentions } from '../../../../src/bots/discord/discord-mentions';
 import { renderEditBody, renderWebhookBodies } from '../../../../src/bots/discord/discord-render';
+import { toDeliveryError } from '../../../../src/bots/discord/discord-sender';
 import { isNewer } from '../../../../src/bots/discord/discord-thread-id';
 import { webhookUsername } from '../../../../src/bots/discord/webhook-username';
+import type { DeliveryError } from '../../../../src/core/outbox/delivery-error';
 
 const members = [
   { nickname: 'dana', discordUserId: '2001' },
@@ -116,5 +119,52 @@ describe('Discord request errors', () => {
       'secret-webhook-token',
     );
     expect(scrubTokens('/interactions/55/itok-secret/callback')).toBe('/interactions/55/[redacted]/callback');
+  });
+});
+
+describe('P7: Discord errors as the outbox’s advice', () => {
+  const url = 'https://discord.com/api/v10/webhooks/123/secret-webhook-token?wait=true';
+  const noToken = (error: DeliveryError) => {
+    expect(JSON.stringify({ message: error.message, cause: String(error.cause) })).not.toContain(
+      'secret-webhook-token',
+    );
+    expect(Object.values(error.cause as object)).not.toContain(url);
+  };
+
+  it('a 429 waits what Discord asked; a 5xx backs off; a 4xx is never retried; none carries a token', () => {
+    const limited = toDeliveryError(
+      'webhook.execute',
+      new RateLimitError({
+        timeToReset: 900,
+        limit: 5,
+        method: 'POST',
+        hash: 'h',
+        url,
+        route: '/webhooks/:id/:token',
+        majorParameter: '123',
+        global: false,
+        retryAfter: 1050,
+        sublimitTimeout: 0,
+        scope: 'user',
+      }),
+    );
+    expect(limited.retry).toEqual({ kind: 'after', ms: 1050 });
+    noToken(limited);
+    const outage = toDeliveryError(
+      'webhook.execute',
+      new HTTPError(502, 'Bad Gateway', 'POST', url, { body: {} }),
+    );
+    expect(outage.retry).toEqual({ kind: 'backoff' });
+    noToken(outage);
+    const refused = toDeliveryError(
+      'webhook.execute',
+      new DiscordAPIError({ code: 10003, message: 'Unknown Channel' }, 10003, 404, 'POST', url, { body: {} }),
+    );
+    expect(refused.retry).toEqual({ kind: 'never' });
+    expect(refused.message).toContain('10003');
+    noToken(refused);
+    const network = toDeliveryError('webhook.execute', new Error(`fetch failed for ${url}`));
+    expect(network.retry).toEqual({ kind: 'backoff' });
+    noToken(network);
   });
 });
