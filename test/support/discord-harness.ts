@@ -5,6 +5,7 @@ import { createLogger } from '../../src/app/logger';
 import { DiscordFrontEnd } from '../../src/bots/discord';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
+import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
 import type { Runner } from '../../src/core/ports/runner';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
@@ -41,6 +42,8 @@ export async function openDiscordHarness(options: {
   timings?: Partial<EngineTimings>;
   /** `/summon` answers slower than this are deferred first. */
   commandDeferAfterMs?: number;
+  /** A9: each run's tools (agent-to-agent tools, N13 questions); none when absent. */
+  tools?: TurnToolsFactory;
   /** P7: the outbox's backoff for 5xx and network errors. */
   outboxBackoff?: { baseMs: number; maxMs: number; maxAttempts: number };
 }) {
@@ -97,6 +100,7 @@ spaces:
             platforms: new Map([['discord', frontEnd.platform]]),
             queue: createJobQueue<RunJob>({ name: 'discord-turns', closeTimeoutMs: 2000 }),
             runners: () => options.runner as Runner,
+            ...(options.tools === undefined ? {} : { tools: options.tools }),
             rateLimiter: new InMemoryPairRateLimiter(),
             directory,
             clock: { now: () => new Date() },
