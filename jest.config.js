@@ -1,18 +1,21 @@
 /** Two projects: unit (no I/O) and integration (real PostgreSQL, Redis, PGlite, local stand-ins). */
 const swc = ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
-// @octokit/* (and a few of their dependencies) ship only ES modules: Jest's CommonJS runtime needs them compiled.
-const ESM_PACKAGES = ['@octokit', 'universal-user-agent', 'before-after-hook', 'universal-github-app-jwt', 'toad-cache', 'fast-content-type-parse', 'json-with-bigint', 'content-type'];
+// Some dependencies ship only ES modules, which Jest's CommonJS runtime needs compiled: @octokit/*
+// (and a few of theirs), and discord-api-spec (the Discord stand-in validates with its zod schemas).
+const ESM_PACKAGES = ['@octokit', 'universal-user-agent', 'before-after-hook', 'universal-github-app-jwt', 'toad-cache', 'fast-content-type-parse', 'json-with-bigint', 'content-type', 'discord-api-spec'];
 const transform = { '^.+\\.ts$': swc, [`/node_modules/(${ESM_PACKAGES.join('|')})/.+\\.js$`]: swc };
 const transformIgnorePatterns = [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`];
+const moduleNameMapper = { '^discord-api-spec/zod$': '<rootDir>/node_modules/discord-api-spec/build/discord-api-spec.zod.js' };
 module.exports = {
   testTimeout: 60000,
   projects: [
-    { displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], transform, transformIgnorePatterns, testEnvironment: 'node' },
+    { displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], transform, transformIgnorePatterns, moduleNameMapper, testEnvironment: 'node' },
     {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       transform,
       transformIgnorePatterns,
+      moduleNameMapper,
       testEnvironment: 'node',
       testTimeout: 60000,
     },

@@ -1,8 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DiscordFrontEnd } from '../bots/discord';
 import { SlackFrontEnd } from '../bots/slack/slack-front-end';
 import type { Platform } from '../core/model/platform';
+import type { ChatEngine } from '../core/ports/chat-engine';
 import type { ChatPlatform } from '../core/ports/chat-platform';
-import { type EngineRuntime, startEngine } from './engine-runtime';
+import type { RunnerResolver } from '../core/ports/runner';
+import { startEngine } from './engine-runtime';
 import type { Runtime } from './runtime';
 
 export interface ChatFrontEnds {
@@ -13,42 +16,82 @@ export interface ChatFrontEnds {
   close(): Promise<void>;
 }
 
+/** One configured front end: its platform for the engine, and how it starts and stops. */
+interface FrontEnd {
+  platform: ChatPlatform;
+  /** False when its credentials were refused (logged once; no retry loop). */
+  start(engine: ChatEngine): Promise<boolean>;
+  handleHttp?(request: IncomingMessage, response: ServerResponse): boolean;
+  close(): Promise<void>;
+}
+
 /**
- * The chat front ends whose credentials are configured, with the engine's workers behind them.
- * None configured: nothing starts (HTTP only, or the terminal chat).
+ * The chat front ends whose credentials are configured — Slack (`SLACK_BOT_TOKEN`), Discord
+ * (`DISCORD_TOKEN`) — with one engine's workers behind all of them. None configured, or none
+ * whose credentials were accepted: null (HTTP only, or the terminal chat).
  */
 export async function startChatFrontEnds(
   runtime: Runtime,
-  options: { replyPartLimit?: number } = {},
+  options: { replyPartLimit?: number; runners?: RunnerResolver } = {},
 ): Promise<ChatFrontEnds | null> {
-  const { config, logger } = runtime;
-  if (config.slack === undefined) return null;
-  const slack = await SlackFrontEnd.connect({
-    credentials: config.slack,
-    store: runtime.store,
-    logger,
-    ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
-  });
-  if (slack === null) return null;
-  const platforms = new Map<Platform, ChatPlatform>([['slack', slack.platform]]);
-  const engine: EngineRuntime = await startEngine(runtime, platforms);
-  let started: boolean;
+  const frontEnds = await configuredFrontEnds(runtime, options);
+  if (frontEnds.length === 0) return null;
+  const platforms = new Map<Platform, ChatPlatform>(frontEnds.map((f) => [f.platform.platform, f.platform]));
+  const engine = await startEngine(runtime, platforms, options.runners ? { runners: options.runners } : {});
+  const started: FrontEnd[] = [];
   try {
-    started = await slack.start(engine.engine);
+    for (const frontEnd of frontEnds) {
+      if (await frontEnd.start(engine.engine)) started.push(frontEnd);
+      else await frontEnd.close();
+    }
   } catch (error) {
+    await Promise.all(frontEnds.map((f) => f.close().catch(() => undefined)));
     await engine.close();
     throw error;
   }
-  if (!started) {
+  if (started.length === 0) {
     await engine.close();
     return null;
   }
   return {
-    platforms: [...platforms.keys()],
-    handleHttp: (request, response) => slack.handleHttp(request, response),
+    platforms: started.map((f) => f.platform.platform),
+    handleHttp: (request, response) => started.some((f) => f.handleHttp?.(request, response) === true),
     close: async () => {
-      await slack.close();
+      await Promise.all(started.map((f) => f.close()));
       await engine.close();
     },
   };
+}
+
+async function configuredFrontEnds(
+  runtime: Runtime,
+  options: { replyPartLimit?: number },
+): Promise<FrontEnd[]> {
+  const { config, logger, store } = runtime;
+  const frontEnds: FrontEnd[] = [];
+  if (config.slack !== undefined) {
+    const slack = await SlackFrontEnd.connect({
+      credentials: config.slack,
+      store,
+      logger,
+      ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
+    });
+    if (slack !== null)
+      frontEnds.push({
+        platform: slack.platform,
+        start: (engine) => slack.start(engine),
+        handleHttp: (request, response) => slack.handleHttp(request, response),
+        close: () => slack.close(),
+      });
+  }
+  const discordToken = config.discord.token;
+  if (discordToken !== undefined) {
+    const discord = new DiscordFrontEnd({ store, logger, apiUrl: config.discord.apiUrl });
+    frontEnds.push({
+      platform: discord.platform,
+      start: (engine) => discord.start(engine, discordToken),
+      close: () => discord.close(),
+    });
+  }
+  return frontEnds;
 }

@@ -36,6 +36,8 @@ export const REDACTED_PATHS = [
   'config.slack.botToken',
   'config.slack.appToken',
   'config.slack.signingSecret',
+  'config.discord.token',
+  'discord.token',
   'config.redisUrl',
   'env.DATABASE_URL',
   'env.REDIS_URL',

@@ -15,7 +15,7 @@ export const DEFAULT_WORKSPACE = 'default';
 export interface RunningServer {
   runtime: Runtime;
   logger: Logger;
-  /** The chat front ends that started (Slack…), or null when none is configured. */
+  /** The chat front ends that started (Slack, Discord), or null when none did. */
   chat: ChatFrontEnds | null;
   port: number;
   close(): Promise<void>;

@@ -16,6 +16,7 @@ export interface Config {
   github: GitHubConfig;
   /** The Slack front end, when SLACK_BOT_TOKEN is set. Tokens and the secret are redacted from logs. */
   slack: SlackConfig | undefined;
+  discord: DiscordConfig;
 }
 
 export interface GitHubConfig {
@@ -38,6 +39,13 @@ export interface SlackConfig {
   /** Socket Mode when set; HTTP on `POST /slack/events` otherwise. */
   appToken: string | undefined;
   /** SLACK_API_URL: the Web API base URL (tests, Slack-compatible servers). */
+  apiUrl: string | undefined;
+}
+
+/** The Discord front end starts when a token is set. The token is a secret: it never reaches logs. */
+export interface DiscordConfig {
+  token: string | undefined;
+  /** `DISCORD_API_URL`: the REST base (tests: a local stand-in); the gateway URL comes from it. */
   apiUrl: string | undefined;
 }
 
@@ -81,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       gatewayUrl: nonEmpty(env.SUMMON_GATEWAY_URL),
     },
     slack: slackConfig(env),
+    discord: { token: nonEmpty(env.DISCORD_TOKEN), apiUrl: nonEmpty(env.DISCORD_API_URL) },
   };
 }
 

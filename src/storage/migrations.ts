@@ -2,6 +2,7 @@ import { InitialSchema1764460800000 } from '../../migrations/1764460800000-Initi
 import { RunCardsAndReplies1764547200000 } from '../../migrations/1764547200000-RunCardsAndReplies';
 import { SlackFrontEnd1764720000000 } from '../../migrations/1764720000000-SlackFrontEnd';
 import { GitGateway1764806400000 } from '../../migrations/1764806400000-GitGateway';
+import { DiscordBackfill1764892800000 } from '../../migrations/1764892800000-DiscordBackfill';
 import { AgentTools1764979200000 } from '../../migrations/1764979200000-AgentTools';
 
 /**
@@ -13,5 +14,6 @@ export const MIGRATIONS = [
   RunCardsAndReplies1764547200000,
   SlackFrontEnd1764720000000,
   GitGateway1764806400000,
+  DiscordBackfill1764892800000,
   AgentTools1764979200000,
 ];

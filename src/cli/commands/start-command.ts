@@ -39,7 +39,7 @@ export function registerStartCommand(program: Command, context: CliContext): voi
 const noPlatformMessage =
   'no chat platform is configured (set SLACK_BOT_TOKEN or DISCORD_TOKEN, or run `summon chat` in a terminal); serving HTTP only';
 
-/** Slack (and later Discord) front ends attach when their credentials are set. */
+/** Slack and Discord front ends attach when their credentials are set. */
 function chatPlatformConfigured(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.SLACK_BOT_TOKEN || env.DISCORD_TOKEN);
 }

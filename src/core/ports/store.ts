@@ -16,6 +16,7 @@ import type {
   WorkspaceRecord,
 } from '../model/records';
 import type { ApprovalRepository } from './approval-store';
+import type { ChannelCursorRepository } from './channel-cursor-store';
 import type { ConversationRepository, MessageRepository, RunLaneRepository } from './conversation-store';
 import type { GitCredentialRepository, GitPushRepository } from './git-gateway-store';
 import type { MemberInviteRepository } from './invite-store';
@@ -59,6 +60,7 @@ export interface StoreTx {
   readonly outbox: OutboxRepository;
   /** P8: one-time codes that link a platform account to a member. */
   readonly memberInvites: MemberInviteRepository;
+  readonly channelCursors: ChannelCursorRepository;
 }
 
 export interface WorkspaceRepository {

@@ -1,5 +1,6 @@
 import { AgentEntity } from './agent.entity';
 import { ApprovalEntity } from './approval.entity';
+import { ChannelCursorEntity } from './channel-cursor.entity';
 import { ConversationEntity } from './conversation.entity';
 import { GitCredentialEntity } from './git-credential.entity';
 import { GitPushEntity } from './git-push.entity';
@@ -36,4 +37,5 @@ export const ENTITIES = [
   GitCredentialEntity,
   GitPushEntity,
   MemberInviteEntity,
+  ChannelCursorEntity,
 ];

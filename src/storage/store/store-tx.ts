@@ -4,6 +4,7 @@ import { queryRecords } from './query-records';
 import { agentRepository } from './repositories/agent-repository';
 import { approvalRepository } from './repositories/approval-repository';
 import { channelBindingRepository } from './repositories/channel-binding-repository';
+import { channelCursorRepository } from './repositories/channel-cursor-repository';
 import { conversationRepository } from './repositories/conversation-repository';
 import { gitCredentialRepository } from './repositories/git-credential-repository';
 import { gitPushRepository } from './repositories/git-push-repository';
@@ -55,5 +56,6 @@ export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
   gitPushes: translated(gitPushRepository(manager)),
   outbox: translated(outboxRepository(manager)),
   memberInvites: translated(memberInviteRepository(manager)),
+  channelCursors: translated(channelCursorRepository(manager)),
   query: (sql, params = []) => translatingDbErrors(() => queryRecords(manager, sql, params)),
 });

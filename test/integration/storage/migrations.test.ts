@@ -18,6 +18,9 @@ import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../suppo
 import { schemaObjects } from './schema-inspection';
 import { seedWorkspace } from './workspace-fixture';
 
+/** Platform plumbing written before an event is resolved to a workspace: no workspace_id, no RLS. */
+const SYSTEM_TABLES = ['processed_inbound_events', 'platform_channel_cursors'];
+
 const TABLES = [
   'agents',
   'approvals',
@@ -31,6 +34,7 @@ const TABLES = [
   'messages',
   'outbox',
   'platform_bindings',
+  'platform_channel_cursors',
   'processed_inbound_events',
   'questions',
   'runs',
@@ -62,6 +66,7 @@ const VOCABULARIES: Record<string, readonly string[]> = {
   ck_outbox_platform: PLATFORMS,
   ck_git_pushes_decision: GUARDRAIL_DECISIONS,
   ck_git_pushes_status: GIT_PUSH_STATUSES,
+  ck_platform_channel_cursors_platform: PLATFORMS,
 };
 
 describe('migration files', () => {
@@ -164,9 +169,9 @@ describe.each(DATABASE_KINDS)('the migrated schema on %s', (kind) => {
       ),
     );
     const owned = rows.filter((r) => r.hasWorkspace).map((r) => r.table);
-    expect(owned).toEqual(TABLES.filter((t) => t !== 'workspaces' && t !== 'processed_inbound_events'));
+    expect(owned).toEqual(TABLES.filter((t) => t !== 'workspaces' && !SYSTEM_TABLES.includes(t)));
     for (const row of rows) {
-      const guarded = row.table !== 'processed_inbound_events';
+      const guarded = !SYSTEM_TABLES.includes(row.table);
       expect({ table: row.table, rls: row.rls, policies: row.policies }).toEqual({
         table: row.table,
         rls: guarded,
@@ -179,7 +184,7 @@ describe.each(DATABASE_KINDS)('the migrated schema on %s', (kind) => {
     const store = db.database.store;
     const doomed = await seedWorkspace(store, 'doomed');
     const kept = await seedWorkspace(store, 'kept');
-    const owned = TABLES.filter((t) => t !== 'workspaces' && t !== 'processed_inbound_events');
+    const owned = TABLES.filter((t) => t !== 'workspaces' && !SYSTEM_TABLES.includes(t));
     const count = (workspaceId: string) =>
       store.transaction(async (tx) => {
         const counts: Record<string, string> = {};
@@ -207,6 +212,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
       expect(await db.database.revert()).toBe('AgentTools1764979200000');
+      expect(await db.database.revert()).toBe('DiscordBackfill1764892800000');
       expect(await db.database.revert()).toBe('GitGateway1764806400000');
       expect(await db.database.revert()).toBe('SlackFrontEnd1764720000000');
       expect(await db.database.revert()).toBe('RunCardsAndReplies1764547200000');
@@ -243,6 +249,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
         'RunCardsAndReplies1764547200000',
         'SlackFrontEnd1764720000000',
         'GitGateway1764806400000',
+        'DiscordBackfill1764892800000',
         'AgentTools1764979200000',
       ]);
       expect(await columns()).toEqual(expect.arrayContaining(['status_card_ref', 'reply_message_id']));

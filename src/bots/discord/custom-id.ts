@@ -1,0 +1,32 @@
+/** What a button of ours carries: only a record id and the action (cards survive restarts). */
+export type ButtonAction =
+  | { kind: 'note'; action: 'open' | 'fold'; messageId: string }
+  | { kind: 'approval'; verdict: 'approve' | 'deny'; approvalId: string }
+  | { kind: 'answer'; option: number; questionId: string };
+
+/** Discord's limit for a component's `custom_id`. */
+export const CUSTOM_ID_LIMIT = 100;
+
+export function encodeCustomId(button: ButtonAction): string {
+  const id =
+    button.kind === 'note'
+      ? `note:${button.action}:${button.messageId}`
+      : button.kind === 'approval'
+        ? `approval:${button.verdict}:${button.approvalId}`
+        : `answer:${button.option}:${button.questionId}`;
+  if (id.length > CUSTOM_ID_LIMIT)
+    throw new RangeError(`custom_id over ${CUSTOM_ID_LIMIT} characters: ${id}`);
+  return id;
+}
+
+/** The button a custom_id names, or null for one that is not ours. */
+export function decodeCustomId(customId: string): ButtonAction | null {
+  const match = /^(note|approval|answer):([a-z]+|[1-9][0-9]?):([A-Za-z0-9-]{1,80})$/.exec(customId);
+  const [, kind, verb, id] = match ?? [];
+  if (kind === undefined || verb === undefined || id === undefined) return null;
+  if (kind === 'note' && (verb === 'open' || verb === 'fold')) return { kind, action: verb, messageId: id };
+  if (kind === 'approval' && (verb === 'approve' || verb === 'deny'))
+    return { kind, verdict: verb, approvalId: id };
+  if (kind === 'answer' && /^[0-9]+$/.test(verb)) return { kind, option: Number(verb), questionId: id };
+  return null;
+}

@@ -1,0 +1,179 @@
+import { type Client, DiscordjsError, DiscordjsErrorCodes, Events, REST } from 'discord.js';
+import { SummonCommands } from '../../core/commands/summon-commands';
+import { OutboxDeliverer } from '../../core/outbox/outbox-deliverer';
+import type { ChatEngine } from '../../core/ports/chat-engine';
+import type { Logger } from '../../core/ports/logger';
+import type { Store } from '../../core/ports/store';
+import { registerGuildCommands } from './ask-command';
+import { DiscordBackfill } from './discord-backfill';
+import { createDiscordClient } from './discord-client';
+import { type DiscordDirectory, StoreDiscordDirectory } from './discord-directory';
+import { loggable } from './discord-errors';
+import { DiscordInteractions } from './discord-interactions';
+import { DiscordMessages } from './discord-messages';
+import { DiscordPlatform } from './discord-platform';
+import { DiscordSender } from './discord-sender';
+import { DiscordWebhooks } from './discord-webhooks';
+
+export interface DiscordFrontEndOptions {
+  store: Store;
+  logger: Logger;
+  /** `DISCORD_API_URL`: the REST base; the gateway URL then comes from `GET /gateway/bot`. */
+  apiUrl?: string | undefined;
+  now?: () => Date;
+  directory?: DiscordDirectory;
+  /** `/summon` answers slower than this are deferred first (Discord's 3 seconds); default 2 s. */
+  commandDeferAfterMs?: number;
+  /** P7: the outbox's backoff for 5xx and network errors (tests shorten it). */
+  outboxBackoff?: { baseMs: number; maxMs: number; maxAttempts: number };
+}
+
+/**
+ * The Discord front end: the discord.js client, the platform the core posts through, and the
+ * handlers that turn gateway events into `ChatEngine` calls. Build it first (the engine needs
+ * its `platform`), then `start` it with the engine.
+ */
+export class DiscordFrontEnd {
+  readonly client: Client;
+  readonly platform: DiscordPlatform;
+  readonly webhooks: DiscordWebhooks;
+  /** P7: every post, edit and direct message is stored, then sent (Retry-After, backoff, never twice). */
+  readonly deliverer: OutboxDeliverer;
+  /** The outbox's own REST client: no retries, every rate limit handed back (discord.js would wait in memory). */
+  private readonly senderRest: REST;
+  private resumed = false;
+  private readonly logger: Logger;
+  private readonly directory: DiscordDirectory;
+  private backfills: Promise<unknown> = Promise.resolve();
+  private messages: DiscordMessages | null = null;
+
+  constructor(private readonly options: DiscordFrontEndOptions) {
+    this.logger = options.logger.child({ component: 'discord' });
+    this.client = createDiscordClient({ apiUrl: options.apiUrl });
+    this.directory = options.directory ?? new StoreDiscordDirectory(options.store);
+    this.webhooks = new DiscordWebhooks(this.client.rest, () => this.client.application?.id ?? '');
+    this.senderRest = new REST({
+      retries: 0,
+      rejectOnRateLimit: () => true,
+      ...(options.apiUrl === undefined ? {} : { api: options.apiUrl }),
+    });
+    this.deliverer = new OutboxDeliverer({
+      store: options.store,
+      platform: 'discord',
+      sender: new DiscordSender(this.senderRest, this.webhooks, this.logger),
+      logger: options.logger.child({ component: 'discord-outbox' }),
+      ...(options.outboxBackoff === undefined ? {} : { backoff: options.outboxBackoff }),
+    });
+    this.platform = new DiscordPlatform({
+      rest: this.client.rest,
+      deliver: (target, kind, payload) => this.deliverer.deliver(target, kind, payload),
+      directory: this.directory,
+      logger: this.logger,
+    });
+  }
+
+  /**
+   * Connects. An invalid token is logged once and this connection stops (no retry loop);
+   * resolves false then, true once connected.
+   */
+  async start(engine: ChatEngine, token: string): Promise<boolean> {
+    const { client, logger } = this;
+    const messages = new DiscordMessages({
+      engine,
+      platform: this.platform,
+      directory: this.directory,
+      webhooks: this.webhooks,
+      store: this.options.store,
+      logger,
+      botUserId: () => client.user?.id ?? null,
+      applicationId: () => client.application?.id ?? null,
+      guildIds: () => [...client.guilds.cache.keys()],
+    });
+    const interactions = new DiscordInteractions({
+      engine,
+      platform: this.platform,
+      directory: this.directory,
+      logger,
+      summon: {
+        commands: new SummonCommands(this.options.store),
+        logger,
+        now: this.options.now ?? (() => new Date()),
+        ...(this.options.commandDeferAfterMs === undefined
+          ? {}
+          : { deferAfterMs: this.options.commandDeferAfterMs }),
+      },
+    });
+    const backfill = new DiscordBackfill({
+      client,
+      store: this.options.store,
+      directory: this.directory,
+      messages,
+      logger,
+      now: this.options.now ?? (() => new Date()),
+    });
+    this.messages = messages;
+    client.on(Events.MessageCreate, (message) => void messages.handle(message));
+    client.on(Events.InteractionCreate, (interaction) => void interactions.handle(interaction));
+    // P11: every fresh session (first READY, or after Discord refused a resume) back-fills.
+    client.on(Events.ShardReady, (shardId) => {
+      logger.info({ shardId }, 'Discord session ready');
+      this.backfills = this.backfills.then(() => this.afterReady(backfill));
+    });
+    client.on(Events.ShardResume, (shardId, replayed) =>
+      logger.info({ shardId, replayed }, 'Discord session resumed'),
+    );
+    client.on(Events.ShardDisconnect, (event, shardId) =>
+      logger.error(
+        { shardId, code: event.code },
+        'Discord closed the connection for good; it is not retried',
+      ),
+    );
+    client.on(Events.Error, (error) => logger.error({ err: loggable(error) }, 'Discord client error'));
+    this.senderRest.setToken(token);
+    try {
+      await client.login(token);
+      return true;
+    } catch (error) {
+      if (error instanceof DiscordjsError && error.code === DiscordjsErrorCodes.TokenInvalid) {
+        logger.error({}, 'Discord refused DISCORD_TOKEN (invalid token); the Discord front end is stopped');
+      } else {
+        logger.error({ err: loggable(error) }, 'Discord connection failed; the Discord front end is stopped');
+      }
+      await client.destroy();
+      return false;
+    }
+  }
+
+  /** Resolves once every back-fill started so far and every message received so far was handled. */
+  async idle(): Promise<void> {
+    await this.backfills;
+    await this.messages?.settled();
+  }
+
+  async close(): Promise<void> {
+    await this.backfills.catch(() => undefined);
+    await this.platform.settled();
+    await this.deliverer.drain();
+    await this.client.destroy();
+  }
+
+  private async afterReady(backfill: DiscordBackfill): Promise<void> {
+    try {
+      // P7: what the outbox still holds from before a restart is sent once the session is up.
+      if (!this.resumed) {
+        this.resumed = true;
+        const resumed = await this.deliverer.resume();
+        if (resumed.resent + resumed.abandoned + resumed.pruned > 0)
+          this.logger.info(resumed, 'outbox resumed');
+      }
+      for (const guild of this.client.guilds.cache.values()) {
+        const applicationId = this.client.application?.id;
+        if (applicationId !== undefined)
+          await registerGuildCommands(this.client.rest, applicationId, guild.id);
+      }
+      await backfill.run();
+    } catch (error) {
+      this.logger.error({ err: loggable(error) }, 'Discord start-up work failed');
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import { type Message, MessageType } from 'discord.js';
+import type { InboundMessage } from '../../core/ports/chat-platform';
+import { type DiscordMember, translateUserMentions } from './discord-mentions';
+import { encodeDiscordThreadId } from './discord-thread-id';
+
+/** Where a guild message sits: its bound (parent) channel and the conversation's thread. */
+export interface MessagePlace {
+  guild: string;
+  /** The bound channel (a thread's parent). */
+  channel: string;
+  /** The thread channel; for a top-level message, its own id (the thread it starts). */
+  thread: string;
+  topLevel: boolean;
+}
+
+/** Where a guild message belongs, or null for one outside a guild text channel or thread. */
+export function placeOf(message: Message): MessagePlace | null {
+  if (message.guildId === null) return null;
+  const channel = message.channel;
+  if (channel.isThread()) {
+    if (channel.parentId === null) return null;
+    return { guild: message.guildId, channel: channel.parentId, thread: channel.id, topLevel: false };
+  }
+  return { guild: message.guildId, channel: channel.id, thread: message.id, topLevel: true };
+}
+
+/** People's messages only: no joins, pins or thread notices. */
+export const isConversational = (message: Message): boolean =>
+  message.type === MessageType.Default || message.type === MessageType.Reply;
+
+/**
+ * A Discord message as the core reads it (P6: the message id is the event id, so a gateway
+ * replay and a back-fill of the same message are one event).
+ */
+export function toInbound(
+  message: Message,
+  place: MessagePlace,
+  context: { botUserId: string; members: readonly DiscordMember[] },
+): InboundMessage {
+  const names = new Map(
+    message.mentions.users.map((user) => [user.id, user.globalName ?? user.username] as const),
+  );
+  return {
+    platform: 'discord',
+    eventId: message.id,
+    workspace: { platform: 'discord', externalId: place.guild },
+    channelId: place.channel,
+    thread: encodeDiscordThreadId(place),
+    topLevel: place.topLevel,
+    messageRef: message.id,
+    senderId: message.author.id,
+    text: translateUserMentions(message.content, { ...context, names }),
+    receivedAt: message.createdAt,
+  };
+}

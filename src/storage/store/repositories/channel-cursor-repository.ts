@@ -1,0 +1,41 @@
+import type { EntityManager } from 'typeorm';
+import type { ChannelCursorRepository } from '../../../core/ports/channel-cursor-store';
+
+interface CursorRow {
+  channel_id: string;
+  parent_channel_id: string | null;
+  last_message_id: string;
+  updated_at: Date;
+}
+
+export const channelCursorRepository = (manager: EntityManager): ChannelCursorRepository => ({
+  async advance(platform, cursor) {
+    if (!/^[0-9]{1,20}$/.test(cursor.messageId)) {
+      throw new RangeError(`A channel cursor is a numeric message id, not "${cursor.messageId}".`);
+    }
+    // P11: the cursor never moves back; a replayed or back-filled older message leaves it.
+    await manager.query(
+      `INSERT INTO platform_channel_cursors (platform, channel_id, parent_channel_id, last_message_id)
+       VALUES ($1, $2, $3, $4)
+       ON CONFLICT ON CONSTRAINT uq_platform_channel_cursors_channel DO UPDATE
+         SET last_message_id = CASE
+               WHEN excluded.last_message_id::numeric > platform_channel_cursors.last_message_id::numeric
+               THEN excluded.last_message_id ELSE platform_channel_cursors.last_message_id END,
+             updated_at = now()`,
+      [platform, cursor.channelId, cursor.parentChannelId, cursor.messageId],
+    );
+  },
+  async listSince(platform, since) {
+    const rows = await manager.query<CursorRow[]>(
+      `SELECT channel_id, parent_channel_id, last_message_id, updated_at FROM platform_channel_cursors
+       WHERE platform = $1 AND updated_at >= $2 ORDER BY updated_at, channel_id`,
+      [platform, since],
+    );
+    return rows.map((row) => ({
+      channelId: row.channel_id,
+      parentChannelId: row.parent_channel_id,
+      lastMessageId: row.last_message_id,
+      updatedAt: new Date(row.updated_at),
+    }));
+  },
+});
