@@ -11,25 +11,38 @@ export function splitMessage(text: string, limit: number): string[] {
   const parts: string[] = [];
   let current = '';
   let fence: string | null = null;
-  // Room kept for a closing fence line (`\n` + up to the opening line's length).
-  const budget = () => limit - (fence === null ? 0 : fence.length + 1);
+  const reopening = (open: string | null) => carriedFence(open, limit);
+  // Room kept for the closing fence line (`\n` + its marker) of a fence open at a break.
+  const reserve = (open: string | null) => {
+    const carried = reopening(open);
+    return carried === null ? 0 : fenceMarker(carried).length + 1;
+  };
 
   const flush = () => {
     if (current === '') return;
-    parts.push(fence === null ? current : `${current}\n${fenceMarker(fence)}`);
-    current = fence === null ? '' : `${fence}\n`;
+    const carried = reopening(fence);
+    if (carried === null) {
+      parts.push(current);
+      current = '';
+      return;
+    }
+    parts.push(`${current}${current.endsWith('\n') ? '' : '\n'}${fenceMarker(carried)}`);
+    current = `${carried}\n`;
   };
 
   for (const line of linesOf(text)) {
+    // A line that opens a fence needs the closing room too, from the part it lands in on.
+    const after = nextFenceState(fence, line);
     let rest = line;
     while (rest !== '') {
-      const room = budget() - current.length;
+      const room = limit - Math.max(reserve(fence), reserve(after)) - current.length;
       if (rest.length <= room) {
         current += rest;
         rest = '';
         break;
       }
-      const fresh = fence === null ? 0 : fence.length + 1;
+      const carried = reopening(fence);
+      const fresh = carried === null ? 0 : carried.length + 1;
       if (current.length > fresh) {
         flush();
         continue;
@@ -40,10 +53,23 @@ export function splitMessage(text: string, limit: number): string[] {
       rest = rest.slice(cut);
       flush();
     }
-    fence = nextFenceState(fence, line);
+    fence = after;
   }
-  if (current !== '' && current !== (fence === null ? '' : `${fence}\n`)) parts.push(current);
+  const carried = reopening(fence);
+  if (current !== '' && current !== (carried === null ? '' : `${carried}\n`)) parts.push(current);
   return parts;
+}
+
+/**
+ * The line that opens a fence again in the next part: the opening line with its info string,
+ * or only its marker when that is long; null (no re-fencing) for a fence so long that closing
+ * and opening it would take more than half a part.
+ */
+function carriedFence(open: string | null, limit: number): string | null {
+  if (open === null) return null;
+  if (open.length + 1 <= limit / 4) return open;
+  const marker = fenceMarker(open);
+  return marker.length + 1 <= limit / 4 ? marker : null;
 }
 
 /** Lines with their `\n` kept, so joining gives the text back. */

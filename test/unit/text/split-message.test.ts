@@ -35,6 +35,13 @@ describe('P7: splitting a long message', () => {
     expect(parts.join('')).toBe('x'.repeat(250));
   });
 
+  it('a fence opened near a break still gets its closing line inside the limit (found by the property)', () => {
+    const lines = ['a', '```', '```py', 'aaaaaaaaaa', '```', 'aaa', '```py', '```', '```'];
+    const parts = splitMessage(lines.join('\n'), 40);
+    expect(parts.every((p) => p.length <= 40)).toBe(true);
+    expect(content(parts.join('\n')).join('')).toBe(content(lines.join('\n')).join(''));
+  });
+
   it('property: every part fits and the text comes back', () => {
     const line = fc.oneof(
       fc.constant('```'),
@@ -48,6 +55,7 @@ describe('P7: splitting a long message', () => {
         expect(parts.every((p) => p.length <= limit)).toBe(true);
         expect(content(parts.join('\n')).join('')).toBe(content(text).join(''));
       }),
+      { numRuns: 1000 },
     );
   });
 });
