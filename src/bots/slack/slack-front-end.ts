@@ -9,6 +9,7 @@ import { publishHome, registerAppHome } from './slack-app-home';
 import { boltLogger } from './slack-bolt-logger';
 import { SlackDirectory } from './slack-directory';
 import { registerSlackListeners } from './slack-listeners';
+import { slackPermalinks } from './slack-permalink';
 import { SlackPlatform } from './slack-platform';
 import { SlackSender } from './slack-sender';
 import { registerSlashCommand } from './slack-slash-command';
@@ -72,6 +73,7 @@ export class SlackFrontEnd {
     this.platform = new SlackPlatform({
       deliver: (target, call, args) => this.deliverer.deliver(target, call, args),
       channelOwner: (channel) => directory.channelOwner(channel),
+      permalink: slackPermalinks(client, options.logger.child({ component: 'slack' })),
       ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
     });
   }

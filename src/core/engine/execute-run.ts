@@ -6,6 +6,7 @@ import { NO_TOOLS } from '../ports/turn-tools';
 import { composePrompt } from '../prompt';
 import type { EngineDeps } from './engine-deps';
 import { noteMessage } from './note-card';
+import { noteSourceOf } from './note-source';
 import { withRepoSkills } from './repo-skill-commands';
 import { RunMonitor } from './run-monitor';
 import { StatusCardPublisher } from './status-card-publisher';
@@ -241,6 +242,12 @@ export async function refreshTriggerNote(
   await platform.update(
     context.conversation.threadId,
     note.platformMessageRef,
-    noteMessage(current, run, sender, deps.relayName),
+    noteMessage(
+      current,
+      run,
+      sender,
+      deps.relayName,
+      await noteSourceOf(deps.store, current, context.conversation.platform, sender),
+    ),
   );
 }
