@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SlackFrontEnd } from '../bots/slack/slack-front-end';
+import { RunActivityBoard } from '../core/agents/run-activity-board';
 import type { Platform } from '../core/model/platform';
 import type { ChatPlatform } from '../core/ports/chat-platform';
 import { type EngineRuntime, startEngine } from './engine-runtime';
@@ -23,15 +24,18 @@ export async function startChatFrontEnds(
 ): Promise<ChatFrontEnds | null> {
   const { config, logger } = runtime;
   if (config.slack === undefined) return null;
+  // A13: the engine reports run events here; App Home shows presence from it.
+  const activity = new RunActivityBoard();
   const slack = await SlackFrontEnd.connect({
     credentials: config.slack,
     store: runtime.store,
     logger,
+    activity: (runId) => activity.activityOf(runId),
     ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
   });
   if (slack === null) return null;
   const platforms = new Map<Platform, ChatPlatform>([['slack', slack.platform]]);
-  const engine: EngineRuntime = await startEngine(runtime, platforms);
+  const engine: EngineRuntime = await startEngine(runtime, platforms, { activity });
   let started: boolean;
   try {
     started = await slack.start(engine.engine);

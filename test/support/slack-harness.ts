@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
 import { SlackFrontEnd } from '../../src/bots/slack/slack-front-end';
+import { RunActivityBoard } from '../../src/core/agents/run-activity-board';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
 import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
@@ -86,6 +87,8 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
   const logger = options.logger ?? silentLogger;
   const queueName = `slack-turns-${randomUUID().slice(0, 8)}`;
   const recording = new RecordingChatEngine();
+  // A13: as production wires it, the engine reports run events where App Home reads presence.
+  const activity = new RunActivityBoard();
 
   const build = async () => {
     const front = await SlackFrontEnd.connect({
@@ -98,6 +101,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
       store,
       logger,
       outboxBackoff: { baseMs: 20, maxMs: 200, maxAttempts: 6 },
+      activity: (runId) => activity.activityOf(runId),
       ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
     });
     if (front === null) throw new Error('the Slack front end did not connect');
@@ -111,6 +115,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
         runners: () => runner,
         rateLimiter: new InMemoryPairRateLimiter(),
         directory,
+        activity,
         ...(options.tools === undefined ? {} : { tools: options.tools }),
         clock: { now: () => new Date() },
         logger,

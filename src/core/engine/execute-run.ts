@@ -149,6 +149,7 @@ async function runTurn(
       signal: abort.signal,
     })) {
       monitor.observe(event);
+      deps.activity?.observe(run.id, event);
       showOnCard(card, event);
       if (event.type === 'text') text += event.delta;
       if (event.type === 'final') return { ok: true, reply: event.text || text };
@@ -163,6 +164,7 @@ async function runTurn(
     return { ok: false, error: error instanceof Error ? error.message : String(error), interrupted: false };
   } finally {
     monitor.stop();
+    deps.activity?.finish(run.id);
     clearInterval(heartbeat);
     if (deps.workspaces !== undefined) {
       // G3: the run's gateway credential ends with the run (the gateway also refuses it then).

@@ -211,6 +211,17 @@ export class SlackWebApiStandIn {
           blocks.some((b) => typeof (b as { type?: unknown }).type !== 'string')
         )
           return { ok: false, error: 'invalid_arguments' };
+        // Block Kit: a header's plain text is at most 150 characters, a section's text 3,000.
+        for (const block of blocks as { type: string; text?: { type?: string; text?: unknown } }[]) {
+          const text = block.text?.text;
+          if (
+            block.type === 'header' &&
+            (block.text?.type !== 'plain_text' || typeof text !== 'string' || text.length > 150)
+          )
+            return { ok: false, error: 'invalid_blocks' };
+          if (block.type === 'section' && typeof text === 'string' && text.length > LIMITS.sectionText)
+            return { ok: false, error: 'invalid_blocks' };
+        }
         this.views.push({ userId: p.user_id, view });
         return { ok: true, view };
       }
