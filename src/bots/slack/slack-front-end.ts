@@ -149,7 +149,14 @@ export class SlackFrontEnd {
       });
       app = new App({ ...common, receiver });
     }
-    return new SlackFrontEnd(app, receiver, options, identity, client, new SlackDirectory(options.store));
+    return new SlackFrontEnd(
+      app,
+      receiver,
+      options,
+      identity,
+      client,
+      new SlackDirectory(options.store, identity.teamId),
+    );
   }
 
   /**

@@ -111,8 +111,8 @@ describe('G4, P5: an approval clicked in Slack resumes the waiting action', () =
       'fix the login bug\n',
     );
     expect(JSON.stringify(anthropic.requests[1]?.body)).toContain('Exit code 0.');
-    const runs = await h.runs();
-    expect(runs.map((r) => r.status)).toEqual(['succeeded']);
+    // The run is marked succeeded just after its reply is posted.
+    await waitFor(async () => (await h.runs()).map((r) => r.status).join() === 'succeeded');
   });
 
   it('a denial edits the card, the command never runs and the agent is told it was refused', async () => {
