@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DiscordFrontEnd } from '../bots/discord';
 import { SlackFrontEnd } from '../bots/slack/slack-front-end';
+import { RunActivityBoard } from '../core/agents/run-activity-board';
 import type { Platform } from '../core/model/platform';
 import type { ChatEngine } from '../core/ports/chat-engine';
 import type { ChatPlatform } from '../core/ports/chat-platform';
@@ -34,10 +35,15 @@ export async function startChatFrontEnds(
   runtime: Runtime,
   options: { replyPartLimit?: number; runners?: RunnerResolver } = {},
 ): Promise<ChatFrontEnds | null> {
-  const frontEnds = await configuredFrontEnds(runtime, options);
+  // A13: the engine reports run events here; Slack's App Home shows presence from it.
+  const activity = new RunActivityBoard();
+  const frontEnds = await configuredFrontEnds(runtime, activity, options);
   if (frontEnds.length === 0) return null;
   const platforms = new Map<Platform, ChatPlatform>(frontEnds.map((f) => [f.platform.platform, f.platform]));
-  const engine = await startEngine(runtime, platforms, options.runners ? { runners: options.runners } : {});
+  const engine = await startEngine(runtime, platforms, {
+    activity,
+    ...(options.runners ? { runners: options.runners } : {}),
+  });
   const started: FrontEnd[] = [];
   try {
     for (const frontEnd of frontEnds) {
@@ -65,6 +71,7 @@ export async function startChatFrontEnds(
 
 async function configuredFrontEnds(
   runtime: Runtime,
+  activity: RunActivityBoard,
   options: { replyPartLimit?: number },
 ): Promise<FrontEnd[]> {
   const { config, logger, store } = runtime;
@@ -74,6 +81,7 @@ async function configuredFrontEnds(
       credentials: config.slack,
       store,
       logger,
+      activity: (runId) => activity.activityOf(runId),
       ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
     });
     if (slack !== null)

@@ -2,6 +2,7 @@ import { createJobQueue } from '../adapters/queue/create-job-queue';
 import { createRedisClient } from '../adapters/redis/redis-connection-options';
 import { RedisPairRateLimiter } from '../adapters/redis/redis-pair-rate-limiter';
 import { createRunnerResolver } from '../adapters/runners/runner-resolver';
+import type { RunActivityBoard } from '../core/agents/run-activity-board';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../core/engine/engine-deps';
 import { TurnEngine } from '../core/engine/turn-engine';
 import type { TurnToolsFactory } from '../core/engine/turn-tool-kit';
@@ -37,6 +38,8 @@ export async function startEngine(
     timings?: Partial<EngineTimings>;
     concurrency?: number;
     queueName?: string;
+    /** A13: the run activity board shown on App Home (presence). */
+    activity?: RunActivityBoard;
   } = {},
 ): Promise<EngineRuntime> {
   const { config, logger } = runtime;
@@ -65,6 +68,7 @@ export async function startEngine(
     clock: { now: () => new Date() },
     logger: logger.child({ component: 'engine' }),
     relayName: null,
+    ...(options.activity === undefined ? {} : { activity: options.activity }),
     timings: { ...DEFAULT_TIMINGS, ...options.timings },
   });
   await engine.start({ concurrency: options.concurrency ?? 4 });

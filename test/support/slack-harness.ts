@@ -4,8 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
 import { SlackFrontEnd } from '../../src/bots/slack/slack-front-end';
+import { RunActivityBoard } from '../../src/core/agents/run-activity-board';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
+import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
 import type { MemberRole } from '../../src/core/model/member';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
 import { type Logger, silentLogger } from '../../src/core/ports/logger';
@@ -41,6 +43,8 @@ export interface SlackHarnessOptions {
   socketMode?: boolean;
   /** The app token Summon is given (default: the one the stand-in accepts). */
   appToken?: string;
+  /** A9: each run's tools (e.g. `createTurnTools`); absent, turns get none. */
+  tools?: TurnToolsFactory;
 }
 
 export const APP_TOKEN = 'xapp-1-A0APP00001-test';
@@ -65,6 +69,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
   const db = await openTestDatabase(options.database ?? 'postgres');
   const store = db.database.store;
   const dataDir = await makeTempDir();
+  const directory = new FileWorkspaceDirectory(dataDir.path);
   const local = await store.transaction(async (tx) => {
     const chat = await ensureLocalChat(tx);
     await tx.platformBindings.bind(chat.workspace.id, 'slack', TEAM);
@@ -82,6 +87,8 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
   const logger = options.logger ?? silentLogger;
   const queueName = `slack-turns-${randomUUID().slice(0, 8)}`;
   const recording = new RecordingChatEngine();
+  // A13: as production wires it, the engine reports run events where App Home reads presence.
+  const activity = new RunActivityBoard();
 
   const build = async () => {
     const front = await SlackFrontEnd.connect({
@@ -94,6 +101,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
       store,
       logger,
       outboxBackoff: { baseMs: 20, maxMs: 200, maxAttempts: 6 },
+      activity: (runId) => activity.activityOf(runId),
       ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
     });
     if (front === null) throw new Error('the Slack front end did not connect');
@@ -106,7 +114,9 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
         queue: createJobQueue<RunJob>({ name: queueName, redisUrl: undefined, closeTimeoutMs: 2000 }),
         runners: () => runner,
         rateLimiter: new InMemoryPairRateLimiter(),
-        directory: new FileWorkspaceDirectory(dataDir.path),
+        directory,
+        activity,
+        ...(options.tools === undefined ? {} : { tools: options.tools }),
         clock: { now: () => new Date() },
         logger,
         relayName: null,
@@ -152,6 +162,8 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
     },
     deliver: (payload: Record<string, unknown>, delivery: DeliveryOptions = {}) =>
       deliver(url, payload, delivery),
+    /** The folder an agent's turns work in (its bash runs there). */
+    agentDir: (name: string) => directory.agentDir(local.workspace.slug, name),
     read: <T>(work: (tx: StoreTx) => Promise<T>) => store.inWorkspace(local.workspace.id, work),
     /** A new front end and engine on the same database and Slack, as a restarted process has. */
     restart: async () => {

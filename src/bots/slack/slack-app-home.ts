@@ -1,4 +1,6 @@
 import type { App, webApi } from '@slack/bolt';
+import type { RunActivityLookup } from '../../core/agents/agent-roster';
+import type { AgentPresence } from '../../core/agents/presence';
 import { type WorkspaceOverview, workspaceOverview } from '../../core/commands/workspace-overview';
 import type { Logger } from '../../core/ports/logger';
 import type { Store } from '../../core/ports/store';
@@ -10,7 +12,18 @@ const MAX_BLOCKS = 100; // a Home tab view holds at most 100 blocks
 const section = (text: string): SlackBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
 const header = (text: string): SlackBlock => ({ type: 'header', text: { type: 'plain_text', text } });
 
-/** App Home: the agents with live status (A12), approvals waiting with buttons (G4), bound spaces. */
+/** A13: how each presence reads on App Home. */
+const PRESENCE_WORDS: Record<AgentPresence, string> = {
+  thinking: ':thought_balloon: thinking',
+  running: ':gear: running',
+  blockedOnApproval: ':lock: blocked on approval',
+  done: ':white_check_mark: done',
+};
+
+/**
+ * App Home: the agents with live status (A12) and presence (A13), approvals waiting with
+ * buttons (G4), bound spaces.
+ */
 export function homeBlocks(overview: WorkspaceOverview | null): SlackBlock[] {
   if (overview === null) {
     return [
@@ -22,9 +35,10 @@ export function homeBlocks(overview: WorkspaceOverview | null): SlackBlock[] {
   const blocks: SlackBlock[] = [header(`Summon · ${overview.workspaceName}`), header('Agents')];
   for (const view of overview.agents) {
     const reports = view.reportsTo === null ? '' : ` · reports to ${escapeMrkdwn(view.reportsTo)}`;
+    const presence = view.presence === null ? '' : ` · ${PRESENCE_WORDS[view.presence]}`;
     blocks.push(
       section(
-        `*${escapeMrkdwn(view.agent.name)}* (${escapeMrkdwn(view.agent.title)}): ${view.status}${reports}`,
+        `*${escapeMrkdwn(view.agent.name)}* (${escapeMrkdwn(view.agent.title)}): ${view.status}${presence}${reports}`,
       ),
     );
   }
@@ -66,21 +80,25 @@ export async function publishHome(
   client: webApi.WebClient,
   store: Store,
   who: { teamId: string; userId: string; notice?: string | null },
+  activity?: RunActivityLookup,
 ): Promise<void> {
-  const overview = await workspaceOverview(store, {
-    platform: 'slack',
-    teamId: who.teamId,
-    userId: who.userId,
-  });
+  const overview = await workspaceOverview(
+    store,
+    { platform: 'slack', teamId: who.teamId, userId: who.userId },
+    activity,
+  );
   const notice = who.notice ? [section(`:warning: ${escapeMrkdwn(who.notice)}`)] : [];
   const blocks = [...notice, ...homeBlocks(overview)].slice(0, MAX_BLOCKS);
   await client.views.publish({ user_id: who.userId, view: { type: 'home', blocks: blocks as never } });
 }
 
-export function registerAppHome(app: App, deps: { store: Store; logger: Logger }): void {
+export function registerAppHome(
+  app: App,
+  deps: { store: Store; logger: Logger; activity?: RunActivityLookup },
+): void {
   app.event('app_home_opened', async ({ event, body, client }) => {
     if (event.tab !== 'home' || body.team_id === undefined) return;
-    await publishHome(client, deps.store, { teamId: body.team_id, userId: event.user });
+    await publishHome(client, deps.store, { teamId: body.team_id, userId: event.user }, deps.activity);
     deps.logger.debug({ component: 'slack', user: event.user }, 'App Home published');
   });
 }

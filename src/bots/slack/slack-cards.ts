@@ -7,6 +7,7 @@ import type {
 } from '../../core/ports/chat-platform';
 import { splitMessage } from '../../core/text/split-message';
 import { escapeMrkdwn } from './slack-mrkdwn';
+import { noteBadge } from './slack-note-badge';
 
 /** Action ids of Summon's buttons; the value of each is only a record id (G4: valid across restarts). */
 export const ACTIONS = {
@@ -66,10 +67,17 @@ export function statusContent(card: StatusCard): SlackContent {
   return { text: clip(text, SLACK_LIMITS.updateText - 100), blocks };
 }
 
-/** P4, N5–N7: a folded note is its row and an Open button; open, the whole prompt and Fold. */
-export function noteContent(card: NoteCard): SlackContent {
+/**
+ * P4, N5–N7: a folded note is its row and an Open button; open, the whole prompt and Fold.
+ * N1–N3: the badge sits beside the row (`permalink`: the source thread's, when it exists).
+ */
+export function noteContent(card: NoteCard, permalink: string | null = null): SlackContent {
   const row = `:memo: ${escapeMrkdwn(card.row)}`;
-  const blocks: SlackBlock[] = [context(clip(row, SLACK_LIMITS.sectionText))];
+  const badge = card.source === undefined ? null : noteBadge(card.source, card.open, permalink);
+  const rowBlock = context(clip(row, SLACK_LIMITS.sectionText));
+  if (badge !== null)
+    (rowBlock.elements as unknown[]).push({ type: 'mrkdwn', text: clip(badge, SLACK_LIMITS.sectionText) });
+  const blocks: SlackBlock[] = [rowBlock];
   if (card.open) {
     const room = SLACK_LIMITS.blocks - 2;
     const chunks = splitMessage(escapeMrkdwn(card.text), SLACK_LIMITS.sectionText - 100);
@@ -86,7 +94,8 @@ export function noteContent(card: NoteCard): SlackContent {
         : button('Open', ACTIONS.noteOpen, card.messageId),
     ],
   });
-  const text = card.open ? `${row}\n${escapeMrkdwn(card.text)}` : row;
+  const head = badge === null ? row : `${row} · ${badge}`;
+  const text = card.open ? `${head}\n${escapeMrkdwn(card.text)}` : head;
   return { text: clip(text, SLACK_LIMITS.updateText - 100), blocks };
 }
 
@@ -153,9 +162,12 @@ export function questionContent(card: QuestionCard): SlackContent {
 const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** The card of a non-text message. */
-export function cardContent(content: Exclude<OutboundMessage['content'], { kind: 'text' }>): SlackContent {
+export function cardContent(
+  content: Exclude<OutboundMessage['content'], { kind: 'text' }>,
+  notePermalink: string | null = null,
+): SlackContent {
   if (content.kind === 'status') return statusContent(content.card);
-  if (content.kind === 'note') return noteContent(content.card);
+  if (content.kind === 'note') return noteContent(content.card, notePermalink);
   if (content.kind === 'question') return questionContent(content.card);
   return approvalContent(content.card);
 }

@@ -6,13 +6,25 @@ import type { SlackMemberRef } from './slack-mrkdwn';
  * channel belongs to (P1), read fresh on each call so a new link or role applies at once (P8).
  */
 export class SlackDirectory {
-  constructor(private readonly store: Store) {}
+  /** `teamId`: the Slack team this front end's bot token belongs to (from `auth.test`). */
+  constructor(
+    private readonly store: Store,
+    private readonly teamId: string | null = null,
+  ) {}
 
-  /** P1, M11: the workspace that owns the channel and its members; null when it is not bound. */
+  /**
+   * P1, M11: the workspace that owns the channel and its members. A channel not bound to a
+   * space (Summon's answer there: link it first; a direct message before its space exists) is
+   * owned by the workspace this team is linked to, with no members to mention, so its outgoing
+   * calls are stored in the outbox like every other (P7). Null only when the team is not linked.
+   */
   async channelOwner(channel: string): Promise<{ workspaceId: string; members: SlackMemberRef[] } | null> {
     return this.store.transaction(async (tx) => {
       const binding = await tx.channelBindings.find('slack', channel);
-      if (binding === null) return null;
+      if (binding === null) {
+        const team = this.teamId === null ? null : await tx.platformBindings.find('slack', this.teamId);
+        return team === null ? null : { workspaceId: team.workspaceId, members: [] };
+      }
       const members = await tx.members.list(binding.workspaceId);
       return {
         workspaceId: binding.workspaceId,

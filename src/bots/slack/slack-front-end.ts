@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, HTTPReceiver, webApi } from '@slack/bolt';
+import type { RunActivityLookup } from '../../core/agents/agent-roster';
 import { SummonCommands } from '../../core/commands/summon-commands';
 import { OutboxDeliverer } from '../../core/outbox/outbox-deliverer';
 import type { ChatEngine } from '../../core/ports/chat-engine';
@@ -9,6 +10,7 @@ import { publishHome, registerAppHome } from './slack-app-home';
 import { boltLogger } from './slack-bolt-logger';
 import { SlackDirectory } from './slack-directory';
 import { registerSlackListeners } from './slack-listeners';
+import { slackPermalinks } from './slack-permalink';
 import { SlackPlatform } from './slack-platform';
 import { SlackSender } from './slack-sender';
 import { registerSlashCommand } from './slack-slash-command';
@@ -33,6 +35,8 @@ export interface SlackFrontEndOptions {
   now?: () => Date;
   replyPartLimit?: number;
   outboxBackoff?: { baseMs: number; maxMs: number; maxAttempts: number };
+  /** A13: the activity of runs this process executes (the engine's `RunActivityBoard`), for presence on App Home. */
+  activity?: RunActivityLookup;
 }
 
 /** Slack's answers that mean the token itself is no good: retrying cannot help. */
@@ -72,6 +76,7 @@ export class SlackFrontEnd {
     this.platform = new SlackPlatform({
       deliver: (target, call, args) => this.deliverer.deliver(target, call, args),
       channelOwner: (channel) => directory.channelOwner(channel),
+      permalink: slackPermalinks(client, options.logger.child({ component: 'slack' })),
       ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
     });
   }
@@ -144,7 +149,14 @@ export class SlackFrontEnd {
       });
       app = new App({ ...common, receiver });
     }
-    return new SlackFrontEnd(app, receiver, options, identity, client, new SlackDirectory(options.store));
+    return new SlackFrontEnd(
+      app,
+      receiver,
+      options,
+      identity,
+      client,
+      new SlackDirectory(options.store, identity.teamId),
+    );
   }
 
   /**
@@ -163,14 +175,18 @@ export class SlackFrontEnd {
       now: this.options.now ?? (() => new Date()),
       inFlight: this.clicks,
       refreshHome: (teamId, userId, notice) =>
-        publishHome(this.client, this.options.store, { teamId, userId, notice }),
+        publishHome(this.client, this.options.store, { teamId, userId, notice }, this.options.activity),
     });
     registerSlashCommand(this.app, {
       commands: new SummonCommands(this.options.store),
       logger: log,
       now: this.options.now ?? (() => new Date()),
     });
-    registerAppHome(this.app, { store: this.options.store, logger: log });
+    registerAppHome(this.app, {
+      store: this.options.store,
+      logger: log,
+      ...(this.options.activity === undefined ? {} : { activity: this.options.activity }),
+    });
     const resumed = await this.deliverer.resume();
     if (resumed.resent + resumed.abandoned + resumed.pruned > 0) log.info(resumed, 'outbox resumed');
     if (this.receiver === null) {

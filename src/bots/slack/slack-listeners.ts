@@ -68,10 +68,15 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
         userId: decision.message.senderId,
       });
       if (!direct.ok) {
-        await deps.platform.post(decision.message.thread, {
-          as: { kind: 'system' },
-          content: { kind: 'text', text: direct.reason },
-        });
+        // P7: a team no workspace owns has no outbox to post through; the log says why.
+        await deps.platform
+          .post(decision.message.thread, {
+            as: { kind: 'system' },
+            content: { kind: 'text', text: direct.reason },
+          })
+          .catch((error: unknown) =>
+            log.warn({ reason: direct.reason, err: String(error) }, 'the refusal could not be posted'),
+          );
         return;
       }
     }

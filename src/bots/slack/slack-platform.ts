@@ -1,5 +1,11 @@
 import { KeyedSerialQueue } from '../../core/outbox/keyed-serial-queue';
-import type { ChatPlatform, OutboundMessage, Speaker, ThreadId } from '../../core/ports/chat-platform';
+import type {
+  ChatPlatform,
+  NoteCard,
+  OutboundMessage,
+  Speaker,
+  ThreadId,
+} from '../../core/ports/chat-platform';
 import { splitMessage } from '../../core/text/split-message';
 import { cardContent, SLACK_LIMITS, type SlackContent } from './slack-cards';
 import { agentTextToMrkdwn, escapeMrkdwn, type SlackMemberRef } from './slack-mrkdwn';
@@ -21,7 +27,15 @@ export interface SlackPlatformOptions {
   ) => Promise<{ workspaceId: string; members: readonly SlackMemberRef[] } | null>;
   /** Room kept under Slack's 40,000 characters for a reply part (tests use less). */
   replyPartLimit?: number;
+  /**
+   * N3: the permalink of a message (`chat.getPermalink`), or null when Slack has none for it
+   * (deleted, channel gone, a failure): the note badge then names the source as plain text.
+   */
+  permalink?: (channel: string, messageTs: string) => Promise<string | null>;
 }
+
+/** Permalinks kept per source thread (they do not change); bounded so a long run stays small. */
+const PERMALINK_CACHE_SIZE = 500;
 
 /**
  * The Slack side of the chat platform port: translates the core's posts into Web API calls
@@ -33,6 +47,7 @@ export class SlackPlatform implements ChatPlatform {
   private readonly partLimit: number;
   /** P7: a thread's posts, edits and private notes leave in the order the core made them. */
   private readonly threads = new KeyedSerialQueue();
+  private readonly permalinks = new Map<ThreadId, string>();
 
   constructor(private readonly options: SlackPlatformOptions) {
     this.partLimit = options.replyPartLimit ?? SLACK_LIMITS.text - 1_000;
@@ -61,7 +76,7 @@ export class SlackPlatform implements ChatPlatform {
   ): Promise<{ thread: ThreadId; messageRef: string }> {
     return this.threads.run(`slack:${channelId}:new-threads`, async () => {
       const owner = await this.options.channelOwner(channelId);
-      const [first, ...rest] = this.render(message, owner?.members ?? [], this.partLimit);
+      const [first, ...rest] = await this.render(message, owner?.members ?? [], this.partLimit);
       if (first === undefined) throw new Error('A thread cannot start with an empty message.');
       const args = (content: SlackContent) => ({
         channel: channelId,
@@ -94,7 +109,7 @@ export class SlackPlatform implements ChatPlatform {
     const parts = this.parts(thread);
     const owner = await this.options.channelOwner(parts.channel);
     const target = { workspaceId: owner?.workspaceId ?? null, lane: thread };
-    const contents = this.render(message, owner?.members ?? [], this.partLimit);
+    const contents = await this.render(message, owner?.members ?? [], this.partLimit);
     let first: string | null = null;
     for (const content of contents) {
       const ts = await this.options.deliver(target, 'chat.postMessage', {
@@ -115,7 +130,7 @@ export class SlackPlatform implements ChatPlatform {
   private async updateNow(thread: ThreadId, messageRef: string, message: OutboundMessage): Promise<void> {
     const parts = this.parts(thread);
     const owner = await this.options.channelOwner(parts.channel);
-    const [content] = this.render(message, owner?.members ?? [], SLACK_LIMITS.updateText - 100);
+    const [content] = await this.render(message, owner?.members ?? [], SLACK_LIMITS.updateText - 100);
     if (content === undefined) return;
     await this.options.deliver({ workspaceId: owner?.workspaceId ?? null, lane: thread }, 'chat.update', {
       channel: parts.channel,
@@ -140,18 +155,38 @@ export class SlackPlatform implements ChatPlatform {
     );
   }
 
+  /** N3: the source thread's permalink when the note's source is a Slack thread that Slack still knows. */
+  private async sourceLink(card: NoteCard): Promise<string | null> {
+    const thread = card.source?.thread ?? null;
+    if (thread === null || this.options.permalink === undefined) return null;
+    const cached = this.permalinks.get(thread);
+    if (cached !== undefined) return cached;
+    const parts = decodeSlackThreadId(thread);
+    if (parts === null) return null;
+    const link = await this.options.permalink(parts.channel, parts.threadTs);
+    if (link !== null) {
+      if (this.permalinks.size >= PERMALINK_CACHE_SIZE) {
+        const oldest = this.permalinks.keys().next().value;
+        if (oldest !== undefined) this.permalinks.delete(oldest);
+      }
+      this.permalinks.set(thread, link);
+    }
+    return link;
+  }
+
   private parts(thread: ThreadId): SlackThreadParts {
     const parts = decodeSlackThreadId(thread);
     if (parts === null) throw new RangeError(`Not a Slack thread id: ${thread}.`);
     return parts;
   }
 
-  private render(
+  private async render(
     message: OutboundMessage,
     members: readonly SlackMemberRef[],
     limit: number,
-  ): SlackContent[] {
+  ): Promise<SlackContent[]> {
     const { content } = message;
+    if (content.kind === 'note') return [cardContent(content, await this.sourceLink(content.card))];
     if (content.kind !== 'text') return [cardContent(content)];
     // M11 is for agents' replies; a system message names nobody to notify.
     const mrkdwn = agentTextToMrkdwn(content.text, message.as.kind === 'agent' ? members : []);

@@ -5,6 +5,7 @@ import type {
   QuestionCard,
   StatusCard,
 } from '../../core/ports/chat-platform';
+import { decodeTerminalThreadId } from './thread-id';
 
 /** Continuation lines (multi-line text, card rows) sit under the message, four spaces in. */
 export const INDENT = '    ';
@@ -109,11 +110,22 @@ function statusRows(rows: readonly string[]): string[] {
   return rows.map((row) => `${INDENT}· ${row}`);
 }
 
-/** P4, N5, N7: folded, one row; open, the row and then the whole note. */
+/**
+ * P4, N5, N7: folded, one row; open, the row and then the whole note. N1–N3: the badge: folded,
+ * `↪ [n]` when the source thread is on this screen (`/thread n` goes there); open, the longer
+ * form `from qa in “title” ↪ [n]` (plain text when the source is elsewhere or gone).
+ */
 function renderNote(where: string, card: NoteCard, cardNumber: number | null): string[] {
   const row = `note #${cardNumber ?? '?'} ${card.row}`;
-  if (!card.open) return [`${where} ▸ ${row}`];
-  return [`${where} ▾ ${row}`, ...indent(card.text.split('\n'))];
+  const source = card.source;
+  const parts = source?.thread == null ? null : decodeTerminalThreadId(source.thread);
+  const link = parts === null ? '' : ` ↪ [${parts.number}]`;
+  if (!card.open) return [`${where} ▸ ${row}${link}`];
+  const badge =
+    source === undefined
+      ? []
+      : [`from ${source.sender}${source.title === null ? '' : ` in “${source.title}”`}${link}`];
+  return [`${where} ▾ ${row}`, ...indent([...badge, ...card.text.split('\n')])];
 }
 
 /** G4: which agent wants to do what; the number is what `/approve n` and `/deny n` take. */

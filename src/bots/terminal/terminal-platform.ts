@@ -39,7 +39,7 @@ export class TerminalPlatform implements ChatPlatform {
   /** P2: printed in its thread under the agent's name; the ref is the terminal's `m<k>`. */
   async post(thread: ThreadId, message: OutboundMessage): Promise<string> {
     const number = this.threads.numberOf(thread);
-    const entry = this.threads.addPosted(number, message, this.now());
+    const entry = this.threads.addPosted(number, this.localSource(message), this.now());
     this.screen.print(renderEntry(number, entry));
     return entry.ref;
   }
@@ -47,7 +47,12 @@ export class TerminalPlatform implements ChatPlatform {
   /** P9, N7, G4: the message is replaced in the model; the screen prints one `↻` redraw. */
   async update(thread: ThreadId, messageRef: string, message: OutboundMessage): Promise<void> {
     const number = this.threads.numberOf(thread);
-    const { previous, next } = this.threads.replace(number, messageRef, message, this.now());
+    const { previous, next } = this.threads.replace(
+      number,
+      messageRef,
+      this.localSource(message),
+      this.now(),
+    );
     this.screen.print(
       renderMessageUpdate(threadLabel(number), previous.message, next.message, next.cardNumber),
     );
@@ -71,5 +76,21 @@ export class TerminalPlatform implements ChatPlatform {
     const number = this.threads.numberOf(thread);
     const recipient = platformUserId === this.identity.user ? 'you' : platformUserId;
     this.screen.print(renderPrivate(number, recipient, text));
+  }
+
+  /** N3: a note's source links only to a thread of this screen; another session's is plain text. */
+  private localSource(message: OutboundMessage): OutboundMessage {
+    const { content } = message;
+    const thread = content.kind === 'note' ? (content.card.source?.thread ?? null) : null;
+    if (content.kind !== 'note' || content.card.source === undefined || thread === null) return message;
+    try {
+      this.threads.numberOf(thread);
+      return message;
+    } catch {
+      return {
+        ...message,
+        content: { ...content, card: { ...content.card, source: { ...content.card.source, thread: null } } },
+      };
+    }
   }
 }

@@ -3,13 +3,21 @@ import type { AgentRecord } from '../model/records';
 import type { AgentLiveStatus } from '../model/run';
 import type { Store } from '../ports/store';
 import { deriveLiveStatus } from './live-status';
+import { type AgentPresence, derivePresence, type RunActivity } from './presence';
 
 export interface AgentView {
   agent: AgentRecord;
   reportsTo: string | null;
   status: AgentLiveStatus;
+  /** A13: thinking, running, blocked on approval, done; null when it never ran. */
+  presence: AgentPresence | null;
   lastRunAt: Date | null;
 }
+
+/** A13: what the events of a run in progress showed in this process (`RunActivityBoard`). */
+export type RunActivityLookup = (runId: string) => RunActivity | null;
+
+const FAR_FUTURE = new Date(8.64e15);
 
 /** Enough recent runs per agent to see every run in progress and the last one that ended. */
 const RUNS_PER_AGENT = 20;
@@ -18,7 +26,11 @@ const RUNS_PER_AGENT = 20;
  * The agents of a workspace with their live status (A12), read inside a workspace-scoped
  * transaction so row-level security applies (A2).
  */
-export async function listAgentViews(store: Store, workspaceSlug: string): Promise<AgentView[]> {
+export async function listAgentViews(
+  store: Store,
+  workspaceSlug: string,
+  activityOf: RunActivityLookup = () => null,
+): Promise<AgentView[]> {
   const workspace = await store.transaction((tx) => tx.workspaces.findBySlug(workspaceSlug));
   if (workspace === null) {
     throw new NotFoundError(
@@ -32,6 +44,12 @@ export async function listAgentViews(store: Store, workspaceSlug: string): Promi
       agents.map((a) => a.id),
       RUNS_PER_AGENT,
     );
+    // G4, A13: the runs an approval waits on (pending, whatever its deadline).
+    const awaiting = new Set(
+      (await tx.approvals.listPendingDue(FAR_FUTURE))
+        .filter((a) => a.workspaceId === workspace.id)
+        .map((a) => a.runId),
+    );
     const nameOf = new Map(agents.map((a) => [a.id, a.name]));
     return agents.map((agent) => {
       const own = runs.filter((run) => run.agentId === agent.id);
@@ -43,6 +61,14 @@ export async function listAgentViews(store: Store, workspaceSlug: string): Promi
         agent,
         reportsTo: agent.reportsToId === null ? null : (nameOf.get(agent.reportsToId) ?? null),
         status: deriveLiveStatus(own),
+        presence: derivePresence(
+          own.map((run) => ({
+            status: run.status,
+            liveness: run.liveness,
+            activity: activityOf(run.id),
+            awaitingApproval: awaiting.has(run.id),
+          })),
+        ),
         lastRunAt,
       };
     });

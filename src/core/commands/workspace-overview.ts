@@ -1,11 +1,11 @@
-import { type AgentView, listAgentViews } from '../agents/agent-roster';
+import { type AgentView, listAgentViews, type RunActivityLookup } from '../agents/agent-roster';
 import type { ApprovalRecord } from '../model/approval-record';
 import type { BindablePlatform } from '../model/platform';
 import type { Store } from '../ports/store';
 
 export interface WorkspaceOverview {
   workspaceName: string;
-  /** A12: every agent with its live status. */
+  /** A12, A13: every agent with its live status and presence. */
   agents: AgentView[];
   /** G4: approvals waiting for a decision, oldest first. */
   pendingApprovals: ApprovalRecord[];
@@ -22,6 +22,8 @@ const FAR_FUTURE = new Date(8.64e15);
 export async function workspaceOverview(
   store: Store,
   who: { platform: BindablePlatform; teamId: string; userId: string },
+  /** A13: the activity of runs this process executes, for presence. */
+  activityOf?: RunActivityLookup,
 ): Promise<WorkspaceOverview | null> {
   const scope = await store.transaction(async (tx) => {
     const binding = await tx.platformBindings.find(who.platform, who.teamId);
@@ -43,7 +45,7 @@ export async function workspaceOverview(
     return { workspace, pendingApprovals, spaces };
   });
   if (scope === null) return null;
-  const agents = await listAgentViews(store, scope.workspace.slug);
+  const agents = await listAgentViews(store, scope.workspace.slug, activityOf);
   return {
     workspaceName: scope.workspace.name,
     agents,

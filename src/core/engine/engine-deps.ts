@@ -1,3 +1,4 @@
+import type { RunActivityBoard } from '../agents/run-activity-board';
 import type { Platform } from '../model/platform';
 import type { ChatPlatform } from '../ports/chat-platform';
 import type { Clock } from '../ports/clock';
@@ -52,6 +53,8 @@ export interface EngineDeps {
    * every run works in the agent's own folder.
    */
   workspaces?: RunWorkspace;
+  /** A13: told each run event and each run's end, so presence can be shown (App Home). */
+  activity?: RunActivityBoard;
   rateLimiter: PairRateLimiter;
   directory: WorkspaceDirectory;
   clock: Clock;

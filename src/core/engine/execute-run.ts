@@ -6,6 +6,7 @@ import { NO_TOOLS } from '../ports/turn-tools';
 import { composePrompt } from '../prompt';
 import type { EngineDeps } from './engine-deps';
 import { noteMessage } from './note-card';
+import { noteSourceOf } from './note-source';
 import { withRepoSkills } from './repo-skill-commands';
 import { RunMonitor } from './run-monitor';
 import { StatusCardPublisher } from './status-card-publisher';
@@ -148,6 +149,7 @@ async function runTurn(
       signal: abort.signal,
     })) {
       monitor.observe(event);
+      deps.activity?.observe(run.id, event);
       showOnCard(card, event);
       if (event.type === 'text') text += event.delta;
       if (event.type === 'final') return { ok: true, reply: event.text || text };
@@ -162,6 +164,7 @@ async function runTurn(
     return { ok: false, error: error instanceof Error ? error.message : String(error), interrupted: false };
   } finally {
     monitor.stop();
+    deps.activity?.finish(run.id);
     clearInterval(heartbeat);
     if (deps.workspaces !== undefined) {
       // G3: the run's gateway credential ends with the run (the gateway also refuses it then).
@@ -241,6 +244,12 @@ export async function refreshTriggerNote(
   await platform.update(
     context.conversation.threadId,
     note.platformMessageRef,
-    noteMessage(current, run, sender, deps.relayName),
+    noteMessage(
+      current,
+      run,
+      sender,
+      deps.relayName,
+      await noteSourceOf(deps.store, current, context.conversation.platform, sender),
+    ),
   );
 }

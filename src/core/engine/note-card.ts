@@ -1,17 +1,19 @@
 import type { MessageRecord } from '../model/conversation-records';
 import type { RunRecord } from '../model/records';
 import { noteDisplay, noteRowText, noteTurnStateOf } from '../notes';
-import type { OutboundMessage } from '../ports/chat-platform';
+import type { NoteSource, OutboundMessage } from '../ports/chat-platform';
 
 /**
  * P4, N5, N9: the message that shows a note: folded to one row once its turn has answered,
- * failed or stopped, open while it works, unless a person chose otherwise.
+ * failed or stopped, open while it works, unless a person chose otherwise; with its badge (N1–N3).
  */
 export function noteMessage(
   note: MessageRecord,
   run: RunRecord | null,
   sender: { name: string; avatarUrl: string | null },
   relayName: string | null,
+  /** N1–N3: the badge (`noteSourceOf`); null leaves it out. */
+  source: NoteSource | null,
 ): OutboundMessage {
   const fields = note.note;
   const turnState =
@@ -30,6 +32,7 @@ export function noteMessage(
         row,
         text: note.text,
         open: noteDisplay(fields?.foldState ?? 'auto', turnState) === 'open',
+        ...(source === null ? {} : { source }),
       },
     },
   };

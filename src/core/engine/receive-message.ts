@@ -36,10 +36,12 @@ export async function receiveMessage(deps: EngineDeps, message: InboundMessage):
 
   if (result.refusal !== null) {
     log.info({ reason: result.refusal }, 'message refused');
-    await platform?.post(message.thread, {
-      as: { kind: 'system' },
-      content: { kind: 'text', text: result.refusal },
-    });
+    // The refusal stands even when it cannot be shown (P7: a channel no workspace owns is refused by the outbox).
+    await platform
+      ?.post(message.thread, { as: { kind: 'system' }, content: { kind: 'text', text: result.refusal } })
+      .catch((error: unknown) =>
+        log.warn({ reason: result.refusal, err: String(error) }, 'the refusal could not be posted'),
+      );
     return result.outcome;
   }
   if (result.outcome.kind === 'duplicate') {

@@ -1,6 +1,7 @@
 import type { RunRecord } from '../model/records';
 import type { EngineDeps } from './engine-deps';
 import { noteMessage } from './note-card';
+import { noteSourceOf } from './note-source';
 import { postSystemMessage } from './system-message';
 
 /**
@@ -72,7 +73,13 @@ async function markDead(deps: EngineDeps, run: RunRecord, now: Date): Promise<bo
     await platform.update(
       marked.conversation.threadId,
       note.platformMessageRef,
-      noteMessage(note, finished, sender, deps.relayName),
+      noteMessage(
+        note,
+        finished,
+        sender,
+        deps.relayName,
+        await noteSourceOf(deps.store, note, marked.conversation.platform, sender),
+      ),
     );
   }
   return true;

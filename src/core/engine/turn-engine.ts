@@ -11,6 +11,7 @@ import { approvalState, decide, expireDueApprovals, openApproval } from './appro
 import type { EngineDeps, RunJob } from './engine-deps';
 import { executeRun } from './execute-run';
 import { noteMessage } from './note-card';
+import { noteSourceOf } from './note-source';
 import { receiveMessage } from './receive-message';
 import { recoverRuns } from './recover-runs';
 import { resolveActor } from './resolve-sender';
@@ -94,7 +95,13 @@ export class TurnEngine implements ChatEngine {
     await platform.update(
       conversation.threadId,
       note.platformMessageRef,
-      noteMessage(note, run, sender, this.deps.relayName),
+      noteMessage(
+        note,
+        run,
+        sender,
+        this.deps.relayName,
+        await noteSourceOf(this.deps.store, note, conversation.platform, sender),
+      ),
     );
   }
 

@@ -3,6 +3,7 @@ import type { RunRecord } from '../model/records';
 import { planWakes } from '../wake';
 import type { EngineDeps } from './engine-deps';
 import { noteMessage } from './note-card';
+import { noteSourceOf } from './note-source';
 import { postSystemMessage } from './system-message';
 import type { TurnContext } from './turn-context';
 
@@ -84,7 +85,11 @@ export async function wakeAfterTurn(deps: EngineDeps, context: TurnContext, repl
   const platform = deps.platforms.get(conversation.platform);
   for (const { note, run: woken } of started) {
     if (platform && conversation.threadId) {
-      const ref = await platform.post(conversation.threadId, noteMessage(note, woken, agent, deps.relayName));
+      const source = await noteSourceOf(deps.store, note, conversation.platform, agent);
+      const ref = await platform.post(
+        conversation.threadId,
+        noteMessage(note, woken, agent, deps.relayName, source),
+      );
       await deps.store.inWorkspace(run.workspaceId, (tx) => tx.messages.setPlatformRef(note.id, ref));
     }
     await deps.queue.enqueue({ id: woken.id, data: { runId: woken.id } });

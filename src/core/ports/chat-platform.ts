@@ -29,6 +29,22 @@ export interface NoteCard {
   row: string;
   text: string;
   open: boolean;
+  /** N1–N3: the badge; absent on notes drawn before it existed (platforms then show the row only). */
+  source?: NoteSource;
+}
+
+/**
+ * N1–N3: the context badge of a note: the conversation the sending agent runs in, by its
+ * current title, linked while that conversation exists on the same platform, and (the longer
+ * form, N2) who sent it.
+ */
+export interface NoteSource {
+  /** N2: the source conversation's current title; null when unknown (then left out). */
+  title: string | null;
+  /** N3: the source conversation's thread on this note's platform while it exists; else null (plain text). */
+  thread: ThreadId | null;
+  /** N2: the sending agent's name, with its relay when it is a paired one (`qa on acme-relay`). */
+  sender: string;
 }
 
 /** G4, P5: an approval card with Approve and Deny buttons. */

@@ -196,15 +196,8 @@ export class SlackWebApiStandIn {
         return this.update(p);
       case 'chat.postEphemeral':
         return this.postEphemeral(p);
-      case 'chat.getPermalink': {
-        const found = this.messages.find((m) => m.channel === p.channel && m.ts === p.message_ts);
-        if (found === undefined) return { ok: false, error: 'message_not_found' };
-        return {
-          ok: true,
-          channel: found.channel,
-          permalink: `https://acme.slack.com/archives/${found.channel}/p${found.ts.replace('.', '')}`,
-        };
-      }
+      case 'chat.getPermalink':
+        return this.permalink(p);
       case 'views.publish': {
         if (typeof p.user_id !== 'string') return { ok: false, error: 'invalid_arguments' };
         const view = parseJson(p.view);
@@ -218,6 +211,17 @@ export class SlackWebApiStandIn {
           blocks.some((b) => typeof (b as { type?: unknown }).type !== 'string')
         )
           return { ok: false, error: 'invalid_arguments' };
+        // Block Kit: a header's plain text is at most 150 characters, a section's text 3,000.
+        for (const block of blocks as { type: string; text?: { type?: string; text?: unknown } }[]) {
+          const text = block.text?.text;
+          if (
+            block.type === 'header' &&
+            (block.text?.type !== 'plain_text' || typeof text !== 'string' || text.length > 150)
+          )
+            return { ok: false, error: 'invalid_blocks' };
+          if (block.type === 'section' && typeof text === 'string' && text.length > LIMITS.sectionText)
+            return { ok: false, error: 'invalid_blocks' };
+        }
         this.views.push({ userId: p.user_id, view });
         return { ok: true, view };
       }
@@ -292,6 +296,32 @@ export class SlackWebApiStandIn {
     found.blocks = (parseJson(p.blocks) as unknown[] | undefined) ?? null;
     found.edits += 1;
     return { ok: true, channel: found.channel, ts: found.ts, text: found.text };
+  }
+
+  /**
+   * As https://api.slack.com/methods/chat.getPermalink answers: `channel` and `message_ts`
+   * required; a reply's permalink carries `thread_ts` and `cid`.
+   */
+  private permalink(p: Record<string, unknown>): Record<string, unknown> {
+    if (typeof p.channel !== 'string' || p.channel === '') return { ok: false, error: 'channel_not_found' };
+    if (this.options.channels !== undefined && !this.options.channels.includes(p.channel))
+      return { ok: false, error: 'channel_not_found' };
+    if (typeof p.message_ts !== 'string' || p.message_ts === '')
+      return { ok: false, error: 'invalid_arguments' };
+    const found = this.messages.find((m) => m.channel === p.channel && m.ts === p.message_ts);
+    if (found === undefined) return { ok: false, error: 'message_not_found' };
+    const base = `https://acme.slack.com/archives/${found.channel}/p${found.ts.replace('.', '')}`;
+    return {
+      ok: true,
+      channel: found.channel,
+      permalink: found.threadTs === null ? base : `${base}?thread_ts=${found.threadTs}&cid=${found.channel}`,
+    };
+  }
+
+  /** A message deleted in Slack: gone from the channel, so it has no permalink any more. */
+  deleteMessage(channel: string, ts: string): void {
+    const index = this.messages.findIndex((m) => m.channel === channel && m.ts === ts);
+    if (index >= 0) this.messages.splice(index, 1);
   }
 
   private postEphemeral(p: Record<string, unknown>): Record<string, unknown> {

@@ -4,6 +4,7 @@ import { conversationMarker } from '../../notes';
 import type { StoreTx } from '../../ports/store';
 import { checkHandoff, type HandoffTool } from '../../tools/handoff-limits';
 import { noteMessage } from '../note-card';
+import { noteSourceOf } from '../note-source';
 import type { AgentToolContext } from './agent-tool-context';
 
 export interface HandoffRequest {
@@ -60,7 +61,8 @@ export async function handOff(ctx: AgentToolContext, request: HandoffRequest): P
       );
     }
     if (platform !== undefined && thread !== null) {
-      const ref = await platform.post(thread, noteMessage(note, run, turn.agent, deps.relayName));
+      const source = await noteSourceOf(deps.store, note, conversation.platform, turn.agent);
+      const ref = await platform.post(thread, noteMessage(note, run, turn.agent, deps.relayName, source));
       await deps.store.inWorkspace(workspaceId, (tx) => tx.messages.setPlatformRef(note.id, ref));
     }
   } catch (error) {

@@ -90,6 +90,43 @@ describe('terminal rendering', () => {
     ]);
   });
 
+  const sourced = (
+    open: boolean,
+    thread: string | null,
+    title: string | null = 'login bug',
+  ): OutboundMessage => {
+    const base = note(open);
+    if (base.content.kind !== 'note') throw new Error('not a note');
+    return {
+      ...base,
+      content: { ...base.content, card: { ...base.content.card, source: { title, thread, sender: 'qa' } } },
+    };
+  };
+
+  it('N1–N3: the badge links a note to its source thread on this screen; the open form says who sent it', () => {
+    expect(renderMessage('[4]', sourced(false, 'terminal:general:2'), 5)).toEqual([
+      '[4] ▸ note #5 note from this relay · report builder · answered below · 14:02 ↪ [2]',
+    ]);
+    expect(renderMessage('[4]', sourced(true, 'terminal:general:2'), 5)).toEqual([
+      '[4] ▾ note #5 note from this relay · report builder · answered below · 14:02',
+      '    from qa in “login bug” ↪ [2]',
+      '    Outline the weekly report.',
+      '    Keep it short.',
+    ]);
+  });
+
+  it('N2, N3: a source that is gone or elsewhere is plain text; an unknown title is left out', () => {
+    expect(renderMessage('[4]', sourced(false, null), 5)).toEqual([
+      '[4] ▸ note #5 note from this relay · report builder · answered below · 14:02',
+    ]);
+    expect(renderMessage('[4]', sourced(true, 'slack:C0GENERAL1:1764700000.000001', null), 5)).toEqual([
+      '[4] ▾ note #5 note from this relay · report builder · answered below · 14:02',
+      '    from qa',
+      '    Outline the weekly report.',
+      '    Keep it short.',
+    ]);
+  });
+
   it('N7: an open note shows the row, then the whole note indented', () => {
     expect(renderMessage('[1]', note(true), 2)).toEqual([
       '[1] ▾ note #2 note from this relay · report builder · answered below · 14:02',
