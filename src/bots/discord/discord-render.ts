@@ -7,6 +7,7 @@ import type {
 } from '../../core/ports/chat-platform';
 import { encodeCustomId } from './custom-id';
 import { type DiscordMember, mentionMembers, NO_MENTIONS } from './discord-mentions';
+import { discordNoteBadge } from './discord-note-badge';
 import { DISCORD_CONTENT_LIMIT, splitMessage } from './split-message';
 import { webhookUsername } from './webhook-username';
 
@@ -164,12 +165,18 @@ function noteBody(card: NoteCard): CardBody {
         custom_id: encodeCustomId({ kind: 'note', action: 'open', messageId: card.messageId }),
       };
   return {
-    content: clip(`📝 ${card.row}`, 2000),
+    content: clip(noteLine(card), 2000),
     embeds: card.open
       ? [{ title: 'Note', description: clip(card.text, EMBED_DESCRIPTION_LIMIT), color: COLOURS.stopped }]
       : [],
     components: [{ type: 1, components: [{ type: 2, style: 2, ...button }] }],
   };
+}
+
+/** N5 and N1–N3: the note's row, then its context badge when there is one. */
+function noteLine(card: NoteCard): string {
+  const badge = card.source === undefined ? null : discordNoteBadge(card.source, card.open);
+  return badge === null ? `📝 ${card.row}` : `📝 ${card.row} · ${badge}`;
 }
 
 /** G4, P5: Approve / Deny while pending; the decision and who made it afterwards, no buttons. */
