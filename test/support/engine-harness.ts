@@ -163,8 +163,11 @@ export async function openEngineHarness(
 
 export type EngineHarness = Awaited<ReturnType<typeof openEngineHarness>>;
 
-/** Polls until `check` returns something other than null/false, or fails after `timeoutMs`. */
-export async function waitFor<T>(check: () => Promise<T | null | false>, timeoutMs = 10_000): Promise<T> {
+/**
+ * Polls until `check` returns something other than null/false, or fails after `timeoutMs`. The
+ * bound is for liveness, not speed: generous, because CI runs two jest workers on a busy machine.
+ */
+export async function waitFor<T>(check: () => Promise<T | null | false>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -69,9 +69,9 @@ describe.each(ENGINE_SETUPS)('M23, N11, N13: agent-to-agent tools through the te
   afterEach(() => h?.close());
 
   const lines = (n: number) => h.thread(n).map(describeEntry);
-  const shows = (n: number, line: string) => waitFor(async () => lines(n).includes(line), 8000);
+  const shows = (n: number, line: string) => waitFor(async () => lines(n).includes(line));
   const outcomeOf = (agent: string, tool: string) =>
-    waitFor(async () => calls.find((c) => c.agent === agent && c.tool === tool)?.outcome ?? null, 8000);
+    waitFor(async () => calls.find((c) => c.agent === agent && c.tool === tool)?.outcome ?? null);
   const runOf = async (agent: string) => {
     const id = await h.agentId(agent);
     return (await h.runs()).filter((r: RunRecord) => r.agentId === id);

@@ -89,7 +89,7 @@ describe.each(ENGINE_SETUPS)('A9 built-in tools through the terminal on $name', 
 
   /** Waits for a thread line: the failure sentence is posted just after the run is marked failed. */
   const shows = (line: string) =>
-    waitFor(async () => h.thread(1).map(describeEntry).includes(line), 5000).then(() => line);
+    waitFor(async () => h.thread(1).map(describeEntry).includes(line)).then(() => line);
 
   beforeEach(async () => {
     anthropic = await AnthropicStandIn.start({ apiKey: ANTHROPIC_KEY });

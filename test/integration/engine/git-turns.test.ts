@@ -304,7 +304,7 @@ describe.each(ENGINE_SETUPS)(
       await setRule('push_to_remote', 'ask');
       scriptEditCommitPush();
       await h.type('@engineer fix the widgets and push');
-      const card = await waitFor(async () => approvalCards()[0] ?? null, 20_000);
+      const card = await waitFor(async () => approvalCards()[0] ?? null);
       if (card.kind !== 'posted' || card.message.content.kind !== 'approval') throw new Error('not a card');
       expect(card.message.content.card.summary).toBe('push to acme/widgets main');
       await h.type('/thread 1');

@@ -79,7 +79,7 @@ describe('G4, P5: an approval clicked in Slack resumes the waiting action', () =
 
     const card = () =>
       h.standIn.inThread(CHANNEL, ts).find((m) => JSON.stringify(m.blocks ?? []).includes(':lock:'));
-    await waitFor(async () => buttonValue(card(), ACTIONS.approve) !== null, 10_000);
+    await waitFor(async () => buttonValue(card(), ACTIONS.approve) !== null);
     const pending = structuredClone(card());
     if (pending === undefined) throw new Error('no approval card');
     expect(JSON.stringify(pending.blocks)).toContain('*engineer* asks to *commit*');
@@ -124,7 +124,7 @@ describe('G4, P5: an approval clicked in Slack resumes the waiting action', () =
     await h.deliver(eventFrom('message-channel', { ts, text: '@engineer commit the fix' }));
     const card = () =>
       h.standIn.inThread(CHANNEL, ts).find((m) => JSON.stringify(m.blocks ?? []).includes(':lock:'));
-    await waitFor(async () => buttonValue(card(), ACTIONS.deny) !== null, 10_000);
+    await waitFor(async () => buttonValue(card(), ACTIONS.deny) !== null);
     const pending = structuredClone(card());
     if (pending === undefined) throw new Error('no approval card');
     expect((await h.deliver(clickPayload(pending, PEOPLE.dana.userId, ACTIONS.deny))).status).toBe(200);
