@@ -64,23 +64,42 @@ describe('Discord gateway payloads recorded under test/fixtures/discord', () => 
   });
 
   it('the checks catch a payload Discord would not send', () => {
-    const noContent = filledIn('message-create-guild', { content: undefined });
+    const noContent = { ...fixture('message-create-guild'), content: undefined };
     expect(dispatchProblems('MESSAGE_CREATE', noContent).join('\n')).toMatch(/MessageResponseSchema content/);
     expect(
-      dispatchProblems('INTERACTION_CREATE', filledIn('interaction-command', { type: 42 })).join('\n'),
+      dispatchProblems('INTERACTION_CREATE', { ...fixture('interaction-command'), type: 42 }).join('\n'),
     ).toMatch(/InteractionTypesSchema/);
     const problems = typeProblems({
       'message-create-guild': noContent,
-      'interaction-button': filledIn('interaction-button', {
+      'interaction-button': {
+        ...fixture('interaction-button'),
         data: { custom_id: 'x', component_type: 2, extra: 1 },
-      }),
-      'guild-create': filledIn('guild-create', { verification_level: 9 }),
+      },
+      'guild-create': { ...fixture('guild-create'), verification_level: 9 },
     });
     expect(problems).toEqual([
       expect.stringMatching(/^message-create-guild: Property 'content' is missing/),
       expect.stringMatching(/^interaction-button: .*'"extra"' does not exist/),
       expect.stringMatching(/^guild-create: Type '9' is not assignable to type 'GuildVerificationLevel'/),
     ]);
+  });
+
+  it('filling one in keeps the recorded shape, replaces what the test gives and refuses a recorded id left in', () => {
+    expect(() => filledIn('message-create-dm', { content: 'hi' })).toThrow(
+      /message-create-dm: recorded ids not filled in: 100000000000000014, 100000000000000007, 100000000000000005, 100000000000000015/,
+    );
+    const person = { ...(fixture('message-create-dm').author as object), id: '200000000000000005' };
+    const filled = filledIn('message-create-dm', {
+      id: '200000000000000014',
+      channel_id: '200000000000000007',
+      author: person,
+      nonce: undefined,
+      content: 'hi',
+    });
+    expect(filled).toEqual({ ...fixture('message-create-dm'), ...filled, nonce: undefined });
+    expect(filled).not.toHaveProperty('nonce');
+    expect(filled.author).toEqual(person);
+    expect(dispatchProblems('MESSAGE_CREATE', filled)).toEqual([]);
   });
 
   it('is anonymised: every snowflake is a placeholder, no token, only neutral names', () => {

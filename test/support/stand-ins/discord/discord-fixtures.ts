@@ -47,8 +47,23 @@ const isObject = (value: unknown): value is Json =>
  * (arrays included) is replaced, and a value `undefined` removes the recorded field.
  */
 export function filledIn(name: FixtureName, values: Json): Json {
-  return merge(fixture(name), values);
+  const filled = merge(fixture(name), values);
+  // A recorded id left in would point discord.js at a guild, channel or person the test never made.
+  const left = placeholders(filled);
+  if (left.length > 0) throw new Error(`${name}: recorded ids not filled in: ${left.join(', ')}`);
+  return filled;
 }
+
+/** The fixtures' placeholder snowflakes still in a payload. */
+export function placeholders(value: unknown): string[] {
+  if (typeof value === 'string') return PLACEHOLDER.test(value) ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap(placeholders);
+  if (isObject(value)) return Object.values(value).flatMap(placeholders);
+  return [];
+}
+
+/** The anonymised snowflakes of the fixtures: 1000000000000000xx. */
+export const PLACEHOLDER = /^1000000000000000\d\d$/;
 
 function merge(base: Json, over: Json): Json {
   const out: Json = { ...base };
