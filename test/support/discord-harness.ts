@@ -8,6 +8,7 @@ import { TurnEngine } from '../../src/core/engine/turn-engine';
 import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
 import type { Runner } from '../../src/core/ports/runner';
+import type { StoreTx } from '../../src/core/ports/store';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
 import { parseWorkspaceFile } from '../../src/core/workspace/parse-workspace-file';
 import { WorkspaceService } from '../../src/core/workspace/workspace-service';
@@ -145,6 +146,14 @@ spaces:
     people,
     runs,
     log: () => logText,
+    /** An agent's folder of workspace `acme` (where its commands run). */
+    agentDir: (name: string) => directory.agentDir('acme', name),
+    /** Work inside workspace `acme` (its guardrail rules, say), given its id. */
+    inAcme: async <T>(work: (tx: StoreTx, workspaceId: string) => Promise<T>) => {
+      const workspace = await store.transaction((tx) => tx.workspaces.findBySlug('acme'));
+      if (workspace === null) throw new Error('workspace acme is missing');
+      return store.inWorkspace(workspace.id, (tx) => work(tx, workspace.id));
+    },
     /** Waits until `count` runs exist and all have ended. */
     settled: (count: number, timeoutMs = 15_000) =>
       waitFor(async () => {

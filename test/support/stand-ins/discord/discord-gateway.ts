@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { GatewayOpcodes } from 'discord-api-types/v10';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { checkedDispatch } from './discord-fixtures';
 
 /** Gateway op codes, from discord-api-types (what discord.js itself is typed against). */
 const OP = {
@@ -61,6 +62,7 @@ export class DiscordGateway {
   /** Sends an event now, or keeps it for the session's resume while the client is away. */
   dispatch(t: string, d: unknown): void {
     if (this.sessionId === null) return;
+    checkedDispatch(t, d);
     const event = { seq: ++this.seq, t, d };
     this.sent.push(event);
     this.socket?.send(JSON.stringify({ op: OP.dispatch, t, s: event.seq, d }));

@@ -1,6 +1,18 @@
-import type { Channel, DiscordStandIn, Interaction, StandInUser, Webhook } from './discord-stand-in';
+import { filledIn, fixture } from './discord-fixtures';
+import type {
+  Channel,
+  DiscordStandIn,
+  Interaction,
+  StandInUser,
+  StoredMessage,
+  Webhook,
+} from './discord-stand-in';
 
-/** Discord's objects as the stand-in sends them (gateway payloads and REST answers). */
+/**
+ * Discord's objects as the stand-in sends them (gateway payloads and REST answers); the gateway's
+ * READY, GUILD_CREATE, MESSAGE_CREATE and INTERACTION_CREATE are the recorded payloads of
+ * `test/fixtures/discord/`, filled in.
+ */
 
 export function webhookObject(s: DiscordStandIn, webhook: Webhook): unknown {
   return {
@@ -39,53 +51,96 @@ export function threadObject(s: DiscordStandIn, thread: Channel): Record<string,
   };
 }
 
+/** GUILD_CREATE: the recorded guild, filled in with the stand-in's guild, channels and threads. */
 export function guildCreate(s: DiscordStandIn): unknown {
+  const recorded = fixture('guild-create');
   const channels = [...s.channels.values()].filter((c) => c.type === 0);
   const threads = [...s.channels.values()].filter((c) => c.type === 11);
-  return {
+  const [role] = recorded.roles as Record<string, unknown>[];
+  const [channel] = recorded.channels as Record<string, unknown>[];
+  return filledIn('guild-create', {
     id: s.guildId,
     name: 'Stand-in Guild',
-    icon: null,
     owner_id: s.bot.id,
-    unavailable: false,
-    member_count: 3,
-    large: false,
+    system_channel_id: channels[0]?.id ?? null,
     joined_at: new Date().toISOString(),
-    features: [],
-    emojis: [],
-    stickers: [],
-    afk_timeout: 300,
-    roles: [
-      {
-        id: s.guildId,
-        name: '@everyone',
-        permissions: '1071698660929',
-        position: 0,
-        color: 0,
-        hoist: false,
-        managed: false,
-        mentionable: false,
-        flags: 0,
-      },
-    ],
-    channels: channels.map((c) => ({
-      id: c.id,
-      type: 0,
-      name: c.name,
-      position: 0,
-      permission_overwrites: [],
-      parent_id: null,
-      nsfw: false,
-      topic: null,
-    })),
+    member_count: 3,
+    roles: [{ ...role, id: s.guildId }],
+    channels: channels.map((c) => ({ ...channel, id: c.id, name: c.name ?? '' })),
     threads: threads.map((t) => threadObject(s, t)),
-    members: [],
-    presences: [],
-    voice_states: [],
-    stage_instances: [],
-    guild_scheduled_events: [],
-    soundboard_sounds: [],
-  };
+  });
+}
+
+/** READY: the recorded one, for the stand-in's bot, guild and session. */
+export function ready(s: DiscordStandIn, sessionId: string): unknown {
+  return filledIn('ready', {
+    user: { ...s.userObject(s.bot), verified: true, flags: 0 },
+    guilds: [{ id: s.guildId, unavailable: true }],
+    session_id: sessionId,
+    resume_gateway_url: s.wsUrl,
+    shard: [0, 1],
+    application: { id: s.applicationId, flags: 0 },
+  });
+}
+
+/** MESSAGE_CREATE of a person's message: the recorded one for a guild channel, a thread or a DM. */
+export function personMessageCreate(
+  s: DiscordStandIn,
+  message: StoredMessage,
+  channel: Channel,
+  author: StandInUser,
+): unknown {
+  const name =
+    channel.type === 1
+      ? 'message-create-dm'
+      : channel.type === 11
+        ? 'message-create-thread'
+        : 'message-create-guild';
+  return filledIn(name, {
+    ...s.wire(message),
+    ...(channel.guild_id === undefined
+      ? {}
+      : { guild_id: channel.guild_id, member: { joined_at: new Date().toISOString(), roles: [] } }),
+    channel_type: channel.type,
+    author: s.userObject(author),
+    nonce: message.id,
+  });
+}
+
+/** MESSAGE_CREATE of a webhook's post (P10: Summon must not answer its own personas). */
+export function webhookMessageCreate(s: DiscordStandIn, message: StoredMessage): unknown {
+  return filledIn('message-create-webhook', {
+    ...s.wire(message),
+    guild_id: s.guildId,
+    channel_type: s.channel(message.channel_id).type,
+  });
+}
+
+/**
+ * INTERACTION_CREATE: the recorded click, command or autocomplete, filled in with the stand-in's
+ * interaction, person and channel (in a DM: no guild, no member, the user instead).
+ */
+export function interactionCreate(
+  s: DiscordStandIn,
+  name: 'interaction-button' | 'interaction-command' | 'interaction-autocomplete',
+  interaction: Interaction,
+  user: StandInUser,
+  values: { type: number; data: Record<string, unknown>; message?: unknown },
+): Record<string, unknown> {
+  const { channel, ...base } = interactionBase(s, interaction, user);
+  const dm = base.context === 1;
+  const filled = filledIn(name, {
+    ...base,
+    ...(dm
+      ? { guild_id: undefined, guild: undefined, guild_locale: undefined, member: undefined }
+      : { guild: { id: s.guildId } }),
+    // Replaced whole below: a channel or message is the stand-in's own, not merged with the recording's.
+    channel: undefined,
+    message: undefined,
+    type: values.type,
+    data: values.data,
+  });
+  return { ...filled, channel, ...(values.message === undefined ? {} : { message: values.message }) };
 }
 
 export function interactionBase(
@@ -127,7 +182,13 @@ export function interactionBase(
     channel:
       channel.type === 11
         ? threadObject(s, channel)
-        : { id: channel.id, type: channel.type, name: channel.name, guild_id: s.guildId },
+        : {
+            ...(fixture('interaction-command').channel as Record<string, unknown>),
+            id: channel.id,
+            type: channel.type,
+            name: channel.name,
+            guild_id: s.guildId,
+          },
     member: {
       user: s.userObject(user),
       roles: [],

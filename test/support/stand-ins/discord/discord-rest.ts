@@ -1,4 +1,4 @@
-import { threadObject, webhookObject } from './discord-payloads';
+import { threadObject, webhookMessageCreate, webhookObject } from './discord-payloads';
 import {
   asStored,
   checkMessageLimits,
@@ -256,7 +256,7 @@ function executeWebhook(
       : {}),
   });
   // The gateway shows the webhook's post to the bot, as Discord does (P10 must ignore it).
-  s.gateway.dispatch('MESSAGE_CREATE', { ...s.wire(message), guild_id: s.guildId });
+  s.gateway.dispatch('MESSAGE_CREATE', webhookMessageCreate(s, message));
   return query.get('wait') === 'true' ? checkResponse('MessageResponseSchema', s.wire(message)) : undefined;
 }
 

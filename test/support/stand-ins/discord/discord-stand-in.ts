@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DiscordGateway } from './discord-gateway';
-import { guildCreate, interactionBase } from './discord-payloads';
+import { guildCreate, interactionCreate, personMessageCreate, ready } from './discord-payloads';
 import { openDmChannel, route, startThread } from './discord-rest';
 import { asStored, DiscordRefusal, type MessageBody, numbered, pingsOf } from './discord-rules';
 
@@ -124,15 +124,7 @@ export class DiscordStandIn {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     this.gatewayServer = new DiscordGateway(this.server, {
       token: () => this.token,
-      ready: (sessionId) => ({
-        v: 10,
-        user: { ...this.userObject(this.bot), verified: true, flags: 0 },
-        guilds: [{ id: this.guildId, unavailable: true }],
-        session_id: sessionId,
-        resume_gateway_url: this.wsUrl,
-        shard: [0, 1],
-        application: { id: this.applicationId, flags: 0 },
-      }),
+      ready: (sessionId) => ready(this, sessionId),
       onIdentified: (dispatch) => dispatch('GUILD_CREATE', guildCreate(this)),
     });
     return this;
@@ -217,12 +209,14 @@ export class DiscordStandIn {
   /** A person clicks a button of a message; returns the interaction to inspect. */
   click(user: StandInUser, message: StoredMessage, customId: string): Interaction {
     const interaction = this.newInteraction(message.channel_id);
-    this.gateway.dispatch('INTERACTION_CREATE', {
-      ...interactionBase(this, interaction, user),
-      type: 3,
-      data: { custom_id: customId, component_type: 2 },
-      message: this.wire(message),
-    });
+    this.gateway.dispatch(
+      'INTERACTION_CREATE',
+      interactionCreate(this, 'interaction-button', interaction, user, {
+        type: 3,
+        data: { custom_id: customId, component_type: 2 },
+        message: this.wire(message),
+      }),
+    );
     return interaction;
   }
 
@@ -237,22 +231,30 @@ export class DiscordStandIn {
     const registered = (this.commands.get(this.guildId) ?? []) as { id?: string; name: string }[];
     const ask = registered.find((c) => c.name === 'ask');
     if (ask === undefined) throw new Error('the ask command is not registered');
-    this.gateway.dispatch('INTERACTION_CREATE', {
-      ...interactionBase(this, interaction, user),
-      type: kind === 'run' ? 2 : 4,
-      data: {
-        id: ask.id,
-        name: 'ask',
-        type: 1,
-        guild_id: this.guildId,
-        options: options.map((o) => ({
-          type: 3,
-          name: o.name,
-          value: o.value,
-          ...(o.focused ? { focused: true } : {}),
-        })),
-      },
-    });
+    this.gateway.dispatch(
+      'INTERACTION_CREATE',
+      interactionCreate(
+        this,
+        kind === 'run' ? 'interaction-command' : 'interaction-autocomplete',
+        interaction,
+        user,
+        {
+          type: kind === 'run' ? 2 : 4,
+          data: {
+            id: ask.id,
+            name: 'ask',
+            type: 1,
+            guild_id: this.guildId,
+            options: options.map((o) => ({
+              type: 3,
+              name: o.name,
+              value: o.value,
+              ...(o.focused ? { focused: true } : {}),
+            })),
+          },
+        },
+      ),
+    );
     return interaction;
   }
 
@@ -294,23 +296,25 @@ export class DiscordStandIn {
         throw new Error(`/summon ${subcommand} ${option.name} must be one of its choices`);
     }
     const interaction = this.newInteraction(channelId);
-    this.gateway.dispatch('INTERACTION_CREATE', {
-      ...interactionBase(this, interaction, user),
-      type: 2,
-      data: {
-        id: summon.id,
-        name: 'summon',
-        type: 1,
-        guild_id: this.guildId,
-        options: [
-          {
-            type: 1,
-            name: subcommand,
-            options: Object.entries(values).map(([name, value]) => ({ type: 3, name, value })),
-          },
-        ],
-      },
-    });
+    this.gateway.dispatch(
+      'INTERACTION_CREATE',
+      interactionCreate(this, 'interaction-command', interaction, user, {
+        type: 2,
+        data: {
+          id: summon.id,
+          name: 'summon',
+          type: 1,
+          guild_id: this.guildId,
+          options: [
+            {
+              type: 1,
+              name: subcommand,
+              options: Object.entries(values).map(([name, value]) => ({ type: 3, name, value })),
+            },
+          ],
+        },
+      }),
+    );
     return interaction;
   }
 
@@ -446,27 +450,7 @@ export class DiscordStandIn {
   }
 
   dispatchMessage(message: StoredMessage, channel: Channel, author: StandInUser): void {
-    // A direct message carries no guild and no member.
-    const guild =
-      channel.guild_id === undefined
-        ? {}
-        : {
-            guild_id: channel.guild_id,
-            member: {
-              roles: [],
-              joined_at: new Date().toISOString(),
-              deaf: false,
-              mute: false,
-              flags: 0,
-              nick: null,
-            },
-          };
-    this.gateway.dispatch('MESSAGE_CREATE', {
-      ...this.wire(message),
-      ...guild,
-      channel_type: channel.type,
-      author: this.userObject(author),
-    });
+    this.gateway.dispatch('MESSAGE_CREATE', personMessageCreate(this, message, channel, author));
   }
 
   userObject(user: StandInUser): StoredMessage['author'] {
