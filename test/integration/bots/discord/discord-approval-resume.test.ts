@@ -1,7 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { AnthropicRunner } from '../../../../src/adapters/runners/anthropic-runner';
-import { createTurnTools } from '../../../../src/app/turn-tools';
+import { anthropicAgent, COMMIT_COMMAND, COMMITS_ASK_FIRST } from '../../../support/anthropic-agent';
 import { type DiscordHarness, openDiscordHarness, visibleText } from '../../../support/discord-harness';
 import { waitFor } from '../../../support/engine-harness';
 import { AnthropicStandIn } from '../../../support/stand-ins/anthropic-stand-in';
@@ -9,8 +8,6 @@ import type { StoredMessage } from '../../../support/stand-ins/discord/discord-s
 
 const ANTHROPIC_KEY = 'sk-ant-api03-DISCORD-APPROVAL-RESUME-91d4';
 const EPHEMERAL = 64;
-const COMMIT =
-  'git init -q && git -c user.name=engineer -c user.email=engineer@example.com commit --allow-empty -q -m "fix the login bug" && git log --format=%s > committed.txt';
 
 describe('G4, P5: an approval clicked in Discord resumes the waiting action', () => {
   let h: DiscordHarness;
@@ -18,38 +15,9 @@ describe('G4, P5: an approval clicked in Discord resumes the waiting action', ()
 
   beforeEach(async () => {
     anthropic = await AnthropicStandIn.start({ apiKey: ANTHROPIC_KEY });
-    h = await openDiscordHarness({
-      runner: new AnthropicRunner({
-        apiKey: ANTHROPIC_KEY,
-        baseUrl: anthropic.url,
-        defaultModel: 'claude-sonnet-4-6',
-        maxRetries: 0,
-      }),
-      tools: createTurnTools(
-        {
-          models: {
-            anthropicApiKey: ANTHROPIC_KEY,
-            anthropicBaseUrl: undefined,
-            defaultModel: 'claude-sonnet-4-6',
-            openaiBaseUrl: undefined,
-            openaiApiKey: undefined,
-          },
-          databaseUrl: undefined,
-          redisUrl: undefined,
-        },
-        process.env,
-        { approvalPollMs: 30 },
-      ),
-    });
+    h = await openDiscordHarness(anthropicAgent(anthropic, ANTHROPIC_KEY));
     // G1: commits need a person's approval in this workspace.
-    await h.inAcme((tx, workspaceId) =>
-      tx.guardrails.upsert(workspaceId, {
-        scopeKind: 'workspace',
-        scopeId: null,
-        action: 'commit',
-        decision: 'ask',
-      }),
-    );
+    await h.inAcme((tx, workspaceId) => tx.guardrails.upsert(workspaceId, COMMITS_ASK_FIRST));
   });
   afterEach(async () => {
     await h?.close();
@@ -73,7 +41,7 @@ describe('G4, P5: an approval clicked in Discord resumes the waiting action', ()
         kind: 'stream',
         blocks: [
           { type: 'text', chunks: ['Committing the fix.'] },
-          { type: 'tool_use', name: 'bash', input: { command: COMMIT } },
+          { type: 'tool_use', name: 'bash', input: { command: COMMIT_COMMAND } },
         ],
       },
       { kind: 'stream', blocks: [{ type: 'text', chunks: ['Committed: fix the login bug.'] }] },
@@ -117,7 +85,7 @@ describe('G4, P5: an approval clicked in Discord resumes the waiting action', ()
 
   it('a denial edits the card, the command never runs and the agent is told it was refused', async () => {
     anthropic.script(
-      { kind: 'stream', blocks: [{ type: 'tool_use', name: 'bash', input: { command: COMMIT } }] },
+      { kind: 'stream', blocks: [{ type: 'tool_use', name: 'bash', input: { command: COMMIT_COMMAND } }] },
       { kind: 'stream', blocks: [{ type: 'text', chunks: ['Not committed.'] }] },
     );
     const asked = h.standIn.say(h.people.dana, h.channel, '@engineer commit the fix');

@@ -1,8 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { AnthropicRunner } from '../../../../src/adapters/runners/anthropic-runner';
-import { createTurnTools } from '../../../../src/app/turn-tools';
 import { ACTIONS } from '../../../../src/bots/slack/slack-cards';
+import { anthropicAgent, COMMIT_COMMAND, COMMITS_ASK_FIRST } from '../../../support/anthropic-agent';
 import { waitFor } from '../../../support/engine-harness';
 import { buttonValue, clickPayload } from '../../../support/slack-clicks';
 import { CHANNEL, eventFrom } from '../../../support/slack-delivery';
@@ -10,8 +9,6 @@ import { openSlackHarness, PEOPLE, type SlackHarness } from '../../../support/sl
 import { AnthropicStandIn } from '../../../support/stand-ins/anthropic-stand-in';
 
 const ANTHROPIC_KEY = 'sk-ant-api03-SLACK-APPROVAL-RESUME-77c1';
-const COMMIT =
-  'git init -q && git -c user.name=engineer -c user.email=engineer@example.com commit --allow-empty -q -m "fix the login bug" && git log --format=%s > committed.txt';
 
 describe('G4, P5: an approval clicked in Slack resumes the waiting action', () => {
   let h: SlackHarness;
@@ -19,38 +16,9 @@ describe('G4, P5: an approval clicked in Slack resumes the waiting action', () =
 
   beforeEach(async () => {
     anthropic = await AnthropicStandIn.start({ apiKey: ANTHROPIC_KEY });
-    h = await openSlackHarness({
-      runner: new AnthropicRunner({
-        apiKey: ANTHROPIC_KEY,
-        baseUrl: anthropic.url,
-        defaultModel: 'claude-sonnet-4-6',
-        maxRetries: 0,
-      }),
-      tools: createTurnTools(
-        {
-          models: {
-            anthropicApiKey: ANTHROPIC_KEY,
-            anthropicBaseUrl: undefined,
-            defaultModel: 'claude-sonnet-4-6',
-            openaiBaseUrl: undefined,
-            openaiApiKey: undefined,
-          },
-          databaseUrl: undefined,
-          redisUrl: undefined,
-        },
-        process.env,
-        { approvalPollMs: 30 },
-      ),
-    });
+    h = await openSlackHarness(anthropicAgent(anthropic, ANTHROPIC_KEY));
     // G1: commits need a person's approval in this workspace.
-    await h.read((tx) =>
-      tx.guardrails.upsert(h.local.workspace.id, {
-        scopeKind: 'workspace',
-        scopeId: null,
-        action: 'commit',
-        decision: 'ask',
-      }),
-    );
+    await h.read((tx) => tx.guardrails.upsert(h.local.workspace.id, COMMITS_ASK_FIRST));
   });
   afterEach(async () => {
     await h?.close();
@@ -69,7 +37,7 @@ describe('G4, P5: an approval clicked in Slack resumes the waiting action', () =
         kind: 'stream',
         blocks: [
           { type: 'text', chunks: ['Committing the fix.'] },
-          { type: 'tool_use', name: 'bash', input: { command: COMMIT } },
+          { type: 'tool_use', name: 'bash', input: { command: COMMIT_COMMAND } },
         ],
       },
       { kind: 'stream', blocks: [{ type: 'text', chunks: ['Committed: fix the login bug.'] }] },
@@ -117,7 +85,7 @@ describe('G4, P5: an approval clicked in Slack resumes the waiting action', () =
 
   it('a denial edits the card, the command never runs and the agent is told it was refused', async () => {
     anthropic.script(
-      { kind: 'stream', blocks: [{ type: 'tool_use', name: 'bash', input: { command: COMMIT } }] },
+      { kind: 'stream', blocks: [{ type: 'tool_use', name: 'bash', input: { command: COMMIT_COMMAND } }] },
       { kind: 'stream', blocks: [{ type: 'text', chunks: ['Not committed.'] }] },
     );
     const ts = h.standIn.addPersonMessage(CHANNEL, null);
