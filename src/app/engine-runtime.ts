@@ -59,8 +59,7 @@ export async function startEngine(
     // A9: the built-in harness's tools, secrets stripped from the bash environment.
     // G1: `open_pull_request` is offered when GitHub is configured.
     tools:
-      options.tools ??
-      createTurnTools(config, process.env, { pullRequests: createPullRequests(runtime, platforms) }),
+      options.tools ?? createTurnTools(process.env, { pullRequests: createPullRequests(runtime, platforms) }),
     // M9, G3: runs in spaces with repositories work in their worktrees through the gateway.
     ...withWorkspaces(options.workspaces === undefined ? createRunWorkspace(runtime) : options.workspaces),
     rateLimiter,

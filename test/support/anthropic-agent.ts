@@ -8,21 +8,14 @@ import type { AnthropicStandIn } from './stand-ins/anthropic-stand-in';
  * them: what a platform harness takes as `runner` and `tools`.
  */
 export function anthropicAgent(standIn: AnthropicStandIn, apiKey: string) {
-  const models = {
-    anthropicApiKey: apiKey,
-    anthropicBaseUrl: undefined,
-    defaultModel: 'claude-sonnet-4-6',
-    openaiBaseUrl: undefined,
-    openaiApiKey: undefined,
-  };
   return {
     runner: new AnthropicRunner({
       apiKey,
       baseUrl: standIn.url,
-      defaultModel: models.defaultModel,
+      defaultModel: 'claude-sonnet-4-6',
       maxRetries: 0,
     }),
-    tools: createTurnTools({ models, databaseUrl: undefined, redisUrl: undefined }, process.env, {
+    tools: createTurnTools(process.env, {
       approvalPollMs: 30,
     }),
   };

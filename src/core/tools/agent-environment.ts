@@ -34,12 +34,12 @@ const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|DATABAS
 /**
  * The allow-listed part of `base`, the operator's `SUMMON_AGENT_ENV_*` variables, then `extra`.
  * An allowed variable whose value contains one of `secretValues` (a key copied into `PATH`, say)
- * is dropped too.
+ * is dropped too; by default those are the secrets of `base` itself.
  */
 export function agentEnvironment(
   base: Readonly<Record<string, string | undefined>>,
   extra: Readonly<Record<string, string>> = {},
-  secretValues: readonly string[] = [],
+  secretValues: readonly string[] = secretValuesOf(base),
 ): Record<string, string> {
   const secrets = secretValues.filter((secret) => secret.length >= 6);
   const env: Record<string, string> = {};
@@ -57,14 +57,16 @@ export function agentEnvironment(
 }
 
 /**
- * Values of the base environment that look like secrets (by their variable's name), for
- * scrubbing an agent's output before it reaches the thread or the log.
+ * Values of the base environment that look like secrets (by their variable's name), and the
+ * passwords inside its connection URLs, for keeping them from agents and scrubbing an agent's
+ * output before it reaches the thread or the log.
  */
 export function secretValuesOf(base: Readonly<Record<string, string | undefined>>): string[] {
-  return Object.entries(base)
+  const named = Object.entries(base)
     .filter(([name, value]) => value !== undefined && value.length >= 6 && SECRET_NAME.test(name))
     .filter(([name]) => !(ALLOWED_NAMES.has(name) || ALLOWED_PREFIX.test(name)))
     .map(([, value]) => value as string);
+  return [...named, ...named.flatMap(urlSecrets)];
 }
 
 /** The secret parts of a connection URL (its password), for `secretValues`. */

@@ -38,17 +38,6 @@ import { makeTempDir } from '../../support/temp-dir';
 const REPO = 'acme/widgets';
 const ANTHROPIC_KEY = 'sk-ant-api03-GIT-TURNS-SECRET-77ab';
 const SEED_TOKEN = 'ghs_seedOnlyDirectUpstreamToken000111';
-const config = {
-  models: {
-    anthropicApiKey: ANTHROPIC_KEY,
-    anthropicBaseUrl: undefined,
-    defaultModel: 'claude-sonnet-4-6',
-    openaiBaseUrl: undefined,
-    openaiApiKey: undefined,
-  },
-  databaseUrl: undefined,
-  redisUrl: undefined,
-};
 const { privateKey, publicKey } = generateKeyPairSync('rsa', {
   modulusLength: 2048,
   privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
@@ -210,7 +199,7 @@ describe.each(ENGINE_SETUPS)(
         logger,
         pollMs: 30,
       });
-      tools = createTurnTools(config, process.env, { approvalPollMs: 30, pullRequests });
+      tools = createTurnTools(process.env, { approvalPollMs: 30, pullRequests });
       await h.read((tx) => tx.spaces.update(h.local.space.id, { repos: [REPO] }));
     });
     afterEach(async () => {

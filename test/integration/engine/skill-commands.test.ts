@@ -22,23 +22,7 @@ describe.each(ENGINE_SETUPS)('A5 skills in a built-in turn on $name', (setup) =>
       defaultModel: 'claude-sonnet-4-6',
       maxRetries: 0,
     });
-    const config = {
-      models: {
-        anthropicApiKey: KEY,
-        anthropicBaseUrl: undefined,
-        defaultModel: 'claude-sonnet-4-6',
-        openaiBaseUrl: undefined,
-        openaiApiKey: undefined,
-      },
-      databaseUrl: undefined,
-      redisUrl: undefined,
-    };
-    h = await openEngineHarness(
-      setup,
-      runner,
-      {},
-      { tools: createTurnTools(config, {}, { approvalPollMs: 30 }) },
-    );
+    h = await openEngineHarness(setup, runner, {}, { tools: createTurnTools({}, { approvalPollMs: 30 }) });
     const ws = h.local.workspace.id;
     await h.read(async (tx) => {
       await tx.skills.insert(ws, {

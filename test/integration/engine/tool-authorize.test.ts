@@ -27,18 +27,6 @@ class OutsideToolsRunner implements Runner {
   }
 }
 
-const config = {
-  models: {
-    anthropicApiKey: undefined,
-    anthropicBaseUrl: undefined,
-    defaultModel: 'claude-sonnet-4-6',
-    openaiBaseUrl: undefined,
-    openaiApiKey: undefined,
-  },
-  databaseUrl: undefined,
-  redisUrl: undefined,
-};
-
 describe.each(ENGINE_SETUPS)(
   'A9 authorize: calls made outside Summon get the same decision on $name',
   (setup) => {
@@ -52,7 +40,7 @@ describe.each(ENGINE_SETUPS)(
         setup,
         new OutsideToolsRunner(['npm test', 'git push origin main', 'curl https://example.com']),
         {},
-        { tools: createTurnTools(config, {}, { approvalPollMs: 30 }) },
+        { tools: createTurnTools({}, { approvalPollMs: 30 }) },
       );
       await h.read((tx) =>
         tx.guardrails.upsert(h.local.workspace.id, {
