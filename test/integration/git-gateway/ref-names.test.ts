@@ -28,6 +28,16 @@ describe.each(ENGINE_SETUPS)(
       expect(await f.upstreamRef('refs/heads/dény')).toBeNull();
     });
 
+    it('allowed: forwarded, and it lands upstream under exactly that name', async () => {
+      f = await openGatewayFixture(setup);
+      await f.setRule('allow');
+      const head = await f.commit('README.md', 'x\n');
+      const result = await f.startPush(['origin', 'HEAD:refs/heads/dény']);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toMatch(/\* \[new branch\]\s+HEAD -> dény/);
+      expect(await f.upstreamRef('refs/heads/dény')).toBe(head);
+    });
+
     it('asked: the card and the remote: lines name dény; approved, it lands upstream under that name', async () => {
       f = await openGatewayFixture(setup);
       await f.setRule('ask');
