@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { readFile, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { removeAtExit } from './exit-cleanup';
 
 /** One call's cgroup directories (one per v1 hierarchy, or one v2 directory). */
 export interface CallCgroup {
@@ -137,6 +138,7 @@ function prepare(
     mkdirSync(probeDir, { recursive: true });
     steps.probe(probeDir);
     rmdirSync(probeDir);
+    removeAtExit({ cgroupDir: dir });
     return dir;
   } catch {
     try {

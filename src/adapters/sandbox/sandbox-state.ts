@@ -1,6 +1,7 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { removeAtExit } from './exit-cleanup';
 
 /** Inside the sandbox: the private home and where the forwards' sockets appear. */
 export const SANDBOX_HOME = '/sandbox/home';
@@ -25,6 +26,7 @@ export function prepareSandboxState(tmpDir = os.tmpdir()): { root: string; etc: 
   const calls = path.join(root, 'calls');
   mkdirSync(etc, { recursive: true, mode: 0o755 });
   mkdirSync(calls, { recursive: true, mode: 0o700 });
+  removeAtExit({ folder: root });
   const { uid, gid } = sandboxIds();
   writeFileSync(
     path.join(etc, 'passwd'),
@@ -33,9 +35,4 @@ export function prepareSandboxState(tmpDir = os.tmpdir()): { root: string; etc: 
   writeFileSync(path.join(etc, 'group'), `root:x:0:\n${SANDBOX_USER}:x:${gid}:\nnogroup:x:65534:\n`);
   writeFileSync(path.join(etc, 'hosts'), '127.0.0.1 localhost\n::1 localhost ip6-localhost\n');
   return { root, etc, calls };
-}
-
-/** Removes this process's sandbox state (at exit; calls still running lose nothing they need). */
-export function removeSandboxState(root: string): void {
-  rmSync(root, { recursive: true, force: true });
 }

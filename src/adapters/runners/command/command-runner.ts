@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../../core/ports/runner';
 import { agentEnvironment, secretValuesOf } from '../../../core/tools/agent-environment';
 import { createProcessLauncher } from '../../sandbox/create-process-launcher';
+import { removeAtExit } from '../../sandbox/exit-cleanup';
 import type { LaunchedProcess, ProcessLauncher } from '../../sandbox/process-launcher';
 import { runSandboxPolicy } from '../../sandbox/run-sandbox-policy';
 import { AgentOutput } from './agent-output';
@@ -205,7 +206,10 @@ export class CommandRunner implements Runner {
 
   /** A9: the hook script, once per runner, in a folder of its own (mounted read-only). */
   private writeHookScript(): Promise<string> {
-    this.hookScript ??= mkdtemp(path.join(os.tmpdir(), 'summon-hook-')).then(writeHookScript);
+    this.hookScript ??= mkdtemp(path.join(os.tmpdir(), 'summon-hook-')).then((dir) => {
+      removeAtExit({ folder: dir });
+      return writeHookScript(dir);
+    });
     return this.hookScript;
   }
 
