@@ -14,6 +14,7 @@ import type { RunnerResolver } from '../core/ports/runner';
 import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limiter';
 import { createPullRequests, createRunWorkspace } from './git-gateway-runtime';
 import type { Runtime } from './runtime';
+import { logSandboxStatus } from './sandbox-status';
 import { createTurnTools } from './turn-tools';
 
 export const TURN_QUEUE = 'summon-turns';
@@ -43,6 +44,8 @@ export async function startEngine(
   } = {},
 ): Promise<EngineRuntime> {
   const { config, logger } = runtime;
+  // X4: said at every start whether agents' commands are confined (refused when they cannot be).
+  await logSandboxStatus(runtime);
   const queue = createJobQueue<RunJob>({
     name: options.queueName ?? TURN_QUEUE,
     redisUrl: config.redisUrl,

@@ -9,7 +9,6 @@ import { type ChatFrontEnds, startChatFrontEnds } from './chat-front-ends';
 import { createGitGateway } from './git-gateway-runtime';
 import { createLogger } from './logger';
 import { openRuntime, type Runtime } from './runtime';
-import { logSandboxStatus } from './sandbox-status';
 
 export const DEFAULT_WORKSPACE = 'default';
 
@@ -45,8 +44,8 @@ export async function startServer(
       const { seededAgents } = await runtime.workspaces.create(DEFAULT_WORKSPACE, 'Default workspace');
       logger.info({ workspace: DEFAULT_WORKSPACE, agents: seededAgents }, 'created the default workspace');
     }
-    // X4: whether agents' commands can be confined, said at start (they are refused when not).
-    const sandbox = await logSandboxStatus(runtime);
+    // X4: whether agents' commands can be confined (the engine logs it when it starts).
+    const sandbox = await runtime.launcher.status();
     // G3: the git gateway at /git/ when a GitHub credential is configured.
     const gitGateway = await createGitGateway(runtime);
     // Slack and Discord start with their credentials; the terminal chat starts its own engine.
