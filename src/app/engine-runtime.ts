@@ -14,6 +14,7 @@ import type { RunnerResolver } from '../core/ports/runner';
 import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limiter';
 import { createPullRequests, createRunWorkspace } from './git-gateway-runtime';
 import type { Runtime } from './runtime';
+import { logSandboxStatus } from './sandbox-status';
 import { createTurnTools } from './turn-tools';
 
 export const TURN_QUEUE = 'summon-turns';
@@ -43,6 +44,8 @@ export async function startEngine(
   } = {},
 ): Promise<EngineRuntime> {
   const { config, logger } = runtime;
+  // X4: said at every start whether agents' commands are confined (refused when they cannot be).
+  await logSandboxStatus(runtime);
   const queue = createJobQueue<RunJob>({
     name: options.queueName ?? TURN_QUEUE,
     redisUrl: config.redisUrl,
@@ -55,11 +58,16 @@ export async function startEngine(
     store: runtime.store,
     platforms,
     queue,
-    runners: options.runners ?? createRunnerResolver(config.models),
+    runners:
+      options.runners ?? createRunnerResolver(config.models, runtime.launcher, config.sandbox.readOnlyPaths),
     // A9: the built-in harness's tools, secrets stripped from the bash environment.
     // G1: `open_pull_request` is offered when GitHub is configured.
     tools:
-      options.tools ?? createTurnTools(process.env, { pullRequests: createPullRequests(runtime, platforms) }),
+      options.tools ??
+      createTurnTools(process.env, {
+        pullRequests: createPullRequests(runtime, platforms),
+        launcher: runtime.launcher,
+      }),
     // M9, G3: runs in spaces with repositories work in their worktrees through the gateway.
     ...withWorkspaces(options.workspaces === undefined ? createRunWorkspace(runtime) : options.workspaces),
     rateLimiter,

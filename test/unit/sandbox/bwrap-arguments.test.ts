@@ -1,0 +1,71 @@
+import { bwrapArguments } from '../../../src/adapters/sandbox/bwrap-arguments';
+import { gatewayForwards } from '../../../src/adapters/sandbox/run-sandbox-policy';
+
+const plan = {
+  layout: {
+    entries: [
+      { path: '/usr', kind: 'dir' as const },
+      { path: '/bin', kind: 'symlink' as const, target: 'usr/bin' },
+    ],
+    etc: ['/etc/ld.so.cache', '/etc/alternatives'],
+  },
+  etcDir: '/state/etc',
+  forwardsDir: '/state/calls/call-1',
+  workingDir: '/data/ws/spaces/general/agents/engineer',
+  writable: [
+    { real: '/data/ws/spaces/general/agents/engineer', at: '/data/ws/spaces/general/agents/engineer' },
+  ],
+  readOnly: [{ real: '/data/ws/skills/deploy', at: '/data/ws/skills/deploy' }],
+  uid: 1000,
+  gid: 1000,
+  tmpBytes: 1024,
+};
+
+describe('bwrapArguments (X1)', () => {
+  const args = bwrapArguments(plan);
+  const at = (...needle: string[]) =>
+    args.findIndex((_, i) => needle.every((word, j) => args[i + j] === word));
+
+  it('X1: every namespace, no capabilities, no nested user namespaces, a new session, dies with Summon', () => {
+    for (const flag of [
+      '--unshare-all',
+      '--unshare-user',
+      '--disable-userns',
+      '--die-with-parent',
+      '--new-session',
+    ])
+      expect(args).toContain(flag);
+    expect(at('--cap-drop', 'ALL')).toBeGreaterThanOrEqual(0);
+  });
+
+  it('X1: the system read-only, Summon’s own passwd/group/hosts, never the host’s', () => {
+    expect(at('--ro-bind', '/usr', '/usr')).toBeGreaterThanOrEqual(0);
+    expect(at('--symlink', 'usr/bin', '/bin')).toBeGreaterThanOrEqual(0);
+    expect(at('--ro-bind', '/state/etc/passwd', '/etc/passwd')).toBeGreaterThanOrEqual(0);
+    expect(args).not.toContain('/etc/shadow');
+    expect(at('--ro-bind', '/etc/passwd')).toBe(-1);
+  });
+
+  it('X1: tmpfs /tmp and home are sized; writable mounts come after them, read-only ones last (a skill stays read-only)', () => {
+    const tmp = at('--size', '1024', '--tmpfs', '/tmp');
+    const writable = at('--bind', plan.workingDir, plan.workingDir);
+    const readOnly = at('--ro-bind', '/data/ws/skills/deploy', '/data/ws/skills/deploy');
+    expect(tmp).toBeGreaterThanOrEqual(0);
+    expect(writable).toBeGreaterThan(tmp);
+    expect(readOnly).toBeGreaterThan(writable);
+    expect(at('--chdir', plan.workingDir)).toBe(args.length - 2);
+  });
+});
+
+describe('gatewayForwards (X2, G3)', () => {
+  it('forwards the loopback gateway the run’s git configuration sends its credential to, and nothing else', () => {
+    expect(
+      gatewayForwards({
+        GIT_CONFIG_KEY_0: 'http.http://127.0.0.1:4123/git/.extraHeader',
+        GIT_CONFIG_KEY_1: 'url.http://127.0.0.1:4123/git/.insteadOf',
+        GIT_CONFIG_KEY_2: 'http.https://gateway.example.com/git/.extraHeader',
+        OTHER: 'http.http://127.0.0.1:9999/.extraHeader',
+      }),
+    ).toEqual([{ port: 4123, target: { host: '127.0.0.1', port: 4123 } }]);
+  });
+});
