@@ -1,5 +1,6 @@
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
+import { cliAgentEgress } from '../../../src/adapters/egress-proxy/cli-agent-egress';
 import { mappedResolver } from '../../../src/adapters/egress-proxy/host-resolver';
 import { RunEgressProxies } from '../../../src/adapters/egress-proxy/run-egress-proxies';
 import { sandboxEgress } from '../../../src/adapters/egress-proxy/sandbox-egress';
@@ -35,8 +36,17 @@ describe('X2: curl inside a real sandbox reaches out only through its run’s pr
     });
 
   /** One sandboxed `bash -c` with the run's egress plugged in; its stdout+stderr and exit code. */
-  const sandboxed = async (egressOf: RunEgressProxies, runId: string, script: string) => {
-    const egress = await sandboxEgress(egressOf.forRun(runId, listOnly([ALLOWED_SITE])));
+  const sandboxed = async (
+    egressOf: RunEgressProxies,
+    runId: string,
+    script: string,
+    cliAgentEnv?: Record<string, string>,
+  ) => {
+    const runEgress = egressOf.forRun(runId, listOnly([ALLOWED_SITE]));
+    const egress =
+      cliAgentEnv === undefined
+        ? await sandboxEgress(runEgress)
+        : await cliAgentEgress(runEgress, cliAgentEnv);
     const policy = runSandboxPolicy({
       workingDir: dir.path,
       env: { PATH: '/usr/bin:/bin', ...egress.env },
@@ -102,5 +112,15 @@ describe('X2: curl inside a real sandbox reaches out only through its run’s pr
     expect(result.output).toMatch(/direct exit [1-9]/);
     expect(result.output).toContain(`Refused: port ${canary.port} of ${ALLOWED_SITE} is not reachable`);
     expect(canary.connections()).toBe(0);
+  });
+
+  it('X2: a CLI agent always reaches its model API (the host of ANTHROPIC_BASE_URL), though it is not listed', async () => {
+    const egress = proxies();
+    const model = `https://${OTHER_SITE}:${sites.httpsPort}`;
+    const result = await sandboxed(egress, 'run-cli-agent', `curl -sS --cacert ca.pem ${model}/v1/messages`, {
+      ANTHROPIC_BASE_URL: model,
+    });
+    await egress.closeAll();
+    expect(result).toEqual({ code: 0, output: `hello from ${OTHER_SITE}\n` });
   });
 });
