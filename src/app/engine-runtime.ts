@@ -55,11 +55,16 @@ export async function startEngine(
     store: runtime.store,
     platforms,
     queue,
-    runners: options.runners ?? createRunnerResolver(config.models),
+    runners:
+      options.runners ?? createRunnerResolver(config.models, runtime.launcher, config.sandbox.readOnlyPaths),
     // A9: the built-in harness's tools, secrets stripped from the bash environment.
     // G1: `open_pull_request` is offered when GitHub is configured.
     tools:
-      options.tools ?? createTurnTools(process.env, { pullRequests: createPullRequests(runtime, platforms) }),
+      options.tools ??
+      createTurnTools(process.env, {
+        pullRequests: createPullRequests(runtime, platforms),
+        launcher: runtime.launcher,
+      }),
     // M9, G3: runs in spaces with repositories work in their worktrees through the gateway.
     ...withWorkspaces(options.workspaces === undefined ? createRunWorkspace(runtime) : options.workspaces),
     rateLimiter,

@@ -1,5 +1,7 @@
 import { EngineApprovalsSlot } from '../adapters/git-gateway/engine-approvals-slot';
 import { RunCredentials } from '../adapters/git-gateway/run-credentials';
+import { createProcessLauncher } from '../adapters/sandbox/create-process-launcher';
+import type { ProcessLauncher } from '../adapters/sandbox/process-launcher';
 import { FileWorkspaceDirectory } from '../adapters/workspace-directory/file-workspace-directory';
 import { type Config, databaseDir, workspacesDir } from '../config/config';
 import { systemClock } from '../core/ports/clock';
@@ -21,6 +23,8 @@ export interface Runtime {
   runCredentials: RunCredentials;
   /** G4: the running turn engine attaches here, so the git gateway can post approval cards. */
   engineApprovals: EngineApprovalsSlot;
+  /** X1–X4: starts agents' processes (bash, CLI agents), confined unless SUMMON_SANDBOX=off. */
+  launcher: ProcessLauncher;
   close(): Promise<void>;
 }
 
@@ -57,6 +61,7 @@ export async function openRuntime(
     directory,
     runCredentials: new RunCredentials(database.store, systemClock),
     engineApprovals: new EngineApprovalsSlot(),
+    launcher: createProcessLauncher(config.sandbox),
     close: () => database.close(),
   };
 }

@@ -9,6 +9,7 @@ import { type ChatFrontEnds, startChatFrontEnds } from './chat-front-ends';
 import { createGitGateway } from './git-gateway-runtime';
 import { createLogger } from './logger';
 import { openRuntime, type Runtime } from './runtime';
+import { logSandboxStatus } from './sandbox-status';
 
 export const DEFAULT_WORKSPACE = 'default';
 
@@ -44,6 +45,8 @@ export async function startServer(
       const { seededAgents } = await runtime.workspaces.create(DEFAULT_WORKSPACE, 'Default workspace');
       logger.info({ workspace: DEFAULT_WORKSPACE, agents: seededAgents }, 'created the default workspace');
     }
+    // X4: whether agents' commands can be confined, said at start (they are refused when not).
+    const sandbox = await logSandboxStatus(runtime);
     // G3: the git gateway at /git/ when a GitHub credential is configured.
     const gitGateway = await createGitGateway(runtime);
     // Slack and Discord start with their credentials; the terminal chat starts its own engine.
@@ -53,7 +56,9 @@ export async function startServer(
       if (chat?.handleHttp(request, response)) return;
       if (request.method === 'GET' && request.url === '/healthz') {
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ status: 'ok', database: runtime.database.kind }));
+        response.end(
+          JSON.stringify({ status: 'ok', database: runtime.database.kind, sandbox: sandbox.mode }),
+        );
         return;
       }
       response.writeHead(404, { 'content-type': 'application/json' });
@@ -68,6 +73,7 @@ export async function startServer(
         dataDir: config.dataDir,
         queue: config.redisUrl ? 'redis' : 'in-process',
         gitGateway: gitGateway === null ? 'off (no GITHUB_TOKEN or GitHub App)' : config.github.gitUrl,
+        sandbox: sandbox.mode,
       },
       'summon is ready',
     );

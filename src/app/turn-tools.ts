@@ -1,3 +1,4 @@
+import type { ProcessLauncher } from '../adapters/sandbox/process-launcher';
 import type { PullRequestOpener } from '../adapters/tools/open-pull-request-tool';
 import { builtinTools } from '../adapters/tools/tool-registry';
 import { createToolKit, type TurnToolsFactory } from '../core/engine/turn-tool-kit';
@@ -10,12 +11,19 @@ import { agentEnvironment } from '../core/tools/agent-environment';
  */
 export function createTurnTools(
   env: NodeJS.ProcessEnv = process.env,
-  options: { approvalPollMs?: number; bashTimeoutMs?: number; pullRequests?: PullRequestOpener | null } = {},
+  options: {
+    approvalPollMs?: number;
+    bashTimeoutMs?: number;
+    pullRequests?: PullRequestOpener | null;
+    /** X1–X4: the runtime's launcher (default: a new bubblewrap launcher, fail closed). */
+    launcher?: ProcessLauncher;
+  } = {},
 ): TurnToolsFactory {
   const definitions = builtinTools({
     bash: {
       env: agentEnvironment(env),
       ...(options.bashTimeoutMs === undefined ? {} : { timeoutMs: options.bashTimeoutMs }),
+      ...(options.launcher === undefined ? {} : { launcher: options.launcher }),
     },
     pullRequests: options.pullRequests ?? null,
   });

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -17,6 +18,17 @@ export interface Config {
   /** The Slack front end, when SLACK_BOT_TOKEN is set. Tokens and the secret are redacted from logs. */
   slack: SlackConfig | undefined;
   discord: DiscordConfig;
+  /** X1–X4: how agents' commands (bash, CLI agents) are confined. */
+  sandbox: SandboxConfig;
+}
+
+/** X4: the sandbox is on unless `SUMMON_SANDBOX=off`; any other value than on/off is an error. */
+export interface SandboxConfig {
+  mode: 'on' | 'off';
+  /** SUMMON_PROCESS_CONCURRENCY: agents' processes running at once (issue 12, T3; default 2 × CPUs, at least 2). */
+  processConcurrency: number;
+  /** SUMMON_SANDBOX_READ_ONLY: more host paths (colon-separated) a CLI agent needs, visible read-only. */
+  readOnlyPaths: string[];
 }
 
 export interface GitHubConfig {
@@ -90,7 +102,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     },
     slack: slackConfig(env),
     discord: { token: nonEmpty(env.DISCORD_TOKEN), apiUrl: nonEmpty(env.DISCORD_API_URL) },
+    sandbox: sandboxConfig(env),
   };
+}
+
+function sandboxConfig(env: NodeJS.ProcessEnv): SandboxConfig {
+  const mode = (nonEmpty(env.SUMMON_SANDBOX) ?? 'on').toLowerCase();
+  if (mode !== 'on' && mode !== 'off')
+    throw new Error(`SUMMON_SANDBOX must be "on" (the default) or "off", got "${env.SUMMON_SANDBOX}"`);
+  const concurrency = nonEmpty(env.SUMMON_PROCESS_CONCURRENCY);
+  const processConcurrency =
+    concurrency === undefined ? Math.max(2, 2 * os.availableParallelism()) : Number(concurrency);
+  if (!Number.isInteger(processConcurrency) || processConcurrency < 1)
+    throw new Error(`SUMMON_PROCESS_CONCURRENCY must be a whole number of at least 1, got "${concurrency}"`);
+  const readOnlyPaths = (nonEmpty(env.SUMMON_SANDBOX_READ_ONLY) ?? '')
+    .split(':')
+    .filter((entry) => entry !== '')
+    .map((entry) => path.resolve(entry));
+  return { mode, processConcurrency, readOnlyPaths };
 }
 
 function slackConfig(env: NodeJS.ProcessEnv): SlackConfig | undefined {

@@ -1,8 +1,8 @@
 import type { ModelConfig } from '../../config/config';
 import type { Runner, RunnerResolver } from '../../core/ports/runner';
+import type { ProcessLauncher } from '../sandbox/process-launcher';
 import { AnthropicRunner } from './anthropic-runner';
 import { CommandRunner } from './command/command-runner';
-import { summonCliCommand } from './command/summon-cli-command';
 import { OpenAiRunner } from './openai-runner';
 import { UnconfiguredRunner } from './unconfigured-runner';
 
@@ -12,7 +12,11 @@ import { UnconfiguredRunner } from './unconfigured-runner';
  * `adapter: command` runs the agent's own command line (a CLI agent such as Claude Code).
  * Keys go to the runners only.
  */
-export function createRunnerResolver(models: ModelConfig): RunnerResolver {
+export function createRunnerResolver(
+  models: ModelConfig,
+  launcher?: ProcessLauncher,
+  readOnlyPaths: readonly string[] = [],
+): RunnerResolver {
   const builtin = new AnthropicRunner({
     apiKey: models.anthropicApiKey,
     defaultModel: models.defaultModel,
@@ -24,8 +28,10 @@ export function createRunnerResolver(models: ModelConfig): RunnerResolver {
     defaultModel: undefined,
   });
   // A9: a CLI agent; its environment never holds the model keys (they are scrubbed from its errors too).
+  // X1: confined by the runtime's launcher (SUMMON_SANDBOX=off: unconfined).
   const command = new CommandRunner({
-    summonCommand: summonCliCommand(),
+    ...(launcher === undefined ? {} : { launcher }),
+    readOnlyPaths,
     secrets: [models.anthropicApiKey, models.openaiApiKey],
   });
   const noCommand = new UnconfiguredRunner(

@@ -1,10 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { z } from 'zod';
 import type { ToolOutcome } from '../../core/ports/turn-tools';
 import { classifyCommand } from '../../core/tools/classify-command';
 import { notReadOnly } from '../../core/tools/read-only-command';
 import { type AnyToolDefinition, defineTool, type ToolScope } from '../../core/tools/tool-definition';
+import { createProcessLauncher } from '../sandbox/create-process-launcher';
+import type { LaunchedProcess, ProcessLauncher } from '../sandbox/process-launcher';
+import { runSandboxPolicy } from '../sandbox/run-sandbox-policy';
+import type { SandboxLimits } from '../sandbox/sandbox-policy';
 import { capOutput } from './capped-output';
 
 export interface BashToolOptions {
@@ -17,6 +20,10 @@ export interface BashToolOptions {
   maxOutputChars?: number;
   /** How long a killed command's group gets after SIGTERM before SIGKILL. */
   killGraceMs?: number;
+  /** X1–X4: starts each call confined (default: a bubblewrap launcher, fail closed). */
+  launcher?: ProcessLauncher;
+  /** X3: the limits of each call besides its timeout (default: the sandbox's). */
+  limits?: Omit<SandboxLimits, 'wallTimeMs'>;
 }
 
 const input = z.object({
@@ -26,20 +33,15 @@ const input = z.object({
 
 /**
  * `bash` (A9): a command line in the working directory, with a timeout, the output capped,
- * and an environment without Summon's secrets. On timeout or abort the whole process group
- * is killed. In chat mode any command runs (after its guardrail check); in plan and review
+ * and an environment without Summon's secrets, confined by the run's sandbox (X1–X3: its
+ * folders, the git gateway, limits). On timeout or abort every process of the call is killed. In chat mode any command runs (after its guardrail check); in plan and review
  * modes a read-only variant of the same name refuses commands that could change anything.
  */
 export function bashTools(options: BashToolOptions): AnyToolDefinition[] {
   // G3: the run's own additions (its git configuration for the gateway) over the base environment.
+  const withLauncher = { ...options, launcher: options.launcher ?? createProcessLauncher() };
   const run = (command: string, timeoutSeconds: number | undefined, scope: ToolScope, signal: AbortSignal) =>
-    runCommand(
-      command,
-      scope.workingDir,
-      signal,
-      scope.env === undefined ? options : { ...options, env: { ...options.env, ...scope.env } },
-      timeoutSeconds,
-    );
+    runCommand(command, scope, signal, withLauncher, timeoutSeconds);
   return [
     defineTool({
       name: 'bash',
@@ -72,11 +74,11 @@ export function bashTools(options: BashToolOptions): AnyToolDefinition[] {
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_OUTPUT = 30_000;
 
-function runCommand(
+async function runCommand(
   command: string,
-  cwd: string,
+  scope: ToolScope,
   signal: AbortSignal,
-  options: BashToolOptions,
+  options: BashToolOptions & { launcher: ProcessLauncher },
   timeoutSeconds: number | undefined,
 ): Promise<ToolOutcome> {
   const max = options.maxTimeoutMs ?? 600_000;
@@ -84,64 +86,61 @@ function runCommand(
     timeoutSeconds !== undefined ? timeoutSeconds * 1000 : (options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     max,
   );
-  mkdirSync(cwd, { recursive: true });
-  return new Promise((resolve) => {
-    // detached: the command leads its own process group, so a kill reaches its children too.
-    const child = spawn('bash', ['-c', command], {
-      cwd,
-      env: options.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const limit = (options.maxOutputChars ?? DEFAULT_MAX_OUTPUT) * 4;
-    const take = (chunk: Buffer) => {
-      // Keep a bounded buffer (head and a rolling tail) so a flood cannot exhaust memory.
-      output += chunk.toString('utf8');
-      if (output.length > limit)
-        output = output.slice(0, limit / 2) + output.slice(output.length - limit / 2);
-    };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
-    let stopped: string | undefined;
-    const killGroup = (why: string) => {
-      if (stopped !== undefined || child.pid === undefined) return;
-      stopped = why;
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        return;
-      }
-      setTimeout(() => {
-        try {
-          if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }, options.killGraceMs ?? 2000).unref();
-    };
-    const timer = setTimeout(() => killGroup(`timed out after ${Math.round(timeoutMs / 1000)} s`), timeoutMs);
-    const onAbort = () => killGroup('stopped because the turn was stopped');
-    signal.addEventListener('abort', onAbort, { once: true });
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      resolve({ ok: false, output: `Could not start bash: ${error.message}` });
-    });
-    child.on('close', (code, killedBy) => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      const shown = capOutput(output, options.maxOutputChars ?? DEFAULT_MAX_OUTPUT);
-      const status =
-        stopped !== undefined
-          ? `Command ${stopped} (process group killed).`
-          : killedBy !== null
-            ? `Command killed by ${killedBy}.`
-            : `Exit code ${code}.`;
-      resolve({
-        ok: stopped === undefined && code === 0,
-        output: shown === '' ? status : `${status}\n${shown}`,
-      });
-    });
+  mkdirSync(scope.workingDir, { recursive: true });
+  // X1–X3: the call runs in the run's sandbox: its folders, the gateway, its limits.
+  const policy = runSandboxPolicy({
+    workingDir: scope.workingDir,
+    ...(scope.linkedRoots === undefined ? {} : { linkedRoots: scope.linkedRoots }),
+    // G3: the run's own additions (its git configuration for the gateway) over the base environment.
+    env: scope.env === undefined ? options.env : { ...options.env, ...scope.env },
+    limits: { ...options.limits, wallTimeMs: timeoutMs },
   });
+  let call: LaunchedProcess;
+  try {
+    call = await options.launcher.launch(policy, ['bash', '-c', command], signal);
+  } catch (error) {
+    if (signal.aborted) return { ok: false, output: 'Command not started: the turn was stopped.' };
+    return {
+      ok: false,
+      output: `Could not start bash: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  const { child } = call;
+  child.stdin.end();
+  let output = '';
+  const limit = (options.maxOutputChars ?? DEFAULT_MAX_OUTPUT) * 4;
+  const take = (chunk: Buffer) => {
+    // Keep a bounded buffer (head and a rolling tail) so a flood cannot exhaust memory.
+    output += chunk.toString('utf8');
+    if (output.length > limit) output = output.slice(0, limit / 2) + output.slice(output.length - limit / 2);
+  };
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
+  let startError: string | undefined;
+  child.on('error', (error) => {
+    startError = error.message;
+  });
+  const onAbort = () => void call.end(options.killGraceMs ?? 2000);
+  signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) onAbort();
+  const exit = await call.done;
+  signal.removeEventListener('abort', onAbort);
+  if (startError !== undefined) return { ok: false, output: `Could not start bash: ${startError}` };
+  const shown = capOutput(output, options.maxOutputChars ?? DEFAULT_MAX_OUTPUT);
+  const stopped =
+    exit.stopped === 'timeout'
+      ? `timed out after ${Math.round(timeoutMs / 1000)} s`
+      : exit.stopped === 'ended'
+        ? 'stopped because the turn was stopped'
+        : undefined;
+  const status =
+    stopped !== undefined
+      ? `Command ${stopped} (process group killed).`
+      : exit.signal !== null
+        ? `Command killed by ${exit.signal}.`
+        : `Exit code ${exit.code}.`;
+  return {
+    ok: stopped === undefined && exit.code === 0,
+    output: shown === '' ? status : `${status}\n${shown}`,
+  };
 }

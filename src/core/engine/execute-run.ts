@@ -144,7 +144,7 @@ async function runTurn(
       system: composed.system,
       prompt: composed.prompt,
       workingDir,
-      ...(workspace === null ? {} : { env: workspace.env }),
+      ...(workspace === null ? {} : { env: workspace.env, linkedRoots: workspace.linkedRoots }),
       tools,
       signal: abort.signal,
     })) {

@@ -23,6 +23,8 @@ export interface RunnerRequest {
   workingDir: string;
   /** G3: added to the environment of the run's processes (the per-run git configuration). */
   env?: Readonly<Record<string, string>>;
+  /** M9, X1: the folders `workingDir` links into (the space's checkouts): visible to the run's processes. */
+  linkedRoots?: readonly string[];
   /** A9: the tools this turn may use, already filtered by the space mode and guardrail-checked. */
   tools: TurnTools;
   /** Aborted when the turn is stopped, the watchdog gives up or the worker shuts down. */

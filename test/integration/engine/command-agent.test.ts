@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CommandRunner } from '../../../src/adapters/runners/command/command-runner';
-import { summonCliCommand } from '../../../src/adapters/runners/command/summon-cli-command';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../../src/core/ports/runner';
 import {
   CLAUDE_COMMAND,
@@ -55,7 +54,6 @@ describe.each(ENGINE_SETUPS)('a command agent (Claude Code) answering in the thr
   const start = async (steps: FakeClaudeStep[]) => {
     const runner = new ScenarioCommandRunner(
       new CommandRunner({
-        summonCommand: summonCliCommand(),
         baseEnv: {
           ...process.env,
           PATH: ws.path,

@@ -15,7 +15,6 @@ import { PullRequests } from '../../../src/adapters/github/pull-requests';
 import { threadPoster } from '../../../src/adapters/github/thread-poster';
 import { AnthropicRunner } from '../../../src/adapters/runners/anthropic-runner';
 import { CommandRunner } from '../../../src/adapters/runners/command/command-runner';
-import { summonCliCommand } from '../../../src/adapters/runners/command/summon-cli-command';
 import { createLogger } from '../../../src/app/logger';
 import { createTurnTools } from '../../../src/app/turn-tools';
 import type { TurnToolsFactory } from '../../../src/core/engine/turn-tool-kit';
@@ -117,7 +116,6 @@ describe.each(ENGINE_SETUPS)(
         maxRetries: 0,
       });
       const cli = new CommandRunner({
-        summonCommand: summonCliCommand(),
         baseEnv: { ...process.env, ANTHROPIC_API_KEY: ANTHROPIC_KEY, GITHUB_TOKEN: SEED_TOKEN },
         killGraceMs: 1000,
       });

@@ -158,7 +158,15 @@ async function main() {
       await new Promise((resolve) => setTimeout(resolve, step.sleepMs));
     } else if (step.grandchild !== undefined) {
       // A background process of the agent's own (a dev server, a watcher) that outlives its call.
-      const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+      // Its command line names the working directory, so a test can look for it on the host (a
+      // sandboxed agent's pids are those of its own pid namespace).
+      const child = spawn(
+        process.execPath,
+        ['-e', `setInterval(() => {}, 1000) // summon-grandchild ${cwd}`],
+        {
+          stdio: 'ignore',
+        },
+      );
       child.unref();
       // Written whole (temporary file, then rename): a test polls for it while it is written.
       const target = path.join(cwd, step.grandchild);

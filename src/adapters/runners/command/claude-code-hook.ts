@@ -1,11 +1,13 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { HOOK_SCRIPT_NAME } from './hook-script';
 
 /** How long Claude Code waits for the hook: longer than an approval may stay open (G4: 30 min). */
 export const HOOK_TIMEOUT_SECONDS = 45 * 60;
 /** A9: Bash commands and MCP tool calls go to the action policy; Claude Code's file tools do not. */
 const MATCHERS = ['Bash', 'mcp__.*'];
-const MARKER = 'hook pre-tool-use';
+/** Summon's hook, as `summon hook pre-tool-use` or as the sandbox's self-contained script. */
+const MARKERS = ['hook pre-tool-use', HOOK_SCRIPT_NAME];
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
@@ -47,6 +49,9 @@ async function readSettings(file: string): Promise<Json> {
 function isSummonGroup(group: unknown): boolean {
   if (!isObject(group) || !Array.isArray(group.hooks)) return false;
   return group.hooks.some(
-    (hook) => isObject(hook) && typeof hook.command === 'string' && hook.command.endsWith(MARKER),
+    (hook) =>
+      isObject(hook) &&
+      typeof hook.command === 'string' &&
+      MARKERS.some((marker) => (hook.command as string).endsWith(marker)),
   );
 }

@@ -1,19 +1,27 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../../core/ports/runner';
 import { agentEnvironment, secretValuesOf } from '../../../core/tools/agent-environment';
+import { createProcessLauncher } from '../../sandbox/create-process-launcher';
+import type { LaunchedProcess, ProcessLauncher } from '../../sandbox/process-launcher';
+import { runSandboxPolicy } from '../../sandbox/run-sandbox-policy';
 import { AgentOutput } from './agent-output';
 import { installPreToolUseHook } from './claude-code-hook';
 import { isClaudeCode, shellArgv, shellQuote } from './command-line';
 import { EventQueue } from './event-queue';
 import { openHookChannel } from './hook-channel';
+import { writeHookScript } from './hook-script';
 import { HOOK_TOKEN_ENV, HOOK_URL_ENV } from './pre-tool-use-protocol';
-import { spawnInGroup, terminateGroup } from './process-group';
+import { nodePaths, programPaths } from './program-paths';
 import { scrubSecrets } from './scrub-secrets';
 import { StderrTail } from './stderr-tail';
 
 export interface CommandRunnerOptions {
-  /** The argv that runs the `summon` CLI; the hook runs it with `hook pre-tool-use`. */
-  summonCommand: readonly string[];
+  /** X1–X4: starts the agent confined (default: a bubblewrap launcher, fail closed). */
+  launcher?: ProcessLauncher;
+  /** X1: more host paths the agent's command needs, read-only (SUMMON_SANDBOX_READ_ONLY). */
+  readOnlyPaths?: readonly string[];
   /** The environment the agent's allow-listed variables are taken from (default: `process.env`). */
   baseEnv?: NodeJS.ProcessEnv;
   /** Secrets to scrub from the agent's error output besides those found in `baseEnv`. */
@@ -42,8 +50,11 @@ const MAX_SYSTEM_ARG = 100_000;
 export class CommandRunner implements Runner {
   private readonly baseEnv: NodeJS.ProcessEnv;
   private readonly secrets: string[];
+  private readonly launcher: ProcessLauncher;
+  private hookScript: Promise<string> | undefined;
 
   constructor(private readonly options: CommandRunnerOptions) {
+    this.launcher = options.launcher ?? createProcessLauncher();
     this.baseEnv = options.baseEnv ?? process.env;
     this.secrets = [
       ...secretValuesOf(this.baseEnv),
@@ -69,36 +80,48 @@ export class CommandRunner implements Runner {
         lastOutputAt = Date.now(); // a decision that took a while is not the agent's silence
       },
     );
-    let pgid: number | undefined;
+    let call: LaunchedProcess | undefined;
     let watchdog: NodeJS.Timeout | undefined;
-    let ending: Promise<void> | undefined;
-    const endGroup = () => {
-      if (pgid !== undefined) ending ??= terminateGroup(pgid, this.options.killGraceMs ?? 5000);
-      return ending ?? Promise.resolve();
-    };
+    const endGroup = () => call?.end(this.options.killGraceMs ?? 5000) ?? Promise.resolve();
     const onAbort = () => void endGroup();
     try {
       await mkdir(request.workingDir, { recursive: true });
-      if (claude) {
-        const hookCommand = [...this.options.summonCommand.map(shellQuote), 'hook', 'pre-tool-use'].join(' ');
-        await installPreToolUseHook(request.workingDir, hookCommand);
-      }
+      const hookScript = claude ? await this.writeHookScript() : undefined;
+      if (hookScript !== undefined)
+        await installPreToolUseHook(
+          request.workingDir,
+          [process.execPath, hookScript].map(shellQuote).join(' '),
+        );
       const systemAsArg =
         claude && request.system !== '' && Buffer.byteLength(request.system) <= MAX_SYSTEM_ARG;
       const stdin =
         systemAsArg || request.system === '' ? request.prompt : `${request.system}\n\n${request.prompt}`;
-      const child = spawnInGroup({
-        argv: shellArgv(command, systemAsArg ? ['--append-system-prompt', request.system] : []),
-        cwd: request.workingDir,
-        env: agentEnvironment(this.baseEnv, {
-          // G3: the run's git configuration (the gateway and the run's own credential).
-          ...request.env,
-          [HOOK_URL_ENV]: channel.url,
-          [HOOK_TOKEN_ENV]: channel.token,
-          SUMMON_RUN_ID: request.runId,
-        }),
+      const env = agentEnvironment(this.baseEnv, {
+        // G3: the run's git configuration (the gateway and the run's own credential).
+        ...request.env,
+        [HOOK_URL_ENV]: channel.url,
+        [HOOK_TOKEN_ENV]: channel.token,
+        SUMMON_RUN_ID: request.runId,
       });
-      pgid = child.pid;
+      // X1, X2, A9: the agent (and so its own file tools) sees only the run's folders; the
+      // gateway and its hook channel are its only connections.
+      const policy = runSandboxPolicy({
+        workingDir: request.workingDir,
+        ...(request.linkedRoots === undefined ? {} : { linkedRoots: request.linkedRoots }),
+        env,
+        readOnlyPaths: [
+          ...programPaths(command, env.PATH ?? ''),
+          ...(hookScript === undefined ? [] : [path.dirname(hookScript), ...nodePaths()]),
+          ...(this.options.readOnlyPaths ?? []),
+        ],
+        forwards: [{ port: channel.port, target: { host: '127.0.0.1', port: channel.port } }],
+      });
+      call = await this.launcher.launch(
+        policy,
+        shellArgv(command, systemAsArg ? ['--append-system-prompt', request.system] : []),
+        signal,
+      );
+      const { child } = call;
       signal.addEventListener('abort', onAbort, { once: true });
       if (signal.aborted) void endGroup(); // stopped while the hook was being installed
 
@@ -178,6 +201,12 @@ export class CommandRunner implements Runner {
       await endGroup();
       await channel.close();
     }
+  }
+
+  /** A9: the hook script, once per runner, in a folder of its own (mounted read-only). */
+  private writeHookScript(): Promise<string> {
+    this.hookScript ??= mkdtemp(path.join(os.tmpdir(), 'summon-hook-')).then(writeHookScript);
+    return this.hookScript;
   }
 
   /** How the turn ends once the agent's process has: the reply, the error, or nothing when stopped. */

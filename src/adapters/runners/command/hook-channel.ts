@@ -8,6 +8,8 @@ const MAX_BODY_BYTES = 1_000_000;
 
 export interface HookChannel {
   url: string;
+  /** The loopback port of `url` (X2: forwarded into the agent's sandbox). */
+  port: number;
   token: string;
   /** Decisions being waited for (an `ask` waits for a person): the silence watchdog pauses meanwhile. */
   readonly pending: number;
@@ -74,6 +76,7 @@ export async function openHookChannel(
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}${HOOK_PATH}`,
+    port,
     token,
     get pending() {
       return pending;
