@@ -1,10 +1,12 @@
+import { copyFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { mappedResolver } from '../../../src/adapters/egress-proxy/host-resolver';
 import { RunEgressProxies } from '../../../src/adapters/egress-proxy/run-egress-proxies';
-import { createToolKit } from '../../../src/core/engine/turn-tool-kit';
+import { createTurnTools } from '../../../src/app/turn-tools';
 import type { GuardrailDecision } from '../../../src/core/model/guardrail';
 import { silentLogger } from '../../../src/core/ports/logger';
 import type { RunnerRequest } from '../../../src/core/ports/runner';
-import { type CurlResult, curl } from '../../support/curl';
+import type { ToolOutcome } from '../../../src/core/ports/turn-tools';
 import {
   describeEntry,
   ENGINE_SETUPS,
@@ -21,25 +23,27 @@ describe.each(ENGINE_SETUPS)('X2: per-host egress decisions in real turns on $na
   let sites: Awaited<ReturnType<typeof startEgressSites>>;
   let proxies: RunEgressProxies;
   /** What the engineer's turn got, one entry per attempt, filled in as it goes. */
-  let got: CurlResult[];
+  let got: ToolOutcome[];
   let authorizations: unknown[];
 
   const url = (host: string) => `https://${host}:${sites.httpsPort}/v1/ping`;
-  /** The turn reaches out through its run's proxy, as a sandboxed `bash` with HTTPS_PROXY would. */
+  /** The turn reaches out with the real `bash` tool: a sandboxed curl with the run's proxy variables. */
   const fetches = (hosts: readonly string[]) =>
     async function* (request: RunnerRequest) {
-      const egress = request.tools.egress;
-      if (egress === undefined) throw new Error('the turn has no egress proxy');
       // X2: with the proxy on, the command text of `curl` is no longer what is gated.
       authorizations.push(
         await request.tools.authorize(
-          { callId: 'c1', name: 'Bash', input: { command: `curl ${url(OTHER_SITE)}` } },
+          { callId: 'c0', name: 'Bash', input: { command: `curl ${url(OTHER_SITE)}` } },
           request.signal,
         ),
       );
-      const port = await egress.proxyPort();
-      for (const host of hosts) {
-        got.push(await curl(['--proxy', `http://127.0.0.1:${port}`, '--cacert', sites.caFile, url(host)]));
+      for (const [i, host] of hosts.entries()) {
+        const command = `curl -sS --cacert ca.pem ${url(host)}`;
+        const outcome = await request.tools.call(
+          { callId: `c${i + 1}`, name: 'bash', input: { command } },
+          request.signal,
+        );
+        got.push(outcome);
       }
       yield { type: 'final' as const, text: 'fetched' };
     };
@@ -55,10 +59,13 @@ describe.each(ENGINE_SETUPS)('X2: per-host egress decisions in real turns on $na
       new ScriptedRunner({ engineer: fetches(hosts) }),
       {},
       {
-        tools: createToolKit([], { approvalPollMs: 20 }),
+        tools: createTurnTools({ PATH: process.env.PATH ?? '/usr/bin:/bin' }, { approvalPollMs: 20 }),
         egress: proxies,
       },
     );
+    // The stand-in sites' certificate, where the sandboxed curl can read it.
+    await mkdir(h.agentDir('engineer'), { recursive: true });
+    await copyFile(sites.caFile, path.join(h.agentDir('engineer'), 'ca.pem'));
     const workspaceId = h.local.workspace.id;
     await h.read((tx) => tx.workspaces.setAllowedDomains(workspaceId, allowed));
     if (rule !== null) {
@@ -96,9 +103,11 @@ describe.each(ENGINE_SETUPS)('X2: per-host egress decisions in real turns on $na
     await open([ALLOWED_SITE, OTHER_SITE], null);
     await h.type('@engineer fetch both');
     await h.settled(1);
-    expect(got[0]).toMatchObject({ code: 0, stdout: `hello from ${ALLOWED_SITE}\n` });
-    expect(got[1]?.code).not.toBe(0);
-    expect(got[1]?.stderr).toContain('CONNECT tunnel failed, response 403');
+    expect(got[0]).toEqual({ ok: true, output: `Exit code 0.\nhello from ${ALLOWED_SITE}\n` });
+    expect(got[1]).toEqual({
+      ok: false,
+      output: expect.stringContaining('CONNECT tunnel failed, response 403'),
+    });
     expect(authorizations).toEqual([{ allowed: true }]);
     expect(cards()).toEqual([]);
   });
@@ -117,13 +126,12 @@ describe.each(ENGINE_SETUPS)('X2: per-host egress decisions in real turns on $na
     await h.type('/thread 1');
     await h.type(`/approve ${card.cardNumber}`);
     await h.settled(1);
-    expect(got.map((g) => g.stdout)).toEqual([
-      `hello from ${ALLOWED_SITE}\n`,
-      `hello from ${ALLOWED_SITE}\n`,
-      '',
+    expect(got.slice(0, 2)).toEqual([
+      { ok: true, output: `Exit code 0.\nhello from ${ALLOWED_SITE}\n` },
+      { ok: true, output: `Exit code 0.\nhello from ${ALLOWED_SITE}\n` },
     ]);
     // The host outside the list is refused as under allow, without a card.
-    expect(got[2]?.stderr).toContain('response 403');
+    expect(got[2]).toEqual({ ok: false, output: expect.stringContaining('response 403') });
     expect(cards()).toEqual([`approval(approved) engineer wants to run: network access to ${ALLOWED_SITE}`]);
   });
 
@@ -138,8 +146,7 @@ describe.each(ENGINE_SETUPS)('X2: per-host egress decisions in real turns on $na
     await h.type('/thread 1');
     await h.type(`/deny ${card.cardNumber}`);
     await h.settled(1);
-    expect(got[0]?.code).not.toBe(0);
-    expect(got[0]?.stderr).toContain('response 403');
+    expect(got[0]).toEqual({ ok: false, output: expect.stringContaining('response 403') });
     expect(sites.seen.length).toBe(before);
     expect(cards()).toEqual([`approval(denied) engineer wants to run: network access to ${ALLOWED_SITE}`]);
   });
@@ -149,7 +156,7 @@ describe.each(ENGINE_SETUPS)('X2: per-host egress decisions in real turns on $na
     await open([ALLOWED_SITE, OTHER_SITE], 'deny');
     await h.type('@engineer fetch both');
     await h.settled(1);
-    expect(got.map((g) => g.code === 0)).toEqual([false, false]);
+    expect(got.map((g) => g.ok)).toEqual([false, false]);
     // X2: the command text is not what decides (the proxy is): under deny too, `curl` may start.
     expect(authorizations).toEqual([{ allowed: true }]);
     expect(sites.seen.length).toBe(before);
