@@ -16,6 +16,8 @@ export interface TargetGate {
   /** X2: never reached, whatever the resolver says (the git gateway, Summon's own ports, the proxy). */
   forbiddenPorts: ReadonlySet<number>;
   log: Logger;
+  /** Told each refusal's sentence (for the run's command results). */
+  onRefusal?: (sentence: string) => void;
 }
 
 /** `host:port` of a CONNECT or the authority of an absolute URI; null when it is not one. */
@@ -42,6 +44,7 @@ export async function openTarget(
 ): Promise<OpenedTarget> {
   const refuse = (code: string, sentence: string): OpenedTarget => {
     gate.log.warn({ host: target.host, port: target.port, refusal: code }, 'egress refused');
+    gate.onRefusal?.(sentence);
     return { ok: false, status: 403, sentence };
   };
   const authorization = await gate.authorizeHost(target.host, signal);

@@ -29,6 +29,7 @@ export class RunEgressProxies implements EgressProxies {
     const entry: RunEntry = this.runs.get(runId) ?? { started: null };
     this.runs.set(runId, entry);
     const always = new Set<string>();
+    let refusals = new Set<string>();
     const log = this.options.logger.child({ component: 'egress', runId });
     const authorize: HostAuthorizer = (host, signal) =>
       always.has(normalizeHost(host)) ? Promise.resolve({ allowed: true }) : authorizeHost(host, signal);
@@ -39,11 +40,17 @@ export class RunEgressProxies implements EgressProxies {
           resolve: this.options.resolve ?? systemResolver,
           forbiddenPorts: this.options.forbiddenPorts,
           log,
+          onRefusal: (sentence) => refusals.add(sentence),
         });
         return (await entry.started).port;
       },
       alwaysAllow: (host) => {
         always.add(normalizeHost(host));
+      },
+      takeRefusals: () => {
+        const taken = [...refusals];
+        refusals = new Set();
+        return taken;
       },
     };
   }

@@ -143,8 +143,10 @@ async function runCommand(
       : exit.signal !== null
         ? `Command killed by ${exit.signal}.`
         : `Exit code ${exit.code}.`;
+  // X2: why a connection failed, in the proxy's words (an HTTPS client shows only "403").
+  const refusals = (scope.egress?.takeRefusals() ?? []).map((sentence) => `\n[network] ${sentence}`).join('');
   return {
     ok: stopped === undefined && exit.code === 0,
-    output: shown === '' ? status : `${status}\n${shown}`,
+    output: `${shown === '' ? status : `${status}\n${shown}`}${refusals}`,
   };
 }

@@ -12,6 +12,11 @@ export interface RunEgress {
   proxyPort(): Promise<number>;
   /** A CLI agent's model API: reachable through the proxy for the rest of the run, unasked. */
   alwaysAllow(host: string): void;
+  /**
+   * The refusal sentences since the last call (each once), so a command's result can say why
+   * its connection failed (an HTTPS client shows only "403").
+   */
+  takeRefusals(): string[];
 }
 
 /** X2: one filtering proxy per run, closed when the run's workspace is released. */

@@ -147,6 +147,9 @@ describe.each(ENGINE_SETUPS)('X2: per-host egress decisions in real turns on $na
     await h.type(`/deny ${card.cardNumber}`);
     await h.settled(1);
     expect(got[0]).toEqual({ ok: false, output: expect.stringContaining('response 403') });
+    expect(got[0]?.output).toContain(
+      `[network] Refused: a person denied the approval for network access to ${ALLOWED_SITE}`,
+    );
     expect(sites.seen.length).toBe(before);
     expect(cards()).toEqual([`approval(denied) engineer wants to run: network access to ${ALLOWED_SITE}`]);
   });
@@ -157,6 +160,7 @@ describe.each(ENGINE_SETUPS)('X2: per-host egress decisions in real turns on $na
     await h.type('@engineer fetch both');
     await h.settled(1);
     expect(got.map((g) => g.ok)).toEqual([false, false]);
+    for (const outcome of got) expect(outcome.output).toMatch(/\[network\] Refused: network is denied/);
     // X2: the command text is not what decides (the proxy is): under deny too, `curl` may start.
     expect(authorizations).toEqual([{ allowed: true }]);
     expect(sites.seen.length).toBe(before);
