@@ -31,10 +31,14 @@ export class BubblewrapLauncher implements ProcessLauncher {
   private readonly cgroups = CallCgroups.detect();
   private probe: Promise<ProbeResult> | undefined;
 
-  constructor(private readonly slots: FairSemaphore) {}
+  /** `programs`: where bubblewrap and socat are (default: found on PATH). */
+  constructor(
+    private readonly slots: FairSemaphore,
+    private readonly programs: { bwrap?: string; socat?: string } = {},
+  ) {}
 
   async status(): Promise<LauncherStatus> {
-    this.probe ??= probeSandbox(this.layout, this.state.etc);
+    this.probe ??= probeSandbox(this.layout, this.state.etc, this.programs);
     const probe = await this.probe;
     const controls = this.cgroups?.controls;
     const enforced = [
@@ -58,7 +62,7 @@ export class BubblewrapLauncher implements ProcessLauncher {
     argv: readonly [string, ...string[]],
     signal?: AbortSignal,
   ): Promise<LaunchedProcess> {
-    this.probe ??= probeSandbox(this.layout, this.state.etc);
+    this.probe ??= probeSandbox(this.layout, this.state.etc, this.programs);
     const probe = await this.probe;
     if (!probe.ok) throw new SandboxUnavailableError(probe.problem); // X4: fail closed
     const release = await this.slots.acquire(signal);
@@ -100,6 +104,7 @@ export class BubblewrapLauncher implements ProcessLauncher {
           dataBytes: controls?.memory ? undefined : limits.memoryBytes,
           processes: controls?.processes ? undefined : limits.processes,
         },
+        probe.socat,
         policy.forwards.map((forward) => forward.port),
         argv,
       );

@@ -4,17 +4,17 @@ import { SANDBOX_FORWARDS } from './sandbox-state';
 /**
  * Runs inside the sandbox before the command (bash, `$0` = summon-sandbox):
  *   $1 file size limit (KiB), $2 data limit (KiB or "unlimited"), $3 process limit (or
- *   "unlimited"), then `port socket` pairs, then `--`, then the command.
+ *   "unlimited"), $4 socat, then `port socket` pairs, then `--`, then the command.
  * X2: for each forward a socat listener on 127.0.0.1:<port> that feeds the forward's unix socket;
  * the command starts only once every listener listens (/proc/net/tcp of the sandbox's own
  * network). The listeners end with the sandbox: its pid namespace ends with the command.
  * X3: the rlimits, then `exec` of the command.
  */
 export const PRELUDE = [
-  'fsize=$1 data=$2 nproc=$3; shift 3',
+  'fsize=$1 data=$2 nproc=$3 socat=$4; shift 4',
   'ports=()',
   'while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do',
-  '  socat "TCP-LISTEN:$1,bind=127.0.0.1,fork,reuseaddr" "UNIX-CONNECT:$2" </dev/null >/dev/null 2>&1 &',
+  '  "$socat" "TCP-LISTEN:$1,bind=127.0.0.1,fork,reuseaddr" "UNIX-CONNECT:$2" </dev/null >/dev/null 2>&1 &',
   '  ports+=("$1"); shift 2',
   'done',
   'shift',
@@ -34,6 +34,7 @@ export const PRELUDE = [
 /** The argv run inside bubblewrap: the prelude, then the command. */
 export function preludeArgv(
   limits: { fileSizeBytes: number; dataBytes: number | undefined; processes: number | undefined },
+  socat: string,
   forwardPorts: readonly number[],
   argv: readonly string[],
 ): string[] {
@@ -46,6 +47,7 @@ export function preludeArgv(
     kib(limits.fileSizeBytes),
     limits.dataBytes === undefined ? 'unlimited' : kib(limits.dataBytes),
     limits.processes === undefined ? 'unlimited' : String(limits.processes),
+    socat,
     ...forwardPorts.flatMap((port) => [String(port), forwardSocket(port)]),
     '--',
     ...argv,

@@ -4,7 +4,7 @@ import { findProgram } from './find-program';
 import { sandboxIds } from './sandbox-state';
 import type { SystemLayout } from './system-layout';
 
-export type ProbeResult = { ok: true; bwrap: string } | { ok: false; problem: string };
+export type ProbeResult = { ok: true; bwrap: string; socat: string } | { ok: false; problem: string };
 
 const OFF_HINT =
   'or set SUMMON_SANDBOX=off to run agents’ commands unconfined (not recommended: they then see the whole host).';
@@ -16,14 +16,18 @@ const CONTAINER_HINT =
  * create the namespaces with the same mounts a call gets, running socat inside. The answer is a
  * sentence that says how to fix what is missing.
  */
-export async function probeSandbox(layout: SystemLayout, etcDir: string): Promise<ProbeResult> {
-  const bwrap = findProgram('bwrap');
+export async function probeSandbox(
+  layout: SystemLayout,
+  etcDir: string,
+  programs: { bwrap?: string; socat?: string } = {},
+): Promise<ProbeResult> {
+  const bwrap = programs.bwrap ?? findProgram('bwrap');
   if (bwrap === undefined)
     return {
       ok: false,
       problem: `The sandbox cannot start: bubblewrap (bwrap) is not installed. Install it (Debian/Ubuntu: apt-get install bubblewrap socat), ${OFF_HINT}`,
     };
-  const socat = findProgram('socat');
+  const socat = programs.socat ?? findProgram('socat');
   if (socat === undefined)
     return {
       ok: false,
@@ -42,7 +46,12 @@ export async function probeSandbox(layout: SystemLayout, etcDir: string): Promis
     tmpBytes: 1024 * 1024,
   });
   const run = await runQuietly(bwrap, [...args, socat, '-V']);
-  if (run.code === 0) return { ok: true, bwrap };
+  if (run.code === null)
+    return {
+      ok: false,
+      problem: `The sandbox cannot start: bubblewrap could not be run (${run.stderr}). Install it (Debian/Ubuntu: apt-get install bubblewrap socat), ${OFF_HINT}`,
+    };
+  if (run.code === 0) return { ok: true, bwrap, socat };
   const detail =
     run.stderr
       .trim()

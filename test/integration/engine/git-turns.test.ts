@@ -117,6 +117,8 @@ describe.each(ENGINE_SETUPS)(
       });
       const cli = new CommandRunner({
         baseEnv: { ...process.env, ANTHROPIC_API_KEY: ANTHROPIC_KEY, GITHUB_TOKEN: SEED_TOKEN },
+        // X1: the agent's script lies outside its folders, so the operator names it (SUMMON_SANDBOX_READ_ONLY).
+        readOnlyPaths: [path.join(tmp.path, 'cli-agent.sh')],
         killGraceMs: 1000,
       });
       // A10: the agent's adapter picks the runner, as the runner resolver does.
