@@ -166,4 +166,15 @@ describe.each(ENGINE_SETUPS)('X2: per-host egress decisions in real turns on $na
     expect(sites.seen.length).toBe(before);
     expect(cards()).toEqual([]);
   });
+
+  it('X2, G2b: the autonomy dial applies: proposeOnly refuses even a listed host under allow', async () => {
+    const before = sites.seen.length;
+    await open([ALLOWED_SITE], null);
+    await h.read((tx) => tx.spaces.update(h.local.space.id, { autonomy: 'proposeOnly' }));
+    await h.type('@engineer fetch it');
+    await h.settled(1);
+    expect(got).toEqual([{ ok: false, output: expect.stringMatching(/\[network\] Refused: .*proposeOnly/) }]);
+    expect(sites.seen.length).toBe(before);
+    expect(cards()).toEqual([]);
+  });
 });
