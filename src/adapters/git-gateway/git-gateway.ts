@@ -68,9 +68,16 @@ export class GitGateway {
     const expected = route.endpoint === 'info/refs' ? 'GET' : 'POST';
     if (req.method !== expected) return plain(res, 405, `${route.endpoint} takes ${expected}`);
 
-    const check = await this.deps.credentials.check(basicPassword(req.headers.authorization), route.repo);
+    const presented = basicPassword(req.headers.authorization);
+    const check = await this.deps.credentials.check(presented, route.repo);
     if (!check.ok) {
-      this.deps.logger.warn({ repo: route.repo, reason: check.reason }, 'git gateway refused a credential');
+      // A git client asks without credentials first and sends them after the 401 challenge:
+      // routine, so debug; a credential that was sent and refused is worth a warning.
+      if (presented === null) {
+        this.deps.logger.debug({ repo: route.repo }, 'git gateway challenged a client for its credential');
+      } else {
+        this.deps.logger.warn({ repo: route.repo, reason: check.reason }, 'git gateway refused a credential');
+      }
       if (check.status === 401) {
         res.writeHead(401, {
           'www-authenticate': 'Basic realm="Summon git gateway"',

@@ -1,3 +1,4 @@
+import { decodeRefName } from '../../core/git/ref-name';
 import { parseRefUpdate } from '../../core/git/ref-updates';
 import type { RefUpdate } from '../../core/model/git-gateway';
 import { readPkt } from './pkt-line';
@@ -29,19 +30,20 @@ export function parseReceivePackCommands(body: Buffer): CommandParse {
     if (read.kind === 'incomplete' || read.kind === 'invalid') return read;
     offset = read.next;
     if (read.kind === 'flush') break;
-    let line = read.payload.toString('latin1');
+    const nul = read.payload.indexOf(0);
+    // Ref names are bytes: read as UTF-8, losslessly, so a refusal can echo exactly what was sent.
+    const line = decodeRefName(nul >= 0 ? read.payload.subarray(0, nul) : read.payload);
     if (line.startsWith('shallow ')) continue;
     if (line.startsWith('push-cert')) {
       return { kind: 'invalid', reason: 'signed pushes (push-cert) are not supported by the gateway' };
     }
-    const nul = line.indexOf('\0');
     if (nul >= 0) {
-      capabilities = line
-        .slice(nul + 1)
+      capabilities = read.payload
+        .subarray(nul + 1)
+        .toString('latin1')
         .trim()
         .split(' ')
         .filter((c) => c !== '');
-      line = line.slice(0, nul);
     }
     const update = parseRefUpdate(line);
     if (update === null) return { kind: 'invalid', reason: `malformed ref update "${line.trim()}"` };

@@ -5,6 +5,7 @@ import type {
   QuestionCard,
   StatusCard,
 } from '../../core/ports/chat-platform';
+import { clipLines } from '../../core/text/clip-lines';
 import { encodeCustomId } from './custom-id';
 import { type DiscordMember, mentionMembers, NO_MENTIONS } from './discord-mentions';
 import { discordNoteBadge } from './discord-note-badge';
@@ -190,7 +191,8 @@ function approvalBody(card: ApprovalCard): CardBody {
     embeds: [
       {
         title: clip(`${card.agent} asks to ${card.action.replaceAll('_', ' ')}`, EMBED_TITLE_LIMIT),
-        description: clipLines([card.summary, ...card.details, '', verdict], EMBED_DESCRIPTION_LIMIT),
+        // The verdict always shows; long details keep their first lines and count the rest.
+        description: `${clipLines([card.summary, ...card.details], EMBED_DESCRIPTION_LIMIT - verdict.length - 2)}\n\n${verdict}`,
         color: pending ? COLOURS.working : card.status === 'approved' ? COLOURS.done : COLOURS.failed,
       },
     ],
@@ -272,11 +274,4 @@ const capitalise = (word: string) => `${word.slice(0, 1).toUpperCase()}${word.sl
 
 function clip(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
-}
-
-/** Keeps the first lines that fit, then says how many were left out. */
-function clipLines(lines: string[], limit: number): string {
-  const text = lines.join('\n');
-  if (text.length <= limit) return text;
-  return clip(text, limit);
 }

@@ -5,6 +5,7 @@ import type {
   QuestionCard,
   StatusCard,
 } from '../../core/ports/chat-platform';
+import { clipLines } from '../../core/text/clip-lines';
 import { splitMessage } from '../../core/text/split-message';
 import { escapeMrkdwn } from './slack-mrkdwn';
 import { noteBadge } from './slack-note-badge';
@@ -102,9 +103,11 @@ export function noteContent(card: NoteCard, permalink: string | null = null): Sl
 /** G4, P5: the approval card; pending it carries Approve / Deny, decided it says by whom. */
 export function approvalContent(card: ApprovalCard): SlackContent {
   const title = `:lock: *${escapeMrkdwn(card.agent)}* asks to *${escapeMrkdwn(card.action)}*: ${escapeMrkdwn(card.summary)}`;
-  const details = card.details.map((d) => `• ${escapeMrkdwn(d)}`).join('\n');
+  const detailLines = card.details.map((d) => `• ${escapeMrkdwn(d)}`);
+  const details = detailLines.join('\n');
   const blocks: SlackBlock[] = [section(clip(title, SLACK_LIMITS.sectionText))];
-  if (details !== '') blocks.push(section(clip(details, SLACK_LIMITS.sectionText)));
+  // Long details keep their first lines and count the rest (never a bare "…").
+  if (details !== '') blocks.push(section(clipLines(detailLines, SLACK_LIMITS.sectionText)));
   let verdict: string;
   if (card.status === 'pending') {
     verdict = 'Waiting for an owner, admin or approver.';

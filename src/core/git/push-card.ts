@@ -30,7 +30,8 @@ export function updateTraits(update: RefUpdate, facts: UpdateFacts | undefined):
 
 /**
  * G4: the approval card of a push: repository, branch, old → new commit, what kind of update
- * (force-push, deletion, tag named), and the commits it adds.
+ * (force-push, deletion, tag named), and the commits it adds. Past the first refs the card
+ * counts the rest by kind, and the summary's risky flags cover every ref.
  */
 export function pushApprovalDetails(
   repo: string,
@@ -39,10 +40,17 @@ export function pushApprovalDetails(
 ): ApprovalDetails {
   const lines: string[] = [`repository ${repo}`];
   const summaryTraits = new Set<string>();
-  for (const update of updates) {
+  const hiddenTraits = new Map<string, number>();
+  updates.forEach((update, index) => {
     const f = facts.get(update.ref);
     const traits = updateTraits(update, f);
     for (const flag of summaryFlags(update, f)) summaryTraits.add(flag);
+    if (index >= CARD_REFS) {
+      for (const trait of traits.length > 0 ? traits : ['update']) {
+        hiddenTraits.set(trait, (hiddenTraits.get(trait) ?? 0) + 1);
+      }
+      return;
+    }
     const kind = updateKind(update);
     const from = kind === 'create' ? '(new)' : short(update.oldId);
     const to = kind === 'delete' ? '(deleted)' : short(update.newId);
@@ -52,11 +60,24 @@ export function pushApprovalDetails(
     for (const commit of f?.commits ?? []) lines.push(`  ${commit}`);
     const more = (f?.totalCommits ?? 0) - (f?.commits.length ?? 0);
     if (more > 0) lines.push(`  … and ${more} more commit${more === 1 ? '' : 's'}`);
+  });
+  if (updates.length > CARD_REFS) {
+    const kinds = [...hiddenTraits].map(([trait, count]) => `${trait} ×${count}`).join(', ');
+    lines.push(`… and ${andMore(updates.length - CARD_REFS)}: ${kinds}`);
   }
-  const refs = updates.map((u) => refLabel(u.ref)).join(', ');
+  const named = updates.slice(0, SUMMARY_REFS).map((u) => refLabel(u.ref));
+  const refs =
+    updates.length > SUMMARY_REFS
+      ? `${named.join(', ')} and ${andMore(updates.length - SUMMARY_REFS)}`
+      : named.join(', ');
   const flagged = summaryTraits.size > 0 ? ` (${[...summaryTraits].join(', ')})` : '';
   return { summary: `push to ${repo} ${refs}${flagged}`, lines };
 }
+
+/** A long push names its first refs and says how many more there are, never a bare "…". */
+const SUMMARY_REFS = 10;
+const CARD_REFS = 20;
+const andMore = (count: number) => `${count} more ref${count === 1 ? '' : 's'}`;
 
 /** The risky kinds, named in the card's one-line summary too. */
 function summaryFlags(update: RefUpdate, facts: UpdateFacts | undefined): string[] {

@@ -33,6 +33,33 @@ describe('G4 the push approval card', () => {
     ]);
   });
 
+  it('G4 a push of many refs names the first ones and says how many more, counted by kind', () => {
+    const updates = Array.from({ length: 150 }, (_, i) => ({
+      oldId: i === 149 ? A : ZERO_ID,
+      newId: i === 149 ? ZERO_ID : B,
+      ref: `refs/heads/b${String(i + 1).padStart(3, '0')}`,
+    }));
+    const details = pushApprovalDetails('acme/api', updates, new Map());
+    expect(details.summary).toBe(
+      'push to acme/api b001, b002, b003, b004, b005, b006, b007, b008, b009, b010 and 140 more refs (DELETES)',
+    );
+    expect(details.lines).toHaveLength(1 + 20 + 1);
+    expect(details.lines[20]).toBe('b020: (new) → 2222222 — new branch');
+    expect(details.lines.at(-1)).toBe('… and 130 more refs: new branch ×129, DELETES BRANCH ×1');
+    const one = pushApprovalDetails('acme/api', updates.slice(0, 11), new Map());
+    expect(one.summary).toMatch(/b010 and 1 more ref$/);
+    expect(one.lines.some((l) => l.includes('more ref'))).toBe(false);
+  });
+
+  it('G4 names a ref in the letters it was pushed with', () => {
+    const details = pushApprovalDetails(
+      'acme/api',
+      [{ oldId: ZERO_ID, newId: B, ref: 'refs/heads/dény' }],
+      new Map(),
+    );
+    expect(details.summary).toBe('push to acme/api dény');
+  });
+
   it('says when a fast-forward could not be verified (never silently)', () => {
     const details = pushApprovalDetails(
       'acme/api',

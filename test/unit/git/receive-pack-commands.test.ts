@@ -51,6 +51,28 @@ describe('receive-pack command section', () => {
     expect(parseReceivePackCommands(Buffer.concat([pkt(`${A} ${B} main\n`), FLUSH])).kind).toBe('invalid');
   });
 
+  it('G5 reads a ref name as UTF-8 and the `ng` line echoes the exact bytes the client sent', () => {
+    for (const name of [
+      Buffer.from('refs/heads/dény', 'utf8'),
+      Buffer.from('refs/heads/d\xe9ny', 'latin1'),
+    ]) {
+      const line = Buffer.concat([
+        Buffer.from(`${A} ${B} `),
+        name,
+        Buffer.from('\0report-status side-band-64k\n'),
+      ]);
+      const parsed = parseReceivePackCommands(Buffer.concat([pkt(line), FLUSH]));
+      if (parsed.kind !== 'complete') throw new Error(parsed.kind);
+      const out = pushRefusal(parsed.commands.updates, [], 'denied', []);
+      expect(out.includes(Buffer.concat([Buffer.from('ng '), name, Buffer.from(' denied\n')]))).toBe(true);
+    }
+    const utf8 = Buffer.concat([pkt(`${A} ${B} refs/heads/dény\0report-status\n`), FLUSH]);
+    expect(parseReceivePackCommands(utf8)).toMatchObject({
+      kind: 'complete',
+      commands: { updates: [{ ref: 'refs/heads/dény' }], capabilities: ['report-status'] },
+    });
+  });
+
   it('pkt-lines round-trip; side-band packets stay within 65520 bytes', () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 1, maxLength: 2000 }), (bytes) => {

@@ -98,6 +98,32 @@ describe('Discord pieces', () => {
     expect(edit).not.toHaveProperty('avatar_url');
   });
 
+  it('G4 a long approval card keeps its first lines, counts the rest and always shows the verdict', () => {
+    const details = Array.from({ length: 300 }, (_, i) => `topic-${i + 1}: (new) → 2222222 — new branch`);
+    const [body] = renderWebhookBodies(
+      {
+        as: { kind: 'system' as const },
+        content: {
+          kind: 'approval' as const,
+          card: {
+            approvalId: 'ap-1',
+            agent: 'engineer',
+            action: 'push_to_remote',
+            summary: 'push to acme/api topic-1 and 299 more refs',
+            details,
+            status: 'pending' as const,
+            decidedBy: null,
+          },
+        },
+      },
+      members,
+    );
+    const description = body?.embeds?.[0]?.description ?? '';
+    expect(description.length).toBeLessThanOrEqual(4096);
+    expect(description).toMatch(/\n… and \d+ more lines\n\nWaiting for an owner, admin or approver\.$/);
+    expect(description).toContain('topic-1: (new)');
+  });
+
   it('snowflakes compare as numbers', () => {
     expect(isNewer('10000000000000000000', '9999999999999999999')).toBe(true);
     expect(isNewer('5', '5')).toBe(false);

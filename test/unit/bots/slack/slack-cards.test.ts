@@ -47,6 +47,22 @@ describe('Slack cards stay within Block Kit’s limits (they are edited with cha
     expect(JSON.stringify(folded.blocks)).toContain(ACTIONS.noteOpen);
   });
 
+  it('G4: a long approval card keeps whole lines within a section and says how many more', () => {
+    const details = Array.from({ length: 300 }, (_, i) => `topic-${i + 1}: (new) → 2222222 — new branch`);
+    const content = approvalContent({
+      approvalId: 'ap-1',
+      agent: 'engineer',
+      action: 'push_to_remote',
+      summary: 'push to acme/api topic-1 and 299 more refs',
+      details,
+      status: 'pending',
+      decidedBy: null,
+    });
+    withinLimits(content);
+    const sections = JSON.stringify(content.blocks);
+    expect(sections).toMatch(/• topic-\d+: \(new\) → 2222222 — new branch\\n… and \d+ more lines/);
+  });
+
   it('G4: a decided approval has no buttons and names who decided; an agent’s markup is escaped', () => {
     const card = {
       approvalId: 'ap-1',
