@@ -14,8 +14,12 @@ ENV NODE_ENV=production \
     SUMMON_DATA_DIR=/data \
     PORT=3000
 # git: agents' worktrees and the git gateway use the real git binary.
+# bubblewrap + socat: every agent command runs in a sandbox (X1-X4; docs/security-model.md).
+# The container must allow user namespaces (e.g. docker run --security-opt seccomp=unconfined
+# --security-opt apparmor=unconfined, or --cap-add SYS_ADMIN); without that, bash and CLI agents
+# are refused with a sentence saying so, unless SUMMON_SANDBOX=off.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends git ca-certificates \
+ && apt-get install -y --no-install-recommends git ca-certificates bubblewrap socat \
  && rm -rf /var/lib/apt/lists/* \
  && mkdir -p /data && chown node:node /data
 WORKDIR /app

@@ -18,6 +18,7 @@ export const PRELUDE = [
   '  ports+=("$1"); shift 2',
   'done',
   'shift',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash array expansion, not a template
   'for port in "${ports[@]}"; do',
   '  hex=$(printf \'%04X\' "$port"); tries=0',
   '  until [[ "$(</proc/net/tcp)" == *" 0100007F:$hex 00000000:0000 0A "* ]]; do',

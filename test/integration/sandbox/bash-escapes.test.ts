@@ -156,6 +156,7 @@ describe('bash in the sandbox (X1–X3)', () => {
     const tmp = await run('head -c 5G /dev/zero > /tmp/big.bin');
     expect(tmp.ok).toBe(false);
     expect(tmp.output).toMatch(/No space left on device/);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's PIPESTATUS, not a template
     const memory = await run('head -c 1G /dev/zero | tail > /dev/null; echo "tail: ${PIPESTATUS[1]}"');
     expect(memory.output).toMatch(/tail: 137/); // SIGKILL by the memory limit (OOM)
   }, 60_000);

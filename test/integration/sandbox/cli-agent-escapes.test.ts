@@ -35,7 +35,7 @@ describe('a CLI agent in the sandbox (X1, X2, A9)', () => {
 
   it('X1, X2: escapes are refused while its work, its hook and the gateway go through; nothing is left running', async () => {
     const ws2 = path.join(world.data, 'workspaces', 'acme');
-    const escape = [
+    const attempts = [
       `cat /proc/[0-9]*/environ`,
       `cat /proc/1/environ`,
       `cat /proc/${process.pid}/environ`,
@@ -53,7 +53,7 @@ describe('a CLI agent in the sandbox (X1, X2, A9)', () => {
       path.join(world.overlay, 'fake-claude-scenario.json'),
       JSON.stringify({
         steps: [
-          { bash: `${escape}; true` },
+          { bash: `${attempts}; true` },
           {
             bash: `echo built >> repos/widgets/README.md; bash -c 'exec 3<>/dev/tcp/127.0.0.1/${gateway.port} && cat <&3' > gateway.txt`,
           },
