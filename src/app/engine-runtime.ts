@@ -1,3 +1,4 @@
+import type { RunEgressProxies } from '../adapters/egress-proxy/run-egress-proxies';
 import { createJobQueue } from '../adapters/queue/create-job-queue';
 import { createRedisClient } from '../adapters/redis/redis-connection-options';
 import { RedisPairRateLimiter } from '../adapters/redis/redis-pair-rate-limiter';
@@ -12,6 +13,7 @@ import type { PairRateLimiter } from '../core/ports/pair-rate-limiter';
 import type { RunWorkspace } from '../core/ports/run-workspace';
 import type { RunnerResolver } from '../core/ports/runner';
 import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limiter';
+import { createEgressProxies } from './egress-runtime';
 import { createPullRequests, createRunWorkspace } from './git-gateway-runtime';
 import type { Runtime } from './runtime';
 import { logSandboxStatus } from './sandbox-status';
@@ -39,6 +41,8 @@ export async function startEngine(
     timings?: Partial<EngineTimings>;
     concurrency?: number;
     queueName?: string;
+    /** X2: default: a proxy per run when the sandbox is on; null: none (commands classified by text). */
+    egress?: RunEgressProxies | null;
     /** A13: the run activity board shown on App Home (presence). */
     activity?: RunActivityBoard;
   } = {},
@@ -54,6 +58,8 @@ export async function startEngine(
   const redis = config.redisUrl === undefined ? null : createRedisClient(config.redisUrl);
   const rateLimiter: PairRateLimiter =
     redis === null ? new InMemoryPairRateLimiter() : new RedisPairRateLimiter(redis);
+  // X2: each run's filtering egress proxy, the sandbox's only way out besides the gateway.
+  const egress = options.egress === undefined ? createEgressProxies(config, logger) : options.egress;
   const engine = new TurnEngine({
     store: runtime.store,
     platforms,
@@ -70,6 +76,7 @@ export async function startEngine(
       }),
     // M9, G3: runs in spaces with repositories work in their worktrees through the gateway.
     ...withWorkspaces(options.workspaces === undefined ? createRunWorkspace(runtime) : options.workspaces),
+    ...(egress === null ? {} : { egress }),
     rateLimiter,
     directory: runtime.directory,
     clock: { now: () => new Date() },
@@ -86,6 +93,7 @@ export async function startEngine(
     close: async () => {
       runtime.engineApprovals.detach(engine);
       await engine.close();
+      await egress?.closeAll();
       await redis?.quit();
     },
   };

@@ -4,6 +4,7 @@ import { SlackFrontEnd1764720000000 } from '../../migrations/1764720000000-Slack
 import { GitGateway1764806400000 } from '../../migrations/1764806400000-GitGateway';
 import { DiscordBackfill1764892800000 } from '../../migrations/1764892800000-DiscordBackfill';
 import { AgentTools1764979200000 } from '../../migrations/1764979200000-AgentTools';
+import { SandboxAllowedDomains1765065600000 } from '../../migrations/1765065600000-SandboxAllowedDomains';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -16,4 +17,5 @@ export const MIGRATIONS = [
   GitGateway1764806400000,
   DiscordBackfill1764892800000,
   AgentTools1764979200000,
+  SandboxAllowedDomains1765065600000,
 ];

@@ -10,6 +10,7 @@ import { TurnEngine } from '../../src/core/engine/turn-engine';
 import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
 import type { RunRecord } from '../../src/core/model/records';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
+import type { EgressProxies } from '../../src/core/ports/egress';
 import { type Logger, silentLogger } from '../../src/core/ports/logger';
 import type { RunWorkspace } from '../../src/core/ports/run-workspace';
 import type { Runner } from '../../src/core/ports/runner';
@@ -40,6 +41,8 @@ export async function openEngineHarness(
   options: {
     tools?: TurnToolsFactory;
     workspaces?: RunWorkspace;
+    /** X2: the runs' egress proxies (the sandbox's only way out besides the git gateway). */
+    egress?: EgressProxies;
     logger?: Logger;
     concurrency?: number;
   } = {},
@@ -79,6 +82,7 @@ export async function openEngineHarness(
       runners: () => turnRunner,
       ...(options.tools === undefined ? {} : { tools: options.tools }),
       ...(options.workspaces === undefined ? {} : { workspaces: options.workspaces }),
+      ...(options.egress === undefined ? {} : { egress: options.egress }),
       rateLimiter,
       directory,
       clock: { now },

@@ -4,6 +4,7 @@ import type { ToolOutcome } from '../../core/ports/turn-tools';
 import { classifyCommand } from '../../core/tools/classify-command';
 import { notReadOnly } from '../../core/tools/read-only-command';
 import { type AnyToolDefinition, defineTool, type ToolScope } from '../../core/tools/tool-definition';
+import { sandboxEgress } from '../egress-proxy/sandbox-egress';
 import { createProcessLauncher } from '../sandbox/create-process-launcher';
 import type { LaunchedProcess, ProcessLauncher } from '../sandbox/process-launcher';
 import { runSandboxPolicy } from '../sandbox/run-sandbox-policy';
@@ -87,12 +88,15 @@ async function runCommand(
     max,
   );
   mkdirSync(scope.workingDir, { recursive: true });
+  // X2: the run's egress proxy (started by the first call that needs it), when there is one.
+  const egress = await sandboxEgress(scope.egress);
   // X1–X3: the call runs in the run's sandbox: its folders, the gateway, its limits.
   const policy = runSandboxPolicy({
     workingDir: scope.workingDir,
     ...(scope.linkedRoots === undefined ? {} : { linkedRoots: scope.linkedRoots }),
     // G3: the run's own additions (its git configuration for the gateway) over the base environment.
-    env: scope.env === undefined ? options.env : { ...options.env, ...scope.env },
+    env: { ...options.env, ...scope.env, ...egress.env },
+    forwards: egress.forwards,
     limits: { ...options.limits, wallTimeMs: timeoutMs },
   });
   let call: LaunchedProcess;
@@ -139,8 +143,10 @@ async function runCommand(
       : exit.signal !== null
         ? `Command killed by ${exit.signal}.`
         : `Exit code ${exit.code}.`;
+  // X2: why a connection failed, in the proxy's words (an HTTPS client shows only "403").
+  const refusals = (scope.egress?.takeRefusals() ?? []).map((sentence) => `\n[network] ${sentence}`).join('');
   return {
     ok: stopped === undefined && exit.code === 0,
-    output: shown === '' ? status : `${status}\n${shown}`,
+    output: `${shown === '' ? status : `${status}\n${shown}`}${refusals}`,
   };
 }

@@ -2,6 +2,7 @@ import type { RunActivityBoard } from '../agents/run-activity-board';
 import type { Platform } from '../model/platform';
 import type { ChatPlatform } from '../ports/chat-platform';
 import type { Clock } from '../ports/clock';
+import type { EgressProxies } from '../ports/egress';
 import type { JobQueue } from '../ports/job-queue';
 import type { Logger } from '../ports/logger';
 import type { PairRateLimiter } from '../ports/pair-rate-limiter';
@@ -53,6 +54,13 @@ export interface EngineDeps {
    * every run works in the agent's own folder.
    */
   workspaces?: RunWorkspace;
+  /**
+   * X2: each run's filtering egress proxy, given when commands run in the sandbox (which has
+   * no network of its own). Present: the proxy decides `network` per host it is asked to reach
+   * and the tool kit stops classifying command text for it. Absent (`SUMMON_SANDBOX=off`):
+   * the old per-command classification stays.
+   */
+  egress?: EgressProxies;
   /** A13: told each run event and each run's end, so presence can be shown (App Home). */
   activity?: RunActivityBoard;
   rateLimiter: PairRateLimiter;

@@ -174,6 +174,12 @@ async function runTurn(
           deps.logger.warn({ err: error, runId: run.id }, 'releasing the run failed'),
         );
     }
+    // X2: the run's egress proxy closes with its workspace.
+    await deps.egress
+      ?.release(run.id)
+      .catch((error: unknown) =>
+        deps.logger.warn({ err: error, runId: run.id }, 'closing the egress proxy failed'),
+      );
     workerSignal.removeEventListener('abort', stop);
     if (liveness !== 'ok') deps.logger.info({ runId: run.id, liveness }, 'run ended with liveness');
   }

@@ -11,6 +11,7 @@ import { toolSurface } from '../tools/tool-surface';
 import { type AgentToolTimings, agentTools, DEFAULT_AGENT_TOOL_TIMINGS } from './agent-tools';
 import type { EngineDeps } from './engine-deps';
 import { DEFAULT_APPROVAL_POLL_MS, guardCall } from './guard-call';
+import { createHostAuthorizer } from './host-authorizer';
 
 /** What the kit is told about the turn it builds tools for. */
 export interface TurnToolsScope {
@@ -42,27 +43,11 @@ export function createToolKit(
   return (deps, turn) => {
     // M23, N13: the agent-to-agent tools need the engine, so they are built per turn.
     const surface = toolSurface(turn.space.mode, [...definitions, ...agentTools({ deps, turn, timings })]);
-    const scope: ToolScope = {
-      runId: turn.runId,
-      workspaceId: turn.agent.workspaceId,
-      agent: turn.agent,
-      space: turn.space,
-      workingDir: turn.workingDir,
-      skills: turn.skills,
-      state: new Map(),
-      ...(turn.workspace == null
-        ? {}
-        : {
-            env: turn.workspace.env,
-            linkedRoots: turn.workspace.linkedRoots,
-            noteWrite: turn.workspace.noteWrite,
-          }),
-    };
     const gatewayGatesPush = turn.workspace?.gatewayGatesPush === true;
     const pollMs = options.approvalPollMs ?? DEFAULT_APPROVAL_POLL_MS;
     const log = deps.logger.child({ component: 'tools', runId: turn.runId });
     // A12: a call waiting on an approval is blocked, so the silence watch is held meanwhile.
-    const guard = async (call: ToolCall, actions: readonly GuardrailAction[], signal: AbortSignal) => {
+    const guard = async (summary: string, actions: readonly GuardrailAction[], signal: AbortSignal) => {
       turn.onWaiting?.(true);
       try {
         return await guardCall(
@@ -72,7 +57,7 @@ export function createToolKit(
             agent: turn.agent,
             space: turn.space,
             actions,
-            summary: `${call.name}: ${summarizeCall(call)}`,
+            summary,
           },
           signal,
           pollMs,
@@ -80,6 +65,35 @@ export function createToolKit(
       } finally {
         turn.onWaiting?.(false);
       }
+    };
+    // X2: in the sandbox the run's egress proxy decides `network` for each host it is asked to
+    // reach (an `ask` is a card naming the host, through the same guard as tool calls).
+    const egress = deps.egress?.forRun(
+      turn.runId,
+      createHostAuthorizer(deps, {
+        runId: turn.runId,
+        agent: turn.agent,
+        space: turn.space,
+        ask: (summary, signal) => guard(summary, ['network'], signal),
+      }),
+    );
+    const gates = { gatewayGatesPush, proxyGatesNetwork: egress !== undefined };
+    const scope: ToolScope = {
+      runId: turn.runId,
+      workspaceId: turn.agent.workspaceId,
+      agent: turn.agent,
+      space: turn.space,
+      workingDir: turn.workingDir,
+      skills: turn.skills,
+      state: new Map(),
+      ...(egress === undefined ? {} : { egress }),
+      ...(turn.workspace == null
+        ? {}
+        : {
+            env: turn.workspace.env,
+            linkedRoots: turn.workspace.linkedRoots,
+            noteWrite: turn.workspace.noteWrite,
+          }),
     };
 
     const call = async (request: ToolCall, signal: AbortSignal): Promise<ToolOutcome> => {
@@ -92,9 +106,9 @@ export function createToolKit(
         const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`);
         return { ok: false, output: `Invalid input for ${request.name}: ${issues.join('; ')}.` };
       }
-      const actions = gatedHere(definition.classify(parsed.data), gatewayGatesPush, request.input);
+      const actions = gatedHere(definition.classify(parsed.data), gates, request.input);
       if (actions.length > 0) {
-        const decision = await guard(request, actions, signal);
+        const decision = await guard(`${request.name}: ${summarizeCall(request)}`, actions, signal);
         if (!decision.allowed) return { ok: false, output: decision.reason };
       }
       log.info({ tool: request.name, actions }, 'tool call');
@@ -120,13 +134,14 @@ export function createToolKit(
           definition !== undefined && parsed?.success === true
             ? definition.classify(parsed.data)
             : externalActions(request.input),
-          gatewayGatesPush,
+          gates,
           request.input,
         );
         if (actions.length === 0) return { allowed: true };
-        return guard(request, actions, signal);
+        return guard(`${request.name}: ${summarizeCall(request)}`, actions, signal);
       },
       ...(turn.space.mode === 'plan' ? { completion: planContract(scope, turn.agent.name) } : {}),
+      ...(egress === undefined ? {} : { egress }),
     };
   };
 }
@@ -137,6 +152,9 @@ function externalActions(input: unknown): readonly GuardrailAction[] {
 }
 
 /**
+ * X2: one decision per host. When the run's commands are sandboxed, `curl` and the like are
+ * not gated by their text: the egress proxy decides the host they actually reach.
+ *
  * G5: one decision per push. When the run's git goes through the gateway, `git push` to a
  * named remote passes the tool's guard and the gateway applies `push_to_remote` at the moment
  * of the push, with the exact refs on the card (asking here too would ask twice, and about
@@ -144,10 +162,14 @@ function externalActions(input: unknown): readonly GuardrailAction[] {
  */
 function gatedHere(
   actions: readonly GuardrailAction[],
-  gatewayGatesPush: boolean,
+  gates: { gatewayGatesPush: boolean; proxyGatesNetwork: boolean },
   input: unknown,
 ): readonly GuardrailAction[] {
   const command = (input as { command?: unknown } | null)?.command;
-  const toGateway = gatewayGatesPush && (typeof command !== 'string' || pushesOnlyToNamedRemotes(command));
-  return toGateway ? actions.filter((action) => action !== 'push_to_remote') : actions;
+  const toGateway =
+    gates.gatewayGatesPush && (typeof command !== 'string' || pushesOnlyToNamedRemotes(command));
+  return actions.filter(
+    (action) =>
+      !(toGateway && action === 'push_to_remote') && !(gates.proxyGatesNetwork && action === 'network'),
+  );
 }

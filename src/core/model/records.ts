@@ -14,6 +14,8 @@ export interface WorkspaceRecord {
   id: string;
   slug: string;
   name: string;
+  /** X2: hosts the egress proxy may reach (`sandbox.allowedDomains`; exact or `*.` wildcard). */
+  allowedDomains: string[];
   createdAt: Date;
 }
 

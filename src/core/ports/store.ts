@@ -69,6 +69,8 @@ export interface WorkspaceRepository {
   findById(id: string): Promise<WorkspaceRecord | null>;
   insert(fields: { slug: string; name: string }): Promise<WorkspaceRecord>;
   rename(id: string, name: string): Promise<void>;
+  /** X2: replaces the workspace's `sandbox.allowedDomains`. */
+  setAllowedDomains(id: string, allowedDomains: readonly string[]): Promise<void>;
 }
 
 export interface PlatformBindingRepository {

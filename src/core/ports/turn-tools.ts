@@ -1,3 +1,5 @@
+import type { RunEgress } from './egress';
+
 /**
  * The tools a turn may use (A9, M23). The engine builds one `TurnTools` per run from the
  * space mode and the agent; runners only consume it: the built-in loop offers `specs` to the
@@ -53,6 +55,8 @@ export interface TurnTools {
   authorize(call: ToolCall, signal: AbortSignal): Promise<ToolAuthorization>;
   /** A9: what a turn must have done before it may end (plan mode: `submit_plan`). */
   readonly completion?: CompletionContract;
+  /** X2: the run's filtering egress proxy, for a CLI agent's sandboxed process. */
+  readonly egress?: RunEgress;
 }
 
 /** A turn with no tools (a runner that cannot use them, or a test that needs none). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { GuardrailAction } from '../model/guardrail';
 import type { AgentRecord, SkillRecord, SpaceRecord } from '../model/records';
 import type { SpaceMode } from '../model/space';
+import type { RunEgress } from '../ports/egress';
 import type { ToolOutcome, ToolSpec } from '../ports/turn-tools';
 
 /** What a tool may know about the turn that calls it. */
@@ -20,6 +21,8 @@ export interface ToolScope {
   linkedRoots?: readonly string[];
   /** A7: told of every file a tool writes (path relative to `workingDir`). */
   noteWrite?: (path: string) => Promise<void>;
+  /** X2: the run's filtering egress proxy (present when commands run in the sandbox). */
+  egress?: RunEgress;
   /** Per-turn memory shared by the turn's tools (e.g. plan mode's submitted plan). */
   state: Map<string, unknown>;
 }

@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors';
-import type { MemberRecord, SkillRecord } from '../model/records';
+import type { MemberRecord, SkillRecord, WorkspaceRecord } from '../model/records';
 import type { StoreTx } from '../ports/store';
 import type { WorkspaceDirectory } from '../ports/workspace-directory';
 import { applyAgents } from './apply-agents';
@@ -40,6 +40,7 @@ export async function applyWorkspaceFile(
   await applyAgents(tx, workspace.id, file.agents ?? [], report);
   await applySpaces(tx, workspace.id, file.spaces ?? [], report);
   await applyGuardrails(tx, workspace.id, file.guardrails ?? [], report);
+  await applySandbox(tx, workspace, file, report);
   await writeWorkspaceFiles(tx, directory, workspace);
   return report;
 }
@@ -145,4 +146,23 @@ async function applyMembers(
       report.updated.push(`member ${entry.nickname}`);
     }
   }
+}
+
+/** X2: `sandbox.allowedDomains`, when given, replaces the list (order kept, duplicates dropped). */
+async function applySandbox(
+  tx: StoreTx,
+  workspace: WorkspaceRecord,
+  file: WorkspaceFile,
+  report: ChangeReport,
+) {
+  const wanted = file.sandbox?.allowedDomains;
+  if (wanted === undefined) return;
+  const unique = [...new Set(wanted)];
+  if (
+    unique.length === workspace.allowedDomains.length &&
+    unique.every((d, i) => d === workspace.allowedDomains[i])
+  )
+    return;
+  await tx.workspaces.setAllowedDomains(workspace.id, unique);
+  report.updated.push('sandbox allowedDomains');
 }

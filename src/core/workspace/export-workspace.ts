@@ -73,6 +73,7 @@ export async function exportWorkspace(tx: StoreTx, slug: string): Promise<Worksp
       ? []
       : [{ scope, action: rule.action, decision: rule.decision }];
   });
+  file.sandbox = { allowedDomains: [...workspace.allowedDomains] };
   return file;
 }
 

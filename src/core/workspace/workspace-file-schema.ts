@@ -3,6 +3,7 @@ import { ADAPTER_IDS, SILENCE_TIMEOUT_RANGE } from '../model/agent';
 import { GUARDRAIL_ACTIONS, GUARDRAIL_DECISIONS } from '../model/guardrail';
 import { MEMBER_ROLES } from '../model/member';
 import { AUTONOMY_LEVELS, SPACE_MODES } from '../model/space';
+import { DOMAIN_PATTERN, DOMAIN_RULE } from '../network/allowed-domains';
 import { SLUG_PATTERN, SLUG_RULE } from './slug';
 
 /**
@@ -92,6 +93,19 @@ export const guardrailEntrySchema = z.strictObject({
   decision: z.enum(GUARDRAIL_DECISIONS),
 });
 
+/** X2: an exact host or a `*.` wildcard over subdomains (never a single-label wildcard). */
+const allowedDomain = z.string().max(253, DOMAIN_RULE).regex(DOMAIN_PATTERN, DOMAIN_RULE);
+
+export const sandboxEntrySchema = z.strictObject({
+  allowedDomains: z
+    .array(allowedDomain)
+    .meta({
+      description:
+        'X2: hosts agents may reach through the egress proxy, as the `network` guardrail decides (exact "api.example.com" or "*.example.com" for subdomains).',
+    })
+    .optional(),
+});
+
 export const workspaceFileSchema = z
   .strictObject({
     workspace: slug,
@@ -103,6 +117,7 @@ export const workspaceFileSchema = z
     skills: z.array(skillEntrySchema).optional(),
     spaces: z.array(spaceEntrySchema).optional(),
     guardrails: z.array(guardrailEntrySchema).optional(),
+    sandbox: sandboxEntrySchema.optional(),
   })
   .meta({
     title: 'Summon workspace',
@@ -117,3 +132,4 @@ export type SkillEntry = z.infer<typeof skillEntrySchema>;
 export type SpaceEntry = z.infer<typeof spaceEntrySchema>;
 export type ChannelEntry = z.infer<typeof channelEntrySchema>;
 export type GuardrailEntry = z.infer<typeof guardrailEntrySchema>;
+export type SandboxEntry = z.infer<typeof sandboxEntrySchema>;

@@ -1,7 +1,16 @@
 import { EntitySchema } from 'typeorm';
 import { BINDABLE_PLATFORMS } from '../../core/model/platform';
 import type { PlatformBindingRecord, WorkspaceRecord } from '../../core/model/records';
-import { createdAt, creationSeq, oneOf, primaryId, text, uuid, workspaceForeignKey } from './columns';
+import {
+  createdAt,
+  creationSeq,
+  oneOf,
+  primaryId,
+  text,
+  textArray,
+  uuid,
+  workspaceForeignKey,
+} from './columns';
 
 export interface WorkspaceRow extends WorkspaceRecord {
   seq: string;
@@ -14,6 +23,7 @@ export const WorkspaceEntity = new EntitySchema<WorkspaceRow>({
     seq: creationSeq,
     slug: text(),
     name: text(),
+    allowedDomains: textArray,
     createdAt,
   },
   uniques: [{ name: 'uq_workspaces_slug', columns: ['slug'] }],

@@ -90,6 +90,25 @@ describe.each(DATABASE_KINDS)('summon apply / export on %s', (kind) => {
       { nickname: 'dana', role: 'approver', slack: 'U0001', discord: '2001' },
     ]);
     expect(exported.guardrails).toEqual((await acme()).guardrails);
+    expect(exported.sandbox).toEqual({ allowedDomains: ['api.example.com', '*.pypi.org'] });
+  });
+
+  it('X2: sandbox.allowedDomains, when given, replaces the list; a file without it keeps it', async () => {
+    await service.apply(await acme());
+    const replaced = await service.apply(
+      parseWorkspaceFile(
+        'workspace: acme\nsandbox: { allowedDomains: ["*.example.com", "*.example.com"] }\n',
+      ),
+    );
+    expect(replaced.updated).toEqual(['sandbox allowedDomains']);
+    expect((await service.export('acme')).sandbox).toEqual({ allowedDomains: ['*.example.com'] });
+    expect(await service.apply(parseWorkspaceFile('workspace: acme\nname: Acme Corp\n'))).toEqual({
+      created: [],
+      updated: [],
+    });
+    expect((await service.export('acme')).sandbox).toEqual({ allowedDomains: ['*.example.com'] });
+    await service.apply(parseWorkspaceFile('workspace: acme\nsandbox: { allowedDomains: [] }\n'));
+    expect((await service.export('acme')).sandbox).toEqual({ allowedDomains: [] });
   });
 
   it('applying the same file twice changes nothing the second time', async () => {

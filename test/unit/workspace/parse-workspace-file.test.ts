@@ -45,6 +45,9 @@ spaces:
   - { name: s, dedicated: "yes", channels: [{ irc: "#x" }], repos: [nope] }
 guardrails:
   - { scope: team, action: push, decision: maybe }
+sandbox:
+  allowedDomains: [api.example.com, "https://x.io", "*.com", API.example.com]
+  proxy: on
 `);
     expect(problems).toEqual(
       expect.arrayContaining([
@@ -64,6 +67,10 @@ guardrails:
         'guardrails[0].scope: must be "workspace", "agent:<name>" or "space:<name>"',
         'guardrails[0].action: must be one of: commit, push_to_remote, open_pull_request, tracker_write, network',
         'guardrails[0].decision: must be one of: allow, ask, deny',
+        expect.stringMatching(/^sandbox\.allowedDomains\[1\]: must be a lowercase host name/),
+        expect.stringMatching(/^sandbox\.allowedDomains\[2\]: must be a lowercase host name/),
+        expect.stringMatching(/^sandbox\.allowedDomains\[3\]: must be a lowercase host name/),
+        'sandbox.proxy: unknown key',
       ]),
     );
   });

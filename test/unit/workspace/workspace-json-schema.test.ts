@@ -28,6 +28,7 @@ describe('schema/workspace.schema.json', () => {
       'skills',
       'spaces',
       'guardrails',
+      'sandbox',
     ]);
     expect(schema.required).toEqual(['workspace']);
   });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../../core/ports/runner';
 import { agentEnvironment, secretValuesOf } from '../../../core/tools/agent-environment';
+import { cliAgentEgress } from '../../egress-proxy/cli-agent-egress';
 import { createProcessLauncher } from '../../sandbox/create-process-launcher';
 import { removeAtExit } from '../../sandbox/exit-cleanup';
 import type { LaunchedProcess, ProcessLauncher } from '../../sandbox/process-launcher';
@@ -104,18 +105,23 @@ export class CommandRunner implements Runner {
         [HOOK_TOKEN_ENV]: channel.token,
         SUMMON_RUN_ID: request.runId,
       });
+      // X2: the run's egress proxy, with the agent's own model API always reachable.
+      const egress = await cliAgentEgress(request.tools.egress, env);
       // X1, X2, A9: the agent (and so its own file tools) sees only the run's folders; the
-      // gateway and its hook channel are its only connections.
+      // gateway, its hook channel and the run's egress proxy are its only connections.
       const policy = runSandboxPolicy({
         workingDir: request.workingDir,
         ...(request.linkedRoots === undefined ? {} : { linkedRoots: request.linkedRoots }),
-        env,
+        env: { ...env, ...egress.env },
         readOnlyPaths: [
           ...programPaths(command, env.PATH ?? ''),
           ...(hookScript === undefined ? [] : [path.dirname(hookScript), ...nodePaths()]),
           ...(this.options.readOnlyPaths ?? []),
         ],
-        forwards: [{ port: channel.port, target: { host: '127.0.0.1', port: channel.port } }],
+        forwards: [
+          { port: channel.port, target: { host: '127.0.0.1', port: channel.port } },
+          ...egress.forwards,
+        ],
       });
       call = await this.launcher.launch(
         policy,

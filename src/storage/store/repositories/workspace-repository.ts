@@ -9,6 +9,7 @@ export const toWorkspaceRecord = (row: WorkspaceRow): WorkspaceRecord => ({
   id: row.id,
   slug: row.slug,
   name: row.name,
+  allowedDomains: [...(row.allowedDomains ?? [])],
   createdAt: row.createdAt,
 });
 
@@ -32,6 +33,12 @@ export const workspaceRepository = (manager: EntityManager): WorkspaceRepository
     },
     async rename(id, name) {
       const result = isUuid(id) ? await rows.update({ id }, { name }) : { affected: 0 };
+      if (!result.affected) throw new NotFoundError(`No workspace with id ${id}.`);
+    },
+    async setAllowedDomains(id, allowedDomains) {
+      const result = isUuid(id)
+        ? await rows.update({ id }, { allowedDomains: [...allowedDomains] })
+        : { affected: 0 };
       if (!result.affected) throw new NotFoundError(`No workspace with id ${id}.`);
     },
   };

@@ -1,0 +1,39 @@
+import type { GuardrailDecision } from '../model/guardrail';
+
+/** What the egress proxy does with one host (X2). */
+export type HostVerdict = { kind: 'pass' } | { kind: 'ask' } | { kind: 'refuse'; reason: string };
+
+export interface HostVerdictInput {
+  host: string;
+  /** The host matches the workspace's `sandbox.allowedDomains`. */
+  listed: boolean;
+  /** G2, G2a, G2b: the `network` rule resolved for the run's agent and space. */
+  decision: GuardrailDecision;
+  /** The resolution's explanation (used when the decision is `deny`). */
+  reason: string;
+}
+
+/**
+ * X2, G1: the decision table for one host. `deny` refuses every host; `allow` passes a listed
+ * host; `ask` asks about a listed host (an approval card naming it); a host that is not
+ * listed is refused under `allow` and `ask` alike, with the sentence that says how to allow it.
+ */
+export function hostVerdict(input: HostVerdictInput): HostVerdict {
+  if (input.decision === 'deny') return { kind: 'refuse', reason: `Refused: ${input.reason}` };
+  if (!input.listed) return { kind: 'refuse', reason: notListedSentence(input.host) };
+  return input.decision === 'allow' ? { kind: 'pass' } : { kind: 'ask' };
+}
+
+/** The sentence for a host outside the allowed domains: names it and says how to allow it. */
+export function notListedSentence(host: string): string {
+  return (
+    `Refused: ${host} is not in this workspace's allowed domains. To let agents reach it, ` +
+    `add "${host}" (or a wildcard such as "*.${parentDomain(host)}") to sandbox.allowedDomains ` +
+    'in the workspace file and run `summon apply`.'
+  );
+}
+
+function parentDomain(host: string): string {
+  const labels = host.split('.');
+  return labels.length > 2 ? labels.slice(1).join('.') : host;
+}
