@@ -4,6 +4,7 @@ import { SlackFrontEnd1764720000000 } from '../../migrations/1764720000000-Slack
 import { GitGateway1764806400000 } from '../../migrations/1764806400000-GitGateway';
 import { DiscordBackfill1764892800000 } from '../../migrations/1764892800000-DiscordBackfill';
 import { AgentTools1764979200000 } from '../../migrations/1764979200000-AgentTools';
+import { InboundInbox1796120943732 } from '../../migrations/1796120943732-InboundInbox';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -16,4 +17,5 @@ export const MIGRATIONS = [
   GitGateway1764806400000,
   DiscordBackfill1764892800000,
   AgentTools1764979200000,
+  InboundInbox1796120943732,
 ];

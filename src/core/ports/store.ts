@@ -19,6 +19,7 @@ import type { ApprovalRepository } from './approval-store';
 import type { ChannelCursorRepository } from './channel-cursor-store';
 import type { ConversationRepository, MessageRepository, RunLaneRepository } from './conversation-store';
 import type { GitCredentialRepository, GitPushRepository } from './git-gateway-store';
+import type { InboxRepository } from './inbox-store';
 import type { MemberInviteRepository } from './invite-store';
 import type { OutboxRepository } from './outbox-store';
 import type { QuestionRepository } from './question-store';
@@ -61,6 +62,8 @@ export interface StoreTx {
   /** P8: one-time codes that link a platform account to a member. */
   readonly memberInvites: MemberInviteRepository;
   readonly channelCursors: ChannelCursorRepository;
+  /** T4: inbound events stored before they are acknowledged, routed from here (system context). */
+  readonly inbox: InboxRepository;
 }
 
 export interface WorkspaceRepository {

@@ -1,0 +1,101 @@
+import type { EntityManager } from 'typeorm';
+import type { InboxOutcome, InboxRecord } from '../../../core/model/inbox';
+import type { Platform } from '../../../core/model/platform';
+import type { InboxRepository } from '../../../core/ports/inbox-store';
+import { queryRecords } from '../query-records';
+
+interface InboxSqlRow {
+  id: string;
+  platform: Platform;
+  event_id: string;
+  thread_key: string;
+  payload: unknown;
+  received_at: Date | string;
+  attempts: number;
+}
+
+const toRecord = (row: InboxSqlRow): InboxRecord => ({
+  id: row.id,
+  platform: row.platform,
+  eventId: row.event_id,
+  threadKey: row.thread_key,
+  payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
+  receivedAt: new Date(row.received_at),
+  attempts: row.attempts,
+});
+
+export const inboxRepository = (manager: EntityManager): InboxRepository => ({
+  async add(entry) {
+    // T4, P6: the one write before the ack. A retry, a replay or the second event of a pair
+    // (Slack's `message` + `app_mention`) finds the key in the inbox, or already processed.
+    const inserted = await queryRecords<{ id: string }>(
+      manager,
+      `INSERT INTO inbound_inbox (platform, event_id, thread_key, payload, received_at)
+       SELECT $1, $2, $3, $4::jsonb, $5
+       WHERE NOT EXISTS (
+         SELECT 1 FROM processed_inbound_events WHERE platform = $1 AND event_id = $2)
+       ON CONFLICT ON CONSTRAINT uq_inbound_inbox_event DO NOTHING
+       RETURNING id`,
+      [entry.platform, entry.eventId, entry.threadKey, JSON.stringify(entry.payload ?? {}), entry.receivedAt],
+    );
+    return inserted.length === 1;
+  },
+
+  async claimHead(platforms, now) {
+    if (platforms.length === 0) return null;
+    const list = platforms.map((_, i) => `$${i + 2}`).join(', ');
+    // T4: only a thread's oldest unrouted row may be taken, so a thread is routed in order; a
+    // head another transaction holds is skipped, and so (not being heads) are the rows after it.
+    const rows = await queryRecords<InboxSqlRow>(
+      manager,
+      `SELECT i.id, i.platform, i.event_id, i.thread_key, i.payload, i.received_at, i.attempts
+       FROM inbound_inbox i
+       WHERE i.routed_at IS NULL AND i.available_at <= $1 AND i.platform IN (${list})
+         AND NOT EXISTS (
+           SELECT 1 FROM inbound_inbox e
+           WHERE e.routed_at IS NULL AND e.platform = i.platform
+             AND e.thread_key = i.thread_key AND e.seq < i.seq)
+       ORDER BY i.seq
+       LIMIT 1
+       FOR UPDATE OF i SKIP LOCKED`,
+      [now, ...platforms],
+    );
+    const row = rows[0];
+    return row === undefined ? null : toRecord(row);
+  },
+
+  async markRouted(id, outcome: InboxOutcome, at) {
+    await manager.query(
+      'UPDATE inbound_inbox SET routed_at = $2, outcome = $3, last_error = NULL WHERE id = $1',
+      [id, at, outcome],
+    );
+  },
+
+  async recordFailure(id, error, retryAt, at) {
+    await manager.query(
+      `UPDATE inbound_inbox SET attempts = attempts + 1, last_error = $2,
+         available_at = COALESCE($3, available_at),
+         routed_at = CASE WHEN $3::timestamptz IS NULL THEN $4::timestamptz END,
+         outcome = CASE WHEN $3::timestamptz IS NULL THEN 'failed' END
+       WHERE id = $1`,
+      [id, error.slice(0, 2000), retryAt, at],
+    );
+  },
+
+  async countPending() {
+    const rows = await queryRecords<{ n: string | number }>(
+      manager,
+      'SELECT count(*) AS n FROM inbound_inbox WHERE routed_at IS NULL',
+    );
+    return Number(rows[0]?.n ?? 0);
+  },
+
+  async prune(before) {
+    const rows = await queryRecords<{ id: string }>(
+      manager,
+      'DELETE FROM inbound_inbox WHERE routed_at < $1 RETURNING id',
+      [before],
+    );
+    return rows.length;
+  },
+});
