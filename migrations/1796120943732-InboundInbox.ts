@@ -11,6 +11,7 @@ const UP = [
     platform text NOT NULL,
     event_id text NOT NULL,
     thread_key text NOT NULL,
+    channel_key text,
     payload jsonb NOT NULL DEFAULT '{}',
     received_at timestamptz NOT NULL DEFAULT now(),
     attempts integer NOT NULL DEFAULT 0,
@@ -28,6 +29,8 @@ const UP = [
   // The rows still to route, oldest first; and the head of each thread (per-thread order).
   'CREATE INDEX ix_inbound_inbox_pending ON inbound_inbox (seq) WHERE routed_at IS NULL',
   'CREATE INDEX ix_inbound_inbox_thread ON inbound_inbox (platform, thread_key, seq) WHERE routed_at IS NULL',
+  `CREATE INDEX ix_inbound_inbox_channel ON inbound_inbox (platform, channel_key, seq)
+     WHERE routed_at IS NULL AND channel_key IS NOT NULL`,
   'CREATE INDEX ix_inbound_inbox_routed ON inbound_inbox (routed_at)',
 ];
 

@@ -38,6 +38,7 @@ export function discordInboxEntry(message: Message, receivedAt: Date): InboxEntr
       platform: 'discord',
       eventId: message.id,
       threadKey: `dm:${message.channel.id}`,
+      channelKey: null,
       payload,
       receivedAt,
     };
@@ -50,6 +51,7 @@ export function discordInboxEntry(message: Message, receivedAt: Date): InboxEntr
     platform: 'discord',
     eventId: message.id,
     threadKey: encodeDiscordThreadId(place),
+    channelKey: place.topLevel ? `discord:${place.guild}:${place.channel}` : null,
     payload,
     receivedAt,
   };

@@ -63,6 +63,12 @@ export class DiscordMessages {
     if (this.isIgnored(message)) return;
     const entry = discordInboxEntry(message, this.deps.now());
     if (entry === null) return;
-    await deliverInbound(this.deps.engine, entry, { decoder: this.deps.decoder, store: this.deps.store });
+    const taken = await deliverInbound(this.deps.engine, entry, {
+      decoder: this.deps.decoder,
+      store: this.deps.store,
+    });
+    // P6: a replay or a back-fill of a message handled before is not stored again.
+    if (!taken.stored)
+      this.deps.logger.debug({ messageId: message.id, outcome: 'duplicate' }, 'Discord message handled');
   }
 }

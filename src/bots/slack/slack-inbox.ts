@@ -48,6 +48,7 @@ export function slackInboxEntry(
     // P6: `{channel}:{ts}`, the key processed_inbound_events has always recorded.
     eventId: decision.message.eventId,
     threadKey: decision.message.thread,
+    channelKey: decision.message.topLevel ? `slack:${decision.message.channelId}` : null,
     payload: { teamId, event: stored } satisfies { teamId: string; event: Record<string, string> },
     receivedAt,
   };

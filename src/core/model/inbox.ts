@@ -14,6 +14,12 @@ export interface InboxEntry {
    * routed one after another, in the order they were stored.
    */
   threadKey: string;
+  /**
+   * A top-level message's channel, as the front end names it (null for a reply in a thread):
+   * top-level messages of one channel are routed in order too, since each may change the space
+   * the next is routed in (M2: a mention adds a participant).
+   */
+  channelKey: string | null;
   /** The front end's own record of the event (plain JSON), decoded by its `InboxDecoder`. */
   payload: unknown;
   receivedAt: Date;

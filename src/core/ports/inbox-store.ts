@@ -14,7 +14,8 @@ export interface InboxRepository {
   add(entry: InboxEntry): Promise<boolean>;
   /**
    * Locks, for the rest of this transaction, the oldest row not yet routed that heads its
-   * thread (no earlier row of that thread is still unrouted) and is due; rows another
+   * thread (no earlier row of that thread is still unrouted; for a top-level message, none of
+   * its channel's earlier top-level messages either) and is due; rows another
    * transaction holds are skipped (`FOR UPDATE SKIP LOCKED`). Null when there is none.
    */
   claimHead(platforms: readonly Platform[], now: Date): Promise<InboxRecord | null>;

@@ -10,6 +10,7 @@ export interface InboxRow {
   platform: Platform;
   eventId: string;
   threadKey: string;
+  channelKey: string | null;
   payload: unknown;
   receivedAt: Date;
   attempts: number;
@@ -27,6 +28,7 @@ export const InboxEntity = new EntitySchema<InboxRow>({
     platform: text(),
     eventId: text(),
     threadKey: text(),
+    channelKey: text({ nullable: true }),
     payload: jsonb('{}'),
     receivedAt: timestamp({ defaultNow: true }),
     attempts: integer({ default: 0 }),
@@ -48,6 +50,11 @@ export const InboxEntity = new EntitySchema<InboxRow>({
       name: 'ix_inbound_inbox_thread',
       columns: ['platform', 'threadKey', 'seq'],
       where: 'routed_at IS NULL',
+    },
+    {
+      name: 'ix_inbound_inbox_channel',
+      columns: ['platform', 'channelKey', 'seq'],
+      where: 'routed_at IS NULL AND channel_key IS NOT NULL',
     },
     { name: 'ix_inbound_inbox_routed', columns: ['routedAt'] },
   ],

@@ -9,6 +9,7 @@ interface InboxSqlRow {
   platform: Platform;
   event_id: string;
   thread_key: string;
+  channel_key: string | null;
   payload: unknown;
   received_at: Date | string;
   attempts: number;
@@ -19,6 +20,7 @@ const toRecord = (row: InboxSqlRow): InboxRecord => ({
   platform: row.platform,
   eventId: row.event_id,
   threadKey: row.thread_key,
+  channelKey: row.channel_key,
   payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
   receivedAt: new Date(row.received_at),
   attempts: row.attempts,
@@ -30,13 +32,20 @@ export const inboxRepository = (manager: EntityManager): InboxRepository => ({
     // (Slack's `message` + `app_mention`) finds the key in the inbox, or already processed.
     const inserted = await queryRecords<{ id: string }>(
       manager,
-      `INSERT INTO inbound_inbox (platform, event_id, thread_key, payload, received_at)
-       SELECT $1, $2, $3, $4::jsonb, $5
+      `INSERT INTO inbound_inbox (platform, event_id, thread_key, channel_key, payload, received_at)
+       SELECT $1, $2, $3, $6, $4::jsonb, $5
        WHERE NOT EXISTS (
          SELECT 1 FROM processed_inbound_events WHERE platform = $1 AND event_id = $2)
        ON CONFLICT ON CONSTRAINT uq_inbound_inbox_event DO NOTHING
        RETURNING id`,
-      [entry.platform, entry.eventId, entry.threadKey, JSON.stringify(entry.payload ?? {}), entry.receivedAt],
+      [
+        entry.platform,
+        entry.eventId,
+        entry.threadKey,
+        JSON.stringify(entry.payload ?? {}),
+        entry.receivedAt,
+        entry.channelKey,
+      ],
     );
     return inserted.length === 1;
   },
@@ -48,13 +57,17 @@ export const inboxRepository = (manager: EntityManager): InboxRepository => ({
     // head another transaction holds is skipped, and so (not being heads) are the rows after it.
     const rows = await queryRecords<InboxSqlRow>(
       manager,
-      `SELECT i.id, i.platform, i.event_id, i.thread_key, i.payload, i.received_at, i.attempts
+      `SELECT i.id, i.platform, i.event_id, i.thread_key, i.channel_key, i.payload, i.received_at, i.attempts
        FROM inbound_inbox i
        WHERE i.routed_at IS NULL AND i.available_at <= $1 AND i.platform IN (${list})
          AND NOT EXISTS (
            SELECT 1 FROM inbound_inbox e
            WHERE e.routed_at IS NULL AND e.platform = i.platform
              AND e.thread_key = i.thread_key AND e.seq < i.seq)
+         AND (i.channel_key IS NULL OR NOT EXISTS (
+           SELECT 1 FROM inbound_inbox c
+           WHERE c.routed_at IS NULL AND c.platform = i.platform
+             AND c.channel_key = i.channel_key AND c.seq < i.seq))
        ORDER BY i.seq
        LIMIT 1
        FOR UPDATE OF i SKIP LOCKED`,
