@@ -38,6 +38,8 @@ interface Row {
   maxMs: number;
   /** From the first delivery to the last stored event routed (equal to the acks when routing precedes the ack). */
   routedAfterMs: number;
+  /** Stored events still unrouted when the wait for routing (`--drain-s`) ended. */
+  unrouted: number;
 }
 
 const TEMPLATE = JSON.stringify({
@@ -73,7 +75,14 @@ function load(plan: LoadPlan): Promise<LoadResult> {
   });
 }
 
-async function measure(setup: string, target: IngestTarget, rate: number, count: number, tsBase: number) {
+async function measure(
+  setup: string,
+  target: IngestTarget,
+  rate: number,
+  count: number,
+  tsBase: number,
+  drainMs: number,
+) {
   const started = performance.now();
   const result = await load({
     url: target.url,
@@ -83,7 +92,7 @@ async function measure(setup: string, target: IngestTarget, rate: number, count:
     template: TEMPLATE,
     tsBase,
   });
-  await target.drained(300_000);
+  const unrouted = await target.drained(drainMs);
   const routedAfterMs = performance.now() - started;
   const sorted = [...result.latenciesMs].sort((a, b) => a - b);
   const acked = result.statuses['200'] ?? 0;
@@ -98,6 +107,7 @@ async function measure(setup: string, target: IngestTarget, rate: number, count:
     p99Ms: percentile(sorted, 99),
     maxMs: sorted.at(-1) ?? Number.NaN,
     routedAfterMs,
+    unrouted,
   };
   return row;
 }
@@ -124,10 +134,12 @@ async function main(): Promise<void> {
       setups: { type: 'string', default: 'bare,postgres,pglite' },
       lanes: { type: 'string' },
       label: { type: 'string', default: '' },
+      'drain-s': { type: 'string', default: '60' },
     },
   });
   const rates = values.rates.split(',').map(Number);
   const seconds = Number(values.seconds);
+  const drainMs = Number(values['drain-s']) * 1000;
   const lanes = values.lanes === undefined ? undefined : Number(values.lanes);
   await preflight(readEndpoints());
   const rows: Row[] = [];
@@ -136,7 +148,7 @@ async function main(): Promise<void> {
     const cleanup = new Cleanup();
     try {
       const target = await spec.open(cleanup, lanes);
-      await measure(spec.label, target, 100, 200, 1_700_000_000); // warm-up, not reported
+      await measure(spec.label, target, 100, 200, 1_700_000_000, drainMs); // warm-up, not reported
       for (const [index, rate] of rates.entries()) {
         const row = await measure(
           spec.label,
@@ -144,11 +156,15 @@ async function main(): Promise<void> {
           rate,
           Math.round(rate * seconds),
           1_710_000_000 + index * 100_000,
+          drainMs,
         );
         console.log(
           `${row.setup.padEnd(30)} ${String(rate).padStart(4)}/s  acked ${row.acked}/${row.sent}  ` +
             `${row.ackPerSecond.toFixed(0)} acks/s  p50 ${row.p50Ms.toFixed(1)} ms  p99 ${row.p99Ms.toFixed(1)} ms  ` +
-            `max ${row.maxMs.toFixed(0)} ms  all routed after ${(row.routedAfterMs / 1000).toFixed(1)} s`,
+            `max ${row.maxMs.toFixed(0)} ms  ` +
+            (row.unrouted === 0
+              ? `all routed after ${(row.routedAfterMs / 1000).toFixed(1)} s`
+              : `${row.unrouted} still unrouted after ${(row.routedAfterMs / 1000).toFixed(1)} s`),
         );
         rows.push(row);
       }

@@ -89,7 +89,7 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
 
   /** T4: the one write before the ack. */
   async ingest(entry: InboxEntry): Promise<IngestOutcome> {
-    const stored = await this.deps.store.transaction((tx) => tx.inbox.add(entry));
+    const stored = await this.deps.store.addToInbox(entry);
     if (stored) this.kick();
     return { stored };
   }
@@ -111,11 +111,17 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
   kick(): void {
     this.generation += 1;
     if (this.closed || this.decoders.size === 0 || this.running.size >= this.options.lanes) return;
-    const lane = this.lane().catch((error: unknown) =>
-      this.deps.logger.error({ component: 'inbox', err: String(error) }, 'inbox lane failed'),
-    );
+    const lane: Promise<void> = this.lane()
+      .catch((error: unknown) => {
+        this.deps.logger.error({ component: 'inbox', err: String(error) }, 'inbox lane failed');
+        return this.generation;
+      })
+      .then((lastLook) => {
+        this.running.delete(lane);
+        // Lanes that gave up together may all have missed a row stored meanwhile.
+        if (this.running.size === 0 && lastLook !== this.generation) this.kick();
+      });
     this.running.add(lane);
-    void lane.then(() => this.running.delete(lane));
   }
 
   private poll(): void {
@@ -131,11 +137,15 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
     }
   }
 
-  private async lane(): Promise<void> {
+  /** Routes rows until none is claimable; resolves with the kick count of its last look. */
+  private async lane(): Promise<number> {
     for (;;) {
-      if (this.closed) return;
       const seen = this.generation;
-      if (!(await this.routeOne()) && seen === this.generation) return;
+      if (this.closed) return seen;
+      if (await this.routeOne()) continue;
+      // Nothing to claim. Another lane still running looks again after its row; the last one
+      // looks again if a kick came meanwhile (a row stored after its snapshot).
+      if (this.running.size > 1 || seen === this.generation) return seen;
     }
   }
 

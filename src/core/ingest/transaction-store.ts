@@ -12,5 +12,6 @@ export const transactionStore = (tx: StoreTx): Store => ({
     Promise.reject(
       new AppError('A workspace transaction cannot be opened inside the routing one.', 'nested_transaction'),
     ),
+  addToInbox: (entry) => tx.inbox.add(entry),
   close: async () => {},
 });

@@ -1,4 +1,5 @@
 import type { GuardrailAction, GuardrailDecision, GuardrailScopeKind } from '../model/guardrail';
+import type { InboxEntry } from '../model/inbox';
 import type { MemberRole } from '../model/member';
 import type { BindablePlatform, Platform } from '../model/platform';
 import type {
@@ -36,6 +37,11 @@ export interface Store {
    * workspace's rows from it (A2).
    */
   inWorkspace<T>(workspaceId: string, work: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /**
+   * T4: `InboxRepository.add` as one statement of its own, with no transaction around it (one
+   * round trip: what a front end waits for before it acknowledges). True when it stored the event.
+   */
+  addToInbox(entry: InboxEntry): Promise<boolean>;
   close(): Promise<void>;
 }
 

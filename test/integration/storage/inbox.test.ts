@@ -39,6 +39,11 @@ describe.each(DATABASE_KINDS)('the inbound inbox on %s', (kind) => {
     await store().transaction((tx) => tx.processedEvents.record('slack', 'C1:2.0'));
     expect(await add(entry('C1:2.0', 'slack:C1:2.0'))).toBe(false);
     expect(await pending()).toBe(2);
+    // The same statement on its own, outside a transaction: the write a front end's ack waits for.
+    expect(await store().addToInbox(entry('C1:3.0', 'slack:C1:3.0'))).toBe(true);
+    expect(await store().addToInbox(entry('C1:3.0', 'slack:C1:3.0'))).toBe(false);
+    expect(await store().addToInbox(entry('C1:2.0', 'slack:C1:2.0'))).toBe(false);
+    expect(await pending()).toBe(3);
   });
 
   it('T4: hands out only the oldest unrouted row of each thread, oldest thread first', async () => {

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { InboxOutcome, InboxRecord } from '../../../core/model/inbox';
+import type { InboxEntry, InboxOutcome, InboxRecord } from '../../../core/model/inbox';
 import type { Platform } from '../../../core/model/platform';
 import type { InboxRepository } from '../../../core/ports/inbox-store';
 import { queryRecords } from '../query-records';
@@ -15,6 +15,9 @@ interface InboxSqlRow {
   attempts: number;
 }
 
+/** How many of the oldest unrouted rows one claim considers. */
+const CLAIM_WINDOW = 256;
+
 const toRecord = (row: InboxSqlRow): InboxRecord => ({
   id: row.id,
   platform: row.platform,
@@ -26,27 +29,28 @@ const toRecord = (row: InboxSqlRow): InboxRecord => ({
   attempts: row.attempts,
 });
 
+/**
+ * T4, P6: the one write before the ack. A retry, a replay or the second event of a pair
+ * (Slack's `message` + `app_mention`) finds the key in the inbox, or already processed.
+ */
+export const ADD_TO_INBOX = `INSERT INTO inbound_inbox (platform, event_id, thread_key, channel_key, payload, received_at)
+  SELECT $1, $2, $3, $6, $4::jsonb, $5
+  WHERE NOT EXISTS (SELECT 1 FROM processed_inbound_events WHERE platform = $1 AND event_id = $2)
+  ON CONFLICT ON CONSTRAINT uq_inbound_inbox_event DO NOTHING
+  RETURNING id`;
+
+export const addParams = (entry: InboxEntry): unknown[] => [
+  entry.platform,
+  entry.eventId,
+  entry.threadKey,
+  JSON.stringify(entry.payload ?? {}),
+  entry.receivedAt,
+  entry.channelKey,
+];
+
 export const inboxRepository = (manager: EntityManager): InboxRepository => ({
   async add(entry) {
-    // T4, P6: the one write before the ack. A retry, a replay or the second event of a pair
-    // (Slack's `message` + `app_mention`) finds the key in the inbox, or already processed.
-    const inserted = await queryRecords<{ id: string }>(
-      manager,
-      `INSERT INTO inbound_inbox (platform, event_id, thread_key, channel_key, payload, received_at)
-       SELECT $1, $2, $3, $6, $4::jsonb, $5
-       WHERE NOT EXISTS (
-         SELECT 1 FROM processed_inbound_events WHERE platform = $1 AND event_id = $2)
-       ON CONFLICT ON CONSTRAINT uq_inbound_inbox_event DO NOTHING
-       RETURNING id`,
-      [
-        entry.platform,
-        entry.eventId,
-        entry.threadKey,
-        JSON.stringify(entry.payload ?? {}),
-        entry.receivedAt,
-        entry.channelKey,
-      ],
-    );
+    const inserted = await queryRecords<{ id: string }>(manager, ADD_TO_INBOX, addParams(entry));
     return inserted.length === 1;
   },
 
@@ -55,11 +59,16 @@ export const inboxRepository = (manager: EntityManager): InboxRepository => ({
     const list = platforms.map((_, i) => `$${i + 2}`).join(', ');
     // T4: only a thread's oldest unrouted row may be taken, so a thread is routed in order; a
     // head another transaction holds is skipped, and so (not being heads) are the rows after it.
+    // Only the oldest CLAIM_WINDOW unrouted rows are looked at: a lane that finds nothing (every
+    // head held by another lane) costs a bounded scan, however long the backlog; rows further
+    // back are behind those anyway.
     const rows = await queryRecords<InboxSqlRow>(
       manager,
       `SELECT i.id, i.platform, i.event_id, i.thread_key, i.channel_key, i.payload, i.received_at, i.attempts
        FROM inbound_inbox i
-       WHERE i.routed_at IS NULL AND i.available_at <= $1 AND i.platform IN (${list})
+       WHERE i.id IN (
+           SELECT w.id FROM inbound_inbox w WHERE w.routed_at IS NULL ORDER BY w.seq LIMIT ${CLAIM_WINDOW})
+         AND i.routed_at IS NULL AND i.available_at <= $1 AND i.platform IN (${list})
          AND NOT EXISTS (
            SELECT 1 FROM inbound_inbox e
            WHERE e.routed_at IS NULL AND e.platform = i.platform
