@@ -84,6 +84,9 @@ export async function startEngine(
     relayName: null,
     ...(options.activity === undefined ? {} : { activity: options.activity }),
     timings: { ...DEFAULT_TIMINGS, ...options.timings },
+    // T4: PGlite runs one transaction at a time; more routing lanes would only queue ahead of
+    // the front ends' inbox writes (the acks). PostgreSQL routes threads side by side.
+    inbox: { lanes: config.databaseUrl === undefined ? 1 : 4 },
   });
   await engine.start({ concurrency: options.concurrency ?? 4 });
   // G4: the git gateway posts its approval cards through this engine.

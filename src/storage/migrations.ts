@@ -5,6 +5,7 @@ import { GitGateway1764806400000 } from '../../migrations/1764806400000-GitGatew
 import { DiscordBackfill1764892800000 } from '../../migrations/1764892800000-DiscordBackfill';
 import { AgentTools1764979200000 } from '../../migrations/1764979200000-AgentTools';
 import { SandboxAllowedDomains1765065600000 } from '../../migrations/1765065600000-SandboxAllowedDomains';
+import { InboundInbox1796120943732 } from '../../migrations/1796120943732-InboundInbox';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -18,4 +19,5 @@ export const MIGRATIONS = [
   DiscordBackfill1764892800000,
   AgentTools1764979200000,
   SandboxAllowedDomains1765065600000,
+  InboundInbox1796120943732,
 ];

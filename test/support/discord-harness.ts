@@ -6,6 +6,7 @@ import { DiscordFrontEnd } from '../../src/bots/discord';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
 import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
+import type { InboxRouterOptions } from '../../src/core/ingest/inbox-router';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
 import type { Runner } from '../../src/core/ports/runner';
 import type { StoreTx } from '../../src/core/ports/store';
@@ -47,6 +48,8 @@ export async function openDiscordHarness(options: {
   tools?: TurnToolsFactory;
   /** P7: the outbox's backoff for 5xx and network errors. */
   outboxBackoff?: { baseMs: number; maxMs: number; maxAttempts: number };
+  /** T4: the engine's inbox routing (`lanes: 0`: messages are stored, never routed). */
+  inbox?: Partial<InboxRouterOptions>;
 }) {
   const standIn = await new DiscordStandIn().start();
   const channel = standIn.addTextChannel('backend');
@@ -83,6 +86,7 @@ spaces:
       },
     }),
   });
+  let inbox = options.inbox;
   /** A front end and its engine, as one process of Summon has them. */
   const boot = async () => {
     const frontEnd = new DiscordFrontEnd({
@@ -108,6 +112,7 @@ spaces:
             logger,
             relayName: null,
             timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, ...options.timings },
+            ...(inbox === undefined ? {} : { inbox }),
           });
     await turnEngine?.start({ concurrency: 4 });
     const engine = options.engine ?? turnEngine;
@@ -133,8 +138,12 @@ spaces:
     get engine() {
       return current.turnEngine;
     },
-    /** Summon restarts: a new process's front end and engine on the same database. */
-    restart: async () => {
+    /**
+     * Summon restarts: a new process's front end and engine on the same database (T4: with
+     * `inbox`, the new engine's inbox routing; default: as the harness was opened).
+     */
+    restart: async (next: { inbox?: Partial<InboxRouterOptions> } = {}) => {
+      inbox = next.inbox ?? options.inbox;
       await current.frontEnd.close();
       await current.turnEngine?.close();
       current = await boot();

@@ -8,6 +8,7 @@ import { RunActivityBoard } from '../../src/core/agents/run-activity-board';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
 import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
+import type { InboxRouterOptions } from '../../src/core/ingest/inbox-router';
 import type { MemberRole } from '../../src/core/model/member';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
 import { type Logger, silentLogger } from '../../src/core/ports/logger';
@@ -45,6 +46,8 @@ export interface SlackHarnessOptions {
   appToken?: string;
   /** A9: each run's tools (e.g. `createTurnTools`); absent, turns get none. */
   tools?: TurnToolsFactory;
+  /** T4: the engine's inbox routing (`lanes: 0`: events are stored and acknowledged, never routed). */
+  inbox?: Partial<InboxRouterOptions>;
 }
 
 export const APP_TOKEN = 'xapp-1-A0APP00001-test';
@@ -89,6 +92,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
   const recording = new RecordingChatEngine();
   // A13: as production wires it, the engine reports run events where App Home reads presence.
   const activity = new RunActivityBoard();
+  let inbox = options.inbox;
 
   const build = async () => {
     const front = await SlackFrontEnd.connect({
@@ -121,6 +125,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
         logger,
         relayName: null,
         timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, ...options.timings },
+        ...(inbox === undefined ? {} : { inbox }),
       });
       await engine.start({ concurrency: 4 });
     }
@@ -165,8 +170,12 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
     /** The folder an agent's turns work in (its bash runs there). */
     agentDir: (name: string) => directory.agentDir(local.workspace.slug, name),
     read: <T>(work: (tx: StoreTx) => Promise<T>) => store.inWorkspace(local.workspace.id, work),
-    /** A new front end and engine on the same database and Slack, as a restarted process has. */
-    restart: async () => {
+    /**
+     * A new front end and engine on the same database and Slack, as a restarted process has
+     * (T4: with `inbox`, the new engine's inbox routing; default: as the harness was opened).
+     */
+    restart: async (next: { inbox?: Partial<InboxRouterOptions> } = {}) => {
+      inbox = next.inbox ?? options.inbox;
       await stop();
       current = await build();
     },

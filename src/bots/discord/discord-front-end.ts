@@ -9,6 +9,7 @@ import { DiscordBackfill } from './discord-backfill';
 import { createDiscordClient } from './discord-client';
 import { type DiscordDirectory, StoreDiscordDirectory } from './discord-directory';
 import { loggable } from './discord-errors';
+import { DiscordInboxDecoder } from './discord-inbox';
 import { DiscordInteractions } from './discord-interactions';
 import { DiscordMessages } from './discord-messages';
 import { DiscordPlatform } from './discord-platform';
@@ -78,16 +79,24 @@ export class DiscordFrontEnd {
    */
   async start(engine: ChatEngine, token: string): Promise<boolean> {
     const { client, logger } = this;
+    // T4: messages are stored once as they arrive; the engine's inbox routes them.
+    const decoder = new DiscordInboxDecoder({
+      client,
+      platform: this.platform,
+      logger,
+      botUserId: () => client.user?.id ?? null,
+      guildIds: () => [...client.guilds.cache.keys()],
+    });
+    engine.routeInboxWith?.('discord', decoder);
     const messages = new DiscordMessages({
       engine,
-      platform: this.platform,
-      directory: this.directory,
+      decoder,
       webhooks: this.webhooks,
       store: this.options.store,
       logger,
       botUserId: () => client.user?.id ?? null,
       applicationId: () => client.application?.id ?? null,
-      guildIds: () => [...client.guilds.cache.keys()],
+      now: this.options.now ?? (() => new Date()),
     });
     const interactions = new DiscordInteractions({
       engine,

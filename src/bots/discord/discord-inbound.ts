@@ -28,18 +28,38 @@ export function placeOf(message: Message): MessagePlace | null {
 export const isConversational = (message: Message): boolean =>
   message.type === MessageType.Default || message.type === MessageType.Reply;
 
+/** What Summon keeps of a Discord message: enough to read it as the core does, later (T4). */
+export interface DiscordMessageFields {
+  id: string;
+  authorId: string;
+  content: string;
+  /** The display names of the users it mentions, by id (for mentions of non-members). */
+  mentionNames: Record<string, string>;
+  createdAt: Date;
+}
+
+export function fieldsOf(message: Message): DiscordMessageFields {
+  return {
+    id: message.id,
+    authorId: message.author.id,
+    content: message.content,
+    mentionNames: Object.fromEntries(
+      message.mentions.users.map((user) => [user.id, user.globalName ?? user.username] as const),
+    ),
+    createdAt: message.createdAt,
+  };
+}
+
 /**
  * A Discord message as the core reads it (P6: the message id is the event id, so a gateway
  * replay and a back-fill of the same message are one event).
  */
 export function toInbound(
-  message: Message,
+  message: DiscordMessageFields,
   place: MessagePlace,
   context: { botUserId: string; members: readonly DiscordMember[] },
 ): InboundMessage {
-  const names = new Map(
-    message.mentions.users.map((user) => [user.id, user.globalName ?? user.username] as const),
-  );
+  const names = new Map(Object.entries(message.mentionNames));
   return {
     platform: 'discord',
     eventId: message.id,
@@ -48,7 +68,7 @@ export function toInbound(
     thread: encodeDiscordThreadId(place),
     topLevel: place.topLevel,
     messageRef: message.id,
-    senderId: message.author.id,
+    senderId: message.authorId,
     text: translateUserMentions(message.content, { ...context, names }),
     receivedAt: message.createdAt,
   };

@@ -9,6 +9,7 @@ import type { Store } from '../../core/ports/store';
 import { publishHome, registerAppHome } from './slack-app-home';
 import { boltLogger } from './slack-bolt-logger';
 import { SlackDirectory } from './slack-directory';
+import { SlackInboxDecoder } from './slack-inbox';
 import { registerSlackListeners } from './slack-listeners';
 import { slackPermalinks } from './slack-permalink';
 import { SlackPlatform } from './slack-platform';
@@ -64,7 +65,7 @@ export class SlackFrontEnd {
     private readonly options: SlackFrontEndOptions,
     readonly identity: { teamId: string; botUserId: string; botId: string },
     private readonly client: webApi.WebClient,
-    private readonly directory: SlackDirectory,
+    directory: SlackDirectory,
   ) {
     this.deliverer = new OutboxDeliverer({
       store: options.store,
@@ -143,7 +144,8 @@ export class SlackFrontEnd {
       receiver = new HTTPReceiver({
         signingSecret: credentials.signingSecret,
         endpoints: SLACK_EVENTS_PATH,
-        // The ack waits for the event to be recorded: a failure answers 500 and Slack retries (P6).
+        // T4: the ack waits for the event to be stored (one write): a failure answers 500 and
+        // Slack retries (P6); routing follows from the inbox.
         processBeforeResponse: true,
         logger,
       });
@@ -165,10 +167,17 @@ export class SlackFrontEnd {
    */
   async start(engine: ChatEngine): Promise<boolean> {
     const log = this.options.logger.child({ component: 'slack' });
+    // T4: this front end's stored events are read back and routed by the engine's inbox.
+    const decoder = new SlackInboxDecoder({
+      botUserId: this.identity.botUserId,
+      platform: this.platform,
+      logger: log,
+    });
+    engine.routeInboxWith?.('slack', decoder);
     registerSlackListeners(this.app, {
       engine,
       platform: this.platform,
-      directory: this.directory,
+      decoder,
       store: this.options.store,
       logger: log,
       botUserId: this.identity.botUserId,

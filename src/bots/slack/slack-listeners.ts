@@ -1,19 +1,20 @@
 import type { App } from '@slack/bolt';
 import { AppError } from '../../core/errors';
+import { deliverInbound } from '../../core/ingest/deliver-inbound';
 import type { ChatEngine, PlatformActor } from '../../core/ports/chat-engine';
 import type { ChatPlatform } from '../../core/ports/chat-platform';
 import type { Logger } from '../../core/ports/logger';
 import type { Store } from '../../core/ports/store';
-import { ensureDirectSpace } from '../../core/spaces/direct-space';
 import { ACTIONS, ANSWER_ACTION } from './slack-cards';
-import type { SlackDirectory } from './slack-directory';
-import { type SlackMessageEvent, toInboundMessage } from './slack-inbound';
+import type { SlackMessageEvent } from './slack-inbound';
+import { type SlackInboxDecoder, slackInboxEntry } from './slack-inbox';
 import { encodeSlackThreadId } from './slack-thread-id';
 
 export interface SlackListenerDeps {
   engine: ChatEngine;
   platform: ChatPlatform;
-  directory: SlackDirectory;
+  /** T4: reads the stored events back (nicknames, direct spaces) once routed. */
+  decoder: SlackInboxDecoder;
   store: Store;
   logger: Logger;
   botUserId: string;
@@ -38,6 +39,11 @@ interface ActionBody {
  * receives and acknowledges; the rules live in the core).
  */
 export function registerSlackListeners(app: App, deps: SlackListenerDeps): void {
+  /**
+   * T4: a person's message is stored once and acknowledged (with `processBeforeResponse` the
+   * ack waits for this write: a failure answers 500 and Slack retries, P6). Nicknames, direct
+   * spaces and routing follow from the inbox (`SlackInboxDecoder`).
+   */
   const onMessage = async (
     event: SlackMessageEvent,
     teamId: string | undefined,
@@ -48,41 +54,13 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
       log.warn({}, 'a Slack event without a team id was ignored');
       return;
     }
-    const nicknames = await deps.directory.nicknamesOfTeam(teamId);
-    const decision = toInboundMessage(event, {
-      teamId,
-      botUserId: deps.botUserId,
-      nicknameOf: (userId) => nicknames.get(userId) ?? null,
-      receivedAt: deps.now(),
-    });
-    if (decision.kind === 'ignore') {
-      log.debug({ reason: decision.reason }, 'Slack event is not input');
+    const entry = slackInboxEntry(event, teamId, deps.now());
+    if (entry === null) {
+      log.debug({}, 'Slack event is not input');
       return;
     }
-    // P1: a direct message is a one-person space with the top-level agent.
-    if (event.channel_type === 'im') {
-      const direct = await ensureDirectSpace(deps.store, {
-        platform: 'slack',
-        teamId,
-        channelId: decision.message.channelId,
-        userId: decision.message.senderId,
-      });
-      if (!direct.ok) {
-        // P7: a team no workspace owns has no outbox to post through; the log says why.
-        await deps.platform
-          .post(decision.message.thread, {
-            as: { kind: 'system' },
-            content: { kind: 'text', text: direct.reason },
-          })
-          .catch((error: unknown) =>
-            log.warn({ reason: direct.reason, err: String(error) }, 'the refusal could not be posted'),
-          );
-        return;
-      }
-    }
-    // An error here reaches Bolt, which answers 500: Slack retries, and the retry is processed (P6).
-    const outcome = await deps.engine.receive(decision.message);
-    log.info({ outcome: outcome.kind }, 'Slack message handled');
+    const result = await deliverInbound(deps.engine, entry, { decoder: deps.decoder, store: deps.store });
+    log.debug({ stored: result.stored }, 'Slack message taken in');
   };
 
   app.event('message', async ({ event, body }) => {

@@ -1,4 +1,5 @@
 import type { RunActivityBoard } from '../agents/run-activity-board';
+import type { InboxRouterOptions } from '../ingest/inbox-router';
 import type { Platform } from '../model/platform';
 import type { ChatPlatform } from '../ports/chat-platform';
 import type { Clock } from '../ports/clock';
@@ -70,4 +71,6 @@ export interface EngineDeps {
   /** N5: this relay's name; null shows as "this relay". */
   relayName: string | null;
   timings: EngineTimings;
+  /** T4: how the inbox is routed (lanes, poll, retries); defaults in `DEFAULT_INBOX_OPTIONS`. */
+  inbox?: Partial<InboxRouterOptions>;
 }

@@ -11,7 +11,7 @@ import { resolveSender } from './resolve-sender';
 const TITLE_LENGTH = 80;
 
 /** What must happen after the transaction commits: never post or enqueue for a rolled-back change. */
-interface AfterCommit {
+export interface RoutedMessage {
   outcome: ReceiveOutcome;
   hints: string[];
   refusal: string | null;
@@ -23,16 +23,26 @@ interface AfterCommit {
  * A person's message: recorded once (P6), resolved to a member (P8), stored, routed (M1–M12,
  * P3) and turned into queued runs, all in one transaction; only then are the runs enqueued.
  * A repeat of a delivery that was never processed is processed: its event id is recorded in
- * the same transaction as the work, so a failure rolls both back.
+ * the same transaction as the work, so a failure rolls both back. (T4: the front ends' inbox
+ * routes each stored event with `routeMessage` inside its own transaction, then `afterRouting`.)
  */
 export async function receiveMessage(deps: EngineDeps, message: InboundMessage): Promise<ReceiveOutcome> {
+  const result = await deps.store.transaction((tx) => routeMessage(tx, deps, message));
+  return afterRouting(deps, message, result);
+}
+
+/** What follows a committed routing: the refusal told, hints, a redrawn question card, runs enqueued. */
+export async function afterRouting(
+  deps: EngineDeps,
+  message: InboundMessage,
+  result: RoutedMessage,
+): Promise<ReceiveOutcome> {
   const log = deps.logger.child({
     component: 'engine',
     platform: message.platform,
     eventId: message.eventId,
   });
   const platform = deps.platforms.get(message.platform);
-  const result = await deps.store.transaction((tx) => route(tx, deps, message));
 
   if (result.refusal !== null) {
     log.info({ reason: result.refusal }, 'message refused');
@@ -60,7 +70,12 @@ export async function receiveMessage(deps: EngineDeps, message: InboundMessage):
   return result.outcome;
 }
 
-async function route(tx: StoreTx, deps: EngineDeps, message: InboundMessage): Promise<AfterCommit> {
+/** P6, P8, M1–M12, P3: the routing of one message, inside the caller's transaction. */
+export async function routeMessage(
+  tx: StoreTx,
+  deps: EngineDeps,
+  message: InboundMessage,
+): Promise<RoutedMessage> {
   if (!(await tx.processedEvents.record(message.platform, message.eventId))) {
     return { outcome: { kind: 'duplicate' }, hints: [], refusal: null };
   }

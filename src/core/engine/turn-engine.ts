@@ -1,10 +1,14 @@
 import { AppError } from '../errors';
 import type { ApprovalOutcome } from '../guardrails/approval';
+import { InboxRouter } from '../ingest/inbox-router';
 import type { ApprovalRecord } from '../model/approval-record';
+import type { InboxEntry } from '../model/inbox';
 import { canStartWork } from '../model/member';
+import type { Platform } from '../model/platform';
 import { toggleNote as nextFoldState } from '../notes';
-import type { ChatEngine, PlatformActor, ReceiveOutcome } from '../ports/chat-engine';
+import type { ChatEngine, IngestOutcome, PlatformActor, ReceiveOutcome } from '../ports/chat-engine';
 import type { InboundMessage } from '../ports/chat-platform';
+import type { InboxDecoder } from '../ports/inbox-decoder';
 import type { QueuedJob } from '../ports/job-queue';
 import { recordAnswer } from './agent-tools';
 import { approvalState, decide, expireDueApprovals, openApproval } from './approvals';
@@ -12,7 +16,7 @@ import type { EngineDeps, RunJob } from './engine-deps';
 import { executeRun } from './execute-run';
 import { noteMessage } from './note-card';
 import { noteSourceOf } from './note-source';
-import { receiveMessage } from './receive-message';
+import { afterRouting, type RoutedMessage, receiveMessage, routeMessage } from './receive-message';
 import { recoverRuns } from './recover-runs';
 import { resolveActor } from './resolve-sender';
 
@@ -32,13 +36,27 @@ export class TurnEngine implements ChatEngine {
   private sweep: NodeJS.Timeout | null = null;
   /** The queue's handler calls in progress: `close()` waits for them to record how they ended. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** T4: the front ends' inbound events, stored before the ack and routed from here. */
+  private readonly inbox: InboxRouter<RoutedMessage>;
 
-  constructor(private readonly deps: EngineDeps) {}
+  constructor(private readonly deps: EngineDeps) {
+    this.inbox = new InboxRouter(
+      {
+        store: deps.store,
+        clock: deps.clock,
+        logger: deps.logger,
+        route: (tx, message) => routeMessage(tx, deps, message),
+        after: (message, routed) => afterRouting(deps, message, routed),
+      },
+      deps.inbox,
+    );
+  }
 
   /** Recovers what a previous process left, then consumes the queue. */
   async start(options: { concurrency: number }): Promise<void> {
     await recoverRuns(this.deps);
     this.deps.queue.process((job) => this.track(this.handle(job)), options);
+    this.inbox.start();
     this.sweep = setInterval(() => {
       recoverRuns(this.deps).catch((error: unknown) =>
         this.deps.logger.error({ err: error }, 'run recovery failed'),
@@ -51,6 +69,7 @@ export class TurnEngine implements ChatEngine {
   async close(): Promise<void> {
     if (this.sweep !== null) clearInterval(this.sweep);
     this.sweep = null;
+    await this.inbox.close();
     await this.deps.queue.close();
     // The queue resolves once it has handed unfinished turns back, without waiting for them;
     // aborted, each still records its hand-back (run `queued` again, card "will start again").
@@ -71,6 +90,20 @@ export class TurnEngine implements ChatEngine {
 
   receive(message: InboundMessage): Promise<ReceiveOutcome> {
     return receiveMessage(this.deps, message);
+  }
+
+  /** T4: one durable write; routing follows from the inbox. */
+  ingest(entry: InboxEntry): Promise<IngestOutcome> {
+    return this.inbox.ingest(entry);
+  }
+
+  routeInboxWith(platform: Platform, decoder: InboxDecoder): void {
+    this.inbox.use(platform, decoder);
+  }
+
+  /** T4: resolves once no inbox row is being routed (tests, benchmarks). */
+  inboxSettled(): Promise<void> {
+    return this.inbox.settled();
   }
 
   async toggleNote(messageId: string, action: 'open' | 'fold', actor: PlatformActor): Promise<void> {

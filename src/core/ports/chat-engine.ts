@@ -1,4 +1,7 @@
+import type { InboxEntry } from '../model/inbox';
+import type { Platform } from '../model/platform';
 import type { InboundMessage, ThreadId } from './chat-platform';
+import type { InboxDecoder } from './inbox-decoder';
 
 /** Who clicked or typed, as a platform knows them; the core resolves the member (P8). */
 export interface PlatformActor {
@@ -17,8 +20,22 @@ export type ReceiveOutcome =
  * What a chat front end calls: the core's side of the platform port. Bots translate a
  * platform event into one of these calls and nothing more.
  */
+/** T4: whether `ingest` stored the event (false: a duplicate of one stored or processed before). */
+export interface IngestOutcome {
+  stored: boolean;
+}
+
 export interface ChatEngine {
   receive(message: InboundMessage): Promise<ReceiveOutcome>;
+  /**
+   * T4: stores an inbound event once (P6's key) and resolves: the front end acknowledges then.
+   * Routing follows from the inbox, through the decoder `routeInboxWith` registered for its
+   * platform. Engines without an inbox leave both out; `deliverInbound` then decodes and
+   * calls `receive` at once.
+   */
+  ingest?(entry: InboxEntry): Promise<IngestOutcome>;
+  /** T4: how a platform's stored events are read back; its rows are routed from now on. */
+  routeInboxWith?(platform: Platform, decoder: InboxDecoder): void;
   /** N7: a person opens or folds a note; only the display changes. */
   toggleNote(messageId: string, action: 'open' | 'fold', actor: PlatformActor): Promise<void>;
   /** G4: a click on Approve or Deny; refusals carry the sentence to show the clicker. */

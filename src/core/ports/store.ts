@@ -1,4 +1,5 @@
 import type { GuardrailAction, GuardrailDecision, GuardrailScopeKind } from '../model/guardrail';
+import type { InboxEntry } from '../model/inbox';
 import type { MemberRole } from '../model/member';
 import type { BindablePlatform, Platform } from '../model/platform';
 import type {
@@ -19,6 +20,7 @@ import type { ApprovalRepository } from './approval-store';
 import type { ChannelCursorRepository } from './channel-cursor-store';
 import type { ConversationRepository, MessageRepository, RunLaneRepository } from './conversation-store';
 import type { GitCredentialRepository, GitPushRepository } from './git-gateway-store';
+import type { InboxRepository } from './inbox-store';
 import type { MemberInviteRepository } from './invite-store';
 import type { OutboxRepository } from './outbox-store';
 import type { QuestionRepository } from './question-store';
@@ -35,6 +37,11 @@ export interface Store {
    * workspace's rows from it (A2).
    */
   inWorkspace<T>(workspaceId: string, work: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /**
+   * T4: `InboxRepository.add` as one statement of its own, with no transaction around it (one
+   * round trip: what a front end waits for before it acknowledges). True when it stored the event.
+   */
+  addToInbox(entry: InboxEntry): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -61,6 +68,8 @@ export interface StoreTx {
   /** P8: one-time codes that link a platform account to a member. */
   readonly memberInvites: MemberInviteRepository;
   readonly channelCursors: ChannelCursorRepository;
+  /** T4: inbound events stored before they are acknowledged, routed from here (system context). */
+  readonly inbox: InboxRepository;
 }
 
 export interface WorkspaceRepository {

@@ -6,6 +6,7 @@ import { GitCredentialEntity } from './git-credential.entity';
 import { GitPushEntity } from './git-push.entity';
 import { GuardrailRuleEntity } from './guardrail-rule.entity';
 import { ProcessedInboundEventEntity } from './inbound-event.entity';
+import { InboxEntity } from './inbox.entity';
 import { MemberEntity } from './member.entity';
 import { MemberInviteEntity } from './member-invite.entity';
 import { MessageEntity } from './message.entity';
@@ -38,4 +39,5 @@ export const ENTITIES = [
   GitPushEntity,
   MemberInviteEntity,
   ChannelCursorEntity,
+  InboxEntity,
 ];

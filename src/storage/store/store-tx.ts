@@ -9,6 +9,7 @@ import { conversationRepository } from './repositories/conversation-repository';
 import { gitCredentialRepository } from './repositories/git-credential-repository';
 import { gitPushRepository } from './repositories/git-push-repository';
 import { guardrailRuleRepository } from './repositories/guardrail-rule-repository';
+import { inboxRepository } from './repositories/inbox-repository';
 import { memberInviteRepository } from './repositories/member-invite-repository';
 import { memberRepository } from './repositories/member-repository';
 import { messageRepository } from './repositories/message-repository';
@@ -57,5 +58,6 @@ export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
   outbox: translated(outboxRepository(manager)),
   memberInvites: translated(memberInviteRepository(manager)),
   channelCursors: translated(channelCursorRepository(manager)),
+  inbox: translated(inboxRepository(manager)),
   query: (sql, params = []) => translatingDbErrors(() => queryRecords(manager, sql, params)),
 });

@@ -1,9 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AppError, ValidationError } from '../../core/errors';
+import type { InboxEntry } from '../../core/model/inbox';
 import type { SerialQueue } from '../serial-queue';
 import { translateDbError } from './db-errors';
 import { isUuid } from './ids';
+import { ADD_TO_INBOX, addParams } from './repositories/inbox-repository';
 import type { SqlStore, SqlStoreTx } from './sql-store';
 import { createStoreTx } from './store-tx';
 
@@ -40,6 +42,18 @@ export class TypeormStore implements SqlStore {
       await manager.query('SET LOCAL ROLE summon_tenant');
       await manager.query(`SELECT set_config('summon.workspace_id', $1, true)`, [workspaceId]);
     });
+  }
+
+  /** T4: one autocommitted statement (no BEGIN/COMMIT round trips): the write an ack waits for. */
+  addToInbox(entry: InboxEntry): Promise<boolean> {
+    return this.queue
+      .run(async () => {
+        const result: unknown = await this.dataSource.query(ADD_TO_INBOX, addParams(entry));
+        return Array.isArray(result) && result.length === 1;
+      })
+      .catch((error: unknown) => {
+        throw translateDbError(error);
+      });
   }
 
   close(): Promise<void> {

@@ -8,6 +8,7 @@ import {
   GUARDRAIL_DECISIONS,
   GUARDRAIL_SCOPE_KINDS,
 } from '../../../src/core/model/guardrail';
+import { INBOX_OUTCOMES } from '../../../src/core/model/inbox';
 import { MEMBER_ROLES } from '../../../src/core/model/member';
 import { AUTHOR_KINDS, NOTE_FOLD_STATES } from '../../../src/core/model/message';
 import { BINDABLE_PLATFORMS, PLATFORMS } from '../../../src/core/model/platform';
@@ -19,7 +20,7 @@ import { schemaObjects } from './schema-inspection';
 import { seedWorkspace } from './workspace-fixture';
 
 /** Platform plumbing written before an event is resolved to a workspace: no workspace_id, no RLS. */
-const SYSTEM_TABLES = ['processed_inbound_events', 'platform_channel_cursors'];
+const SYSTEM_TABLES = ['processed_inbound_events', 'platform_channel_cursors', 'inbound_inbox'];
 
 const TABLES = [
   'agents',
@@ -29,6 +30,7 @@ const TABLES = [
   'git_credentials',
   'git_pushes',
   'guardrail_rules',
+  'inbound_inbox',
   'member_invites',
   'members',
   'messages',
@@ -67,6 +69,8 @@ const VOCABULARIES: Record<string, readonly string[]> = {
   ck_git_pushes_decision: GUARDRAIL_DECISIONS,
   ck_git_pushes_status: GIT_PUSH_STATUSES,
   ck_platform_channel_cursors_platform: PLATFORMS,
+  ck_inbound_inbox_platform: PLATFORMS,
+  ck_inbound_inbox_outcome: INBOX_OUTCOMES,
 };
 
 describe('migration files', () => {
@@ -211,6 +215,8 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('InboundInbox1796120943732');
+      expect(await db.database.revert()).toBe('SandboxAllowedDomains1765065600000');
       expect(await db.database.revert()).toBe('AgentTools1764979200000');
       expect(await db.database.revert()).toBe('DiscordBackfill1764892800000');
       expect(await db.database.revert()).toBe('GitGateway1764806400000');
@@ -251,6 +257,8 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
         'GitGateway1764806400000',
         'DiscordBackfill1764892800000',
         'AgentTools1764979200000',
+        'SandboxAllowedDomains1765065600000',
+        'InboundInbox1796120943732',
       ]);
       expect(await columns()).toEqual(expect.arrayContaining(['status_card_ref', 'reply_message_id']));
       expect(await deferred()).toContain('fk_messages_note_run');
@@ -279,6 +287,8 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('InboundInbox1796120943732');
+      expect(await db.database.revert()).toBe('SandboxAllowedDomains1765065600000');
       expect(await db.database.revert()).toBe('AgentTools1764979200000');
       const [old] = await store.transaction((tx) =>
         tx.query<{ id: string }>(
@@ -287,7 +297,11 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
           [seeded.workspaceId, seeded.runId, seeded.conversationId],
         ),
       );
-      expect(await db.database.migrate()).toEqual(['AgentTools1764979200000']);
+      expect(await db.database.migrate()).toEqual([
+        'AgentTools1764979200000',
+        'SandboxAllowedDomains1765065600000',
+        'InboundInbox1796120943732',
+      ]);
       const question = await store.transaction((tx) => tx.questions.findById(old?.id ?? ''));
       expect(question).toMatchObject({ text: 'CSV or JSON?', options: [], status: 'pending' });
       const answered = await store.transaction((tx) =>

@@ -147,10 +147,11 @@ describe('Slack request verification', () => {
   });
   afterEach(() => h.close());
 
+  // T4: what an ack guarantees is stored: the event's inbox row.
   const storedEvents = () =>
     h.store.transaction(async (tx) => {
       const rows = await (tx as unknown as { query: (sql: string) => Promise<{ n: string }[]> }).query(
-        'SELECT count(*)::text AS n FROM processed_inbound_events',
+        'SELECT count(*)::text AS n FROM inbound_inbox',
       );
       return Number(rows[0]?.n);
     });

@@ -1,0 +1,201 @@
+/**
+ * `npx tsx bench/ingest/ingest-bench.ts [--rates 100,200,400,800] [--seconds 3]`: T4's ingest
+ * benchmark. Plain channel messages (a member's top-level line in a shared space: stored,
+ * starting nothing, P3), as signed `event_callback` deliveries at a fixed rate, against a bare
+ * Bolt app acking in the same run and against Summon on PostgreSQL + BullMQ and on PGlite +
+ * in-process queue. Reports ack throughput and ack p50/p99 per rate, and how long the routing
+ * after the ack took to drain what was taken in.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import { Cleanup } from '../core/cleanup';
+import { readEndpoints } from '../core/endpoints';
+import { preflight } from '../core/preflight';
+import { percentile } from '../core/stats';
+import {
+  CHANNEL,
+  type IngestTarget,
+  openBareBolt,
+  openSummon,
+  PERSON,
+  SIGNING_SECRET,
+  TEAM,
+} from './ingest-targets';
+import type { LoadPlan, LoadResult } from './load-worker';
+
+interface Row {
+  setup: string;
+  rate: number;
+  sent: number;
+  acked: number;
+  failed: number;
+  ackPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** From the first delivery to the last stored event routed (equal to the acks when routing precedes the ack). */
+  routedAfterMs: number;
+  /** Stored events still unrouted when the wait for routing (`--drain-s`) ended. */
+  unrouted: number;
+}
+
+const TEMPLATE = JSON.stringify({
+  token: 'bench',
+  team_id: TEAM,
+  api_app_id: 'A0BENCH001',
+  event: {
+    type: 'message',
+    user: PERSON,
+    text: 'just chatting, message {{n}}',
+    ts: '{{ts}}',
+    event_ts: '{{ts}}',
+    channel: CHANNEL,
+    channel_type: 'channel',
+  },
+  type: 'event_callback',
+  event_id: 'Ev{{n}}',
+  event_time: 1,
+  authorizations: [{ team_id: TEAM, user_id: 'U0BENCHBOT', is_bot: true }],
+});
+
+function load(plan: LoadPlan): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    // tsx's CommonJS hook, registered in the worker, so the worker's TypeScript loads as the bench's does.
+    const file = JSON.stringify(join(__dirname, 'load-worker.ts'));
+    const worker = new Worker(`require('tsx/cjs'); require(${file});`, { eval: true, workerData: plan });
+    worker.once('message', (result: LoadResult | { error: string }) => {
+      void worker.terminate();
+      if ('error' in result) reject(new Error(result.error));
+      else resolve(result);
+    });
+    worker.once('error', reject);
+  });
+}
+
+async function measure(
+  setup: string,
+  target: IngestTarget,
+  rate: number,
+  count: number,
+  tsBase: number,
+  drainMs: number,
+) {
+  const started = performance.now();
+  const result = await load({
+    url: target.url,
+    signingSecret: SIGNING_SECRET,
+    ratePerSecond: rate,
+    count,
+    template: TEMPLATE,
+    tsBase,
+  });
+  const unrouted = await target.drained(drainMs);
+  const routedAfterMs = performance.now() - started;
+  const sorted = [...result.latenciesMs].sort((a, b) => a - b);
+  const acked = result.statuses['200'] ?? 0;
+  const row: Row = {
+    setup,
+    rate,
+    sent: count,
+    acked,
+    failed: count - acked,
+    ackPerSecond: acked / (result.elapsedMs / 1000),
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    maxMs: sorted.at(-1) ?? Number.NaN,
+    routedAfterMs,
+    unrouted,
+  };
+  return row;
+}
+
+const SETUPS = {
+  bare: { label: 'bare Bolt (baseline)', open: (c: Cleanup) => openBareBolt(c) },
+  postgres: {
+    label: 'Summon, PostgreSQL + BullMQ',
+    open: (c: Cleanup, lanes?: number) =>
+      openSummon({ database: 'postgres', bullmq: true, inboxLanes: lanes }, readEndpoints(), c),
+  },
+  pglite: {
+    label: 'Summon, PGlite + in-process',
+    open: (c: Cleanup, lanes?: number) =>
+      openSummon({ database: 'pglite', bullmq: false, inboxLanes: lanes }, readEndpoints(), c),
+  },
+} as const;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      rates: { type: 'string', default: '100,200,400,800' },
+      seconds: { type: 'string', default: '3' },
+      setups: { type: 'string', default: 'bare,postgres,pglite' },
+      lanes: { type: 'string' },
+      label: { type: 'string', default: '' },
+      'drain-s': { type: 'string', default: '60' },
+    },
+  });
+  const rates = values.rates.split(',').map(Number);
+  const seconds = Number(values.seconds);
+  const drainMs = Number(values['drain-s']) * 1000;
+  const lanes = values.lanes === undefined ? undefined : Number(values.lanes);
+  await preflight(readEndpoints());
+  const rows: Row[] = [];
+  for (const id of values.setups.split(',') as (keyof typeof SETUPS)[]) {
+    const spec = SETUPS[id];
+    const cleanup = new Cleanup();
+    try {
+      const target = await spec.open(cleanup, lanes);
+      await measure(spec.label, target, 100, 200, 1_700_000_000, drainMs); // warm-up, not reported
+      for (const [index, rate] of rates.entries()) {
+        const row = await measure(
+          spec.label,
+          target,
+          rate,
+          Math.round(rate * seconds),
+          1_710_000_000 + index * 100_000,
+          drainMs,
+        );
+        console.log(
+          `${row.setup.padEnd(30)} ${String(rate).padStart(4)}/s  acked ${row.acked}/${row.sent}  ` +
+            `${row.ackPerSecond.toFixed(0)} acks/s  p50 ${row.p50Ms.toFixed(1)} ms  p99 ${row.p99Ms.toFixed(1)} ms  ` +
+            `max ${row.maxMs.toFixed(0)} ms  ` +
+            (row.unrouted === 0
+              ? `all routed after ${(row.routedAfterMs / 1000).toFixed(1)} s`
+              : `${row.unrouted} still unrouted after ${(row.routedAfterMs / 1000).toFixed(1)} s`),
+        );
+        rows.push(row);
+      }
+    } finally {
+      await cleanup.run();
+    }
+  }
+  console.log('\nratios to the bare Bolt app at the same rate (throughput: setup ÷ bare)');
+  for (const row of rows) {
+    const bare = rows.find((r) => r.setup === SETUPS.bare.label && r.rate === row.rate);
+    if (bare === undefined || row.setup === SETUPS.bare.label) continue;
+    console.log(
+      `${row.setup.padEnd(30)} ${String(row.rate).padStart(4)}/s  throughput ${(row.ackPerSecond / bare.ackPerSecond).toFixed(2)}×  ` +
+        `p99 ${row.p99Ms.toFixed(1)} ms vs ${bare.p99Ms.toFixed(1)} ms`,
+    );
+  }
+  const dir = join(__dirname, '..', 'results');
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, `ingest-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  await writeFile(
+    file,
+    JSON.stringify(
+      { benchmark: 'ingest', label: values.label, seconds, lanes, cpus: cpus().length, rows },
+      null,
+      2,
+    ),
+  );
+  console.log(`\nwritten to ${file}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,117 @@
+import type { InboxEntry, InboxRecord } from '../../core/model/inbox';
+import type { ChatPlatform } from '../../core/ports/chat-platform';
+import type { InboxDecision, InboxDecoder } from '../../core/ports/inbox-decoder';
+import type { Logger } from '../../core/ports/logger';
+import type { Store } from '../../core/ports/store';
+import { ensureDirectSpace } from '../../core/spaces/direct-space';
+import { SlackDirectory } from './slack-directory';
+import { type SlackMessageEvent, toInboundMessage } from './slack-inbound';
+
+/** What the Slack front end stores of a message event (T4): the event's own fields, and its team. */
+interface SlackInboxPayload {
+  teamId: string;
+  event: SlackMessageEvent;
+}
+
+const EVENT_FIELDS = [
+  'type',
+  'subtype',
+  'channel',
+  'channel_type',
+  'user',
+  'bot_id',
+  'app_id',
+  'text',
+  'ts',
+  'thread_ts',
+] as const;
+
+/**
+ * T4: the inbox entry of a Slack message event, or null when it is no person's message (P10:
+ * decided from the event alone, before the ack). Nothing is looked up here: the ack waits for
+ * one write only.
+ */
+export function slackInboxEntry(
+  event: SlackMessageEvent,
+  teamId: string,
+  receivedAt: Date,
+): InboxEntry | null {
+  const decision = toInboundMessage(event, { teamId, botUserId: null, nicknameOf: () => null, receivedAt });
+  if (decision.kind === 'ignore') return null;
+  const stored: Record<string, string> = {};
+  for (const field of EVENT_FIELDS) {
+    const value = event[field];
+    if (typeof value === 'string') stored[field] = value;
+  }
+  return {
+    platform: 'slack',
+    // P6: `{channel}:{ts}`, the key processed_inbound_events has always recorded.
+    eventId: decision.message.eventId,
+    threadKey: decision.message.thread,
+    channelKey: decision.message.topLevel ? `slack:${decision.message.channelId}` : null,
+    payload: { teamId, event: stored } satisfies { teamId: string; event: Record<string, string> },
+    receivedAt,
+  };
+}
+
+function payloadOf(record: InboxRecord): SlackInboxPayload {
+  const payload = record.payload as Partial<SlackInboxPayload> | null;
+  if (typeof payload?.teamId !== 'string' || typeof payload.event?.type !== 'string') {
+    throw new Error(`Inbox row ${record.id} holds no Slack message event.`);
+  }
+  return { teamId: payload.teamId, event: payload.event };
+}
+
+/**
+ * T4: a stored Slack event read back after the ack, inside the routing transaction: `<@U…>` as
+ * the member's nickname (read fresh, P8), and a direct message's one-person space (P1).
+ */
+export class SlackInboxDecoder implements InboxDecoder {
+  constructor(private readonly deps: { botUserId: string; platform: ChatPlatform; logger: Logger }) {}
+
+  async decode(record: InboxRecord, store: Store): Promise<InboxDecision> {
+    const { teamId, event } = payloadOf(record);
+    const log = this.deps.logger.child({ component: 'slack', eventId: record.eventId });
+    const nicknames = await new SlackDirectory(store).nicknamesOfTeam(teamId);
+    const decision = toInboundMessage(event, {
+      teamId,
+      botUserId: this.deps.botUserId,
+      nicknameOf: (userId) => nicknames.get(userId) ?? null,
+      receivedAt: record.receivedAt,
+    });
+    if (decision.kind === 'ignore') return { kind: 'drop', reason: decision.reason };
+    const message = decision.message;
+    // P1: a direct message is a one-person space with the top-level agent.
+    if (event.channel_type === 'im') {
+      const direct = await ensureDirectSpace(store, {
+        platform: 'slack',
+        teamId,
+        channelId: message.channelId,
+        userId: message.senderId,
+      });
+      if (!direct.ok) {
+        return {
+          kind: 'drop',
+          reason: direct.reason,
+          // P7: a team no workspace owns has no outbox to post through; the log says why.
+          afterCommit: () =>
+            this.deps.platform
+              .post(message.thread, {
+                as: { kind: 'system' },
+                content: { kind: 'text', text: direct.reason },
+              })
+              .then(
+                () => undefined,
+                (error: unknown) =>
+                  log.warn({ reason: direct.reason, err: String(error) }, 'the refusal could not be posted'),
+              ),
+        };
+      }
+    }
+    return {
+      kind: 'route',
+      message,
+      afterCommit: async (outcome) => log.info({ outcome: outcome.kind }, 'Slack message handled'),
+    };
+  }
+}

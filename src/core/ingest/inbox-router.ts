@@ -1,0 +1,235 @@
+import type { InboxEntry, InboxRecord } from '../model/inbox';
+import type { Platform } from '../model/platform';
+import type { IngestOutcome, ReceiveOutcome } from '../ports/chat-engine';
+import type { InboundMessage } from '../ports/chat-platform';
+import type { Clock } from '../ports/clock';
+import type { InboxDecision, InboxDecoder } from '../ports/inbox-decoder';
+import type { Logger } from '../ports/logger';
+import type { Store, StoreTx } from '../ports/store';
+import { transactionStore } from './transaction-store';
+
+export interface InboxRouterOptions {
+  /** Threads routed at once (each in its own transaction); one thread is always routed in order. */
+  lanes: number;
+  /** How often rows stored by another process, or due for a retry, are looked for. */
+  pollMs: number;
+  /** Failed routing attempts before a row is given up (`failed`) and its thread moves on. */
+  maxAttempts: number;
+  /** The first retry's delay; each next one doubles it. */
+  retryBaseMs: number;
+  /** Routed rows are deleted after this long (their key stays in `processed_inbound_events`). */
+  retentionMs: number;
+}
+
+export const DEFAULT_INBOX_OPTIONS: InboxRouterOptions = {
+  lanes: 4,
+  pollMs: 1000,
+  maxAttempts: 5,
+  retryBaseMs: 500,
+  retentionMs: 86_400_000,
+};
+
+/** Prune once in this many polls. */
+const PRUNE_EVERY_POLLS = 600;
+
+export interface InboxRouterDeps<R extends { outcome: ReceiveOutcome }> {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  /** Routes one message inside the routing transaction (P6, P8, M1–M12, P3). */
+  route: (tx: StoreTx, message: InboundMessage) => Promise<R>;
+  /** What follows the committed routing (refusals told, hints, runs enqueued). */
+  after: (message: InboundMessage, routed: R) => Promise<ReceiveOutcome>;
+}
+
+interface Routed<R> {
+  record: InboxRecord;
+  decision: InboxDecision;
+  routed: R | null;
+}
+
+/**
+ * T4: the front ends store each inbound event once and acknowledge; this routes the stored
+ * rows afterwards. Each row is claimed under a row lock (`FOR UPDATE SKIP LOCKED`) in the
+ * transaction that routes it and marks it routed, so a crash can neither lose nor double it:
+ * an uncommitted routing leaves the row unrouted for the next lane, process or start. Only a
+ * thread's oldest unrouted row is claimable, so a thread is routed in order; different threads
+ * are routed concurrently, up to `lanes`.
+ */
+export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
+  private readonly decoders = new Map<Platform, InboxDecoder>();
+  private readonly options: InboxRouterOptions;
+  private readonly running = new Set<Promise<void>>();
+  /** Bumped by every kick: a lane that found nothing looks again if it changed meanwhile. */
+  private generation = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private polls = 0;
+  private closed = false;
+
+  constructor(
+    private readonly deps: InboxRouterDeps<R>,
+    options: Partial<InboxRouterOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_INBOX_OPTIONS, ...options };
+  }
+
+  /** Takes up the rows a previous process left (T4), then keeps looking every `pollMs`. */
+  start(): void {
+    this.closed = false;
+    this.timer = setInterval(() => this.poll(), this.options.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** A front end's decoder; that platform's rows are routed from now on. */
+  use(platform: Platform, decoder: InboxDecoder): void {
+    this.decoders.set(platform, decoder);
+    this.kick();
+  }
+
+  /** T4: the one write before the ack. */
+  async ingest(entry: InboxEntry): Promise<IngestOutcome> {
+    const stored = await this.deps.store.addToInbox(entry);
+    if (stored) this.kick();
+    return { stored };
+  }
+
+  /** Stops taking rows; resolves once the rows being routed are done. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    await this.settled();
+  }
+
+  /** Resolves once no lane is routing. */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  /** Starts a lane when one is free; a busy lane sees the kick and looks again. */
+  kick(): void {
+    this.generation += 1;
+    if (this.closed || this.decoders.size === 0 || this.running.size >= this.options.lanes) return;
+    const lane: Promise<void> = this.lane()
+      .catch((error: unknown) => {
+        this.deps.logger.error({ component: 'inbox', err: String(error) }, 'inbox lane failed');
+        return this.generation;
+      })
+      .then((lastLook) => {
+        this.running.delete(lane);
+        // Lanes that gave up together may all have missed a row stored meanwhile.
+        if (this.running.size === 0 && lastLook !== this.generation) this.kick();
+      });
+    this.running.add(lane);
+  }
+
+  private poll(): void {
+    this.polls += 1;
+    this.kick();
+    if (this.polls % PRUNE_EVERY_POLLS === 0) {
+      const before = new Date(this.deps.clock.now().getTime() - this.options.retentionMs);
+      this.deps.store
+        .transaction((tx) => tx.inbox.prune(before))
+        .catch((error: unknown) =>
+          this.deps.logger.warn({ component: 'inbox', err: String(error) }, 'inbox prune failed'),
+        );
+    }
+  }
+
+  /** Routes rows until none is claimable; resolves with the kick count of its last look. */
+  private async lane(): Promise<number> {
+    for (;;) {
+      const seen = this.generation;
+      if (this.closed) return seen;
+      if (await this.routeOne()) continue;
+      // Nothing to claim. Another lane still running looks again after its row; the last one
+      // looks again if a kick came meanwhile (a row stored after its snapshot).
+      if (this.running.size > 1 || seen === this.generation) return seen;
+    }
+  }
+
+  /** Routes the next claimable row; false when there was none (or the store could not be reached). */
+  private async routeOne(): Promise<boolean> {
+    const claimed: { record: InboxRecord | null } = { record: null };
+    let done: Routed<R> | null;
+    try {
+      done = await this.deps.store.transaction((tx) => this.routeInTransaction(tx, claimed));
+    } catch (error) {
+      const record = claimed.record;
+      if (record === null) {
+        this.deps.logger.warn({ component: 'inbox', err: String(error) }, 'inbox could not be read');
+        return false;
+      }
+      await this.recordFailure(record, error);
+      return true;
+    }
+    if (done === null) return false;
+    await this.afterCommit(done);
+    return true;
+  }
+
+  private async routeInTransaction(
+    tx: StoreTx,
+    claimed: { record: InboxRecord | null },
+  ): Promise<Routed<R> | null> {
+    const now = this.deps.clock.now();
+    const record = await tx.inbox.claimHead([...this.decoders.keys()], now);
+    if (record === null) return null;
+    claimed.record = record;
+    const decoder = this.decoders.get(record.platform);
+    if (decoder === undefined) throw new Error(`No inbox decoder for ${record.platform}.`);
+    const decision = await decoder.decode(record, transactionStore(tx));
+    if (decision.kind === 'drop') {
+      await tx.inbox.markRouted(record.id, 'dropped', now);
+      return { record, decision, routed: null };
+    }
+    const routed = await this.deps.route(tx, decision.message);
+    // T4: marked in the transaction that did the routing's work: both commit or neither does.
+    await tx.inbox.markRouted(record.id, routed.outcome.kind, now);
+    return { record, decision, routed };
+  }
+
+  /** After the commit: failures here are logged, never retried (the routing itself stands). */
+  private async afterCommit({ record, decision, routed }: Routed<R>): Promise<void> {
+    const log = this.deps.logger.child({
+      component: 'inbox',
+      platform: record.platform,
+      eventId: record.eventId,
+    });
+    try {
+      if (decision.kind === 'drop') {
+        log.debug({ reason: decision.reason }, 'inbound event dropped');
+        await decision.afterCommit?.();
+        return;
+      }
+      if (routed === null) return;
+      const outcome = await this.deps.after(decision.message, routed);
+      await decision.afterCommit?.(outcome);
+    } catch (error) {
+      log.error({ err: String(error) }, 'work after routing an inbound event failed');
+    }
+  }
+
+  private async recordFailure(record: InboxRecord, error: unknown): Promise<void> {
+    const attempts = record.attempts + 1;
+    const now = this.deps.clock.now();
+    const giveUp = attempts >= this.options.maxAttempts;
+    const retryAt = giveUp ? null : new Date(now.getTime() + this.options.retryBaseMs * 2 ** (attempts - 1));
+    const log = this.deps.logger.child({
+      component: 'inbox',
+      platform: record.platform,
+      eventId: record.eventId,
+    });
+    if (giveUp) log.error({ attempts, err: String(error) }, 'an inbound event could not be routed; given up');
+    else log.warn({ attempts, err: String(error) }, 'routing an inbound event failed; it is tried again');
+    try {
+      await this.deps.store.transaction((tx) =>
+        tx.inbox.recordFailure(record.id, String(error), retryAt, now),
+      );
+    } catch (recordError) {
+      // The row stays unrouted and due: the next poll tries it again.
+      log.warn({ err: String(recordError) }, 'the failed routing could not be recorded');
+    }
+  }
+}

@@ -1,0 +1,123 @@
+import type { EntityManager } from 'typeorm';
+import type { InboxEntry, InboxOutcome, InboxRecord } from '../../../core/model/inbox';
+import type { Platform } from '../../../core/model/platform';
+import type { InboxRepository } from '../../../core/ports/inbox-store';
+import { queryRecords } from '../query-records';
+
+interface InboxSqlRow {
+  id: string;
+  platform: Platform;
+  event_id: string;
+  thread_key: string;
+  channel_key: string | null;
+  payload: unknown;
+  received_at: Date | string;
+  attempts: number;
+}
+
+/** How many of the oldest unrouted rows one claim considers. */
+const CLAIM_WINDOW = 256;
+
+const toRecord = (row: InboxSqlRow): InboxRecord => ({
+  id: row.id,
+  platform: row.platform,
+  eventId: row.event_id,
+  threadKey: row.thread_key,
+  channelKey: row.channel_key,
+  payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
+  receivedAt: new Date(row.received_at),
+  attempts: row.attempts,
+});
+
+/**
+ * T4, P6: the one write before the ack. A retry, a replay or the second event of a pair
+ * (Slack's `message` + `app_mention`) finds the key in the inbox, or already processed.
+ */
+export const ADD_TO_INBOX = `INSERT INTO inbound_inbox (platform, event_id, thread_key, channel_key, payload, received_at)
+  SELECT $1, $2, $3, $6, $4::jsonb, $5
+  WHERE NOT EXISTS (SELECT 1 FROM processed_inbound_events WHERE platform = $1 AND event_id = $2)
+  ON CONFLICT ON CONSTRAINT uq_inbound_inbox_event DO NOTHING
+  RETURNING id`;
+
+export const addParams = (entry: InboxEntry): unknown[] => [
+  entry.platform,
+  entry.eventId,
+  entry.threadKey,
+  JSON.stringify(entry.payload ?? {}),
+  entry.receivedAt,
+  entry.channelKey,
+];
+
+export const inboxRepository = (manager: EntityManager): InboxRepository => ({
+  async add(entry) {
+    const inserted = await queryRecords<{ id: string }>(manager, ADD_TO_INBOX, addParams(entry));
+    return inserted.length === 1;
+  },
+
+  async claimHead(platforms, now) {
+    if (platforms.length === 0) return null;
+    const list = platforms.map((_, i) => `$${i + 2}`).join(', ');
+    // T4: only a thread's oldest unrouted row may be taken, so a thread is routed in order; a
+    // head another transaction holds is skipped, and so (not being heads) are the rows after it.
+    // Only the oldest CLAIM_WINDOW unrouted rows are looked at: a lane that finds nothing (every
+    // head held by another lane) costs a bounded scan, however long the backlog; rows further
+    // back are behind those anyway.
+    const rows = await queryRecords<InboxSqlRow>(
+      manager,
+      `SELECT i.id, i.platform, i.event_id, i.thread_key, i.channel_key, i.payload, i.received_at, i.attempts
+       FROM inbound_inbox i
+       WHERE i.id IN (
+           SELECT w.id FROM inbound_inbox w WHERE w.routed_at IS NULL ORDER BY w.seq LIMIT ${CLAIM_WINDOW})
+         AND i.routed_at IS NULL AND i.available_at <= $1 AND i.platform IN (${list})
+         AND NOT EXISTS (
+           SELECT 1 FROM inbound_inbox e
+           WHERE e.routed_at IS NULL AND e.platform = i.platform
+             AND e.thread_key = i.thread_key AND e.seq < i.seq)
+         AND (i.channel_key IS NULL OR NOT EXISTS (
+           SELECT 1 FROM inbound_inbox c
+           WHERE c.routed_at IS NULL AND c.platform = i.platform
+             AND c.channel_key = i.channel_key AND c.seq < i.seq))
+       ORDER BY i.seq
+       LIMIT 1
+       FOR UPDATE OF i SKIP LOCKED`,
+      [now, ...platforms],
+    );
+    const row = rows[0];
+    return row === undefined ? null : toRecord(row);
+  },
+
+  async markRouted(id, outcome: InboxOutcome, at) {
+    await manager.query(
+      'UPDATE inbound_inbox SET routed_at = $2, outcome = $3, last_error = NULL WHERE id = $1',
+      [id, at, outcome],
+    );
+  },
+
+  async recordFailure(id, error, retryAt, at) {
+    await manager.query(
+      `UPDATE inbound_inbox SET attempts = attempts + 1, last_error = $2,
+         available_at = COALESCE($3, available_at),
+         routed_at = CASE WHEN $3::timestamptz IS NULL THEN $4::timestamptz END,
+         outcome = CASE WHEN $3::timestamptz IS NULL THEN 'failed' END
+       WHERE id = $1`,
+      [id, error.slice(0, 2000), retryAt, at],
+    );
+  },
+
+  async countPending() {
+    const rows = await queryRecords<{ n: string | number }>(
+      manager,
+      'SELECT count(*) AS n FROM inbound_inbox WHERE routed_at IS NULL',
+    );
+    return Number(rows[0]?.n ?? 0);
+  },
+
+  async prune(before) {
+    const rows = await queryRecords<{ id: string }>(
+      manager,
+      'DELETE FROM inbound_inbox WHERE routed_at < $1 RETURNING id',
+      [before],
+    );
+    return rows.length;
+  },
+});
