@@ -1,6 +1,7 @@
 import { createJobQueue } from '../adapters/queue/create-job-queue';
 import { createRedisClient } from '../adapters/redis/redis-connection-options';
 import { RedisPairRateLimiter } from '../adapters/redis/redis-pair-rate-limiter';
+import { RedisWaitSignals } from '../adapters/redis/redis-wait-signals';
 import { createRunnerResolver } from '../adapters/runners/runner-resolver';
 import type { RunActivityBoard } from '../core/agents/run-activity-board';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../core/engine/engine-deps';
@@ -8,9 +9,11 @@ import { TurnEngine } from '../core/engine/turn-engine';
 import type { TurnToolsFactory } from '../core/engine/turn-tool-kit';
 import type { Platform } from '../core/model/platform';
 import type { ChatPlatform } from '../core/ports/chat-platform';
+import { systemClock } from '../core/ports/clock';
 import type { PairRateLimiter } from '../core/ports/pair-rate-limiter';
 import type { RunWorkspace } from '../core/ports/run-workspace';
 import type { RunnerResolver } from '../core/ports/runner';
+import { InProcessWaitSignals } from '../core/waits/in-process-wait-signals';
 import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limiter';
 import { createPullRequests, createRunWorkspace } from './git-gateway-runtime';
 import type { Runtime } from './runtime';
@@ -51,6 +54,8 @@ export async function startEngine(
   const redis = config.redisUrl === undefined ? null : createRedisClient(config.redisUrl);
   const rateLimiter: PairRateLimiter =
     redis === null ? new InMemoryPairRateLimiter() : new RedisPairRateLimiter(redis);
+  // T1: with Redis, a click handled by any process wakes the turn waiting in this one.
+  const waits = redis === null ? new InProcessWaitSignals() : new RedisWaitSignals(redis, { logger });
   const engine = new TurnEngine({
     store: runtime.store,
     platforms,
@@ -64,13 +69,15 @@ export async function startEngine(
     ...withWorkspaces(options.workspaces === undefined ? createRunWorkspace(runtime) : options.workspaces),
     rateLimiter,
     directory: runtime.directory,
-    clock: { now: () => new Date() },
+    clock: systemClock,
+    waits,
     logger: logger.child({ component: 'engine' }),
     relayName: null,
     ...(options.activity === undefined ? {} : { activity: options.activity }),
     timings: { ...DEFAULT_TIMINGS, ...options.timings },
   });
-  await engine.start({ concurrency: options.concurrency ?? 4 });
+  // T3: active turns at once (SUMMON_CONCURRENCY, `--concurrency`); waiting turns hold none.
+  await engine.start({ concurrency: options.concurrency ?? config.concurrency });
   // G4: the git gateway posts its approval cards through this engine.
   runtime.engineApprovals.attach(engine);
   return {
@@ -78,6 +85,7 @@ export async function startEngine(
     close: async () => {
       runtime.engineApprovals.detach(engine);
       await engine.close();
+      if (waits instanceof RedisWaitSignals) await waits.close();
       await redis?.quit();
     },
   };

@@ -10,7 +10,7 @@ import { agentEnvironment } from '../core/tools/agent-environment';
  */
 export function createTurnTools(
   env: NodeJS.ProcessEnv = process.env,
-  options: { approvalPollMs?: number; bashTimeoutMs?: number; pullRequests?: PullRequestOpener | null } = {},
+  options: { bashTimeoutMs?: number; pullRequests?: PullRequestOpener | null } = {},
 ): TurnToolsFactory {
   const definitions = builtinTools({
     bash: {
@@ -19,8 +19,5 @@ export function createTurnTools(
     },
     pullRequests: options.pullRequests ?? null,
   });
-  return createToolKit(
-    definitions,
-    options.approvalPollMs === undefined ? {} : { approvalPollMs: options.approvalPollMs },
-  );
+  return createToolKit(definitions);
 }

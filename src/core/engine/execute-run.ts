@@ -3,6 +3,7 @@ import type { RunLiveness } from '../model/run';
 import { notifiesOnFinish } from '../notes';
 import type { RunnerEvent } from '../ports/runner';
 import { NO_TOOLS } from '../ports/turn-tools';
+import { waitTopics } from '../ports/wait-signals';
 import { composePrompt } from '../prompt';
 import type { EngineDeps } from './engine-deps';
 import { noteMessage } from './note-card';
@@ -216,7 +217,7 @@ async function postReply(deps: EngineDeps, context: TurnContext, reply: string):
 async function finishRun(deps: EngineDeps, context: TurnContext, result: TurnResult): Promise<RunRecord> {
   const { run } = context;
   const now = deps.clock.now();
-  return deps.store.inWorkspace(run.workspaceId, async (tx) => {
+  const finished = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
     await tx.runs.update(run.id, {
       status: result.ok ? 'succeeded' : 'failed',
       ...(result.ok ? {} : { error: result.error, liveness: 'failed' as const }),
@@ -225,6 +226,9 @@ async function finishRun(deps: EngineDeps, context: TurnContext, result: TurnRes
     });
     return (await tx.runs.findById(run.id)) ?? run;
   });
+  // T1: a turn waiting for this one (ask_agent, delegate_task), in whichever process, looks again.
+  await deps.waits.notify(waitTopics.run(run.id));
+  return finished;
 }
 
 /** N9: a note's fold follows the run it started; redraw it when that run starts and ends. */

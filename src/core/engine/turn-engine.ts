@@ -6,15 +6,20 @@ import { toggleNote as nextFoldState } from '../notes';
 import type { ChatEngine, PlatformActor, ReceiveOutcome } from '../ports/chat-engine';
 import type { InboundMessage } from '../ports/chat-platform';
 import type { QueuedJob } from '../ports/job-queue';
+import type { SlotLease } from '../waits/fair-slots';
+import { InProcessWaitSignals } from '../waits/in-process-wait-signals';
 import { recordAnswer } from './agent-tools';
+import { type ApprovalWait, awaitApproval } from './approval-wait';
 import { approvalState, decide, expireDueApprovals, openApproval } from './approvals';
-import type { EngineDeps, RunJob } from './engine-deps';
+import { DEFAULT_CONCURRENCY, WAITING_TURNS } from './concurrency';
+import type { EngineDeps, EngineSetup, RunJob } from './engine-deps';
 import { executeRun } from './execute-run';
 import { noteMessage } from './note-card';
 import { noteSourceOf } from './note-source';
 import { receiveMessage } from './receive-message';
 import { recoverRuns } from './recover-runs';
 import { resolveActor } from './resolve-sender';
+import { TurnSlots } from './turn-slots';
 
 /**
  * After the queue has given up on the turns still running (its close timeout) and aborted
@@ -33,12 +38,27 @@ export class TurnEngine implements ChatEngine {
   /** The queue's handler calls in progress: `close()` waits for them to record how they ended. */
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly deps: EngineDeps) {}
+  private readonly deps: EngineDeps;
 
-  /** Recovers what a previous process left, then consumes the queue. */
+  constructor(setup: EngineSetup) {
+    this.deps = {
+      ...setup,
+      waits: setup.waits ?? new InProcessWaitSignals(),
+      slots: new TurnSlots(DEFAULT_CONCURRENCY),
+    };
+  }
+
+  /**
+   * Recovers what a previous process left, then consumes the queue. T3: at most `concurrency`
+   * turns are active at once; turns waiting (T1) hold no slot, so the queue takes up to
+   * `WAITING_TURNS` more.
+   */
   async start(options: { concurrency: number }): Promise<void> {
+    this.deps.slots.setCapacity(options.concurrency);
     await recoverRuns(this.deps);
-    this.deps.queue.process((job) => this.track(this.handle(job)), options);
+    this.deps.queue.process((job) => this.track(this.handle(job)), {
+      concurrency: options.concurrency + WAITING_TURNS,
+    });
     this.sweep = setInterval(() => {
       recoverRuns(this.deps).catch((error: unknown) =>
         this.deps.logger.error({ err: error }, 'run recovery failed'),
@@ -125,6 +145,11 @@ export class TurnEngine implements ChatEngine {
     return approvalState(this.deps, approvalId);
   }
 
+  /** G4, T1: waits for the decision without a slot or a poll (the gateway's held pushes). */
+  awaitApproval(approvalId: string, signal: AbortSignal): Promise<ApprovalWait> {
+    return awaitApproval(this.deps, approvalId, signal);
+  }
+
   /** N13: a person answers a question card; only members of the question's workspace may. */
   async answerQuestion(
     questionId: string,
@@ -169,16 +194,32 @@ export class TurnEngine implements ChatEngine {
   }
 
   private async handle(job: QueuedJob<RunJob>): Promise<void> {
-    const run = await this.deps.store.transaction((tx) => tx.runs.findById(job.data.runId));
+    const found = await this.deps.store.transaction(async (tx) => {
+      const run = await tx.runs.findById(job.data.runId);
+      const conversation = run === null ? null : await tx.conversations.findById(run.conversationId);
+      return { run, conversation };
+    });
+    const { run, conversation } = found;
     if (run === null || run.status !== 'queued') return; // done already, or its lane's worker has it
-    // Run the lane's queued turns oldest first until none is left or another worker holds it.
-    for (;;) {
-      if (job.signal.aborted) return;
-      const claimed = await this.deps.store.inWorkspace(run.workspaceId, (tx) =>
-        tx.runs.claimNext(run.agentId, run.conversationId, this.deps.clock.now()),
-      );
-      if (claimed === null) return;
-      await executeRun(this.deps, claimed, job.signal);
+    // T3: a slot, shared fairly across workspaces and spaces.
+    const owner = { workspaceId: run.workspaceId, spaceId: conversation?.spaceId ?? '' };
+    let lease = await this.deps.slots.acquire(owner, job.signal);
+    try {
+      // Run the lane's queued turns oldest first until none is left or another worker holds it.
+      for (;;) {
+        if (job.signal.aborted || lease === null) return;
+        const claimed = await this.deps.store.inWorkspace(run.workspaceId, (tx) =>
+          tx.runs.claimNext(run.agentId, run.conversationId, this.deps.clock.now()),
+        );
+        if (claimed === null) return;
+        const held: SlotLease = lease;
+        const ended = await this.deps.slots.run(claimed.id, owner, held, job.signal, () =>
+          executeRun(this.deps, claimed, job.signal),
+        );
+        lease = ended.lease ?? (await this.deps.slots.acquire(owner, job.signal));
+      }
+    } finally {
+      lease?.release();
     }
   }
 }

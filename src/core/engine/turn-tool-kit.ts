@@ -10,7 +10,7 @@ import { type AnyToolDefinition, type ToolScope, toolSpec } from '../tools/tool-
 import { toolSurface } from '../tools/tool-surface';
 import { type AgentToolTimings, agentTools, DEFAULT_AGENT_TOOL_TIMINGS } from './agent-tools';
 import type { EngineDeps } from './engine-deps';
-import { DEFAULT_APPROVAL_POLL_MS, guardCall } from './guard-call';
+import { guardCall } from './guard-call';
 
 /** What the kit is told about the turn it builds tools for. */
 export interface TurnToolsScope {
@@ -36,7 +36,7 @@ export type TurnToolsFactory = (deps: EngineDeps, scope: TurnToolsScope) => Turn
  */
 export function createToolKit(
   definitions: readonly AnyToolDefinition[],
-  options: { approvalPollMs?: number; agentTools?: Partial<AgentToolTimings> } = {},
+  options: { agentTools?: Partial<AgentToolTimings> } = {},
 ): TurnToolsFactory {
   const timings = { ...DEFAULT_AGENT_TOOL_TIMINGS, ...options.agentTools };
   return (deps, turn) => {
@@ -59,7 +59,6 @@ export function createToolKit(
           }),
     };
     const gatewayGatesPush = turn.workspace?.gatewayGatesPush === true;
-    const pollMs = options.approvalPollMs ?? DEFAULT_APPROVAL_POLL_MS;
     const log = deps.logger.child({ component: 'tools', runId: turn.runId });
     // A12: a call waiting on an approval is blocked, so the silence watch is held meanwhile.
     const guard = async (call: ToolCall, actions: readonly GuardrailAction[], signal: AbortSignal) => {
@@ -75,7 +74,6 @@ export function createToolKit(
             summary: `${call.name}: ${summarizeCall(call)}`,
           },
           signal,
-          pollMs,
         );
       } finally {
         turn.onWaiting?.(false);
