@@ -181,6 +181,11 @@ export class TurnEngine implements ChatEngine {
     return result.ok ? { ok: true } : result;
   }
 
+  /** T1, T3: this process's turn slots: the bound, active turns, turns waiting for a slot, suspended turns. */
+  slotStats(): ReturnType<TurnSlots['stats']> {
+    return this.deps.slots.stats();
+  }
+
   /** G4: expires unanswered approvals (also run periodically). */
   expireApprovals(): Promise<string[]> {
     return expireDueApprovals(this.deps);
