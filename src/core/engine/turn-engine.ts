@@ -5,15 +5,13 @@ import { canStartWork } from '../model/member';
 import { toggleNote as nextFoldState } from '../notes';
 import type { ChatEngine, PlatformActor, ReceiveOutcome } from '../ports/chat-engine';
 import type { InboundMessage } from '../ports/chat-platform';
-import type { QueuedJob } from '../ports/job-queue';
-import type { SlotLease } from '../waits/fair-slots';
 import { InProcessWaitSignals } from '../waits/in-process-wait-signals';
 import { recordAnswer } from './agent-tools';
 import { type ApprovalWait, awaitApproval } from './approval-wait';
 import { approvalState, decide, expireDueApprovals, openApproval } from './approvals';
-import { DEFAULT_CONCURRENCY, WAITING_TURNS } from './concurrency';
-import type { EngineDeps, EngineSetup, RunJob } from './engine-deps';
-import { executeRun } from './execute-run';
+import { DEFAULT_CONCURRENCY } from './concurrency';
+import type { EngineDeps, EngineSetup } from './engine-deps';
+import { LaneWorker } from './lane-worker';
 import { noteMessage } from './note-card';
 import { noteSourceOf } from './note-source';
 import { receiveMessage } from './receive-message';
@@ -35,10 +33,9 @@ const HAND_BACK_GRACE_MS = 1000;
  */
 export class TurnEngine implements ChatEngine {
   private sweep: NodeJS.Timeout | null = null;
-  /** The queue's handler calls in progress: `close()` waits for them to record how they ended. */
-  private readonly inFlight = new Set<Promise<void>>();
-
   private readonly deps: EngineDeps;
+  /** The queue's handler: lanes in progress, including turns that wait detached from a job. */
+  private readonly lanes: LaneWorker;
 
   constructor(setup: EngineSetup) {
     this.deps = {
@@ -46,19 +43,17 @@ export class TurnEngine implements ChatEngine {
       waits: setup.waits ?? new InProcessWaitSignals(),
       slots: new TurnSlots(DEFAULT_CONCURRENCY),
     };
+    this.lanes = new LaneWorker(this.deps);
   }
 
   /**
    * Recovers what a previous process left, then consumes the queue. T3: at most `concurrency`
-   * turns are active at once; turns waiting (T1) hold no slot, so the queue takes up to
-   * `WAITING_TURNS` more.
+   * turns are active at once; T1: a turn that waits holds neither a slot nor its queue job.
    */
   async start(options: { concurrency: number }): Promise<void> {
     this.deps.slots.setCapacity(options.concurrency);
     await recoverRuns(this.deps);
-    this.deps.queue.process((job) => this.track(this.handle(job)), {
-      concurrency: options.concurrency + WAITING_TURNS,
-    });
+    this.deps.queue.process((job) => this.lanes.handle(job), options);
     this.sweep = setInterval(() => {
       recoverRuns(this.deps).catch((error: unknown) =>
         this.deps.logger.error({ err: error }, 'run recovery failed'),
@@ -71,14 +66,17 @@ export class TurnEngine implements ChatEngine {
   async close(): Promise<void> {
     if (this.sweep !== null) clearInterval(this.sweep);
     this.sweep = null;
+    // Waiting turns (no job of their own) hand back and are enqueued again while the queue is open.
+    await this.lanes.stopDetached(HAND_BACK_GRACE_MS, settledWithin);
     await this.deps.queue.close();
     // The queue resolves once it has handed unfinished turns back, without waiting for them;
     // aborted, each still records its hand-back (run `queued` again, card "will start again").
     // Wait for that, so a process that exits after close leaves no run `running` to be taken
     // for dead.
-    if (!(await settledWithin([...this.inFlight], HAND_BACK_GRACE_MS))) {
+    const inProgress = this.lanes.inProgress();
+    if (!(await settledWithin(inProgress, HAND_BACK_GRACE_MS))) {
       this.deps.logger.warn(
-        { turns: this.inFlight.size },
+        { turns: inProgress.length },
         'turns did not stop in time; they will be marked dead',
       );
     }
@@ -189,43 +187,6 @@ export class TurnEngine implements ChatEngine {
   /** G4: expires unanswered approvals (also run periodically). */
   expireApprovals(): Promise<string[]> {
     return expireDueApprovals(this.deps);
-  }
-
-  private track(work: Promise<void>): Promise<void> {
-    this.inFlight.add(work);
-    const forget = () => this.inFlight.delete(work);
-    work.then(forget, forget);
-    return work;
-  }
-
-  private async handle(job: QueuedJob<RunJob>): Promise<void> {
-    const found = await this.deps.store.transaction(async (tx) => {
-      const run = await tx.runs.findById(job.data.runId);
-      const conversation = run === null ? null : await tx.conversations.findById(run.conversationId);
-      return { run, conversation };
-    });
-    const { run, conversation } = found;
-    if (run === null || run.status !== 'queued') return; // done already, or its lane's worker has it
-    // T3: a slot, shared fairly across workspaces and spaces.
-    const owner = { workspaceId: run.workspaceId, spaceId: conversation?.spaceId ?? '' };
-    let lease = await this.deps.slots.acquire(owner, job.signal);
-    try {
-      // Run the lane's queued turns oldest first until none is left or another worker holds it.
-      for (;;) {
-        if (job.signal.aborted || lease === null) return;
-        const claimed = await this.deps.store.inWorkspace(run.workspaceId, (tx) =>
-          tx.runs.claimNext(run.agentId, run.conversationId, this.deps.clock.now()),
-        );
-        if (claimed === null) return;
-        const held: SlotLease = lease;
-        const ended = await this.deps.slots.run(claimed.id, owner, held, job.signal, () =>
-          executeRun(this.deps, claimed, job.signal),
-        );
-        lease = ended.lease ?? (await this.deps.slots.acquire(owner, job.signal));
-      }
-    } finally {
-      lease?.release();
-    }
   }
 }
 

@@ -8,13 +8,15 @@ interface HeldTurn {
   /** Taking the slot again after the last wait (a new wait waits for it first). */
   resuming: Promise<void> | null;
   signal: AbortSignal;
+  onSuspend: () => void;
 }
 
 /**
  * T1, T3: the slots of this process's active turns. A turn holds one while it works
  * (thinking, running a tool) and gives it back while it waits — on a person, another agent,
- * a push held at the gateway — taking one again, fairly, when the wait ends. The queue's own
- * concurrency is far higher, so waiting turns never keep the queue from starting new ones.
+ * a push held at the gateway — taking one again, fairly, when the wait ends. A waiting turn
+ * also lets go of its queue job (`LaneWorker`), so waiting turns never keep the queue from
+ * starting new ones.
  */
 export class TurnSlots {
   private readonly slots: FairSlots;
@@ -44,8 +46,10 @@ export class TurnSlots {
     lease: SlotLease,
     signal: AbortSignal,
     work: () => Promise<T>,
+    /** Called each time the run starts waiting (its slot given back). */
+    onSuspend: () => void = () => {},
   ): Promise<{ result: T; lease: SlotLease | null }> {
-    const turn: HeldTurn = { owner, lease, waits: 0, resuming: null, signal };
+    const turn: HeldTurn = { owner, lease, waits: 0, resuming: null, signal, onSuspend };
     this.held.set(runId, turn);
     try {
       const result = await work();
@@ -73,6 +77,7 @@ export class TurnSlots {
     if (turn.waits === 1) {
       turn.lease?.release();
       turn.lease = null;
+      turn.onSuspend();
     }
     try {
       return await work();

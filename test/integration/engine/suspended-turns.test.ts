@@ -99,7 +99,7 @@ describe.each(ENGINE_SETUPS)('T1: turns that wait hold no slot, on $name', (setu
     await waitFor(async () => cards().approvals.length === 1);
     await waitFor(async () => h.engine.slotStats().suspended === 1);
     // The wait armed one timer, for its expiry, and nothing else waits on the clock.
-    expect(clock.pending()).toBe(1);
+    await waitFor(async () => clock.pending() === 1);
     clock.advance(31 * 60_000);
     await h.settled(1);
     expect(cards().approvals).toEqual([{ id: expect.any(String), status: 'expired' }]);
