@@ -38,7 +38,14 @@ export async function executeRun(deps: EngineDeps, claimed: RunRecord, signal: A
     return;
   }
 
-  const card = new StatusCardPublisher(platform, thread, agent, deps.timings.statusEditIntervalMs, log);
+  const card = new StatusCardPublisher(
+    platform,
+    thread,
+    agent,
+    deps.timings.statusEditIntervalMs,
+    log,
+    deps.clock,
+  );
   const cardRef = await card.open(claimed.statusCardRef);
   await deps.store.inWorkspace(claimed.workspaceId, (tx) =>
     tx.runs.update(claimed.id, { statusCardRef: cardRef }),
