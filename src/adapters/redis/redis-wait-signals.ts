@@ -2,6 +2,9 @@ import type { Redis } from 'ioredis';
 import { type Logger, silentLogger } from '../../core/ports/logger';
 import type { WaitSignals } from '../../core/ports/wait-signals';
 
+/** How long a new wait waits for its SUBSCRIBE before going on without it. */
+const SUBSCRIBE_WAIT_MS = 2000;
+
 export interface RedisWaitSignalsOptions {
   /** Prepended to every channel; tests use a fresh one per file. */
   channelPrefix?: string;
@@ -60,8 +63,20 @@ export class RedisWaitSignals implements WaitSignals {
       this.listeners.set(topic, set);
     }
     set.add(listener);
-    if (set.size === 1) this.subscribed.set(topic, this.subscriber.subscribe(this.prefix + topic));
-    await this.subscribed.get(topic);
+    if (set.size === 1) {
+      const subscribing = this.subscriber.subscribe(this.prefix + topic).catch((error: unknown) => {
+        this.log.warn({ err: error, topic }, 'could not subscribe; the wait relies on its own checks');
+      });
+      this.subscribed.set(topic, subscribing);
+    }
+    // Redis away: the wait goes on after a bound; once the SUBSCRIBE lands its waiters look
+    // again, so a notification sent in between is not missed.
+    const subscribing = this.subscribed.get(topic) ?? Promise.resolve();
+    const landed = await Promise.race([
+      subscribing.then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), SUBSCRIBE_WAIT_MS).unref()),
+    ]);
+    if (!landed) void subscribing.then(() => this.tell(topic));
     const own = set;
     return () => {
       own.delete(listener);
