@@ -45,6 +45,7 @@ export const waitingScript: Script = async function* (request) {
         };
   yield { type: 'tool_start', callId: 'c1', tool: call.name, summary: call.name };
   const outcome = await request.tools.call(call, request.signal);
+  if (request.signal.aborted) return; // stopped: a model call would be aborted too
   yield { type: 'tool_end', callId: 'c1', ok: outcome.ok };
   yield { type: 'final', text: `${release ?? question}: ${outcome.output}` };
 };

@@ -17,7 +17,8 @@ interface Lane {
  * to wait it gives its slot back and the job completes, so the queue (whose concurrency is the
  * slot count) starts the next turn; the waiting turn goes on in memory, holding neither, and
  * takes a slot again when it resumes. Suspension is in memory only (no T2 checkpoint yet): a
- * crash loses the waiting turn as it loses a running one (A12 `dead`).
+ * crash loses the waiting turn as it loses a running one (A12 `dead`); a graceful stop hands
+ * it back, to start again.
  */
 export class LaneWorker {
   private stopping = false;
@@ -60,29 +61,14 @@ export class LaneWorker {
   }
 
   /**
-   * SIGTERM: the turns that were waiting (detached from the queue) stop and hand back (their
-   * run `queued` again); within `graceMs` each is enqueued again, so another worker takes it.
+   * SIGTERM: the turns that were waiting (detached from the queue) stop and hand back: their
+   * run is `queued` again, and the next recovery pass (this process's successor at start, or
+   * another worker's periodic one) enqueues it. Enqueueing it here could hand it straight
+   * back to this closing process.
    */
-  async stopDetached(graceMs: number, settled: (work: Promise<void>[], ms: number) => Promise<boolean>) {
+  stopDetached(): void {
     this.stopping = true;
-    const detached = [...this.lanes].filter(([, lane]) => lane.detached);
-    if (detached.length === 0) return;
-    for (const [, lane] of detached) lane.abort.abort();
-    await settled(
-      detached.map(([work]) => work.catch(() => undefined)),
-      graceMs,
-    );
-    for (const [, lane] of detached) {
-      if (lane.runId === null) continue;
-      const runId = lane.runId;
-      const run = await this.deps.store.transaction((tx) => tx.runs.findById(runId)).catch(() => null);
-      if (run?.status !== 'queued') continue;
-      await this.deps.queue
-        .enqueue({ id: run.id, data: { runId: run.id } })
-        .catch((error: unknown) =>
-          this.deps.logger.warn({ err: error, runId }, 'could not enqueue a handed-back turn'),
-        );
-    }
+    for (const lane of this.lanes.values()) if (lane.detached) lane.abort.abort();
   }
 
   private async runLane(runId: string, lane: Lane, detach: () => void): Promise<void> {

@@ -66,8 +66,8 @@ export class TurnEngine implements ChatEngine {
   async close(): Promise<void> {
     if (this.sweep !== null) clearInterval(this.sweep);
     this.sweep = null;
-    // Waiting turns (no job of their own) hand back and are enqueued again while the queue is open.
-    await this.lanes.stopDetached(HAND_BACK_GRACE_MS, settledWithin);
+    // Waiting turns (no job of their own) stop now and hand back; the others as the queue says.
+    this.lanes.stopDetached();
     await this.deps.queue.close();
     // The queue resolves once it has handed unfinished turns back, without waiting for them;
     // aborted, each still records its hand-back (run `queued` again, card "will start again").

@@ -107,6 +107,26 @@ describe.each(ENGINE_SETUPS)('T1: turns that wait hold no slot, on $name', (setu
     expect(released).toEqual([]);
   });
 
+  it('T1: on SIGTERM a suspended turn is handed back (run queued again) and starts again on the next worker', async () => {
+    await open();
+    await mention('release again');
+    await waitFor(async () => cards().approvals.length === 1);
+    await waitFor(async () => h.engine.slotStats().suspended === 1);
+    await h.engine.close();
+    const [handedBack] = await h.runs();
+    expect(handedBack).toMatchObject({ status: 'queued', liveness: 'ok' });
+    expect(h.thread(1).map(describeEntry)).toContain(
+      'approval(pending) engineer wants to run: release: {"tag":"again"}',
+    );
+    await h.restart(); // its start-up recovery enqueues the queued run
+    // It starts from the beginning: a new card, which an approver answers this time.
+    await waitFor(async () => cards().approvals.filter((a) => a.status === 'pending').length === 2);
+    const fresh = cards().approvals[1];
+    expect(await h.engine.decideApproval(fresh?.id ?? 'none', 'approve', you)).toEqual({ ok: true });
+    await h.settled(1);
+    expect(released).toEqual(['again']);
+  });
+
   if (setup.redis) {
     it('T1: a click handled by another engine process wakes the turn waiting in this one (Redis pub/sub)', async () => {
       await open();
