@@ -2,13 +2,22 @@ import { runCoreBench } from './core/core-bench';
 import { readEndpoints } from './core/endpoints';
 import { parseCoreOptions, USAGE } from './core/options';
 import { preflight } from './core/preflight';
+import { runTurnsBench } from './turns/turns-bench';
+import { parseTurnsOptions } from './turns/turns-options';
 
 /**
- * `npm run bench -- [core] [flags]`: runs the core benchmark (the only one so far). Ctrl-C
+ * `npm run bench -- [core] [flags]`: runs the core benchmark; `npm run bench -- turns` the
+ * T1/T3 one (pending approvals, a slow model). Ctrl-C
  * stops starting new messages, lets those in flight finish and still removes every database
  * and queue the run made; a second Ctrl-C exits at once.
  */
 async function main(argv: readonly string[]): Promise<void> {
+  if (argv[0] === 'turns') {
+    const endpoints = readEndpoints();
+    await preflight(endpoints);
+    await runTurnsBench(parseTurnsOptions(argv.slice(1)), endpoints, (line) => console.log(line));
+    return;
+  }
   const options = parseCoreOptions(argv);
   if (options === 'help') {
     console.log(USAGE);

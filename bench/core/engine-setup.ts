@@ -6,8 +6,11 @@ import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
 import { DEFAULT_TIMINGS, type RunJob } from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
+import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
 import type { InboundMessage } from '../../src/core/ports/chat-platform';
 import { silentLogger } from '../../src/core/ports/logger';
+import type { Runner } from '../../src/core/ports/runner';
+import type { Store } from '../../src/core/ports/store';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
 import { ensureLocalChat, LOCAL_CHANNEL, LOCAL_MEMBER } from '../../src/core/workspace/local-chat';
 import type { DatabaseKind } from '../../src/storage/database';
@@ -39,6 +42,17 @@ export interface EngineSetup {
   /** One message, top-level in a new thread; ends when the agent's reply is posted. */
   roundTrip: RoundTrip;
   platform: RecordingPlatform;
+  engine: TurnEngine;
+  store: Store;
+  workspaceId: string;
+  /** Sends `text` top-level in a new thread without waiting for anything. */
+  send(text: string): Promise<void>;
+}
+
+/** What a benchmark other than `core` changes: the runner and the tools (default: instant, none). */
+export interface EngineExtras {
+  runner?: Runner;
+  tools?: TurnToolsFactory;
 }
 
 /**
@@ -50,6 +64,7 @@ export async function openEngineSetup(
   endpoints: Endpoints,
   options: { workerConcurrency: number; timeoutMs: number },
   cleanup: Cleanup,
+  extras: EngineExtras = {},
 ): Promise<EngineSetup> {
   const database = await openBenchDatabase(spec.database, endpoints.postgresServerUrl, cleanup);
   const store = database.store;
@@ -72,7 +87,8 @@ export async function openEngineSetup(
     store,
     platforms: new Map([['terminal', platform]]),
     queue,
-    runners: () => new InstantRunner(),
+    runners: () => extras.runner ?? new InstantRunner(),
+    ...(extras.tools === undefined ? {} : { tools: extras.tools }),
     rateLimiter: new InMemoryPairRateLimiter(),
     directory: new FileWorkspaceDirectory(dataDir),
     clock: { now: () => new Date() },
@@ -84,25 +100,29 @@ export async function openEngineSetup(
   await engine.start({ concurrency: options.workerConcurrency });
 
   let sent = 0;
+  const messageIn = (thread: string, text: string): InboundMessage => ({
+    platform: 'terminal',
+    eventId: randomUUID(),
+    workspace: { slug: local.workspace.slug },
+    channelId: LOCAL_CHANNEL,
+    thread,
+    topLevel: true,
+    messageRef: `in-${sent}`,
+    senderId: LOCAL_MEMBER,
+    text: `@${AGENT} ${text}`,
+    receivedAt: new Date(),
+  });
+  const send = async (text: string) => {
+    sent += 1;
+    await engine.receive(messageIn(`terminal:${LOCAL_CHANNEL}:${sent}`, text));
+  };
   const roundTrip: RoundTrip = async () => {
     sent += 1;
     const thread = `terminal:${LOCAL_CHANNEL}:${sent}`;
     const reply = platform.expectReply(thread);
     reply.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
-    const message: InboundMessage = {
-      platform: 'terminal',
-      eventId: randomUUID(),
-      workspace: { slug: local.workspace.slug },
-      channelId: LOCAL_CHANNEL,
-      thread,
-      topLevel: true,
-      messageRef: `in-${sent}`,
-      senderId: LOCAL_MEMBER,
-      text: `@${AGENT} benchmark message ${sent}`,
-      receivedAt: new Date(),
-    };
     try {
-      const outcome = await engine.receive(message);
+      const outcome = await engine.receive(messageIn(thread, `benchmark message ${sent}`));
       if (outcome.kind !== 'accepted' || outcome.runIds.length !== 1) {
         throw new Error(`${thread}: expected one run, got ${JSON.stringify(outcome)}`);
       }
@@ -111,5 +131,5 @@ export async function openEngineSetup(
     }
     return reply;
   };
-  return { roundTrip, platform };
+  return { roundTrip, platform, engine, store, workspaceId: local.workspace.id, send };
 }

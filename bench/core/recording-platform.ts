@@ -10,7 +10,9 @@ import { Waiters } from './waiters';
 export class RecordingPlatform implements ChatPlatform {
   readonly platform = 'terminal' as const;
   readonly problems: string[] = [];
-  readonly counts = { posts: 0, replies: 0, updates: 0, privateMessages: 0 };
+  readonly counts = { posts: 0, replies: 0, updates: 0, privateMessages: 0, approvalCards: 0 };
+  /** The approval ids of the approval cards posted, in order. */
+  readonly approvalIds: string[] = [];
   private readonly refsByThread = new Map<ThreadId, Set<string>>();
   private readonly replies: Waiters;
   private nextRef = 0;
@@ -40,6 +42,10 @@ export class RecordingPlatform implements ChatPlatform {
     const refs = this.refsByThread.get(thread) ?? new Set<string>();
     refs.add(ref);
     this.refsByThread.set(thread, refs);
+    if (message.content.kind === 'approval') {
+      this.counts.approvalCards += 1;
+      this.approvalIds.push(message.content.card.approvalId);
+    }
     if (message.content.kind === 'text') {
       if (message.as.kind === 'agent' && message.as.name === this.agentName) {
         this.counts.replies += 1;

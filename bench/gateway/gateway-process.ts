@@ -72,6 +72,7 @@ async function main() {
     approvals: {
       requestApproval: () => Promise.reject(new Error('the bench allows every push')),
       approvalState: async () => 'deny',
+      awaitApproval: async () => 'denied',
     },
     credentials,
     inspector: new PackInspector({ workDir: path.join(work, 'gateway'), upstreamUrl, auth }),

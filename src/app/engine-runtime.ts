@@ -2,6 +2,7 @@ import type { RunEgressProxies } from '../adapters/egress-proxy/run-egress-proxi
 import { createJobQueue } from '../adapters/queue/create-job-queue';
 import { createRedisClient } from '../adapters/redis/redis-connection-options';
 import { RedisPairRateLimiter } from '../adapters/redis/redis-pair-rate-limiter';
+import { RedisWaitSignals } from '../adapters/redis/redis-wait-signals';
 import { createRunnerResolver } from '../adapters/runners/runner-resolver';
 import type { RunActivityBoard } from '../core/agents/run-activity-board';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../core/engine/engine-deps';
@@ -9,9 +10,11 @@ import { TurnEngine } from '../core/engine/turn-engine';
 import type { TurnToolsFactory } from '../core/engine/turn-tool-kit';
 import type { Platform } from '../core/model/platform';
 import type { ChatPlatform } from '../core/ports/chat-platform';
+import { systemClock } from '../core/ports/clock';
 import type { PairRateLimiter } from '../core/ports/pair-rate-limiter';
 import type { RunWorkspace } from '../core/ports/run-workspace';
 import type { RunnerResolver } from '../core/ports/runner';
+import { InProcessWaitSignals } from '../core/waits/in-process-wait-signals';
 import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limiter';
 import { createEgressProxies } from './egress-runtime';
 import { createPullRequests, createRunWorkspace } from './git-gateway-runtime';
@@ -60,6 +63,8 @@ export async function startEngine(
     redis === null ? new InMemoryPairRateLimiter() : new RedisPairRateLimiter(redis);
   // X2: each run's filtering egress proxy, the sandbox's only way out besides the gateway.
   const egress = options.egress === undefined ? createEgressProxies(config, logger) : options.egress;
+  // T1: with Redis, a click handled by any process wakes the turn waiting in this one.
+  const waits = redis === null ? new InProcessWaitSignals() : new RedisWaitSignals(redis, { logger });
   const engine = new TurnEngine({
     store: runtime.store,
     platforms,
@@ -79,7 +84,8 @@ export async function startEngine(
     ...(egress === null ? {} : { egress }),
     rateLimiter,
     directory: runtime.directory,
-    clock: { now: () => new Date() },
+    clock: systemClock,
+    waits,
     logger: logger.child({ component: 'engine' }),
     relayName: null,
     ...(options.activity === undefined ? {} : { activity: options.activity }),
@@ -88,7 +94,8 @@ export async function startEngine(
     // the front ends' inbox writes (the acks). PostgreSQL routes threads side by side.
     inbox: { lanes: config.databaseUrl === undefined ? 1 : 4 },
   });
-  await engine.start({ concurrency: options.concurrency ?? 4 });
+  // T3: active turns at once (SUMMON_CONCURRENCY, `--concurrency`); waiting turns hold none.
+  await engine.start({ concurrency: options.concurrency ?? config.concurrency });
   // G4: the git gateway posts its approval cards through this engine.
   runtime.engineApprovals.attach(engine);
   return {
@@ -97,6 +104,7 @@ export async function startEngine(
       runtime.engineApprovals.detach(engine);
       await engine.close();
       await egress?.closeAll();
+      if (waits instanceof RedisWaitSignals) await waits.close();
       await redis?.quit();
     },
   };

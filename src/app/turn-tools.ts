@@ -12,7 +12,6 @@ import { agentEnvironment } from '../core/tools/agent-environment';
 export function createTurnTools(
   env: NodeJS.ProcessEnv = process.env,
   options: {
-    approvalPollMs?: number;
     bashTimeoutMs?: number;
     pullRequests?: PullRequestOpener | null;
     /** X1–X4: the runtime's launcher (default: a new bubblewrap launcher, fail closed). */
@@ -27,8 +26,5 @@ export function createTurnTools(
     },
     pullRequests: options.pullRequests ?? null,
   });
-  return createToolKit(
-    definitions,
-    options.approvalPollMs === undefined ? {} : { approvalPollMs: options.approvalPollMs },
-  );
+  return createToolKit(definitions);
 }

@@ -11,6 +11,8 @@ export interface Config {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   port: number;
+  /** T3: `SUMMON_CONCURRENCY`, active turns at once per process (default 64); waiting turns hold none. */
+  concurrency: number;
   logLevel: string;
   models: ModelConfig;
   /** G3: the git gateway and GitHub. Credentials are secrets: the gateway's alone, never a run's. */
@@ -83,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     databaseUrl: nonEmpty(env.DATABASE_URL),
     redisUrl: nonEmpty(env.REDIS_URL),
     port,
+    concurrency: parseConcurrency(env.SUMMON_CONCURRENCY),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
     models: {
       anthropicApiKey: nonEmpty(env.ANTHROPIC_API_KEY),
@@ -142,6 +145,19 @@ function slackConfig(env: NodeJS.ProcessEnv): SlackConfig | undefined {
 export const databaseDir = (config: Pick<Config, 'dataDir'>): string => path.join(config.dataDir, 'db');
 export const workspacesDir = (config: Pick<Config, 'dataDir'>): string =>
   path.join(config.dataDir, 'workspaces');
+
+/** T3: the default is high: model-bound turns are I/O, not CPU. */
+export const DEFAULT_CONCURRENCY = 64;
+
+export function parseConcurrency(value: string | undefined): number {
+  const text = nonEmpty(value);
+  if (text === undefined) return DEFAULT_CONCURRENCY;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new Error(`SUMMON_CONCURRENCY must be a whole number of at least 1, got "${text}"`);
+  }
+  return n;
+}
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();

@@ -15,9 +15,7 @@ export function anthropicAgent(standIn: AnthropicStandIn, apiKey: string) {
       defaultModel: 'claude-sonnet-4-6',
       maxRetries: 0,
     }),
-    tools: createTurnTools(process.env, {
-      approvalPollMs: 30,
-    }),
+    tools: createTurnTools(process.env),
   };
 }
 

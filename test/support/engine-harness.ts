@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { createRedisClient } from '../../src/adapters/redis/redis-connection-options';
 import { RedisPairRateLimiter } from '../../src/adapters/redis/redis-pair-rate-limiter';
+import { RedisWaitSignals } from '../../src/adapters/redis/redis-wait-signals';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
 import { TerminalChat, TerminalPlatform, type ThreadEntry } from '../../src/bots/terminal';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../src/core/engine/engine-deps';
@@ -10,11 +11,14 @@ import { TurnEngine } from '../../src/core/engine/turn-engine';
 import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
 import type { RunRecord } from '../../src/core/model/records';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
+import type { Clock } from '../../src/core/ports/clock';
 import type { EgressProxies } from '../../src/core/ports/egress';
 import { type Logger, silentLogger } from '../../src/core/ports/logger';
 import type { RunWorkspace } from '../../src/core/ports/run-workspace';
 import type { Runner } from '../../src/core/ports/runner';
 import type { StoreTx } from '../../src/core/ports/store';
+import type { WaitSignals } from '../../src/core/ports/wait-signals';
+import { InProcessWaitSignals } from '../../src/core/waits/in-process-wait-signals';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
 import { ensureLocalChat } from '../../src/core/workspace/local-chat';
 import { deleteKeysUnder } from '../integration/queue/redis-test-prefix';
@@ -45,6 +49,8 @@ export async function openEngineHarness(
     egress?: EgressProxies;
     logger?: Logger;
     concurrency?: number;
+    /** The engine's clock (a `ManualClock` drives approval expiries, G4); real time by default. */
+    clock?: Clock;
   } = {},
 ) {
   const db = await openTestDatabase(setup.database);
@@ -56,7 +62,8 @@ export async function openEngineHarness(
   output.on('data', (chunk: Buffer) => {
     screen += chunk.toString();
   });
-  const now = () => new Date();
+  const clock: Clock = options.clock ?? { now: () => new Date() };
+  const now = () => clock.now();
   const platform = new TerminalPlatform({ output, now });
   const queueName = `turns-${randomUUID().slice(0, 8)}`;
   const prefix = `summon-test-${randomUUID().slice(0, 8)}`;
@@ -68,7 +75,17 @@ export async function openEngineHarness(
     redis === null
       ? new InMemoryPairRateLimiter()
       : new RedisPairRateLimiter(redis, { keyPrefix: limiterPrefix });
-  const newEngine = (turnRunner: Runner) =>
+  // T1: the scaled-out set-up wakes waits through Redis pub/sub, as in production; each engine
+  // (a process) has its own subscriber.
+  const signals: RedisWaitSignals[] = [];
+  const waitsFor = (): WaitSignals => {
+    if (redis === null) return new InProcessWaitSignals();
+    const waits = new RedisWaitSignals(redis, { channelPrefix: limiterPrefix });
+    signals.push(waits);
+    return waits;
+  };
+  let waits = waitsFor();
+  const newEngine = (turnRunner: Runner, engineWaits: WaitSignals = waits) =>
     new TurnEngine({
       store,
       platforms: new Map([['terminal', platform]]),
@@ -85,12 +102,14 @@ export async function openEngineHarness(
       ...(options.egress === undefined ? {} : { egress: options.egress }),
       rateLimiter,
       directory,
-      clock: { now },
+      clock,
+      waits: engineWaits,
       logger: options.logger ?? silentLogger,
       relayName: null,
       timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, ...timings },
     });
   let engine = newEngine(runner);
+  const peers: TurnEngine[] = [];
   await engine.start({ concurrency: options.concurrency ?? 4 });
   // The chat talks to whichever engine is current, so a restart keeps its selected thread.
   const current: ChatEngine = {
@@ -126,9 +145,20 @@ export async function openEngineHarness(
      * process starts it (recovering what the last one left). Close the current engine first.
      */
     restart: async (nextRunner: Runner = runner) => {
+      waits = waitsFor();
       engine = newEngine(nextRunner);
       await engine.start({ concurrency: options.concurrency ?? 4 });
       return engine;
+    },
+    /**
+     * T1: a second engine, as another process on the same database and queue would run one
+     * (PostgreSQL + BullMQ: its own Redis subscriber). Closed by `close()`.
+     */
+    openPeer: async (peerRunner: Runner = runner) => {
+      const peer = newEngine(peerRunner, waitsFor());
+      await peer.start({ concurrency: options.concurrency ?? 4 });
+      peers.push(peer);
+      return peer;
     },
     platform,
     local,
@@ -152,7 +182,9 @@ export async function openEngineHarness(
         return done && (count === undefined || all.length === count) ? all : null;
       }),
     close: async () => {
+      for (const peer of peers) await peer.close();
       await engine.close();
+      for (const subscriber of signals) await subscriber.close();
       if (redis !== null) {
         // The queue's own keys too: a test run leaves nothing behind in Redis.
         await deleteKeysUnder(redis, prefix);

@@ -25,6 +25,10 @@ export class EngineApprovalsSlot implements GatewayApprovals {
     return this.current().approvalState(approvalId);
   }
 
+  awaitApproval(approvalId: string, signal: AbortSignal) {
+    return this.current().awaitApproval(approvalId, signal);
+  }
+
   async expireApprovals(): Promise<string[]> {
     return (await this.current().expireApprovals?.()) ?? [];
   }

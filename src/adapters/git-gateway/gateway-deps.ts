@@ -1,3 +1,4 @@
+import type { ApprovalWait } from '../../core/engine/approval-wait';
 import type { ApprovalOutcome } from '../../core/guardrails/approval';
 import type { ApprovalDetails, ApprovalRecord } from '../../core/model/approval-record';
 import type { GuardrailAction } from '../../core/model/guardrail';
@@ -17,20 +18,23 @@ export interface GatewayApprovals {
     ttlMs?: number;
   }): Promise<ApprovalRecord>;
   approvalState(approvalId: string): Promise<ApprovalOutcome>;
+  /**
+   * G4, T1: waits for the decision, the engine's one approval wait (the run's turn slot is
+   * given back meanwhile, nothing polls; an expiry marks the approval expired).
+   */
+  awaitApproval(approvalId: string, signal: AbortSignal): Promise<ApprovalWait>;
   /** Marks due approvals expired and edits their cards. */
   expireApprovals?(): Promise<string[]>;
 }
 
 export interface GatewayTimings {
-  /** How often a waiting push checks its approval. */
-  pollMs: number;
   /** How often a waiting client is told `waiting for approval …`. */
   progressMs: number;
   /** G4: how long an approval waits (the engine's default when unset). */
   approvalTtlMs?: number;
 }
 
-export const DEFAULT_GATEWAY_TIMINGS: GatewayTimings = { pollMs: 1000, progressMs: 10_000 };
+export const DEFAULT_GATEWAY_TIMINGS: GatewayTimings = { progressMs: 10_000 };
 
 export interface GitGatewayDeps {
   store: Store;

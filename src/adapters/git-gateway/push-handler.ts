@@ -187,35 +187,33 @@ async function askThenForward(deps: GitGatewayDeps, ctx: PushContext): Promise<v
   }
 }
 
-/** Polls the approval; tells the client it is still waiting; notices a client that left. */
+/**
+ * G4, T1: waits on the engine's approval wait (woken by the decision, no polling); tells the
+ * client it is still waiting; a client that leaves ends the wait.
+ */
 async function waitForDecision(
   deps: GitGatewayDeps,
   ctx: PushContext,
   approvalId: string,
   say: (lines: string[]) => void,
 ): Promise<'allow' | 'denied' | 'expired' | 'gone'> {
-  let gone = false;
-  ctx.res.once('close', () => {
-    if (!ctx.res.writableFinished) gone = true;
-  });
-  const started = Date.now();
-  let lastProgress = started;
-  for (;;) {
-    if (gone) return 'gone';
-    const state = await deps.approvals.approvalState(approvalId);
-    if (state === 'allow') return 'allow';
-    if (state === 'deny') {
-      await deps.approvals.expireApprovals?.();
-      const found = await deps.store.inWorkspace(ctx.run.workspaceId, (tx) =>
-        tx.approvals.findById(approvalId),
-      );
-      return found?.status === 'denied' ? 'denied' : 'expired';
-    }
-    if (Date.now() - lastProgress >= deps.timings.progressMs) {
-      lastProgress = Date.now();
-      say([`waiting for approval … (${Math.round((lastProgress - started) / 1000)} s)`]);
-    }
-    await new Promise((resolve) => setTimeout(resolve, deps.timings.pollMs));
+  const gone = new AbortController();
+  const onClose = () => {
+    if (!ctx.res.writableFinished) gone.abort();
+  };
+  ctx.res.once('close', onClose);
+  if (ctx.res.destroyed) gone.abort();
+  const started = deps.clock.now().getTime();
+  const progressTimer = setInterval(() => {
+    const waited = Math.round((deps.clock.now().getTime() - started) / 1000);
+    say([`waiting for approval … (${waited} s)`]);
+  }, deps.timings.progressMs);
+  try {
+    const outcome = await deps.approvals.awaitApproval(approvalId, gone.signal);
+    return outcome === 'aborted' ? 'gone' : outcome;
+  } finally {
+    clearInterval(progressTimer);
+    ctx.res.off('close', onClose);
   }
 }
 

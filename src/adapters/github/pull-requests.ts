@@ -27,7 +27,6 @@ export interface PullRequestDeps {
   /** Posts a line in the run's thread (the PR link). */
   post(runId: string, text: string): Promise<void>;
   logger: Logger;
-  pollMs?: number;
   approvalTtlMs?: number;
 }
 
@@ -71,14 +70,14 @@ export class PullRequests {
         },
         ...(this.deps.approvalTtlMs === undefined ? {} : { ttlMs: this.deps.approvalTtlMs }),
       });
-      for (;;) {
-        if (signal?.aborted) return { ok: false, reason: 'The run stopped while waiting for approval.' };
-        const state = await this.deps.approvals.approvalState(approval.id);
-        if (state === 'deny') {
-          return { ok: false, reason: 'The pull request was not approved (denied or expired).' };
-        }
-        if (state === 'allow') break;
-        await new Promise((resolve) => setTimeout(resolve, this.deps.pollMs ?? 1000));
+      // G4, T1: the engine's approval wait: no slot held, no polling.
+      const outcome = await this.deps.approvals.awaitApproval(
+        approval.id,
+        signal ?? new AbortController().signal,
+      );
+      if (outcome === 'aborted') return { ok: false, reason: 'The run stopped while waiting for approval.' };
+      if (outcome !== 'allow') {
+        return { ok: false, reason: 'The pull request was not approved (denied or expired).' };
       }
     }
     const [owner = '', name = ''] = input.repo.split('/');

@@ -9,8 +9,9 @@ export function registerStartCommand(program: Command, context: CliContext): voi
     .description(
       'migrate, create the default workspace on first start and serve HTTP, without the terminal chat',
     )
-    .action(async () => {
-      const server = await startServer(context.env, context.cwd);
+    .option('--concurrency <n>', 'T3: active turns at once in this process (SUMMON_CONCURRENCY, default 64)')
+    .action(async (options: ConcurrencyOption) => {
+      const server = await startServer(withConcurrency(context.env, options), context.cwd);
       if (server.chat === null) server.logger.info({}, noPlatformMessage);
       await untilSignal(server);
     });
@@ -19,9 +20,12 @@ export function registerStartCommand(program: Command, context: CliContext): voi
     .description(
       'migrate, create the default workspace on first start and serve HTTP; in a terminal with no chat platform configured, open the local chat (what `npm start` runs)',
     )
-    .action(async () => {
+    .option('--concurrency <n>', 'T3: active turns at once in this process (SUMMON_CONCURRENCY, default 64)')
+    .action(async (options: ConcurrencyOption) => {
       const chat = process.stdin.isTTY === true && !chatPlatformConfigured(context.env);
-      const server = await startServer(context.env, context.cwd, { logToFile: chat });
+      const server = await startServer(withConcurrency(context.env, options), context.cwd, {
+        logToFile: chat,
+      });
       if (chat) {
         context.output.out(`Logs: ${server.runtime.config.dataDir}/summon.log · HTTP on port ${server.port}`);
         try {
@@ -34,6 +38,15 @@ export function registerStartCommand(program: Command, context: CliContext): voi
       if (server.chat === null) server.logger.info({}, noPlatformMessage);
       await untilSignal(server);
     });
+}
+
+interface ConcurrencyOption {
+  concurrency?: string;
+}
+
+/** T3: `--concurrency` wins over SUMMON_CONCURRENCY; the config checks the value. */
+function withConcurrency(env: NodeJS.ProcessEnv, options: ConcurrencyOption): NodeJS.ProcessEnv {
+  return options.concurrency === undefined ? env : { ...env, SUMMON_CONCURRENCY: options.concurrency };
 }
 
 const noPlatformMessage =

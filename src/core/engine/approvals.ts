@@ -6,6 +6,7 @@ import type { GuardrailAction } from '../model/guardrail';
 import type { Platform } from '../model/platform';
 import type { PlatformActor } from '../ports/chat-engine';
 import type { StoreTx } from '../ports/store';
+import { waitTopics } from '../ports/wait-signals';
 import { approvalMessage } from './approval-card';
 import type { EngineDeps } from './engine-deps';
 import { resolveActor } from './resolve-sender';
@@ -100,29 +101,44 @@ export async function decide(
       ? { ok: true as const, changed }
       : { ok: false as const, reason: decision.reason, changed };
   });
-  if (result.changed !== null) await editCard(deps, result.changed);
+  if (result.changed !== null) {
+    // T1: the turn (or push) waiting on this approval, in whichever process, looks again.
+    await deps.waits.notify(waitTopics.approval(approvalId));
+    await editCard(deps, result.changed);
+  }
   return result.ok ? { ok: true } : { ok: false, reason: result.reason };
 }
 
 /** G4: unanswered approvals expire (default 30 minutes) and count as denied. */
 export async function expireDueApprovals(deps: EngineDeps): Promise<string[]> {
-  const now = deps.clock.now();
-  const due = await deps.store.transaction((tx) => tx.approvals.listPendingDue(now));
+  const due = await deps.store.transaction((tx) => tx.approvals.listPendingDue(deps.clock.now()));
   const expired: string[] = [];
   for (const approval of due) {
-    const update = await deps.store.transaction(async (tx) => {
-      const stored = await tx.approvals.decide(approval.id, {
-        status: 'expired',
-        decidedByMemberId: null,
-        decidedAt: approval.expiresAt,
-      });
-      return stored === null ? null : cardUpdate(tx, stored);
-    });
-    if (update === null) continue;
-    expired.push(approval.id);
-    await editCard(deps, update);
+    if (await expireApproval(deps, approval)) expired.push(approval.id);
   }
   return expired;
+}
+
+/**
+ * G4: one pending approval lapses (stamped with its expiry time); its card says so and its
+ * waiter is told. False when it was decided first.
+ */
+export async function expireApproval(
+  deps: Pick<EngineDeps, 'store' | 'platforms' | 'waits'>,
+  approval: ApprovalRecord,
+): Promise<boolean> {
+  const update = await deps.store.transaction(async (tx) => {
+    const stored = await tx.approvals.decide(approval.id, {
+      status: 'expired',
+      decidedByMemberId: null,
+      decidedAt: approval.expiresAt,
+    });
+    return stored === null ? null : cardUpdate(tx, stored);
+  });
+  if (update === null) return false;
+  await deps.waits.notify(waitTopics.approval(approval.id));
+  await editCard(deps, update);
+  return true;
 }
 
 /** What a waiting action does now: allow, deny (denied or expired), or keep waiting (G2a: never a silent yes). */
@@ -158,7 +174,7 @@ async function cardUpdate(tx: StoreTx, approval: ApprovalRecord): Promise<CardUp
   };
 }
 
-async function editCard(deps: EngineDeps, update: CardUpdate): Promise<void> {
+async function editCard(deps: Pick<EngineDeps, 'platforms'>, update: CardUpdate): Promise<void> {
   const platform = update.platform === undefined ? undefined : deps.platforms.get(update.platform);
   const ref = update.approval.platformCardRef;
   if (platform === undefined || update.thread === null || ref === null) return;

@@ -10,7 +10,9 @@ import type { PairRateLimiter } from '../ports/pair-rate-limiter';
 import type { RunWorkspace } from '../ports/run-workspace';
 import type { RunnerResolver } from '../ports/runner';
 import type { Store } from '../ports/store';
+import type { WaitSignals } from '../ports/wait-signals';
 import type { WorkspaceDirectory } from '../ports/workspace-directory';
+import type { TurnSlots } from './turn-slots';
 import type { TurnToolsFactory } from './turn-tool-kit';
 
 /** A queued turn: the run is stored first; the job only wakes a worker up. */
@@ -67,6 +69,10 @@ export interface EngineDeps {
   rateLimiter: PairRateLimiter;
   directory: WorkspaceDirectory;
   clock: Clock;
+  /** T1: what wakes a waiting turn (in-process, or Redis pub/sub across processes). */
+  waits: WaitSignals;
+  /** T1, T3: this process's slots for active turns; a waiting turn gives its slot back. */
+  slots: TurnSlots;
   logger: Logger;
   /** N5: this relay's name; null shows as "this relay". */
   relayName: string | null;
@@ -74,3 +80,6 @@ export interface EngineDeps {
   /** T4: how the inbox is routed (lanes, poll, retries); defaults in `DEFAULT_INBOX_OPTIONS`. */
   inbox?: Partial<InboxRouterOptions>;
 }
+
+/** What builds a `TurnEngine`: its deps, with the wait signals in-process unless given. */
+export type EngineSetup = Omit<EngineDeps, 'waits' | 'slots'> & { waits?: WaitSignals };

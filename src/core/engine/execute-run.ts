@@ -3,6 +3,7 @@ import type { RunLiveness } from '../model/run';
 import { notifiesOnFinish } from '../notes';
 import type { RunnerEvent } from '../ports/runner';
 import { NO_TOOLS } from '../ports/turn-tools';
+import { waitTopics } from '../ports/wait-signals';
 import { composePrompt } from '../prompt';
 import type { EngineDeps } from './engine-deps';
 import { noteMessage } from './note-card';
@@ -37,7 +38,14 @@ export async function executeRun(deps: EngineDeps, claimed: RunRecord, signal: A
     return;
   }
 
-  const card = new StatusCardPublisher(platform, thread, agent, deps.timings.statusEditIntervalMs, log);
+  const card = new StatusCardPublisher(
+    platform,
+    thread,
+    agent,
+    deps.timings.statusEditIntervalMs,
+    log,
+    deps.clock,
+  );
   const cardRef = await card.open(claimed.statusCardRef);
   await deps.store.inWorkspace(claimed.workspaceId, (tx) =>
     tx.runs.update(claimed.id, { statusCardRef: cardRef }),
@@ -222,7 +230,7 @@ async function postReply(deps: EngineDeps, context: TurnContext, reply: string):
 async function finishRun(deps: EngineDeps, context: TurnContext, result: TurnResult): Promise<RunRecord> {
   const { run } = context;
   const now = deps.clock.now();
-  return deps.store.inWorkspace(run.workspaceId, async (tx) => {
+  const finished = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
     await tx.runs.update(run.id, {
       status: result.ok ? 'succeeded' : 'failed',
       ...(result.ok ? {} : { error: result.error, liveness: 'failed' as const }),
@@ -231,6 +239,9 @@ async function finishRun(deps: EngineDeps, context: TurnContext, result: TurnRes
     });
     return (await tx.runs.findById(run.id)) ?? run;
   });
+  // T1: a turn waiting for this one (ask_agent, delegate_task), in whichever process, looks again.
+  await deps.waits.notify(waitTopics.run(run.id));
+  return finished;
 }
 
 /** N9: a note's fold follows the run it started; redraw it when that run starts and ends. */

@@ -3,9 +3,10 @@ import type { GuardrailAction } from '../model/guardrail';
 import { canApprove } from '../model/member';
 import type { AgentRecord, SpaceRecord } from '../model/records';
 import type { ToolAuthorization } from '../ports/turn-tools';
-import { approvalState, openApproval } from './approvals';
+import { awaitApproval } from './approval-wait';
+import { openApproval } from './approvals';
 import type { EngineDeps } from './engine-deps';
-import { markRunWaiting, pause } from './run-waiting';
+import { markRunWaiting } from './run-waiting';
 
 export interface GuardedCall {
   runId: string;
@@ -17,20 +18,16 @@ export interface GuardedCall {
   summary: string;
 }
 
-/** How often a waiting call looks at its approval. */
-export const DEFAULT_APPROVAL_POLL_MS = 500;
-
 /**
  * G1, G2, G2a, G2b, G4 for one tool call: the workspace's rules for this agent and space,
  * resolved; `deny` comes back with the sentence the agent is told; `ask` posts an approval
  * card in the run's conversation and waits for the decision (an expiry is a no; a stopped
- * turn stops waiting).
+ * turn stops waiting). T1: while it waits the turn holds no slot and nothing polls.
  */
 export async function guardCall(
   deps: EngineDeps,
   call: GuardedCall,
   signal: AbortSignal,
-  pollMs = DEFAULT_APPROVAL_POLL_MS,
 ): Promise<ToolAuthorization> {
   const { agent, space } = call;
   const resolution = await deps.store.inWorkspace(agent.workspaceId, async (tx) => {
@@ -66,19 +63,14 @@ export async function guardCall(
   // A12, A13: a run waiting on an approval is blocked, not silent.
   await markRunWaiting(deps, { runId: call.runId, workspaceId: call.agent.workspaceId }, true);
   try {
-    for (;;) {
-      if (signal.aborted)
-        return { allowed: false, reason: 'The turn was stopped while waiting for approval.' };
-      const outcome = await approvalState(deps, approval.id);
-      if (outcome === 'allow') return { allowed: true };
-      if (outcome === 'deny') {
-        return {
-          allowed: false,
-          reason: `Refused: a person denied the approval for ${call.summary} (or it expired unanswered). Do not retry it; tell the people what you would have done.`,
-        };
-      }
-      await pause(pollMs, signal);
-    }
+    const outcome = await awaitApproval(deps, approval.id, signal);
+    if (outcome === 'allow') return { allowed: true };
+    if (outcome === 'aborted')
+      return { allowed: false, reason: 'The turn was stopped while waiting for approval.' };
+    return {
+      allowed: false,
+      reason: `Refused: a person denied the approval for ${call.summary} (or it expired unanswered). Do not retry it; tell the people what you would have done.`,
+    };
   } finally {
     await markRunWaiting(deps, { runId: call.runId, workspaceId: call.agent.workspaceId }, false);
   }

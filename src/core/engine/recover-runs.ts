@@ -1,4 +1,5 @@
 import type { RunRecord } from '../model/records';
+import { waitTopics } from '../ports/wait-signals';
 import type { EngineDeps } from './engine-deps';
 import { noteMessage } from './note-card';
 import { noteSourceOf } from './note-source';
@@ -50,6 +51,8 @@ async function markDead(deps: EngineDeps, run: RunRecord, now: Date): Promise<bo
       : undefined;
     return { conversation, agent, note, sender, finished: await tx.runs.findById(run.id) };
   });
+  // T1: a turn waiting for this one looks again (and finds it failed).
+  if (marked !== null) await deps.waits.notify(waitTopics.run(run.id));
   if (marked === null || marked.conversation === null) return marked !== null;
   deps.logger.warn({ runId: run.id }, 'run marked dead: its worker stopped');
   const name = marked.agent?.name ?? 'an agent';

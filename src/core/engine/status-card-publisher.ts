@@ -1,4 +1,5 @@
 import type { ChatPlatform, StatusCard, ThreadId } from '../ports/chat-platform';
+import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 
 /**
@@ -19,6 +20,7 @@ export class StatusCardPublisher {
     private readonly speaker: { name: string; avatarUrl: string | null },
     private readonly intervalMs: number,
     private readonly logger: Logger,
+    private readonly clock: Clock,
   ) {
     this.card = { agent: speaker.name, state: 'working', headline: 'Working on it…', rows: [] };
   }
@@ -31,7 +33,7 @@ export class StatusCardPublisher {
       return existingRef;
     }
     this.ref = await this.platform.post(this.thread, this.message());
-    this.lastEditAt = Date.now();
+    this.lastEditAt = this.clock.now().getTime();
     return this.ref;
   }
 
@@ -60,7 +62,7 @@ export class StatusCardPublisher {
 
   private schedule(): void {
     if (this.timer !== null || this.ref === null) return;
-    const wait = Math.max(0, this.lastEditAt + this.intervalMs - Date.now());
+    const wait = Math.max(0, this.lastEditAt + this.intervalMs - this.clock.now().getTime());
     this.timer = setTimeout(() => {
       this.timer = null;
       this.writing = this.writing.then(() => this.write());
@@ -69,7 +71,7 @@ export class StatusCardPublisher {
 
   private async write(): Promise<void> {
     if (this.ref === null) return;
-    this.lastEditAt = Date.now();
+    this.lastEditAt = this.clock.now().getTime();
     try {
       await this.platform.update(this.thread, this.ref, this.message());
     } catch (error) {

@@ -9,16 +9,19 @@ import { toggleNote as nextFoldState } from '../notes';
 import type { ChatEngine, IngestOutcome, PlatformActor, ReceiveOutcome } from '../ports/chat-engine';
 import type { InboundMessage } from '../ports/chat-platform';
 import type { InboxDecoder } from '../ports/inbox-decoder';
-import type { QueuedJob } from '../ports/job-queue';
+import { InProcessWaitSignals } from '../waits/in-process-wait-signals';
 import { recordAnswer } from './agent-tools';
+import { type ApprovalWait, awaitApproval } from './approval-wait';
 import { approvalState, decide, expireDueApprovals, openApproval } from './approvals';
-import type { EngineDeps, RunJob } from './engine-deps';
-import { executeRun } from './execute-run';
+import { DEFAULT_CONCURRENCY } from './concurrency';
+import type { EngineDeps, EngineSetup } from './engine-deps';
+import { LaneWorker } from './lane-worker';
 import { noteMessage } from './note-card';
 import { noteSourceOf } from './note-source';
 import { afterRouting, type RoutedMessage, receiveMessage, routeMessage } from './receive-message';
 import { recoverRuns } from './recover-runs';
 import { resolveActor } from './resolve-sender';
+import { TurnSlots } from './turn-slots';
 
 /**
  * After the queue has given up on the turns still running (its close timeout) and aborted
@@ -34,12 +37,20 @@ const HAND_BACK_GRACE_MS = 1000;
  */
 export class TurnEngine implements ChatEngine {
   private sweep: NodeJS.Timeout | null = null;
-  /** The queue's handler calls in progress: `close()` waits for them to record how they ended. */
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly deps: EngineDeps;
+  /** The queue's handler: lanes in progress, including turns that wait detached from a job. */
+  private readonly lanes: LaneWorker;
   /** T4: the front ends' inbound events, stored before the ack and routed from here. */
   private readonly inbox: InboxRouter<RoutedMessage>;
 
-  constructor(private readonly deps: EngineDeps) {
+  constructor(setup: EngineSetup) {
+    const deps: EngineDeps = {
+      ...setup,
+      waits: setup.waits ?? new InProcessWaitSignals(),
+      slots: new TurnSlots(DEFAULT_CONCURRENCY),
+    };
+    this.deps = deps;
+    this.lanes = new LaneWorker(deps);
     this.inbox = new InboxRouter(
       {
         store: deps.store,
@@ -52,10 +63,14 @@ export class TurnEngine implements ChatEngine {
     );
   }
 
-  /** Recovers what a previous process left, then consumes the queue. */
+  /**
+   * Recovers what a previous process left, then consumes the queue. T3: at most `concurrency`
+   * turns are active at once; T1: a turn that waits holds neither a slot nor its queue job.
+   */
   async start(options: { concurrency: number }): Promise<void> {
+    this.deps.slots.setCapacity(options.concurrency);
     await recoverRuns(this.deps);
-    this.deps.queue.process((job) => this.track(this.handle(job)), options);
+    this.deps.queue.process((job) => this.lanes.handle(job), options);
     this.inbox.start();
     this.sweep = setInterval(() => {
       recoverRuns(this.deps).catch((error: unknown) =>
@@ -70,14 +85,17 @@ export class TurnEngine implements ChatEngine {
     if (this.sweep !== null) clearInterval(this.sweep);
     this.sweep = null;
     await this.inbox.close();
+    // Waiting turns (no job of their own) stop now and hand back; the others as the queue says.
+    this.lanes.stopDetached();
     await this.deps.queue.close();
     // The queue resolves once it has handed unfinished turns back, without waiting for them;
     // aborted, each still records its hand-back (run `queued` again, card "will start again").
     // Wait for that, so a process that exits after close leaves no run `running` to be taken
     // for dead.
-    if (!(await settledWithin([...this.inFlight], HAND_BACK_GRACE_MS))) {
+    const inProgress = this.lanes.inProgress();
+    if (!(await settledWithin(inProgress, HAND_BACK_GRACE_MS))) {
       this.deps.logger.warn(
-        { turns: this.inFlight.size },
+        { turns: inProgress.length },
         'turns did not stop in time; they will be marked dead',
       );
     }
@@ -158,6 +176,11 @@ export class TurnEngine implements ChatEngine {
     return approvalState(this.deps, approvalId);
   }
 
+  /** G4, T1: waits for the decision without a slot or a poll (the gateway's held pushes). */
+  awaitApproval(approvalId: string, signal: AbortSignal): Promise<ApprovalWait> {
+    return awaitApproval(this.deps, approvalId, signal);
+  }
+
   /** N13: a person answers a question card; only members of the question's workspace may. */
   async answerQuestion(
     questionId: string,
@@ -189,30 +212,14 @@ export class TurnEngine implements ChatEngine {
     return result.ok ? { ok: true } : result;
   }
 
+  /** T1, T3: this process's turn slots: the bound, active turns, turns waiting for a slot, suspended turns. */
+  slotStats(): ReturnType<TurnSlots['stats']> {
+    return this.deps.slots.stats();
+  }
+
   /** G4: expires unanswered approvals (also run periodically). */
   expireApprovals(): Promise<string[]> {
     return expireDueApprovals(this.deps);
-  }
-
-  private track(work: Promise<void>): Promise<void> {
-    this.inFlight.add(work);
-    const forget = () => this.inFlight.delete(work);
-    work.then(forget, forget);
-    return work;
-  }
-
-  private async handle(job: QueuedJob<RunJob>): Promise<void> {
-    const run = await this.deps.store.transaction((tx) => tx.runs.findById(job.data.runId));
-    if (run === null || run.status !== 'queued') return; // done already, or its lane's worker has it
-    // Run the lane's queued turns oldest first until none is left or another worker holds it.
-    for (;;) {
-      if (job.signal.aborted) return;
-      const claimed = await this.deps.store.inWorkspace(run.workspaceId, (tx) =>
-        tx.runs.claimNext(run.agentId, run.conversationId, this.deps.clock.now()),
-      );
-      if (claimed === null) return;
-      await executeRun(this.deps, claimed, job.signal);
-    }
   }
 }
 

@@ -10,7 +10,7 @@ import { type AnyToolDefinition, type ToolScope, toolSpec } from '../tools/tool-
 import { toolSurface } from '../tools/tool-surface';
 import { type AgentToolTimings, agentTools, DEFAULT_AGENT_TOOL_TIMINGS } from './agent-tools';
 import type { EngineDeps } from './engine-deps';
-import { DEFAULT_APPROVAL_POLL_MS, guardCall } from './guard-call';
+import { guardCall } from './guard-call';
 import { createHostAuthorizer } from './host-authorizer';
 
 /** What the kit is told about the turn it builds tools for. */
@@ -37,14 +37,13 @@ export type TurnToolsFactory = (deps: EngineDeps, scope: TurnToolsScope) => Turn
  */
 export function createToolKit(
   definitions: readonly AnyToolDefinition[],
-  options: { approvalPollMs?: number; agentTools?: Partial<AgentToolTimings> } = {},
+  options: { agentTools?: Partial<AgentToolTimings> } = {},
 ): TurnToolsFactory {
   const timings = { ...DEFAULT_AGENT_TOOL_TIMINGS, ...options.agentTools };
   return (deps, turn) => {
     // M23, N13: the agent-to-agent tools need the engine, so they are built per turn.
     const surface = toolSurface(turn.space.mode, [...definitions, ...agentTools({ deps, turn, timings })]);
     const gatewayGatesPush = turn.workspace?.gatewayGatesPush === true;
-    const pollMs = options.approvalPollMs ?? DEFAULT_APPROVAL_POLL_MS;
     const log = deps.logger.child({ component: 'tools', runId: turn.runId });
     // A12: a call waiting on an approval is blocked, so the silence watch is held meanwhile.
     const guard = async (summary: string, actions: readonly GuardrailAction[], signal: AbortSignal) => {
@@ -60,7 +59,6 @@ export function createToolKit(
             summary,
           },
           signal,
-          pollMs,
         );
       } finally {
         turn.onWaiting?.(false);

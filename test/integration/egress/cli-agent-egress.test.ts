@@ -71,7 +71,7 @@ describe('X2: a sandboxed CLI agent (fake Claude Code) reaches its model API and
       runner,
       {},
       {
-        tools: createTurnTools({ PATH: process.env.PATH ?? '/usr/bin:/bin' }, { approvalPollMs: 20 }),
+        tools: createTurnTools({ PATH: process.env.PATH ?? '/usr/bin:/bin' }),
         egress: new RunEgressProxies({
           logger: silentLogger,
           forbiddenPorts: [],

@@ -59,7 +59,7 @@ describe.each(ENGINE_SETUPS)('X2: per-host egress decisions in real turns on $na
       new ScriptedRunner({ engineer: fetches(hosts) }),
       {},
       {
-        tools: createTurnTools({ PATH: process.env.PATH ?? '/usr/bin:/bin' }, { approvalPollMs: 20 }),
+        tools: createTurnTools({ PATH: process.env.PATH ?? '/usr/bin:/bin' }),
         egress: proxies,
       },
     );

@@ -57,7 +57,7 @@ describe.each(ENGINE_SETUPS)('M23, N11, N13: agent-to-agent tools through the te
       runner,
       {},
       {
-        tools: createToolKit([], { approvalPollMs: 20, agentTools: { pollMs: 20, ...timings } }),
+        tools: createToolKit([], { agentTools: timings }),
         concurrency,
       },
     );
@@ -461,7 +461,7 @@ describe.each(ENGINE_SETUPS)('M23, N11, N13: agent-to-agent tools through the te
     });
   });
 
-  it('a waiting run holds its worker slot: with one slot, the awaited turns still run (in the waiting slot)', async () => {
+  it('T1: a waiting run gives its slot back: with one slot, the awaited turns still run', async () => {
     const delegate = (to: string): Script =>
       calling(
         calls,
@@ -480,7 +480,7 @@ describe.each(ENGINE_SETUPS)('M23, N11, N13: agent-to-agent tools through the te
         architect: delegate('qa'),
         qa: say('Checked.'),
       },
-      { runItselfAfterMs: 200 },
+      {},
       1,
     );
     await h.type('@engineer check the design');
@@ -532,12 +532,7 @@ describe.each(ENGINE_SETUPS)('N11: ask_agent on the built-in Anthropic loop on $
       defaultModel: 'claude-sonnet-4-6',
       maxRetries: 0,
     });
-    h = await openEngineHarness(
-      setup,
-      runner,
-      {},
-      { tools: createToolKit([], { agentTools: { pollMs: 20 } }) },
-    );
+    h = await openEngineHarness(setup, runner, {}, { tools: createToolKit([], {}) });
     anthropic.script(
       // engineer asks qa
       {

@@ -60,7 +60,7 @@ describe.each(ENGINE_SETUPS)('A9 built-in tools through the terminal on $name', 
       runner,
       {},
       {
-        tools: createTurnTools(env, { approvalPollMs: 30 }),
+        tools: createTurnTools(env, {}),
         logger: createLogger({ level: 'debug', destination: logStream }),
       },
     );

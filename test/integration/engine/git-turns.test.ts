@@ -151,6 +151,7 @@ describe.each(ENGINE_SETUPS)(
         requestApproval: (r: Parameters<EngineHarness['engine']['requestApproval']>[0]) =>
           h.engine.requestApproval(r),
         approvalState: (id: string) => h.engine.approvalState(id),
+        awaitApproval: (id: string, signal: AbortSignal) => h.engine.awaitApproval(id, signal),
         expireApprovals: () => h.engine.expireApprovals(),
       };
       const spoolDir = path.join(tmp.path, 'spool');
@@ -169,7 +170,7 @@ describe.each(ENGINE_SETUPS)(
         spoolDir,
         logger: debugLogger(),
         clock,
-        timings: { pollMs: 50, progressMs: 200 },
+        timings: { progressMs: 200 },
       });
       server = createServer((req, res) => {
         if (!gateway.handle(req, res)) {
@@ -197,9 +198,8 @@ describe.each(ENGINE_SETUPS)(
         apiUrl: api.url,
         post: threadPoster(h.store, new Map([['terminal', h.platform]])),
         logger,
-        pollMs: 30,
       });
-      tools = createTurnTools(process.env, { approvalPollMs: 30, pullRequests });
+      tools = createTurnTools(process.env, { pullRequests });
       await h.read((tx) => tx.spaces.update(h.local.space.id, { repos: [REPO] }));
     });
     afterEach(async () => {

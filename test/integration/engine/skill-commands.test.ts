@@ -22,7 +22,7 @@ describe.each(ENGINE_SETUPS)('A5 skills in a built-in turn on $name', (setup) =>
       defaultModel: 'claude-sonnet-4-6',
       maxRetries: 0,
     });
-    h = await openEngineHarness(setup, runner, {}, { tools: createTurnTools({}, { approvalPollMs: 30 }) });
+    h = await openEngineHarness(setup, runner, {}, { tools: createTurnTools({}, {}) });
     const ws = h.local.workspace.id;
     await h.read(async (tx) => {
       await tx.skills.insert(ws, {

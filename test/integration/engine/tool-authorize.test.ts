@@ -40,7 +40,7 @@ describe.each(ENGINE_SETUPS)(
         setup,
         new OutsideToolsRunner(['npm test', 'git push origin main', 'curl https://example.com']),
         {},
-        { tools: createTurnTools({}, { approvalPollMs: 30 }) },
+        { tools: createTurnTools({}, {}) },
       );
       await h.read((tx) =>
         tx.guardrails.upsert(h.local.workspace.id, {

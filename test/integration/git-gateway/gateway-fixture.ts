@@ -54,6 +54,7 @@ export async function openGatewayFixture(
     approvals: {
       requestApproval: (r) => h.engine.requestApproval(r),
       approvalState: (id) => h.engine.approvalState(id),
+      awaitApproval: (id, signal) => h.engine.awaitApproval(id, signal),
       expireApprovals: () => h.engine.expireApprovals(),
     },
     credentials,
@@ -67,7 +68,7 @@ export async function openGatewayFixture(
     spoolDir,
     logger: options.logger ?? silentLogger,
     clock,
-    timings: { pollMs: 50, progressMs: 200, ...timings },
+    timings: { progressMs: 200, ...timings },
   });
   const server: Server = createServer((req, res) => {
     if (!gateway.handle(req, res)) {

@@ -43,18 +43,18 @@ describe('GitHub App credentials and pull requests (@octokit/auth-app, @octokit/
     await api.close();
   });
 
-  const pullRequests = (pollMs = 50) =>
+  const pullRequests = () =>
     new PullRequests({
       store: f.h.store,
       approvals: {
         requestApproval: (r) => f.h.engine.requestApproval(r),
         approvalState: (id) => f.h.engine.approvalState(id),
+        awaitApproval: (id, signal) => f.h.engine.awaitApproval(id, signal),
       },
       tokens: new GitHubAppAuth({ appId: 4242, privateKey, apiUrl: api.url }),
       apiUrl: api.url,
       post: threadPoster(f.h.store, new Map([['terminal', f.h.platform]])),
       logger: silentLogger,
-      pollMs,
     });
 
   it('G3: the gateway pushes with installation tokens scoped to the repo and `contents`, minted with a verified app JWT', async () => {

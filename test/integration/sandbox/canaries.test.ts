@@ -50,7 +50,7 @@ describe('planted canaries never leave their place (X1)', () => {
       }),
       {},
       {
-        tools: createTurnTools(summonEnv, { approvalPollMs: 30 }),
+        tools: createTurnTools(summonEnv),
         logger: createLogger({ level: 'debug', destination: logStream }),
       },
     );

@@ -2,6 +2,7 @@ import type { QuestionRecord } from '../../model/question-record';
 import type { MemberRecord } from '../../model/records';
 import type { InboundMessage } from '../../ports/chat-platform';
 import type { StoreTx } from '../../ports/store';
+import { waitTopics } from '../../ports/wait-signals';
 import { parseAnswer } from '../../tools/question-answer';
 import type { EngineDeps } from '../engine-deps';
 import { redrawQuestionCard } from './questions';
@@ -44,6 +45,8 @@ export async function afterAnswerInThread(
   answered: AnsweredInThread,
 ): Promise<void> {
   if (answered.ok) {
+    // T1: the turn waiting on this question, in whichever process, looks again.
+    await deps.waits.notify(waitTopics.question(answered.question.id));
     await redrawQuestionCard(deps, answered.question, answered.by);
     return;
   }

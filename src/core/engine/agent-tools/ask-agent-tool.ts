@@ -29,12 +29,7 @@ export const askAgentTool = (ctx: AgentToolContext) =>
       const name = asked.target.name;
       await setWaiting(ctx, true);
       try {
-        const outcome = await waitForRun(
-          ctx,
-          { runId: asked.runId, agentId: asked.target.id, conversationId: asked.conversationId },
-          ctx.timings.askTimeoutMs,
-          signal,
-        );
+        const outcome = await waitForRun(ctx, { runId: asked.runId }, ctx.timings.askTimeoutMs, signal);
         switch (outcome.state) {
           case 'succeeded':
             return { ok: true, output: `${name} replied:\n${outcome.reply}` };

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { QuestionRecord } from '../../model/question-record';
+import { waitTopics } from '../../ports/wait-signals';
 import { ALL_MODES, defineTool } from '../../tools/tool-definition';
-import { type AgentToolContext, pause, setWaiting } from './agent-tool-context';
+import { waitSuspended } from '../suspended-wait';
+import { type AgentToolContext, setWaiting } from './agent-tool-context';
 import { cancelQuestion, questionMessage, tellAskingAgent } from './questions';
 
 /**
@@ -62,27 +64,31 @@ export const askQuestionTool = (ctx: AgentToolContext) =>
       }
 
       await setWaiting(ctx, true);
-      const deadline = Date.now() + ctx.timings.questionTimeoutMs;
       try {
-        for (;;) {
-          if (signal.aborted) {
-            await cancelQuestion(deps, posted);
-            return { ok: false, output: 'Your turn was stopped while waiting for the answer.' };
-          }
-          const current = await deps.store.inWorkspace(workspaceId, (tx) => tx.questions.findById(posted.id));
-          if (current?.status === 'answered') {
-            return { ok: true, output: `Answer: ${current.answer ?? ''}` };
-          }
-          if (current === null || current.status === 'cancelled' || Date.now() >= deadline) {
-            await cancelQuestion(deps, posted);
-            return {
-              ok: false,
-              output:
-                'Nobody answered the question in time. Decide sensibly yourself and say what you decided.',
-            };
-          }
-          await pause(ctx.timings.pollMs, signal);
+        // T1: the turn gives its slot back and is woken by the answer (a card, a reply in the
+        // thread, answer_question), in whichever process it is given.
+        const outcome = await waitSuspended(deps, turn.runId, {
+          topic: waitTopics.question(posted.id),
+          until: new Date(deps.clock.now().getTime() + ctx.timings.questionTimeoutMs),
+          signal,
+          check: async () => {
+            const current = await deps.store.inWorkspace(workspaceId, (tx) =>
+              tx.questions.findById(posted.id),
+            );
+            return current?.status === 'pending' ? null : { current };
+          },
+        });
+        if (outcome.state === 'aborted') {
+          await cancelQuestion(deps, posted);
+          return { ok: false, output: 'Your turn was stopped while waiting for the answer.' };
         }
+        const current = outcome.state === 'ready' ? outcome.value.current : null;
+        if (current?.status === 'answered') return { ok: true, output: `Answer: ${current.answer ?? ''}` };
+        await cancelQuestion(deps, posted);
+        return {
+          ok: false,
+          output: 'Nobody answered the question in time. Decide sensibly yourself and say what you decided.',
+        };
       } finally {
         await setWaiting(ctx, false);
       }

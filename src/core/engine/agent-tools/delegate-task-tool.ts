@@ -32,12 +32,7 @@ export const delegateTaskTool = (ctx: AgentToolContext) =>
       await setWaiting(ctx, true);
       try {
         // The caller's own abort ends the wait; the child keeps working and replies in the thread.
-        const outcome = await waitForRun(
-          ctx,
-          { runId: child.runId, agentId: child.target.id, conversationId: child.conversationId },
-          Number.POSITIVE_INFINITY,
-          signal,
-        );
+        const outcome = await waitForRun(ctx, { runId: child.runId }, Number.POSITIVE_INFINITY, signal);
         switch (outcome.state) {
           case 'succeeded':
             return { ok: true, output: `${name} finished the task:\n${outcome.reply}` };

@@ -1,6 +1,7 @@
 import type { QuestionRecord } from '../../model/question-record';
 import type { OutboundMessage } from '../../ports/chat-platform';
 import type { StoreTx } from '../../ports/store';
+import { waitTopics } from '../../ports/wait-signals';
 import { parseAnswer } from '../../tools/question-answer';
 import type { EngineDeps } from '../engine-deps';
 import { postSystemMessage } from '../system-message';
@@ -37,7 +38,7 @@ export type AnswerResult = { ok: true; question: QuestionRecord } | { ok: false;
 
 /**
  * N13: records the first answer to a pending question (an option number or free text) and
- * redraws its card with the answer and who gave it; the waiting run reads it from the store.
+ * redraws its card with the answer and who gave it; the waiting run is notified (T1).
  */
 export async function recordAnswer(
   deps: EngineDeps,
@@ -67,7 +68,11 @@ export async function recordAnswer(
     if (answered === null) return { ok: false, reason: 'That question was answered a moment ago.' };
     return { ok: true, question: answered };
   });
-  if (result.ok) await redrawQuestionCard(deps, result.question, by.name);
+  if (result.ok) {
+    // T1: the turn waiting on this question, in whichever process, looks again.
+    await deps.waits.notify(waitTopics.question(questionId));
+    await redrawQuestionCard(deps, result.question, by.name);
+  }
   return result;
 }
 

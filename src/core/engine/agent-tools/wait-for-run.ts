@@ -1,5 +1,6 @@
-import { executeRun } from '../execute-run';
-import { type AgentToolContext, pause } from './agent-tool-context';
+import { waitTopics } from '../../ports/wait-signals';
+import { waitSuspended } from '../suspended-wait';
+import type { AgentToolContext } from './agent-tool-context';
 
 export type RunWait =
   | { state: 'succeeded'; reply: string }
@@ -7,26 +8,23 @@ export type RunWait =
   | { state: 'timeout'; status: string }
   | { state: 'aborted' };
 
+type Finished = Extract<RunWait, { state: 'succeeded' | 'failed' }>;
+
 /**
- * N11: waits for another agent's turn through the store (so it works whichever worker or
- * process runs it) until it ends, the timeout passes or the caller's own turn is stopped.
- * The waiting run holds a worker slot; if no worker has claimed the awaited turn's lane after
- * `runItselfAfterMs`, the waiting run claims it and runs it here (the claim is atomic, so it
- * runs once), which keeps a queue whose every slot waits from deadlocking.
+ * N11, T1: waits for another agent's turn until it ends, the timeout passes or the caller's
+ * own turn is stopped. The waiting turn holds no slot (so the awaited turn always finds one)
+ * and polls nothing: the run's end is notified, in whichever process it ran.
  */
 export async function waitForRun(
   ctx: AgentToolContext,
-  awaited: { runId: string; agentId: string; conversationId: string },
+  awaited: { runId: string },
   timeoutMs: number,
   signal: AbortSignal,
 ): Promise<RunWait> {
   const { deps, turn } = ctx;
   const workspaceId = turn.agent.workspaceId;
-  const started = Date.now();
-  const deadline = started + timeoutMs;
-  for (;;) {
-    if (signal.aborted) return { state: 'aborted' };
-    const found = await deps.store.inWorkspace(workspaceId, async (tx) => {
+  const read = () =>
+    deps.store.inWorkspace(workspaceId, async (tx) => {
       const run = await tx.runs.findById(awaited.runId);
       if (run === null) return { state: 'failed' as const, error: 'its turn is gone' };
       if (run.status === 'failed') return { state: 'failed' as const, error: run.error ?? 'it failed' };
@@ -34,21 +32,17 @@ export async function waitForRun(
       const reply = run.replyMessageId === null ? null : await tx.messages.findById(run.replyMessageId);
       return { state: 'succeeded' as const, reply: reply?.text ?? '' };
     });
-    if (found.state !== 'running') return found;
-    if (Date.now() >= deadline) return { state: 'timeout', status: found.status };
-    if (found.status === 'queued' && Date.now() - started >= ctx.timings.runItselfAfterMs) {
-      const claimed = await deps.store.inWorkspace(workspaceId, (tx) =>
-        tx.runs.claimNext(awaited.agentId, awaited.conversationId, deps.clock.now()),
-      );
-      if (claimed !== null) {
-        deps.logger.info(
-          { component: 'tools', runId: turn.runId, running: claimed.id },
-          'no free worker took the awaited turn; running it in the waiting slot',
-        );
-        await executeRun(deps, claimed, signal);
-        continue;
-      }
-    }
-    await pause(Math.min(ctx.timings.pollMs, Math.max(1, deadline - Date.now())), signal);
-  }
+  const outcome = await waitSuspended(deps, turn.runId, {
+    topic: waitTopics.run(awaited.runId),
+    ...(Number.isFinite(timeoutMs) ? { until: new Date(deps.clock.now().getTime() + timeoutMs) } : {}),
+    signal,
+    check: async (): Promise<Finished | null> => {
+      const found = await read();
+      return found.state === 'running' ? null : found;
+    },
+  });
+  if (outcome.state === 'ready') return outcome.value;
+  if (outcome.state === 'aborted') return { state: 'aborted' };
+  const last = await read();
+  return last.state === 'running' ? { state: 'timeout', status: last.status } : last;
 }

@@ -26,7 +26,7 @@ describe('N13 on Discord with the real engine: an agent’s question is answered
   beforeEach(async () => {
     h = await openDiscordHarness({
       runner: new ScriptedRunner({ engineer: asking }),
-      tools: createToolKit([], { agentTools: { pollMs: 20 } }),
+      tools: createToolKit([], {}),
     });
   });
   afterEach(async () => {

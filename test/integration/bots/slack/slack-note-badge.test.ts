@@ -32,7 +32,7 @@ describe('N1–N3, P4: a note’s badge on Slack names and links its source conv
         engineer: handsTo('architect', 'Draft a design note for the cache.'),
         architect: say('Design note drafted.'),
       }),
-      tools: createToolKit([], { approvalPollMs: 20, agentTools: { pollMs: 20 } }),
+      tools: createToolKit([], {}),
     });
     // N4: architect is not in the space, so it is reached in a new conversation (a new thread).
     await h.read(async (tx) => {

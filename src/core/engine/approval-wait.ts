@@ -1,0 +1,45 @@
+import { AppError } from '../errors';
+import { approvalOutcome } from '../guardrails';
+import { waitTopics } from '../ports/wait-signals';
+import { expireApproval } from './approvals';
+import type { EngineDeps } from './engine-deps';
+import { waitSuspended } from './suspended-wait';
+
+/** How a wait on an approval ended (G4: an expiry counts as denied, but is told apart). */
+export type ApprovalWait = 'allow' | 'denied' | 'expired' | 'aborted';
+
+/**
+ * G4, T1: waits for a person to decide approval `approvalId` of run `runId`, holding no turn
+ * slot and polling nothing: a decision (in any process) notifies it; its expiry is a timer,
+ * at which it is marked expired and its card says so. Used by tool calls (`guardCall`) and
+ * by pushes held at the git gateway alike.
+ */
+export async function awaitApproval(
+  deps: Pick<EngineDeps, 'store' | 'platforms' | 'waits' | 'slots' | 'clock' | 'logger' | 'relayName'>,
+  approvalId: string,
+  signal: AbortSignal,
+): Promise<ApprovalWait> {
+  const read = async () => {
+    const approval = await deps.store.transaction((tx) => tx.approvals.findById(approvalId));
+    if (approval === null) throw new AppError(`no approval ${approvalId}`, 'not_found');
+    return approval;
+  };
+  const first = await read();
+  const outcome = await waitSuspended(deps, first.runId, {
+    topic: waitTopics.approval(approvalId),
+    until: first.expiresAt,
+    signal,
+    check: async () => {
+      const approval = await read();
+      return approvalOutcome(approval, deps.clock.now()) === 'pending' ? null : approval;
+    },
+  });
+  if (outcome.state === 'aborted') return 'aborted';
+  const decided = outcome.state === 'ready' ? outcome.value : await read();
+  if (decided.status === 'approved') return 'allow';
+  if (decided.status === 'denied') return 'denied';
+  // G4: due, still pending in the store: this wait marks it expired (once) and edits the card.
+  if (decided.status === 'pending') await expireApproval(deps, decided);
+  const final = await read();
+  return final.status === 'approved' ? 'allow' : final.status === 'denied' ? 'denied' : 'expired';
+}
