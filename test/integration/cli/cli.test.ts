@@ -207,7 +207,8 @@ describe('summon start (the process npm start runs)', () => {
         });
       });
       const health = await fetch(`http://127.0.0.1:${ready.port}/healthz`);
-      expect(await health.json()).toEqual({ status: 'ok', database: 'pglite' });
+      // X4: the sandbox's state is part of the status (on and available here).
+      expect(await health.json()).toEqual({ status: 'ok', database: 'pglite', sandbox: 'bubblewrap' });
       expect(logs).toContain('"created the default workspace"');
 
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
