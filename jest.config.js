@@ -6,7 +6,11 @@ const ESM_PACKAGES = ['@octokit', 'universal-user-agent', 'before-after-hook', '
 const transform = { '^.+\\.ts$': swc, [`/node_modules/(${ESM_PACKAGES.join('|')})/.+\\.js$`]: swc };
 const transformIgnorePatterns = [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`];
 const moduleNameMapper = { '^discord-api-spec/zod$': '<rootDir>/node_modules/discord-api-spec/build/discord-api-spec.zod.js' };
+// Integration suites mostly wait on PostgreSQL, Redis, git and child processes: two workers even
+// on a 2-core machine (jest's default there is one).
+const maxWorkers = Math.max(2, require('node:os').availableParallelism() - 1);
 module.exports = {
+  maxWorkers,
   testTimeout: 60000,
   projects: [
     { displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], transform, transformIgnorePatterns, moduleNameMapper, testEnvironment: 'node' },

@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bashTools } from '../../../src/adapters/tools/bash-tool';
 import { agentEnvironment } from '../../../src/core/tools/agent-environment';
 import type { AnyToolDefinition } from '../../../src/core/tools/tool-definition';
+import { waitFor } from '../../support/engine-harness';
 import { makeTempDir } from '../../support/temp-dir';
 import { toolScope } from '../../support/tool-scope';
 
@@ -91,8 +93,10 @@ describe('the bash tool (A9)', () => {
 
   it('an abort of the turn kills the command', async () => {
     const controller = new AbortController();
-    const pending = run(chatBash, 'sleep 30', controller.signal);
-    setTimeout(() => controller.abort(), 200);
+    const pending = run(chatBash, 'touch started && sleep 30', controller.signal);
+    // Aborted once the command runs (the sandbox may take a while to start on a loaded machine).
+    await waitFor(async () => existsSync(path.join(dir.path, 'started')));
+    controller.abort();
     expect(await pending).toEqual({
       ok: false,
       output: 'Command stopped because the turn was stopped (process group killed).',
