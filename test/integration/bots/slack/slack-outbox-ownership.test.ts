@@ -36,6 +36,8 @@ describe('P7: a call into a channel not bound to a space is stored under its tea
     await waitFor(async () =>
       h.standIn.inThread(UNBOUND, ts).some((m) => m.text.includes('not linked to a space')),
     );
+    // The row is marked sent just after Slack answers: wait for it rather than race it.
+    await waitFor(async () => (await outboxRows()).every((row) => row.status === 'sent'));
     expect(await outboxRows()).toEqual([
       {
         workspace_id: h.local.workspace.id,
