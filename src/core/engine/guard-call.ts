@@ -1,11 +1,10 @@
-import { resolveGuardrail } from '../guardrails';
 import type { GuardrailAction } from '../model/guardrail';
-import { canApprove } from '../model/member';
 import type { AgentRecord, SpaceRecord } from '../model/records';
 import type { ToolAuthorization } from '../ports/turn-tools';
 import { awaitApproval } from './approval-wait';
 import { openApproval } from './approvals';
 import type { EngineDeps } from './engine-deps';
+import { resolveRunGuardrail } from './run-guardrail';
 import { markRunWaiting } from './run-waiting';
 
 export interface GuardedCall {
@@ -30,23 +29,9 @@ export async function guardCall(
   signal: AbortSignal,
 ): Promise<ToolAuthorization> {
   const { agent, space } = call;
-  const resolution = await deps.store.inWorkspace(agent.workspaceId, async (tx) => {
-    const approverCount = (await tx.members.list(agent.workspaceId)).filter((m) => canApprove(m.role)).length;
-    const bindings = await tx.channelBindings.listForWorkspace(agent.workspaceId);
-    return resolveGuardrail({
-      action: call.actions,
-      context: {
-        workspaceId: agent.workspaceId,
-        agentId: agent.id,
-        spaceId: space.id,
-        autonomy: space.autonomy,
-        agentName: agent.name,
-        spaceName: space.name,
-      },
-      rules: await tx.guardrails.list(agent.workspaceId),
-      canBeApproved: { approverCount, hasBoundChannel: bindings.some((b) => b.spaceId === space.id) },
-    });
-  });
+  const resolution = await deps.store.inWorkspace(agent.workspaceId, (tx) =>
+    resolveRunGuardrail(tx, agent, space, call.actions),
+  );
   const log = deps.logger.child({ component: 'tools', runId: call.runId });
   log.info({ actions: call.actions, decision: resolution.decision }, 'guardrail decision');
   if (resolution.decision === 'allow') return { allowed: true };

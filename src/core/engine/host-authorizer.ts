@@ -1,11 +1,10 @@
-import { resolveGuardrail } from '../guardrails';
-import { canApprove } from '../model/member';
 import type { AgentRecord, SpaceRecord } from '../model/records';
 import { isAllowedDomain, normalizeHost } from '../network/allowed-domains';
 import { hostVerdict } from '../network/host-verdict';
 import type { HostAuthorizer } from '../ports/egress';
 import type { ToolAuthorization } from '../ports/turn-tools';
 import type { EngineDeps } from './engine-deps';
+import { resolveRunGuardrail } from './run-guardrail';
 
 export interface HostAuthorizerScope {
   runId: string;
@@ -54,22 +53,8 @@ export function createHostAuthorizer(deps: EngineDeps, scope: HostAuthorizerScop
 /** G2, G2a, G2b: the `network` rule for this agent and space, and the workspace's allowed domains. */
 async function networkRule(deps: EngineDeps, agent: AgentRecord, space: SpaceRecord) {
   return deps.store.inWorkspace(agent.workspaceId, async (tx) => {
-    const approverCount = (await tx.members.list(agent.workspaceId)).filter((m) => canApprove(m.role)).length;
-    const bindings = await tx.channelBindings.listForWorkspace(agent.workspaceId);
     const workspace = await tx.workspaces.findById(agent.workspaceId);
-    const resolution = resolveGuardrail({
-      action: 'network',
-      context: {
-        workspaceId: agent.workspaceId,
-        agentId: agent.id,
-        spaceId: space.id,
-        autonomy: space.autonomy,
-        agentName: agent.name,
-        spaceName: space.name,
-      },
-      rules: await tx.guardrails.list(agent.workspaceId),
-      canBeApproved: { approverCount, hasBoundChannel: bindings.some((b) => b.spaceId === space.id) },
-    });
+    const resolution = await resolveRunGuardrail(tx, agent, space, 'network');
     return {
       decision: resolution.decision,
       reason: resolution.reason,
