@@ -22,7 +22,13 @@ describe.each(DATABASE_KINDS)('workspaces, spaces and bindings on %s', (kind) =>
 
   it('creates, finds, lists and renames workspaces; slugs are unique', async () => {
     const acme = await system((tx) => tx.workspaces.findBySlug('acme'));
-    expect(acme).toEqual({ id: ws, slug: 'acme', name: 'Acme', allowedDomains: [], createdAt: expect.any(Date) });
+    expect(acme).toEqual({
+      id: ws,
+      slug: 'acme',
+      name: 'Acme',
+      allowedDomains: [],
+      createdAt: expect.any(Date),
+    });
     expect(await system((tx) => tx.workspaces.findById(ws))).toEqual(acme);
     expect(await system((tx) => tx.workspaces.findById('nonsense'))).toBeNull();
     expect((await system((tx) => tx.workspaces.list())).map((w) => w.slug)).toEqual(['acme', 'globex']);
