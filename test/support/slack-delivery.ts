@@ -47,13 +47,23 @@ export interface DeliveryOptions {
   signature?: string;
 }
 
+const INTERACTIVE_TYPES = new Set([
+  'block_actions',
+  'view_submission',
+  'view_closed',
+  'shortcut',
+  'message_action',
+  'block_suggestion',
+]);
+
 /** Posts a signed delivery as Slack does: events as JSON, interactivity as a `payload` form. */
 export async function deliver(
   url: string,
   payload: Json,
   options: DeliveryOptions = {},
 ): Promise<{ status: number; body: string }> {
-  const interactive = payload.type === 'block_actions';
+  // Interactivity: clicks, forms, shortcuts and select-menu options.
+  const interactive = INTERACTIVE_TYPES.has(String(payload.type));
   const slash = typeof payload.command === 'string';
   // Slack sends slash commands as a plain form, interactivity as a form with one `payload`.
   const body = slash

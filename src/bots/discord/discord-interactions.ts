@@ -5,6 +5,7 @@ import {
   type Interaction,
   MessageFlags,
 } from 'discord.js';
+import { FORM_NO_LONGER_ACTIVE, NO_LONGER_ACTIVE } from '../../core/commands/unknown-interaction';
 import type { ChatEngine, PlatformActor } from '../../core/ports/chat-engine';
 import type { Logger } from '../../core/ports/logger';
 import { decodeCustomId } from './custom-id';
@@ -13,6 +14,9 @@ import { loggable } from './discord-errors';
 import type { DiscordPlatform } from './discord-platform';
 import { encodeDiscordThreadId } from './discord-thread-id';
 import { runSummonCommand, type SummonCommandDeps } from './summon-command';
+
+export const unknownCommand = (name: string) =>
+  `Summon does not know /${name}: its commands are \`/summon\` and \`/ask\`.`;
 
 /** Discord's limit for autocomplete choices. */
 const CHOICES = 25;
@@ -42,6 +46,7 @@ export class DiscordInteractions {
         await this.ask(interaction);
       else if (interaction.isChatInputCommand() && interaction.commandName === 'summon')
         await runSummonCommand(interaction, this.deps.summon);
+      else await this.unknown(interaction);
     } catch (error) {
       this.deps.logger.error(
         { err: loggable(error), interactionId: interaction.id },
@@ -58,7 +63,10 @@ export class DiscordInteractions {
   /** N7, G4: the card is edited by the core; a refusal is told only to the clicker (P5). */
   private async button(interaction: ButtonInteraction): Promise<void> {
     const button = decodeCustomId(interaction.customId);
-    if (button === null) return;
+    if (button === null) {
+      await this.unknown(interaction);
+      return;
+    }
     await interaction.deferUpdate();
     // P1: a card in a direct message belongs to the workspace of the DM space.
     const guild =
@@ -78,6 +86,29 @@ export class DiscordInteractions {
     if (result.ok) return;
     this.deps.logger.info({ button: button.kind, reason: result.reason }, 'a button click was refused');
     await interaction.followUp({ content: result.reason, flags: MessageFlags.Ephemeral });
+  }
+
+  /**
+   * P17: a button of a card from an older version, a command Discord still shows after it was
+   * removed, a form or menu Summon does not know: answered at once, only to the person.
+   */
+  private async unknown(interaction: Interaction): Promise<void> {
+    const what = interaction.isCommand()
+      ? { kind: 'command', name: interaction.commandName }
+      : interaction.isMessageComponent() || interaction.isModalSubmit()
+        ? { kind: 'component', name: interaction.customId }
+        : { kind: 'interaction', name: String(interaction.type) };
+    this.deps.logger.info(what, 'an interaction Summon does not know');
+    if (!interaction.isRepliable()) return;
+    await interaction.reply({
+      content:
+        what.kind === 'command'
+          ? unknownCommand(what.name)
+          : interaction.isModalSubmit()
+            ? FORM_NO_LONGER_ACTIVE
+            : NO_LONGER_ACTIVE,
+      flags: MessageFlags.Ephemeral,
+    });
   }
 
   /** The space's agents whose name or title contains what was typed. */

@@ -16,6 +16,7 @@ import { SlackPlatform } from './slack-platform';
 import { SlackSender } from './slack-sender';
 import { registerSlashCommand } from './slack-slash-command';
 import { futureTimestampRefusal } from './slack-timestamp-guard';
+import { registerUnknownInteractions } from './slack-unknown-interactions';
 
 export const SLACK_EVENTS_PATH = '/slack/events';
 
@@ -191,6 +192,8 @@ export class SlackFrontEnd {
       logger: log,
       now: this.options.now ?? (() => new Date()),
     });
+    // P17: after every listener above, for what none of them answers.
+    registerUnknownInteractions(this.app, { platform: this.platform, logger: log, commands: ['/summon'] });
     registerAppHome(this.app, {
       store: this.options.store,
       logger: log,

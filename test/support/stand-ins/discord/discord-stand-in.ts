@@ -220,6 +220,38 @@ export class DiscordStandIn {
     return interaction;
   }
 
+  /**
+   * P17: a command Discord still shows a person after the app stopped registering it (clients
+   * cache command lists), with an id the stand-in never issued.
+   */
+  staleCommand(user: StandInUser, channelId: string, name: string): Interaction {
+    const interaction = this.newInteraction(channelId);
+    this.gateway.dispatch(
+      'INTERACTION_CREATE',
+      interactionCreate(this, 'interaction-command', interaction, user, {
+        type: 2,
+        data: { id: this.newId(), name, type: 1, guild_id: this.guildId, options: [] },
+      }),
+    );
+    return interaction;
+  }
+
+  /** P17: a person submits a form (modal, type 5) with this custom_id. */
+  submitForm(user: StandInUser, channelId: string, customId: string): Interaction {
+    const interaction = this.newInteraction(channelId);
+    this.gateway.dispatch(
+      'INTERACTION_CREATE',
+      interactionCreate(this, 'interaction-button', interaction, user, {
+        type: 5,
+        data: {
+          custom_id: customId,
+          components: [{ type: 1, components: [{ type: 4, custom_id: 'reason', value: 'because' }] }],
+        },
+      }),
+    );
+    return interaction;
+  }
+
   /** A person runs a slash command (type 2) or types in one of its options (autocomplete, type 4). */
   command(
     user: StandInUser,
