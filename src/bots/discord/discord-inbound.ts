@@ -36,6 +36,10 @@ export interface DiscordMessageFields {
   /** The display names of the users it mentions, by id (for mentions of non-members). */
   mentionNames: Record<string, string>;
   createdAt: Date;
+  /** P12: it mentions the app: its bot user or the bot's managed role (absent in older rows). */
+  mentionsApp?: boolean;
+  /** P12: the bot's managed roles it mentions, dropped from the text like the bot's own mention. */
+  appRoleIds?: string[];
 }
 
 export function fieldsOf(message: Message): DiscordMessageFields {
@@ -47,7 +51,17 @@ export function fieldsOf(message: Message): DiscordMessageFields {
       message.mentions.users.map((user) => [user.id, user.globalName ?? user.username] as const),
     ),
     createdAt: message.createdAt,
+    ...appMentionsOf(message),
   };
+}
+
+/** P12: the bot user, or roles Discord manages for this bot (their `tags.bot_id`). */
+function appMentionsOf(message: Message): Pick<DiscordMessageFields, 'mentionsApp' | 'appRoleIds'> {
+  const botId = message.client.user?.id;
+  if (botId === undefined) return {};
+  const roles = message.mentions.roles.filter((role) => role.tags?.botId === botId).map((role) => role.id);
+  if (!message.mentions.users.has(botId) && roles.length === 0) return {};
+  return { mentionsApp: true, ...(roles.length > 0 ? { appRoleIds: roles } : {}) };
 }
 
 /**
@@ -69,7 +83,8 @@ export function toInbound(
     topLevel: place.topLevel,
     messageRef: message.id,
     senderId: message.authorId,
-    text: translateUserMentions(message.content, { ...context, names }),
+    text: translateUserMentions(message.content, { ...context, names, appRoleIds: message.appRoleIds ?? [] }),
     receivedAt: message.createdAt,
+    ...(message.mentionsApp === true ? { summonsApp: true } : {}),
   };
 }

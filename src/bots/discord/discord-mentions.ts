@@ -41,15 +41,23 @@ export const NO_MENTIONS: AllowedMentions = { parse: [], users: [] };
 
 /**
  * Inbound text as the core reads it: a user mention reads `@nickname` for a member, the
- * Discord display name otherwise; the bot's own mention is dropped (it is how people address
- * Summon, not an agent).
+ * Discord display name otherwise; the bot's own mention and its managed role's are dropped
+ * (they are how people address Summon, not an agent; P12 reads them as a summons).
  */
 export function translateUserMentions(
   text: string,
-  options: { botUserId: string; members: readonly DiscordMember[]; names: ReadonlyMap<string, string> },
+  options: {
+    botUserId: string;
+    members: readonly DiscordMember[];
+    names: ReadonlyMap<string, string>;
+    /** P12: the bot's managed roles, dropped like its own mention. */
+    appRoleIds?: readonly string[];
+  },
 ): string {
   const byId = new Map(options.members.map((m) => [m.discordUserId, m.nickname]));
+  const appRoles = new Set(options.appRoleIds ?? []);
   return text
+    .replace(/<@&([0-9]{1,20})>/g, (whole, id: string) => (appRoles.has(id) ? '' : whole))
     .replace(/<@!?([0-9]{1,20})>/g, (whole, id: string) => {
       if (id === options.botUserId) return '';
       const name = byId.get(id) ?? options.names.get(id);

@@ -64,6 +64,11 @@ export function toInboundMessage(
       senderId: event.user,
       text: slackTextToPlain(event.text ?? '', context),
       receivedAt: context.receivedAt,
+      ...(mentionsUser(event.text ?? '', context.botUserId) ? { summonsApp: true } : {}),
     },
   };
 }
+
+/** P12: `<@U…>` (or `<@U…|name>`) of this user in Slack's markup. */
+const mentionsUser = (text: string, userId: string | null): boolean =>
+  userId !== null && (text.includes(`<@${userId}>`) || text.includes(`<@${userId}|`));

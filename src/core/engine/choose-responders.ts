@@ -8,6 +8,8 @@ export interface RoutingInput {
   dedicated: boolean;
   /** P3: a top-level message, not a reply in a thread. */
   topLevel: boolean;
+  /** P12: the message mentions the app itself, which summons the M3 responder. */
+  summonsApp?: boolean;
   /** M3: the agent that spoke last in the conversation. */
   lastAgentId: string | null;
   ownerAgentId: string | null;
@@ -16,7 +18,7 @@ export interface RoutingInput {
 }
 
 /**
- * Which agents a person's message starts (M1, M3, M7, M8, P3). Pure: the caller has
+ * Which agents a person's message starts (M1, M3, M7, M8, P3, P12). Pure: the caller has
  * resolved mentions and loaded the conversation.
  */
 export function chooseResponders(input: RoutingInput): string[] {
@@ -24,6 +26,11 @@ export function chooseResponders(input: RoutingInput): string[] {
   if (input.mentionOnly) return [];
   // M1, M8: every mentioned agent, in parallel.
   if (input.mentionedAgentIds.length > 0) return [...new Set(input.mentionedAgentIds)];
+  // P12: the app's own mention summons the M3 responder, P3 notwithstanding.
+  if (input.summonsApp === true) {
+    const summoned = defaultResponder(input);
+    return summoned === null ? [] : [summoned];
+  }
   // P3: in a channel shared with people, a top-level message without a mention is for people.
   if (!input.dedicated && input.topLevel) return [];
   // P3: a reply in a thread follows M3 only where an agent has spoken (or owns the thread).

@@ -4,6 +4,7 @@ import type { ReceiveOutcome } from '../ports/chat-engine';
 import type { ChatPlatform, InboundMessage } from '../ports/chat-platform';
 import type { StoreTx } from '../ports/store';
 import { type AnsweredInThread, afterAnswerInThread, answerInThread } from './agent-tools/answer-in-thread';
+import { appHelp } from './app-help';
 import { chooseResponders } from './choose-responders';
 import type { EngineDeps } from './engine-deps';
 import { resolveSender } from './resolve-sender';
@@ -17,6 +18,8 @@ export interface RoutedMessage {
   refusal: string | null;
   /** N13: the message answered a question card, whose card is redrawn after the commit. */
   answered?: AnsweredInThread;
+  /** P12: the app's mention alone is answered with a short help, posted in the thread. */
+  help?: string;
 }
 
 /**
@@ -59,6 +62,10 @@ export async function afterRouting(
     return result.outcome;
   }
   for (const hint of result.hints) await tellHint(platform, message, hint);
+  if (result.help !== undefined)
+    await platform
+      ?.post(message.thread, { as: { kind: 'system' }, content: { kind: 'text', text: result.help } })
+      .catch((error: unknown) => log.warn({ err: String(error) }, 'the help could not be posted'));
   if (result.answered !== undefined) await afterAnswerInThread(deps, message, result.answered);
   if (result.outcome.kind === 'accepted') {
     for (const runId of result.outcome.runIds) await deps.queue.enqueue({ id: runId, data: { runId } });
@@ -118,8 +125,10 @@ export async function routeMessage(
     note: null,
   });
 
+  // P12: the app's mention and nothing else: a short help, nobody starts, nothing is answered.
+  const appAlone = message.summonsApp === true && parsed.agents.length === 0 && !hasWords(message.text);
   // N13: a reply that names no agent, in a thread where a question waits, answers it.
-  if (!message.topLevel && parsed.agents.length === 0) {
+  if (!message.topLevel && parsed.agents.length === 0 && !appAlone) {
     const answered = await answerInThread(tx, deps, conversation.id, message.text, member);
     if (answered !== null) {
       return {
@@ -147,10 +156,24 @@ export async function routeMessage(
     mentionOnly: parsed.isMentionOnly,
     dedicated: space.dedicated,
     topLevel: message.topLevel,
+    summonsApp: message.summonsApp === true,
     lastAgentId: await tx.messages.lastAgentAuthorId(conversation.id),
     ownerAgentId: conversation.ownerAgentId,
     participants,
   });
+
+  // P12: the app's mention alone, or one no agent here answers (M3 finds none): a short help.
+  if (message.summonsApp === true && parsed.agents.length === 0 && (appAlone || responders.length === 0)) {
+    return {
+      outcome: { kind: 'accepted', conversationId: conversation.id, runIds: [] },
+      hints: [],
+      refusal: null,
+      help: appHelp(
+        participants.flatMap((p) => byId.get(p.id)?.name ?? []),
+        { alone: appAlone },
+      ),
+    };
+  }
 
   const runIds: string[] = [];
   for (const agentId of responders) {
@@ -179,6 +202,9 @@ export async function routeMessage(
     refusal: null,
   };
 }
+
+/** Anything but whitespace and punctuation. */
+const hasWords = (text: string): boolean => /[\p{L}\p{N}]/u.test(text);
 
 function titleOf(text: string): string {
   const line = text.trim().split('\n')[0] ?? '';

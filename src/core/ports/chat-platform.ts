@@ -129,4 +129,9 @@ export interface InboundMessage {
   senderId: string;
   text: string;
   receivedAt: Date;
+  /**
+   * P12: the message mentions the app itself (its bot user; on Discord also its managed role).
+   * The front end has dropped that mention from `text`.
+   */
+  summonsApp?: boolean;
 }

@@ -28,6 +28,23 @@ describe('chooseResponders', () => {
     expect(route({ mentionedAgentIds: ['qa'], mentionOnly: true })).toEqual([]);
   });
 
+  it('P12: the app’s mention at the top level of a shared channel summons the M3 responder', () => {
+    const shared = { dedicated: false, topLevel: true };
+    expect(route(shared)).toEqual([]);
+    expect(route({ ...shared, summonsApp: true })).toEqual(['ceo']);
+    expect(route({ ...shared, summonsApp: true, lastAgentId: 'qa' })).toEqual(['qa']);
+  });
+
+  it('P12: in a shared thread where no agent spoke, the app’s mention still summons one', () => {
+    expect(route({ dedicated: false })).toEqual([]);
+    expect(route({ dedicated: false, summonsApp: true })).toEqual(['ceo']);
+  });
+
+  it('P12: agents mentioned beside the app keep their meaning', () => {
+    expect(route({ summonsApp: true, mentionedAgentIds: ['lead'] })).toEqual(['lead']);
+    expect(route({ summonsApp: true, mentionedAgentIds: ['lead'], mentionOnly: true })).toEqual([]);
+  });
+
   it('M3: without a mention, the agent that spoke last answers', () => {
     expect(route({ lastAgentId: 'qa', ownerAgentId: 'lead' })).toEqual(['qa']);
   });

@@ -65,7 +65,18 @@ export function guildCreate(s: DiscordStandIn): unknown {
     system_channel_id: channels[0]?.id ?? null,
     joined_at: new Date().toISOString(),
     member_count: 3,
-    roles: [{ ...role, id: s.guildId }],
+    roles: [
+      { ...role, id: s.guildId },
+      // The bot's managed role: `tags.bot_id` names the bot it belongs to.
+      {
+        ...role,
+        id: s.botRoleId,
+        name: s.bot.username,
+        managed: true,
+        position: 1,
+        tags: { bot_id: s.bot.id },
+      },
+    ],
     channels: channels.map((c) => ({ ...channel, id: c.id, name: c.name ?? '' })),
     threads: threads.map((t) => threadObject(s, t)),
   });

@@ -104,6 +104,8 @@ export class DiscordStandIn {
   readonly interactions = new Map<string, Interaction>();
   readonly commands = new Map<string, unknown[]>();
   readonly roles: string[] = [];
+  /** The role Discord creates and manages for the bot when it joins a server (P12). */
+  readonly botRoleId: string;
   token = BOT_TOKEN;
   private nextId: bigint;
   private readonly server: Server;
@@ -117,6 +119,7 @@ export class DiscordStandIn {
     this.guildId = this.newId();
     this.applicationId = this.newId();
     this.bot = { id: this.applicationId, username: 'Summon', bot: true };
+    this.botRoleId = this.newId();
     this.server = createServer((req, res) => void this.serve(req, res));
   }
 
@@ -173,6 +176,10 @@ export class DiscordStandIn {
     const message = this.storeMessage(channelId, this.userObject(author), { content }, {});
     message.mentions = [...content.matchAll(/<@!?([0-9]+)>/g)].flatMap((m) =>
       m[1] === this.bot.id ? [this.userObject(this.bot)] : [],
+    );
+    // Discord lists the roles a message mentions by id; the client resolves them in the guild.
+    message.mention_roles = [...content.matchAll(/<@&([0-9]+)>/g)].flatMap((m) =>
+      m[1] !== undefined && (m[1] === this.botRoleId || this.roles.includes(m[1])) ? [m[1]] : [],
     );
     this.dispatchMessage(message, channel, author);
     return message;
