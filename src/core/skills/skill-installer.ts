@@ -172,8 +172,12 @@ export class SkillInstaller {
     const fetched = await this.deps.fetcher.fetchSkill(source.repo, skillPathIn(source, name), ref);
     try {
       const contentHash = skillContentHash(fetched.files);
-      if (current !== undefined && current.commit === fetched.commit && current.contentHash === contentHash)
-        return { status: 'unchanged', name, entry: current };
+      if (current !== undefined && current.commit === fetched.commit && current.contentHash === contentHash) {
+        // Unchanged only when the folder on disk is still what the lock pins (A6).
+        const onDisk = await this.deps.library.readInstalled(workspace.slug, name);
+        if (onDisk !== null && skillContentHash(onDisk) === contentHash)
+          return { status: 'unchanged', name, entry: current };
+      }
       const checked = await this.check(workspace, name, fetched);
       if (checked.verdict.verdict === 'fail') {
         this.deps.logger.warn(

@@ -22,6 +22,11 @@ export class GitHubGitStandIn {
     gitProtocol: string | null;
   }[] = [];
   private server: Server | null = null;
+  /**
+   * A network failure mid-download: when set, a `git-upload-pack` response is cut (the socket
+   * destroyed) after this many body bytes.
+   */
+  cutUploadPackAfter: number | null = null;
 
   constructor(readonly root: string) {}
 
@@ -95,9 +100,22 @@ export class GitHubGitStandIn {
     cgi.stderr.on('data', () => {});
     let head = Buffer.alloc(0);
     let headersDone = false;
+    const cutAfter = url.pathname.endsWith('/git-upload-pack') ? this.cutUploadPackAfter : null;
+    let sent = 0;
+    const writeBody = (chunk: Buffer) => {
+      if (cutAfter !== null && sent + chunk.length > cutAfter) {
+        res.write(chunk.subarray(0, Math.max(0, cutAfter - sent)));
+        sent = Number.POSITIVE_INFINITY;
+        res.socket?.destroy();
+        cgi.kill();
+        return;
+      }
+      sent += chunk.length;
+      res.write(chunk);
+    };
     cgi.stdout.on('data', (chunk: Buffer) => {
       if (headersDone) {
-        res.write(chunk);
+        writeBody(chunk);
         return;
       }
       head = Buffer.concat([head, chunk]);
@@ -112,7 +130,7 @@ export class GitHubGitStandIn {
         else headers[key] = value.join(':').trim();
       }
       res.writeHead(status, headers);
-      res.write(head.subarray(end + 4));
+      writeBody(head.subarray(end + 4));
     });
     cgi.on('close', () => res.end());
     cgi.stdin.on('error', () => {});
