@@ -3,6 +3,7 @@ import { chmod, lstat, mkdir, readdir, readFile, rm, symlink, writeFile } from '
 import path from 'node:path';
 import { startServer } from '../../../src/app/server';
 import { runCli } from '../../../src/cli/main';
+import { loadSkillCommands } from '../../../src/core/prompt/skill-commands';
 import { AnthropicStandIn } from '../../support/stand-ins/anthropic-stand-in';
 import { GitHubApiStandIn } from '../../support/stand-ins/github-api-stand-in';
 import { GitHubGitStandIn, git } from '../../support/stand-ins/github-git-stand-in';
@@ -123,7 +124,7 @@ describe('A6 skills from registered GitHub sources', () => {
     await tmp.remove();
   });
 
-  it('installs a clean skill: the whole folder, its lock entry pinned to the commit, its row (export, /skill:)', async () => {
+  it('installs a clean skill: the whole folder, its lock entry pinned to the commit, its row (/skill:, export, apply)', async () => {
     const commit = await publish({
       'skills/deploy/SKILL.md': skillMd('deploy', CLEAN_BODY, 'scripts: [scripts/check.sh]\n'),
       'skills/deploy/reference/steps.md': '# Steps\n1. build\n2. ship\n',
@@ -153,6 +154,13 @@ describe('A6 skills from registered GitHub sources', () => {
     });
     // Every request carried the credential Summon already has.
     expect(github.seen.filter((r) => r.status === 200).every((r) => r.token === TOKEN)).toBe(true);
+    // A5: the row carries the front matter and body, so /skill:deploy loads it like an inline skill.
+    const rows = await db.database.store.transaction(async (tx) => {
+      const ws = await tx.workspaces.findBySlug('default');
+      return ws === null ? [] : tx.skills.list(ws.id);
+    });
+    expect(loadSkillCommands('/skill:deploy now', rows)).toEqual([{ name: 'deploy', body: CLEAN_BODY }]);
+    expect(rows.find((r) => r.name === 'deploy')?.description).toBe('How we deploy.');
     const yaml = await exported();
     expect(yaml).toContain('name: deploy');
     expect(yaml).toContain(`source: ${REPO}/deploy@${commit}`);
@@ -233,7 +241,7 @@ describe('A6 skills from registered GitHub sources', () => {
     expect((await lock()).skills).toEqual({});
   });
 
-  it('a tampered installed skill is refused at start: moved out of skills/, its row gone, reported', async () => {
+  it('a tampered installed skill is refused at start: moved out of skills/, its row gone, the pin kept', async () => {
     await publish({ 'skills/deploy/SKILL.md': skillMd('deploy', CLEAN_BODY) });
     expect((await summon('skills', 'install', `${REPO}/deploy`)).code).toBe(0);
     await writeFile(
@@ -348,5 +356,17 @@ describe('A6 skills from registered GitHub sources', () => {
     } finally {
       await anthropic.close();
     }
+  });
+
+  it('fetches a public repository anonymously when Summon has no GitHub credential', async () => {
+    github.publicRepos.add(REPO);
+    extraEnv = { GITHUB_TOKEN: '' };
+    const commit = await publish({ 'skills/deploy/SKILL.md': skillMd('deploy', CLEAN_BODY) });
+    const before = github.seen.length;
+    expect((await summon('skills', 'install', `${REPO}/deploy`)).code).toBe(0);
+    expect((await lock()).skills.deploy.commit).toBe(commit);
+    const fetches = github.seen.slice(before);
+    expect(fetches.length).toBeGreaterThan(0);
+    expect(fetches.every((r) => r.token === null && r.status === 200)).toBe(true);
   });
 });

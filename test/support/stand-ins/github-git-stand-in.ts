@@ -27,6 +27,8 @@ export class GitHubGitStandIn {
    * destroyed) after this many body bytes.
    */
   cutUploadPackAfter: number | null = null;
+  /** Public repositories ("owner/name"): anyone may fetch them without a token, as on GitHub. */
+  readonly publicRepos = new Set<string>();
 
   constructor(readonly root: string) {}
 
@@ -53,6 +55,14 @@ export class GitHubGitStandIn {
     return dir;
   }
 
+  /** A fetch (never a push) of a public repository. */
+  private isPublicRead(req: IncomingMessage): boolean {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const match = /^\/([^/]+\/[^/]+)\.git\/(info\/refs|git-upload-pack)$/.exec(url.pathname);
+    if (match === null || !this.publicRepos.has(match[1] ?? '')) return false;
+    return match[2] === 'git-upload-pack' || url.searchParams.get('service') === 'git-upload-pack';
+  }
+
   close(): Promise<void> {
     return new Promise((resolve) => {
       this.server?.closeAllConnections();
@@ -66,7 +76,8 @@ export class GitHubGitStandIn {
     const colon = decoded.indexOf(':');
     const user = colon < 0 ? null : decoded.slice(0, colon);
     const token = colon < 0 ? null : decoded.slice(colon + 1);
-    const ok = user === 'x-access-token' && token !== null && this.tokens.has(token);
+    const authenticated = user === 'x-access-token' && token !== null && this.tokens.has(token);
+    const ok = authenticated || (auth === '' && this.isPublicRead(req));
     this.seen.push({
       method: req.method ?? '',
       url: req.url ?? '',
