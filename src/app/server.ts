@@ -9,6 +9,7 @@ import { type ChatFrontEnds, startChatFrontEnds } from './chat-front-ends';
 import { createGitGateway } from './git-gateway-runtime';
 import { createLogger } from './logger';
 import { openRuntime, type Runtime } from './runtime';
+import { verifySkillsAtStart } from './skills-runtime';
 
 export const DEFAULT_WORKSPACE = 'default';
 
@@ -44,6 +45,8 @@ export async function startServer(
       const { seededAgents } = await runtime.workspaces.create(DEFAULT_WORKSPACE, 'Default workspace');
       logger.info({ workspace: DEFAULT_WORKSPACE, agents: seededAgents }, 'created the default workspace');
     }
+    // A6: installed skills whose files no longer match skills-lock.json are refused, not loaded.
+    await verifySkillsAtStart(runtime);
     // X4: whether agents' commands can be confined (the engine logs it when it starts).
     const sandbox = await runtime.launcher.status();
     // G3: the git gateway at /git/ when a GitHub credential is configured.

@@ -10,6 +10,7 @@ import { registerGuardrailsCommand } from './commands/guardrails-command';
 import { registerHookCommand } from './commands/hook-command';
 import { registerMembersCommand } from './commands/members-command';
 import { registerSchemaCommand } from './commands/schema-command';
+import { registerSkillsCommand } from './commands/skills-command';
 import { registerStartCommand } from './commands/start-command';
 import { registerWorkspaceCommand } from './commands/workspace-command';
 
@@ -33,6 +34,7 @@ export function buildProgram(context: CliContext): Command {
   registerExportCommand(program, context);
   registerAgentsCommand(program, context);
   registerGuardrailsCommand(program, context);
+  registerSkillsCommand(program, context);
   registerGatewayCommand(program, context);
   registerMembersCommand(program, context);
   registerSchemaCommand(program, context);

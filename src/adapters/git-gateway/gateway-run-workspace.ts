@@ -4,12 +4,13 @@ import { repoDirName } from '../../core/git/active-repo';
 import type { Logger } from '../../core/ports/logger';
 import type {
   PreparedWorkspace,
+  RefusedRepoSkill,
   RepoSkillBody,
   RunWorkspace,
   RunWorkspaceRequest,
 } from '../../core/ports/run-workspace';
 import { latestRepoChange } from './latest-repo-change';
-import { findRepoSkills } from './repo-skills';
+import { findRepoSkills, type RejectedSkill, type RepoSkillVerdicts } from './repo-skills';
 import type { RunGitEnvironment } from './run-git-environment';
 import type { SpaceWorktrees } from './space-worktrees';
 
@@ -63,7 +64,9 @@ export class GatewayRunWorkspace implements RunWorkspace {
       gatewayGatesPush: true,
       noteWrite: (written) => this.noteWrite(request.runId, overlay, written),
       repoSkill: async (repo, name) =>
-        repoDirs.has(repo) ? repoSkill(path.join(overlay, 'repos', repo), name) : null,
+        repoDirs.has(repo)
+          ? repoSkill(path.join(overlay, 'repos', repo), name, worktrees.skillVerdicts)
+          : null,
     };
   }
 
@@ -94,11 +97,26 @@ export class GatewayRunWorkspace implements RunWorkspace {
   }
 }
 
-/** A5: a repository's checked skill `name` (case-insensitive), its body without front matter. */
-async function repoSkill(repoDir: string, name: string): Promise<RepoSkillBody | null> {
-  const { skills } = await findRepoSkills(repoDir).catch(() => ({ skills: [] }));
+/**
+ * A5: a repository's checked skill `name` (case-insensitive), its body without front matter;
+ * A6, A7: one the check refused comes back as its reasons, never its text.
+ */
+async function repoSkill(
+  repoDir: string,
+  name: string,
+  verdicts: RepoSkillVerdicts,
+): Promise<RepoSkillBody | RefusedRepoSkill | null> {
+  const { skills, rejected } = await findRepoSkills(repoDir, verdicts).catch(() => ({
+    skills: [],
+    rejected: [] as RejectedSkill[],
+  }));
   const skill = skills.find((s) => s.name.toLowerCase() === name.toLowerCase());
-  if (skill === undefined) return null;
+  if (skill === undefined) {
+    const refused = rejected.find(
+      (r) => path.basename(r.path).toLowerCase() === name.toLowerCase() && r.reason.startsWith('refused by'),
+    );
+    return refused === undefined ? null : { name: path.basename(refused.path), refused: refused.reason };
+  }
   const text = await readFile(path.join(skill.dir, 'SKILL.md'), 'utf8');
   const body = text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n?/, '').trim();
   return { name: skill.name, body };

@@ -2,7 +2,11 @@ import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import matter from 'gray-matter';
 import { REPO_SKILL_DIRS } from '../../core/git/active-repo';
+import { skillContentHash } from '../../core/skills/content-hash';
+import { checkSkillFiles } from '../../core/skills/skill-gate';
+import { formatFinding, type GateVerdict } from '../../core/skills/skill-verdict';
 import { skillEntrySchema } from '../../core/workspace/workspace-file-schema';
+import { readSkillFolder } from '../skill-sources/read-skill-folder';
 
 export interface RepoSkill {
   name: string;
@@ -14,6 +18,9 @@ export interface RejectedSkill {
   reason: string;
 }
 
+/** A7: the gate's verdicts by content hash, so an unchanged skill is not checked again. */
+export type RepoSkillVerdicts = Map<string, GateVerdict>;
+
 /**
  * A7: the skills a repository carries, each checked as an installed skill is: a slug name, a
  * real directory inside the repository (no link out of it), a `SKILL.md` file whose front
@@ -22,6 +29,7 @@ export interface RejectedSkill {
  */
 export async function findRepoSkills(
   repoDir: string,
+  verdicts: RepoSkillVerdicts = new Map(),
 ): Promise<{ skills: RepoSkill[]; rejected: RejectedSkill[] }> {
   const root = await realpath(repoDir);
   const skills: RepoSkill[] = [];
@@ -31,7 +39,8 @@ export async function findRepoSkills(
     const entries = await readdir(dir).catch(() => [] as string[]);
     for (const name of entries.sort()) {
       const skillDir = path.join(dir, name);
-      const reason = await skillProblem(root, skillDir, name);
+      const reason =
+        (await skillProblem(root, skillDir, name)) ?? (await gateProblem(skillDir, name, verdicts));
       if (reason !== null) {
         rejected.push({ path: path.join(base, name), reason });
         continue;
@@ -44,6 +53,26 @@ export async function findRepoSkills(
     }
   }
   return { skills, rejected };
+}
+
+/**
+ * A6, A7: cloned content whose front matter reaches the prompt passes the supply-chain check
+ * an installed skill passes (cached by content hash); a failing skill is left out with its reasons.
+ */
+async function gateProblem(
+  skillDir: string,
+  name: string,
+  verdicts: RepoSkillVerdicts,
+): Promise<string | null> {
+  const files = await readSkillFolder(skillDir);
+  const hash = skillContentHash(files);
+  let verdict = verdicts.get(hash);
+  if (verdict === undefined) {
+    verdict = checkSkillFiles(name, files).verdict;
+    verdicts.set(hash, verdict);
+  }
+  if (verdict.verdict === 'pass') return null;
+  return `refused by the skill check: ${verdict.reasons.map(formatFinding).join('; ')}`;
 }
 
 async function skillProblem(root: string, skillDir: string, name: string): Promise<string | null> {

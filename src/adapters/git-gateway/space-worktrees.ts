@@ -5,7 +5,7 @@ import type { Logger } from '../../core/ports/logger';
 import { assertSlug, pathInside } from '../../core/workspace/slug';
 import { symlinkAtomic, writeFileAtomic } from '../workspace-directory/atomic-write';
 import { runGit } from './git-command';
-import { findRepoSkills, type RejectedSkill } from './repo-skills';
+import { findRepoSkills, type RejectedSkill, type RepoSkillVerdicts } from './repo-skills';
 import type { RunGitEnvironment } from './run-git-environment';
 
 /** Repo-bound skill links carry this prefix, so they are told apart from installed skills. */
@@ -20,6 +20,9 @@ const REPO_SKILL_MARK = '.repo-skill';
  *     repos/<name> -> ../../../repos/<name>        read-write: agents of a space share edits
  */
 export class SpaceWorktrees {
+  /** A7: the skill check's verdicts by content hash (this process's cache). */
+  readonly skillVerdicts: RepoSkillVerdicts = new Map();
+
   constructor(private readonly options: { root: string; logger: Logger; home: string }) {}
 
   reposDir(workspace: string, space: string): string {
@@ -118,7 +121,7 @@ export class SpaceWorktrees {
     if (current === repo) return { activeRepo: repo, linked: [], rejected: [] };
     const skillsDir = path.join(overlay, '.agents', 'skills');
     await this.unlinkRepoSkills(skillsDir);
-    const { skills, rejected } = await findRepoSkills(path.join(overlay, 'repos', repo));
+    const { skills, rejected } = await findRepoSkills(path.join(overlay, 'repos', repo), this.skillVerdicts);
     const linked: string[] = [];
     for (const skill of skills) {
       const link = path.join(skillsDir, skill.name);

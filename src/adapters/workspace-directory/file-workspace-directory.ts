@@ -2,7 +2,9 @@ import { lstat, mkdir, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkillRecord } from '../../core/model/records';
 import type { AgentDirectoryEntry, WorkspaceDirectory } from '../../core/ports/workspace-directory';
+import type { LockEntry, SkillSources } from '../../core/skills/skill-lock';
 import { assertSlug, pathInside } from '../../core/workspace/slug';
+import { FileSkillLibrary } from '../skill-sources/file-skill-library';
 import { renderAgentMarkdown, renderSkillMarkdown } from './agent-markdown';
 import { symlinkAtomic, writeFileAtomic } from './atomic-write';
 
@@ -14,7 +16,23 @@ import { symlinkAtomic, writeFileAtomic } from './atomic-write';
  * Every name is checked to be a slug and every path to stay inside the root.
  */
 export class FileWorkspaceDirectory implements WorkspaceDirectory {
-  constructor(private readonly root: string) {}
+  private readonly library: FileSkillLibrary;
+
+  constructor(private readonly root: string) {
+    this.library = new FileSkillLibrary(root);
+  }
+
+  async installedSkills(workspaceSlug: string): Promise<Record<string, LockEntry>> {
+    return (await this.library.readLock(workspaceSlug)).skills;
+  }
+
+  readSkillSources(workspaceSlug: string): Promise<SkillSources> {
+    return this.library.readSources(workspaceSlug);
+  }
+
+  writeSkillSources(workspaceSlug: string, sources: SkillSources): Promise<void> {
+    return this.library.writeSources(workspaceSlug, sources);
+  }
 
   agentDir(workspaceSlug: string, agentName: string): string {
     return pathInside(
@@ -26,6 +44,8 @@ export class FileWorkspaceDirectory implements WorkspaceDirectory {
   }
 
   async writeSkill(workspaceSlug: string, skill: SkillRecord): Promise<void> {
+    // A6: an installed skill's folder is what passed the check, pinned by its hash: never rewritten.
+    if ((await this.installedSkills(workspaceSlug))[skill.name] !== undefined) return;
     const dir = this.skillDir(workspaceSlug, skill.name);
     await mkdir(dir, { recursive: true });
     await writeFileAtomic(path.join(dir, 'SKILL.md'), renderSkillMarkdown(skill));

@@ -20,7 +20,14 @@ export async function withRepoSkills(
   const found = new Map<string, string>();
   for (const command of wanted) {
     const skill = await workspace.repoSkill(command.repo as string, command.name);
-    if (skill !== null) found.set(`${command.repo}:${command.name}`, skill.body);
+    if (skill === null) continue;
+    // A6, A7: a refused skill's text never reaches the prompt; the agent is told why, to tell the person.
+    found.set(
+      `${command.repo}:${command.name}`,
+      'refused' in skill
+        ? `The skill "${command.repo}:${command.name}" was refused by the supply-chain check and was not loaded (${skill.refused}). Tell the person; do not guess its instructions.`
+        : skill.body,
+    );
   }
   return {
     ...input,

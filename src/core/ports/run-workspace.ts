@@ -16,6 +16,12 @@ export interface RepoSkillBody {
   body: string;
 }
 
+/** A6, A7: a repository's skill the supply-chain check refused: never loaded, only named. */
+export interface RefusedRepoSkill {
+  name: string;
+  refused: string;
+}
+
 /** A run's prepared workspace: where it works and what its processes get. */
 export interface PreparedWorkspace {
   /** M9: the agent's overlay (its files plus the space's repositories under `repos/`). */
@@ -32,7 +38,7 @@ export interface PreparedWorkspace {
   /** A7: a file was written (path relative to `workingDir`): the active repo follows it. Never throws. */
   noteWrite(path: string): Promise<void>;
   /** A5: the checked skill `name` of the space's repository `repo` (its folder name), if any. */
-  repoSkill(repo: string, name: string): Promise<RepoSkillBody | null>;
+  repoSkill(repo: string, name: string): Promise<RepoSkillBody | RefusedRepoSkill | null>;
 }
 
 /**

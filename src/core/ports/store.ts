@@ -125,6 +125,8 @@ export interface SkillRepository {
     fields: Pick<SkillRecord, 'name' | 'description' | 'body'>,
   ): Promise<SkillRecord>;
   update(id: string, patch: Partial<Pick<SkillRecord, 'description' | 'body'>>): Promise<void>;
+  /** A6: `summon skills remove`, or an installed skill refused at start. */
+  remove(id: string): Promise<void>;
 }
 
 export interface SpaceRepository {

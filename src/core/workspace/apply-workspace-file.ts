@@ -23,6 +23,7 @@ export async function applyWorkspaceFile(
 ): Promise<ChangeReport> {
   const before = await tx.workspaces.findBySlug(file.workspace);
   const issues = await checkReferences(tx, before?.id ?? null, file);
+  await checkInstalledSkills(directory, file, issues);
   await checkPlatformBindings(tx, before?.id ?? null, file, issues);
   if (issues.length > 0) throw new ValidationError(`workspace file was refused; nothing was written`, issues);
 
@@ -41,6 +42,7 @@ export async function applyWorkspaceFile(
   await applySpaces(tx, workspace.id, file.spaces ?? [], report);
   await applyGuardrails(tx, workspace.id, file.guardrails ?? [], report);
   await applySandbox(tx, workspace, file, report);
+  await applySkillSources(directory, file, report);
   await writeWorkspaceFiles(tx, directory, workspace);
   return report;
 }
@@ -106,6 +108,8 @@ async function applySkills(
   report: ChangeReport,
 ) {
   for (const entry of entries) {
+    // A6: an installed skill is `summon skills`' to write; apply has checked its pin.
+    if (entry.source !== undefined) continue;
     const existing = await tx.skills.findByName(workspaceId, entry.name);
     const patch: Partial<Pick<SkillRecord, 'description' | 'body'>> = {};
     if (entry.description !== undefined) patch.description = entry.description;
@@ -165,4 +169,52 @@ async function applySandbox(
     return;
   await tx.workspaces.setAllowedDomains(workspace.id, unique);
   report.updated.push('sandbox allowedDomains');
+}
+
+/**
+ * A6: a skill entry with `source` names an installed skill: it must be installed from that
+ * source at that commit (apply never fetches); an inline entry must not shadow an installed one.
+ */
+async function checkInstalledSkills(
+  directory: WorkspaceDirectory,
+  file: WorkspaceFile,
+  issues: { path: string; message: string }[],
+): Promise<void> {
+  const installed = await directory.installedSkills(file.workspace);
+  for (const [i, entry] of (file.skills ?? []).entries()) {
+    const pinned = installed[entry.name];
+    if (entry.source === undefined) {
+      if (pinned !== undefined)
+        issues.push({
+          path: `skills[${i}]`,
+          message: `"${entry.name}" is an installed skill (from ${pinned.source}); give it as source: ${installedSource(entry.name, pinned)}`,
+        });
+      continue;
+    }
+    if (pinned === undefined || installedSource(entry.name, pinned) !== entry.source)
+      issues.push({
+        path: `skills[${i}].source`,
+        message: `is not what is installed${pinned === undefined ? '' : ` (${installedSource(entry.name, pinned)})`}; install it with \`summon skills install ${entry.source}\``,
+      });
+  }
+}
+
+/** `<owner>/<repo>/<skill>@<commit>`, as export writes an installed skill. */
+export function installedSource(name: string, pinned: { source: string; commit: string }): string {
+  return `${pinned.source}/${name}@${pinned.commit}`;
+}
+
+/** A6: `skillSources` and `skillReview`, when given, replace what is registered. */
+async function applySkillSources(directory: WorkspaceDirectory, file: WorkspaceFile, report: ChangeReport) {
+  if (file.skillSources === undefined && file.skillReview === undefined) return;
+  const current = await directory.readSkillSources(file.workspace);
+  const next = {
+    sources: file.skillSources ?? current.sources,
+    ...((file.skillReview ?? current.review) === undefined
+      ? {}
+      : { review: file.skillReview ?? current.review }),
+  };
+  if (JSON.stringify(next) === JSON.stringify(current)) return;
+  await directory.writeSkillSources(file.workspace, next as typeof current);
+  report.updated.push('skill sources');
 }

@@ -1,6 +1,8 @@
 import { NotFoundError } from '../errors';
 import type { AgentRecord } from '../model/records';
 import type { StoreTx } from '../ports/store';
+import type { LockEntry, SkillSources } from '../skills/skill-lock';
+import { installedSource } from './apply-workspace-file';
 import type {
   AgentEntry,
   ChannelEntry,
@@ -14,7 +16,14 @@ import type {
  * enough that applying it changes nothing (apply ∘ export is the identity). Unset optional
  * attributes are left out rather than written as nulls.
  */
-export async function exportWorkspace(tx: StoreTx, slug: string): Promise<WorkspaceFile> {
+export async function exportWorkspace(
+  tx: StoreTx,
+  slug: string,
+  skillsOnDisk: { installed: Record<string, LockEntry>; sources: SkillSources } = {
+    installed: {},
+    sources: { sources: [] },
+  },
+): Promise<WorkspaceFile> {
   const workspace = await tx.workspaces.findBySlug(slug);
   if (workspace === null)
     throw new NotFoundError(`no workspace "${slug}"; create it with \`summon workspace create ${slug}\``);
@@ -45,7 +54,13 @@ export async function exportWorkspace(tx: StoreTx, slug: string): Promise<Worksp
     ...(m.discordUserId === null ? {} : { discord: m.discordUserId }),
   }));
   file.agents = agents.map((agent) => agentEntry(agent, agentName));
-  file.skills = skills.map((s) => ({ name: s.name, description: s.description, body: s.body }));
+  // A6: an installed skill is exported as its pin, never as inline text.
+  file.skills = skills.map((s) => {
+    const pinned = skillsOnDisk.installed[s.name];
+    return pinned === undefined
+      ? { name: s.name, description: s.description, body: s.body }
+      : { name: s.name, source: installedSource(s.name, pinned) };
+  });
 
   const spaceEntries: SpaceEntry[] = [];
   for (const space of spaces) {
@@ -74,6 +89,8 @@ export async function exportWorkspace(tx: StoreTx, slug: string): Promise<Worksp
       : [{ scope, action: rule.action, decision: rule.decision }];
   });
   file.sandbox = { allowedDomains: [...workspace.allowedDomains] };
+  file.skillSources = skillsOnDisk.sources.sources;
+  if (skillsOnDisk.sources.review !== undefined) file.skillReview = skillsOnDisk.sources.review;
   return file;
 }
 

@@ -4,6 +4,7 @@ import { GUARDRAIL_ACTIONS, GUARDRAIL_DECISIONS } from '../model/guardrail';
 import { MEMBER_ROLES } from '../model/member';
 import { AUTONOMY_LEVELS, SPACE_MODES } from '../model/space';
 import { DOMAIN_PATTERN, DOMAIN_RULE } from '../network/allowed-domains';
+import { skillReviewSchema, skillSourceSchema } from '../skills/skill-lock';
 import { SLUG_PATTERN, SLUG_RULE } from './slug';
 
 /**
@@ -61,11 +62,37 @@ export const memberEntrySchema = z.strictObject({
   discord: snowflake.optional(),
 });
 
-export const skillEntrySchema = z.strictObject({
-  name: slug,
-  description: z.string().max(1024).optional(),
-  body: z.string().optional(),
-});
+/** A6: an installed skill as `summon export` writes it: `<owner>/<repo>/<skill>@<commit>`. */
+export const INSTALLED_SOURCE_PATTERN =
+  /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\/[a-z0-9][a-z0-9_-]{0,62}@[0-9a-f]{40,64}$/;
+
+export const skillEntrySchema = z
+  .strictObject({
+    name: slug,
+    description: z.string().max(1024).optional(),
+    body: z.string().optional(),
+    source: z
+      .string()
+      .regex(INSTALLED_SOURCE_PATTERN, 'must be "<owner>/<repo>/<skill>@<commit>"')
+      .meta({
+        description:
+          'A6: an installed skill (`summon skills install`), pinned in skills-lock.json; apply checks the pin and never writes its files.',
+      })
+      .optional(),
+  })
+  .superRefine((skill, ctx) => {
+    if (skill.source === undefined) return;
+    for (const key of ['description', 'body'] as const)
+      if (skill[key] !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: 'an installed skill takes its text from its source',
+        });
+  });
+
+/** A6: a GitHub repository registered as a skill source (`summon skills source add`). */
+export const skillSourceEntrySchema = skillSourceSchema;
 
 export const channelEntrySchema = z.union(
   [z.strictObject({ slack: slackId('CGD', 'channel', 'C0123ABCD') }), z.strictObject({ discord: snowflake })],
@@ -118,6 +145,13 @@ export const workspaceFileSchema = z
     spaces: z.array(spaceEntrySchema).optional(),
     guardrails: z.array(guardrailEntrySchema).optional(),
     sandbox: sandboxEntrySchema.optional(),
+    skillSources: z
+      .array(skillSourceEntrySchema)
+      .meta({ description: 'A6: GitHub repositories skills are installed from (`summon skills install`).' })
+      .optional(),
+    skillReview: skillReviewSchema
+      .meta({ description: 'A6: the agent whose model reviews each skill after the deterministic check.' })
+      .optional(),
   })
   .meta({
     title: 'Summon workspace',

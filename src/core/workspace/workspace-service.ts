@@ -36,6 +36,11 @@ export class WorkspaceService {
   }
 
   export(slug: string): Promise<WorkspaceFile> {
-    return this.store.transaction((tx) => exportWorkspace(tx, slug));
+    return this.store.transaction(async (tx) =>
+      exportWorkspace(tx, slug, {
+        installed: await this.directory.installedSkills(slug),
+        sources: await this.directory.readSkillSources(slug),
+      }),
+    );
   }
 }

@@ -56,6 +56,10 @@ export class GitHubApiStandIn {
   readonly pulls: { repo: string; number: number; head: string; base: string; title: string }[] = [];
   /** Branches that exist, per repository ("owner/name" → names). */
   readonly branches = new Map<string, Set<string>>();
+  /** Repositories `GET /repos/{owner}/{repo}` knows ("owner/name" → what it reports). */
+  readonly repositories = new Map<string, { description: string | null; stars: number; private: boolean }>();
+  /** Tokens accepted besides minted ones (a GITHUB_TOKEN set-up). */
+  readonly staticTokens = new Set<string>();
   private server: Server | null = null;
   private readonly schemas = requestSchemas();
   private readonly publicKey;
@@ -154,6 +158,27 @@ export class GitHubApiStandIn {
         expires_at: new Date(Date.now() + 3600_000).toISOString(),
         permissions: minted.permissions,
         repository_selection: body.repositories ? 'selected' : 'all',
+      });
+    }
+    const repoOnly = /^\/repos\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && repoOnly) {
+      const repo = `${repoOnly[1]}/${repoOnly[2]}`;
+      const token = (req.headers.authorization ?? '').replace(/^(token|bearer) /i, '');
+      const known =
+        token === '' || this.staticTokens.has(token) || this.minted.some((m) => m.token === token);
+      if (!known) return send(401, { message: 'Bad credentials', documentation_url: DOCS });
+      const found = this.repositories.get(repo);
+      if (found === undefined || (found.private && token === ''))
+        return send(404, { message: 'Not Found', documentation_url: DOCS });
+      return send(200, {
+        id: 5000 + this.repositories.size,
+        name: repoOnly[2],
+        full_name: repo,
+        owner: { login: repoOnly[1] },
+        private: found.private,
+        description: found.description,
+        stargazers_count: found.stars,
+        default_branch: 'main',
       });
     }
     if (req.method === 'POST' && pulls) {

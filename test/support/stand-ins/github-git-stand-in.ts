@@ -22,6 +22,13 @@ export class GitHubGitStandIn {
     gitProtocol: string | null;
   }[] = [];
   private server: Server | null = null;
+  /**
+   * A network failure mid-download: when set, a `git-upload-pack` response is cut (the socket
+   * destroyed) after this many body bytes.
+   */
+  cutUploadPackAfter: number | null = null;
+  /** Public repositories ("owner/name"): anyone may fetch them without a token, as on GitHub. */
+  readonly publicRepos = new Set<string>();
 
   constructor(readonly root: string) {}
 
@@ -48,6 +55,14 @@ export class GitHubGitStandIn {
     return dir;
   }
 
+  /** A fetch (never a push) of a public repository. */
+  private isPublicRead(req: IncomingMessage): boolean {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const match = /^\/([^/]+\/[^/]+)\.git\/(info\/refs|git-upload-pack)$/.exec(url.pathname);
+    if (match === null || !this.publicRepos.has(match[1] ?? '')) return false;
+    return match[2] === 'git-upload-pack' || url.searchParams.get('service') === 'git-upload-pack';
+  }
+
   close(): Promise<void> {
     return new Promise((resolve) => {
       this.server?.closeAllConnections();
@@ -61,7 +76,8 @@ export class GitHubGitStandIn {
     const colon = decoded.indexOf(':');
     const user = colon < 0 ? null : decoded.slice(0, colon);
     const token = colon < 0 ? null : decoded.slice(colon + 1);
-    const ok = user === 'x-access-token' && token !== null && this.tokens.has(token);
+    const authenticated = user === 'x-access-token' && token !== null && this.tokens.has(token);
+    const ok = authenticated || (auth === '' && this.isPublicRead(req));
     this.seen.push({
       method: req.method ?? '',
       url: req.url ?? '',
@@ -95,9 +111,22 @@ export class GitHubGitStandIn {
     cgi.stderr.on('data', () => {});
     let head = Buffer.alloc(0);
     let headersDone = false;
+    const cutAfter = url.pathname.endsWith('/git-upload-pack') ? this.cutUploadPackAfter : null;
+    let sent = 0;
+    const writeBody = (chunk: Buffer) => {
+      if (cutAfter !== null && sent + chunk.length > cutAfter) {
+        res.write(chunk.subarray(0, Math.max(0, cutAfter - sent)));
+        sent = Number.POSITIVE_INFINITY;
+        res.socket?.destroy();
+        cgi.kill();
+        return;
+      }
+      sent += chunk.length;
+      res.write(chunk);
+    };
     cgi.stdout.on('data', (chunk: Buffer) => {
       if (headersDone) {
-        res.write(chunk);
+        writeBody(chunk);
         return;
       }
       head = Buffer.concat([head, chunk]);
@@ -112,7 +141,7 @@ export class GitHubGitStandIn {
         else headers[key] = value.join(':').trim();
       }
       res.writeHead(status, headers);
-      res.write(head.subarray(end + 4));
+      writeBody(head.subarray(end + 4));
     });
     cgi.on('close', () => res.end());
     cgi.stdin.on('error', () => {});

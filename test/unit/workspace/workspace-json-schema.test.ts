@@ -29,6 +29,8 @@ describe('schema/workspace.schema.json', () => {
       'spaces',
       'guardrails',
       'sandbox',
+      'skillSources',
+      'skillReview',
     ]);
     expect(schema.required).toEqual(['workspace']);
   });

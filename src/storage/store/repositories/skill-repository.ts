@@ -44,5 +44,9 @@ export const skillRepository = (manager: EntityManager): SkillRepository => {
     async update(id, patch) {
       await updateById(rows, id, patch, ['description', 'body'], 'skill');
     },
+    async remove(id) {
+      if (!isUuid(id)) return;
+      await rows.delete({ id });
+    },
   };
 };

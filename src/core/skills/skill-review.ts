@@ -1,0 +1,27 @@
+import type { SkillReviewer } from '../ports/skill-sources';
+import type { SkillFile } from './skill-files';
+import { checkSkillFiles, type GateReport } from './skill-gate';
+import type { GateVerdict } from './skill-verdict';
+
+/** A6: the full check: the deterministic rules, then (when configured) the model review. */
+export interface CheckedSkill {
+  report: GateReport;
+  verdict: GateVerdict;
+  reviewedBy: string | null;
+}
+
+/**
+ * A fail of either fails. The model is asked only when the rules pass (a known-bad skill
+ * is not shown to it); when it cannot answer, this throws and there is no verdict.
+ */
+export async function checkSkill(
+  name: string,
+  files: readonly SkillFile[],
+  review: { agent: string; reviewer: SkillReviewer } | null,
+): Promise<CheckedSkill> {
+  const report = checkSkillFiles(name, files);
+  if (report.verdict.verdict === 'fail' || review === null)
+    return { report, verdict: report.verdict, reviewedBy: null };
+  const verdict = await review.reviewer.review({ name, files, report });
+  return { report, verdict, reviewedBy: review.agent };
+}
