@@ -43,6 +43,7 @@ export const FORWARDS_PRELUDE = [
   '  if ! IFS= read -r line <&"$log"; then echo "sandbox: a forward did not start" >&2; exit 125; fi',
   '  case $line in',
   '    *" listening on "*) wanted=$((wanted - 1)) ;;',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash parameter expansion, not a template
   '    *" E "*) echo "sandbox: a forward did not start: ${line#* E }" >&2; exit 125 ;;',
   '  esac',
   'done',
