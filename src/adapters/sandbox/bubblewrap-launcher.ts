@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bwrapArguments, type Mount } from './bwrap-arguments';
 import { type CallCgroup, CallCgroups } from './call-cgroups';
@@ -11,7 +11,7 @@ import type { LaunchedProcess, LauncherStatus, ProcessLauncher } from './process
 import { DEFAULT_LIMITS, type SandboxPolicy } from './sandbox-policy';
 import { innerArgv, launchArgv } from './sandbox-prelude';
 import { type ProbeResult, probeSandbox } from './sandbox-probe';
-import { prepareSandboxState, SANDBOX_HOME, SANDBOX_USER, sandboxIds } from './sandbox-state';
+import { prepareSandboxState, SANDBOX_HOME, SANDBOX_HOSTS, SANDBOX_USER, sandboxIds } from './sandbox-state';
 import { SandboxUnavailableError } from './sandbox-unavailable-error';
 import { readSystemLayout, type SystemLayout } from './system-layout';
 
@@ -66,6 +66,7 @@ export class BubblewrapLauncher implements ProcessLauncher {
     let callDir: string | undefined;
     let cgroup: CallCgroup | undefined;
     let made: Promise<CallCgroup> | undefined;
+    let hostsFile: string | undefined;
     const relays: LoopbackRelay[] = [];
     const cleanUp = async () => {
       await cgroup?.killAll();
@@ -86,6 +87,11 @@ export class BubblewrapLauncher implements ProcessLauncher {
             relays.push(await openLoopbackRelay(path.join(dir, `${forward.port}.sock`), forward.target));
           }),
         );
+        const names = policy.forwards.flatMap((forward) => forward.names ?? []);
+        if (names.length > 0) {
+          hostsFile = path.join(dir, 'hosts');
+          await writeFile(hostsFile, `${SANDBOX_HOSTS}127.0.0.1 ${names.join(' ')}\n`, { mode: 0o644 });
+        }
       }
       cgroup = await made;
       const controls = this.cgroups?.controls;
@@ -94,6 +100,7 @@ export class BubblewrapLauncher implements ProcessLauncher {
         layout: this.layout,
         etcDir: this.state.etc,
         forwardsDir: callDir,
+        hostsFile,
         workingDir: policy.workingDir,
         writable: mounts([policy.workingDir, ...policy.writablePaths]),
         readOnly: mounts(policy.readOnlyPaths),

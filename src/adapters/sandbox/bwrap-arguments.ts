@@ -12,6 +12,8 @@ export interface BwrapPlan {
   layout: SystemLayout;
   /** The sandbox's own /etc/passwd, group and hosts. */
   etcDir: string;
+  /** The call's own /etc/hosts (forwarded host names), instead of `etcDir`'s. */
+  hostsFile?: string | undefined;
   /** The call's folder of forward sockets (bound read-only at SANDBOX_FORWARDS). */
   forwardsDir: string | undefined;
   workingDir: string;
@@ -52,8 +54,9 @@ export function bwrapArguments(plan: BwrapPlan): string[] {
   }
   args.push('--dir', '/etc');
   for (const file of plan.layout.etc) args.push('--ro-bind', file, file);
-  for (const name of ['passwd', 'group', 'hosts'])
+  for (const name of ['passwd', 'group'])
     args.push('--ro-bind', path.join(plan.etcDir, name), path.join('/etc', name));
+  args.push('--ro-bind', plan.hostsFile ?? path.join(plan.etcDir, 'hosts'), '/etc/hosts');
   args.push('--proc', '/proc', '--dev', '/dev');
   args.push('--size', String(plan.tmpBytes), '--tmpfs', '/tmp');
   args.push('--size', String(plan.tmpBytes), '--tmpfs', SANDBOX_HOME);

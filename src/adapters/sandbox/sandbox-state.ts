@@ -7,6 +7,8 @@ import { removeAtExit } from './exit-cleanup';
 export const SANDBOX_HOME = '/sandbox/home';
 export const SANDBOX_FORWARDS = '/sandbox/forwards';
 export const SANDBOX_USER = 'agent';
+/** The sandbox's /etc/hosts (a call with forwarded host names gets these lines and its own). */
+export const SANDBOX_HOSTS = '127.0.0.1 localhost\n::1 localhost ip6-localhost\n';
 
 /** The uid and gid a confined call runs as: the host's own, or 1000 when Summon runs as root. */
 export function sandboxIds(): { uid: number; gid: number } {
@@ -33,6 +35,6 @@ export function prepareSandboxState(tmpDir = os.tmpdir()): { root: string; etc: 
     `root:x:0:0:root:/root:/usr/sbin/nologin\n${SANDBOX_USER}:x:${uid}:${gid}:Summon agent:${SANDBOX_HOME}:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
   );
   writeFileSync(path.join(etc, 'group'), `root:x:0:\n${SANDBOX_USER}:x:${gid}:\nnogroup:x:65534:\n`);
-  writeFileSync(path.join(etc, 'hosts'), '127.0.0.1 localhost\n::1 localhost ip6-localhost\n');
+  writeFileSync(path.join(etc, 'hosts'), SANDBOX_HOSTS);
   return { root, etc, calls };
 }
