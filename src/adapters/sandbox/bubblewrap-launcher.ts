@@ -23,7 +23,7 @@ import { readSystemLayout, type SystemLayout } from './system-layout';
  */
 export class BubblewrapLauncher implements ProcessLauncher {
   private readonly layout: SystemLayout = readSystemLayout();
-  private readonly state = prepareSandboxState();
+  private readonly state = prepareSandboxState(undefined, this.layout.etc);
   private readonly cgroups = CallCgroups.detect();
   private probe: Promise<ProbeResult> | undefined;
 

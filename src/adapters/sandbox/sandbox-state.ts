@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { removeAtExit } from './exit-cleanup';
@@ -17,18 +17,45 @@ export function sandboxIds(): { uid: number; gid: number } {
   return { uid: uid === 0 ? 1000 : uid, gid: gid === 0 ? 1000 : gid };
 }
 
+export interface SandboxState {
+  root: string;
+  /** The sandbox's whole /etc, bound read-only in one mount. */
+  etc: string;
+  calls: string;
+}
+
+const prepared = new Map<string, SandboxState>();
+
 /**
- * The files a sandbox is given instead of the host's (`/etc/passwd`, `/etc/group`, `/etc/hosts`),
- * and a folder for each call's forward sockets, under `<tmp>/summon-sandbox-<pid>`. Content only
- * depends on the ids, so launchers of one process share it.
+ * X1: the sandbox's `/etc`, made once per process under `<tmp>/summon-sandbox-<pid>`: a copy of
+ * the few host entries the tools need (`etcEntries`, symlinks kept as they are; never
+ * `/etc/ssl/private`, nor anything Summon cannot read), and Summon's own `passwd`, `group` and
+ * `hosts`. One bind of this folder instead of one per file: each mount is a cost of every call's
+ * start. (A change to the host's /etc after Summon started is seen after its restart.) Also a
+ * folder for each call's forward sockets. Content only depends on the host and the ids, so
+ * launchers of one process share it.
  */
-export function prepareSandboxState(tmpDir = os.tmpdir()): { root: string; etc: string; calls: string } {
+export function prepareSandboxState(tmpDir = os.tmpdir(), etcEntries: readonly string[] = []): SandboxState {
   const root = path.join(tmpDir, `summon-sandbox-${process.pid}`);
+  const known = prepared.get(root);
+  if (known !== undefined) return known;
   const etc = path.join(root, 'etc');
   const calls = path.join(root, 'calls');
   mkdirSync(etc, { recursive: true, mode: 0o755 });
   mkdirSync(calls, { recursive: true, mode: 0o700 });
   removeAtExit({ folder: root });
+  for (const entry of etcEntries) {
+    try {
+      cpSync(entry, path.join(etc, path.basename(entry)), {
+        recursive: true,
+        verbatimSymlinks: true,
+        force: true,
+        filter: (source) => source !== '/etc/ssl/private' && readable(source),
+      });
+    } catch {
+      // unreadable or gone: the sandbox does without it
+    }
+  }
   const { uid, gid } = sandboxIds();
   writeFileSync(
     path.join(etc, 'passwd'),
@@ -36,5 +63,16 @@ export function prepareSandboxState(tmpDir = os.tmpdir()): { root: string; etc: 
   );
   writeFileSync(path.join(etc, 'group'), `root:x:0:\n${SANDBOX_USER}:x:${gid}:\nnogroup:x:65534:\n`);
   writeFileSync(path.join(etc, 'hosts'), SANDBOX_HOSTS);
-  return { root, etc, calls };
+  const state = { root, etc, calls };
+  prepared.set(root, state);
+  return state;
+}
+
+function readable(file: string): boolean {
+  try {
+    accessSync(file, constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }

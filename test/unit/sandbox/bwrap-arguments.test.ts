@@ -42,7 +42,8 @@ describe('bwrapArguments (X1)', () => {
   it('X1: the system read-only, Summon’s own passwd/group/hosts, never the host’s', () => {
     expect(at('--ro-bind', '/usr', '/usr')).toBeGreaterThanOrEqual(0);
     expect(at('--symlink', 'usr/bin', '/bin')).toBeGreaterThanOrEqual(0);
-    expect(at('--ro-bind', '/state/etc/passwd', '/etc/passwd')).toBeGreaterThanOrEqual(0);
+    expect(at('--ro-bind', '/state/etc', '/etc')).toBeGreaterThanOrEqual(0);
+    expect(args.filter((arg) => arg.startsWith('/etc'))).toEqual(['/etc']);
     expect(args).not.toContain('/etc/shadow');
     expect(at('--ro-bind', '/etc/passwd')).toBe(-1);
   });
@@ -56,6 +57,14 @@ describe('bwrapArguments (X1)', () => {
     expect(readOnly).toBeGreaterThan(writable);
     expect(at('--chdir', plan.workingDir)).toBe(args.length - 2);
   });
+});
+
+it('X2: a call with forwarded host names gets its own /etc/hosts over the sandbox’s', () => {
+  const args = bwrapArguments({ ...plan, hostsFile: '/state/calls/call-1/hosts' });
+  const etc = args.findIndex((arg, i) => arg === '--ro-bind' && args[i + 2] === '/etc');
+  const hosts = args.findIndex((arg, i) => arg === '--ro-bind' && args[i + 2] === '/etc/hosts');
+  expect(args[hosts + 1]).toBe('/state/calls/call-1/hosts');
+  expect(hosts).toBeGreaterThan(etc);
 });
 
 describe('gatewayForwards (X2, G3)', () => {
