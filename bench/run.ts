@@ -2,16 +2,22 @@ import { runCoreBench } from './core/core-bench';
 import { readEndpoints } from './core/endpoints';
 import { parseCoreOptions, USAGE } from './core/options';
 import { preflight } from './core/preflight';
+import { parseCalls, runSandboxBench } from './sandbox/sandbox-bench';
 import { runTurnsBench } from './turns/turns-bench';
 import { parseTurnsOptions } from './turns/turns-options';
 
 /**
  * `npm run bench -- [core] [flags]`: runs the core benchmark; `npm run bench -- turns` the
- * T1/T3 one (pending approvals, a slow model). Ctrl-C
+ * T1/T3 one (pending approvals, a slow model); `npm run bench -- sandbox [calls]` the sandbox's
+ * cost per `bash` call (X1–X3; needs no database). Ctrl-C
  * stops starting new messages, lets those in flight finish and still removes every database
  * and queue the run made; a second Ctrl-C exits at once.
  */
 async function main(argv: readonly string[]): Promise<void> {
+  if (argv[0] === 'sandbox') {
+    await runSandboxBench(parseCalls(argv[1]), (line) => console.log(line));
+    return;
+  }
   if (argv[0] === 'turns') {
     const endpoints = readEndpoints();
     await preflight(endpoints);

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { gatewayUrlProblem } from '../adapters/sandbox/gateway-forward';
 
 /**
  * Everything Summon reads from the environment, in one place. With nothing set, Summon runs
@@ -80,6 +81,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`PORT must be a port number (0-65535), got "${env.PORT}"`);
   }
+  const sandbox = sandboxConfig(env);
+  const gatewayUrl = nonEmpty(env.SUMMON_GATEWAY_URL);
+  // X2, X4: a gateway the sandbox cannot carry in would leave every run's git without it.
+  const gatewayProblem =
+    sandbox.mode === 'on' && gatewayUrl !== undefined ? gatewayUrlProblem(gatewayUrl) : undefined;
+  if (gatewayProblem !== undefined) throw new Error(gatewayProblem);
   return {
     dataDir: path.resolve(cwd, nonEmpty(env.SUMMON_DATA_DIR) ?? '.summon'),
     databaseUrl: nonEmpty(env.DATABASE_URL),
@@ -101,11 +108,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       appId: nonEmpty(env.GITHUB_APP_ID),
       // A PEM in one environment variable often arrives with literal "\n".
       appPrivateKey: nonEmpty(env.GITHUB_APP_PRIVATE_KEY)?.replaceAll('\\n', '\n'),
-      gatewayUrl: nonEmpty(env.SUMMON_GATEWAY_URL),
+      gatewayUrl,
     },
     slack: slackConfig(env),
     discord: { token: nonEmpty(env.DISCORD_TOKEN), apiUrl: nonEmpty(env.DISCORD_API_URL) },
-    sandbox: sandboxConfig(env),
+    sandbox,
   };
 }
 

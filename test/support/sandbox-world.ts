@@ -94,22 +94,29 @@ export async function openSandboxWorld() {
   };
 }
 
-/** A TCP server standing in for the git gateway: answers `gateway` and counts connections. */
-export async function openFakeGateway() {
+/**
+ * A TCP server standing in for the git gateway: answers `gateway` and counts connections. By
+ * default on 127.0.0.1 and named so; `at` puts it on another local address, named by a host name
+ * (a gateway on another machine, reached by name).
+ */
+export async function openFakeGateway(
+  at: { listen: string; urlHost: string } = { listen: '127.0.0.1', urlHost: '127.0.0.1' },
+) {
   let connections = 0;
   const server = createServer((socket) => {
     connections += 1;
     socket.end('gateway\n');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => server.listen(0, at.listen, () => resolve()));
   const port = (server.address() as { port: number }).port;
   return {
     port,
+    url: `http://${at.urlHost}:${port}`,
     connections: () => connections,
     /** The run environment the gateway gives a run (run-git-environment.ts), pointing at this server. */
     env: {
       GIT_CONFIG_COUNT: '1',
-      GIT_CONFIG_KEY_0: `http.http://127.0.0.1:${port}/git/.extraHeader`,
+      GIT_CONFIG_KEY_0: `http.http://${at.urlHost}:${port}/git/.extraHeader`,
       GIT_CONFIG_VALUE_0: 'Authorization: Basic cnVuOnRva2Vu',
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

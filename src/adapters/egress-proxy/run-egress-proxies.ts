@@ -1,5 +1,6 @@
 import { normalizeHost } from '../../core/network/allowed-domains';
-import type { EgressProxies, HostAuthorizer, RunEgress } from '../../core/ports/egress';
+import type { RunReach } from '../../core/network/host-verdict';
+import type { EgressProxies, HostAuthorizer, RunEgress, RunReachCheck } from '../../core/ports/egress';
 import type { Logger } from '../../core/ports/logger';
 import { type StartedEgressProxy, startEgressProxy } from './egress-proxy';
 import { type HostResolver, systemResolver } from './host-resolver';
@@ -11,6 +12,10 @@ export interface RunEgressProxiesOptions {
   /** Default: the system resolver. Tests map their test domain to 127.0.0.1 here. */
   resolve?: HostResolver;
 }
+
+const REACHABLE: RunReach = { reachable: true };
+/** Without a run-wide answer every call gets the proxy, which decides host by host. */
+const everyHostDecided: RunReachCheck = () => Promise.resolve(REACHABLE);
 
 interface RunEntry {
   started: Promise<StartedEgressProxy> | null;
@@ -25,7 +30,7 @@ export class RunEgressProxies implements EgressProxies {
 
   constructor(private readonly options: RunEgressProxiesOptions) {}
 
-  forRun(runId: string, authorizeHost: HostAuthorizer): RunEgress {
+  forRun(runId: string, authorizeHost: HostAuthorizer, reach: RunReachCheck = everyHostDecided): RunEgress {
     const entry: RunEntry = this.runs.get(runId) ?? { started: null };
     this.runs.set(runId, entry);
     const always = new Set<string>();
@@ -34,6 +39,8 @@ export class RunEgressProxies implements EgressProxies {
     const authorize: HostAuthorizer = (host, signal) =>
       always.has(normalizeHost(host)) ? Promise.resolve({ allowed: true }) : authorizeHost(host, signal);
     return {
+      // A host the run always reaches (a CLI agent's model API) needs the proxy whatever the rules.
+      reach: () => (always.size > 0 ? Promise.resolve(REACHABLE) : reach()),
       proxyPort: async () => {
         entry.started ??= startEgressProxy({
           authorizeHost: authorize,

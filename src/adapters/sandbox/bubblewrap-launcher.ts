@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bwrapArguments, type Mount } from './bwrap-arguments';
 import { type CallCgroup, CallCgroups } from './call-cgroups';
@@ -9,15 +9,11 @@ import type { FairSemaphore } from './fair-semaphore';
 import { type LoopbackRelay, openLoopbackRelay } from './loopback-relay';
 import type { LaunchedProcess, LauncherStatus, ProcessLauncher } from './process-launcher';
 import { DEFAULT_LIMITS, type SandboxPolicy } from './sandbox-policy';
-import { preludeArgv } from './sandbox-prelude';
+import { innerArgv, launchArgv } from './sandbox-prelude';
 import { type ProbeResult, probeSandbox } from './sandbox-probe';
-import { prepareSandboxState, SANDBOX_HOME, SANDBOX_USER, sandboxIds } from './sandbox-state';
+import { prepareSandboxState, SANDBOX_HOME, SANDBOX_HOSTS, SANDBOX_USER, sandboxIds } from './sandbox-state';
 import { SandboxUnavailableError } from './sandbox-unavailable-error';
 import { readSystemLayout, type SystemLayout } from './system-layout';
-
-/** The launching shell joins the call's cgroups, then becomes bubblewrap: nothing runs outside them. */
-const JOIN_CGROUPS =
-  'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"';
 
 /**
  * X1–X4 on Linux: each call in its own bubblewrap sandbox (sandbox-policy.ts says what it sees),
@@ -27,7 +23,7 @@ const JOIN_CGROUPS =
  */
 export class BubblewrapLauncher implements ProcessLauncher {
   private readonly layout: SystemLayout = readSystemLayout();
-  private readonly state = prepareSandboxState();
+  private readonly state = prepareSandboxState(undefined, this.layout.etc);
   private readonly cgroups = CallCgroups.detect();
   private probe: Promise<ProbeResult> | undefined;
 
@@ -69,6 +65,8 @@ export class BubblewrapLauncher implements ProcessLauncher {
     const limits = { ...DEFAULT_LIMITS, ...policy.limits };
     let callDir: string | undefined;
     let cgroup: CallCgroup | undefined;
+    let made: Promise<CallCgroup> | undefined;
+    let hostsFile: string | undefined;
     const relays: LoopbackRelay[] = [];
     const cleanUp = async () => {
       await cgroup?.killAll();
@@ -78,18 +76,31 @@ export class BubblewrapLauncher implements ProcessLauncher {
       release();
     };
     try {
-      if (policy.forwards.length > 0) callDir = await mkdtemp(path.join(this.state.calls, 'call-'));
-      for (const forward of policy.forwards)
-        relays.push(
-          await openLoopbackRelay(path.join(callDir as string, `${forward.port}.sock`), forward.target),
+      // The call's cgroup and its forwards' relays are made at the same time.
+      made = this.cgroups?.create({ processes: limits.processes, memoryBytes: limits.memoryBytes });
+      made?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+      if (policy.forwards.length > 0) {
+        const dir = await mkdtemp(path.join(this.state.calls, 'call-'));
+        callDir = dir;
+        await Promise.all(
+          policy.forwards.map(async (forward) => {
+            relays.push(await openLoopbackRelay(path.join(dir, `${forward.port}.sock`), forward.target));
+          }),
         );
-      cgroup = await this.cgroups?.create({ processes: limits.processes, memoryBytes: limits.memoryBytes });
+        const names = policy.forwards.flatMap((forward) => forward.names ?? []);
+        if (names.length > 0) {
+          hostsFile = path.join(dir, 'hosts');
+          await writeFile(hostsFile, `${SANDBOX_HOSTS}127.0.0.1 ${names.join(' ')}\n`, { mode: 0o644 });
+        }
+      }
+      cgroup = await made;
       const controls = this.cgroups?.controls;
       const { uid, gid } = sandboxIds();
       const bwrapArgs = bwrapArguments({
         layout: this.layout,
         etcDir: this.state.etc,
         forwardsDir: callDir,
+        hostsFile,
         workingDir: policy.workingDir,
         writable: mounts([policy.workingDir, ...policy.writablePaths]),
         readOnly: mounts(policy.readOnlyPaths),
@@ -97,30 +108,26 @@ export class BubblewrapLauncher implements ProcessLauncher {
         gid,
         tmpBytes: limits.tmpBytes,
       });
-      const inner = preludeArgv(
+      // X3: rlimits only where no cgroup counts the call as a whole; set (and the cgroups joined)
+      // by the launching shell, so bubblewrap and everything in the sandbox inherit them.
+      const command = launchArgv(
         {
           fileSizeBytes: limits.fileSizeBytes,
-          // X3: rlimits only where no cgroup counts the call as a whole.
           dataBytes: controls?.memory ? undefined : limits.memoryBytes,
           processes: controls?.processes ? undefined : limits.processes,
         },
-        probe.socat,
-        policy.forwards.map((forward) => forward.port),
-        argv,
+        cgroup?.procFiles ?? [],
+        [
+          probe.bwrap,
+          ...bwrapArgs,
+          '--',
+          ...innerArgv(
+            probe.socat,
+            policy.forwards.map((forward) => forward.port),
+            argv,
+          ),
+        ],
       );
-      const bwrap = [probe.bwrap, ...bwrapArgs, '--', ...inner];
-      const command =
-        cgroup === undefined
-          ? bwrap
-          : [
-              '/bin/sh',
-              '-c',
-              JOIN_CGROUPS,
-              'summon-cgroup',
-              String(cgroup.procFiles.length),
-              ...cgroup.procFiles,
-              ...bwrap,
-            ];
       const [file, ...args] = command as [string, ...string[]];
       // The sandbox's environment is the only one its processes (bubblewrap's pid 1 included) have.
       const child = spawn(file, args, {
@@ -137,6 +144,7 @@ export class BubblewrapLauncher implements ProcessLauncher {
       });
       return watchCall(child, { wallTimeMs: policy.limits.wallTimeMs, cleanUp });
     } catch (error) {
+      cgroup ??= await made?.catch(() => undefined);
       await cleanUp();
       throw error;
     }

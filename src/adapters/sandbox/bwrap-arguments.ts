@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { SANDBOX_FORWARDS, SANDBOX_HOME } from './sandbox-state';
 import type { SystemLayout } from './system-layout';
 
@@ -10,8 +9,10 @@ export interface Mount {
 
 export interface BwrapPlan {
   layout: SystemLayout;
-  /** The sandbox's own /etc/passwd, group and hosts. */
+  /** The sandbox's whole /etc (sandbox-state.ts: the host's few entries copied, its own passwd, group and hosts). */
   etcDir: string;
+  /** The call's own /etc/hosts (forwarded host names), instead of `etcDir`'s. */
+  hostsFile?: string | undefined;
   /** The call's folder of forward sockets (bound read-only at SANDBOX_FORWARDS). */
   forwardsDir: string | undefined;
   workingDir: string;
@@ -24,7 +25,7 @@ export interface BwrapPlan {
 
 /**
  * X1: the bubblewrap arguments of one call. Order matters (later mounts lie over earlier ones):
- * the system read-only, a minimal /etc, the call's own /proc and /dev, tmpfs /tmp and home,
+ * the system read-only, a minimal /etc (one mount), the call's own /proc and /dev, tmpfs /tmp and home,
  * then the writable paths, then the read-only ones (a skill inside a writable folder stays
  * read-only), then the forward sockets. Namespaces: all of them (user, pid, net, ipc, uts,
  * cgroup); no capabilities, no further user namespaces, a new session (no TIOCSTI into
@@ -50,10 +51,8 @@ export function bwrapArguments(plan: BwrapPlan): string[] {
     if (entry.kind === 'dir') args.push('--ro-bind', entry.path, entry.path);
     else args.push('--symlink', entry.target, entry.path);
   }
-  args.push('--dir', '/etc');
-  for (const file of plan.layout.etc) args.push('--ro-bind', file, file);
-  for (const name of ['passwd', 'group', 'hosts'])
-    args.push('--ro-bind', path.join(plan.etcDir, name), path.join('/etc', name));
+  args.push('--ro-bind', plan.etcDir, '/etc');
+  if (plan.hostsFile !== undefined) args.push('--ro-bind', plan.hostsFile, '/etc/hosts');
   args.push('--proc', '/proc', '--dev', '/dev');
   args.push('--size', String(plan.tmpBytes), '--tmpfs', '/tmp');
   args.push('--size', String(plan.tmpBytes), '--tmpfs', SANDBOX_HOME);

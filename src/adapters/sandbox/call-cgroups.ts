@@ -167,7 +167,8 @@ async function killAll(dirs: readonly string[]): Promise<void> {
       }
     }
     if (left === 0) return;
-    await sleep(10);
+    // Processes just killed leave the list within a few ms: look again soon, then less often.
+    await sleep(Math.min(10, 2 ** round));
   }
 }
 

@@ -1,5 +1,6 @@
 import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { gatewayForwards } from './gateway-forward';
 import type { SandboxForward, SandboxLimits, SandboxPolicy } from './sandbox-policy';
 
 export interface RunSandboxInput {
@@ -20,9 +21,9 @@ export interface RunSandboxInput {
  * X1, X2: the one place a run's sandbox is assembled, for `bash` and CLI agents alike.
  * Writable: the working directory and its linked roots. Read-only: the skills the overlay links
  * to (A5: outside those folders) and the extra paths. Forwards: the git gateway the run's git
- * configuration names (G3, G5: fetch and push keep working), when it is on loopback, and the
- * extra forwards. (Egress through a filtering proxy plugs in here: one more forward, and
- * HTTP_PROXY/HTTPS_PROXY in `env`.)
+ * configuration names (G3, G5: fetch and push keep working; on loopback or by host name,
+ * gateway-forward.ts), and the extra forwards (the egress proxy's, with HTTP_PROXY/HTTPS_PROXY
+ * in `env`; a forwarded host name is added to NO_PROXY, so it is reached directly).
  */
 export function runSandboxPolicy(input: RunSandboxInput): SandboxPolicy {
   const writablePaths = [...(input.linkedRoots ?? [])];
@@ -30,38 +31,18 @@ export function runSandboxPolicy(input: RunSandboxInput): SandboxPolicy {
   const skillTargets = [input.workingDir, ...writablePaths]
     .flatMap(linkedSkills)
     .filter((target) => !writable.some((dir) => target === dir || target.startsWith(`${dir}/`)));
-  const forwards = [...gatewayForwards(input.env), ...(input.forwards ?? [])];
+  const forwards = uniqueByPort([...gatewayForwards(input.env), ...(input.forwards ?? [])]);
   return {
     workingDir: input.workingDir,
     writablePaths,
     readOnlyPaths: [...new Set([...skillTargets, ...(input.readOnlyPaths ?? [])])],
-    forwards: uniqueByPort(forwards),
-    env: input.env,
+    forwards,
+    env: direct(
+      input.env,
+      forwards.flatMap((forward) => forward.names ?? []),
+    ),
     limits: input.limits ?? {},
   };
-}
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/** G3: the loopback endpoints the run's git configuration sends credentials to (`http.<url>.extraHeader`). */
-export function gatewayForwards(env: Readonly<Record<string, string>>): SandboxForward[] {
-  const forwards: SandboxForward[] = [];
-  for (const [name, key] of Object.entries(env)) {
-    if (!/^GIT_CONFIG_KEY_\d+$/.test(name)) continue;
-    const match = /^http\.(https?:\/\/.+)\.extraheader$/i.exec(key);
-    if (match?.[1] === undefined) continue;
-    let url: URL;
-    try {
-      url = new URL(match[1]);
-    } catch {
-      continue;
-    }
-    if (!LOOPBACK.has(url.hostname)) continue;
-    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-    const host = url.hostname === '[::1]' ? '::1' : url.hostname;
-    forwards.push({ port, target: { host, port } });
-  }
-  return forwards;
 }
 
 /** A5: where the skills linked in `<dir>/.agents/skills/` really are. */
@@ -88,6 +69,18 @@ function realOrSelf(file: string): string {
   } catch {
     return path.resolve(file);
   }
+}
+
+/** X2: the forwards' host names reached directly, not through the run's proxy. */
+function direct(
+  env: Readonly<Record<string, string>>,
+  names: readonly string[],
+): Readonly<Record<string, string>> {
+  if (names.length === 0) return env;
+  const out = { ...env };
+  for (const key of ['NO_PROXY', 'no_proxy'])
+    if (out[key] !== undefined) out[key] = [out[key], ...names].filter((part) => part !== '').join(',');
+  return out;
 }
 
 function uniqueByPort(forwards: readonly SandboxForward[]): SandboxForward[] {

@@ -4,6 +4,8 @@ export interface SandboxForward {
   port: number;
   /** Where the connection lands on the host side (the git gateway, the hook channel, a proxy). */
   target: { host: string; port: number };
+  /** Host names that resolve to the sandbox's 127.0.0.1 (a gateway reached by name, on another machine). */
+  names?: readonly string[];
 }
 
 /** X3: limits of one call. Absent fields take the launcher's defaults (`DEFAULT_LIMITS`). */

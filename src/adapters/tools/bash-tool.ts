@@ -4,7 +4,7 @@ import type { ToolOutcome } from '../../core/ports/turn-tools';
 import { classifyCommand } from '../../core/tools/classify-command';
 import { notReadOnly } from '../../core/tools/read-only-command';
 import { type AnyToolDefinition, defineTool, type ToolScope } from '../../core/tools/tool-definition';
-import { sandboxEgress } from '../egress-proxy/sandbox-egress';
+import { networkFailureNote, sandboxEgress } from '../egress-proxy/sandbox-egress';
 import { createProcessLauncher } from '../sandbox/create-process-launcher';
 import type { LaunchedProcess, ProcessLauncher } from '../sandbox/process-launcher';
 import { runSandboxPolicy } from '../sandbox/run-sandbox-policy';
@@ -88,7 +88,7 @@ async function runCommand(
     max,
   );
   mkdirSync(scope.workingDir, { recursive: true });
-  // X2: the run's egress proxy (started by the first call that needs it), when there is one.
+  // X2: the run's egress proxy (started by the first call that needs it), when the run can reach a host.
   const egress = await sandboxEgress(scope.egress);
   // X1–X3: the call runs in the run's sandbox: its folders, the gateway, its limits.
   const policy = runSandboxPolicy({
@@ -144,7 +144,9 @@ async function runCommand(
         ? `Command killed by ${exit.signal}.`
         : `Exit code ${exit.code}.`;
   // X2: why a connection failed, in the proxy's words (an HTTPS client shows only "403").
-  const refusals = (scope.egress?.takeRefusals() ?? []).map((sentence) => `\n[network] ${sentence}`).join('');
+  const refusals =
+    (scope.egress?.takeRefusals() ?? []).map((sentence) => `\n[network] ${sentence}`).join('') +
+    networkFailureNote(egress, output);
   return {
     ok: stopped === undefined && exit.code === 0,
     output: `${shown === '' ? status : `${status}\n${shown}`}${refusals}`,

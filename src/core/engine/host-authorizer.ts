@@ -1,7 +1,7 @@
 import type { AgentRecord, SpaceRecord } from '../model/records';
 import { isAllowedDomain, normalizeHost } from '../network/allowed-domains';
-import { hostVerdict } from '../network/host-verdict';
-import type { HostAuthorizer } from '../ports/egress';
+import { hostVerdict, type RunReach, runReach } from '../network/host-verdict';
+import type { HostAuthorizer, RunReachCheck } from '../ports/egress';
 import type { ToolAuthorization } from '../ports/turn-tools';
 import type { EngineDeps } from './engine-deps';
 import { resolveRunGuardrail } from './run-guardrail';
@@ -47,6 +47,25 @@ export function createHostAuthorizer(deps: EngineDeps, scope: HostAuthorizerScop
       () => decided.delete(host),
     );
     return pending;
+  };
+}
+
+/**
+ * X2: whether the run reaches any host at all, decided once per run from the same rule and
+ * list (a failed look-up is asked again on the next call). Under `deny`, or with no allowed
+ * domains, calls then need no proxy and no forward (the common, cheap path).
+ */
+export function createRunReachCheck(
+  deps: EngineDeps,
+  scope: Pick<HostAuthorizerScope, 'agent' | 'space'>,
+): RunReachCheck {
+  let known: Promise<RunReach> | undefined;
+  return () => {
+    known ??= networkRule(deps, scope.agent, scope.space).then(runReach);
+    known.catch(() => {
+      known = undefined;
+    });
+    return known;
   };
 }
 

@@ -11,7 +11,7 @@ import { toolSurface } from '../tools/tool-surface';
 import { type AgentToolTimings, agentTools, DEFAULT_AGENT_TOOL_TIMINGS } from './agent-tools';
 import type { EngineDeps } from './engine-deps';
 import { guardCall } from './guard-call';
-import { createHostAuthorizer } from './host-authorizer';
+import { createHostAuthorizer, createRunReachCheck } from './host-authorizer';
 
 /** What the kit is told about the turn it builds tools for. */
 export interface TurnToolsScope {
@@ -74,6 +74,8 @@ export function createToolKit(
         space: turn.space,
         ask: (summary, signal) => guard(summary, ['network'], signal),
       }),
+      // X2: a run that can reach no host gets no proxy and no forward at all.
+      createRunReachCheck(deps, { agent: turn.agent, space: turn.space }),
     );
     const gates = { gatewayGatesPush, proxyGatesNetwork: egress !== undefined };
     const scope: ToolScope = {

@@ -37,3 +37,22 @@ function parentDomain(host: string): string {
   const labels = host.split('.');
   return labels.length > 2 ? labels.slice(1).join('.') : host;
 }
+
+/** X2: can the run's commands reach any host at all? When not, why (the sentence a refusal shows). */
+export type RunReach = { reachable: true } | { reachable: false; reason: string };
+
+/**
+ * X2: the whole run at once, from the same inputs as `hostVerdict`: under `deny`, or with no
+ * allowed domains, every host is refused, so the run needs no proxy (nor its forward) at all.
+ */
+export function runReach(
+  input: Omit<HostVerdictInput, 'host' | 'listed'> & { allowedDomains: readonly string[] },
+): RunReach {
+  if (input.decision === 'deny') return { reachable: false, reason: `Refused: ${input.reason}` };
+  if (input.allowedDomains.length === 0) return { reachable: false, reason: NO_DOMAINS_SENTENCE };
+  return { reachable: true };
+}
+
+export const NO_DOMAINS_SENTENCE =
+  "Refused: this workspace's allowed domains are empty, so commands reach no host outside the sandbox (the git gateway excepted). " +
+  'To let agents reach a host, add it to sandbox.allowedDomains in the workspace file and run `summon apply`.';

@@ -4,6 +4,7 @@ import { mappedResolver } from '../../../src/adapters/egress-proxy/host-resolver
 import { RunEgressProxies } from '../../../src/adapters/egress-proxy/run-egress-proxies';
 import { createTurnTools } from '../../../src/app/turn-tools';
 import type { GuardrailDecision } from '../../../src/core/model/guardrail';
+import { NO_DOMAINS_SENTENCE } from '../../../src/core/network/host-verdict';
 import { silentLogger } from '../../../src/core/ports/logger';
 import type { RunnerRequest } from '../../../src/core/ports/runner';
 import type { ToolOutcome } from '../../../src/core/ports/turn-tools';
@@ -28,7 +29,7 @@ describe.each(ENGINE_SETUPS)('X2: per-host egress decisions in real turns on $na
 
   const url = (host: string) => `https://${host}:${sites.httpsPort}/v1/ping`;
   /** The turn reaches out with the real `bash` tool: a sandboxed curl with the run's proxy variables. */
-  const fetches = (hosts: readonly string[]) =>
+  const fetches = (hosts: readonly string[], prefix: string) =>
     async function* (request: RunnerRequest) {
       // X2: with the proxy on, the command text of `curl` is no longer what is gated.
       authorizations.push(
@@ -38,7 +39,7 @@ describe.each(ENGINE_SETUPS)('X2: per-host egress decisions in real turns on $na
         ),
       );
       for (const [i, host] of hosts.entries()) {
-        const command = `curl -sS --cacert ca.pem ${url(host)}`;
+        const command = `${prefix}curl -sS --cacert ca.pem ${url(host)}`;
         const outcome = await request.tools.call(
           { callId: `c${i + 1}`, name: 'bash', input: { command } },
           request.signal,
@@ -48,7 +49,12 @@ describe.each(ENGINE_SETUPS)('X2: per-host egress decisions in real turns on $na
       yield { type: 'final' as const, text: 'fetched' };
     };
 
-  const open = async (hosts: readonly string[], rule: GuardrailDecision | null, allowed = [ALLOWED_SITE]) => {
+  const open = async (
+    hosts: readonly string[],
+    rule: GuardrailDecision | null,
+    allowed = [ALLOWED_SITE],
+    prefix = '',
+  ) => {
     proxies = new RunEgressProxies({
       logger: silentLogger,
       forbiddenPorts: [],
@@ -56,7 +62,7 @@ describe.each(ENGINE_SETUPS)('X2: per-host egress decisions in real turns on $na
     });
     h = await openEngineHarness(
       setup,
-      new ScriptedRunner({ engineer: fetches(hosts) }),
+      new ScriptedRunner({ engineer: fetches(hosts, prefix) }),
       {},
       {
         tools: createTurnTools({ PATH: process.env.PATH ?? '/usr/bin:/bin' }),
@@ -165,6 +171,45 @@ describe.each(ENGINE_SETUPS)('X2: per-host egress decisions in real turns on $na
     expect(authorizations).toEqual([{ allowed: true }]);
     expect(sites.seen.length).toBe(before);
     expect(cards()).toEqual([]);
+  });
+
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion inside the sandbox
+  const SHOW_PROXY = 'echo "proxy=${HTTPS_PROXY:-none}"; ';
+
+  it('X2: a run that reaches no host gets no proxy nor its forward; a command that tries reads why (deny)', async () => {
+    const before = sites.seen.length;
+    await open([ALLOWED_SITE], 'deny', [ALLOWED_SITE], SHOW_PROXY);
+    await h.type('@engineer fetch it');
+    await h.settled(1);
+    expect(got).toEqual([
+      {
+        ok: false,
+        output: expect.stringMatching(
+          /^Exit code 6\.\nproxy=none\ncurl: \(6\) Could not resolve host: .*\n+\[network\] Refused: network is denied/,
+        ),
+      },
+    ]);
+    expect(sites.seen.length).toBe(before);
+  });
+
+  it('X2: with no allowed domains (the default) there is no proxy either, and the sentence says how to list a host', async () => {
+    await open([ALLOWED_SITE], null, [], SHOW_PROXY);
+    await h.type('@engineer fetch it');
+    await h.settled(1);
+    expect(got).toEqual([{ ok: false, output: expect.stringContaining('proxy=none\n') }]);
+    expect(got[0]?.output).toContain(`[network] ${NO_DOMAINS_SENTENCE}`);
+  });
+
+  it('X2: with a listed domain the run gets its proxy (HTTPS_PROXY set inside)', async () => {
+    await open([ALLOWED_SITE], null, [ALLOWED_SITE], SHOW_PROXY);
+    await h.type('@engineer fetch it');
+    await h.settled(1);
+    expect(got).toEqual([
+      {
+        ok: true,
+        output: expect.stringMatching(/^Exit code 0\.\nproxy=http:\/\/127\.0\.0\.1:\d+\nhello from /),
+      },
+    ]);
   });
 
   it('X2, G2b: the autonomy dial applies: proposeOnly refuses even a listed host under allow', async () => {

@@ -1,4 +1,6 @@
+import { lookup } from 'node:dns/promises';
 import { stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { createProcessLauncher } from '../../../src/adapters/sandbox/create-process-launcher';
 import type { ProcessLauncher } from '../../../src/adapters/sandbox/process-launcher';
@@ -138,6 +140,33 @@ describe('bash in the sandbox (X1–X3)', () => {
     expect(outcome.output).not.toContain('bystander');
     expect(gateway.connections()).toBe(before + 1);
     expect(world.bystanderConnections()).toBe(0);
+  });
+
+  it('X2: a gateway reached by host name (on another address) is forwarded: the name resolves inside, git’s proxy is bypassed', async () => {
+    // The machine's own name stands for the web process's host (docs/deploying.md); the stand-in
+    // listens on the one local address that name resolves to, which is not the sandbox's loopback.
+    const name = os.hostname().toLowerCase();
+    const { address } = await lookup(name, { family: 4 });
+    const named = await openFakeGateway({ listen: address, urlHost: name });
+    try {
+      const outcome = await bash.run(
+        {
+          command:
+            `grep -c " ${name}$" /etc/hosts; ` +
+            `exec 3<>/dev/tcp/${name}/${named.port} && cat <&3; echo "no_proxy=$no_proxy"`,
+          timeout_seconds: 20,
+        },
+        {
+          ...scope,
+          env: { ...named.env, no_proxy: '127.0.0.1,localhost,::1' },
+        },
+        new AbortController().signal,
+      );
+      expect(outcome.output).toBe(`Exit code 0.\n1\ngateway\nno_proxy=127.0.0.1,localhost,::1,${name}\n`);
+      expect(named.connections()).toBe(1);
+    } finally {
+      await named.close();
+    }
   });
 
   it('X3: a fork bomb ends within its limits and leaves no process behind; the next call works', async () => {

@@ -65,6 +65,22 @@ describe('the sandbox launcher’s modes (X4) and the process bound (issue 12, T
     expect(loadConfig({}, dir.path).sandbox.processConcurrency).toBeGreaterThanOrEqual(2);
   });
 
+  it('X2, X4: a SUMMON_GATEWAY_URL the sandbox cannot carry in refuses the start with a sentence (not with SUMMON_SANDBOX=off)', () => {
+    expect(() => loadConfig({ SUMMON_GATEWAY_URL: 'http://10.0.0.5:3000' }, dir.path)).toThrow(
+      /^SUMMON_GATEWAY_URL: the gateway URL http:\/\/10\.0\.0\.5:3000 names the IP address 10\.0\.0\.5, which a sandboxed run cannot reach/,
+    );
+    expect(() => loadConfig({ SUMMON_GATEWAY_URL: 'https://summon.example.com' }, dir.path)).toThrow(
+      /uses port 443/,
+    );
+    expect(
+      loadConfig({ SUMMON_GATEWAY_URL: 'http://10.0.0.5:3000', SUMMON_SANDBOX: 'off' }, dir.path).github
+        .gatewayUrl,
+    ).toBe('http://10.0.0.5:3000');
+    expect(loadConfig({ SUMMON_GATEWAY_URL: 'http://summon-web:3000' }, dir.path).github.gatewayUrl).toBe(
+      'http://summon-web:3000',
+    );
+  });
+
   it('T3: with a bound of one, a second call waits until the first has ended', async () => {
     const bash = bashWith(createProcessLauncher({ processConcurrency: 1 }));
     const first = run(bash, 'echo first-start >> order.txt; sleep 1; echo first-end >> order.txt');
