@@ -6,6 +6,7 @@ import type {
   Tool,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { TurnCheckpointRound } from '../../core/ports/run-checkpoints';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../core/ports/runner';
 import { DEFAULT_CONTEXT_TOKENS, estimateTokens } from '../../core/prompt/token-estimate';
 import { anthropicTokenPlan } from './anthropic-effort';
@@ -35,6 +36,9 @@ export interface AnthropicRunnerOptions {
 export const DEFAULT_MAX_TOOL_ROUNDS = 50;
 
 const PUBLIC_API = 'https://api.anthropic.com';
+
+/** T2: the transcript of this runner's checkpoints is Messages API messages. */
+const CHECKPOINT_FORMAT = 'anthropic';
 
 export const NO_ANTHROPIC_KEY_REASON =
   'no model is configured: set ANTHROPIC_API_KEY to use Anthropic models, or give the agent ' +
@@ -102,45 +106,76 @@ export class AnthropicRunner implements Runner {
       (request.agent.contextSize ?? DEFAULT_CONTEXT_TOKENS) -
       first.max_tokens -
       estimateTokens(request.system);
-    const exchanges: MessageParam[][] = [];
-    let nudged = false;
+    // T2: a resumed turn goes on from its checkpoint: its exchanges, and the round in progress.
+    const resume = request.resumeFrom;
+    if (resume !== undefined && resume.format !== CHECKPOINT_FORMAT) {
+      yield { type: 'error', message: `cannot resume a turn checkpointed by the ${resume.format} runner.` };
+      return;
+    }
+    const exchanges = (resume?.exchanges ?? []) as MessageParam[][];
+    let nudged = resume?.nudged ?? false;
+    let pending: TurnCheckpointRound | null = resume?.round ?? null;
+    const save = async (rounds: number, round: TurnCheckpointRound | null) =>
+      request.checkpoint?.({ format: CHECKPOINT_FORMAT, exchanges, round, rounds, nudged });
+    if (resume === undefined) await save(0, null);
     const maxRounds = this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
-    for (let round = 0; ; round++) {
+    for (let round = resume?.rounds ?? 0; ; round++) {
       if (signal.aborted) return;
-      // A4: contextSize bounds what the loop keeps; the oldest exchanges go first, whole.
-      const prompt: MessageParam = { role: 'user', content: request.prompt };
-      const { kept, dropped } = fitExchanges([prompt], exchanges, contextBudget);
-      const head: MessageParam =
-        dropped > 0 ? { role: 'user', content: request.prompt + droppedNotice(dropped) } : prompt;
-      let message: AssembledMessage | undefined;
-      const retries = this.options.maxRetries ?? 2;
-      for (let attempt = 0; message === undefined; attempt++) {
-        let streamed = false;
-        try {
-          const stream = await client.messages.create(this.params(request, [head, ...kept.flat()]), {
-            signal,
-          });
-          message = yield* markStreamed(readMessageStream(stream), () => {
-            streamed = true;
-          });
-        } catch (error) {
-          if (signal.aborted || error instanceof APIUserAbortError) return;
-          // The SDK retries a 429/529 answer; an `overloaded_error` event inside a stream that
-          // has shown nothing yet is retried here, with the same backoff.
-          if (!streamed && attempt < retries && isOverloadedEvent(error)) {
-            await backoff(attempt, signal);
-            continue;
+      if (pending === null) {
+        // A4: contextSize bounds what the loop keeps; the oldest exchanges go first, whole.
+        const prompt: MessageParam = { role: 'user', content: request.prompt };
+        const { kept, dropped } = fitExchanges([prompt], exchanges, contextBudget);
+        const head: MessageParam =
+          dropped > 0 ? { role: 'user', content: request.prompt + droppedNotice(dropped) } : prompt;
+        let message: AssembledMessage | undefined;
+        const retries = this.options.maxRetries ?? 2;
+        for (let attempt = 0; message === undefined; attempt++) {
+          let streamed = false;
+          try {
+            const stream = await client.messages.create(this.params(request, [head, ...kept.flat()]), {
+              signal,
+            });
+            message = yield* markStreamed(readMessageStream(stream), () => {
+              streamed = true;
+            });
+          } catch (error) {
+            if (signal.aborted || error instanceof APIUserAbortError) return;
+            // The SDK retries a 429/529 answer; an `overloaded_error` event inside a stream that
+            // has shown nothing yet is retried here, with the same backoff.
+            if (!streamed && attempt < retries && isOverloadedEvent(error)) {
+              await backoff(attempt, signal);
+              continue;
+            }
+            yield { type: 'error', message: describeAnthropicError(error, apiKey, retries) };
+            return;
           }
-          yield { type: 'error', message: describeAnthropicError(error, apiKey, retries) };
+        }
+        if (signal.aborted) return;
+        if (!message.completed) {
+          yield { type: 'error', message: 'The Anthropic API stream ended before the message was complete.' };
           return;
         }
-      }
-      if (signal.aborted) return;
-      if (!message.completed) {
-        yield { type: 'error', message: 'The Anthropic API stream ended before the message was complete.' };
-        return;
-      }
-      if (message.stopReason === 'tool_use' && message.calls.length > 0) {
+        if (message.stopReason !== 'tool_use' || message.calls.length === 0) {
+          // A9: a completion contract (plan mode: submit_plan) nudges once, then fails the turn.
+          const nudge = tools.completion?.unmet();
+          if (nudge !== undefined && tools.completion !== undefined) {
+            if (nudged) {
+              yield { type: 'error', message: tools.completion.failure };
+              return;
+            }
+            nudged = true;
+            const said: ContentBlockParam[] =
+              message.content.length > 0 ? message.content : [{ type: 'text', text: '(no answer)' }];
+            exchanges.push([
+              { role: 'assistant', content: said },
+              { role: 'user', content: nudge },
+            ]);
+            await save(round + 1, null);
+            continue;
+          }
+          yield { type: 'final', text: message.text };
+          return;
+        }
         if (round >= maxRounds) {
           yield {
             type: 'error',
@@ -148,38 +183,27 @@ export class AnthropicRunner implements Runner {
           };
           return;
         }
-        const outcomes = yield* runToolRound(message.calls, tools, signal);
-        if (signal.aborted) return;
-        const results: ToolResultBlockParam[] = message.calls.map((call, index) => ({
-          type: 'tool_result',
-          tool_use_id: call.callId,
-          content: outcomes[index]?.output || '(no output)',
-          ...(outcomes[index]?.ok === false ? { is_error: true } : {}),
-        }));
-        exchanges.push([
-          { role: 'assistant', content: message.content },
-          { role: 'user', content: results },
-        ]);
-        continue;
+        pending = { assistant: message.content, calls: message.calls, outcomes: [], inFlight: false };
       }
-      // A9: a completion contract (plan mode: submit_plan) nudges once, then fails the turn.
-      const nudge = tools.completion?.unmet();
-      if (nudge !== undefined && tools.completion !== undefined) {
-        if (nudged) {
-          yield { type: 'error', message: tools.completion.failure };
-          return;
-        }
-        nudged = true;
-        const said: ContentBlockParam[] =
-          message.content.length > 0 ? message.content : [{ type: 'text', text: '(no answer)' }];
-        exchanges.push([
-          { role: 'assistant', content: said },
-          { role: 'user', content: nudge },
-        ]);
-        continue;
-      }
-      yield { type: 'final', text: message.text };
-      return;
+      const current: TurnCheckpointRound = pending;
+      // T2: before each call the round is stored with that call in flight.
+      const outcomes = yield* runToolRound(current.calls, tools, signal, {
+        done: current.outcomes,
+        beforeCall: (sofar) => save(round, { ...current, outcomes: sofar, inFlight: true }),
+      });
+      if (signal.aborted) return;
+      const results: ToolResultBlockParam[] = current.calls.map((call, index) => ({
+        type: 'tool_result',
+        tool_use_id: call.callId,
+        content: outcomes[index]?.output || '(no output)',
+        ...(outcomes[index]?.ok === false ? { is_error: true } : {}),
+      }));
+      exchanges.push([
+        { role: 'assistant', content: current.assistant as ContentBlockParam[] },
+        { role: 'user', content: results },
+      ]);
+      pending = null;
+      await save(round + 1, null);
     }
   }
 }

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { TurnCheckpointRound } from '../../core/ports/run-checkpoints';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../core/ports/runner';
 import { DEFAULT_MAX_TOOL_ROUNDS } from './anthropic-runner';
 import { droppedNotice, fitExchanges } from './bounded-exchanges';
@@ -28,6 +29,9 @@ const ANSWER_ROOM = 4096;
 
 /** Local servers (Ollama, LM Studio, vLLM) usually take no key, but the SDK insists on one. */
 const PLACEHOLDER_KEY = 'no-key';
+
+/** T2: the transcript of this runner's checkpoints is chat-completions messages. */
+const CHECKPOINT_FORMAT = 'openai';
 
 /**
  * The built-in loop over any OpenAI-compatible chat-completions endpoint (A9, A10): one
@@ -77,51 +81,80 @@ export class OpenAiRunner implements Runner {
     const budget =
       (request.agent.contextSize ?? this.options.defaultContextTokens ?? DEFAULT_OPENAI_CONTEXT) -
       ANSWER_ROOM;
-    const exchanges: ChatCompletionMessageParam[][] = [];
+    // T2: a resumed turn goes on from its checkpoint: its exchanges, and the round in progress.
+    const resume = request.resumeFrom;
+    if (resume !== undefined && resume.format !== CHECKPOINT_FORMAT) {
+      yield { type: 'error', message: `cannot resume a turn checkpointed by the ${resume.format} runner.` };
+      return;
+    }
+    const exchanges = (resume?.exchanges ?? []) as ChatCompletionMessageParam[][];
     const maxRounds = this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
-    let nudged = false;
-    for (let round = 0; ; round++) {
+    let nudged = resume?.nudged ?? false;
+    let pending: TurnCheckpointRound | null = resume?.round ?? null;
+    const save = async (rounds: number, round: TurnCheckpointRound | null) =>
+      request.checkpoint?.({ format: CHECKPOINT_FORMAT, exchanges, round, rounds, nudged });
+    if (resume === undefined) await save(0, null);
+    for (let round = resume?.rounds ?? 0; ; round++) {
       if (signal.aborted) return;
-      yield { type: 'thinking' };
-      // A4: contextSize bounds the loop's history; the oldest tool exchanges go first, whole.
-      const { kept, dropped } = fitExchanges(head, exchanges, budget);
-      const prompt: ChatCompletionMessageParam[] =
-        dropped > 0
-          ? [
-              head[0] as ChatCompletionMessageParam,
-              { role: 'user', content: request.prompt + droppedNotice(dropped) },
-            ]
-          : head;
-      let completion: AssembledCompletion;
-      try {
-        const stream = await this.client.chat.completions.create(
-          {
-            model,
-            messages: [...prompt, ...kept.flat()],
-            stream: true,
-            // A9: only the tools of this space mode are offered.
-            ...(offered.length > 0 ? { tools: offered } : {}),
-          },
-          { signal },
-        );
-        completion = yield* readCompletionStream(stream);
-      } catch (error) {
-        // A stopped turn ends quietly: the engine already knows why it stopped.
+      if (pending === null) {
+        yield { type: 'thinking' };
+        // A4: contextSize bounds the loop's history; the oldest tool exchanges go first, whole.
+        const { kept, dropped } = fitExchanges(head, exchanges, budget);
+        const prompt: ChatCompletionMessageParam[] =
+          dropped > 0
+            ? [
+                head[0] as ChatCompletionMessageParam,
+                { role: 'user', content: request.prompt + droppedNotice(dropped) },
+              ]
+            : head;
+        let completion: AssembledCompletion;
+        try {
+          const stream = await this.client.chat.completions.create(
+            {
+              model,
+              messages: [...prompt, ...kept.flat()],
+              stream: true,
+              // A9: only the tools of this space mode are offered.
+              ...(offered.length > 0 ? { tools: offered } : {}),
+            },
+            { signal },
+          );
+          completion = yield* readCompletionStream(stream);
+        } catch (error) {
+          // A stopped turn ends quietly: the engine already knows why it stopped.
+          if (signal.aborted) return;
+          yield {
+            type: 'error',
+            message: describeOpenAiError(error, {
+              agentName: name,
+              serverUrl: this.client.baseURL,
+              model,
+              apiKey: this.options.apiKey,
+              retries: this.options.maxRetries ?? 2,
+            }),
+          };
+          return;
+        }
         if (signal.aborted) return;
-        yield {
-          type: 'error',
-          message: describeOpenAiError(error, {
-            agentName: name,
-            serverUrl: this.client.baseURL,
-            model,
-            apiKey: this.options.apiKey,
-            retries: this.options.maxRetries ?? 2,
-          }),
-        };
-        return;
-      }
-      if (signal.aborted) return;
-      if (completion.calls.length > 0) {
+        if (completion.calls.length === 0) {
+          // A9: a completion contract (plan mode: submit_plan) nudges once, then fails the turn.
+          const nudge = tools.completion?.unmet();
+          if (nudge !== undefined && tools.completion !== undefined) {
+            if (nudged) {
+              yield { type: 'error', message: tools.completion.failure };
+              return;
+            }
+            nudged = true;
+            exchanges.push([
+              { role: 'assistant', content: completion.text === '' ? '(no answer)' : completion.text },
+              { role: 'user', content: nudge },
+            ]);
+            await save(round + 1, null);
+            continue;
+          }
+          yield { type: 'final', text: completion.text };
+          return;
+        }
         if (round >= maxRounds) {
           yield {
             type: 'error',
@@ -129,36 +162,27 @@ export class OpenAiRunner implements Runner {
           };
           return;
         }
-        const outcomes = yield* runToolRound(completion.calls, tools, signal);
-        if (signal.aborted) return;
-        exchanges.push([
-          completion.message,
-          ...completion.calls.map(
-            (call, index): ChatCompletionMessageParam => ({
-              role: 'tool',
-              tool_call_id: call.callId,
-              content: outcomes[index]?.output || '(no output)',
-            }),
-          ),
-        ]);
-        continue;
+        pending = { assistant: completion.message, calls: completion.calls, outcomes: [], inFlight: false };
       }
-      // A9: a completion contract (plan mode: submit_plan) nudges once, then fails the turn.
-      const nudge = tools.completion?.unmet();
-      if (nudge !== undefined && tools.completion !== undefined) {
-        if (nudged) {
-          yield { type: 'error', message: tools.completion.failure };
-          return;
-        }
-        nudged = true;
-        exchanges.push([
-          { role: 'assistant', content: completion.text === '' ? '(no answer)' : completion.text },
-          { role: 'user', content: nudge },
-        ]);
-        continue;
-      }
-      yield { type: 'final', text: completion.text };
-      return;
+      const current: TurnCheckpointRound = pending;
+      // T2: before each call the round is stored with that call in flight.
+      const outcomes = yield* runToolRound(current.calls, tools, signal, {
+        done: current.outcomes,
+        beforeCall: (sofar) => save(round, { ...current, outcomes: sofar, inFlight: true }),
+      });
+      if (signal.aborted) return;
+      exchanges.push([
+        current.assistant as ChatCompletionMessageParam,
+        ...current.calls.map(
+          (call, index): ChatCompletionMessageParam => ({
+            role: 'tool',
+            tool_call_id: call.callId,
+            content: outcomes[index]?.output || '(no output)',
+          }),
+        ),
+      ]);
+      pending = null;
+      await save(round + 1, null);
     }
   }
 }

@@ -12,9 +12,16 @@ export async function* runToolRound(
   calls: readonly (ToolCall & { inputError?: string })[],
   tools: TurnTools,
   signal: AbortSignal,
+  resume: {
+    /** T2: the outcomes known from a checkpoint; those calls are not run again. */
+    done?: readonly ToolOutcome[];
+    /** T2: called (and awaited) with the outcomes so far before each call is handed to the tools. */
+    beforeCall?: (outcomes: ToolOutcome[]) => Promise<void>;
+  } = {},
 ): AsyncGenerator<RunnerEvent, ToolOutcome[]> {
-  const outcomes: ToolOutcome[] = [];
-  for (const call of calls) {
+  const outcomes: ToolOutcome[] = [...(resume.done ?? [])];
+  for (const call of calls.slice(outcomes.length)) {
+    await resume.beforeCall?.([...outcomes]);
     yield { type: 'tool_start', callId: call.callId, tool: call.name, summary: summarizeCall(call) };
     const outcome: ToolOutcome =
       call.inputError !== undefined
