@@ -148,6 +148,22 @@ export async function expireApproval(
   return true;
 }
 
+/** T2: adds `line` to an approval's card (once), stored with it so that later edits keep it. */
+export async function annotateApproval(
+  deps: Pick<EngineDeps, 'store' | 'platforms'>,
+  approval: { id: string; workspaceId: string },
+  line: string,
+): Promise<void> {
+  const update = await deps.store.inWorkspace(approval.workspaceId, async (tx) => {
+    const current = await tx.approvals.findById(approval.id);
+    if (current === null || current.details.lines.includes(line)) return null;
+    const details = { ...current.details, lines: [...current.details.lines, line] };
+    await tx.approvals.setDetails(current.id, details);
+    return cardUpdate(tx, { ...current, details });
+  });
+  if (update !== null) await editCard(deps, update);
+}
+
 /** What a waiting action does now: allow, deny (denied or expired), or keep waiting (G2a: never a silent yes). */
 export async function approvalState(deps: EngineDeps, approvalId: string): Promise<ApprovalOutcome> {
   const approval = await deps.store.transaction((tx) => tx.approvals.findById(approvalId));

@@ -3,10 +3,11 @@ import type { RunRecord } from '../model/records';
 import { waitTopics } from '../ports/wait-signals';
 import { expireApproval } from './approvals';
 import type { EngineDeps } from './engine-deps';
+import { abandonHeldPushes, pushAgainNote } from './held-pushes';
 import { noteMessage } from './note-card';
 import { noteSourceOf } from './note-source';
 import { postSystemMessage } from './system-message';
-import { requeueFromCheckpoint } from './turn-checkpoints';
+import { interruptInFlight, requeueFromCheckpoint } from './turn-checkpoints';
 
 /**
  * A12, T2: a run left `running` by a worker that died (its heartbeat stopped) is resumed from
@@ -55,12 +56,27 @@ async function recoverSilentRun(
   run: RunRecord,
   now: Date,
 ): Promise<'resumed' | 'parked' | 'none' | 'taken'> {
+  // G5, T2: a push it held at the gateway died with its process: the card says push again.
+  const pushes = await abandonHeldPushes(deps, run);
   const { checkpoint, approval } = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
     const checkpoint = await tx.checkpoints.find(run.id);
     const approvalId = checkpoint?.approvalId ?? null;
     return { checkpoint, approval: approvalId === null ? null : await tx.approvals.findById(approvalId) };
   });
   if (checkpoint === null) return 'none';
+  const told = pushes.length > 0 && checkpoint.approvalId === null;
+  const resolved = told ? interruptInFlight(checkpoint.checkpoint, pushAgainNote(pushes)) : null;
+  if (resolved !== null) {
+    // T2: the call that pushed is answered now, so the agent hears that its push was not sent.
+    await deps.store.inWorkspace(run.workspaceId, (tx) =>
+      tx.checkpoints.save(run.workspaceId, {
+        runId: run.id,
+        checkpoint: resolved,
+        statusCardRef: checkpoint.statusCardRef,
+        at: now,
+      }),
+    );
+  }
   if (approval !== null && approval.status === 'pending') {
     if (approvalOutcome(approval, now) === 'pending') {
       const newlyParked = await deps.store.inWorkspace(run.workspaceId, (tx) =>

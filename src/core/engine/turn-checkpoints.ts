@@ -10,10 +10,7 @@ export const INTERRUPTED_CALL =
   'Interrupted: the worker running this call stopped (a crash or a restart) before the call reported back. It may have run partly or wholly; it was not run again. Check its effects before you retry it.';
 
 /** The prompt a checkpointed turn was started with, kept so that a resumed turn sees the same one. */
-interface CheckpointPrompt {
-  system: string;
-  prompt: string;
-}
+type CheckpointPrompt = NonNullable<TurnCheckpoint['prompt']>;
 
 /** What `executeRun` hands the runner and the tool kit to go on from a stored checkpoint. */
 export interface PreparedResume {
@@ -30,8 +27,7 @@ export interface PreparedResume {
  * on that approval again: a click runs it, once).
  */
 export function prepareResume(stored: RunCheckpointRecord): PreparedResume {
-  const { prompt: kept, ...checkpoint } = stored.checkpoint as TurnCheckpoint & { prompt?: CheckpointPrompt };
-  const prompt = isPrompt(kept) ? kept : undefined;
+  const { prompt, ...checkpoint } = stored.checkpoint;
   const round = checkpoint.round;
   if (round === null || !round.inFlight) return { resumeFrom: checkpoint, prompt, approval: undefined };
   const call = round.calls[round.outcomes.length];
@@ -62,11 +58,16 @@ export function prepareResume(stored: RunCheckpointRecord): PreparedResume {
   };
 }
 
-const isPrompt = (value: unknown): value is CheckpointPrompt =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as CheckpointPrompt).system === 'string' &&
-  typeof (value as CheckpointPrompt).prompt === 'string';
+/**
+ * T2: the checkpoint with its in-flight call answered as interrupted, `note` added to what the
+ * model is told (e.g. that a push it held was not sent); null when no call is in flight.
+ */
+export function interruptInFlight(checkpoint: TurnCheckpoint, note: string): TurnCheckpoint | null {
+  const round = checkpoint.round;
+  if (round === null || !round.inFlight || round.calls[round.outcomes.length] === undefined) return null;
+  const outcome = { ok: false, output: `${INTERRUPTED_CALL} ${note}` };
+  return { ...checkpoint, round: { ...round, outcomes: [...round.outcomes, outcome], inFlight: false } };
+}
 
 /**
  * T2: the runner's `checkpoint` callback for run `run`: each boundary replaces the run's row,
@@ -83,7 +84,7 @@ export function checkpointWriter(
     deps.store.inWorkspace(run.workspaceId, (tx) =>
       tx.checkpoints.save(run.workspaceId, {
         runId: run.id,
-        checkpoint: { ...state, prompt } as TurnCheckpoint,
+        checkpoint: { ...state, prompt },
         statusCardRef,
         at: deps.clock.now(),
       }),

@@ -16,6 +16,11 @@ export interface TurnCheckpoint {
   rounds: number;
   /** A9: the completion contract's one nudge was sent already. */
   nudged: boolean;
+  /**
+   * The turn's system prompt and prompt as first composed (added by the engine, not the
+   * runner), so that a resumed turn is asked the same, though its thread has moved on.
+   */
+  prompt?: { system: string; prompt: string };
 }
 
 export interface TurnCheckpointRound {

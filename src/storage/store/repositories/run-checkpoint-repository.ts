@@ -37,6 +37,11 @@ export const toTurnCheckpoint = (value: unknown): TurnCheckpoint => {
           },
     rounds: typeof stored.rounds === 'number' ? stored.rounds : 0,
     nudged: stored.nudged === true,
+    ...(isRecord(stored.prompt) &&
+    typeof stored.prompt.system === 'string' &&
+    typeof stored.prompt.prompt === 'string'
+      ? { prompt: { system: stored.prompt.system, prompt: stored.prompt.prompt } }
+      : {}),
   };
 };
 
