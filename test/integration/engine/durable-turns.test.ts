@@ -8,6 +8,7 @@ import { AnthropicRunner } from '../../../src/adapters/runners/anthropic-runner'
 import { FileWorkspaceDirectory } from '../../../src/adapters/workspace-directory/file-workspace-directory';
 import { TerminalChat, TerminalPlatform } from '../../../src/bots/terminal';
 import { DEFAULT_TIMINGS, type RunJob } from '../../../src/core/engine/engine-deps';
+import { PUSH_AGAIN_LINE } from '../../../src/core/engine/held-pushes';
 import { INTERRUPTED_CALL } from '../../../src/core/engine/turn-checkpoints';
 import { TurnEngine } from '../../../src/core/engine/turn-engine';
 import { createToolKit } from '../../../src/core/engine/turn-tool-kit';
@@ -141,7 +142,18 @@ describe('T2: a turn survives SIGKILL of its worker (PostgreSQL + BullMQ, the bu
     };
     const checkpointOf = (runId: string) =>
       store.inWorkspace(local.workspace.id, (tx) => tx.checkpoints.find(runId));
-    return { store, platform, chat, frontEnd, engineWith, countFile, thread, onlyRun, checkpointOf };
+    return {
+      store,
+      workspaceId: local.workspace.id,
+      platform,
+      chat,
+      frontEnd,
+      engineWith,
+      countFile,
+      thread,
+      onlyRun,
+      checkpointOf,
+    };
   }
 
   it('T2, G4: an approval clicked after the crash resumes the turn on a new worker: the call runs once and the turn replies', async () => {
@@ -233,5 +245,68 @@ describe('T2: a turn survives SIGKILL of its worker (PostgreSQL + BullMQ, the bu
       'status(done) engineer',
       'engineer: the job was cut short',
     ]);
+  });
+
+  it('T2, G5: a push held at the gateway when the process died is abandoned, its card says to push again, and the agent is told', async () => {
+    const w = await world();
+    const model = standIn as AnthropicStandIn;
+    model.script(
+      { kind: 'stream', blocks: [{ type: 'tool_use', name: 'hang', input: {} }] },
+      { kind: 'stream', blocks: [{ type: 'text', chunks: ['I will push again'] }] },
+    );
+    await w.chat.handleLine('@engineer push the fix');
+    const run = await w.onlyRun();
+    await child?.waitForLine(/^TOOL_RUNNING hang$/);
+    // What the gateway in the child's process records for a push it holds (its `git push` is
+    // the call in flight): the approval card, and the push waiting on it.
+    const approval = await w.frontEnd.requestApproval({
+      runId: run.id,
+      action: 'push_to_remote',
+      details: { summary: 'engineer wants to push to acme/api', lines: ['main: 1111111 → 2222222'] },
+    });
+    const push = await w.store.inWorkspace(w.workspaceId, (tx) =>
+      tx.gitPushes.insert(w.workspaceId, {
+        runId: run.id,
+        repo: 'acme/api',
+        updates: [{ oldId: '1'.repeat(40), newId: '2'.repeat(40), ref: 'refs/heads/main' }],
+        decision: 'ask',
+        status: 'waiting',
+        approvalId: approval.id,
+        reason: 'engineer wants to push to acme/api',
+      }),
+    );
+    expect(await child?.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
+
+    await w.engineWith().start({ concurrency: 4 });
+    await waitFor(async () => {
+      const current = await w.store.transaction((tx) => tx.runs.findById(run.id));
+      return current?.status === 'succeeded';
+    });
+    await waitFor(async () => w.thread().includes('engineer: I will push again'));
+    const [abandoned] = await w.store.inWorkspace(w.workspaceId, (tx) =>
+      tx.gitPushes.listAbandoned(run.id, 'acme/api'),
+    );
+    expect(abandoned).toMatchObject({ id: push.id, status: 'abandoned' });
+    // The card says so (and keeps saying so: the line is stored with the approval).
+    const card = w.platform.threads
+      .list()[0]
+      ?.entries.flatMap((entry) =>
+        entry.kind === 'posted' && entry.message.content.kind === 'approval'
+          ? [entry.message.content.card]
+          : [],
+      )[0];
+    expect(card).toMatchObject({ status: 'pending', details: ['main: 1111111 → 2222222', PUSH_AGAIN_LINE] });
+    // The agent is told, in the result of its interrupted call.
+    const asked = messagesOf(model, 1);
+    const toolUse = blocks(asked.at(-2)).find((b) => b.type === 'tool_use');
+    expect(blocks(asked.at(-1))).toEqual([
+      {
+        type: 'tool_result',
+        tool_use_id: toolUse?.id,
+        content: `${INTERRUPTED_CALL} The push to acme/api was held for approval when the worker stopped: it was not sent. Push again.`,
+        is_error: true,
+      },
+    ]);
+    expect(toolRuns(w.countFile)).toEqual(['hang']);
   });
 });
