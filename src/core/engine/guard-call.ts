@@ -68,6 +68,11 @@ async function waitForApproval(
   signal: AbortSignal,
 ): Promise<ToolAuthorization> {
   const run = { runId: call.runId, workspaceId: call.agent.workspaceId };
+  if (call.checkpointed === true) {
+    // T2: recorded on the checkpoint (again, for a resumed call: its boundary cleared it), so
+    // that a restart meanwhile parks the turn on this approval.
+    await deps.store.inWorkspace(run.workspaceId, (tx) => tx.checkpoints.setApproval(run.runId, approvalId));
+  }
   // A12, A13: a run waiting on an approval is blocked, not silent.
   await markRunWaiting(deps, run, true);
   try {

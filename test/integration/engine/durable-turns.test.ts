@@ -13,6 +13,7 @@ import { INTERRUPTED_CALL } from '../../../src/core/engine/turn-checkpoints';
 import { TurnEngine } from '../../../src/core/engine/turn-engine';
 import { createToolKit } from '../../../src/core/engine/turn-tool-kit';
 import { silentLogger } from '../../../src/core/ports/logger';
+import { InProcessWaitSignals } from '../../../src/core/waits/in-process-wait-signals';
 import { InMemoryPairRateLimiter } from '../../../src/core/wake/in-memory-pair-rate-limiter';
 import { ensureLocalChat } from '../../../src/core/workspace/local-chat';
 import { COMMITS_ASK_FIRST } from '../../support/anthropic-agent';
@@ -69,7 +70,7 @@ describe('T2: a turn survives SIGKILL of its worker (PostgreSQL + BullMQ, the bu
   });
 
   /** The shared world: the database, the chat both processes post to, the model stand-in. */
-  async function world() {
+  async function world(options: { child: boolean } = { child: true }) {
     db = await openTestDatabase('postgres');
     dataDir = await makeTempDir();
     standIn = await AnthropicStandIn.start({ apiKey: API_KEY });
@@ -82,6 +83,8 @@ describe('T2: a turn survives SIGKILL of its worker (PostgreSQL + BullMQ, the bu
     const now = () => new Date();
     const platform = new TerminalPlatform({ output: new PassThrough(), now });
     const model = standIn;
+    // The test process's engines share their wait notifications, as processes do over Redis.
+    const waits = new InProcessWaitSignals();
     const engineWith = () => {
       const engine = new TurnEngine({
         store,
@@ -101,6 +104,7 @@ describe('T2: a turn survives SIGKILL of its worker (PostgreSQL + BullMQ, the bu
         logger: silentLogger,
         relayName: null,
         timings: TIMINGS,
+        waits,
       });
       engines.push(engine);
       return engine;
@@ -115,22 +119,24 @@ describe('T2: a turn survives SIGKILL of its worker (PostgreSQL + BullMQ, the bu
       now,
       newId: randomUUID,
     });
-    child = ChildWorker.start(
-      {
-        WORKER_DATABASE_URL: db.databaseUrl ?? '',
-        WORKER_REDIS_URL: TEST_REDIS_URL,
-        WORKER_QUEUE: queueName,
-        WORKER_PREFIX: prefix,
-        WORKER_DATA_DIR: dataDir.path,
-        WORKER_HEARTBEAT_MS: String(TIMINGS.heartbeatMs),
-        WORKER_DEAD_AFTER_MS: String(TIMINGS.deadAfterMs),
-        WORKER_ANTHROPIC_URL: standIn.url,
-        WORKER_ANTHROPIC_KEY: API_KEY,
-        WORKER_COUNT_FILE: countFile,
-      },
-      platform,
-    );
-    await child.waitForLine(/^WORKER_READY$/);
+    if (options.child) {
+      child = ChildWorker.start(
+        {
+          WORKER_DATABASE_URL: db.databaseUrl ?? '',
+          WORKER_REDIS_URL: TEST_REDIS_URL,
+          WORKER_QUEUE: queueName,
+          WORKER_PREFIX: prefix,
+          WORKER_DATA_DIR: dataDir.path,
+          WORKER_HEARTBEAT_MS: String(TIMINGS.heartbeatMs),
+          WORKER_DEAD_AFTER_MS: String(TIMINGS.deadAfterMs),
+          WORKER_ANTHROPIC_URL: standIn.url,
+          WORKER_ANTHROPIC_KEY: API_KEY,
+          WORKER_COUNT_FILE: countFile,
+        },
+        platform,
+      );
+      await child.waitForLine(/^WORKER_READY$/);
+    }
     const thread = () => (platform.threads.list()[0]?.entries ?? []).map(describeEntry);
     const onlyRun = async () => {
       const [run, ...others] = await store.transaction((tx) =>
@@ -308,5 +314,38 @@ describe('T2: a turn survives SIGKILL of its worker (PostgreSQL + BullMQ, the bu
       },
     ]);
     expect(toolRuns(w.countFile)).toEqual(['hang']);
+  });
+
+  it('T2, G4: a turn handed back at a graceful stop while it waits goes on elsewhere waiting on the same approval; the click runs the call once', async () => {
+    const w = await world({ child: false });
+    const model = standIn as AnthropicStandIn;
+    model.script(
+      { kind: 'stream', blocks: [{ type: 'tool_use', name: 'release', input: { tag: 'r2' } }] },
+      { kind: 'stream', blocks: [{ type: 'text', chunks: ['r2 is out'] }] },
+    );
+    const first = w.engineWith();
+    await first.start({ concurrency: 4 });
+    await w.chat.handleLine('@engineer release r2');
+    const run = await w.onlyRun();
+    const approval = await waitFor(async () => cardsOf(w.platform.threads.list()).approvals[0] ?? null);
+    await waitFor(async () => (await w.checkpointOf(run.id))?.approvalId === approval.id);
+    await first.close();
+    expect(await w.store.transaction((tx) => tx.runs.findById(run.id))).toMatchObject({ status: 'queued' });
+
+    // Another worker takes it up and waits, suspended, on the approval already on screen.
+    await w.engineWith().start({ concurrency: 4 });
+    await waitFor(async () => {
+      const current = await w.store.transaction((tx) => tx.runs.findById(run.id));
+      const checkpoint = await w.checkpointOf(run.id);
+      return current?.status === 'running' && checkpoint?.approvalId === approval.id && checkpoint.step > 2;
+    });
+    expect(cardsOf(w.platform.threads.list()).approvals).toEqual([{ id: approval.id, status: 'pending' }]);
+    expect(model.requests).toHaveLength(1);
+
+    expect(await w.frontEnd.decideApproval(approval.id, 'approve', you)).toEqual({ ok: true });
+    await waitFor(async () => w.thread().includes('engineer: r2 is out'));
+    expect(toolRuns(w.countFile)).toEqual(['release r2']);
+    expect(model.requests).toHaveLength(2);
+    expect(cardsOf(w.platform.threads.list()).approvals).toEqual([{ id: approval.id, status: 'approved' }]);
   });
 });
