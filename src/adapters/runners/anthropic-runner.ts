@@ -8,12 +8,13 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { TurnCheckpointRound } from '../../core/ports/run-checkpoints';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../core/ports/runner';
+import type { ToolCall, ToolOutcome } from '../../core/ports/turn-tools';
 import { DEFAULT_CONTEXT_TOKENS, estimateTokens } from '../../core/prompt/token-estimate';
 import { anthropicTokenPlan } from './anthropic-effort';
 import { describeAnthropicError } from './anthropic-errors';
 import { type AssembledMessage, readMessageStream } from './anthropic-message-stream';
 import { droppedNotice, fitExchanges } from './bounded-exchanges';
-import { runToolRound } from './tool-round';
+import { checkpointedRound, runToolRound } from './tool-round';
 
 export interface AnthropicRunnerOptions {
   /** `ANTHROPIC_API_KEY`; without it every run fails with a sentence saying how to configure one. */
@@ -106,7 +107,7 @@ export class AnthropicRunner implements Runner {
       (request.agent.contextSize ?? DEFAULT_CONTEXT_TOKENS) -
       first.max_tokens -
       estimateTokens(request.system);
-    // T2: a resumed turn goes on from its checkpoint: its exchanges, and the round in progress.
+    // T2: a resumed turn goes on from its checkpoint: its exchanges, then the round in progress.
     const resume = request.resumeFrom;
     if (resume !== undefined && resume.format !== CHECKPOINT_FORMAT) {
       yield { type: 'error', message: `cannot resume a turn checkpointed by the ${resume.format} runner.` };
@@ -114,68 +115,62 @@ export class AnthropicRunner implements Runner {
     }
     const exchanges = (resume?.exchanges ?? []) as MessageParam[][];
     let nudged = resume?.nudged ?? false;
-    let pending: TurnCheckpointRound | null = resume?.round ?? null;
     const save = async (rounds: number, round: TurnCheckpointRound | null) =>
       request.checkpoint?.({ format: CHECKPOINT_FORMAT, exchanges, round, rounds, nudged });
     if (resume === undefined) await save(0, null);
-    const maxRounds = this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
-    for (let round = resume?.rounds ?? 0; ; round++) {
+    else if (resume.round !== null) {
+      const pending = resume.round;
+      const outcomes = yield* runToolRound(
+        pending.calls,
+        tools,
+        signal,
+        checkpointedRound(pending, resume.rounds, save),
+      );
       if (signal.aborted) return;
-      if (pending === null) {
-        // A4: contextSize bounds what the loop keeps; the oldest exchanges go first, whole.
-        const prompt: MessageParam = { role: 'user', content: request.prompt };
-        const { kept, dropped } = fitExchanges([prompt], exchanges, contextBudget);
-        const head: MessageParam =
-          dropped > 0 ? { role: 'user', content: request.prompt + droppedNotice(dropped) } : prompt;
-        let message: AssembledMessage | undefined;
-        const retries = this.options.maxRetries ?? 2;
-        for (let attempt = 0; message === undefined; attempt++) {
-          let streamed = false;
-          try {
-            const stream = await client.messages.create(this.params(request, [head, ...kept.flat()]), {
-              signal,
-            });
-            message = yield* markStreamed(readMessageStream(stream), () => {
-              streamed = true;
-            });
-          } catch (error) {
-            if (signal.aborted || error instanceof APIUserAbortError) return;
-            // The SDK retries a 429/529 answer; an `overloaded_error` event inside a stream that
-            // has shown nothing yet is retried here, with the same backoff.
-            if (!streamed && attempt < retries && isOverloadedEvent(error)) {
-              await backoff(attempt, signal);
-              continue;
-            }
-            yield { type: 'error', message: describeAnthropicError(error, apiKey, retries) };
-            return;
-          }
-        }
-        if (signal.aborted) return;
-        if (!message.completed) {
-          yield { type: 'error', message: 'The Anthropic API stream ended before the message was complete.' };
-          return;
-        }
-        if (message.stopReason !== 'tool_use' || message.calls.length === 0) {
-          // A9: a completion contract (plan mode: submit_plan) nudges once, then fails the turn.
-          const nudge = tools.completion?.unmet();
-          if (nudge !== undefined && tools.completion !== undefined) {
-            if (nudged) {
-              yield { type: 'error', message: tools.completion.failure };
-              return;
-            }
-            nudged = true;
-            const said: ContentBlockParam[] =
-              message.content.length > 0 ? message.content : [{ type: 'text', text: '(no answer)' }];
-            exchanges.push([
-              { role: 'assistant', content: said },
-              { role: 'user', content: nudge },
-            ]);
-            await save(round + 1, null);
+      exchanges.push([
+        { role: 'assistant', content: pending.assistant as ContentBlockParam[] },
+        { role: 'user', content: toolResults(pending.calls, outcomes) },
+      ]);
+      await save(resume.rounds + 1, null);
+    }
+    const maxRounds = this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
+    const firstRound = resume === undefined ? 0 : resume.rounds + (resume.round === null ? 0 : 1);
+    for (let round = firstRound; ; round++) {
+      if (signal.aborted) return;
+      // A4: contextSize bounds what the loop keeps; the oldest exchanges go first, whole.
+      const prompt: MessageParam = { role: 'user', content: request.prompt };
+      const { kept, dropped } = fitExchanges([prompt], exchanges, contextBudget);
+      const head: MessageParam =
+        dropped > 0 ? { role: 'user', content: request.prompt + droppedNotice(dropped) } : prompt;
+      let message: AssembledMessage | undefined;
+      const retries = this.options.maxRetries ?? 2;
+      for (let attempt = 0; message === undefined; attempt++) {
+        let streamed = false;
+        try {
+          const stream = await client.messages.create(this.params(request, [head, ...kept.flat()]), {
+            signal,
+          });
+          message = yield* markStreamed(readMessageStream(stream), () => {
+            streamed = true;
+          });
+        } catch (error) {
+          if (signal.aborted || error instanceof APIUserAbortError) return;
+          // The SDK retries a 429/529 answer; an `overloaded_error` event inside a stream that
+          // has shown nothing yet is retried here, with the same backoff.
+          if (!streamed && attempt < retries && isOverloadedEvent(error)) {
+            await backoff(attempt, signal);
             continue;
           }
-          yield { type: 'final', text: message.text };
+          yield { type: 'error', message: describeAnthropicError(error, apiKey, retries) };
           return;
         }
+      }
+      if (signal.aborted) return;
+      if (!message.completed) {
+        yield { type: 'error', message: 'The Anthropic API stream ended before the message was complete.' };
+        return;
+      }
+      if (message.stopReason === 'tool_use' && message.calls.length > 0) {
         if (round >= maxRounds) {
           yield {
             type: 'error',
@@ -183,30 +178,53 @@ export class AnthropicRunner implements Runner {
           };
           return;
         }
-        pending = { assistant: message.content, calls: message.calls, outcomes: [], inFlight: false };
+        // T2: before each call the round is checkpointed with that call in flight.
+        const pending = { assistant: message.content, calls: message.calls, outcomes: [], inFlight: false };
+        const outcomes = yield* runToolRound(
+          message.calls,
+          tools,
+          signal,
+          checkpointedRound(pending, round, save),
+        );
+        if (signal.aborted) return;
+        exchanges.push([
+          { role: 'assistant', content: message.content },
+          { role: 'user', content: toolResults(message.calls, outcomes) },
+        ]);
+        await save(round + 1, null);
+        continue;
       }
-      const current: TurnCheckpointRound = pending;
-      // T2: before each call the round is stored with that call in flight.
-      const outcomes = yield* runToolRound(current.calls, tools, signal, {
-        done: current.outcomes,
-        beforeCall: (sofar) => save(round, { ...current, outcomes: sofar, inFlight: true }),
-      });
-      if (signal.aborted) return;
-      const results: ToolResultBlockParam[] = current.calls.map((call, index) => ({
-        type: 'tool_result',
-        tool_use_id: call.callId,
-        content: outcomes[index]?.output || '(no output)',
-        ...(outcomes[index]?.ok === false ? { is_error: true } : {}),
-      }));
-      exchanges.push([
-        { role: 'assistant', content: current.assistant as ContentBlockParam[] },
-        { role: 'user', content: results },
-      ]);
-      pending = null;
-      await save(round + 1, null);
+      // A9: a completion contract (plan mode: submit_plan) nudges once, then fails the turn.
+      const nudge = tools.completion?.unmet();
+      if (nudge !== undefined && tools.completion !== undefined) {
+        if (nudged) {
+          yield { type: 'error', message: tools.completion.failure };
+          return;
+        }
+        nudged = true;
+        const said: ContentBlockParam[] =
+          message.content.length > 0 ? message.content : [{ type: 'text', text: '(no answer)' }];
+        exchanges.push([
+          { role: 'assistant', content: said },
+          { role: 'user', content: nudge },
+        ]);
+        await save(round + 1, null);
+        continue;
+      }
+      yield { type: 'final', text: message.text };
+      return;
     }
   }
 }
+
+/** The results answering a round's calls, in order (a failure flagged as an error). */
+const toolResults = (calls: readonly ToolCall[], outcomes: readonly ToolOutcome[]): ToolResultBlockParam[] =>
+  calls.map((call, index) => ({
+    type: 'tool_result',
+    tool_use_id: call.callId,
+    content: outcomes[index]?.output || '(no output)',
+    ...(outcomes[index]?.ok === false ? { is_error: true } : {}),
+  }));
 
 /** Passes events through, calling `onText` once the first text or tool event is seen. */
 async function* markStreamed<T>(

@@ -2,11 +2,12 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { TurnCheckpointRound } from '../../core/ports/run-checkpoints';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../core/ports/runner';
+import type { ToolCall, ToolOutcome } from '../../core/ports/turn-tools';
 import { DEFAULT_MAX_TOOL_ROUNDS } from './anthropic-runner';
 import { droppedNotice, fitExchanges } from './bounded-exchanges';
 import { type AssembledCompletion, readCompletionStream } from './openai-completion-stream';
 import { describeOpenAiError } from './openai-errors';
-import { runToolRound } from './tool-round';
+import { checkpointedRound, runToolRound } from './tool-round';
 
 export interface OpenAiRunnerOptions {
   /** An OpenAI-compatible API root, e.g. `http://localhost:11434/v1` (Ollama). Unset = OpenAI's own API. */
@@ -81,7 +82,7 @@ export class OpenAiRunner implements Runner {
     const budget =
       (request.agent.contextSize ?? this.options.defaultContextTokens ?? DEFAULT_OPENAI_CONTEXT) -
       ANSWER_ROOM;
-    // T2: a resumed turn goes on from its checkpoint: its exchanges, and the round in progress.
+    // T2: a resumed turn goes on from its checkpoint: its exchanges, then the round in progress.
     const resume = request.resumeFrom;
     if (resume !== undefined && resume.format !== CHECKPOINT_FORMAT) {
       yield { type: 'error', message: `cannot resume a turn checkpointed by the ${resume.format} runner.` };
@@ -90,71 +91,64 @@ export class OpenAiRunner implements Runner {
     const exchanges = (resume?.exchanges ?? []) as ChatCompletionMessageParam[][];
     const maxRounds = this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
     let nudged = resume?.nudged ?? false;
-    let pending: TurnCheckpointRound | null = resume?.round ?? null;
     const save = async (rounds: number, round: TurnCheckpointRound | null) =>
       request.checkpoint?.({ format: CHECKPOINT_FORMAT, exchanges, round, rounds, nudged });
     if (resume === undefined) await save(0, null);
-    for (let round = resume?.rounds ?? 0; ; round++) {
+    else if (resume.round !== null) {
+      const pending = resume.round;
+      const outcomes = yield* runToolRound(
+        pending.calls,
+        tools,
+        signal,
+        checkpointedRound(pending, resume.rounds, save),
+      );
       if (signal.aborted) return;
-      if (pending === null) {
-        yield { type: 'thinking' };
-        // A4: contextSize bounds the loop's history; the oldest tool exchanges go first, whole.
-        const { kept, dropped } = fitExchanges(head, exchanges, budget);
-        const prompt: ChatCompletionMessageParam[] =
-          dropped > 0
-            ? [
-                head[0] as ChatCompletionMessageParam,
-                { role: 'user', content: request.prompt + droppedNotice(dropped) },
-              ]
-            : head;
-        let completion: AssembledCompletion;
-        try {
-          const stream = await this.client.chat.completions.create(
-            {
-              model,
-              messages: [...prompt, ...kept.flat()],
-              stream: true,
-              // A9: only the tools of this space mode are offered.
-              ...(offered.length > 0 ? { tools: offered } : {}),
-            },
-            { signal },
-          );
-          completion = yield* readCompletionStream(stream);
-        } catch (error) {
-          // A stopped turn ends quietly: the engine already knows why it stopped.
-          if (signal.aborted) return;
-          yield {
-            type: 'error',
-            message: describeOpenAiError(error, {
-              agentName: name,
-              serverUrl: this.client.baseURL,
-              model,
-              apiKey: this.options.apiKey,
-              retries: this.options.maxRetries ?? 2,
-            }),
-          };
-          return;
-        }
+      exchanges.push(toolExchange(pending.assistant as ChatCompletionMessageParam, pending.calls, outcomes));
+      await save(resume.rounds + 1, null);
+    }
+    const firstRound = resume === undefined ? 0 : resume.rounds + (resume.round === null ? 0 : 1);
+    for (let round = firstRound; ; round++) {
+      if (signal.aborted) return;
+      yield { type: 'thinking' };
+      // A4: contextSize bounds the loop's history; the oldest tool exchanges go first, whole.
+      const { kept, dropped } = fitExchanges(head, exchanges, budget);
+      const prompt: ChatCompletionMessageParam[] =
+        dropped > 0
+          ? [
+              head[0] as ChatCompletionMessageParam,
+              { role: 'user', content: request.prompt + droppedNotice(dropped) },
+            ]
+          : head;
+      let completion: AssembledCompletion;
+      try {
+        const stream = await this.client.chat.completions.create(
+          {
+            model,
+            messages: [...prompt, ...kept.flat()],
+            stream: true,
+            // A9: only the tools of this space mode are offered.
+            ...(offered.length > 0 ? { tools: offered } : {}),
+          },
+          { signal },
+        );
+        completion = yield* readCompletionStream(stream);
+      } catch (error) {
+        // A stopped turn ends quietly: the engine already knows why it stopped.
         if (signal.aborted) return;
-        if (completion.calls.length === 0) {
-          // A9: a completion contract (plan mode: submit_plan) nudges once, then fails the turn.
-          const nudge = tools.completion?.unmet();
-          if (nudge !== undefined && tools.completion !== undefined) {
-            if (nudged) {
-              yield { type: 'error', message: tools.completion.failure };
-              return;
-            }
-            nudged = true;
-            exchanges.push([
-              { role: 'assistant', content: completion.text === '' ? '(no answer)' : completion.text },
-              { role: 'user', content: nudge },
-            ]);
-            await save(round + 1, null);
-            continue;
-          }
-          yield { type: 'final', text: completion.text };
-          return;
-        }
+        yield {
+          type: 'error',
+          message: describeOpenAiError(error, {
+            agentName: name,
+            serverUrl: this.client.baseURL,
+            model,
+            apiKey: this.options.apiKey,
+            retries: this.options.maxRetries ?? 2,
+          }),
+        };
+        return;
+      }
+      if (signal.aborted) return;
+      if (completion.calls.length > 0) {
         if (round >= maxRounds) {
           yield {
             type: 'error',
@@ -162,27 +156,57 @@ export class OpenAiRunner implements Runner {
           };
           return;
         }
-        pending = { assistant: completion.message, calls: completion.calls, outcomes: [], inFlight: false };
+        // T2: before each call the round is checkpointed with that call in flight.
+        const pending = {
+          assistant: completion.message,
+          calls: completion.calls,
+          outcomes: [],
+          inFlight: false,
+        };
+        const outcomes = yield* runToolRound(
+          completion.calls,
+          tools,
+          signal,
+          checkpointedRound(pending, round, save),
+        );
+        if (signal.aborted) return;
+        exchanges.push(toolExchange(completion.message, completion.calls, outcomes));
+        await save(round + 1, null);
+        continue;
       }
-      const current: TurnCheckpointRound = pending;
-      // T2: before each call the round is stored with that call in flight.
-      const outcomes = yield* runToolRound(current.calls, tools, signal, {
-        done: current.outcomes,
-        beforeCall: (sofar) => save(round, { ...current, outcomes: sofar, inFlight: true }),
-      });
-      if (signal.aborted) return;
-      exchanges.push([
-        current.assistant as ChatCompletionMessageParam,
-        ...current.calls.map(
-          (call, index): ChatCompletionMessageParam => ({
-            role: 'tool',
-            tool_call_id: call.callId,
-            content: outcomes[index]?.output || '(no output)',
-          }),
-        ),
-      ]);
-      pending = null;
-      await save(round + 1, null);
+      // A9: a completion contract (plan mode: submit_plan) nudges once, then fails the turn.
+      const nudge = tools.completion?.unmet();
+      if (nudge !== undefined && tools.completion !== undefined) {
+        if (nudged) {
+          yield { type: 'error', message: tools.completion.failure };
+          return;
+        }
+        nudged = true;
+        exchanges.push([
+          { role: 'assistant', content: completion.text === '' ? '(no answer)' : completion.text },
+          { role: 'user', content: nudge },
+        ]);
+        await save(round + 1, null);
+        continue;
+      }
+      yield { type: 'final', text: completion.text };
+      return;
     }
   }
 }
+
+/** A round as the API takes it back: the assistant message with its calls, then one `tool` message each. */
+const toolExchange = (
+  assistant: ChatCompletionMessageParam,
+  calls: readonly ToolCall[],
+  outcomes: readonly ToolOutcome[],
+): ChatCompletionMessageParam[] => [
+  assistant,
+  ...calls.map(
+    (call, index): ChatCompletionMessageParam => ({
+      role: 'tool',
+      tool_call_id: call.callId,
+      content: outcomes[index]?.output || '(no output)',
+    }),
+  ),
+];

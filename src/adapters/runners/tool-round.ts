@@ -1,3 +1,4 @@
+import type { TurnCheckpointRound } from '../../core/ports/run-checkpoints';
 import type { RunnerEvent } from '../../core/ports/runner';
 import type { ToolCall, ToolOutcome, TurnTools } from '../../core/ports/turn-tools';
 import { summarizeCall, summarizeOutcome } from '../../core/tools/call-summary';
@@ -32,6 +33,21 @@ export async function* runToolRound(
     if (signal.aborted) break;
   }
   return outcomes;
+}
+
+/**
+ * T2: `runToolRound`'s resume options for `round`: the outcomes already known are kept, and
+ * before each call the round is checkpointed with that call in flight.
+ */
+export function checkpointedRound(
+  round: TurnCheckpointRound,
+  rounds: number,
+  save: (rounds: number, round: TurnCheckpointRound | null) => Promise<void>,
+) {
+  return {
+    done: round.outcomes,
+    beforeCall: (outcomes: ToolOutcome[]) => save(rounds, { ...round, outcomes, inFlight: true }),
+  };
 }
 
 /** Parses a tool call's JSON arguments; an unparsable input becomes a sentence for the model. */
