@@ -79,9 +79,12 @@ async function recoverSilentRun(
   }
   if (approval !== null && approval.status === 'pending') {
     if (approvalOutcome(approval, now) === 'pending') {
-      const newlyParked = await deps.store.inWorkspace(run.workspaceId, (tx) =>
-        tx.checkpoints.park(run.id, now),
-      );
+      const newlyParked = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
+        const parked = await tx.checkpoints.park(run.id, now);
+        // A12, A13: a parked turn is blocked on its approval, not silent or dead.
+        if (parked) await tx.runs.update(run.id, { liveness: 'blocked' });
+        return parked;
+      });
       if (newlyParked)
         deps.logger.info({ runId: run.id, approvalId: approval.id }, 'turn parked on its approval');
       return 'parked';
