@@ -11,17 +11,24 @@
  *
  * Settings (all required): WORKER_DATABASE_URL, WORKER_REDIS_URL, WORKER_QUEUE, WORKER_PREFIX,
  * WORKER_DATA_DIR, WORKER_HEARTBEAT_MS, WORKER_DEAD_AFTER_MS.
+ *
+ * T2 (`durable-turns.test.ts`): with WORKER_ANTHROPIC_URL, WORKER_ANTHROPIC_KEY and
+ * WORKER_COUNT_FILE the turns run on the built-in Anthropic runner against the test's stand-in,
+ * with `checkpointTools` (it prints `TOOL_RUNNING <tool>` when one runs).
  */
 import { createInterface } from 'node:readline';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
+import { AnthropicRunner } from '../../src/adapters/runners/anthropic-runner';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
 import { DEFAULT_TIMINGS, type RunJob } from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
+import { createToolKit } from '../../src/core/engine/turn-tool-kit';
 import type { ChatPlatform, OutboundMessage, ThreadId } from '../../src/core/ports/chat-platform';
 import type { Logger } from '../../src/core/ports/logger';
 import type { Runner } from '../../src/core/ports/runner';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
 import { openDatabase } from '../../src/storage/database';
+import { checkpointTools } from './checkpoint-tools';
 
 /** A platform call, as relayed to the test; the answer carries the same id. */
 export type RelayedCall =
@@ -112,6 +119,21 @@ function stderrLogger(bindings: Record<string, unknown> = {}): Logger {
 async function main(): Promise<void> {
   const logger = stderrLogger({ process: 'worker' });
   const database = await openDatabase({ databaseUrl: setting('WORKER_DATABASE_URL'), dbDir: '' });
+  const modelUrl = process.env.WORKER_ANTHROPIC_URL;
+  const builtIn =
+    modelUrl === undefined
+      ? undefined
+      : {
+          runner: new AnthropicRunner({
+            apiKey: setting('WORKER_ANTHROPIC_KEY'),
+            baseUrl: modelUrl,
+            defaultModel: 'claude-sonnet-4-6',
+            maxRetries: 0,
+          }),
+          tools: createToolKit(
+            checkpointTools(setting('WORKER_COUNT_FILE'), (tool) => say(`TOOL_RUNNING ${tool}`)),
+          ),
+        };
   const engine = new TurnEngine({
     store: database.store,
     platforms: new Map([['terminal', new RelayedPlatform()]]),
@@ -121,7 +143,8 @@ async function main(): Promise<void> {
       prefix: setting('WORKER_PREFIX'),
       logger,
     }),
-    runners: () => neverFinishes,
+    runners: () => builtIn?.runner ?? neverFinishes,
+    ...(builtIn === undefined ? {} : { tools: builtIn.tools }),
     rateLimiter: new InMemoryPairRateLimiter(),
     directory: new FileWorkspaceDirectory(setting('WORKER_DATA_DIR')),
     clock: { now: () => new Date() },

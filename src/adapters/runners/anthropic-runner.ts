@@ -6,13 +6,15 @@ import type {
   Tool,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { TurnCheckpointRound } from '../../core/ports/run-checkpoints';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../core/ports/runner';
+import type { ToolCall, ToolOutcome } from '../../core/ports/turn-tools';
 import { DEFAULT_CONTEXT_TOKENS, estimateTokens } from '../../core/prompt/token-estimate';
 import { anthropicTokenPlan } from './anthropic-effort';
 import { describeAnthropicError } from './anthropic-errors';
 import { type AssembledMessage, readMessageStream } from './anthropic-message-stream';
 import { droppedNotice, fitExchanges } from './bounded-exchanges';
-import { runToolRound } from './tool-round';
+import { checkpointedRound, runToolRound } from './tool-round';
 
 export interface AnthropicRunnerOptions {
   /** `ANTHROPIC_API_KEY`; without it every run fails with a sentence saying how to configure one. */
@@ -35,6 +37,9 @@ export interface AnthropicRunnerOptions {
 export const DEFAULT_MAX_TOOL_ROUNDS = 50;
 
 const PUBLIC_API = 'https://api.anthropic.com';
+
+/** T2: the transcript of this runner's checkpoints is Messages API messages. */
+const CHECKPOINT_FORMAT = 'anthropic';
 
 export const NO_ANTHROPIC_KEY_REASON =
   'no model is configured: set ANTHROPIC_API_KEY to use Anthropic models, or give the agent ' +
@@ -102,10 +107,35 @@ export class AnthropicRunner implements Runner {
       (request.agent.contextSize ?? DEFAULT_CONTEXT_TOKENS) -
       first.max_tokens -
       estimateTokens(request.system);
-    const exchanges: MessageParam[][] = [];
-    let nudged = false;
+    // T2: a resumed turn goes on from its checkpoint: its exchanges, then the round in progress.
+    const resume = request.resumeFrom;
+    if (resume !== undefined && resume.format !== CHECKPOINT_FORMAT) {
+      yield { type: 'error', message: `cannot resume a turn checkpointed by the ${resume.format} runner.` };
+      return;
+    }
+    const exchanges = (resume?.exchanges ?? []) as MessageParam[][];
+    let nudged = resume?.nudged ?? false;
+    const save = async (rounds: number, round: TurnCheckpointRound | null) =>
+      request.checkpoint?.({ format: CHECKPOINT_FORMAT, exchanges, round, rounds, nudged });
+    if (resume === undefined) await save(0, null);
+    else if (resume.round !== null) {
+      const pending = resume.round;
+      const outcomes = yield* runToolRound(
+        pending.calls,
+        tools,
+        signal,
+        checkpointedRound(pending, resume.rounds, save),
+      );
+      if (signal.aborted) return;
+      exchanges.push([
+        { role: 'assistant', content: pending.assistant as ContentBlockParam[] },
+        { role: 'user', content: toolResults(pending.calls, outcomes) },
+      ]);
+      await save(resume.rounds + 1, null);
+    }
     const maxRounds = this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
-    for (let round = 0; ; round++) {
+    const firstRound = resume === undefined ? 0 : resume.rounds + (resume.round === null ? 0 : 1);
+    for (let round = firstRound; ; round++) {
       if (signal.aborted) return;
       // A4: contextSize bounds what the loop keeps; the oldest exchanges go first, whole.
       const prompt: MessageParam = { role: 'user', content: request.prompt };
@@ -148,18 +178,20 @@ export class AnthropicRunner implements Runner {
           };
           return;
         }
-        const outcomes = yield* runToolRound(message.calls, tools, signal);
+        // T2: before each call the round is checkpointed with that call in flight.
+        const pending = { assistant: message.content, calls: message.calls, outcomes: [], inFlight: false };
+        const outcomes = yield* runToolRound(
+          message.calls,
+          tools,
+          signal,
+          checkpointedRound(pending, round, save),
+        );
         if (signal.aborted) return;
-        const results: ToolResultBlockParam[] = message.calls.map((call, index) => ({
-          type: 'tool_result',
-          tool_use_id: call.callId,
-          content: outcomes[index]?.output || '(no output)',
-          ...(outcomes[index]?.ok === false ? { is_error: true } : {}),
-        }));
         exchanges.push([
           { role: 'assistant', content: message.content },
-          { role: 'user', content: results },
+          { role: 'user', content: toolResults(message.calls, outcomes) },
         ]);
+        await save(round + 1, null);
         continue;
       }
       // A9: a completion contract (plan mode: submit_plan) nudges once, then fails the turn.
@@ -176,6 +208,7 @@ export class AnthropicRunner implements Runner {
           { role: 'assistant', content: said },
           { role: 'user', content: nudge },
         ]);
+        await save(round + 1, null);
         continue;
       }
       yield { type: 'final', text: message.text };
@@ -183,6 +216,15 @@ export class AnthropicRunner implements Runner {
     }
   }
 }
+
+/** The results answering a round's calls, in order (a failure flagged as an error). */
+const toolResults = (calls: readonly ToolCall[], outcomes: readonly ToolOutcome[]): ToolResultBlockParam[] =>
+  calls.map((call, index) => ({
+    type: 'tool_result',
+    tool_use_id: call.callId,
+    content: outcomes[index]?.output || '(no output)',
+    ...(outcomes[index]?.ok === false ? { is_error: true } : {}),
+  }));
 
 /** Passes events through, calling `onText` once the first text or tool event is seen. */
 async function* markStreamed<T>(

@@ -1,11 +1,13 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { TurnCheckpointRound } from '../../core/ports/run-checkpoints';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../core/ports/runner';
+import type { ToolCall, ToolOutcome } from '../../core/ports/turn-tools';
 import { DEFAULT_MAX_TOOL_ROUNDS } from './anthropic-runner';
 import { droppedNotice, fitExchanges } from './bounded-exchanges';
 import { type AssembledCompletion, readCompletionStream } from './openai-completion-stream';
 import { describeOpenAiError } from './openai-errors';
-import { runToolRound } from './tool-round';
+import { checkpointedRound, runToolRound } from './tool-round';
 
 export interface OpenAiRunnerOptions {
   /** An OpenAI-compatible API root, e.g. `http://localhost:11434/v1` (Ollama). Unset = OpenAI's own API. */
@@ -28,6 +30,9 @@ const ANSWER_ROOM = 4096;
 
 /** Local servers (Ollama, LM Studio, vLLM) usually take no key, but the SDK insists on one. */
 const PLACEHOLDER_KEY = 'no-key';
+
+/** T2: the transcript of this runner's checkpoints is chat-completions messages. */
+const CHECKPOINT_FORMAT = 'openai';
 
 /**
  * The built-in loop over any OpenAI-compatible chat-completions endpoint (A9, A10): one
@@ -77,10 +82,32 @@ export class OpenAiRunner implements Runner {
     const budget =
       (request.agent.contextSize ?? this.options.defaultContextTokens ?? DEFAULT_OPENAI_CONTEXT) -
       ANSWER_ROOM;
-    const exchanges: ChatCompletionMessageParam[][] = [];
+    // T2: a resumed turn goes on from its checkpoint: its exchanges, then the round in progress.
+    const resume = request.resumeFrom;
+    if (resume !== undefined && resume.format !== CHECKPOINT_FORMAT) {
+      yield { type: 'error', message: `cannot resume a turn checkpointed by the ${resume.format} runner.` };
+      return;
+    }
+    const exchanges = (resume?.exchanges ?? []) as ChatCompletionMessageParam[][];
     const maxRounds = this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
-    let nudged = false;
-    for (let round = 0; ; round++) {
+    let nudged = resume?.nudged ?? false;
+    const save = async (rounds: number, round: TurnCheckpointRound | null) =>
+      request.checkpoint?.({ format: CHECKPOINT_FORMAT, exchanges, round, rounds, nudged });
+    if (resume === undefined) await save(0, null);
+    else if (resume.round !== null) {
+      const pending = resume.round;
+      const outcomes = yield* runToolRound(
+        pending.calls,
+        tools,
+        signal,
+        checkpointedRound(pending, resume.rounds, save),
+      );
+      if (signal.aborted) return;
+      exchanges.push(toolExchange(pending.assistant as ChatCompletionMessageParam, pending.calls, outcomes));
+      await save(resume.rounds + 1, null);
+    }
+    const firstRound = resume === undefined ? 0 : resume.rounds + (resume.round === null ? 0 : 1);
+    for (let round = firstRound; ; round++) {
       if (signal.aborted) return;
       yield { type: 'thinking' };
       // A4: contextSize bounds the loop's history; the oldest tool exchanges go first, whole.
@@ -129,18 +156,22 @@ export class OpenAiRunner implements Runner {
           };
           return;
         }
-        const outcomes = yield* runToolRound(completion.calls, tools, signal);
+        // T2: before each call the round is checkpointed with that call in flight.
+        const pending = {
+          assistant: completion.message,
+          calls: completion.calls,
+          outcomes: [],
+          inFlight: false,
+        };
+        const outcomes = yield* runToolRound(
+          completion.calls,
+          tools,
+          signal,
+          checkpointedRound(pending, round, save),
+        );
         if (signal.aborted) return;
-        exchanges.push([
-          completion.message,
-          ...completion.calls.map(
-            (call, index): ChatCompletionMessageParam => ({
-              role: 'tool',
-              tool_call_id: call.callId,
-              content: outcomes[index]?.output || '(no output)',
-            }),
-          ),
-        ]);
+        exchanges.push(toolExchange(completion.message, completion.calls, outcomes));
+        await save(round + 1, null);
         continue;
       }
       // A9: a completion contract (plan mode: submit_plan) nudges once, then fails the turn.
@@ -155,6 +186,7 @@ export class OpenAiRunner implements Runner {
           { role: 'assistant', content: completion.text === '' ? '(no answer)' : completion.text },
           { role: 'user', content: nudge },
         ]);
+        await save(round + 1, null);
         continue;
       }
       yield { type: 'final', text: completion.text };
@@ -162,3 +194,19 @@ export class OpenAiRunner implements Runner {
     }
   }
 }
+
+/** A round as the API takes it back: the assistant message with its calls, then one `tool` message each. */
+const toolExchange = (
+  assistant: ChatCompletionMessageParam,
+  calls: readonly ToolCall[],
+  outcomes: readonly ToolOutcome[],
+): ChatCompletionMessageParam[] => [
+  assistant,
+  ...calls.map(
+    (call, index): ChatCompletionMessageParam => ({
+      role: 'tool',
+      tool_call_id: call.callId,
+      content: outcomes[index]?.output || '(no output)',
+    }),
+  ),
+];

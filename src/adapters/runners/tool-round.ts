@@ -1,3 +1,4 @@
+import type { TurnCheckpointRound } from '../../core/ports/run-checkpoints';
 import type { RunnerEvent } from '../../core/ports/runner';
 import type { ToolCall, ToolOutcome, TurnTools } from '../../core/ports/turn-tools';
 import { summarizeCall, summarizeOutcome } from '../../core/tools/call-summary';
@@ -12,9 +13,16 @@ export async function* runToolRound(
   calls: readonly (ToolCall & { inputError?: string })[],
   tools: TurnTools,
   signal: AbortSignal,
+  resume: {
+    /** T2: the outcomes known from a checkpoint; those calls are not run again. */
+    done?: readonly ToolOutcome[];
+    /** T2: called (and awaited) with the outcomes so far before each call is handed to the tools. */
+    beforeCall?: (outcomes: ToolOutcome[]) => Promise<void>;
+  } = {},
 ): AsyncGenerator<RunnerEvent, ToolOutcome[]> {
-  const outcomes: ToolOutcome[] = [];
-  for (const call of calls) {
+  const outcomes: ToolOutcome[] = [...(resume.done ?? [])];
+  for (const call of calls.slice(outcomes.length)) {
+    await resume.beforeCall?.([...outcomes]);
     yield { type: 'tool_start', callId: call.callId, tool: call.name, summary: summarizeCall(call) };
     const outcome: ToolOutcome =
       call.inputError !== undefined
@@ -25,6 +33,21 @@ export async function* runToolRound(
     if (signal.aborted) break;
   }
   return outcomes;
+}
+
+/**
+ * T2: `runToolRound`'s resume options for `round`: the outcomes already known are kept, and
+ * before each call the round is checkpointed with that call in flight.
+ */
+export function checkpointedRound(
+  round: TurnCheckpointRound,
+  rounds: number,
+  save: (rounds: number, round: TurnCheckpointRound | null) => Promise<void>,
+) {
+  return {
+    done: round.outcomes,
+    beforeCall: (outcomes: ToolOutcome[]) => save(rounds, { ...round, outcomes, inFlight: true }),
+  };
 }
 
 /** Parses a tool call's JSON arguments; an unparsable input becomes a sentence for the model. */

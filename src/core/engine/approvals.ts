@@ -10,6 +10,7 @@ import { waitTopics } from '../ports/wait-signals';
 import { approvalMessage } from './approval-card';
 import type { EngineDeps } from './engine-deps';
 import { resolveActor } from './resolve-sender';
+import { requeueFromCheckpoint } from './turn-checkpoints';
 
 /**
  * G4: an `ask` becomes an approval card in the run's conversation. The record is stored
@@ -105,6 +106,9 @@ export async function decide(
     // T1: the turn (or push) waiting on this approval, in whichever process, looks again.
     await deps.waits.notify(waitTopics.approval(approvalId));
     await editCard(deps, result.changed);
+    // T2: a turn parked on it (its worker died while it waited) goes back to the queue.
+    const { approval } = result.changed;
+    await requeueFromCheckpoint(deps, { id: approval.runId, workspaceId: approval.workspaceId }, approval.id);
   }
   return result.ok ? { ok: true } : { ok: false, reason: result.reason };
 }
@@ -114,7 +118,10 @@ export async function expireDueApprovals(deps: EngineDeps): Promise<string[]> {
   const due = await deps.store.transaction((tx) => tx.approvals.listPendingDue(deps.clock.now()));
   const expired: string[] = [];
   for (const approval of due) {
-    if (await expireApproval(deps, approval)) expired.push(approval.id);
+    if (!(await expireApproval(deps, approval))) continue;
+    expired.push(approval.id);
+    // T2: a turn parked on it resumes, to be told it lapsed.
+    await requeueFromCheckpoint(deps, { id: approval.runId, workspaceId: approval.workspaceId }, approval.id);
   }
   return expired;
 }
@@ -139,6 +146,22 @@ export async function expireApproval(
   await deps.waits.notify(waitTopics.approval(approval.id));
   await editCard(deps, update);
   return true;
+}
+
+/** T2: adds `line` to an approval's card (once), stored with it so that later edits keep it. */
+export async function annotateApproval(
+  deps: Pick<EngineDeps, 'store' | 'platforms'>,
+  approval: { id: string; workspaceId: string },
+  line: string,
+): Promise<void> {
+  const update = await deps.store.inWorkspace(approval.workspaceId, async (tx) => {
+    const current = await tx.approvals.findById(approval.id);
+    if (current === null || current.details.lines.includes(line)) return null;
+    const details = { ...current.details, lines: [...current.details.lines, line] };
+    await tx.approvals.setDetails(current.id, details);
+    return cardUpdate(tx, { ...current, details });
+  });
+  if (update !== null) await editCard(deps, update);
 }
 
 /** What a waiting action does now: allow, deny (denied or expired), or keep waiting (G2a: never a silent yes). */

@@ -12,6 +12,7 @@ import { withRepoSkills } from './repo-skill-commands';
 import { RunMonitor } from './run-monitor';
 import { StatusCardPublisher } from './status-card-publisher';
 import { postSystemMessage } from './system-message';
+import { checkpointWriter, type PreparedResume, prepareResume } from './turn-checkpoints';
 import { loadTurnContext, type TurnContext } from './turn-context';
 import { wakeAfterTurn } from './wake-after-turn';
 
@@ -23,9 +24,11 @@ type TurnResult = { ok: true; reply: string } | { ok: false; error: string; inte
  */
 export async function executeRun(deps: EngineDeps, claimed: RunRecord, signal: AbortSignal): Promise<void> {
   const log = deps.logger.child({ component: 'turn', runId: claimed.id });
-  const context = await deps.store.inWorkspace(claimed.workspaceId, (tx) =>
-    loadTurnContext(tx, claimed, deps.timings.historyMessages),
-  );
+  const { context, stored } = await deps.store.inWorkspace(claimed.workspaceId, async (tx) => ({
+    context: await loadTurnContext(tx, claimed, deps.timings.historyMessages),
+    // T2: a turn that stopped at a tool boundary (crash, restart) goes on from there.
+    stored: await tx.checkpoints.find(claimed.id),
+  }));
   const { agent, conversation } = context;
   const platform = deps.platforms.get(conversation.platform);
   const thread = conversation.threadId;
@@ -52,7 +55,9 @@ export async function executeRun(deps: EngineDeps, claimed: RunRecord, signal: A
   );
   await refreshTriggerNote(deps, context, claimed);
 
-  const result = await runTurn(deps, context, card, signal);
+  const resume = stored === null ? undefined : prepareResume(stored);
+  if (resume !== undefined) log.info({ step: stored?.step }, 'turn resumes from its checkpoint');
+  const result = await runTurn(deps, context, card, signal, { cardRef, resume });
   log.info({ ok: result.ok }, 'turn finished');
   if (!result.ok && result.interrupted) {
     // The worker is shutting down: the run goes back to the queue and starts again elsewhere.
@@ -87,7 +92,9 @@ async function runTurn(
   context: TurnContext,
   card: StatusCardPublisher,
   workerSignal: AbortSignal,
+  durable: { cardRef: string | null; resume: PreparedResume | undefined },
 ): Promise<TurnResult> {
+  const { resume } = durable;
   const { run, agent } = context;
   const abort = new AbortController();
   const stop = () => abort.abort(workerSignal.reason);
@@ -131,7 +138,9 @@ async function runTurn(
             agentDir,
           });
     const workingDir = workspace?.workingDir ?? agentDir;
-    const composed = composePrompt(await withRepoSkills(context.promptInput, context.trigger, workspace));
+    // T2: a resumed turn keeps the prompt it started with (the thread has moved on since).
+    const composed =
+      resume?.prompt ?? composePrompt(await withRepoSkills(context.promptInput, context.trigger, workspace));
     // A9: the turn's tools, built from the space mode; every call passes the guardrails.
     const tools =
       deps.tools === undefined
@@ -145,6 +154,7 @@ async function runTurn(
             skills: context.skills,
             onWaiting: (waiting) => monitor.hold(waiting),
             workspace,
+            ...(resume?.approval === undefined ? {} : { resumedApproval: resume.approval }),
           });
     for await (const event of runner.run({
       runId: run.id,
@@ -155,6 +165,12 @@ async function runTurn(
       ...(workspace === null ? {} : { env: workspace.env, linkedRoots: workspace.linkedRoots }),
       tools,
       signal: abort.signal,
+      // T2: the built-in runners store the turn at each tool boundary (a CLI agent does not).
+      checkpoint: checkpointWriter(deps, run, durable.cardRef, {
+        system: composed.system,
+        prompt: composed.prompt,
+      }),
+      ...(resume === undefined ? {} : { resumeFrom: resume.resumeFrom }),
     })) {
       monitor.observe(event);
       deps.activity?.observe(run.id, event);
@@ -231,6 +247,8 @@ async function finishRun(deps: EngineDeps, context: TurnContext, result: TurnRes
   const { run } = context;
   const now = deps.clock.now();
   const finished = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
+    // T2: a finished turn is not resumed: its checkpoint goes with it.
+    await tx.checkpoints.remove(run.id);
     await tx.runs.update(run.id, {
       status: result.ok ? 'succeeded' : 'failed',
       ...(result.ok ? {} : { error: result.error, liveness: 'failed' as const }),

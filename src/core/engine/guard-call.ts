@@ -15,6 +15,13 @@ export interface GuardedCall {
   actions: readonly GuardrailAction[];
   /** P9/G4: one line saying what the call does, for the card and the log. */
   summary: string;
+  /**
+   * T2: a call of the built-in loop, whose turn is checkpointed: the approval it waits on is
+   * recorded on the run's checkpoint until the wait ends, so a restarted turn waits on it again.
+   */
+  checkpointed?: boolean;
+  /** T2: a resumed call waits on this approval (opened before the restart) instead of a new one. */
+  approvalId?: string;
 }
 
 /**
@@ -29,6 +36,7 @@ export async function guardCall(
   signal: AbortSignal,
 ): Promise<ToolAuthorization> {
   const { agent, space } = call;
+  if (call.approvalId !== undefined) return waitForApproval(deps, call, call.approvalId, signal);
   const resolution = await deps.store.inWorkspace(agent.workspaceId, (tx) =>
     resolveRunGuardrail(tx, agent, space, call.actions),
   );
@@ -45,10 +53,35 @@ export async function guardCall(
       lines: [`actions: ${call.actions.join(', ')}`, resolution.reason],
     },
   });
+  if (call.checkpointed === true) {
+    await deps.store.inWorkspace(agent.workspaceId, (tx) =>
+      tx.checkpoints.setApproval(call.runId, approval.id),
+    );
+  }
+  return waitForApproval(deps, call, approval.id, signal);
+}
+
+async function waitForApproval(
+  deps: EngineDeps,
+  call: GuardedCall,
+  approvalId: string,
+  signal: AbortSignal,
+): Promise<ToolAuthorization> {
+  const run = { runId: call.runId, workspaceId: call.agent.workspaceId };
+  if (call.checkpointed === true) {
+    // T2: recorded on the checkpoint (again, for a resumed call: its boundary cleared it), so
+    // that a restart meanwhile parks the turn on this approval.
+    await deps.store.inWorkspace(run.workspaceId, (tx) => tx.checkpoints.setApproval(run.runId, approvalId));
+  }
   // A12, A13: a run waiting on an approval is blocked, not silent.
-  await markRunWaiting(deps, { runId: call.runId, workspaceId: call.agent.workspaceId }, true);
+  await markRunWaiting(deps, run, true);
   try {
-    const outcome = await awaitApproval(deps, approval.id, signal);
+    const outcome = await awaitApproval(deps, approvalId, signal);
+    // T2: decided (or expired): from here on the call may run, so a restart must not run it
+    // again. A stopped turn keeps the approval on its checkpoint, to wait on it once resumed.
+    if (outcome !== 'aborted' && call.checkpointed === true) {
+      await deps.store.inWorkspace(run.workspaceId, (tx) => tx.checkpoints.setApproval(run.runId, null));
+    }
     if (outcome === 'allow') return { allowed: true };
     if (outcome === 'aborted')
       return { allowed: false, reason: 'The turn was stopped while waiting for approval.' };
@@ -57,6 +90,6 @@ export async function guardCall(
       reason: `Refused: a person denied the approval for ${call.summary} (or it expired unanswered). Do not retry it; tell the people what you would have done.`,
     };
   } finally {
-    await markRunWaiting(deps, { runId: call.runId, workspaceId: call.agent.workspaceId }, false);
+    await markRunWaiting(deps, run, false);
   }
 }

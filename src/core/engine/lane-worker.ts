@@ -16,9 +16,9 @@ interface Lane {
  * per agent and conversation) and runs the lane's queued turns oldest first. When a turn starts
  * to wait it gives its slot back and the job completes, so the queue (whose concurrency is the
  * slot count) starts the next turn; the waiting turn goes on in memory, holding neither, and
- * takes a slot again when it resumes. Suspension is in memory only (no T2 checkpoint yet): a
- * crash loses the waiting turn as it loses a running one (A12 `dead`); a graceful stop hands
- * it back, to start again.
+ * takes a slot again when it resumes. A crash loses the in-memory wait, not the turn (T2): the
+ * built-in runners' checkpoints let recovery park it on its approval or resume it elsewhere; a
+ * graceful stop hands it back, to go on from its checkpoint.
  */
 export class LaneWorker {
   private stopping = false;

@@ -1,17 +1,25 @@
+import { approvalOutcome } from '../guardrails';
 import type { RunRecord } from '../model/records';
 import { waitTopics } from '../ports/wait-signals';
+import { expireApproval } from './approvals';
 import type { EngineDeps } from './engine-deps';
+import { abandonHeldPushes, pushAgainNote } from './held-pushes';
 import { noteMessage } from './note-card';
 import { noteSourceOf } from './note-source';
 import { postSystemMessage } from './system-message';
+import { interruptInFlight, requeueFromCheckpoint } from './turn-checkpoints';
 
 /**
- * A12: a run left `running` by a worker that died (its heartbeat stopped) becomes `dead`, and
- * its thread is told; queued runs whose wake-up was lost (an in-process queue dies with its
+ * A12, T2: a run left `running` by a worker that died (its heartbeat stopped) is resumed from
+ * its checkpoint when it has one (a built-in runner's turn): back to the queue, or, while the
+ * call it was at waits for a person's approval, parked until the decision re-enqueues it.
+ * Without a checkpoint (a CLI agent, A9) it becomes `dead`, and its thread is told; queued runs whose wake-up was lost (an in-process queue dies with its
  * process) are enqueued again. Runs at start and then periodically, so one worker notices
  * another's death. Enqueueing is idempotent: a run already waiting is not added twice.
  */
-export async function recoverRuns(deps: EngineDeps): Promise<{ dead: string[]; requeued: string[] }> {
+export async function recoverRuns(
+  deps: EngineDeps,
+): Promise<{ dead: string[]; requeued: string[]; resumed: string[]; parked: string[] }> {
   const now = deps.clock.now();
   const staleBefore = new Date(now.getTime() - deps.timings.deadAfterMs);
   const { silent, queued } = await deps.store.transaction(async (tx) => ({
@@ -20,17 +28,71 @@ export async function recoverRuns(deps: EngineDeps): Promise<{ dead: string[]; r
   }));
 
   const dead: string[] = [];
+  const resumed: string[] = [];
+  const parked: string[] = [];
   for (const run of silent) {
     // One run whose thread cannot be told (a deleted channel) must not stop the others' recovery.
     try {
-      if (await markDead(deps, run, now)) dead.push(run.id);
+      const outcome = await recoverSilentRun(deps, run, now);
+      if (outcome === 'resumed') resumed.push(run.id);
+      else if (outcome === 'parked') parked.push(run.id);
+      else if (outcome === 'none' && (await markDead(deps, run, now))) dead.push(run.id);
     } catch (error) {
       deps.logger.error({ err: error, runId: run.id }, 'could not finish recovering a dead run');
     }
   }
   for (const run of queued) await deps.queue.enqueue({ id: run.id, data: { runId: run.id } });
   // A dead run freed its lane: the lane's next queued run (if any) was enqueued above.
-  return { dead, requeued: queued.map((r) => r.id) };
+  return { dead, requeued: queued.map((r) => r.id), resumed, parked };
+}
+
+/**
+ * T2: a silent run with a checkpoint. Waiting on a pending approval: parked (no process holds
+ * it; the decision re-enqueues it, `resumeParkedTurn`), and expired once its time is up.
+ * Otherwise it goes back to the queue and resumes from the checkpoint. `none`: no checkpoint.
+ */
+async function recoverSilentRun(
+  deps: EngineDeps,
+  run: RunRecord,
+  now: Date,
+): Promise<'resumed' | 'parked' | 'none' | 'taken'> {
+  // G5, T2: a push it held at the gateway died with its process: the card says push again.
+  const pushes = await abandonHeldPushes(deps, run);
+  const { checkpoint, approval } = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
+    const checkpoint = await tx.checkpoints.find(run.id);
+    const approvalId = checkpoint?.approvalId ?? null;
+    return { checkpoint, approval: approvalId === null ? null : await tx.approvals.findById(approvalId) };
+  });
+  if (checkpoint === null) return 'none';
+  const told = pushes.length > 0 && checkpoint.approvalId === null;
+  const resolved = told ? interruptInFlight(checkpoint.checkpoint, pushAgainNote(pushes)) : null;
+  if (resolved !== null) {
+    // T2: the call that pushed is answered now, so the agent hears that its push was not sent.
+    await deps.store.inWorkspace(run.workspaceId, (tx) =>
+      tx.checkpoints.save(run.workspaceId, {
+        runId: run.id,
+        checkpoint: resolved,
+        statusCardRef: checkpoint.statusCardRef,
+        at: now,
+      }),
+    );
+  }
+  if (approval !== null && approval.status === 'pending') {
+    if (approvalOutcome(approval, now) === 'pending') {
+      const newlyParked = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
+        const parked = await tx.checkpoints.park(run.id, now);
+        // A12, A13: a parked turn is blocked on its approval, not silent or dead.
+        if (parked) await tx.runs.update(run.id, { liveness: 'blocked' });
+        return parked;
+      });
+      if (newlyParked)
+        deps.logger.info({ runId: run.id, approvalId: approval.id }, 'turn parked on its approval');
+      return 'parked';
+    }
+    // G4: due and unanswered: it lapses (the card says so), and the turn resumes to be told.
+    await expireApproval(deps, approval);
+  }
+  return (await requeueFromCheckpoint(deps, run)) ? 'resumed' : 'taken';
 }
 
 async function markDead(deps: EngineDeps, run: RunRecord, now: Date): Promise<boolean> {

@@ -101,8 +101,11 @@ export class TurnEngine implements ChatEngine {
     }
   }
 
-  /** A12: marks runs of dead workers `dead` and re-enqueues lost wake-ups (also run periodically). */
-  recover(): Promise<{ dead: string[]; requeued: string[] }> {
+  /**
+   * A12, T2: resumes (or parks) checkpointed runs of dead workers, marks the others `dead`, and
+   * re-enqueues lost wake-ups (also run periodically).
+   */
+  recover(): ReturnType<typeof recoverRuns> {
     return recoverRuns(this.deps);
   }
 

@@ -10,7 +10,7 @@ import { type AnyToolDefinition, type ToolScope, toolSpec } from '../tools/tool-
 import { toolSurface } from '../tools/tool-surface';
 import { type AgentToolTimings, agentTools, DEFAULT_AGENT_TOOL_TIMINGS } from './agent-tools';
 import type { EngineDeps } from './engine-deps';
-import { guardCall } from './guard-call';
+import { type GuardedCall, guardCall } from './guard-call';
 import { createHostAuthorizer, createRunReachCheck } from './host-authorizer';
 
 /** What the kit is told about the turn it builds tools for. */
@@ -25,6 +25,8 @@ export interface TurnToolsScope {
   onWaiting?: (waiting: boolean) => void;
   /** M9, G3: the run's worktrees and git environment; null/absent outside a space with repos. */
   workspace?: PreparedWorkspace | null;
+  /** T2: a resumed turn's call that was waiting for its approval waits on that one again. */
+  resumedApproval?: { callId: string; approvalId: string };
 }
 
 /** EngineDeps' factory: one `TurnTools` per run. */
@@ -46,7 +48,12 @@ export function createToolKit(
     const gatewayGatesPush = turn.workspace?.gatewayGatesPush === true;
     const log = deps.logger.child({ component: 'tools', runId: turn.runId });
     // A12: a call waiting on an approval is blocked, so the silence watch is held meanwhile.
-    const guard = async (summary: string, actions: readonly GuardrailAction[], signal: AbortSignal) => {
+    const guard = async (
+      summary: string,
+      actions: readonly GuardrailAction[],
+      signal: AbortSignal,
+      durable: Pick<GuardedCall, 'checkpointed' | 'approvalId'> = {},
+    ) => {
       turn.onWaiting?.(true);
       try {
         return await guardCall(
@@ -57,6 +64,7 @@ export function createToolKit(
             space: turn.space,
             actions,
             summary,
+            ...durable,
           },
           signal,
         );
@@ -96,6 +104,7 @@ export function createToolKit(
           }),
     };
 
+    let resumedApproval = turn.resumedApproval;
     const call = async (request: ToolCall, signal: AbortSignal): Promise<ToolOutcome> => {
       const definition = surface.find((d) => d.name === request.name);
       if (definition === undefined) {
@@ -107,8 +116,15 @@ export function createToolKit(
         return { ok: false, output: `Invalid input for ${request.name}: ${issues.join('; ')}.` };
       }
       const actions = gatedHere(definition.classify(parsed.data), gates, request.input);
+      // T2: the call a resumed turn was waiting on waits on the same approval (once).
+      const resumed = resumedApproval?.callId === request.callId ? resumedApproval.approvalId : undefined;
+      if (resumed !== undefined) resumedApproval = undefined;
       if (actions.length > 0) {
-        const decision = await guard(`${request.name}: ${summarizeCall(request)}`, actions, signal);
+        // T2: the call's approval is recorded on the checkpoint, so a restart waits on it again.
+        const decision = await guard(`${request.name}: ${summarizeCall(request)}`, actions, signal, {
+          checkpointed: true,
+          ...(resumed === undefined ? {} : { approvalId: resumed }),
+        });
         if (!decision.allowed) return { ok: false, output: decision.reason };
       }
       log.info({ tool: request.name, actions }, 'tool call');

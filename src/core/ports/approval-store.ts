@@ -20,6 +20,8 @@ export interface ApprovalRepository {
     },
   ): Promise<ApprovalRecord | null>;
   setCardRef(id: string, platformCardRef: string): Promise<void>;
+  /** What the card shows (T2: a line saying a held push must be pushed again). */
+  setDetails(id: string, details: ApprovalRecord['details']): Promise<void>;
   /** Pending approvals whose deadline has passed (system context: the expiry sweep). */
   listPendingDue(now: Date): Promise<ApprovalRecord[]>;
 }

@@ -1,4 +1,5 @@
 import type { AgentRecord } from '../model/records';
+import type { TurnCheckpoint } from './run-checkpoints';
 import type { TurnTools } from './turn-tools';
 
 /**
@@ -29,6 +30,14 @@ export interface RunnerRequest {
   tools: TurnTools;
   /** Aborted when the turn is stopped, the watchdog gives up or the worker shuts down. */
   signal: AbortSignal;
+  /**
+   * T2: a runner that can be resumed calls this at the turn's start and at every tool boundary
+   * (before each call is handed to the tools, after each round) and waits for it: the state is
+   * durable before the call runs. A rejection ends the turn (a call must not run unrecorded).
+   */
+  checkpoint?: (state: TurnCheckpoint) => Promise<void>;
+  /** T2: go on from this checkpoint (the turn's earlier exchanges) instead of starting afresh. */
+  resumeFrom?: TurnCheckpoint;
 }
 
 /**

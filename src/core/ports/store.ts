@@ -24,6 +24,7 @@ import type { InboxRepository } from './inbox-store';
 import type { MemberInviteRepository } from './invite-store';
 import type { OutboxRepository } from './outbox-store';
 import type { QuestionRepository } from './question-store';
+import type { RunCheckpoints } from './run-checkpoints';
 
 /**
  * The store port: the only way the core reaches persistent state. Every call runs inside a
@@ -70,6 +71,8 @@ export interface StoreTx {
   readonly channelCursors: ChannelCursorRepository;
   /** T4: inbound events stored before they are acknowledged, routed from here (system context). */
   readonly inbox: InboxRepository;
+  /** T2: each built-in runner's turn at its last tool boundary (`run-checkpoints.ts`). */
+  readonly checkpoints: RunCheckpoints;
 }
 
 export interface WorkspaceRepository {

@@ -13,6 +13,7 @@ import { MessageEntity } from './message.entity';
 import { OutboxEntity } from './outbox.entity';
 import { QuestionEntity } from './question.entity';
 import { RunEntity } from './run.entity';
+import { RunCheckpointEntity } from './run-checkpoint.entity';
 import { SkillEntity } from './skill.entity';
 import { ChannelBindingEntity, SpaceEntity, SpaceParticipantEntity } from './space.entity';
 import { PlatformBindingEntity, WorkspaceEntity } from './workspace.entity';
@@ -40,4 +41,5 @@ export const ENTITIES = [
   MemberInviteEntity,
   ChannelCursorEntity,
   InboxEntity,
+  RunCheckpointEntity,
 ];

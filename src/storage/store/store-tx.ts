@@ -17,6 +17,7 @@ import { outboxRepository } from './repositories/outbox-repository';
 import { platformBindingRepository } from './repositories/platform-binding-repository';
 import { processedEventRepository } from './repositories/processed-event-repository';
 import { questionRepository } from './repositories/question-repository';
+import { runCheckpointRepository } from './repositories/run-checkpoint-repository';
 import { runLaneRepository } from './repositories/run-lane-repository';
 import { runRepository } from './repositories/run-repository';
 import { skillRepository } from './repositories/skill-repository';
@@ -59,5 +60,6 @@ export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
   memberInvites: translated(memberInviteRepository(manager)),
   channelCursors: translated(channelCursorRepository(manager)),
   inbox: translated(inboxRepository(manager)),
+  checkpoints: translated(runCheckpointRepository(manager)),
   query: (sql, params = []) => translatingDbErrors(() => queryRecords(manager, sql, params)),
 });

@@ -1,4 +1,6 @@
 import { OpenAiRunner, type OpenAiRunnerOptions } from '../../../src/adapters/runners/openai-runner';
+import { INTERRUPTED_CALL, prepareResume } from '../../../src/core/engine/turn-checkpoints';
+import type { TurnCheckpoint } from '../../../src/core/ports/run-checkpoints';
 import type { RunnerRequest } from '../../../src/core/ports/runner';
 import { pathTool, recordingTools } from '../../support/recording-tools';
 import { collectEvents, runnerRequest, testAgent } from '../../support/runner-request';
@@ -24,6 +26,57 @@ describe('OpenAiRunner tool loop against the validating stand-in (A9)', () => {
   });
   afterEach(async () => {
     await standIn.close();
+  });
+
+  it('T2: checkpoints before each call; resumed with the second call in flight, it answers that call as interrupted and runs nothing again', async () => {
+    const tools = recordingTools([pathTool('read_file'), pathTool('list_files')]);
+    standIn.script(
+      {
+        kind: 'stream',
+        deltas: [],
+        toolCalls: [
+          { name: 'list_files', arguments: { path: '.' } },
+          { name: 'read_file', arguments: { path: 'README.md' } },
+        ],
+      },
+      { kind: 'stream', deltas: ['First run done.'] },
+      { kind: 'stream', deltas: ['Resumed.'] },
+    );
+    const saved: TurnCheckpoint[] = [];
+    const checkpoint = async (state: TurnCheckpoint) => {
+      saved.push(structuredClone(state));
+    };
+    await collectEvents(runner().run(request({ tools, checkpoint })));
+    // The start, before each of the two calls, after the round.
+    expect(saved.map((c) => [c.rounds, c.round?.outcomes.length ?? null, c.round?.inFlight ?? null])).toEqual(
+      [
+        [0, null, null],
+        [0, 0, true],
+        [0, 1, true],
+        [1, null, null],
+      ],
+    );
+    // A crash while read_file ran: the checkpoint written before it, as the engine resumes it.
+    const stored = saved[2] as TurnCheckpoint;
+    const { resumeFrom } = prepareResume({
+      runId: 'r',
+      workspaceId: 'w',
+      checkpoint: stored,
+      step: 3,
+      statusCardRef: null,
+      approvalId: null,
+      parkedAt: null,
+      updatedAt: new Date(),
+    });
+    const again = recordingTools([pathTool('read_file'), pathTool('list_files')]);
+    const events = await collectEvents(runner().run(request({ tools: again, resumeFrom })));
+    expect(events.at(-1)).toEqual({ type: 'final', text: 'Resumed.' });
+    expect(again.calls).toEqual([]);
+    expect(standIn.requests).toHaveLength(3);
+    expect(standIn.requests[2]?.messages?.slice(3)).toEqual([
+      { role: 'tool', tool_call_id: 'call_standin1_0', content: 'ran list_files' },
+      { role: 'tool', tool_call_id: 'call_standin1_1', content: INTERRUPTED_CALL },
+    ]);
   });
 
   it('offers functions, runs each tool call, answers with tool messages and loops until the model stops', async () => {

@@ -39,6 +39,7 @@ const TABLES = [
   'platform_channel_cursors',
   'processed_inbound_events',
   'questions',
+  'run_checkpoints',
   'runs',
   'skills',
   'space_participants',
@@ -215,6 +216,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('RunCheckpoints1796131142680');
       expect(await db.database.revert()).toBe('InboundInbox1796120943732');
       expect(await db.database.revert()).toBe('SandboxAllowedDomains1765065600000');
       expect(await db.database.revert()).toBe('AgentTools1764979200000');
@@ -259,6 +261,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
         'AgentTools1764979200000',
         'SandboxAllowedDomains1765065600000',
         'InboundInbox1796120943732',
+        'RunCheckpoints1796131142680',
       ]);
       expect(await columns()).toEqual(expect.arrayContaining(['status_card_ref', 'reply_message_id']));
       expect(await deferred()).toContain('fk_messages_note_run');
@@ -287,6 +290,7 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('RunCheckpoints1796131142680');
       expect(await db.database.revert()).toBe('InboundInbox1796120943732');
       expect(await db.database.revert()).toBe('SandboxAllowedDomains1765065600000');
       expect(await db.database.revert()).toBe('AgentTools1764979200000');
@@ -301,6 +305,7 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
         'AgentTools1764979200000',
         'SandboxAllowedDomains1765065600000',
         'InboundInbox1796120943732',
+        'RunCheckpoints1796131142680',
       ]);
       const question = await store.transaction((tx) => tx.questions.findById(old?.id ?? ''));
       expect(question).toMatchObject({ text: 'CSV or JSON?', options: [], status: 'pending' });

@@ -193,6 +193,15 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
       approvalId: approval.id,
       reason: 'approved by the owner',
     });
+    // T2: the run's checkpoint, parked on its approval: every column holds a value.
+    await tx.checkpoints.save(ws, {
+      runId: run.id,
+      checkpoint: { format: 'anthropic', exchanges: [], round: null, rounds: 0, nudged: false },
+      statusCardRef: '1700000000.000300',
+      at: new Date(),
+    });
+    await tx.checkpoints.setApproval(run.id, approval.id);
+    await tx.checkpoints.park(run.id, new Date());
     await one(
       tx,
       `INSERT INTO questions (workspace_id, run_id, conversation_id, text) VALUES ($1, $2, $3, 'Which branch?')`,

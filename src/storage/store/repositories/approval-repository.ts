@@ -101,6 +101,15 @@ export const approvalRepository = (manager: EntityManager): ApprovalRepository =
     async setCardRef(id, platformCardRef) {
       await updateById(rows, id, { platformCardRef }, ['platformCardRef'], 'approval');
     },
+    async setDetails(id, details) {
+      await updateById(
+        rows,
+        id,
+        { details: { ...details, lines: [...details.lines] } },
+        ['details'],
+        'approval',
+      );
+    },
     async listPendingDue(now) {
       // G4: due at its deadline, not only after it; the oldest request first.
       const found = await rows
