@@ -12,7 +12,10 @@ describe('P12: the app’s own mention on Slack', () => {
     h = await openSlackHarness({
       runner: new ScriptedRunner({}, (request) => {
         // The person's words end the composed prompt (after persona, space and history).
-        prompts.push({ agent: request.agent.name, prompt: (request.prompt.split('## Prompt').pop() ?? '').trim() });
+        prompts.push({
+          agent: request.agent.name,
+          prompt: (request.prompt.split('## Prompt').pop() ?? '').trim(),
+        });
         return [{ type: 'final', text: `${request.agent.name} here` }];
       }),
     });
