@@ -39,6 +39,7 @@ export async function startServer(
     ? createLogger({ level: config.logLevel, destination: await logFile(config.dataDir) })
     : createLogger({ level: config.logLevel });
   const runtime = await openRuntime(config, logger);
+  runtime.metrics.withProcessMetrics();
   try {
     const exists = await runtime.store.transaction((tx) => tx.workspaces.findBySlug(DEFAULT_WORKSPACE));
     if (exists === null) {

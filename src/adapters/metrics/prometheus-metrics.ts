@@ -7,8 +7,8 @@ import type { MetricSources, Metrics, PushDecision, TokenKind } from '../../core
 const LATENCY_BUCKETS = [0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
 /**
- * The `Metrics` port over prom-client: one registry per process (no global), with Node's
- * default process metrics, served at `/metrics` (`text()` and `contentType`). Counters are per
+ * The `Metrics` port over prom-client: one registry per runtime (no global), Node's process
+ * metrics once the server asks for them (`withProcessMetrics`), served at `/metrics` (`text()` and `contentType`). Counters are per
  * process; Prometheus sums the processes.
  */
 export class PrometheusMetrics implements Metrics {
@@ -23,10 +23,10 @@ export class PrometheusMetrics implements Metrics {
   private readonly tokens: Counter<'agent' | 'kind'>;
   private readonly pushes: Counter<'decision'>;
 
-  constructor(options: { defaultMetrics?: boolean } = {}) {
+  private processMetrics = false;
+
+  constructor() {
     const registers = [this.registry];
-    if (options.defaultMetrics !== false)
-      collectDefaultMetrics({ register: this.registry, prefix: 'summon_' });
     this.events = new Counter({
       name: 'summon_inbound_events_total',
       help: 'Inbound chat events by platform and stage (received, acknowledged, deduplicated, refused).',
@@ -105,6 +105,13 @@ export class PrometheusMetrics implements Metrics {
       labelNames: ['decision'],
       registers,
     });
+  }
+
+  /** Adds Node's process metrics (CPU, memory, event loop, GC) once: the server does, CLI commands do not. */
+  withProcessMetrics(): this {
+    if (!this.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'summon_' });
+    this.processMetrics = true;
+    return this;
   }
 
   get contentType(): string {

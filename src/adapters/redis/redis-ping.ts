@@ -20,14 +20,18 @@ export async function pingRedis(redisUrl: string, timeoutMs = 3000): Promise<str
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
-  // A refused connection is also an 'error' event; the rejection below reports it.
-  client.on('error', () => {});
+  // A refused connection is an 'error' event (ECONNREFUSED …); the rejection then only says
+  // "Connection is closed", so the event's reason is the one reported.
+  let lastError: Error | undefined;
+  client.on('error', (error: Error) => {
+    lastError = error;
+  });
   try {
     await client.connect();
     const answer = await client.ping();
     return answer === 'PONG' ? null : `Redis answered PING with ${answer}`;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return lastError?.message ?? (error instanceof Error ? error.message : String(error));
   } finally {
     client.disconnect();
   }
