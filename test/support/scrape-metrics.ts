@@ -25,19 +25,17 @@ const SUFFIXES: Record<MetricFamily['type'], string[]> = {
 export function parsePrometheusText(text: string): Map<string, MetricFamily> {
   const families = new Map<string, MetricFamily>();
   const help = new Map<string, string>();
-  text.split('\n').forEach((line, index) => {
-    const fail = (why: string) => {
-      throw new Error(`line ${index + 1} (${JSON.stringify(line)}): ${why}`);
-    };
-    if (line === '') return;
+  for (const [index, line] of text.split('\n').entries()) {
+    const fail = (why: string) => new Error(`line ${index + 1} (${JSON.stringify(line)}): ${why}`);
+    if (line === '') continue;
     const meta = /^# (HELP|TYPE) (\S+) ?(.*)$/.exec(line);
     if (meta !== null) {
       const [, kind, name = '', rest = ''] = meta;
-      if (!new RegExp(`^${NAME}$`).test(name)) fail('bad metric name');
+      if (!new RegExp(`^${NAME}$`).test(name)) throw fail('bad metric name');
       if (kind === 'HELP') help.set(name, rest);
       else {
-        if (!(rest in SUFFIXES)) fail(`unknown type ${rest}`);
-        if (families.has(name)) fail('a second TYPE line');
+        if (!(rest in SUFFIXES)) throw fail(`unknown type ${rest}`);
+        if (families.has(name)) throw fail('a second TYPE line');
         families.set(name, {
           name,
           help: help.get(name) ?? '',
@@ -45,18 +43,18 @@ export function parsePrometheusText(text: string): Map<string, MetricFamily> {
           samples: [],
         });
       }
-      return;
+      continue;
     }
-    if (line.startsWith('#')) return;
+    if (line.startsWith('#')) continue;
     const match = SAMPLE.exec(line);
-    if (match === null) return fail('not a sample line');
+    if (match === null) throw fail('not a sample line');
     const [, sampleName = '', labelText = '', valueText = ''] = match;
     const value = valueText === '+Inf' ? Infinity : valueText === '-Inf' ? -Infinity : Number(valueText);
-    if (Number.isNaN(value) && valueText !== 'NaN') fail(`bad value ${valueText}`);
+    if (Number.isNaN(value) && valueText !== 'NaN') throw fail(`bad value ${valueText}`);
     const labels: Record<string, string> = {};
     for (let rest = labelText; rest !== ''; ) {
       const label = LABEL.exec(rest);
-      if (label === null) return fail(`bad labels at ${rest}`);
+      if (label === null) throw fail(`bad labels at ${rest}`);
       labels[label[1] as string] = (label[2] as string).replace(/\\(.)/g, (_, c: string) =>
         c === 'n' ? '\n' : c,
       );
@@ -65,9 +63,9 @@ export function parsePrometheusText(text: string): Map<string, MetricFamily> {
     const family = [...families.values()].find((f) =>
       SUFFIXES[f.type].some((suffix) => `${f.name}${suffix}` === sampleName),
     );
-    if (family === undefined) return fail(`sample ${sampleName} of no declared family`);
+    if (family === undefined) throw fail(`sample ${sampleName} of no declared family`);
     family.samples.push({ name: sampleName, labels, value });
-  });
+  }
   return families;
 }
 
