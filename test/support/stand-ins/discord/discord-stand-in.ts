@@ -105,6 +105,8 @@ export class DiscordStandIn {
   readonly commands = new Map<string, unknown[]>();
   readonly roles: string[] = [];
   token = BOT_TOKEN;
+  /** `GET /applications/@me`'s flags: the message-content intent (1 << 19) is on unless a test turns it off. */
+  applicationFlags = 1 << 19;
   private nextId: bigint;
   private readonly server: Server;
   private gatewayServer: DiscordGateway | null = null;
