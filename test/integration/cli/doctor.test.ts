@@ -3,6 +3,9 @@ import { chmod, mkdir, symlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { BubblewrapLauncher } from '../../../src/adapters/sandbox/bubblewrap-launcher';
+import { FairSemaphore } from '../../../src/adapters/sandbox/fair-semaphore';
+import { checkSandbox } from '../../../src/app/doctor/core-checks';
 import { runCli } from '../../../src/cli/main';
 import { AnthropicStandIn } from '../../support/stand-ins/anthropic-stand-in';
 import { DiscordStandIn } from '../../support/stand-ins/discord/discord-stand-in';
@@ -240,5 +243,16 @@ describe('summon doctor', () => {
     } finally {
       await fresh.remove();
     }
+  });
+
+  it('X4: a sandbox that cannot start fails with the sentence that says how to fix it', async () => {
+    const launcher = new BubblewrapLauncher(new FairSemaphore(1), { bwrap: '/nonexistent/bwrap' });
+    const [result] = await checkSandbox(launcher);
+    expect(result).toMatchObject({
+      name: 'sandbox',
+      status: 'fail',
+      detail: 'unavailable: agents’ commands will be refused',
+    });
+    expect(result?.fix).toMatch(/^The sandbox cannot start: .*SUMMON_SANDBOX=off/);
   });
 });
