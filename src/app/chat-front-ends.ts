@@ -81,6 +81,7 @@ async function configuredFrontEnds(
       credentials: config.slack,
       store,
       logger,
+      metrics: runtime.metrics,
       activity: (runId) => activity.activityOf(runId),
       ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
     });
@@ -94,7 +95,12 @@ async function configuredFrontEnds(
   }
   const discordToken = config.discord.token;
   if (discordToken !== undefined) {
-    const discord = new DiscordFrontEnd({ store, logger, apiUrl: config.discord.apiUrl });
+    const discord = new DiscordFrontEnd({
+      store,
+      logger,
+      apiUrl: config.discord.apiUrl,
+      metrics: runtime.metrics,
+    });
     frontEnds.push({
       platform: discord.platform,
       start: (engine) => discord.start(engine, discordToken),

@@ -1,4 +1,5 @@
 import type { RunEgressProxies } from '../adapters/egress-proxy/run-egress-proxies';
+import { meteredRunners } from '../adapters/metrics/metered-runners';
 import { createJobQueue } from '../adapters/queue/create-job-queue';
 import { createRedisClient } from '../adapters/redis/redis-connection-options';
 import { RedisPairRateLimiter } from '../adapters/redis/redis-pair-rate-limiter';
@@ -69,8 +70,11 @@ export async function startEngine(
     store: runtime.store,
     platforms,
     queue,
-    runners:
+    // Model latency (and tokens, when reported) per agent, around every runner call.
+    runners: meteredRunners(
       options.runners ?? createRunnerResolver(config.models, runtime.launcher, config.sandbox.readOnlyPaths),
+      runtime.metrics,
+    ),
     // A9: the built-in harness's tools, secrets stripped from the bash environment.
     // G1: `open_pull_request` is offered when GitHub is configured.
     tools:
@@ -87,6 +91,7 @@ export async function startEngine(
     clock: systemClock,
     waits,
     logger: logger.child({ component: 'engine' }),
+    metrics: runtime.metrics,
     relayName: null,
     ...(options.activity === undefined ? {} : { activity: options.activity }),
     timings: { ...DEFAULT_TIMINGS, ...options.timings },
@@ -96,6 +101,12 @@ export async function startEngine(
   });
   // T3: active turns at once (SUMMON_CONCURRENCY, `--concurrency`); waiting turns hold none.
   await engine.start({ concurrency: options.concurrency ?? config.concurrency });
+  // T1, T3: the queue's depth and this process's waiting and active turns, read at scrape time.
+  runtime.metrics.observe({
+    queueDepth: () => queue.depth(),
+    waitingTurns: () => engine.slotStats().suspended,
+    activeTurns: () => engine.slotStats().active,
+  });
   // G4: the git gateway posts its approval cards through this engine.
   runtime.engineApprovals.attach(engine);
   return {

@@ -49,6 +49,7 @@ export async function createGitGateway(runtime: Runtime): Promise<GitGateway | n
     auth: credentials,
     spoolDir,
     logger: runtime.logger.child({ component: 'git-gateway' }),
+    metrics: runtime.metrics,
     clock: systemClock,
     timings: DEFAULT_GATEWAY_TIMINGS,
   });

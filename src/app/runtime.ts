@@ -1,5 +1,6 @@
 import { EngineApprovalsSlot } from '../adapters/git-gateway/engine-approvals-slot';
 import { RunCredentials } from '../adapters/git-gateway/run-credentials';
+import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
 import { createProcessLauncher } from '../adapters/sandbox/create-process-launcher';
 import type { ProcessLauncher } from '../adapters/sandbox/process-launcher';
 import { FileWorkspaceDirectory } from '../adapters/workspace-directory/file-workspace-directory';
@@ -25,6 +26,8 @@ export interface Runtime {
   engineApprovals: EngineApprovalsSlot;
   /** X1–X4: starts agents' processes (bash, CLI agents), confined unless SUMMON_SANDBOX=off. */
   launcher: ProcessLauncher;
+  /** What this process counts, served at `/metrics` (prom-client, one registry per runtime). */
+  metrics: PrometheusMetrics;
   close(): Promise<void>;
 }
 
@@ -62,6 +65,7 @@ export async function openRuntime(
     runCredentials: new RunCredentials(database.store, systemClock),
     engineApprovals: new EngineApprovalsSlot(),
     launcher: createProcessLauncher(config.sandbox),
+    metrics: new PrometheusMetrics(),
     close: () => database.close(),
   };
 }

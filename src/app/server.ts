@@ -8,6 +8,7 @@ import type { Logger } from '../core/ports/logger';
 import { type ChatFrontEnds, startChatFrontEnds } from './chat-front-ends';
 import { createGitGateway } from './git-gateway-runtime';
 import { createLogger } from './logger';
+import { handleOperations } from './operations-routes';
 import { openRuntime, type Runtime } from './runtime';
 import { verifySkillsAtStart } from './skills-runtime';
 
@@ -39,6 +40,7 @@ export async function startServer(
     ? createLogger({ level: config.logLevel, destination: await logFile(config.dataDir) })
     : createLogger({ level: config.logLevel });
   const runtime = await openRuntime(config, logger);
+  runtime.metrics.withProcessMetrics();
   try {
     const exists = await runtime.store.transaction((tx) => tx.workspaces.findBySlug(DEFAULT_WORKSPACE));
     if (exists === null) {
@@ -56,13 +58,8 @@ export async function startServer(
     const http = createServer((request, response) => {
       if (gitGateway?.handle(request, response)) return;
       if (chat?.handleHttp(request, response)) return;
-      if (request.method === 'GET' && request.url === '/healthz') {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify({ status: 'ok', database: runtime.database.kind, sandbox: sandbox.mode }),
-        );
-        return;
-      }
+      // /healthz, /readyz (database, migrations, queue) and /metrics (Prometheus).
+      if (handleOperations(request, response, runtime, sandbox)) return;
       response.writeHead(404, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: 'not found' }));
     });

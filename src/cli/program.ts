@@ -4,6 +4,7 @@ import { registerAgentsCommand } from './commands/agents-command';
 import { registerApplyCommand } from './commands/apply-command';
 import { registerChatCommand } from './commands/chat-command';
 import { registerDbCommand } from './commands/db-command';
+import { registerDoctorCommand } from './commands/doctor-command';
 import { registerExportCommand } from './commands/export-command';
 import { registerGatewayCommand } from './commands/gateway-command';
 import { registerGuardrailsCommand } from './commands/guardrails-command';
@@ -29,6 +30,7 @@ export function buildProgram(context: CliContext): Command {
   registerStartCommand(program, context);
   registerChatCommand(program, context);
   registerDbCommand(program, context);
+  registerDoctorCommand(program, context);
   registerWorkspaceCommand(program, context);
   registerApplyCommand(program, context);
   registerExportCommand(program, context);

@@ -12,6 +12,8 @@ export interface Config {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   port: number;
+  /** SUMMON_PUBLIC_URL: where people and Slack (HTTP mode) reach this server; `summon doctor` checks it. */
+  publicUrl: string | undefined;
   /** T3: `SUMMON_CONCURRENCY`, active turns at once per process (default 64); waiting turns hold none. */
   concurrency: number;
   logLevel: string;
@@ -92,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     databaseUrl: nonEmpty(env.DATABASE_URL),
     redisUrl: nonEmpty(env.REDIS_URL),
     port,
+    publicUrl: nonEmpty(env.SUMMON_PUBLIC_URL),
     concurrency: parseConcurrency(env.SUMMON_CONCURRENCY),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
     models: {

@@ -48,6 +48,26 @@ export function describeQueueContract(name: string, factory: QueueFactory): void
       expect(seen).toEqual([{ id: 'run-a', data: { runId: 'r1', tags: ['x', 'y'] }, attempt: 1 }]);
     });
 
+    it('counts the jobs not yet started as its depth (waiting and delayed, not running)', async () => {
+      const queue = open<{ n: number }>();
+      expect(await queue.depth()).toBe(0);
+      await queue.enqueue({ id: 'depth-a', data: { n: 1 } });
+      await queue.enqueue({ id: 'depth-b', data: { n: 2 } }, { delayMs: 60_000 });
+      expect(await queue.depth()).toBe(2);
+      const release = deferred();
+      const started: number[] = [];
+      queue.process(
+        async ({ data }) => {
+          started.push(data.n);
+          await release.promise;
+        },
+        { concurrency: 1 },
+      );
+      await waitFor(() => started.length === 1);
+      expect(await queue.depth()).toBe(1);
+      release.resolve();
+    });
+
     it('P6: does not add a job whose id is already waiting', async () => {
       const queue = open<{ n: number }>();
       expect(await queue.enqueue({ id: 'run-dup', data: { n: 1 } })).toBe(true);

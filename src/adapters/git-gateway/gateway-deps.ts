@@ -4,6 +4,7 @@ import type { ApprovalDetails, ApprovalRecord } from '../../core/model/approval-
 import type { GuardrailAction } from '../../core/model/guardrail';
 import type { Clock } from '../../core/ports/clock';
 import type { Logger } from '../../core/ports/logger';
+import type { Metrics } from '../../core/ports/metrics';
 import type { Store } from '../../core/ports/store';
 import type { PackInspector } from './pack-inspector';
 import type { RunCredentials } from './run-credentials';
@@ -47,6 +48,8 @@ export interface GitGatewayDeps {
   /** Where waiting packs are spooled. */
   spoolDir: string;
   logger: Logger;
+  /** G5: pushes by decision, for `/metrics`; absent: nothing counted. */
+  metrics?: Metrics;
   clock: Clock;
   timings: GatewayTimings;
 }

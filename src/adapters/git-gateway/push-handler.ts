@@ -46,6 +46,7 @@ export async function handlePush(deps: GitGatewayDeps, ctx: PushContext): Promis
   const resolution = await resolveRunAction(deps.store, ctx.run, 'push_to_remote');
   const log = deps.logger.child({ runId: ctx.run.id, repo: ctx.repo });
   log.info({ updates, decision: resolution.decision }, 'push received');
+  deps.metrics?.gatewayPush(resolution.decision);
 
   if (resolution.decision === 'deny') {
     await drain(ctx.body);

@@ -107,6 +107,10 @@ export class BullmqQueue<T> implements JobQueue<T> {
   }
 
   /** The process owner calls this on SIGTERM (BullMQ: workers close on SIGTERM). */
+  depth(): Promise<number> {
+    return this.queue.getJobCountByTypes('waiting', 'delayed', 'prioritized', 'waiting-children');
+  }
+
   close(): Promise<void> {
     this.closing ??= this.shutDown();
     return this.closing;

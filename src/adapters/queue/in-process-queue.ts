@@ -101,6 +101,10 @@ export class InProcessQueue<T> implements JobQueue<T> {
     this.pump();
   }
 
+  async depth(): Promise<number> {
+    return this.known.size - this.running.size;
+  }
+
   close(): Promise<void> {
     this.closing ??= this.shutDown();
     return this.closing;

@@ -3,6 +3,7 @@ import { SummonCommands } from '../../core/commands/summon-commands';
 import { OutboxDeliverer } from '../../core/outbox/outbox-deliverer';
 import type { ChatEngine } from '../../core/ports/chat-engine';
 import type { Logger } from '../../core/ports/logger';
+import type { Metrics } from '../../core/ports/metrics';
 import type { Store } from '../../core/ports/store';
 import { registerGuildCommands } from './ask-command';
 import { DiscordBackfill } from './discord-backfill';
@@ -27,6 +28,8 @@ export interface DiscordFrontEndOptions {
   commandDeferAfterMs?: number;
   /** P7: the outbox's backoff for 5xx and network errors (tests shorten it). */
   outboxBackoff?: { baseMs: number; maxMs: number; maxAttempts: number };
+  /** P7: the outbox's backlog, retries and 429s (`/metrics`). */
+  metrics?: Metrics;
 }
 
 /**
@@ -63,6 +66,7 @@ export class DiscordFrontEnd {
       platform: 'discord',
       sender: new DiscordSender(this.senderRest, this.webhooks, this.logger),
       logger: options.logger.child({ component: 'discord-outbox' }),
+      metrics: options.metrics,
       ...(options.outboxBackoff === undefined ? {} : { backoff: options.outboxBackoff }),
     });
     this.platform = new DiscordPlatform({

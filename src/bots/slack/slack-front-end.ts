@@ -5,6 +5,7 @@ import { SummonCommands } from '../../core/commands/summon-commands';
 import { OutboxDeliverer } from '../../core/outbox/outbox-deliverer';
 import type { ChatEngine } from '../../core/ports/chat-engine';
 import type { Logger } from '../../core/ports/logger';
+import type { Metrics } from '../../core/ports/metrics';
 import type { Store } from '../../core/ports/store';
 import { publishHome, registerAppHome } from './slack-app-home';
 import { boltLogger } from './slack-bolt-logger';
@@ -39,6 +40,8 @@ export interface SlackFrontEndOptions {
   outboxBackoff?: { baseMs: number; maxMs: number; maxAttempts: number };
   /** A13: the activity of runs this process executes (the engine's `RunActivityBoard`), for presence on App Home. */
   activity?: RunActivityLookup;
+  /** P7: the outbox's backlog, retries and 429s (`/metrics`). */
+  metrics?: Metrics;
 }
 
 /** Slack's answers that mean the token itself is no good: retrying cannot help. */
@@ -73,6 +76,7 @@ export class SlackFrontEnd {
       platform: 'slack',
       sender: new SlackSender(client),
       logger: options.logger.child({ component: 'slack-outbox' }),
+      metrics: options.metrics,
       ...(options.outboxBackoff === undefined ? {} : { backoff: options.outboxBackoff }),
     });
     this.platform = new SlackPlatform({

@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock';
 import type { EgressProxies } from '../ports/egress';
 import type { JobQueue } from '../ports/job-queue';
 import type { Logger } from '../ports/logger';
+import type { Metrics } from '../ports/metrics';
 import type { PairRateLimiter } from '../ports/pair-rate-limiter';
 import type { RunWorkspace } from '../ports/run-workspace';
 import type { RunnerResolver } from '../ports/runner';
@@ -74,6 +75,8 @@ export interface EngineDeps {
   /** T1, T3: this process's slots for active turns; a waiting turn gives its slot back. */
   slots: TurnSlots;
   logger: Logger;
+  /** What the engine counts for `/metrics` (events, turns, liveness); absent: nothing. */
+  metrics?: Metrics;
   /** N5: this relay's name; null shows as "this relay". */
   relayName: string | null;
   timings: EngineTimings;

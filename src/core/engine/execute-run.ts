@@ -103,6 +103,7 @@ async function runTurn(
   let liveness: RunLiveness = 'ok';
   const persistLiveness = (next: RunLiveness) => {
     liveness = next;
+    deps.metrics?.livenessChanged(next);
     void deps.store
       .inWorkspace(run.workspaceId, (tx) => tx.runs.update(run.id, { liveness: next }))
       .catch((error: unknown) => deps.logger.warn({ err: error, runId: run.id }, 'liveness update failed'));
@@ -257,6 +258,7 @@ async function finishRun(deps: EngineDeps, context: TurnContext, result: TurnRes
     });
     return (await tx.runs.findById(run.id)) ?? run;
   });
+  deps.metrics?.turnFinished(finished.status, finished.liveness);
   // T1: a turn waiting for this one (ask_agent, delegate_task), in whichever process, looks again.
   await deps.waits.notify(waitTopics.run(run.id));
   return finished;

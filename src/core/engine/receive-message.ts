@@ -48,6 +48,7 @@ export async function afterRouting(
   const platform = deps.platforms.get(message.platform);
 
   if (result.refusal !== null) {
+    deps.metrics?.eventRefused(message.platform);
     log.info({ reason: result.refusal }, 'message refused');
     // The refusal stands even when it cannot be shown (P7: a channel no workspace owns is refused by the outbox).
     await platform
@@ -58,6 +59,7 @@ export async function afterRouting(
     return result.outcome;
   }
   if (result.outcome.kind === 'duplicate') {
+    deps.metrics?.eventDeduplicated(message.platform);
     log.info({}, 'duplicate delivery ignored');
     return result.outcome;
   }

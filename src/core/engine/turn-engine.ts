@@ -56,6 +56,7 @@ export class TurnEngine implements ChatEngine {
         store: deps.store,
         clock: deps.clock,
         logger: deps.logger,
+        metrics: deps.metrics,
         route: (tx, message) => routeMessage(tx, deps, message),
         after: (message, routed) => afterRouting(deps, message, routed),
       },
@@ -110,6 +111,7 @@ export class TurnEngine implements ChatEngine {
   }
 
   receive(message: InboundMessage): Promise<ReceiveOutcome> {
+    this.deps.metrics?.eventReceived(message.platform);
     return receiveMessage(this.deps, message);
   }
 

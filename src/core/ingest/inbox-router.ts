@@ -5,6 +5,7 @@ import type { InboundMessage } from '../ports/chat-platform';
 import type { Clock } from '../ports/clock';
 import type { InboxDecision, InboxDecoder } from '../ports/inbox-decoder';
 import type { Logger } from '../ports/logger';
+import type { Metrics } from '../ports/metrics';
 import type { Store, StoreTx } from '../ports/store';
 import { transactionStore } from './transaction-store';
 
@@ -36,6 +37,8 @@ export interface InboxRouterDeps<R extends { outcome: ReceiveOutcome }> {
   store: Store;
   clock: Clock;
   logger: Logger;
+  /** T4: events received, acknowledged and de-duplicated here; absent: nothing counted. */
+  metrics?: Metrics | undefined;
   /** Routes one message inside the routing transaction (P6, P8, M1–M12, P3). */
   route: (tx: StoreTx, message: InboundMessage) => Promise<R>;
   /** What follows the committed routing (refusals told, hints, runs enqueued). */
@@ -89,7 +92,11 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
 
   /** T4: the one write before the ack. */
   async ingest(entry: InboxEntry): Promise<IngestOutcome> {
+    const metrics = this.deps.metrics;
+    metrics?.eventReceived(entry.platform);
     const stored = await this.deps.store.addToInbox(entry);
+    metrics?.eventAcknowledged(entry.platform);
+    if (!stored) metrics?.eventDeduplicated(entry.platform);
     if (stored) this.kick();
     return { stored };
   }

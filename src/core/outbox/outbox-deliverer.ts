@@ -1,5 +1,6 @@
 import type { Platform } from '../model/platform';
 import type { Logger } from '../ports/logger';
+import type { Metrics } from '../ports/metrics';
 import type { OutboxItem, OutboxRepository } from '../ports/outbox-store';
 import type { Store } from '../ports/store';
 import { DeliveryError, type PlatformSender } from './delivery-error';
@@ -10,6 +11,8 @@ export interface OutboxDelivererOptions {
   platform: Platform;
   sender: PlatformSender;
   logger: Logger;
+  /** P7: the backlog, retries and 429s of this platform's calls, for `/metrics`. */
+  metrics?: Metrics | undefined;
   /** Backoff for 5xx and network errors: base * 2^(attempt-1), capped. */
   backoff?: { baseMs: number; maxMs: number; maxAttempts: number };
   sleep?: (ms: number) => Promise<void>;
@@ -94,7 +97,11 @@ export class OutboxDeliverer {
 
   /** Takes the lane's next turn now, synchronously: calls keep the order they were made in. */
   private enqueue(lane: string, item: () => Promise<Delivery>): Promise<string | null> {
-    return this.lanes.run(lane, async () => this.send(await item()));
+    const { metrics, platform } = this.options;
+    metrics?.outboxBacklog(platform, 1);
+    return this.lanes
+      .run(lane, async () => this.send(await item()))
+      .finally(() => metrics?.outboxBacklog(platform, -1));
   }
 
   /** Runs a state change of a stored call; an in-memory call has none to record. */
@@ -132,6 +139,7 @@ export class OutboxDeliverer {
             ? advice.ms
             : Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** (attempts - 1));
         log.info({ attempts, waitMs: wait, reason }, 'outgoing call will be retried');
+        this.options.metrics?.outboxRetry(this.options.platform, advice.kind === 'after');
         const availableAt = new Date(this.now().getTime() + wait);
         await this.mark(item, (o, id) => o.markRetry(id, availableAt, reason), undefined);
         await this.sleep(wait);

@@ -22,6 +22,8 @@ export interface JobQueue<T> {
   enqueue(job: { id: string; data: T }, options?: EnqueueOptions): Promise<boolean>;
   /** Starts consuming with at most `concurrency` jobs at once. Called once per queue. */
   process(handler: JobHandler<T>, options: { concurrency: number }): void;
+  /** Jobs added and not yet started: waiting, delayed or waiting to be retried (the queue depth). */
+  depth(): Promise<number>;
   /**
    * Stops taking jobs and waits for the jobs in progress to finish (SIGTERM). After the
    * queue's close timeout their `signal` is aborted and they are handed back (BullMQ: to the

@@ -8,6 +8,7 @@ import { PackInspector } from '../../../src/adapters/git-gateway/pack-inspector'
 import { RunCredentials } from '../../../src/adapters/git-gateway/run-credentials';
 import { runGitEnvironment } from '../../../src/adapters/git-gateway/run-git-environment';
 import { StaticTokenAuth, type UpstreamAuth } from '../../../src/adapters/git-gateway/upstream';
+import { PrometheusMetrics } from '../../../src/adapters/metrics/prometheus-metrics';
 import type { GuardrailDecision } from '../../../src/core/model/guardrail';
 import { type Logger, silentLogger } from '../../../src/core/ports/logger';
 import { type EngineSetup, held, openEngineHarness, waitFor } from '../../support/engine-harness';
@@ -49,6 +50,8 @@ export async function openGatewayFixture(
   const auth = options.auth ? await options.auth(upstream) : new StaticTokenAuth(GATEWAY_TOKEN);
   const spoolDir = path.join(tmp.path, 'spool');
   await mkdir(spoolDir, { recursive: true });
+  // G5: pushes by decision, as `/metrics` shows them.
+  const metrics = new PrometheusMetrics();
   const gateway = new GitGateway({
     store: h.store,
     approvals: {
@@ -67,6 +70,7 @@ export async function openGatewayFixture(
     auth,
     spoolDir,
     logger: options.logger ?? silentLogger,
+    metrics,
     clock,
     timings: { progressMs: 200, ...timings },
   });
@@ -125,6 +129,7 @@ export async function openGatewayFixture(
 
   return {
     h,
+    metrics,
     run,
     ws,
     home,

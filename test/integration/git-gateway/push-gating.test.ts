@@ -1,4 +1,5 @@
 import { ENGINE_SETUPS } from '../../support/engine-harness';
+import { parsePrometheusText, sampleValue } from '../../support/scrape-metrics';
 import { git } from '../../support/stand-ins/github-git-stand-in';
 import { GATEWAY_TOKEN, type GatewayFixture, openGatewayFixture, REPO } from './gateway-fixture';
 
@@ -66,6 +67,9 @@ describe.each(ENGINE_SETUPS)('G2/G4/G5 push gating at the git gateway on $name',
     expect(pushed.stderr).toMatch(/remote: .*deny/i);
     expect(await f.upstreamRef('refs/heads/main')).toBe(base);
     expect((await f.pushes())[0]).toMatchObject({ decision: 'deny', status: 'refused' });
+    const counted = parsePrometheusText(await f.metrics.text());
+    expect(sampleValue(counted, 'summon_gateway_pushes_total', { decision: 'allow' })).toBe(1);
+    expect(sampleValue(counted, 'summon_gateway_pushes_total', { decision: 'deny' })).toBe(1);
   });
 
   it('G4/G5 ask → card in the thread, remote: waiting lines → approved → lands', async () => {

@@ -25,6 +25,7 @@ const RULES: { library: RegExp; allowedIn: RegExp }[] = [
   { library: /^(@anthropic-ai\/sdk|openai|@octokit\/[a-z-]+)(\/|$)/, allowedIn: /^src\/adapters\// },
   { library: /^(@slack\/bolt|@slack\/web-api|@slack\/socket-mode)(\/|$)/, allowedIn: /^src\/bots\/slack\// },
   { library: /^(discord\.js|@discordjs\/[a-z]+)(\/|$)/, allowedIn: /^src\/bots\/discord\// },
+  { library: /^prom-client(\/|$)/, allowedIn: /^src\/adapters\/metrics\// },
 ];
 
 describe('import boundaries', () => {

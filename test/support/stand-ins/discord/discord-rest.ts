@@ -28,6 +28,42 @@ export function route(s: DiscordStandIn, call: RecordedCall, query: URLSearchPar
   const body = (call.body ?? {}) as Record<string, unknown>;
   const m = (pattern: RegExp) => pattern.exec(path);
   let match: RegExpExecArray | null;
+  if (method === 'GET' && path === '/api/v10/users/@me') {
+    requireBot(s, call);
+    return checkResponse('UserPIIResponseSchema', {
+      ...s.userObject(s.bot),
+      verified: true,
+      flags: 0,
+      mfa_enabled: false,
+      locale: 'en-US',
+    });
+  }
+  if (method === 'GET' && path === '/api/v10/applications/@me') {
+    requireBot(s, call);
+    return checkResponse('PrivateApplicationResponseSchema', {
+      id: s.applicationId,
+      name: s.bot.username,
+      icon: null,
+      description: '',
+      type: null,
+      bot: { ...s.userObject(s.bot), flags: 0 },
+      flags: s.applicationFlags,
+      verify_key: 'a'.repeat(64),
+      redirect_uris: [],
+      interactions_endpoint_url: null,
+      role_connections_verification_url: null,
+      owner: { ...s.userObject({ id: s.newId(), username: 'owner', bot: false }), flags: 0 },
+      approximate_guild_count: 1,
+      approximate_user_install_count: 0,
+      team: null,
+      bot_public: false,
+      bot_require_code_grant: false,
+      flags_new: String(s.applicationFlags),
+      approximate_user_authorization_count: 0,
+      explicit_content_filter: 0,
+      eligible_oauth2_scopes: ['bot', 'applications.commands'],
+    });
+  }
   if (method === 'GET' && path === '/api/v10/gateway/bot') {
     requireBot(s, call);
     return checkResponse('GatewayBotResponseSchema', {

@@ -107,6 +107,8 @@ export class DiscordStandIn {
   /** The role Discord creates and manages for the bot when it joins a server (P12). */
   readonly botRoleId: string;
   token = BOT_TOKEN;
+  /** `GET /applications/@me`'s flags: the message-content intent (1 << 19) is on unless a test turns it off. */
+  applicationFlags = 1 << 19;
   private nextId: bigint;
   private readonly server: Server;
   private gatewayServer: DiscordGateway | null = null;
