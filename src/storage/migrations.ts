@@ -6,6 +6,7 @@ import { DiscordBackfill1764892800000 } from '../../migrations/1764892800000-Dis
 import { AgentTools1764979200000 } from '../../migrations/1764979200000-AgentTools';
 import { SandboxAllowedDomains1765065600000 } from '../../migrations/1765065600000-SandboxAllowedDomains';
 import { InboundInbox1796120943732 } from '../../migrations/1796120943732-InboundInbox';
+import { RunUsageAndBudgets1796131154563 } from '../../migrations/1796131154563-RunUsageAndBudgets';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -20,4 +21,5 @@ export const MIGRATIONS = [
   AgentTools1764979200000,
   SandboxAllowedDomains1765065600000,
   InboundInbox1796120943732,
+  RunUsageAndBudgets1796131154563,
 ];

@@ -16,6 +16,7 @@ import type {
   SpaceRecord,
   WorkspaceRecord,
 } from '../model/records';
+import type { Budget } from '../usage/budget';
 import type { ApprovalRepository } from './approval-store';
 import type { ChannelCursorRepository } from './channel-cursor-store';
 import type { ConversationRepository, MessageRepository, RunLaneRepository } from './conversation-store';
@@ -24,6 +25,7 @@ import type { InboxRepository } from './inbox-store';
 import type { MemberInviteRepository } from './invite-store';
 import type { OutboxRepository } from './outbox-store';
 import type { QuestionRepository } from './question-store';
+import type { UsageRepository } from './usage-store';
 
 /**
  * The store port: the only way the core reaches persistent state. Every call runs inside a
@@ -70,6 +72,8 @@ export interface StoreTx {
   readonly channelCursors: ChannelCursorRepository;
   /** T4: inbound events stored before they are acknowledged, routed from here (system context). */
   readonly inbox: InboxRepository;
+  /** O3: token usage and cost per run, and what budgets count. */
+  readonly usage: UsageRepository;
 }
 
 export interface WorkspaceRepository {
@@ -80,6 +84,8 @@ export interface WorkspaceRepository {
   rename(id: string, name: string): Promise<void>;
   /** X2: replaces the workspace's `sandbox.allowedDomains`. */
   setAllowedDomains(id: string, allowedDomains: readonly string[]): Promise<void>;
+  /** O3: replaces the workspace's `budgets`. */
+  setBudgets(id: string, budgets: readonly Budget[]): Promise<void>;
 }
 
 export interface PlatformBindingRepository {

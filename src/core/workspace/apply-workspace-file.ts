@@ -5,6 +5,7 @@ import type { WorkspaceDirectory } from '../ports/workspace-directory';
 import { applyAgents } from './apply-agents';
 import { applyGuardrails } from './apply-guardrails';
 import { applySpaces } from './apply-spaces';
+import { budgetOf, sameBudgets } from './budget-entries';
 import { type ChangeReport, changedFields, emptyReport } from './change-report';
 import { checkReferences } from './check-references';
 import { ensureWorkspace } from './seed-workspace';
@@ -41,6 +42,7 @@ export async function applyWorkspaceFile(
   await applySpaces(tx, workspace.id, file.spaces ?? [], report);
   await applyGuardrails(tx, workspace.id, file.guardrails ?? [], report);
   await applySandbox(tx, workspace, file, report);
+  await applyBudgets(tx, workspace, file, report);
   await writeWorkspaceFiles(tx, directory, workspace);
   return report;
 }
@@ -165,4 +167,18 @@ async function applySandbox(
     return;
   await tx.workspaces.setAllowedDomains(workspace.id, unique);
   report.updated.push('sandbox allowedDomains');
+}
+
+/** O3: `budgets`, when given, replaces the workspace's budgets (an empty list removes them). */
+async function applyBudgets(
+  tx: StoreTx,
+  workspace: WorkspaceRecord,
+  file: WorkspaceFile,
+  report: ChangeReport,
+) {
+  if (file.budgets === undefined) return;
+  const wanted = file.budgets.map(budgetOf);
+  if (sameBudgets(wanted, workspace.budgets)) return;
+  await tx.workspaces.setBudgets(workspace.id, wanted);
+  report.updated.push('budgets');
 }

@@ -1,6 +1,7 @@
 import { NotFoundError } from '../errors';
 import type { AgentRecord } from '../model/records';
 import type { StoreTx } from '../ports/store';
+import { budgetEntryOf } from './budget-entries';
 import type {
   AgentEntry,
   ChannelEntry,
@@ -74,6 +75,8 @@ export async function exportWorkspace(tx: StoreTx, slug: string): Promise<Worksp
       : [{ scope, action: rule.action, decision: rule.decision }];
   });
   file.sandbox = { allowedDomains: [...workspace.allowedDomains] };
+  // O3: written even when empty, so applying the export leaves no budget behind.
+  file.budgets = workspace.budgets.map(budgetEntryOf);
   return file;
 }
 

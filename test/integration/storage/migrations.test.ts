@@ -215,6 +215,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('RunUsageAndBudgets1796131154563');
       expect(await db.database.revert()).toBe('InboundInbox1796120943732');
       expect(await db.database.revert()).toBe('SandboxAllowedDomains1765065600000');
       expect(await db.database.revert()).toBe('AgentTools1764979200000');
@@ -287,6 +288,7 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('RunUsageAndBudgets1796131154563');
       expect(await db.database.revert()).toBe('InboundInbox1796120943732');
       expect(await db.database.revert()).toBe('SandboxAllowedDomains1765065600000');
       expect(await db.database.revert()).toBe('AgentTools1764979200000');

@@ -29,6 +29,7 @@ describe('schema/workspace.schema.json', () => {
       'spaces',
       'guardrails',
       'sandbox',
+      'budgets',
     ]);
     expect(schema.required).toEqual(['workspace']);
   });
