@@ -9,7 +9,7 @@ const UP = [
      ADD COLUMN output_tokens bigint NOT NULL DEFAULT 0,
      ADD COLUMN cache_read_tokens bigint NOT NULL DEFAULT 0,
      ADD COLUMN cache_write_tokens bigint NOT NULL DEFAULT 0,
-     ADD COLUMN cost_usd numeric(18, 6),
+     ADD COLUMN cost_usd numeric(20, 10),
      ADD CONSTRAINT ck_runs_usage CHECK (
        input_tokens >= 0 AND output_tokens >= 0 AND cache_read_tokens >= 0 AND cache_write_tokens >= 0
        AND (cost_usd IS NULL OR cost_usd >= 0))`,

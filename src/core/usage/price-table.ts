@@ -53,5 +53,5 @@ export function costOf(model: string, usage: TokenUsage): number | undefined {
       usage.cacheReadTokens * price.cacheRead +
       usage.cacheWriteTokens * price.cacheWrite) /
     1_000_000;
-  return Math.round(dollars * 1_000_000) / 1_000_000;
+  return Math.round(dollars * 1e10) / 1e10;
 }

@@ -55,7 +55,7 @@ export const RunEntity = new EntitySchema<RunRow>({
     outputTokens: tokens,
     cacheReadTokens: tokens,
     cacheWriteTokens: tokens,
-    costUsd: { type: 'numeric', precision: 18, scale: 6, nullable: true },
+    costUsd: { type: 'numeric', precision: 20, scale: 10, nullable: true },
   },
   foreignKeys: [
     sameWorkspaceForeignKey('fk_runs_agent', 'agentId', 'agents', 'CASCADE', { checkedAtCommit: true }),
