@@ -11,6 +11,7 @@ import { registerHookCommand } from './commands/hook-command';
 import { registerMembersCommand } from './commands/members-command';
 import { registerSchemaCommand } from './commands/schema-command';
 import { registerStartCommand } from './commands/start-command';
+import { registerUsageCommand } from './commands/usage-command';
 import { registerWorkspaceCommand } from './commands/workspace-command';
 
 /** The `summon` command line; built per call so tests can run it in-process. */
@@ -33,6 +34,7 @@ export function buildProgram(context: CliContext): Command {
   registerExportCommand(program, context);
   registerAgentsCommand(program, context);
   registerGuardrailsCommand(program, context);
+  registerUsageCommand(program, context);
   registerGatewayCommand(program, context);
   registerMembersCommand(program, context);
   registerSchemaCommand(program, context);
