@@ -270,7 +270,9 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
           tx.usage.spent(seeded.workspaceId, { since: new Date(0) }),
         ),
       ).toEqual({ tokens: 0, usd: 0 });
-      expect((await store.transaction((tx) => tx.workspaces.findById(seeded.workspaceId)))?.budgets).toEqual([]);
+      expect((await store.transaction((tx) => tx.workspaces.findById(seeded.workspaceId)))?.budgets).toEqual(
+        [],
+      );
       expect(await deferred()).toContain('fk_messages_note_run');
       const run = await store.transaction((tx) => tx.runs.findById(seeded.runId));
       expect(run).toMatchObject({
