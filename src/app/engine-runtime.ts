@@ -4,6 +4,7 @@ import { createJobQueue } from '../adapters/queue/create-job-queue';
 import { createRedisClient } from '../adapters/redis/redis-connection-options';
 import { RedisPairRateLimiter } from '../adapters/redis/redis-pair-rate-limiter';
 import { RedisWaitSignals } from '../adapters/redis/redis-wait-signals';
+import { type DiscoveredModel, describeDiscovery, discoverModel } from '../adapters/runners/model-discovery';
 import { createRunnerResolver } from '../adapters/runners/runner-resolver';
 import type { RunActivityBoard } from '../core/agents/run-activity-board';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../core/engine/engine-deps';
@@ -27,6 +28,8 @@ export const TURN_QUEUE = 'summon-turns';
 
 export interface EngineRuntime {
   engine: TurnEngine;
+  /** A10: what agents without an adapter run on (discovered at start); absent when runners were handed in. */
+  model?: DiscoveredModel;
   close(): Promise<void>;
 }
 
@@ -66,13 +69,17 @@ export async function startEngine(
   const egress = options.egress === undefined ? createEgressProxies(config, logger) : options.egress;
   // T1: with Redis, a click handled by any process wakes the turn waiting in this one.
   const waits = redis === null ? new InProcessWaitSignals() : new RedisWaitSignals(redis, { logger });
+  // A10: agents without an adapter run on the first model found (key, server, Ollama, claude CLI).
+  const model = options.runners === undefined ? await discoverModel(config.models) : undefined;
+  if (model !== undefined) logger.info({ model: model.kind }, describeDiscovery(model));
   const engine = new TurnEngine({
     store: runtime.store,
     platforms,
     queue,
     // Model latency (and tokens, when reported) per agent, around every runner call.
     runners: meteredRunners(
-      options.runners ?? createRunnerResolver(config.models, runtime.launcher, config.sandbox.readOnlyPaths),
+      options.runners ??
+        createRunnerResolver(config.models, runtime.launcher, config.sandbox.readOnlyPaths, model),
       runtime.metrics,
     ),
     // A9: the built-in harness's tools, secrets stripped from the bash environment.
@@ -111,6 +118,7 @@ export async function startEngine(
   runtime.engineApprovals.attach(engine);
   return {
     engine,
+    ...(model === undefined ? {} : { model }),
     close: async () => {
       runtime.engineApprovals.detach(engine);
       await engine.close();

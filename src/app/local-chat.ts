@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
+import { describeDiscovery } from '../adapters/runners/model-discovery';
 import { TerminalChat, TerminalPlatform } from '../bots/terminal';
 import type { EngineTimings } from '../core/engine/engine-deps';
 import type { RunWorkspace } from '../core/ports/run-workspace';
@@ -39,6 +40,10 @@ export async function runLocalChat(
       engine: engine.engine,
       now,
       newId: randomUUID,
+      // A10: the first line says which model agents without an adapter use, or how to get one.
+      ...(engine.model === undefined
+        ? {}
+        : { modelLine: { text: describeDiscovery(engine.model), found: engine.model.kind !== 'none' } }),
     }).run();
   } finally {
     process.off('SIGTERM', stop);

@@ -13,6 +13,7 @@ import { registerMembersCommand } from './commands/members-command';
 import { registerSchemaCommand } from './commands/schema-command';
 import { registerSkillsCommand } from './commands/skills-command';
 import { registerStartCommand } from './commands/start-command';
+import { registerUsageCommand } from './commands/usage-command';
 import { registerWorkspaceCommand } from './commands/workspace-command';
 
 /** The `summon` command line; built per call so tests can run it in-process. */
@@ -37,6 +38,7 @@ export function buildProgram(context: CliContext): Command {
   registerAgentsCommand(program, context);
   registerGuardrailsCommand(program, context);
   registerSkillsCommand(program, context);
+  registerUsageCommand(program, context);
   registerGatewayCommand(program, context);
   registerMembersCommand(program, context);
   registerSchemaCommand(program, context);

@@ -74,7 +74,15 @@ export interface ModelConfig {
   defaultModel: string;
   openaiBaseUrl: string | undefined;
   openaiApiKey: string | undefined;
+  /** A10: SUMMON_DEFAULT_MODEL as set (undefined when not): discovery then picks a server's first model. */
+  chosenModel?: string | undefined;
+  /** A10: SUMMON_OLLAMA_URL, where discovery looks for a local Ollama (default http://127.0.0.1:11434). */
+  ollamaUrl?: string;
+  /** A10: PATH, where discovery looks for a `claude` CLI. */
+  searchPath?: string | undefined;
 }
+
+export const DEFAULT_OLLAMA_URL = 'http://127.0.0.1:11434';
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-6';
 
@@ -103,6 +111,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       defaultModel: nonEmpty(env.SUMMON_DEFAULT_MODEL) ?? DEFAULT_MODEL,
       openaiBaseUrl: nonEmpty(env.OPENAI_BASE_URL),
       openaiApiKey: nonEmpty(env.OPENAI_API_KEY),
+      chosenModel: nonEmpty(env.SUMMON_DEFAULT_MODEL),
+      ollamaUrl: (nonEmpty(env.SUMMON_OLLAMA_URL) ?? DEFAULT_OLLAMA_URL).replace(/\/+$/, ''),
+      searchPath: nonEmpty(env.PATH),
     },
     github: {
       gitUrl: nonEmpty(env.GITHUB_GIT_URL) ?? 'https://github.com',

@@ -7,6 +7,7 @@ import { AgentTools1764979200000 } from '../../migrations/1764979200000-AgentToo
 import { SandboxAllowedDomains1765065600000 } from '../../migrations/1765065600000-SandboxAllowedDomains';
 import { InboundInbox1796120943732 } from '../../migrations/1796120943732-InboundInbox';
 import { RunCheckpoints1796131142680 } from '../../migrations/1796131142680-RunCheckpoints';
+import { RunUsageAndBudgets1796131154563 } from '../../migrations/1796131154563-RunUsageAndBudgets';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -22,4 +23,5 @@ export const MIGRATIONS = [
   SandboxAllowedDomains1765065600000,
   InboundInbox1796120943732,
   RunCheckpoints1796131142680,
+  RunUsageAndBudgets1796131154563,
 ];

@@ -22,6 +22,13 @@ const SUFFIXES: Record<MetricFamily['type'], string[]> = {
  * belong to a family declared by `# TYPE` before it (histograms: `_bucket`, `_sum`, `_count`),
  * labels must be well formed, values numbers. Anything else throws, naming the line.
  */
+const SPECIAL_VALUES = new Map([
+  ['nan', Number.NaN],
+  ['+inf', Number.POSITIVE_INFINITY],
+  ['inf', Number.POSITIVE_INFINITY],
+  ['-inf', Number.NEGATIVE_INFINITY],
+]);
+
 export function parsePrometheusText(text: string): Map<string, MetricFamily> {
   const families = new Map<string, MetricFamily>();
   const help = new Map<string, string>();
@@ -49,8 +56,10 @@ export function parsePrometheusText(text: string): Map<string, MetricFamily> {
     const match = SAMPLE.exec(line);
     if (match === null) throw fail('not a sample line');
     const [, sampleName = '', labelText = '', valueText = ''] = match;
-    const value = valueText === '+Inf' ? Infinity : valueText === '-Inf' ? -Infinity : Number(valueText);
-    if (Number.isNaN(value) && valueText !== 'NaN') throw fail(`bad value ${valueText}`);
+    // Prometheus reads values as Go's ParseFloat does: NaN and Inf in any case (prom-client writes `Nan`).
+    const special = SPECIAL_VALUES.get(valueText.toLowerCase());
+    const value = special ?? Number(valueText);
+    if (Number.isNaN(value) && special === undefined) throw fail(`bad value ${valueText}`);
     const labels: Record<string, string> = {};
     for (let rest = labelText; rest !== ''; ) {
       const label = LABEL.exec(rest);

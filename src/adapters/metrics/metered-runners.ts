@@ -1,30 +1,18 @@
 import { performance } from 'node:perf_hooks';
 import type { Metrics, TokenKind } from '../../core/ports/metrics';
 import type { Runner, RunnerEvent, RunnerResolver } from '../../core/ports/runner';
+import type { TokenUsage } from '../../core/usage/token-usage';
 
-/** Token counts a runner may report on its events (issue 16 item 5 adds them to run results). */
-interface ReportedUsage {
-  input?: number;
-  output?: number;
-  cacheRead?: number;
-  cacheWrite?: number;
-}
-
-const TOKEN_FIELDS: readonly [keyof ReportedUsage, TokenKind][] = [
-  ['input', 'input'],
-  ['output', 'output'],
-  ['cacheRead', 'cache_read'],
-  ['cacheWrite', 'cache_write'],
+const TOKEN_FIELDS: readonly [keyof TokenUsage, TokenKind][] = [
+  ['inputTokens', 'input'],
+  ['outputTokens', 'output'],
+  ['cacheReadTokens', 'cache_read'],
+  ['cacheWriteTokens', 'cache_write'],
 ];
 
-/**
- * TOKEN HOOK: the usage an event carries, once runners report it (`usage` on the `final`
- * event). Until the runner port has the field this finds none and only latency is recorded;
- * when it lands, map its field names here.
- */
-export function reportedUsage(event: RunnerEvent): ReportedUsage | undefined {
-  const usage = (event as { usage?: unknown }).usage;
-  return typeof usage === 'object' && usage !== null ? (usage as ReportedUsage) : undefined;
+/** O3: the tokens of one model call, from the runner's `usage` event. */
+export function reportedUsage(event: RunnerEvent): TokenUsage | undefined {
+  return event.type === 'usage' ? event.usage : undefined;
 }
 
 /**
@@ -38,13 +26,12 @@ export function meteredRunners(runners: RunnerResolver, metrics: Metrics): Runne
       async *run(request) {
         const started = performance.now();
         for await (const event of runner.run(request)) {
-          if (event.type === 'final' || event.type === 'error') {
+          if (event.type === 'final' || event.type === 'error')
             metrics.modelLatency(agent.name, (performance.now() - started) / 1000, event.type);
-            const usage = reportedUsage(event);
-            for (const [field, kind] of TOKEN_FIELDS) {
-              const tokens = usage?.[field];
-              if (typeof tokens === 'number' && tokens > 0) metrics.modelTokens(agent.name, kind, tokens);
-            }
+          const usage = reportedUsage(event);
+          for (const [field, kind] of TOKEN_FIELDS) {
+            const tokens = usage?.[field] ?? 0;
+            if (tokens > 0) metrics.modelTokens(agent.name, kind, tokens);
           }
           yield event;
         }

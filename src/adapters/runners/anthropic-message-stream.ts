@@ -1,11 +1,13 @@
 import type {
   ContentBlockParam,
   MessageCreateParamsStreaming,
+  MessageDeltaUsage,
   RawMessageStreamEvent,
   StopReason,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { RunnerEvent } from '../../core/ports/runner';
 import type { ToolCall } from '../../core/ports/turn-tools';
+import { type TokenUsage, tokenCount } from '../../core/usage/token-usage';
 import { parseToolInput } from './tool-round';
 
 type Block =
@@ -22,6 +24,10 @@ export interface AssembledMessage {
   calls: (ToolCall & { inputError?: string })[];
   stopReason: StopReason | null;
   completed: boolean;
+  /** O3: `message_start`'s usage, updated by `message_delta`'s cumulative counts. */
+  usage: TokenUsage;
+  /** The model that answered, as `message_start` names it. */
+  model: string | undefined;
 }
 
 /**
@@ -35,11 +41,22 @@ export async function* readMessageStream(
   const blocks = new Map<number, Block>();
   let stopReason: StopReason | null = null;
   let completed = false;
+  let model: string | undefined;
+  let usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   for await (const event of stream) {
     switch (event.type) {
-      case 'message_start':
+      case 'message_start': {
+        const reported = event.message.usage;
+        model = event.message.model;
+        usage = {
+          inputTokens: tokenCount(reported?.input_tokens),
+          outputTokens: tokenCount(reported?.output_tokens),
+          cacheReadTokens: tokenCount(reported?.cache_read_input_tokens),
+          cacheWriteTokens: tokenCount(reported?.cache_creation_input_tokens),
+        };
         yield { type: 'thinking' };
         break;
+      }
       case 'content_block_start': {
         const block = event.content_block;
         if (block.type === 'text') blocks.set(event.index, { type: 'text', text: block.text });
@@ -71,6 +88,8 @@ export async function* readMessageStream(
       }
       case 'message_delta':
         stopReason = event.delta.stop_reason;
+        // The delta's counts are cumulative: they replace the start's where given.
+        usage = deltaUsage(usage, event.usage);
         break;
       case 'message_stop':
         completed = true;
@@ -83,10 +102,31 @@ export async function* readMessageStream(
     [...blocks.entries()].sort(([a], [b]) => a - b).map(([, b]) => b),
     stopReason,
     completed,
+    usage,
+    model,
   );
 }
 
-function assemble(blocks: Block[], stopReason: StopReason | null, completed: boolean): AssembledMessage {
+/** `message_delta` usage counts are cumulative; a null count leaves the start's. */
+function deltaUsage(usage: TokenUsage, delta: MessageDeltaUsage | undefined): TokenUsage {
+  if (delta === undefined) return usage;
+  const pick = (value: number | null | undefined, before: number) =>
+    value == null ? before : tokenCount(value);
+  return {
+    inputTokens: pick(delta.input_tokens, usage.inputTokens),
+    outputTokens: pick(delta.output_tokens, usage.outputTokens),
+    cacheReadTokens: pick(delta.cache_read_input_tokens, usage.cacheReadTokens),
+    cacheWriteTokens: pick(delta.cache_creation_input_tokens, usage.cacheWriteTokens),
+  };
+}
+
+function assemble(
+  blocks: Block[],
+  stopReason: StopReason | null,
+  completed: boolean,
+  usage: TokenUsage,
+  model: string | undefined,
+): AssembledMessage {
   const content: ContentBlockParam[] = [];
   const calls: AssembledMessage['calls'] = [];
   let text = '';
@@ -111,7 +151,7 @@ function assemble(blocks: Block[], stopReason: StopReason | null, completed: boo
       });
     }
   }
-  return { content, text, calls, stopReason, completed };
+  return { content, text, calls, stopReason, completed, usage, model };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -166,6 +166,8 @@ export class AnthropicRunner implements Runner {
         }
       }
       if (signal.aborted) return;
+      // O3: the call's usage, before anything else happens (a budget may end the turn here).
+      yield { type: 'usage', model: message.model ?? this.params(request).model, usage: message.usage };
       if (!message.completed) {
         yield { type: 'error', message: 'The Anthropic API stream ended before the message was complete.' };
         return;

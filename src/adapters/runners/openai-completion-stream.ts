@@ -4,6 +4,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { RunnerEvent } from '../../core/ports/runner';
 import type { ToolCall } from '../../core/ports/turn-tools';
+import { type TokenUsage, tokenCount } from '../../core/usage/token-usage';
 import { parseToolInput } from './tool-round';
 
 /** One streamed completion, assembled: the assistant message to send back and its calls. */
@@ -12,6 +13,10 @@ export interface AssembledCompletion {
   text: string;
   calls: (ToolCall & { inputError?: string })[];
   finishReason: string | null;
+  /** O3: the last chunk's `usage` (asked for with `stream_options.include_usage`); none when the server sent none. */
+  usage: TokenUsage | undefined;
+  /** The model the chunks name. */
+  model: string | undefined;
 }
 
 interface PartialCall {
@@ -30,7 +35,20 @@ export async function* readCompletionStream(
   let text = '';
   let finishReason: string | null = null;
   const partial = new Map<number, PartialCall>();
+  let usage: TokenUsage | undefined;
+  let model: string | undefined;
   for await (const chunk of stream) {
+    if (chunk.model) model = chunk.model;
+    // O3: the usage chunk comes last, with no choices; cached prompt tokens are part of prompt_tokens.
+    if (chunk.usage != null) {
+      const cached = tokenCount(chunk.usage.prompt_tokens_details?.cached_tokens);
+      usage = {
+        inputTokens: Math.max(0, tokenCount(chunk.usage.prompt_tokens) - cached),
+        outputTokens: tokenCount(chunk.usage.completion_tokens),
+        cacheReadTokens: cached,
+        cacheWriteTokens: 0,
+      };
+    }
     const choice = chunk.choices[0];
     if (choice === undefined) continue;
     const content = choice.delta.content;
@@ -70,5 +88,5 @@ export async function* readCompletionStream(
         }
       : {}),
   };
-  return { message, text, calls, finishReason };
+  return { message, text, calls, finishReason, usage, model };
 }

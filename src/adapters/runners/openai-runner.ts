@@ -126,6 +126,8 @@ export class OpenAiRunner implements Runner {
             model,
             messages: [...prompt, ...kept.flat()],
             stream: true,
+            // O3: the last chunk carries the call's usage.
+            stream_options: { include_usage: true },
             // A9: only the tools of this space mode are offered.
             ...(offered.length > 0 ? { tools: offered } : {}),
           },
@@ -148,6 +150,9 @@ export class OpenAiRunner implements Runner {
         return;
       }
       if (signal.aborted) return;
+      // O3: the call's usage, before anything else happens (a budget may end the turn here).
+      if (completion.usage !== undefined)
+        yield { type: 'usage', model: completion.model ?? model, usage: completion.usage };
       if (completion.calls.length > 0) {
         if (round >= maxRounds) {
           yield {

@@ -1,8 +1,10 @@
 import type { ModelConfig } from '../../config/config';
-import type { Runner, RunnerResolver } from '../../core/ports/runner';
+import type { Runner, RunnerEvent, RunnerRequest, RunnerResolver } from '../../core/ports/runner';
 import type { ProcessLauncher } from '../sandbox/process-launcher';
 import { AnthropicRunner } from './anthropic-runner';
+import { shellQuote } from './command/command-line';
 import { CommandRunner } from './command/command-runner';
+import { CLAUDE_CLI_COMMAND, type DiscoveredModel } from './model-discovery';
 import { OpenAiRunner } from './openai-runner';
 import { UnconfiguredRunner } from './unconfigured-runner';
 
@@ -16,6 +18,8 @@ export function createRunnerResolver(
   models: ModelConfig,
   launcher?: ProcessLauncher,
   readOnlyPaths: readonly string[] = [],
+  /** A10: what model discovery found for agents without an adapter; the built-in loop when absent. */
+  discovered?: DiscoveredModel,
 ): RunnerResolver {
   const builtin = new AnthropicRunner({
     apiKey: models.anthropicApiKey,
@@ -37,9 +41,48 @@ export function createRunnerResolver(
   const noCommand = new UnconfiguredRunner(
     'it has `adapter: command` but no `command`. Set the command to run in the workspace file, for example `command: claude -p --output-format stream-json --verbose --dangerously-skip-permissions`, then run `summon apply`.',
   );
+  const unadapted = discoveredRunner(discovered, models, command) ?? builtin;
   return (agent): Runner => {
     if (agent.adapterId === 'openai') return openai;
     if (agent.adapterId === 'command') return agent.command?.trim() ? command : noCommand;
-    return builtin;
+    return unadapted;
   };
+}
+
+/** A10: the runner of agents without an adapter when discovery found something else than Anthropic. */
+function discoveredRunner(
+  found: DiscoveredModel | undefined,
+  models: ModelConfig,
+  command: CommandRunner,
+): Runner | undefined {
+  if (found?.kind === 'openai')
+    return new OpenAiRunner({
+      baseUrl: found.baseUrl,
+      apiKey: models.openaiApiKey,
+      defaultModel: found.model,
+    });
+  // Ollama serves an OpenAI-compatible API under /v1 and needs no key.
+  if (found?.kind === 'ollama')
+    return new OpenAiRunner({ baseUrl: `${found.url}/v1`, apiKey: undefined, defaultModel: found.model });
+  if (found?.kind === 'claude-cli')
+    return new ClaudeCliRunner(
+      command,
+      `${shellQuote(found.program)}${CLAUDE_CLI_COMMAND.slice('claude'.length)}`,
+    );
+  return undefined;
+}
+
+/** A9, A10: an agent without an adapter run as a Claude Code CLI agent, through the command runner. */
+class ClaudeCliRunner implements Runner {
+  constructor(
+    private readonly command: CommandRunner,
+    private readonly commandLine: string,
+  ) {}
+
+  run(request: RunnerRequest): AsyncIterable<RunnerEvent> {
+    return this.command.run({
+      ...request,
+      agent: { ...request.agent, adapterId: 'command', command: this.commandLine },
+    });
+  }
 }

@@ -4,6 +4,8 @@ import type { AgentPresence } from '../../core/agents/presence';
 import { type WorkspaceOverview, workspaceOverview } from '../../core/commands/workspace-overview';
 import type { Logger } from '../../core/ports/logger';
 import type { Store } from '../../core/ports/store';
+import { formatTokens, formatUsd } from '../../core/usage/budget';
+import { totalTokens } from '../../core/usage/token-usage';
 import { ACTIONS, type SlackBlock } from './slack-cards';
 import { escapeMrkdwn } from './slack-mrkdwn';
 
@@ -22,7 +24,7 @@ const PRESENCE_WORDS: Record<AgentPresence, string> = {
 
 /**
  * App Home: the agents with live status (A12) and presence (A13), approvals waiting with
- * buttons (G4), bound spaces.
+ * buttons (G4), this month's usage (O3), bound spaces.
  */
 export function homeBlocks(overview: WorkspaceOverview | null): SlackBlock[] {
   if (overview === null) {
@@ -66,6 +68,14 @@ export function homeBlocks(overview: WorkspaceOverview | null): SlackBlock[] {
       ],
     });
   }
+  // O3: what the agents used this month (UTC), cost at list prices where the model has one.
+  blocks.push(header('Usage this month'));
+  if (overview.usageThisMonth.length === 0) blocks.push(section('No runs yet.'));
+  const usage = overview.usageThisMonth.slice(0, 20).map((row) => {
+    const cost = row.costUsd === null ? '' : ` · ${formatUsd(row.costUsd)}`;
+    return `*${escapeMrkdwn(row.name)}*: ${formatTokens(totalTokens(row.usage))}${cost} (${row.runs} ${row.runs === 1 ? 'run' : 'runs'})`;
+  });
+  if (usage.length > 0) blocks.push(section(usage.join('\n')));
   blocks.push(header('Spaces'));
   for (const space of overview.spaces) {
     const channels =

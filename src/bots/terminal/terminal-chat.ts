@@ -18,6 +18,8 @@ export interface TerminalChatOptions {
   newId: () => string;
   /** `/threads` shows last activity in this IANA zone; UTC by default. */
   timeZone?: string;
+  /** A10: printed first: the model agents use and how to change it, or (not found) how to get one. */
+  modelLine?: { text: string; found: boolean };
 }
 
 export type LineResult = 'continue' | 'quit';
@@ -42,6 +44,11 @@ export class TerminalChat {
     const { platform, input } = this.options;
     const lines = createInterface({ input, terminal: false, crlfDelay: Number.POSITIVE_INFINITY });
     const { workspace, channel, user } = platform.identity;
+    const model = this.options.modelLine;
+    if (model !== undefined) {
+      if (model.found) platform.screen.info(model.text);
+      else platform.screen.problem(model.text);
+    }
     platform.screen.info(
       `Summon · workspace ${workspace} · #${channel} · as ${user}. Type a message, or /help.`,
     );

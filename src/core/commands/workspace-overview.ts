@@ -1,7 +1,10 @@
 import { type AgentView, listAgentViews, type RunActivityLookup } from '../agents/agent-roster';
 import type { ApprovalRecord } from '../model/approval-record';
 import type { BindablePlatform } from '../model/platform';
+import { type Clock, systemClock } from '../ports/clock';
 import type { Store } from '../ports/store';
+import type { UsageReportRow } from '../ports/usage-store';
+import { periodStart } from '../usage/budget';
 
 export interface WorkspaceOverview {
   workspaceName: string;
@@ -11,6 +14,8 @@ export interface WorkspaceOverview {
   pendingApprovals: ApprovalRecord[];
   /** P1: the spaces and this platform's channels bound to each. */
   spaces: { name: string; channels: string[] }[];
+  /** O3: this month's usage (UTC) by agent, the largest first. */
+  usageThisMonth: UsageReportRow[];
 }
 
 const FAR_FUTURE = new Date(8.64e15);
@@ -24,6 +29,7 @@ export async function workspaceOverview(
   who: { platform: BindablePlatform; teamId: string; userId: string },
   /** A13: the activity of runs this process executes, for presence. */
   activityOf?: RunActivityLookup,
+  clock: Clock = systemClock,
 ): Promise<WorkspaceOverview | null> {
   const scope = await store.transaction(async (tx) => {
     const binding = await tx.platformBindings.find(who.platform, who.teamId);
@@ -45,11 +51,15 @@ export async function workspaceOverview(
     return { workspace, pendingApprovals, spaces };
   });
   if (scope === null) return null;
+  const usageThisMonth = await store.inWorkspace(scope.workspace.id, (tx) =>
+    tx.usage.report(scope.workspace.id, { by: 'agent', since: periodStart('month', clock.now()) }),
+  );
   const agents = await listAgentViews(store, scope.workspace.slug, activityOf);
   return {
     workspaceName: scope.workspace.name,
     agents,
     pendingApprovals: scope.pendingApprovals,
     spaces: scope.spaces,
+    usageThisMonth,
   };
 }

@@ -5,10 +5,12 @@ import type { RunnerEvent } from '../ports/runner';
 import { NO_TOOLS } from '../ports/turn-tools';
 import { waitTopics } from '../ports/wait-signals';
 import { composePrompt } from '../prompt';
+import { budgetMessage } from '../usage/budget';
 import type { EngineDeps } from './engine-deps';
 import { noteMessage } from './note-card';
 import { noteSourceOf } from './note-source';
 import { withRepoSkills } from './repo-skill-commands';
+import { type BudgetBreach, exhaustedBudget, recordUsage } from './run-budget';
 import { RunMonitor } from './run-monitor';
 import { StatusCardPublisher } from './status-card-publisher';
 import { postSystemMessage } from './system-message';
@@ -16,7 +18,9 @@ import { checkpointWriter, type PreparedResume, prepareResume } from './turn-che
 import { loadTurnContext, type TurnContext } from './turn-context';
 import { wakeAfterTurn } from './wake-after-turn';
 
-type TurnResult = { ok: true; reply: string } | { ok: false; error: string; interrupted: boolean };
+type TurnResult =
+  | { ok: true; reply: string }
+  | { ok: false; error: string; interrupted: boolean; budget?: BudgetBreach };
 
 /**
  * One turn, claimed by this worker: status card, runner, liveness, reply, run record, then the
@@ -38,6 +42,17 @@ export async function executeRun(deps: EngineDeps, claimed: RunRecord, signal: A
       error: `no ${conversation.platform} connection to post in`,
       interrupted: false,
     });
+    return;
+  }
+
+  // O3: no turn starts while a budget that bounds it is used up.
+  const breach = await exhaustedBudget(deps, context);
+  if (breach !== null) {
+    const message = budgetMessage(breach.budget, breach.spent, agent.name, 'start');
+    log.info({ budget: breach.budget }, 'turn refused: budget used up');
+    const refused = await finishRun(deps, context, { ok: false, error: message, interrupted: false });
+    await refreshTriggerNote(deps, context, refused);
+    await postSystemMessage(deps, conversation, message);
     return;
   }
 
@@ -71,10 +86,15 @@ export async function executeRun(deps: EngineDeps, claimed: RunRecord, signal: A
     await card.finish('done', 'Done');
     await postReply(deps, context, result.reply);
   } else {
-    await card.finish('failed', 'Failed');
+    await card.finish('failed', result.budget === undefined ? 'Failed' : 'Stopped: budget reached');
   }
   const finished = await finishRun(deps, context, result);
   await refreshTriggerNote(deps, context, finished);
+  if (!result.ok && result.budget !== undefined) {
+    // O3: which budget, and how to raise it, whoever started the turn.
+    await postSystemMessage(deps, conversation, result.error);
+    return;
+  }
   if (!result.ok) {
     // N14: a turn started by an agent sends no "failed" notification (its card still shows
     // it); the agent that waits for it reports itself.
@@ -123,6 +143,7 @@ async function runTurn(
 
   monitor.start();
   let text = '';
+  let breach: BudgetBreach | null = null;
   try {
     const runner = deps.runners(agent);
     const agentDir = deps.directory.agentDir(context.workspaceSlug, agent.name);
@@ -173,6 +194,16 @@ async function runTurn(
       }),
       ...(resume === undefined ? {} : { resumeFrom: resume.resumeFrom }),
     })) {
+      // O3: once a model call used a budget up, the turn ends before the next one (a call
+      // that was the answer still ends the turn with it).
+      if (breach !== null && event.type !== 'final' && event.type !== 'error') {
+        const error = budgetMessage(breach.budget, breach.spent, agent.name, 'stop');
+        return { ok: false, error, interrupted: false, budget: breach };
+      }
+      if (event.type === 'usage') {
+        await recordUsage(deps, context, event);
+        breach = await exhaustedBudget(deps, context);
+      }
       monitor.observe(event);
       deps.activity?.observe(run.id, event);
       showOnCard(card, event);

@@ -5,11 +5,14 @@ import type { AgentRecord, MemberRecord, RunRecord, SkillRecord, SpaceRecord } f
 import type { StoreTx } from '../ports/store';
 import type { HistoryMessage, PromptInput } from '../prompt';
 import { loadSkillCommands } from '../prompt/skill-commands';
+import type { Budget } from '../usage/budget';
 
 /** Everything one turn reads from the store, loaded in one workspace-scoped transaction. */
 export interface TurnContext {
   run: RunRecord;
   workspaceSlug: string;
+  /** O3: the workspace's budgets as the run started. */
+  budgets: Budget[];
   agent: AgentRecord;
   agents: AgentRecord[];
   members: MemberRecord[];
@@ -101,6 +104,7 @@ export async function loadTurnContext(
   return {
     run,
     workspaceSlug: workspace.slug,
+    budgets: workspace.budgets,
     agent,
     agents,
     members,

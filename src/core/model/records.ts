@@ -1,3 +1,4 @@
+import type { Budget } from '../usage/budget';
 import type { AdapterId } from './agent';
 import type { GuardrailAction, GuardrailDecision, GuardrailScopeKind } from './guardrail';
 import type { MemberRole } from './member';
@@ -16,6 +17,8 @@ export interface WorkspaceRecord {
   name: string;
   /** X2: hosts the egress proxy may reach (`sandbox.allowedDomains`; exact or `*.` wildcard). */
   allowedDomains: string[];
+  /** O3: the workspace file's spending limits (workspace, space or agent; tokens or dollars). */
+  budgets: Budget[];
   createdAt: Date;
 }
 

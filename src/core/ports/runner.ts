@@ -1,4 +1,5 @@
 import type { AgentRecord } from '../model/records';
+import type { TokenUsage } from '../usage/token-usage';
 import type { TurnCheckpoint } from './run-checkpoints';
 import type { TurnTools } from './turn-tools';
 
@@ -11,6 +12,12 @@ export type RunnerEvent =
   | { type: 'text'; delta: string }
   | { type: 'tool_start'; callId: string; tool: string; summary: string }
   | { type: 'tool_end'; callId: string; ok: boolean; summary?: string }
+  /**
+   * O3: one model call's token usage, reported once the call's response is in (before the
+   * runner goes on: the engine may stop the turn here, between model calls, for a budget).
+   * `costUsd` when the model's provider reported it (Claude Code); else the price table decides.
+   */
+  | { type: 'usage'; model: string; usage: TokenUsage; costUsd?: number }
   | { type: 'final'; text: string }
   | { type: 'error'; message: string };
 

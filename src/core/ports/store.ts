@@ -16,6 +16,7 @@ import type {
   SpaceRecord,
   WorkspaceRecord,
 } from '../model/records';
+import type { Budget } from '../usage/budget';
 import type { ApprovalRepository } from './approval-store';
 import type { ChannelCursorRepository } from './channel-cursor-store';
 import type { ConversationRepository, MessageRepository, RunLaneRepository } from './conversation-store';
@@ -25,6 +26,7 @@ import type { MemberInviteRepository } from './invite-store';
 import type { OutboxRepository } from './outbox-store';
 import type { QuestionRepository } from './question-store';
 import type { RunCheckpoints } from './run-checkpoints';
+import type { UsageRepository } from './usage-store';
 
 /**
  * The store port: the only way the core reaches persistent state. Every call runs inside a
@@ -73,6 +75,8 @@ export interface StoreTx {
   readonly inbox: InboxRepository;
   /** T2: each built-in runner's turn at its last tool boundary (`run-checkpoints.ts`). */
   readonly checkpoints: RunCheckpoints;
+  /** O3: token usage and cost per run, and what budgets count. */
+  readonly usage: UsageRepository;
 }
 
 export interface WorkspaceRepository {
@@ -83,6 +87,8 @@ export interface WorkspaceRepository {
   rename(id: string, name: string): Promise<void>;
   /** X2: replaces the workspace's `sandbox.allowedDomains`. */
   setAllowedDomains(id: string, allowedDomains: readonly string[]): Promise<void>;
+  /** O3: replaces the workspace's `budgets`. */
+  setBudgets(id: string, budgets: readonly Budget[]): Promise<void>;
 }
 
 export interface PlatformBindingRepository {

@@ -5,6 +5,7 @@ import type { WorkspaceDirectory } from '../ports/workspace-directory';
 import { applyAgents } from './apply-agents';
 import { applyGuardrails } from './apply-guardrails';
 import { applySpaces } from './apply-spaces';
+import { budgetOf, sameBudgets } from './budget-entries';
 import { type ChangeReport, changedFields, emptyReport } from './change-report';
 import { checkReferences } from './check-references';
 import { ensureWorkspace } from './seed-workspace';
@@ -43,6 +44,7 @@ export async function applyWorkspaceFile(
   await applyGuardrails(tx, workspace.id, file.guardrails ?? [], report);
   await applySandbox(tx, workspace, file, report);
   await applySkillSources(directory, file, report);
+  await applyBudgets(tx, workspace, file, report);
   await writeWorkspaceFiles(tx, directory, workspace);
   return report;
 }
@@ -217,4 +219,18 @@ async function applySkillSources(directory: WorkspaceDirectory, file: WorkspaceF
   if (JSON.stringify(next) === JSON.stringify(current)) return;
   await directory.writeSkillSources(file.workspace, next as typeof current);
   report.updated.push('skill sources');
+}
+
+/** O3: `budgets`, when given, replaces the workspace's budgets (an empty list removes them). */
+async function applyBudgets(
+  tx: StoreTx,
+  workspace: WorkspaceRecord,
+  file: WorkspaceFile,
+  report: ChangeReport,
+) {
+  if (file.budgets === undefined) return;
+  const wanted = file.budgets.map(budgetOf);
+  if (sameBudgets(wanted, workspace.budgets)) return;
+  await tx.workspaces.setBudgets(workspace.id, wanted);
+  report.updated.push('budgets');
 }

@@ -51,6 +51,16 @@ export async function checkReferences(
       issues.push({ path: `guardrails[${i}].scope`, message: `no space named "${name}"` });
     }
   });
+  // O3: a budget names an agent or space of the workspace.
+  (file.budgets ?? []).forEach((budget, i) => {
+    const [kind, name] = budget.scope.split(':');
+    if (kind === 'agent' && name !== undefined && !agents.has(name)) {
+      issues.push({ path: `budgets[${i}].scope`, message: `no agent named "${name}"` });
+    }
+    if (kind === 'space' && name !== undefined && !spaces.has(name)) {
+      issues.push({ path: `budgets[${i}].scope`, message: `no space named "${name}"` });
+    }
+  });
   issues.push(...sharedChannelIssues(file), ...reportingCycleIssues(file, stored?.agents ?? []));
   return issues;
 }

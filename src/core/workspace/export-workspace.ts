@@ -3,6 +3,7 @@ import type { AgentRecord } from '../model/records';
 import type { StoreTx } from '../ports/store';
 import type { LockEntry, SkillSources } from '../skills/skill-lock';
 import { installedSource } from './apply-workspace-file';
+import { budgetEntryOf } from './budget-entries';
 import type {
   AgentEntry,
   ChannelEntry,
@@ -91,6 +92,8 @@ export async function exportWorkspace(
   file.sandbox = { allowedDomains: [...workspace.allowedDomains] };
   file.skillSources = skillsOnDisk.sources.sources;
   if (skillsOnDisk.sources.review !== undefined) file.skillReview = skillsOnDisk.sources.review;
+  // O3: written even when empty, so applying the export leaves no budget behind.
+  file.budgets = workspace.budgets.map(budgetEntryOf);
   return file;
 }
 

@@ -5,6 +5,7 @@ import { MEMBER_ROLES } from '../model/member';
 import { AUTONOMY_LEVELS, SPACE_MODES } from '../model/space';
 import { DOMAIN_PATTERN, DOMAIN_RULE } from '../network/allowed-domains';
 import { skillReviewSchema, skillSourceSchema } from '../skills/skill-lock';
+import { BUDGET_PERIODS } from '../usage/budget';
 import { SLUG_PATTERN, SLUG_RULE } from './slug';
 
 /**
@@ -133,6 +134,42 @@ export const sandboxEntrySchema = z.strictObject({
     .optional(),
 });
 
+/** O3: a spending limit: exactly one of `tokens` or `usd`, per UTC day or month. */
+export const budgetEntrySchema = z
+  .strictObject({
+    scope: z
+      .string()
+      .regex(GUARDRAIL_SCOPE_PATTERN, 'must be "workspace", "agent:<name>" or "space:<name>"')
+      .meta({ description: 'What the budget bounds: "workspace", "agent:<name>" or "space:<name>".' }),
+    per: z
+      .enum(BUDGET_PERIODS)
+      .meta({ description: 'The period it counts over: a UTC calendar day or month.' }),
+    tokens: z
+      .number()
+      .int('must be a whole number of tokens')
+      .positive('must be more than 0')
+      .meta({ description: 'Tokens (input, output and cached) the scope may use per period.' })
+      .optional(),
+    usd: z
+      .number()
+      .positive('must be more than 0')
+      .meta({ description: 'US dollars the scope may spend per period (priced models only).' })
+      .optional(),
+  })
+  .superRefine((entry, context) => {
+    if ((entry.tokens === undefined) === (entry.usd === undefined)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['tokens'],
+        message: 'a budget sets exactly one of `tokens` or `usd`',
+      });
+    }
+  })
+  .meta({
+    description:
+      'O3: a budget. A turn stops before its next model call once the budget is used up, and no turn starts until the period ends or the budget is raised.',
+  });
+
 export const workspaceFileSchema = z
   .strictObject({
     workspace: slug,
@@ -152,6 +189,7 @@ export const workspaceFileSchema = z
     skillReview: skillReviewSchema
       .meta({ description: 'A6: the agent whose model reviews each skill after the deterministic check.' })
       .optional(),
+    budgets: z.array(budgetEntrySchema).optional(),
   })
   .meta({
     title: 'Summon workspace',
@@ -167,3 +205,4 @@ export type SpaceEntry = z.infer<typeof spaceEntrySchema>;
 export type ChannelEntry = z.infer<typeof channelEntrySchema>;
 export type GuardrailEntry = z.infer<typeof guardrailEntrySchema>;
 export type SandboxEntry = z.infer<typeof sandboxEntrySchema>;
+export type BudgetEntry = z.infer<typeof budgetEntrySchema>;

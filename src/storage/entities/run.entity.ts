@@ -1,4 +1,4 @@
-import { EntitySchema } from 'typeorm';
+import { EntitySchema, type EntitySchemaColumnOptions } from 'typeorm';
 import type { RunRecord } from '../../core/model/records';
 import { RUN_LIVENESS, RUN_STATUSES } from '../../core/model/run';
 import {
@@ -16,7 +16,16 @@ import {
 
 export interface RunRow extends RunRecord {
   seq: string;
+  /** O3: the run's usage (read and summed with SQL in usage-repository.ts; pg returns bigint as text). */
+  usageModel: string | null;
+  inputTokens: string;
+  outputTokens: string;
+  cacheReadTokens: string;
+  cacheWriteTokens: string;
+  costUsd: string | null;
 }
+
+const tokens: EntitySchemaColumnOptions = { type: 'bigint', default: 0 };
 
 /** A12: one execution of one agent; status and liveness are stored, live status is derived. */
 export const RunEntity = new EntitySchema<RunRow>({
@@ -41,6 +50,12 @@ export const RunEntity = new EntitySchema<RunRow>({
     error: text({ nullable: true }),
     statusCardRef: text({ nullable: true }),
     replyMessageId: uuid(true),
+    usageModel: text({ nullable: true }),
+    inputTokens: tokens,
+    outputTokens: tokens,
+    cacheReadTokens: tokens,
+    cacheWriteTokens: tokens,
+    costUsd: { type: 'numeric', precision: 20, scale: 10, nullable: true },
   },
   foreignKeys: [
     sameWorkspaceForeignKey('fk_runs_agent', 'agentId', 'agents', 'CASCADE', { checkedAtCommit: true }),
@@ -68,6 +83,11 @@ export const RunEntity = new EntitySchema<RunRow>({
       name: 'ck_runs_started_by',
       expression: 'num_nonnulls(started_by_member_id, started_by_agent_id) <= 1',
     },
+    {
+      name: 'ck_runs_usage',
+      expression:
+        'input_tokens >= 0 AND output_tokens >= 0 AND cache_read_tokens >= 0 AND cache_write_tokens >= 0 AND (cost_usd IS NULL OR cost_usd >= 0)',
+    },
   ],
   uniques: [{ name: 'uq_runs_id_workspace', columns: ['id', 'workspaceId'] }],
   indices: [
@@ -77,5 +97,7 @@ export const RunEntity = new EntitySchema<RunRow>({
     { name: 'ix_runs_lane', columns: ['agentId', 'conversationId', 'status', 'createdAt', 'seq'] },
     // Start-up recovery and the silence watchdog list runs by status.
     { name: 'ix_runs_status', columns: ['status', 'createdAt', 'seq'] },
+    // O3: usage and budgets by period.
+    { name: 'ix_runs_usage_period', columns: ['workspaceId', 'startedAt'] },
   ],
 });

@@ -4,6 +4,7 @@ import type { PlatformBindingRecord, WorkspaceRecord } from '../../core/model/re
 import {
   createdAt,
   creationSeq,
+  jsonb,
   oneOf,
   primaryId,
   text,
@@ -24,6 +25,7 @@ export const WorkspaceEntity = new EntitySchema<WorkspaceRow>({
     slug: text(),
     name: text(),
     allowedDomains: textArray,
+    budgets: jsonb('[]'),
     createdAt,
   },
   uniques: [{ name: 'uq_workspaces_slug', columns: ['slug'] }],

@@ -22,6 +22,7 @@ import { runLaneRepository } from './repositories/run-lane-repository';
 import { runRepository } from './repositories/run-repository';
 import { skillRepository } from './repositories/skill-repository';
 import { spaceRepository } from './repositories/space-repository';
+import { usageRepository } from './repositories/usage-repository';
 import { workspaceRepository } from './repositories/workspace-repository';
 import type { SqlStoreTx } from './sql-store';
 
@@ -61,5 +62,6 @@ export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
   channelCursors: translated(channelCursorRepository(manager)),
   inbox: translated(inboxRepository(manager)),
   checkpoints: translated(runCheckpointRepository(manager)),
+  usage: translated(usageRepository(manager)),
   query: (sql, params = []) => translatingDbErrors(() => queryRecords(manager, sql, params)),
 });

@@ -70,6 +70,13 @@ describe('/metrics (Prometheus text through prom-client)', () => {
       expect(
         sampleValue(families, 'summon_model_latency_seconds_count', { agent: 'engineer', outcome: 'final' }),
       ).toBe(1);
+      // O3: the tokens the model stand-in reported for the turn, like the real API's `usage`.
+      expect(
+        sampleValue(families, 'summon_model_tokens_total', { agent: 'engineer', kind: 'input' }),
+      ).toBeGreaterThan(0);
+      expect(
+        sampleValue(families, 'summon_model_tokens_total', { agent: 'engineer', kind: 'output' }),
+      ).toBeGreaterThan(0);
       // Levels read at scrape time: nothing waits once the turn is done.
       expect(families.get('summon_queue_depth')?.type).toBe('gauge');
       expect(sampleValue(families, 'summon_queue_depth')).toBe(0);

@@ -55,6 +55,12 @@ describe('AnthropicRunner against the Messages API stand-in (A9, A10)', () => {
       { type: 'text', delta: 'Two plus two ' },
       { type: 'text', delta: 'is ' },
       { type: 'text', delta: 'four.' },
+      // O3: the call's usage as the API reported it (message_start, then message_delta's output).
+      {
+        type: 'usage',
+        model: 'claude-sonnet-4-6',
+        usage: { inputTokens: 10, outputTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      },
       { type: 'final', text: 'Two plus two is four.' },
     ]);
     expect(standIn.requests).toHaveLength(1);
@@ -102,6 +108,12 @@ describe('AnthropicRunner against the Messages API stand-in (A9, A10)', () => {
       { type: 'thinking' },
       { type: 'thinking' },
       { type: 'text', delta: 'Four.' },
+      // O3: the call's usage as the API reported it (message_start, then message_delta's output).
+      {
+        type: 'usage',
+        model: 'claude-sonnet-4-6',
+        usage: { inputTokens: 10, outputTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      },
       { type: 'final', text: 'Four.' },
     ]);
 

@@ -88,6 +88,13 @@ describe('CommandRunner: CLI agents on real subprocesses (A9)', () => {
       },
       { type: 'tool_end', callId: row?.type === 'tool_start' ? row.callId : '', ok: true, summary: 'Bash' },
       { type: 'text', delta: 'The build is fine.' },
+      // O3: the result event's usage, with Claude Code's own cost.
+      {
+        type: 'usage',
+        model: 'claude-sonnet-4-6',
+        usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        costUsd: 0.001,
+      },
       { type: 'final', text: 'The build is fine.' },
     ]);
     expect(events[0]).toEqual({ type: 'thinking' });

@@ -46,6 +46,12 @@ describe('OpenAiRunner against an OpenAI-compatible stand-in (A9, A10)', () => {
       { type: 'text', delta: 'Hel' },
       { type: 'text', delta: 'lo, ' },
       { type: 'text', delta: 'world.' },
+      // O3: asked for with stream_options.include_usage; cached prompt tokens apart.
+      {
+        type: 'usage',
+        model: 'llama3.1',
+        usage: { inputTokens: 16, outputTokens: 3, cacheReadTokens: 4, cacheWriteTokens: 0 },
+      },
       { type: 'final', text: 'Hello, world.' },
     ]);
     expect(standIn.requests).toHaveLength(1);

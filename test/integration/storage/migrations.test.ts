@@ -216,6 +216,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('RunUsageAndBudgets1796131154563');
       expect(await db.database.revert()).toBe('RunCheckpoints1796131142680');
       expect(await db.database.revert()).toBe('InboundInbox1796120943732');
       expect(await db.database.revert()).toBe('SandboxAllowedDomains1765065600000');
@@ -262,8 +263,19 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
         'SandboxAllowedDomains1765065600000',
         'InboundInbox1796120943732',
         'RunCheckpoints1796131142680',
+        'RunUsageAndBudgets1796131154563',
       ]);
       expect(await columns()).toEqual(expect.arrayContaining(['status_card_ref', 'reply_message_id']));
+      // O3: an old run has used nothing; an old workspace has no budgets.
+      expect(await columns()).toEqual(expect.arrayContaining(['input_tokens', 'cost_usd', 'usage_model']));
+      expect(
+        await store.inWorkspace(seeded.workspaceId, (tx) =>
+          tx.usage.spent(seeded.workspaceId, { since: new Date(0) }),
+        ),
+      ).toEqual({ tokens: 0, usd: 0 });
+      expect((await store.transaction((tx) => tx.workspaces.findById(seeded.workspaceId)))?.budgets).toEqual(
+        [],
+      );
       expect(await deferred()).toContain('fk_messages_note_run');
       const run = await store.transaction((tx) => tx.runs.findById(seeded.runId));
       expect(run).toMatchObject({
@@ -290,6 +302,7 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('RunUsageAndBudgets1796131154563');
       expect(await db.database.revert()).toBe('RunCheckpoints1796131142680');
       expect(await db.database.revert()).toBe('InboundInbox1796120943732');
       expect(await db.database.revert()).toBe('SandboxAllowedDomains1765065600000');
@@ -306,6 +319,7 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
         'SandboxAllowedDomains1765065600000',
         'InboundInbox1796120943732',
         'RunCheckpoints1796131142680',
+        'RunUsageAndBudgets1796131154563',
       ]);
       const question = await store.transaction((tx) => tx.questions.findById(old?.id ?? ''));
       expect(question).toMatchObject({ text: 'CSV or JSON?', options: [], status: 'pending' });

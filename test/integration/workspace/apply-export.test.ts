@@ -91,6 +91,31 @@ describe.each(DATABASE_KINDS)('summon apply / export on %s', (kind) => {
     ]);
     expect(exported.guardrails).toEqual((await acme()).guardrails);
     expect(exported.sandbox).toEqual({ allowedDomains: ['api.example.com', '*.pypi.org'] });
+    expect(exported.budgets).toEqual((await acme()).budgets);
+  });
+
+  it('O3: budgets, when given, replace the list; a file without them keeps them; an empty list removes them', async () => {
+    await service.apply(await acme());
+    const replaced = await service.apply(
+      parseWorkspaceFile('workspace: acme\nbudgets: [{ scope: "agent:bob", per: month, tokens: 500 }]\n'),
+    );
+    expect(replaced.updated).toEqual(['budgets']);
+    expect((await service.export('acme')).budgets).toEqual([
+      { scope: 'agent:bob', per: 'month', tokens: 500 },
+    ]);
+    expect(await service.apply(parseWorkspaceFile('workspace: acme\nname: Acme Corp\n'))).toEqual({
+      created: [],
+      updated: [],
+    });
+    await service.apply(parseWorkspaceFile('workspace: acme\nbudgets: []\n'));
+    expect((await service.export('acme')).budgets).toEqual([]);
+    expect(
+      await issuesOf(
+        service.apply(
+          parseWorkspaceFile('workspace: acme\nbudgets: [{ scope: "space:nowhere", per: day, usd: 1 }]\n'),
+        ),
+      ),
+    ).toEqual(['budgets[0].scope: no space named "nowhere"']);
   });
 
   it('X2: sandbox.allowedDomains, when given, replaces the list; a file without it keeps it', async () => {

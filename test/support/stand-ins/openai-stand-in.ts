@@ -45,9 +45,18 @@ export interface RecordedRequest {
 export interface OpenAiStandInOptions {
   /** When set, every request must carry `Authorization: Bearer <apiKey>` (else 401). */
   apiKey?: string;
-  /** When set, other models are answered with 404 `model_not_found`. */
+  /** When set, other models are answered with 404 `model_not_found`; `GET /v1/models` lists them. */
   models?: string[];
+  /**
+   * Ollama: also serve `GET /api/tags` listing these pulled models (Ollama serves its
+   * OpenAI-compatible API under `/v1` of the same root), without a key.
+   */
+  ollamaTags?: string[];
 }
+
+/** The usage the stand-in reports for every completion (`stream_options.include_usage`). */
+export const STAND_IN_PROMPT_TOKENS = 20;
+export const STAND_IN_CACHED_TOKENS = 4;
 
 /**
  * A local OpenAI-compatible chat-completions server (127.0.0.1 only) for the real `openai` SDK:
@@ -77,12 +86,15 @@ export class OpenAiStandIn {
     standIn.server.listen(0, '127.0.0.1');
     await once(standIn.server, 'listening');
     const { port } = standIn.server.address() as AddressInfo;
-    standIn.baseUrl = `http://127.0.0.1:${port}/v1`;
+    standIn.rootUrl = `http://127.0.0.1:${port}`;
+    standIn.baseUrl = `${standIn.rootUrl}/v1`;
     return standIn;
   }
 
   /** The API root to hand to a client as its base URL (kept after `close`). */
   baseUrl = '';
+  /** The server's root (Ollama's address: `/api/tags` and `/v1`). */
+  rootUrl = '';
 
   /** Queues replies for the next valid requests, in order. */
   script(...replies: ChatReply[]): void {
@@ -104,6 +116,20 @@ export class OpenAiStandIn {
       body: parseJson(raw),
     };
     this.requests.push(record);
+    if (this.options.ollamaTags !== undefined && path === '/api/tags' && req.method === 'GET') {
+      // Ollama's list of pulled models (GET /api/tags), trimmed to the fields clients read.
+      const models = this.options.ollamaTags.map((name) => ({
+        name,
+        model: name,
+        modified_at: '2026-11-30T10:00:00.000000000Z',
+        size: 2_019_393_189,
+        digest: 'a80c4f17acd55265feec403c7aef86be0c25983ab279d83f3bcd3abbcb5b8b72',
+        details: { format: 'gguf', family: 'llama', parameter_size: '3.2B', quantization_level: 'Q4_K_M' },
+      }));
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ models }));
+      return;
+    }
 
     if (this.options.apiKey !== undefined && req.headers.authorization !== `Bearer ${this.options.apiKey}`) {
       const sent = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
@@ -112,6 +138,17 @@ export class OpenAiStandIn {
           ? "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY)."
           : `Incorrect API key provided: ${mask(sent)}. You can find your API key at https://platform.openai.com/account/api-keys.`;
       return sendError(res, 401, message, 'invalid_request_error', 'invalid_api_key');
+    }
+    if (path === '/v1/models' && req.method === 'GET') {
+      const data = (this.options.models ?? []).map((id) => ({
+        id,
+        object: 'model',
+        created: 1_700_000_000,
+        owned_by: 'stand-in',
+      }));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data }));
+      return;
     }
     if (path !== '/v1/chat/completions') {
       return sendError(res, 404, `Invalid URL (${req.method} ${path})`, 'invalid_request_error', null);
@@ -150,13 +187,15 @@ export class OpenAiStandIn {
         reply.retryAfterMs,
       );
     }
-    await this.stream(res, problem.model, reply);
+    const streamOptions = (record.body as { stream_options?: { include_usage?: unknown } }).stream_options;
+    await this.stream(res, problem.model, reply, streamOptions?.include_usage === true);
   }
 
   private async stream(
     res: ServerResponse,
     model: string,
     reply: Extract<ChatReply, { kind: 'stream' }>,
+    includeUsage: boolean,
   ): Promise<void> {
     const { deltas } = reply;
     const hold = reply.hold === true;
@@ -171,6 +210,8 @@ export class OpenAiStandIn {
         model,
         system_fingerprint: null,
         choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+        // With `stream_options.include_usage`, every chunk carries `usage: null` but the last.
+        ...(includeUsage ? { usage: null } : {}),
       })}\n\n`;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
     let finished = false;
@@ -205,6 +246,27 @@ export class OpenAiStandIn {
       }
     }
     res.write(chunk({}, calls.length > 0 ? 'tool_calls' : 'stop'));
+    if (includeUsage) {
+      // As the API sends it: one more chunk, no choices, the whole request's usage.
+      const completionTokens = deltas.length + calls.length;
+      res.write(
+        `data: ${JSON.stringify({
+          id,
+          object: 'chat.completion.chunk',
+          created,
+          model,
+          system_fingerprint: null,
+          choices: [],
+          usage: {
+            prompt_tokens: STAND_IN_PROMPT_TOKENS,
+            completion_tokens: completionTokens,
+            total_tokens: STAND_IN_PROMPT_TOKENS + completionTokens,
+            prompt_tokens_details: { cached_tokens: STAND_IN_CACHED_TOKENS, audio_tokens: 0 },
+            completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 },
+          },
+        })}\n\n`,
+      );
+    }
     res.write('data: [DONE]\n\n');
     finished = true;
     res.end();

@@ -48,6 +48,11 @@ guardrails:
 sandbox:
   allowedDomains: [api.example.com, "https://x.io", "*.com", API.example.com]
   proxy: on
+budgets:
+  - { scope: team, per: week, tokens: 1.5 }
+  - { scope: workspace, per: day }
+  - { scope: workspace, per: day, tokens: 10, usd: 1 }
+  - { scope: workspace, per: month, usd: -3 }
 `);
     expect(problems).toEqual(
       expect.arrayContaining([
@@ -71,6 +76,12 @@ sandbox:
         expect.stringMatching(/^sandbox\.allowedDomains\[2\]: must be a lowercase host name/),
         expect.stringMatching(/^sandbox\.allowedDomains\[3\]: must be a lowercase host name/),
         'sandbox.proxy: unknown key',
+        'budgets[0].scope: must be "workspace", "agent:<name>" or "space:<name>"',
+        'budgets[0].per: must be one of: day, month',
+        'budgets[0].tokens: must be a whole number of tokens',
+        'budgets[1].tokens: a budget sets exactly one of `tokens` or `usd`',
+        'budgets[2].tokens: a budget sets exactly one of `tokens` or `usd`',
+        'budgets[3].usd: must be more than 0',
       ]),
     );
   });

@@ -31,6 +31,7 @@ describe('schema/workspace.schema.json', () => {
       'sandbox',
       'skillSources',
       'skillReview',
+      'budgets',
     ]);
     expect(schema.required).toEqual(['workspace']);
   });

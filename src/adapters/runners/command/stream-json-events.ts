@@ -1,4 +1,5 @@
 import type { RunnerEvent } from '../../../core/ports/runner';
+import { tokenCount } from '../../../core/usage/token-usage';
 import { summarizeToolInput } from './tool-summary';
 
 type Json = Record<string, unknown>;
@@ -31,6 +32,8 @@ export function isStreamJsonLine(line: string): boolean {
 export class StreamJsonTranslator {
   private readonly toolNames = new Map<string, string>();
   private ended = false;
+  /** The model `system`/`init` names (Claude Code's `model`). */
+  private model = 'claude-code';
 
   /** Whether the `result` event has arrived. */
   get finished(): boolean {
@@ -47,7 +50,9 @@ export class StreamJsonTranslator {
     if (!isObject(event)) return [];
     switch (event.type) {
       case 'system':
-        return event.subtype === 'init' ? [{ type: 'thinking' }] : [];
+        if (event.subtype !== 'init') return [];
+        if (typeof event.model === 'string' && event.model !== '') this.model = event.model;
+        return [{ type: 'thinking' }];
       case 'assistant':
         return contentOf(event).flatMap((block) => this.assistantBlock(block));
       case 'user':
@@ -83,10 +88,31 @@ export class StreamJsonTranslator {
   private result(event: Json): RunnerEvent[] {
     this.ended = true;
     const text = typeof event.result === 'string' ? event.result : '';
+    const usage = this.usageOf(event);
     if (event.is_error === true || (typeof event.subtype === 'string' && event.subtype.startsWith('error'))) {
       const why = text.trim() !== '' ? text.trim() : String(event.subtype ?? 'an error');
-      return [{ type: 'error', message: why }];
+      return [...usage, { type: 'error', message: why }];
     }
-    return [{ type: 'final', text }];
+    return [...usage, { type: 'final', text }];
+  }
+
+  /** O3: the `result` event's `usage` (the whole session's) and `total_cost_usd`. */
+  private usageOf(event: Json): RunnerEvent[] {
+    const usage = event.usage;
+    if (!isObject(usage)) return [];
+    const cost = event.total_cost_usd;
+    return [
+      {
+        type: 'usage',
+        model: this.model,
+        usage: {
+          inputTokens: tokenCount(usage.input_tokens),
+          outputTokens: tokenCount(usage.output_tokens),
+          cacheReadTokens: tokenCount(usage.cache_read_input_tokens),
+          cacheWriteTokens: tokenCount(usage.cache_creation_input_tokens),
+        },
+        ...(typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? { costUsd: cost } : {}),
+      },
+    ];
   }
 }

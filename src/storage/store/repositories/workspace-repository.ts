@@ -10,6 +10,14 @@ export const toWorkspaceRecord = (row: WorkspaceRow): WorkspaceRecord => ({
   slug: row.slug,
   name: row.name,
   allowedDomains: [...(row.allowedDomains ?? [])],
+  // O3: in the record's own key order (jsonb keeps its own).
+  budgets: (row.budgets ?? []).map((b) => ({
+    scope: b.scope,
+    target: b.target,
+    per: b.per,
+    unit: b.unit,
+    limit: Number(b.limit),
+  })),
   createdAt: row.createdAt,
 });
 
@@ -38,6 +46,12 @@ export const workspaceRepository = (manager: EntityManager): WorkspaceRepository
     async setAllowedDomains(id, allowedDomains) {
       const result = isUuid(id)
         ? await rows.update({ id }, { allowedDomains: [...allowedDomains] })
+        : { affected: 0 };
+      if (!result.affected) throw new NotFoundError(`No workspace with id ${id}.`);
+    },
+    async setBudgets(id, budgets) {
+      const result = isUuid(id)
+        ? await rows.update({ id }, { budgets: budgets.map((budget) => ({ ...budget })) })
         : { affected: 0 };
       if (!result.affected) throw new NotFoundError(`No workspace with id ${id}.`);
     },

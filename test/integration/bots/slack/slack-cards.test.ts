@@ -110,11 +110,19 @@ describe('Slack notes and approval cards with buttons', () => {
     turn.release();
   });
 
-  it('App Home: agents with live status, approvals waiting with buttons, bound spaces; a stranger is told how to link', async () => {
+  it('App Home: agents with live status, approvals waiting with buttons, this month’s usage (O3), bound spaces; a stranger is told how to link', async () => {
     const turn = held('pushed');
     h = await openSlackHarness({ runner: new ScriptedRunner({ engineer: turn.script }) });
     await start('@engineer push the fix');
     await turn.started;
+    const runId = (await h.runs())[0]?.id ?? '';
+    await h.read((tx) =>
+      tx.usage.addToRun(runId, {
+        model: 'claude-sonnet-4-6',
+        usage: { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        costUsd: 0.0081,
+      }),
+    );
     const approval = await h.engine?.requestApproval({
       runId: (await h.runs())[0]?.id ?? '',
       action: 'push_to_remote',
@@ -129,6 +137,8 @@ describe('Slack notes and approval cards with buttons', () => {
     expect(home).toContain('push to acme/api main');
     expect(home).toContain(`"value":"${approval?.id}"`);
     expect(home).toContain(`<#${CHANNEL}>`);
+    expect(home).toContain('"text":"Usage this month"');
+    expect(home).toContain('*engineer*: 1,500 tokens · $0.01 (1 run)');
 
     // G4: a member's Approve on App Home is refused: the home is drawn again with the reason.
     const click = fixture('block-actions-approve');

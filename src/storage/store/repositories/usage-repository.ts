@@ -1,0 +1,109 @@
+import type { EntityManager } from 'typeorm';
+import type { UsageReportRow, UsageRepository } from '../../../core/ports/usage-store';
+import { isUuid } from '../ids';
+import { queryRecords } from '../query-records';
+
+interface SpentRow {
+  tokens: string;
+  usd: string;
+}
+
+interface ReportRow {
+  name: string | null;
+  runs: string;
+  input: string;
+  output: string;
+  cache_read: string;
+  cache_write: string;
+  cost: string | null;
+}
+
+/** The moment a run's usage counts at: when it started (a queued run has used nothing). */
+const RUN_MOMENT = 'coalesce(r.started_at, r.created_at)';
+
+const GROUPS = {
+  agent: { join: 'JOIN agents g ON g.id = r.agent_id AND g.workspace_id = r.workspace_id', name: 'g.name' },
+  space: {
+    join: `JOIN conversations c ON c.id = r.conversation_id AND c.workspace_id = r.workspace_id
+           JOIN spaces g ON g.id = c.space_id AND g.workspace_id = r.workspace_id`,
+    name: 'g.name',
+  },
+  member: {
+    join: 'LEFT JOIN members g ON g.id = r.started_by_member_id AND g.workspace_id = r.workspace_id',
+    name: 'g.nickname',
+  },
+} as const;
+
+/** O3: usage lives on the runs (RunUsageAndBudgets migration); sums are done by PostgreSQL. */
+export const usageRepository = (manager: EntityManager): UsageRepository => ({
+  async addToRun(runId, call) {
+    if (!isUuid(runId)) return;
+    const { usage } = call;
+    await queryRecords(
+      manager,
+      `UPDATE runs SET
+         usage_model = coalesce(usage_model, $2),
+         input_tokens = input_tokens + $3,
+         output_tokens = output_tokens + $4,
+         cache_read_tokens = cache_read_tokens + $5,
+         cache_write_tokens = cache_write_tokens + $6,
+         cost_usd = CASE WHEN $7::numeric IS NULL THEN cost_usd ELSE coalesce(cost_usd, 0) + $7::numeric END
+       WHERE id = $1`,
+      [
+        runId,
+        call.model,
+        usage.inputTokens,
+        usage.outputTokens,
+        usage.cacheReadTokens,
+        usage.cacheWriteTokens,
+        call.costUsd ?? null,
+      ],
+    );
+  },
+
+  async spent(workspaceId, filter) {
+    if (!isUuid(workspaceId)) return { tokens: 0, usd: 0 };
+    const [row] = await queryRecords<SpentRow>(
+      manager,
+      `SELECT coalesce(sum(r.input_tokens + r.output_tokens + r.cache_read_tokens + r.cache_write_tokens), 0)::text AS tokens,
+              coalesce(sum(r.cost_usd), 0)::text AS usd
+         FROM runs r
+         JOIN conversations c ON c.id = r.conversation_id AND c.workspace_id = r.workspace_id
+        WHERE r.workspace_id = $1 AND ${RUN_MOMENT} >= $2
+          AND ($3::uuid IS NULL OR r.agent_id = $3::uuid)
+          AND ($4::uuid IS NULL OR c.space_id = $4::uuid)`,
+      [workspaceId, filter.since, filter.agentId ?? null, filter.spaceId ?? null],
+    );
+    return { tokens: Number(row?.tokens ?? 0), usd: Number(row?.usd ?? 0) };
+  },
+
+  async report(workspaceId, options) {
+    if (!isUuid(workspaceId)) return [];
+    const group = GROUPS[options.by];
+    const rows = await queryRecords<ReportRow>(
+      manager,
+      `SELECT ${group.name} AS name, count(*)::text AS runs,
+              sum(r.input_tokens)::text AS input, sum(r.output_tokens)::text AS output,
+              sum(r.cache_read_tokens)::text AS cache_read, sum(r.cache_write_tokens)::text AS cache_write,
+              sum(r.cost_usd)::text AS cost
+         FROM runs r ${group.join}
+        WHERE r.workspace_id = $1 AND ${RUN_MOMENT} >= $2 AND r.started_at IS NOT NULL
+        GROUP BY ${group.name}
+        ORDER BY sum(r.input_tokens + r.output_tokens + r.cache_read_tokens + r.cache_write_tokens) DESC, 1`,
+      [workspaceId, options.since],
+    );
+    return rows.map(
+      (row): UsageReportRow => ({
+        name: row.name ?? '(an agent)',
+        runs: Number(row.runs),
+        usage: {
+          inputTokens: Number(row.input),
+          outputTokens: Number(row.output),
+          cacheReadTokens: Number(row.cache_read),
+          cacheWriteTokens: Number(row.cache_write),
+        },
+        costUsd: row.cost === null ? null : Number(row.cost),
+      }),
+    );
+  },
+});
