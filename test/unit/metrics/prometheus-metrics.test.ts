@@ -58,24 +58,29 @@ describe('PrometheusMetrics (the Metrics port over prom-client)', () => {
     expect(sampleValue(await parse(b), 'summon_gateway_pushes_total', { decision: 'allow' })).toBe(0);
   });
 
-  it('times each runner call per agent and counts the tokens a final event reports', async () => {
+  it('times each runner call per agent and counts the tokens its usage events report (O3)', async () => {
     const metrics = new PrometheusMetrics();
     const runner: Runner = {
       async *run() {
         yield { type: 'text', delta: 'hi' };
-        yield { type: 'final', text: 'hi', usage: { input: 10, output: 4 } } as never;
+        const usage = { inputTokens: 10, outputTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0 };
+        yield { type: 'usage', model: 'm', usage };
+        yield { type: 'usage', model: 'm', usage: { ...usage, outputTokens: 3 } };
+        yield { type: 'final', text: 'hi' };
       },
     };
     const agent = { name: 'reviewer' } as AgentRecord;
     const events = [];
     for await (const event of meteredRunners(() => runner, metrics)(agent).run({} as RunnerRequest))
       events.push(event.type);
-    expect(events).toEqual(['text', 'final']);
+    expect(events).toEqual(['text', 'usage', 'usage', 'final']);
     const f = await parse(metrics);
     expect(
       sampleValue(f, 'summon_model_latency_seconds_count', { agent: 'reviewer', outcome: 'final' }),
     ).toBe(1);
-    expect(sampleValue(f, 'summon_model_tokens_total', { agent: 'reviewer', kind: 'output' })).toBe(4);
+    expect(sampleValue(f, 'summon_model_tokens_total', { agent: 'reviewer', kind: 'output' })).toBe(7);
+    expect(sampleValue(f, 'summon_model_tokens_total', { agent: 'reviewer', kind: 'input' })).toBe(20);
+    expect(sampleValue(f, 'summon_model_tokens_total', { agent: 'reviewer', kind: 'cache_read' })).toBe(0);
   });
 });
 
