@@ -29,6 +29,8 @@ interface OpenRun {
   overlay: string;
   repoDirs: string[];
   since: Date;
+  /** A6, A7: tells the run's status card about a repo skill left out. */
+  refused: (skill: RefusedRepoSkill) => void;
 }
 
 /**
@@ -55,18 +57,23 @@ export class GatewayRunWorkspace implements RunWorkspace {
       request.agentDir,
     );
     const repoDirs = new Set(git.repos.map(repoDirName));
-    this.open.set(request.runId, { overlay, repoDirs: [...repoDirs], since: new Date() });
+    const refused = request.onSkillRefused ?? (() => {});
+    this.open.set(request.runId, { overlay, repoDirs: [...repoDirs], since: new Date(), refused });
+    // A7: the repo left active by an earlier run: its refused skills are named from the start.
+    for (const skill of await worktrees.refusedSkills(overlay).catch(() => [])) refused(refusedOf(skill));
     this.deps.logger.info({ runId: request.runId, repos: git.repos }, 'run workspace ready');
     return {
       workingDir: overlay,
       env: git.env,
       linkedRoots: [worktrees.reposDir(request.workspaceSlug, request.space.name), request.agentDir],
       gatewayGatesPush: true,
-      noteWrite: (written) => this.noteWrite(request.runId, overlay, written),
-      repoSkill: async (repo, name) =>
-        repoDirs.has(repo)
-          ? repoSkill(path.join(overlay, 'repos', repo), name, worktrees.skillVerdicts)
-          : null,
+      noteWrite: (written) => this.noteWrite(request.runId, overlay, written, refused),
+      repoSkill: async (repo, name) => {
+        if (!repoDirs.has(repo)) return null;
+        const found = await repoSkill(path.join(overlay, 'repos', repo), name, worktrees.skillVerdicts);
+        if (found !== null && 'refused' in found) refused(found);
+        return found;
+      },
     };
   }
 
@@ -82,13 +89,19 @@ export class GatewayRunWorkspace implements RunWorkspace {
     const changed = await latestRepoChange(run.overlay, run.repoDirs, run.since, this.deps.gitHome).catch(
       () => null,
     );
-    if (changed !== null) await this.noteWrite(runId, run.overlay, changed);
+    if (changed !== null) await this.noteWrite(runId, run.overlay, changed, run.refused);
   }
 
   /** A7 is bookkeeping: it never fails the write (or the run) that triggered it. */
-  private async noteWrite(runId: string, overlay: string, written: string): Promise<void> {
+  private async noteWrite(
+    runId: string,
+    overlay: string,
+    written: string,
+    refused: (skill: RefusedRepoSkill) => void,
+  ): Promise<void> {
     try {
       const noted = await this.deps.worktrees.noteWrite(overlay, written);
+      for (const skill of noted.rejected) if (isRefusedByCheck(skill)) refused(refusedOf(skill));
       if (noted.linked.length > 0)
         this.deps.logger.info({ runId, repo: noted.activeRepo, skills: noted.linked }, 'repo skills linked');
     } catch (error) {
@@ -113,11 +126,19 @@ async function repoSkill(
   const skill = skills.find((s) => s.name.toLowerCase() === name.toLowerCase());
   if (skill === undefined) {
     const refused = rejected.find(
-      (r) => path.basename(r.path).toLowerCase() === name.toLowerCase() && r.reason.startsWith('refused by'),
+      (r) => path.basename(r.path).toLowerCase() === name.toLowerCase() && isRefusedByCheck(r),
     );
-    return refused === undefined ? null : { name: path.basename(refused.path), refused: refused.reason };
+    return refused === undefined ? null : refusedOf(refused);
   }
   const text = await readFile(path.join(skill.dir, 'SKILL.md'), 'utf8');
   const body = text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n?/, '').trim();
   return { name: skill.name, body };
 }
+
+/** A6: left out by the supply-chain check (not, say, for a name an installed skill holds). */
+const isRefusedByCheck = (skill: RejectedSkill): boolean => skill.reason.startsWith('refused by');
+
+const refusedOf = (skill: RejectedSkill): RefusedRepoSkill => ({
+  name: path.basename(skill.path),
+  refused: skill.reason,
+});

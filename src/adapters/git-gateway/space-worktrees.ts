@@ -149,6 +149,14 @@ export class SpaceWorktrees {
     return { activeRepo: repo, linked, rejected };
   }
 
+  /** A6, A7: the skills of the overlay's active repository the check refused (none without one). */
+  async refusedSkills(overlay: string): Promise<RejectedSkill[]> {
+    const repo = await readlink(path.join(overlay, '.agents', REPO_SKILL_MARK)).catch(() => null);
+    if (repo === null) return [];
+    const { rejected } = await findRepoSkills(path.join(overlay, 'repos', repo), this.skillVerdicts);
+    return rejected.filter((skill) => skill.reason.startsWith('refused by'));
+  }
+
   private async unlinkRepoSkills(skillsDir: string) {
     const listFile = path.join(path.dirname(skillsDir), `${REPO_SKILL_MARK}s`);
     const names = (await readFile(listFile, 'utf8').catch(() => '')).split('\n').filter((n) => n !== '');

@@ -158,6 +158,8 @@ async function runTurn(
             agent,
             space: context.space,
             agentDir,
+            // A6, A7: the card says which repo skill was left out, and why.
+            onSkillRefused: (skill) => card.row(`✗ skill ${skill.name} left out: ${skill.refused}`),
           });
     const workingDir = workspace?.workingDir ?? agentDir;
     // T2: a resumed turn keeps the prompt it started with (the thread has moved on since).

@@ -8,6 +8,11 @@ export interface RunWorkspaceRequest {
   space: SpaceRecord;
   /** The agent's own folder (the working directory when the space has no repositories). */
   agentDir: string;
+  /**
+   * A6, A7: a skill of the run's active repository the supply-chain check refused, left out
+   * of what the agent sees (at the start, and whenever a write makes another repo active).
+   */
+  onSkillRefused?: (skill: RefusedRepoSkill) => void;
 }
 
 /** A skill found in a repository of the space (A5 `/skill:<repo>:<name>`). */

@@ -434,6 +434,16 @@ describe.each(ENGINE_SETUPS)(
       expect(requests).toContain('SKILL.md:6 override-instructions');
       // The skill that passes is still loaded.
       expect(requests).toContain(SKILL_BODY);
+      // A6, A7: the turn's status card says which skill was left out, and why.
+      const rows = h.thread(1).flatMap((entry) => {
+        const content = entry.kind === 'person' ? null : entry.message.content;
+        return content?.kind === 'status' ? content.card.rows : [];
+      });
+      expect(rows).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^✗ skill hotfix left out: refused by .*override-instructions/),
+        ]),
+      );
     }, 60_000);
 
     it('G3, A7: a CLI agent (command runner) works in the overlay and pushes through the gateway; its env holds no GitHub credential; its commit makes the repo active', async () => {
