@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -25,7 +27,13 @@ type Reply = { id: number; bytes?: Uint8Array; error?: string };
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { PGlite } = require(workerData.pgliteModule);
-const ready = PGlite.create({ dataDir: workerData.dataDir });
+const { assets } = workerData;
+const ready = PGlite.create({
+  dataDir: workerData.dataDir,
+  pgliteWasmModule: assets.pglite,
+  initdbWasmModule: assets.initdb,
+  fsBundle: new Blob([assets.bundle]),
+});
 let queue = ready;
 parentPort.on('message', (request) => {
   queue = queue.then(async (db) => {
@@ -49,11 +57,44 @@ ready.then(
 );
 `;
 
-export const startPgliteEngine = (dataDir: string): Promise<PgliteEngine> =>
+/** PGlite's compiled WebAssembly and file-system bundle, shared by every engine of the process. */
+interface PgliteAssets {
+  /** `WebAssembly.Module`s (the project's TypeScript lib has no WebAssembly types). */
+  pglite: object;
+  initdb: object;
+  bundle: Uint8Array;
+}
+
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } })
+  .WebAssembly;
+
+let assets: Promise<PgliteAssets> | undefined;
+
+/**
+ * Compiling PGlite's WebAssembly is most of what opening a database costs; a compiled module
+ * is handed to each worker thread (structured clone shares it), so it is compiled once.
+ */
+const pgliteAssets = (): Promise<PgliteAssets> => {
+  assets ??= (async () => {
+    const dist = path.dirname(require.resolve('@electric-sql/pglite'));
+    const [pglite, initdb, bundle] = await Promise.all([
+      readFile(path.join(dist, 'pglite.wasm')).then((bytes) => wasm.compile(bytes)),
+      readFile(path.join(dist, 'initdb.wasm')).then((bytes) => wasm.compile(bytes)),
+      readFile(path.join(dist, 'pglite.data')),
+    ]);
+    return { pglite, initdb, bundle: new Uint8Array(bundle) };
+  })();
+  return assets;
+};
+
+export const startPgliteEngine = async (dataDir: string): Promise<PgliteEngine> =>
+  startWorker(dataDir, await pgliteAssets());
+
+const startWorker = (dataDir: string, shared: PgliteAssets): Promise<PgliteEngine> =>
   new Promise((resolveStart, rejectStart) => {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { dataDir, pgliteModule: require.resolve('@electric-sql/pglite') },
+      workerData: { dataDir, pgliteModule: require.resolve('@electric-sql/pglite'), assets: shared },
     });
     const waiting = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void }>();
     let nextId = 1;

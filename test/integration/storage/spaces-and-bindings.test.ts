@@ -27,6 +27,7 @@ describe.each(DATABASE_KINDS)('workspaces, spaces and bindings on %s', (kind) =>
       slug: 'acme',
       name: 'Acme',
       allowedDomains: [],
+      budgets: [],
       createdAt: expect.any(Date),
     });
     expect(await system((tx) => tx.workspaces.findById(ws))).toEqual(acme);
