@@ -1,6 +1,5 @@
-import { accessSync, constants } from 'node:fs';
-import path from 'node:path';
 import { DEFAULT_OLLAMA_URL, type ModelConfig } from '../../config/config';
+import { findProgram } from '../sandbox/find-program';
 
 /** The Claude Code command line discovery runs for agents without an adapter (A9: through the command runner). */
 export const CLAUDE_CLI_COMMAND =
@@ -43,7 +42,7 @@ export async function discoverModel(
   const ollama = models.ollamaUrl ?? DEFAULT_OLLAMA_URL;
   const pulled = firstOf(await getJson(`${ollama}/api/tags`, timeoutMs), 'models', 'name');
   if (pulled !== undefined) return { kind: 'ollama', url: ollama, model: models.chosenModel ?? pulled };
-  const program = onPath('claude', models.searchPath);
+  const program = findProgram('claude', models.searchPath ?? '', { pathOnly: true });
   if (program !== undefined) return { kind: 'claude-cli', program };
   return { kind: 'none' };
 }
@@ -70,21 +69,6 @@ export function describeDiscovery(found: DiscoveredModel): string {
         'run Ollama on 127.0.0.1:11434 with a model pulled (`ollama pull llama3.2`); or install and log in to Claude Code (`claude` on PATH).'
       );
   }
-}
-
-/** The first executable `name` on `searchPath` (PATH only: no fallbacks). */
-function onPath(name: string, searchPath: string | undefined): string | undefined {
-  for (const dir of (searchPath ?? '').split(path.delimiter)) {
-    if (dir === '') continue;
-    const file = path.join(dir, name);
-    try {
-      accessSync(file, constants.X_OK);
-      return file;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 /** GET a JSON document; undefined on any failure (nothing listening, timeout, not JSON). */

@@ -1,27 +1,13 @@
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runCli } from '../../../src/cli/main';
+import { runSummon } from '../../support/run-summon';
 import { makeTempDir } from '../../support/temp-dir';
 
 /** Runs `summon …` in-process on an embedded database in a fresh data folder. */
 function cli(dataDir: string) {
   return async (...argv: string[]) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(argv, {
-      output: {
-        out: (t) => {
-          stdout += `${t}\n`;
-        },
-        err: (t) => {
-          stderr += `${t}\n`;
-        },
-      },
-      env: { SUMMON_DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-      cwd: dataDir,
-    });
-    return { code, stdout, stderr };
+    return runSummon(argv, { env: { SUMMON_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, cwd: dataDir });
   };
 }
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { BubblewrapLauncher } from '../../../src/adapters/sandbox/bubblewrap-launcher';
 import { FairSemaphore } from '../../../src/adapters/sandbox/fair-semaphore';
 import { checkSandbox } from '../../../src/app/doctor/core-checks';
-import { runCli } from '../../../src/cli/main';
+import { runSummon } from '../../support/run-summon';
 import { AnthropicStandIn } from '../../support/stand-ins/anthropic-stand-in';
 import { DiscordStandIn } from '../../support/stand-ins/discord/discord-stand-in';
 import { GitHubApiStandIn } from '../../support/stand-ins/github-api-stand-in';
@@ -24,21 +24,7 @@ const SECRETS = {
 };
 
 async function summon(env: NodeJS.ProcessEnv, ...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    output: {
-      out: (t) => {
-        stdout += `${t}\n`;
-      },
-      err: (t) => {
-        stderr += `${t}\n`;
-      },
-    },
-    env: { LOG_LEVEL: 'silent', ...env },
-    cwd: env.SUMMON_DATA_DIR ?? process.cwd(),
-  });
-  return { code, stdout, stderr };
+  return runSummon(argv, { env: { LOG_LEVEL: 'silent', ...env }, cwd: env.SUMMON_DATA_DIR ?? process.cwd() });
 }
 
 /** The report's line for a check, e.g. `line(out, 'redis')`. */

@@ -1,8 +1,8 @@
 import { openRuntime } from '../../../src/app/runtime';
-import { runCli } from '../../../src/cli/main';
 import { loadConfig } from '../../../src/config/config';
 import { silentLogger } from '../../../src/core/ports/logger';
 import type { SqlStore } from '../../../src/storage/store/sql-store';
+import { runSummon } from '../../support/run-summon';
 import { makeTempDir } from '../../support/temp-dir';
 import { seedWorkspace } from '../storage/workspace-fixture';
 
@@ -11,21 +11,10 @@ describe('summon usage (embedded PGlite)', () => {
   let dataDir: Awaited<ReturnType<typeof makeTempDir>>;
 
   const summon = async (...argv: string[]) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(argv, {
-      output: {
-        out: (t) => {
-          stdout += `${t}\n`;
-        },
-        err: (t) => {
-          stderr += `${t}\n`;
-        },
-      },
+    return runSummon(argv, {
       env: { SUMMON_DATA_DIR: dataDir.path, LOG_LEVEL: 'silent' },
       cwd: dataDir.path,
     });
-    return { code, stdout, stderr };
   };
 
   beforeAll(async () => {

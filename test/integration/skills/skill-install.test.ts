@@ -2,8 +2,8 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startServer } from '../../../src/app/server';
-import { runCli } from '../../../src/cli/main';
 import { loadSkillCommands } from '../../../src/core/prompt/skill-commands';
+import { runSummon } from '../../support/run-summon';
 import { AnthropicStandIn } from '../../support/stand-ins/anthropic-stand-in';
 import { GitHubApiStandIn } from '../../support/stand-ins/github-api-stand-in';
 import { GitHubGitStandIn, git } from '../../support/stand-ins/github-git-stand-in';
@@ -48,21 +48,7 @@ describe('A6 skills from registered GitHub sources', () => {
   });
 
   const summon = async (...argv: string[]) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(argv, {
-      output: {
-        out: (t) => {
-          stdout += `${t}\n`;
-        },
-        err: (t) => {
-          stderr += `${t}\n`;
-        },
-      },
-      env: env(),
-      cwd: dataDir,
-    });
-    return { code, stdout, stderr };
+    return runSummon(argv, { env: env(), cwd: dataDir });
   };
 
   /** Writes `files` into the seed checkout (replacing `skills/`), commits and pushes; the commit. */
