@@ -85,7 +85,9 @@ export class StatusCardPublisher {
   private message() {
     // P15: Stop only while the turn runs; a finished card has no button.
     const card =
-      this.card.state === 'working' && this.runId !== null ? { ...this.card, stopRunId: this.runId } : this.card;
+      this.card.state === 'working' && this.runId !== null
+        ? { ...this.card, stopRunId: this.runId }
+        : this.card;
     return {
       as: { kind: 'agent' as const, name: this.speaker.name, avatarUrl: this.speaker.avatarUrl },
       content: { kind: 'status' as const, card },

@@ -31,28 +31,28 @@ export async function stopRun(
   runId: string,
   actor: PlatformActor,
 ): Promise<{ ok: true } | { ok: false; reason: string }> {
-  const result = await deps.store.transaction(async (tx): Promise<
-    { ok: true; notify: boolean } | { ok: false; reason: string }
-  > => {
-    const run = await tx.runs.findById(runId);
-    if (run === null) return { ok: false, reason: `There is no turn ${runId}.` };
-    const member = await resolveActor(tx, actor);
-    if (member === null || member.workspaceId !== run.workspaceId) {
-      return { ok: false, reason: 'Only members of this workspace can stop its turns.' };
-    }
-    if (member.id !== run.startedByMemberId && !canApprove(member.role)) {
-      return {
-        ok: false,
-        reason: `Only the person who started this turn, or an owner, admin or approver, can stop it (your role is ${member.role}).`,
-      };
-    }
-    if (run.status !== 'running') return { ok: false, reason: 'This turn has already ended.' };
-    // A second click while the first is being carried out changes nothing.
-    if (stopRequestOf(run) !== null) return { ok: true, notify: false };
-    await tx.runs.update(run.id, { error: stoppedBySentence(member.nickname) });
-    deps.logger.info({ runId, memberId: member.id, role: member.role }, 'turn stop requested');
-    return { ok: true, notify: true };
-  });
+  const result = await deps.store.transaction(
+    async (tx): Promise<{ ok: true; notify: boolean } | { ok: false; reason: string }> => {
+      const run = await tx.runs.findById(runId);
+      if (run === null) return { ok: false, reason: `There is no turn ${runId}.` };
+      const member = await resolveActor(tx, actor);
+      if (member === null || member.workspaceId !== run.workspaceId) {
+        return { ok: false, reason: 'Only members of this workspace can stop its turns.' };
+      }
+      if (member.id !== run.startedByMemberId && !canApprove(member.role)) {
+        return {
+          ok: false,
+          reason: `Only the person who started this turn, or an owner, admin or approver, can stop it (your role is ${member.role}).`,
+        };
+      }
+      if (run.status !== 'running') return { ok: false, reason: 'This turn has already ended.' };
+      // A second click while the first is being carried out changes nothing.
+      if (stopRequestOf(run) !== null) return { ok: true, notify: false };
+      await tx.runs.update(run.id, { error: stoppedBySentence(member.nickname) });
+      deps.logger.info({ runId, memberId: member.id, role: member.role }, 'turn stop requested');
+      return { ok: true, notify: true };
+    },
+  );
   if (!result.ok) {
     deps.logger.info({ runId, reason: result.reason }, 'stop refused');
     return result;

@@ -52,7 +52,10 @@ describe.each(ENGINE_SETUPS)('P15: Stop on $name', (setup) => {
 
   it('P15, M14: /stop by the person who started the turn ends it: the card says who, no reply, nobody woken', async () => {
     const turn = namingQaUntilStopped();
-    const runner = new ScriptedRunner({ engineer: turn.script, qa: () => [{ type: 'final', text: 'qa ran' }] });
+    const runner = new ScriptedRunner({
+      engineer: turn.script,
+      qa: () => [{ type: 'final', text: 'qa ran' }],
+    });
     h = await openEngineHarness(setup, runner);
     await h.type('@engineer fix the login bug');
     await turn.started;
@@ -68,7 +71,10 @@ describe.each(ENGINE_SETUPS)('P15: Stop on $name', (setup) => {
     expect(card?.headline).toBe('Stopped by @you');
     expect(card?.stopRunId).toBeUndefined();
     // No reply posted, no "failed" message, and (M14) qa was not started.
-    expect(h.thread(1).map(describeEntry)).toEqual(['you: @engineer fix the login bug', 'status(stopped) engineer']);
+    expect(h.thread(1).map(describeEntry)).toEqual([
+      'you: @engineer fix the login bug',
+      'status(stopped) engineer',
+    ]);
     expect(runner.requests.map((r) => r.agent.name)).toEqual(['engineer']);
     expect(await h.runs()).toHaveLength(1);
   });

@@ -9,7 +9,9 @@ const EPHEMERAL = 64;
 const untilStopped: Script = async function* (request) {
   yield { type: 'text', delta: 'Looking. @qa please verify.' };
   yield { type: 'tool_start', callId: 'c1', tool: 'bash', summary: 'npm test' };
-  await new Promise<void>((resolve) => request.signal.addEventListener('abort', () => resolve(), { once: true }));
+  await new Promise<void>((resolve) =>
+    request.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
 };
 
 describe('P15: Stop on a Discord status card', () => {
@@ -33,7 +35,13 @@ describe('P15: Stop on a Discord status card', () => {
 
   it('P15, M14: the starter (a member) stops the turn: the card says who, loses its button, no reply, nobody woken', async () => {
     const asked = h.standIn.say(h.people.mo, h.channel, '@engineer run the tests');
-    await waitFor(async () => stopButton(cardIn(asked)) !== null, 10_000);
+    // The runner is at work (its tool row is on the card), Stop beside it.
+    await waitFor(
+      async () =>
+        stopButton(cardIn(asked)) !== null &&
+        visibleText(cardIn(asked) as StoredMessage).includes('npm test'),
+      10_000,
+    );
     const card = cardIn(asked);
     if (card === undefined) throw new Error('no status card');
     const [run] = await runs();

@@ -12,7 +12,9 @@ const MAX = 'U0MAX00001'; // an admin
 const untilStopped: Script = async function* (request) {
   yield { type: 'text', delta: 'Looking. @qa please verify.' };
   yield { type: 'tool_start', callId: 'c1', tool: 'bash', summary: 'npm test' };
-  await new Promise<void>((resolve) => request.signal.addEventListener('abort', () => resolve(), { once: true }));
+  await new Promise<void>((resolve) =>
+    request.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
 };
 
 describe('P15: Stop on a Slack status card', () => {
@@ -40,7 +42,11 @@ describe('P15: Stop on a Slack status card', () => {
     );
     const card = () =>
       h.standIn.inThread(CHANNEL, ts).find((m) => JSON.stringify(m.blocks ?? []).includes(ACTIONS.stop));
-    await waitFor(async () => (buttonValue(card(), ACTIONS.stop) === null ? null : true));
+    // The runner is at work (its tool row is on the card), Stop beside it.
+    await waitFor(
+      async () =>
+        buttonValue(card(), ACTIONS.stop) !== null && JSON.stringify(card()?.blocks).includes('npm test'),
+    );
     const shown = structuredClone(card());
     if (shown === undefined) throw new Error('no status card');
     const status = () => h.standIn.inThread(CHANNEL, ts).find((m) => m.ts === shown.ts);

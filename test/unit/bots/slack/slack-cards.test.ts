@@ -48,7 +48,12 @@ describe('Slack cards stay within Block Kit’s limits (they are edited with cha
       ],
     });
     expect(JSON.stringify(statusContent(working).blocks)).not.toContain(ACTIONS.stop);
-    const stopped = statusContent({ ...working, state: 'stopped', headline: 'Stopped by @dana', stopRunId: 'run-1' });
+    const stopped = statusContent({
+      ...working,
+      state: 'stopped',
+      headline: 'Stopped by @dana',
+      stopRunId: 'run-1',
+    });
     expect(JSON.stringify(stopped.blocks)).not.toContain(ACTIONS.stop);
   });
 
