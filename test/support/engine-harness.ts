@@ -117,6 +117,7 @@ export async function openEngineHarness(
     toggleNote: (messageId, action, actor) => engine.toggleNote(messageId, action, actor),
     decideApproval: (approvalId, verdict, actor) => engine.decideApproval(approvalId, verdict, actor),
     answerQuestion: (questionId, answer, actor) => engine.answerQuestion(questionId, answer, actor),
+    stopRun: (runId, actor) => engine.stopRun(runId, actor),
   };
   const chat = new TerminalChat({
     input: new PassThrough(),

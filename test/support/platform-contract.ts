@@ -11,7 +11,8 @@ export type EngineCall =
   | { kind: 'receive'; message: InboundMessage }
   | { kind: 'toggleNote'; messageId: string; action: NoteAction; actor: PlatformActor }
   | { kind: 'decideApproval'; approvalId: string; verdict: Verdict; actor: PlatformActor }
-  | { kind: 'answerQuestion'; questionId: string; answer: string; actor: PlatformActor };
+  | { kind: 'answerQuestion'; questionId: string; answer: string; actor: PlatformActor }
+  | { kind: 'stopRun'; runId: string; actor: PlatformActor };
 
 export type DecideResult = Awaited<ReturnType<ChatEngine['decideApproval']>>;
 type NoteAction = 'open' | 'fold';
@@ -27,6 +28,7 @@ export interface RecordingChatEngineBehaviour {
     actor: PlatformActor,
   ) => DecideResult | Promise<DecideResult>;
   answerQuestion?: (id: string, answer: string, actor: PlatformActor) => DecideResult | Promise<DecideResult>;
+  stopRun?: (runId: string, actor: PlatformActor) => DecideResult | Promise<DecideResult>;
 }
 
 /**
@@ -62,6 +64,11 @@ export class RecordingChatEngine implements ChatEngine {
   async answerQuestion(questionId: string, answer: string, actor: PlatformActor): Promise<DecideResult> {
     this.calls.push({ kind: 'answerQuestion', questionId, answer, actor });
     return (await this.behaviour.answerQuestion?.(questionId, answer, actor)) ?? { ok: true };
+  }
+
+  async stopRun(runId: string, actor: PlatformActor): Promise<DecideResult> {
+    this.calls.push({ kind: 'stopRun', runId, actor });
+    return (await this.behaviour.stopRun?.(runId, actor)) ?? { ok: true };
   }
 }
 

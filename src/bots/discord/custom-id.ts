@@ -2,7 +2,9 @@
 export type ButtonAction =
   | { kind: 'note'; action: 'open' | 'fold'; messageId: string }
   | { kind: 'approval'; verdict: 'approve' | 'deny'; approvalId: string }
-  | { kind: 'answer'; option: number; questionId: string };
+  | { kind: 'answer'; option: number; questionId: string }
+  /** P15: Stop on a status card. */
+  | { kind: 'stop'; runId: string };
 
 /** Discord's limit for a component's `custom_id`. */
 export const CUSTOM_ID_LIMIT = 100;
@@ -13,7 +15,9 @@ export function encodeCustomId(button: ButtonAction): string {
       ? `note:${button.action}:${button.messageId}`
       : button.kind === 'approval'
         ? `approval:${button.verdict}:${button.approvalId}`
-        : `answer:${button.option}:${button.questionId}`;
+        : button.kind === 'answer'
+          ? `answer:${button.option}:${button.questionId}`
+          : `stop:run:${button.runId}`;
   if (id.length > CUSTOM_ID_LIMIT)
     throw new RangeError(`custom_id over ${CUSTOM_ID_LIMIT} characters: ${id}`);
   return id;
@@ -21,12 +25,13 @@ export function encodeCustomId(button: ButtonAction): string {
 
 /** The button a custom_id names, or null for one that is not ours. */
 export function decodeCustomId(customId: string): ButtonAction | null {
-  const match = /^(note|approval|answer):([a-z]+|[1-9][0-9]?):([A-Za-z0-9-]{1,80})$/.exec(customId);
+  const match = /^(note|approval|answer|stop):([a-z]+|[1-9][0-9]?):([A-Za-z0-9-]{1,80})$/.exec(customId);
   const [, kind, verb, id] = match ?? [];
   if (kind === undefined || verb === undefined || id === undefined) return null;
   if (kind === 'note' && (verb === 'open' || verb === 'fold')) return { kind, action: verb, messageId: id };
   if (kind === 'approval' && (verb === 'approve' || verb === 'deny'))
     return { kind, verdict: verb, approvalId: id };
   if (kind === 'answer' && /^[0-9]+$/.test(verb)) return { kind, option: Number(verb), questionId: id };
+  if (kind === 'stop' && verb === 'run') return { kind, runId: id };
   return null;
 }

@@ -31,7 +31,7 @@ export interface DiscordInteractionsDeps {
 }
 
 /**
- * Buttons (N7 notes, G4 approvals, N13 question options), `/ask` and its autocomplete, and
+ * Buttons (N7 notes, G4 approvals, N13 question options, P15 Stop), `/ask` and its autocomplete, and
  * `/summon`. Every interaction is answered within Discord's 3 seconds: clicks and `/ask` are
  * deferred before the core runs; `/summon` when its answer is slow.
  */
@@ -79,10 +79,13 @@ export class DiscordInteractions {
       return;
     }
     // N13: an option button answers the question; the engine checks who may answer.
+    // P15: Stop; the engine checks who may (the starter, owners, admins, approvers).
     const result =
       button.kind === 'answer'
         ? await this.deps.engine.answerQuestion(button.questionId, String(button.option), actor)
-        : await this.deps.engine.decideApproval(button.approvalId, button.verdict, actor);
+        : button.kind === 'stop'
+          ? await this.deps.engine.stopRun(button.runId, actor)
+          : await this.deps.engine.decideApproval(button.approvalId, button.verdict, actor);
     if (result.ok) return;
     this.deps.logger.info({ button: button.kind, reason: result.reason }, 'a button click was refused');
     await interaction.followUp({ content: result.reason, flags: MessageFlags.Ephemeral });

@@ -150,7 +150,23 @@ function statusBody(card: StatusCard): CardBody {
         color: COLOURS[card.state],
       },
     ],
-    components: [],
+    // P15: Stop while the turn runs (the core leaves `stopRunId` out once it has ended).
+    components:
+      card.state === 'working' && card.stopRunId !== undefined
+        ? [
+            {
+              type: 1,
+              components: [
+                {
+                  type: 2,
+                  style: 4,
+                  label: 'Stop',
+                  custom_id: encodeCustomId({ kind: 'stop', runId: card.stopRunId }),
+                },
+              ],
+            },
+          ]
+        : [],
   };
 }
 

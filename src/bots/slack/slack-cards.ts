@@ -16,6 +16,8 @@ export const ACTIONS = {
   noteFold: 'summon_note_fold',
   approve: 'summon_approve',
   deny: 'summon_deny',
+  /** P15: Stop on a status card; the value is the run id. */
+  stop: 'summon_stop',
 } as const;
 
 /** N13: option `n` (from 1) of a question card is the button `summon_answer_<n>`; its value is the question id. */
@@ -63,6 +65,10 @@ export function statusContent(card: StatusCard): SlackContent {
     while (shown.length > SLACK_LIMITS.sectionText - 40) shown = shown.slice(shown.indexOf('\n') + 1);
     const hidden = rows.length - shown.split('\n').length;
     blocks.push(context(hidden > 0 ? `(${hidden} earlier) \n${shown}` : shown));
+  }
+  // P15: Stop while the turn runs (the core leaves `stopRunId` out once it has ended).
+  if (card.state === 'working' && card.stopRunId !== undefined) {
+    blocks.push({ type: 'actions', elements: [button('Stop', ACTIONS.stop, card.stopRunId, 'danger')] });
   }
   const text = [headline, ...rows].join('\n');
   return { text: clip(text, SLACK_LIMITS.updateText - 100), blocks };

@@ -164,4 +164,21 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
       });
     });
   }
+
+  // P15: Stop on a status card; the engine checks who may, a refusal is told only to the clicker.
+  app.action(ACTIONS.stop, async ({ ack, body }) => {
+    await ack();
+    afterAck(async () => {
+      const b = body as ActionBody;
+      const actor = actorOf(b);
+      const runId = b.actions?.[0]?.value;
+      if (actor === null || runId === undefined) return;
+      const result = await deps.engine.stopRun(runId, actor);
+      const thread = threadOf(b);
+      if (!result.ok && thread !== null) {
+        deps.logger.info({ component: 'slack', runId, reason: result.reason }, 'stop refused');
+        await deps.platform.tellPrivately(thread, actor.senderId, result.reason);
+      }
+    });
+  });
 }

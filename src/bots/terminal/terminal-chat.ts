@@ -103,6 +103,9 @@ export class TerminalChat {
         case 'answer':
           await this.answer(input.answer);
           return 'continue';
+        case 'stop':
+          await this.stop();
+          return 'continue';
         case 'usage':
           screen.problem(`usage: ${input.usage}`);
           return 'continue';
@@ -201,6 +204,22 @@ export class TerminalChat {
     const result = await engine.answerQuestion(entry.message.content.card.questionId, answer, this.actor());
     if (!result.ok)
       platform.screen.problem(`${threadLabel(thread)} question #${entry.cardNumber}: ${result.reason}`);
+  }
+
+  /** P15: Stop for every turn of the thread still working; the core checks who may. */
+  private async stop(): Promise<void> {
+    const thread = this.selectedThread();
+    if (thread === null) return;
+    const { platform, engine } = this.options;
+    const runIds = platform.threads.workingRuns(thread);
+    if (runIds.length === 0) {
+      platform.screen.problem(`${threadLabel(thread)} has no turn working`);
+      return;
+    }
+    for (const runId of runIds) {
+      const result = await engine.stopRun(runId, this.actor());
+      if (!result.ok) platform.screen.problem(`${threadLabel(thread)} stop: ${result.reason}`);
+    }
   }
 
   private selectedThread(): number | null {

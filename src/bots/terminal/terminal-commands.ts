@@ -9,6 +9,7 @@ export type TerminalInput =
   | { kind: 'note'; action: 'open' | 'fold'; card: number }
   | { kind: 'approval'; verdict: 'approve' | 'deny'; card: number }
   | { kind: 'answer'; answer: string }
+  | { kind: 'stop' }
   | { kind: 'quit' }
   | { kind: 'usage'; usage: string }
   | { kind: 'unknown'; command: string };
@@ -68,6 +69,12 @@ const COMMANDS: readonly CommandSpec[] = [
     argument: '<n|text>',
     input: (answer) => ({ kind: 'answer', answer }),
     does: 'answer the open question of this thread: an option number or your own words',
+  },
+  {
+    name: 'stop',
+    argument: null,
+    input: { kind: 'stop' },
+    does: 'stop the turns still working in this thread (their starter, owners, admins, approvers)',
   },
   { name: 'quit', argument: null, input: { kind: 'quit' }, does: 'leave the chat' },
 ];

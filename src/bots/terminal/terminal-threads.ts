@@ -134,6 +134,17 @@ export class TerminalThreads {
     return undefined;
   }
 
+  /** P15: the runs whose status cards in that thread still show them working (and stoppable). */
+  workingRuns(number: number): string[] {
+    const runs: string[] = [];
+    for (const entry of this.threads.get(number)?.entries ?? []) {
+      if (entry.kind !== 'posted' || entry.message.content.kind !== 'status') continue;
+      const card = entry.message.content.card;
+      if (card.state === 'working' && card.stopRunId !== undefined) runs.push(card.stopRunId);
+    }
+    return runs;
+  }
+
   /** The note, approval or question card shown as `#card` in that thread. */
   card(number: number, card: number): PostedEntry | undefined {
     for (const entry of this.threads.get(number)?.entries ?? []) {

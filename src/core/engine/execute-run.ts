@@ -13,6 +13,7 @@ import { withRepoSkills } from './repo-skill-commands';
 import { type BudgetBreach, exhaustedBudget, recordUsage } from './run-budget';
 import { RunMonitor } from './run-monitor';
 import { StatusCardPublisher } from './status-card-publisher';
+import { stoppedBySentence, stopRequestOf } from './stop-run';
 import { postSystemMessage } from './system-message';
 import { checkpointWriter, type PreparedResume, prepareResume } from './turn-checkpoints';
 import { loadTurnContext, type TurnContext } from './turn-context';
@@ -20,7 +21,7 @@ import { wakeAfterTurn } from './wake-after-turn';
 
 type TurnResult =
   | { ok: true; reply: string }
-  | { ok: false; error: string; interrupted: boolean; budget?: BudgetBreach };
+  | { ok: false; error: string; interrupted: boolean; budget?: BudgetBreach; stoppedBy?: string };
 
 /**
  * One turn, claimed by this worker: status card, runner, liveness, reply, run record, then the
@@ -63,6 +64,7 @@ export async function executeRun(deps: EngineDeps, claimed: RunRecord, signal: A
     deps.timings.statusEditIntervalMs,
     log,
     deps.clock,
+    claimed.id,
   );
   const cardRef = await card.open(claimed.statusCardRef);
   await deps.store.inWorkspace(claimed.workspaceId, (tx) =>
@@ -80,6 +82,13 @@ export async function executeRun(deps: EngineDeps, claimed: RunRecord, signal: A
     await deps.store.inWorkspace(claimed.workspaceId, (tx) =>
       tx.runs.update(claimed.id, { status: 'queued', liveness: 'ok', startedAt: null }),
     );
+    return;
+  }
+  if (!result.ok && result.stoppedBy !== undefined) {
+    // P15: the card says who stopped the turn; it posts no reply and (M14) wakes nobody.
+    await card.finish('stopped', result.error);
+    const stopped = await finishRun(deps, context, result);
+    await refreshTriggerNote(deps, context, stopped);
     return;
   }
   if (result.ok) {
@@ -119,6 +128,27 @@ async function runTurn(
   const abort = new AbortController();
   const stop = () => abort.abort(workerSignal.reason);
   workerSignal.addEventListener('abort', stop, { once: true });
+  // P15: a person's Stop, clicked in whichever process, aborts the turn: its runner, its tools
+  // (their process groups are killed on abort) and any wait it is suspended in.
+  let stoppedBy = null as string | null;
+  const lookForStop = async () => {
+    const current = await deps.store.inWorkspace(run.workspaceId, (tx) => tx.runs.findById(run.id));
+    const by = stopRequestOf(current);
+    if (by === null || stoppedBy !== null) return;
+    stoppedBy = by;
+    deps.logger.info({ runId: run.id, stoppedBy: by }, 'turn stopped by a person');
+    abort.abort(new Error(stoppedBySentence(by)));
+  };
+  const onStopSignal = () => {
+    lookForStop().catch((error: unknown) =>
+      deps.logger.warn({ err: error, runId: run.id }, 'reading a stop request failed'),
+    );
+  };
+  const settle = (result: TurnResult): TurnResult =>
+    stoppedBy === null || result.ok
+      ? result
+      : { ok: false, error: stoppedBySentence(stoppedBy), interrupted: false, stoppedBy };
+  let unsubscribeStop = () => {};
 
   let liveness: RunLiveness = 'ok';
   const persistLiveness = (next: RunLiveness) => {
@@ -145,6 +175,10 @@ async function runTurn(
   let text = '';
   let breach: BudgetBreach | null = null;
   try {
+    // Subscribed first, then read once: a stop asked before the subscription is not missed.
+    unsubscribeStop = await deps.waits.subscribe(waitTopics.runStop(run.id), onStopSignal);
+    await lookForStop();
+    if (stoppedBy !== null) return settle({ ok: false, error: 'stopped', interrupted: true });
     const runner = deps.runners(agent);
     const agentDir = deps.directory.agentDir(context.workspaceSlug, agent.name);
     // M9, G3: in a space with repositories the run works in its synced overlay, with git
@@ -200,7 +234,7 @@ async function runTurn(
       // that was the answer still ends the turn with it).
       if (breach !== null && event.type !== 'final' && event.type !== 'error') {
         const error = budgetMessage(breach.budget, breach.spent, agent.name, 'stop');
-        return { ok: false, error, interrupted: false, budget: breach };
+        return settle({ ok: false, error, interrupted: false, budget: breach });
       }
       if (event.type === 'usage') {
         await recordUsage(deps, context, event);
@@ -211,16 +245,21 @@ async function runTurn(
       showOnCard(card, event);
       if (event.type === 'text') text += event.delta;
       if (event.type === 'final') return { ok: true, reply: event.text || text };
-      if (event.type === 'error') return { ok: false, error: event.message, interrupted: false };
+      if (event.type === 'error') return settle({ ok: false, error: event.message, interrupted: false });
     }
-    if (abort.signal.aborted) return { ok: false, error: 'stopped', interrupted: true };
+    if (abort.signal.aborted) return settle({ ok: false, error: 'stopped', interrupted: true });
     return text.trim() === ''
-      ? { ok: false, error: 'the runner ended without a reply', interrupted: false }
+      ? settle({ ok: false, error: 'the runner ended without a reply', interrupted: false })
       : { ok: true, reply: text };
   } catch (error) {
-    if (abort.signal.aborted) return { ok: false, error: 'stopped', interrupted: true };
-    return { ok: false, error: error instanceof Error ? error.message : String(error), interrupted: false };
+    if (abort.signal.aborted) return settle({ ok: false, error: 'stopped', interrupted: true });
+    return settle({
+      ok: false,
+      error: error instanceof Error ? error.message : String(error),
+      interrupted: false,
+    });
   } finally {
+    unsubscribeStop();
     monitor.stop();
     deps.activity?.finish(run.id);
     clearInterval(heartbeat);
@@ -285,7 +324,8 @@ async function finishRun(deps: EngineDeps, context: TurnContext, result: TurnRes
     await tx.checkpoints.remove(run.id);
     await tx.runs.update(run.id, {
       status: result.ok ? 'succeeded' : 'failed',
-      ...(result.ok ? {} : { error: result.error, liveness: 'failed' as const }),
+      // P15: a stop asked as the reply arrived is dropped: the turn ended well.
+      ...(result.ok ? { error: null } : { error: result.error, liveness: 'failed' as const }),
       finishedAt: now,
       lastEventAt: now,
     });

@@ -21,6 +21,8 @@ export class StatusCardPublisher {
     private readonly intervalMs: number,
     private readonly logger: Logger,
     private readonly clock: Clock,
+    /** P15: the turn's run, which the card's Stop button carries while it works. */
+    private readonly runId: string | null = null,
   ) {
     this.card = { agent: speaker.name, state: 'working', headline: 'Working on it…', rows: [] };
   }
@@ -81,9 +83,14 @@ export class StatusCardPublisher {
   }
 
   private message() {
+    // P15: Stop only while the turn runs; a finished card has no button.
+    const card =
+      this.card.state === 'working' && this.runId !== null
+        ? { ...this.card, stopRunId: this.runId }
+        : this.card;
     return {
       as: { kind: 'agent' as const, name: this.speaker.name, avatarUrl: this.speaker.avatarUrl },
-      content: { kind: 'status' as const, card: this.card },
+      content: { kind: 'status' as const, card },
     };
   }
 }

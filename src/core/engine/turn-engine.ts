@@ -21,6 +21,7 @@ import { noteSourceOf } from './note-source';
 import { afterRouting, type RoutedMessage, receiveMessage, routeMessage } from './receive-message';
 import { recoverRuns } from './recover-runs';
 import { resolveActor } from './resolve-sender';
+import { stopRun } from './stop-run';
 import { TurnSlots } from './turn-slots';
 
 /**
@@ -167,6 +168,11 @@ export class TurnEngine implements ChatEngine {
     actor: PlatformActor,
   ): Promise<{ ok: true } | { ok: false; reason: string }> {
     return decide(this.deps, approvalId, verdict, actor);
+  }
+
+  /** P15: Stop on a status card; the worker running the turn, in whichever process, ends it. */
+  stopRun(runId: string, actor: PlatformActor): Promise<{ ok: true } | { ok: false; reason: string }> {
+    return stopRun(this.deps, runId, actor);
   }
 
   /**

@@ -45,6 +45,11 @@ export interface ChatEngine {
     actor: PlatformActor,
   ): Promise<{ ok: true } | { ok: false; reason: string }>;
   /**
+   * P15: a click on a status card's Stop (or `/stop`): allowed to the person who started the
+   * turn and to owners, admins and approvers; refusals carry the sentence to show the clicker.
+   */
+  stopRun(runId: string, actor: PlatformActor): Promise<{ ok: true } | { ok: false; reason: string }>;
+  /**
    * N13: a person answers a question card: an option number (`2`, from 1) or free text.
    * Refusals (not a member, already answered, no such option) carry the sentence to show.
    */

@@ -19,6 +19,8 @@ export interface StatusCard {
   headline: string;
   /** One row per tool call, newest last. */
   rows: string[];
+  /** P15: the run a Stop button stops; present only while the turn runs (no button without it). */
+  stopRunId?: string;
 }
 
 /** P4, N5–N9: a note folds into one row; unfolded it shows the whole prompt. */

@@ -22,4 +22,6 @@ export const waitTopics = {
   approval: (approvalId: string) => `approval:${approvalId}`,
   question: (questionId: string) => `question:${questionId}`,
   run: (runId: string) => `run:${runId}`,
+  /** P15: a person asked run `runId` to stop; the worker running it (whichever process) looks. */
+  runStop: (runId: string) => `run-stop:${runId}`,
 } as const;

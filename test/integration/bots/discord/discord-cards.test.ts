@@ -127,7 +127,11 @@ describe('Discord front end: replies, notes and approvals', () => {
         action: 'push_to_remote',
         details: { summary: 'push 2 commits to acme/api main', lines: ['main: 1a2b3c → 4d5e6f'] },
       });
-      const card = await h.waitInThread(asked, (m) => m.components.length > 0);
+      // The approval card (the status card has a Stop button too, P15).
+      const card = await h.waitInThread(
+        asked,
+        (m) => m.components.length > 0 && (m.embeds[0]?.title ?? '').includes(' asks to '),
+      );
       expect(visibleText(card)).toContain('push 2 commits to acme/api main');
       const [approve, deny] = card.components[0]?.components ?? [];
       expect([approve?.label, deny?.label]).toEqual(['Approve', 'Deny']);

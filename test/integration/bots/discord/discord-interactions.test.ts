@@ -105,7 +105,11 @@ describe('Discord front end: /ask, rate limits, restarts', () => {
         action: 'push_to_remote',
         details: { summary: 'push to acme/api main', lines: [] },
       });
-      const card = await h.waitInThread(asked, (m) => m.components.length > 0);
+      // The approval card (the status card has a Stop button too, P15).
+      const card = await h.waitInThread(
+        asked,
+        (m) => m.components.length > 0 && (m.embeds[0]?.title ?? '').includes(' asks to '),
+      );
       const approve = card.components[0]?.components?.[0]?.custom_id ?? '';
 
       await h.restart();

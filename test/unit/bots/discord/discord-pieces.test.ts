@@ -29,12 +29,17 @@ describe('Discord pieces', () => {
     const answer = encodeCustomId({ kind: 'answer', option: 25, questionId: id });
     expect(answer).toBe(`answer:25:${id}`);
     expect(decodeCustomId(answer)).toEqual({ kind: 'answer', option: 25, questionId: id });
+    // P15: Stop carries the run id.
+    const stop = encodeCustomId({ kind: 'stop', runId: id });
+    expect(stop).toBe(`stop:run:${id}`);
+    expect(decodeCustomId(stop)).toEqual({ kind: 'stop', runId: id });
     for (const other of [
       'answer:0:q1',
       'answer:x:q1',
       'answer:100:q1',
       'approve:42',
       'approval:maybe:1',
+      'stop:now:r1',
       'note:open:',
       'note:open:a b',
       `note:open:${'a'.repeat(90)}`,
@@ -96,6 +101,18 @@ describe('Discord pieces', () => {
     const edit = renderEditBody(message, members);
     expect(edit).not.toHaveProperty('username');
     expect(edit).not.toHaveProperty('avatar_url');
+    // P15: no run, no Stop; a working card of a run has one, a finished card none.
+    expect(body?.components).toEqual([]);
+    const card = { ...message.content.card, stopRunId: 'r-1' };
+    const [stoppable] = renderWebhookBodies({ ...message, content: { kind: 'status', card } }, members);
+    expect(stoppable?.components).toEqual([
+      { type: 1, components: [{ type: 2, style: 4, label: 'Stop', custom_id: 'stop:run:r-1' }] },
+    ]);
+    const [stopped] = renderWebhookBodies(
+      { ...message, content: { kind: 'status', card: { ...card, state: 'stopped' } } },
+      members,
+    );
+    expect(stopped?.components).toEqual([]);
   });
 
   it('G4 a long approval card keeps its first lines, counts the rest and always shows the verdict', () => {

@@ -31,6 +31,32 @@ describe('Slack cards stay within Block Kit’s limits (they are edited with cha
     expect(JSON.stringify(card.blocks)).toMatch(/\(\d+ earlier\)/);
   });
 
+  it('P15: a working card with a run carries Stop (its value the run id); a stopped one has none', () => {
+    const working = { agent: 'engineer', state: 'working' as const, headline: 'Working on it…', rows: [] };
+    const card = statusContent({ ...working, stopRunId: 'run-1' });
+    withinLimits(card);
+    expect(card.blocks?.at(-1)).toEqual({
+      type: 'actions',
+      elements: [
+        {
+          type: 'button',
+          text: { type: 'plain_text', text: 'Stop' },
+          action_id: ACTIONS.stop,
+          value: 'run-1',
+          style: 'danger',
+        },
+      ],
+    });
+    expect(JSON.stringify(statusContent(working).blocks)).not.toContain(ACTIONS.stop);
+    const stopped = statusContent({
+      ...working,
+      state: 'stopped',
+      headline: 'Stopped by @dana',
+      stopRunId: 'run-1',
+    });
+    expect(JSON.stringify(stopped.blocks)).not.toContain(ACTIONS.stop);
+  });
+
   it('N5, N7: a huge open note is shortened to fit; folded it is one row and an Open button', () => {
     const card = {
       messageId: 'm-1',

@@ -64,6 +64,7 @@ describe('parseTerminalInput', () => {
       '/approve <n>',
       '/deny <n>',
       '/answer <n|text>',
+      '/stop',
       '/quit',
     ]) {
       expect(help).toContain(command);
