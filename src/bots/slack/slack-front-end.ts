@@ -238,8 +238,7 @@ export class SlackFrontEnd {
       // P6: the same inbox entry as a live event (`{channel}:{ts}`): what was taken in is dropped.
       deliver: async (event) => {
         const entry = slackInboxEntry(event, this.identity.teamId, now());
-        if (entry !== null)
-          await deliverInbound(engine, entry, { decoder, store: this.options.store });
+        if (entry !== null) await deliverInbound(engine, entry, { decoder, store: this.options.store });
       },
     });
     // P11: every new Socket Mode connection (the first, and each reconnect) back-fills the gap.

@@ -400,7 +400,8 @@ export class SlackWebApiStandIn {
       limit,
       offset,
       inRange: (m) =>
-        (oldest === undefined || compareTs(m, oldest) > 0) && (latest === undefined || compareTs(m, latest) < 0),
+        (oldest === undefined || compareTs(m, oldest) > 0) &&
+        (latest === undefined || compareTs(m, latest) < 0),
     };
   }
 
@@ -423,8 +424,13 @@ export class SlackWebApiStandIn {
 
   /** A message as Slack lists it: a thread's root carries `thread_ts`, `reply_count`, `latest_reply`. */
   private shape(m: StoredSlackMessage): Record<string, unknown> {
-    const replies = this.messages.filter((r) => r.channel === m.channel && r.threadTs === m.ts && r.ts !== m.ts);
-    const latest = replies.map((r) => r.ts).sort(compareTs).at(-1);
+    const replies = this.messages.filter(
+      (r) => r.channel === m.channel && r.threadTs === m.ts && r.ts !== m.ts,
+    );
+    const latest = replies
+      .map((r) => r.ts)
+      .sort(compareTs)
+      .at(-1);
     return {
       type: 'message',
       ts: m.ts,
