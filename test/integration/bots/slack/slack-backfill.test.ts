@@ -218,3 +218,42 @@ describe('P11: what the Slack back-fill cannot read, and its page cap', () => {
     }
   });
 });
+
+describe('P11: Slack back-fill over HTTP', () => {
+  it('a restarted process without Socket Mode back-fills once after start', async () => {
+    const runner = new ScriptedRunner({}, replies('on it'));
+    const h = await openSlackHarness({ runner });
+    try {
+      await h.front.idle();
+      const first = h.standIn.addPersonMessage(CHANNEL, null, { user: PEOPLE.dana.userId, text: 'first' });
+      const response = await h.deliver(
+        eventFrom('message-channel', { ts: first, user: PEOPLE.dana.userId, text: 'first' }),
+      );
+      expect(response.status).toBe(200);
+      await waitFor(async () => (await h.runs()).length === 1);
+      const down = h.standIn.addPersonMessage(CHANNEL, null, { user: PEOPLE.mia.userId, text: 'while down' });
+
+      await h.restart();
+      await h.front.idle();
+      const runs = await waitFor(async () => {
+        const all = await h.runs();
+        return all.length === 2 && all.every((r) => r.status === 'succeeded') ? all : null;
+      });
+      await h.engine?.inboxSettled();
+      expect(runs).toHaveLength(2);
+      expect(
+        h.standIn
+          .okCalls('conversations.history')
+          .some((c) => c.params.oldest === first && c.params.channel === CHANNEL),
+      ).toBe(true);
+      const rows = await h.store.transaction((tx) =>
+        (tx as unknown as Query).query<{ event_id: string }>(
+          'SELECT event_id FROM inbound_inbox ORDER BY seq',
+        ),
+      );
+      expect(rows.map((row) => row.event_id)).toEqual([first, down].map((ts) => `${CHANNEL}:${ts}`));
+    } finally {
+      await h.close();
+    }
+  });
+});
