@@ -48,6 +48,8 @@ export interface SlackHarnessOptions {
   tools?: TurnToolsFactory;
   /** T4: the engine's inbox routing (`lanes: 0`: events are stored and acknowledged, never routed). */
   inbox?: Partial<InboxRouterOptions>;
+  /** P11: the back-fill's page size and cap (small, so pagination is exercised). */
+  backfill?: { pageSize?: number; maxPages?: number };
 }
 
 export const APP_TOKEN = 'xapp-1-A0APP00001-test';
@@ -107,6 +109,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
       outboxBackoff: { baseMs: 20, maxMs: 200, maxAttempts: 6 },
       activity: (runId) => activity.activityOf(runId),
       ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
+      ...(options.backfill === undefined ? {} : { backfill: options.backfill }),
     });
     if (front === null) throw new Error('the Slack front end did not connect');
     let engine: TurnEngine | null = null;

@@ -1,16 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { App, HTTPReceiver, webApi } from '@slack/bolt';
+import { App, HTTPReceiver, SocketModeReceiver, webApi } from '@slack/bolt';
 import type { RunActivityLookup } from '../../core/agents/agent-roster';
 import { SummonCommands } from '../../core/commands/summon-commands';
+import { deliverInbound } from '../../core/ingest/deliver-inbound';
 import { OutboxDeliverer } from '../../core/outbox/outbox-deliverer';
 import type { ChatEngine } from '../../core/ports/chat-engine';
 import type { Logger } from '../../core/ports/logger';
 import type { Metrics } from '../../core/ports/metrics';
 import type { Store } from '../../core/ports/store';
 import { publishHome, registerAppHome } from './slack-app-home';
+import { SlackBackfill } from './slack-backfill';
 import { boltLogger } from './slack-bolt-logger';
 import { SlackDirectory } from './slack-directory';
-import { SlackInboxDecoder } from './slack-inbox';
+import { SlackInboxDecoder, slackInboxEntry } from './slack-inbox';
 import { registerSlackListeners } from './slack-listeners';
 import { slackPermalinks } from './slack-permalink';
 import { SlackPlatform } from './slack-platform';
@@ -42,6 +44,8 @@ export interface SlackFrontEndOptions {
   activity?: RunActivityLookup;
   /** P7: the outbox's backlog, retries and 429s (`/metrics`). */
   metrics?: Metrics;
+  /** P11: the back-fill's page size and page cap per conversation (tests set them small). */
+  backfill?: { pageSize?: number; maxPages?: number };
 }
 
 /** Slack's answers that mean the token itself is no good: retrying cannot help. */
@@ -62,13 +66,17 @@ export class SlackFrontEnd {
   readonly deliverer: OutboxDeliverer;
   private started = false;
   private readonly clicks = new Set<Promise<void>>();
+  private backfills: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly app: App,
     private readonly receiver: HTTPReceiver | null,
+    private readonly socket: SocketModeReceiver | null,
     private readonly options: SlackFrontEndOptions,
     readonly identity: { teamId: string; botUserId: string; botId: string },
     private readonly client: webApi.WebClient,
+    /** P11: reads history for the back-fill, waiting out 429s (Retry-After) as the outbox does not. */
+    private readonly historyClient: webApi.WebClient,
     directory: SlackDirectory,
   ) {
     this.deliverer = new OutboxDeliverer({
@@ -138,8 +146,15 @@ export class SlackFrontEnd {
     };
     let app: App;
     let receiver: HTTPReceiver | null = null;
+    let socket: SocketModeReceiver | null = null;
     if (credentials.appToken !== undefined) {
-      app = new App({ ...common, appToken: credentials.appToken, socketMode: true });
+      // Built here rather than by Bolt, so its client's `connected` (each new connection) is ours (P11).
+      socket = new SocketModeReceiver({
+        appToken: credentials.appToken,
+        logger,
+        installerOptions: { clientOptions },
+      });
+      app = new App({ ...common, receiver: socket, socketMode: true });
     } else {
       if (credentials.signingSecret === undefined) {
         throw new Error(
@@ -156,12 +171,20 @@ export class SlackFrontEnd {
       });
       app = new App({ ...common, receiver });
     }
+    const historyClient = new webApi.WebClient(credentials.botToken, {
+      ...clientOptions,
+      // P11: the WebClient sleeps for Slack's Retry-After on a 429 and tries again.
+      retryConfig: webApi.retryPolicies.fiveRetriesInFiveMinutes,
+      rejectRateLimitedCalls: false,
+    });
     return new SlackFrontEnd(
       app,
       receiver,
+      socket,
       options,
       identity,
       client,
+      historyClient,
       new SlackDirectory(options.store, identity.teamId),
     );
   }
@@ -205,6 +228,24 @@ export class SlackFrontEnd {
     });
     const resumed = await this.deliverer.resume();
     if (resumed.resent + resumed.abandoned + resumed.pruned > 0) log.info(resumed, 'outbox resumed');
+    const now = this.options.now ?? (() => new Date());
+    const backfill = new SlackBackfill({
+      client: this.historyClient,
+      store: this.options.store,
+      logger: log,
+      now,
+      ...this.options.backfill,
+      // P6: the same inbox entry as a live event (`{channel}:{ts}`): what was taken in is dropped.
+      deliver: async (event) => {
+        const entry = slackInboxEntry(event, this.identity.teamId, now());
+        if (entry !== null) await deliverInbound(engine, entry, { decoder, store: this.options.store });
+      },
+    });
+    // P11: every new Socket Mode connection (the first, and each reconnect) back-fills the gap.
+    this.socket?.client.on('connected', () => {
+      log.info({}, 'Slack Socket Mode connected');
+      this.queueBackfill(backfill);
+    });
     if (this.receiver === null) {
       try {
         await this.app.start();
@@ -220,8 +261,23 @@ export class SlackFrontEnd {
       }
     }
     this.started = true;
+    // P11: over HTTP there is no connection to come back: back-fill once, after start.
+    if (this.socket === null) this.queueBackfill(backfill);
     log.info({ mode: this.mode, team: this.identity.teamId }, 'Slack front end started');
     return true;
+  }
+
+  /** Resolves once every back-fill started so far is done. */
+  async idle(): Promise<void> {
+    await this.backfills;
+  }
+
+  private queueBackfill(backfill: SlackBackfill): void {
+    this.backfills = this.backfills
+      .then(() => backfill.run())
+      .catch((error: unknown) =>
+        this.options.logger.error({ component: 'slack', err: String(error) }, 'Slack back-fill failed'),
+      );
   }
 
   /** HTTP mode: `POST /slack/events` of Summon's server. False when the request is not Slack's. */
@@ -243,6 +299,7 @@ export class SlackFrontEnd {
 
   async close(): Promise<void> {
     if (this.receiver === null && this.started) await this.app.stop();
+    await this.backfills;
     await Promise.all([...this.clicks]);
     await this.deliverer.drain();
   }

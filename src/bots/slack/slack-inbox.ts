@@ -4,6 +4,7 @@ import type { InboxDecision, InboxDecoder } from '../../core/ports/inbox-decoder
 import type { Logger } from '../../core/ports/logger';
 import type { Store } from '../../core/ports/store';
 import { ensureDirectSpace } from '../../core/spaces/direct-space';
+import { slackTsCursor, threadCursorId } from './slack-backfill';
 import { SlackDirectory } from './slack-directory';
 import { type SlackMessageEvent, toInboundMessage } from './slack-inbound';
 
@@ -108,10 +109,33 @@ export class SlackInboxDecoder implements InboxDecoder {
         };
       }
     }
+    if (event.channel_type !== 'im') await advanceCursors(store, message.channelId, event);
     return {
       kind: 'route',
       message,
       afterCommit: async (outcome) => log.info({ outcome: outcome.kind }, 'Slack message handled'),
     };
   }
+}
+
+/**
+ * P11: the back-fill cursors of a bound channel move in the routing's transaction (routed and
+ * remembered, or neither): a top-level message moves the channel's and opens its own thread's
+ * (so replies said during a gap are fetched), a reply moves its thread's.
+ */
+async function advanceCursors(store: Store, channel: string, event: SlackMessageEvent): Promise<void> {
+  const ts = event.ts;
+  if (ts === undefined) return;
+  await store.transaction(async (tx) => {
+    if ((await tx.channelBindings.find('slack', channel)) === null) return;
+    const messageId = slackTsCursor(ts);
+    const root = event.thread_ts ?? ts;
+    if (root === ts)
+      await tx.channelCursors.advance('slack', { channelId: channel, parentChannelId: null, messageId });
+    await tx.channelCursors.advance('slack', {
+      channelId: threadCursorId(channel, root),
+      parentChannelId: channel,
+      messageId,
+    });
+  });
 }

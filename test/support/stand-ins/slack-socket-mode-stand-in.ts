@@ -69,6 +69,22 @@ export class SlackSocketModeStandIn {
     }
   }
 
+  /**
+   * Slack's `disconnect` message (it recycles the connection): the client closes this socket
+   * and opens a new one through `apps.connections.open`; events sent meanwhile reach nobody.
+   */
+  sendDisconnect(): void {
+    const socket = this.socket;
+    if (socket === null) throw new Error('no Socket Mode client is connected');
+    socket.send(
+      JSON.stringify({
+        type: 'disconnect',
+        reason: 'refresh_requested',
+        debug_info: { host: 'applink-local' },
+      }),
+    );
+  }
+
   async close(): Promise<void> {
     for (const client of this.wss.clients) client.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));

@@ -12,6 +12,8 @@ export interface StoredSlackMessage {
   iconUrl: string | null;
   /** Every message the bot token posts carries the bot's id, as Slack's do. */
   botId: string;
+  /** Who wrote it: a person's user id, or the bot user for the bot's posts. */
+  user?: string;
   edits: number;
 }
 
@@ -49,6 +51,8 @@ const KNOWN = new Set([
   'chat.getPermalink',
   'apps.connections.open',
   'views.publish',
+  'conversations.history',
+  'conversations.replies',
 ]);
 
 /**
@@ -114,18 +118,26 @@ export class SlackWebApiStandIn {
     );
   }
 
-  /** A message a person wrote, kept so threads show it. */
-  addPersonMessage(channel: string, threadTs: string | null): string {
+  /**
+   * A message a person wrote, kept so threads and `conversations.history` show it (never sent
+   * as an event: what Slack holds while a client is away).
+   */
+  addPersonMessage(
+    channel: string,
+    threadTs: string | null,
+    said: { user: string; text: string } | null = null,
+  ): string {
     const ts = this.nextTs();
     this.messages.push({
       channel,
       ts,
       threadTs,
-      text: '(person)',
+      text: said?.text ?? '(person)',
       blocks: null,
       username: null,
       iconUrl: null,
       botId: '',
+      ...(said === null ? {} : { user: said.user }),
       edits: 0,
     });
     return ts;
@@ -198,6 +210,10 @@ export class SlackWebApiStandIn {
         return this.postEphemeral(p);
       case 'chat.getPermalink':
         return this.permalink(p);
+      case 'conversations.history':
+        return this.history(p);
+      case 'conversations.replies':
+        return this.replies(p);
       case 'views.publish': {
         if (typeof p.user_id !== 'string') return { ok: false, error: 'invalid_arguments' };
         const view = parseJson(p.view);
@@ -275,6 +291,7 @@ export class SlackWebApiStandIn {
       username: typeof p.username === 'string' ? p.username : null,
       iconUrl: typeof p.icon_url === 'string' ? p.icon_url : null,
       botId: this.botId,
+      user: this.botUserId,
       edits: 0,
     };
     this.messages.push(message);
@@ -318,6 +335,113 @@ export class SlackWebApiStandIn {
     };
   }
 
+  /**
+   * As https://api.slack.com/methods/conversations.history answers: `channel` required (a
+   * channel the bot is not in is `not_in_channel`); `oldest` / `latest` exclusive bounds
+   * (`inclusive` not supported), `limit` 1–999 (default 100), `cursor` from the last page's
+   * `response_metadata.next_cursor`. The channel's messages (no thread replies), newest first.
+   */
+  private history(p: Record<string, unknown>): Record<string, unknown> {
+    const refused = this.checkRead(p);
+    if (refused !== null) return refused;
+    const window = this.window(p);
+    if ('error' in window) return { ok: false, error: window.error };
+    const all = this.messages
+      .filter((m) => m.channel === p.channel && (m.threadTs === null || m.threadTs === m.ts))
+      .filter((m) => window.inRange(m.ts))
+      .sort((a, b) => compareTs(b.ts, a.ts));
+    return this.page(all, window, (m) => this.shape(m));
+  }
+
+  /**
+   * As https://api.slack.com/methods/conversations.replies answers: `channel` and `ts` (the
+   * thread's root) required; the root first, whatever `oldest` says, then its replies oldest first.
+   */
+  private replies(p: Record<string, unknown>): Record<string, unknown> {
+    const refused = this.checkRead(p);
+    if (refused !== null) return refused;
+    if (typeof p.ts !== 'string' || p.ts === '') return { ok: false, error: 'invalid_arguments' };
+    const window = this.window(p);
+    if ('error' in window) return { ok: false, error: window.error };
+    const root = this.messages.find((m) => m.channel === p.channel && m.ts === p.ts);
+    if (root === undefined) return { ok: false, error: 'thread_not_found' };
+    const replies = this.messages
+      .filter((m) => m.channel === p.channel && m.threadTs === root.ts && m.ts !== root.ts)
+      .filter((m) => window.inRange(m.ts))
+      .sort((a, b) => compareTs(a.ts, b.ts));
+    return this.page([root, ...replies], window, (m) => this.shape(m));
+  }
+
+  private checkRead(p: Record<string, unknown>): Record<string, unknown> | null {
+    if (typeof p.channel !== 'string' || p.channel === '') return { ok: false, error: 'channel_not_found' };
+    if (!/^[CDG][A-Z0-9]{2,}$/.test(p.channel)) return { ok: false, error: 'channel_not_found' };
+    if (this.options.channels !== undefined && !this.options.channels.includes(p.channel))
+      return { ok: false, error: 'not_in_channel' };
+    return null;
+  }
+
+  private window(
+    p: Record<string, unknown>,
+  ): { error: string } | { limit: number; offset: number; inRange: (ts: string) => boolean } {
+    const ts = (value: unknown) => value === undefined || (typeof value === 'string' && TS.test(value));
+    if (!ts(p.oldest)) return { error: 'invalid_ts_oldest' };
+    if (!ts(p.latest)) return { error: 'invalid_ts_latest' };
+    const limit = p.limit === undefined ? 100 : Number(p.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 999) return { error: 'invalid_limit' };
+    let offset = 0;
+    if (p.cursor !== undefined) {
+      const decoded = /^offset:([0-9]+)$/.exec(Buffer.from(String(p.cursor), 'base64').toString());
+      if (decoded?.[1] === undefined) return { error: 'invalid_cursor' };
+      offset = Number(decoded[1]);
+    }
+    const oldest = p.oldest as string | undefined;
+    const latest = p.latest as string | undefined;
+    return {
+      limit,
+      offset,
+      inRange: (m) =>
+        (oldest === undefined || compareTs(m, oldest) > 0) &&
+        (latest === undefined || compareTs(m, latest) < 0),
+    };
+  }
+
+  private page(
+    all: StoredSlackMessage[],
+    window: { limit: number; offset: number },
+    shape: (m: StoredSlackMessage) => Record<string, unknown>,
+  ): Record<string, unknown> {
+    const slice = all.slice(window.offset, window.offset + window.limit);
+    const more = window.offset + window.limit < all.length;
+    return {
+      ok: true,
+      messages: slice.map(shape),
+      has_more: more,
+      response_metadata: {
+        next_cursor: more ? Buffer.from(`offset:${window.offset + window.limit}`).toString('base64') : '',
+      },
+    };
+  }
+
+  /** A message as Slack lists it: a thread's root carries `thread_ts`, `reply_count`, `latest_reply`. */
+  private shape(m: StoredSlackMessage): Record<string, unknown> {
+    const replies = this.messages.filter(
+      (r) => r.channel === m.channel && r.threadTs === m.ts && r.ts !== m.ts,
+    );
+    const latest = replies
+      .map((r) => r.ts)
+      .sort(compareTs)
+      .at(-1);
+    return {
+      type: 'message',
+      ts: m.ts,
+      text: m.text,
+      ...(m.user === undefined ? {} : { user: m.user }),
+      ...(m.botId === '' ? {} : { bot_id: m.botId, app_id: 'A0APP00001' }),
+      ...(m.threadTs !== null ? { thread_ts: m.threadTs } : {}),
+      ...(latest === undefined ? {} : { thread_ts: m.ts, reply_count: replies.length, latest_reply: latest }),
+    };
+  }
+
   /** A message deleted in Slack: gone from the channel, so it has no permalink any more. */
   deleteMessage(channel: string, ts: string): void {
     const index = this.messages.findIndex((m) => m.channel === channel && m.ts === ts);
@@ -336,6 +460,19 @@ export class SlackWebApiStandIn {
     });
     return { ok: true, message_ts: this.nextTs() };
   }
+}
+
+const TS = /^[0-9]{1,12}(\.[0-9]{1,6})?$/;
+
+/** Slack ts values in order (seconds, then the six-digit fraction). */
+function compareTs(a: string, b: string): number {
+  const value = (ts: string) => {
+    const [seconds = '0', fraction = ''] = ts.split('.');
+    return BigInt(seconds) * 1_000_000n + BigInt(fraction.padEnd(6, '0') || '0');
+  };
+  const x = value(a);
+  const y = value(b);
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
