@@ -4,11 +4,11 @@ import { createInterface } from 'node:readline';
 
 /**
  * The real `summon serve` in a child process (node with tsx's loader, so a SIGKILL kills the
- * process that runs it): its JSON log lines on stdout, kept; waits for one; kills it.
+ * process that runs it): its lines (the JSON log is on stderr), kept; waits for one; kills it.
  */
 export class ServeProcess {
+  /** Every line it wrote, stdout and stderr (the JSON log). */
   readonly lines: string[] = [];
-  private stderr = '';
   private exited = false;
   private readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private readonly watchers = new Set<() => void>();
@@ -21,13 +21,12 @@ export class ServeProcess {
         this.notify();
       }),
     );
-    child.stderr.on('data', (chunk: Buffer) => {
-      this.stderr += chunk.toString();
-    });
-    createInterface({ input: child.stdout, terminal: false }).on('line', (line) => {
-      this.lines.push(line);
-      this.notify();
-    });
+    // The log is JSON lines on stderr; stdout has what a command prints.
+    for (const stream of [child.stdout, child.stderr])
+      createInterface({ input: stream, terminal: false }).on('line', (line) => {
+        this.lines.push(line);
+        this.notify();
+      });
   }
 
   /** `summon <args>` with exactly this environment (and PATH). */
@@ -51,8 +50,7 @@ export class ServeProcess {
       const finish = (outcome: string | Error) => {
         clearTimeout(timer);
         this.watchers.delete(check);
-        if (outcome instanceof Error)
-          reject(new Error(`${outcome.message}; stderr:\n${this.stderr}\nstdout:\n${this.lines.join('\n')}`));
+        if (outcome instanceof Error) reject(new Error(`${outcome.message}; output:\n${this.output()}`));
         else resolve(outcome);
       };
       const check = () => {
@@ -71,7 +69,7 @@ export class ServeProcess {
   }
 
   output(): string {
-    return `${this.lines.join('\n')}\n${this.stderr}`;
+    return this.lines.join('\n');
   }
 
   kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {

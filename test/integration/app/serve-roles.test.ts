@@ -170,9 +170,13 @@ describe('summon serve --role web|worker', () => {
     await heldCall(other).closedEarly;
     await waitFor(async () => answers(other).length === 1, 120_000);
 
-    const runs = await web.runtime.store.transaction((tx) =>
-      tx.runs.listByStatus(['queued', 'running', 'succeeded', 'failed']),
-    );
+    const store = web.runtime.store;
+    const runs = await waitFor(async () => {
+      const all = await store.transaction((tx) =>
+        tx.runs.listByStatus(['queued', 'running', 'succeeded', 'failed']),
+      );
+      return all.every((r) => r.status !== 'queued' && r.status !== 'running') ? all : null;
+    });
     expect(runs.map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
     // A12: neither was taken for dead, though one worker died under it.
     expect(runs.filter((r) => r.liveness === 'dead')).toEqual([]);
