@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DiscordFrontEnd } from '../bots/discord';
 import { SlackFrontEnd } from '../bots/slack/slack-front-end';
+import type { ServeRole } from '../config/serve-role';
 import { RunActivityBoard } from '../core/agents/run-activity-board';
 import type { Platform } from '../core/model/platform';
 import type { ChatEngine } from '../core/ports/chat-engine';
@@ -22,33 +23,46 @@ interface FrontEnd {
   platform: ChatPlatform;
   /** False when its credentials were refused (logged once; no retry loop). */
   start(engine: ChatEngine): Promise<boolean>;
+  /** A worker's start: the platform posts, nothing listens (no Bolt listeners, no Discord gateway). */
+  startPosting(): Promise<boolean>;
   handleHttp?(request: IncomingMessage, response: ServerResponse): boolean;
   close(): Promise<void>;
 }
 
 /**
  * The chat front ends whose credentials are configured — Slack (`SLACK_BOT_TOKEN`), Discord
- * (`DISCORD_TOKEN`) — with one engine's workers behind all of them. None configured, or none
- * whose credentials were accepted: null (HTTP only, or the terminal chat).
+ * (`DISCORD_TOKEN`) — with one engine behind all of them. None configured, or none whose
+ * credentials were accepted: null (HTTP only, or the terminal chat).
+ *
+ * The role (`SUMMON_ROLE`) says what this process does: `all` listens and runs turns; `web`
+ * listens and routes the inbox, its engine only enqueues; `worker` runs turns and posts through
+ * the same platforms without listening (Slack's Web API without Bolt listeners, Discord's REST
+ * without a gateway session), so exactly one process holds the Discord session.
  */
 export async function startChatFrontEnds(
   runtime: Runtime,
-  options: { replyPartLimit?: number; runners?: RunnerResolver } = {},
+  options: { replyPartLimit?: number; runners?: RunnerResolver; role?: ServeRole } = {},
 ): Promise<ChatFrontEnds | null> {
+  const role = options.role ?? runtime.config.role;
   // A13: the engine reports run events here; Slack's App Home shows presence from it.
   const activity = new RunActivityBoard();
-  const frontEnds = await configuredFrontEnds(runtime, activity, options);
+  const configured = await configuredFrontEnds(runtime, activity, options);
+  // A worker's platforms can post before its first turn runs (recovery may run one at once).
+  const frontEnds = role === 'worker' ? await postingOnly(configured) : configured;
   if (frontEnds.length === 0) return null;
   const platforms = new Map<Platform, ChatPlatform>(frontEnds.map((f) => [f.platform.platform, f.platform]));
   const engine = await startEngine(runtime, platforms, {
     activity,
+    role,
     ...(options.runners ? { runners: options.runners } : {}),
   });
-  const started: FrontEnd[] = [];
+  const started: FrontEnd[] = role === 'worker' ? frontEnds : [];
   try {
-    for (const frontEnd of frontEnds) {
-      if (await frontEnd.start(engine.engine)) started.push(frontEnd);
-      else await frontEnd.close();
+    if (role !== 'worker') {
+      for (const frontEnd of frontEnds) {
+        if (await frontEnd.start(engine.engine)) started.push(frontEnd);
+        else await frontEnd.close();
+      }
     }
   } catch (error) {
     await Promise.all(frontEnds.map((f) => f.close().catch(() => undefined)));
@@ -61,12 +75,24 @@ export async function startChatFrontEnds(
   }
   return {
     platforms: started.map((f) => f.platform.platform),
-    handleHttp: (request, response) => started.some((f) => f.handleHttp?.(request, response) === true),
+    // A worker serves no front-end route: Slack's deliveries go to the web process.
+    handleHttp: (request, response) =>
+      role !== 'worker' && started.some((f) => f.handleHttp?.(request, response) === true),
     close: async () => {
       await Promise.all(started.map((f) => f.close()));
       await engine.close();
     },
   };
+}
+
+/** A worker's front ends: each platform posts, nothing listens; one whose token is refused is left out. */
+async function postingOnly(frontEnds: FrontEnd[]): Promise<FrontEnd[]> {
+  const ready: FrontEnd[] = [];
+  for (const frontEnd of frontEnds) {
+    if (await frontEnd.startPosting()) ready.push(frontEnd);
+    else await frontEnd.close();
+  }
+  return ready;
 }
 
 async function configuredFrontEnds(
@@ -89,6 +115,8 @@ async function configuredFrontEnds(
       frontEnds.push({
         platform: slack.platform,
         start: (engine) => slack.start(engine),
+        // Built but never started: the Web API client and the outbox, no Bolt listener or socket.
+        startPosting: async () => true,
         handleHttp: (request, response) => slack.handleHttp(request, response),
         close: () => slack.close(),
       });
@@ -104,6 +132,7 @@ async function configuredFrontEnds(
     frontEnds.push({
       platform: discord.platform,
       start: (engine) => discord.start(engine, discordToken),
+      startPosting: () => discord.startPosting(discordToken),
       close: () => discord.close(),
     });
   }

@@ -6,6 +6,7 @@ import { RedisPairRateLimiter } from '../adapters/redis/redis-pair-rate-limiter'
 import { RedisWaitSignals } from '../adapters/redis/redis-wait-signals';
 import { type DiscoveredModel, describeDiscovery, discoverModel } from '../adapters/runners/model-discovery';
 import { createRunnerResolver } from '../adapters/runners/runner-resolver';
+import type { ServeRole } from '../config/serve-role';
 import type { RunActivityBoard } from '../core/agents/run-activity-board';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../core/engine/engine-deps';
 import { TurnEngine } from '../core/engine/turn-engine';
@@ -52,6 +53,8 @@ export async function startEngine(
     egress?: RunEgressProxies | null;
     /** A13: the run activity board shown on App Home (presence). */
     activity?: RunActivityBoard;
+    /** `web`: routes the inbox, runs no turns; `worker`: runs turns, routes nothing; default `all`. */
+    role?: ServeRole;
   } = {},
 ): Promise<EngineRuntime> {
   const { config, logger } = runtime;
@@ -70,7 +73,10 @@ export async function startEngine(
   // T1: with Redis, a click handled by any process wakes the turn waiting in this one.
   const waits = redis === null ? new InProcessWaitSignals() : new RedisWaitSignals(redis, { logger });
   // A10: agents without an adapter run on the first model found (key, server, Ollama, claude CLI).
-  const model = options.runners === undefined ? await discoverModel(config.models) : undefined;
+  const role = options.role ?? 'all';
+  // A web process runs no turn: it needs no model.
+  const model =
+    options.runners === undefined && role !== 'web' ? await discoverModel(config.models) : undefined;
   if (model !== undefined) logger.info({ model: model.kind }, describeDiscovery(model));
   const engine = new TurnEngine({
     store: runtime.store,
@@ -101,13 +107,23 @@ export async function startEngine(
     metrics: runtime.metrics,
     relayName: null,
     ...(options.activity === undefined ? {} : { activity: options.activity }),
-    timings: { ...DEFAULT_TIMINGS, ...options.timings },
+    // A12: SUMMON_DEAD_AFTER_MS; a running turn's heartbeat comes well within it.
+    timings: {
+      ...DEFAULT_TIMINGS,
+      deadAfterMs: config.deadAfterMs,
+      heartbeatMs: Math.min(DEFAULT_TIMINGS.heartbeatMs, Math.floor(config.deadAfterMs / 4)),
+      ...options.timings,
+    },
     // T4: PGlite runs one transaction at a time; more routing lanes would only queue ahead of
     // the front ends' inbox writes (the acks). PostgreSQL routes threads side by side.
     inbox: { lanes: config.databaseUrl === undefined ? 1 : 4 },
   });
   // T3: active turns at once (SUMMON_CONCURRENCY, `--concurrency`); waiting turns hold none.
-  await engine.start({ concurrency: options.concurrency ?? config.concurrency });
+  await engine.start({
+    concurrency: options.concurrency ?? config.concurrency,
+    runTurns: role !== 'web',
+    routeInbox: role !== 'worker',
+  });
   // T1, T3: the queue's depth and this process's waiting and active turns, read at scrape time.
   runtime.metrics.observe({
     queueDepth: () => queue.depth(),

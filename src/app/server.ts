@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../config/config';
+import { roleProblem } from '../config/serve-role';
 import type { Logger } from '../core/ports/logger';
 import { type ChatFrontEnds, startChatFrontEnds } from './chat-front-ends';
 import { createGitGateway } from './git-gateway-runtime';
@@ -27,7 +28,9 @@ export interface RunningServer {
  * Summon as a service: opens the database (PGlite under the data folder when DATABASE_URL is
  * unset), runs migrations, creates the `default` workspace on first start (seeding runs when
  * a workspace is created, not at every start, A3), and serves HTTP on PORT. The chat front
- * ends attach to this server as they are configured.
+ * ends attach to this server as they are configured. The role (`SUMMON_ROLE`) says which
+ * part runs here: `web` serves HTTP and the front ends, `worker` runs turns (serving only
+ * `/healthz`, `/readyz`, `/metrics` and the git gateway its runs push to).
  */
 export async function startServer(
   env: NodeJS.ProcessEnv,
@@ -35,6 +38,9 @@ export async function startServer(
   options: { logToFile?: boolean; chatFrontEnds?: boolean } = {},
 ): Promise<RunningServer> {
   const config = loadConfig(env, cwd);
+  // Web and worker processes share the turn queue: refused before anything opens without Redis.
+  const problem = roleProblem(config.role, config.redisUrl);
+  if (problem !== null) throw new Error(problem);
   // With the chat on the terminal, logs go to a file so they do not run through the conversation.
   const logger = options.logToFile
     ? createLogger({ level: config.logLevel, destination: await logFile(config.dataDir) })
@@ -55,6 +61,11 @@ export async function startServer(
     const gitGateway = await createGitGateway(runtime);
     // Slack and Discord start with their credentials; the terminal chat starts its own engine.
     const chat = options.chatFrontEnds === false ? null : await startChatFrontEnds(runtime);
+    if (chat === null && config.role === 'worker' && options.chatFrontEnds !== false) {
+      throw new Error(
+        'SUMMON_ROLE=worker needs a chat platform (SLACK_BOT_TOKEN or DISCORD_TOKEN, as on the web process): a worker posts its turns there',
+      );
+    }
     const http = createServer((request, response) => {
       if (gitGateway?.handle(request, response)) return;
       if (chat?.handleHttp(request, response)) return;
@@ -68,6 +79,7 @@ export async function startServer(
     logger.info(
       {
         port,
+        role: config.role,
         database: runtime.database.kind,
         dataDir: config.dataDir,
         queue: config.redisUrl ? 'redis' : 'in-process',

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { gatewayUrlProblem } from '../adapters/sandbox/gateway-forward';
+import { parseServeRole, type ServeRole } from './serve-role';
 
 /**
  * Everything Summon reads from the environment, in one place. With nothing set, Summon runs
@@ -16,6 +17,10 @@ export interface Config {
   publicUrl: string | undefined;
   /** T3: `SUMMON_CONCURRENCY`, active turns at once per process (default 64); waiting turns hold none. */
   concurrency: number;
+  /** `SUMMON_ROLE` (`summon serve --role`): all (default), web (HTTP and front ends) or worker (turns). */
+  role: ServeRole;
+  /** A12: `SUMMON_DEAD_AFTER_MS`, how long a running turn's silence means its worker died (default 60 s). */
+  deadAfterMs: number;
   logLevel: string;
   models: ModelConfig;
   /** G3: the git gateway and GitHub. Credentials are secrets: the gateway's alone, never a run's. */
@@ -104,6 +109,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     port,
     publicUrl: nonEmpty(env.SUMMON_PUBLIC_URL),
     concurrency: parseConcurrency(env.SUMMON_CONCURRENCY),
+    role: parseServeRole(env.SUMMON_ROLE),
+    deadAfterMs: parseDeadAfter(env.SUMMON_DEAD_AFTER_MS),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
     models: {
       anthropicApiKey: nonEmpty(env.ANTHROPIC_API_KEY),
@@ -176,6 +183,21 @@ export function parseConcurrency(value: string | undefined): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1) {
     throw new Error(`SUMMON_CONCURRENCY must be a whole number of at least 1, got "${text}"`);
+  }
+  return n;
+}
+
+/** A12: the engine's default; a worker killed mid-turn is noticed after this long. */
+export const DEFAULT_DEAD_AFTER_MS = 60_000;
+
+export function parseDeadAfter(value: string | undefined): number {
+  const text = nonEmpty(value);
+  if (text === undefined) return DEFAULT_DEAD_AFTER_MS;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1000) {
+    throw new Error(
+      `SUMMON_DEAD_AFTER_MS must be a whole number of milliseconds, at least 1000, got "${text}"`,
+    );
   }
   return n;
 }

@@ -1,4 +1,4 @@
-import { type Client, DiscordjsError, DiscordjsErrorCodes, Events, REST } from 'discord.js';
+import { type Client, DiscordjsError, DiscordjsErrorCodes, Events, REST, Routes } from 'discord.js';
 import { SummonCommands } from '../../core/commands/summon-commands';
 import { OutboxDeliverer } from '../../core/outbox/outbox-deliverer';
 import type { ChatEngine } from '../../core/ports/chat-engine';
@@ -50,12 +50,17 @@ export class DiscordFrontEnd {
   private readonly directory: DiscordDirectory;
   private backfills: Promise<unknown> = Promise.resolve();
   private messages: DiscordMessages | null = null;
+  /** A REST-only (worker) process's application id, read once: it has no gateway session to learn it. */
+  private restApplicationId: string | null = null;
 
   constructor(private readonly options: DiscordFrontEndOptions) {
     this.logger = options.logger.child({ component: 'discord' });
     this.client = createDiscordClient({ apiUrl: options.apiUrl });
     this.directory = options.directory ?? new StoreDiscordDirectory(options.store);
-    this.webhooks = new DiscordWebhooks(this.client.rest, () => this.client.application?.id ?? '');
+    this.webhooks = new DiscordWebhooks(
+      this.client.rest,
+      () => this.client.application?.id ?? this.restApplicationId ?? '',
+    );
     this.senderRest = new REST({
       retries: 0,
       rejectOnRateLimit: () => true,
@@ -153,6 +158,27 @@ export class DiscordFrontEnd {
         logger.error({ err: loggable(error) }, 'Discord connection failed; the Discord front end is stopped');
       }
       await client.destroy();
+      return false;
+    }
+  }
+
+  /**
+   * A worker process's Discord: posts, edits and webhooks over REST, no gateway session and no
+   * listener (exactly one process, the `web` or `all` one, holds the session). False when
+   * Discord refused the token (one log line).
+   */
+  async startPosting(token: string): Promise<boolean> {
+    this.client.rest.setToken(token);
+    this.senderRest.setToken(token);
+    try {
+      const application = (await this.client.rest.get(Routes.currentApplication())) as { id: string };
+      this.restApplicationId = application.id;
+      return true;
+    } catch (error) {
+      this.logger.error(
+        { err: loggable(error) },
+        'Discord refused DISCORD_TOKEN (GET /applications/@me failed); this worker posts nothing to Discord',
+      );
       return false;
     }
   }

@@ -68,12 +68,18 @@ export class TurnEngine implements ChatEngine {
   /**
    * Recovers what a previous process left, then consumes the queue. T3: at most `concurrency`
    * turns are active at once; T1: a turn that waits holds neither a slot nor its queue job.
+   * A `web` process routes the inbox and runs no turns (`runTurns: false`); a `worker` runs
+   * turns and recovery and leaves the inbox to the web process (`routeInbox: false`).
    */
-  async start(options: { concurrency: number }): Promise<void> {
-    this.deps.slots.setCapacity(options.concurrency);
-    await recoverRuns(this.deps);
-    this.deps.queue.process((job) => this.lanes.handle(job), options);
-    this.inbox.start();
+  async start(options: { concurrency: number; runTurns?: boolean; routeInbox?: boolean }): Promise<void> {
+    const { concurrency, runTurns = true, routeInbox = true } = options;
+    this.deps.slots.setCapacity(concurrency);
+    if (runTurns) {
+      await recoverRuns(this.deps);
+      this.deps.queue.process((job) => this.lanes.handle(job), { concurrency });
+    }
+    if (routeInbox) this.inbox.start();
+    if (!runTurns) return;
     this.sweep = setInterval(() => {
       recoverRuns(this.deps).catch((error: unknown) =>
         this.deps.logger.error({ err: error }, 'run recovery failed'),
