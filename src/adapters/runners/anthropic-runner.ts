@@ -6,7 +6,6 @@ import type {
   Tool,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { TurnCheckpointRound } from '../../core/ports/run-checkpoints';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../core/ports/runner';
 import type { ToolCall, ToolOutcome } from '../../core/ports/turn-tools';
 import { DEFAULT_CONTEXT_TOKENS, estimateTokens } from '../../core/prompt/token-estimate';
@@ -14,7 +13,7 @@ import { anthropicTokenPlan } from './anthropic-effort';
 import { describeAnthropicError } from './anthropic-errors';
 import { type AssembledMessage, readMessageStream } from './anthropic-message-stream';
 import { droppedNotice, fitExchanges } from './bounded-exchanges';
-import { checkpointedRound, runToolRound } from './tool-round';
+import { checkpointedRound, runToolRound, startToolLoop } from './tool-round';
 
 export interface AnthropicRunnerOptions {
   /** `ANTHROPIC_API_KEY`; without it every run fails with a sentence saying how to configure one. */
@@ -107,35 +106,21 @@ export class AnthropicRunner implements Runner {
       (request.agent.contextSize ?? DEFAULT_CONTEXT_TOKENS) -
       first.max_tokens -
       estimateTokens(request.system);
-    // T2: a resumed turn goes on from its checkpoint: its exchanges, then the round in progress.
-    const resume = request.resumeFrom;
-    if (resume !== undefined && resume.format !== CHECKPOINT_FORMAT) {
-      yield { type: 'error', message: `cannot resume a turn checkpointed by the ${resume.format} runner.` };
-      return;
-    }
-    const exchanges = (resume?.exchanges ?? []) as MessageParam[][];
-    let nudged = resume?.nudged ?? false;
-    const save = async (rounds: number, round: TurnCheckpointRound | null) =>
-      request.checkpoint?.({ format: CHECKPOINT_FORMAT, exchanges, round, rounds, nudged });
-    if (resume === undefined) await save(0, null);
-    else if (resume.round !== null) {
-      const pending = resume.round;
-      const outcomes = yield* runToolRound(
-        pending.calls,
-        tools,
-        signal,
-        checkpointedRound(pending, resume.rounds, save),
-      );
-      if (signal.aborted) return;
-      exchanges.push([
+    const maxRounds = this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
+    // T2: a new turn is checkpointed at once; a resumed one goes on from its checkpoint.
+    const progress = yield* startToolLoop<MessageParam[]>(
+      request,
+      CHECKPOINT_FORMAT,
+      tools,
+      signal,
+      (pending, outcomes) => [
         { role: 'assistant', content: pending.assistant as ContentBlockParam[] },
         { role: 'user', content: toolResults(pending.calls, outcomes) },
-      ]);
-      await save(resume.rounds + 1, null);
-    }
-    const maxRounds = this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
-    const firstRound = resume === undefined ? 0 : resume.rounds + (resume.round === null ? 0 : 1);
-    for (let round = firstRound; ; round++) {
+      ],
+    );
+    if (progress === null) return;
+    const { exchanges, save } = progress;
+    for (let round = progress.firstRound; ; round++) {
       if (signal.aborted) return;
       // A4: contextSize bounds what the loop keeps; the oldest exchanges go first, whole.
       const prompt: MessageParam = { role: 'user', content: request.prompt };
@@ -199,11 +184,11 @@ export class AnthropicRunner implements Runner {
       // A9: a completion contract (plan mode: submit_plan) nudges once, then fails the turn.
       const nudge = tools.completion?.unmet();
       if (nudge !== undefined && tools.completion !== undefined) {
-        if (nudged) {
+        if (progress.nudged) {
           yield { type: 'error', message: tools.completion.failure };
           return;
         }
-        nudged = true;
+        progress.nudged = true;
         const said: ContentBlockParam[] =
           message.content.length > 0 ? message.content : [{ type: 'text', text: '(no answer)' }];
         exchanges.push([

@@ -1,13 +1,12 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { TurnCheckpointRound } from '../../core/ports/run-checkpoints';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../core/ports/runner';
 import type { ToolCall, ToolOutcome } from '../../core/ports/turn-tools';
 import { DEFAULT_MAX_TOOL_ROUNDS } from './anthropic-runner';
 import { droppedNotice, fitExchanges } from './bounded-exchanges';
 import { type AssembledCompletion, readCompletionStream } from './openai-completion-stream';
 import { describeOpenAiError } from './openai-errors';
-import { checkpointedRound, runToolRound } from './tool-round';
+import { checkpointedRound, runToolRound, startToolLoop } from './tool-round';
 
 export interface OpenAiRunnerOptions {
   /** An OpenAI-compatible API root, e.g. `http://localhost:11434/v1` (Ollama). Unset = OpenAI's own API. */
@@ -82,32 +81,19 @@ export class OpenAiRunner implements Runner {
     const budget =
       (request.agent.contextSize ?? this.options.defaultContextTokens ?? DEFAULT_OPENAI_CONTEXT) -
       ANSWER_ROOM;
-    // T2: a resumed turn goes on from its checkpoint: its exchanges, then the round in progress.
-    const resume = request.resumeFrom;
-    if (resume !== undefined && resume.format !== CHECKPOINT_FORMAT) {
-      yield { type: 'error', message: `cannot resume a turn checkpointed by the ${resume.format} runner.` };
-      return;
-    }
-    const exchanges = (resume?.exchanges ?? []) as ChatCompletionMessageParam[][];
     const maxRounds = this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
-    let nudged = resume?.nudged ?? false;
-    const save = async (rounds: number, round: TurnCheckpointRound | null) =>
-      request.checkpoint?.({ format: CHECKPOINT_FORMAT, exchanges, round, rounds, nudged });
-    if (resume === undefined) await save(0, null);
-    else if (resume.round !== null) {
-      const pending = resume.round;
-      const outcomes = yield* runToolRound(
-        pending.calls,
-        tools,
-        signal,
-        checkpointedRound(pending, resume.rounds, save),
-      );
-      if (signal.aborted) return;
-      exchanges.push(toolExchange(pending.assistant as ChatCompletionMessageParam, pending.calls, outcomes));
-      await save(resume.rounds + 1, null);
-    }
-    const firstRound = resume === undefined ? 0 : resume.rounds + (resume.round === null ? 0 : 1);
-    for (let round = firstRound; ; round++) {
+    // T2: a new turn is checkpointed at once; a resumed one goes on from its checkpoint.
+    const progress = yield* startToolLoop<ChatCompletionMessageParam[]>(
+      request,
+      CHECKPOINT_FORMAT,
+      tools,
+      signal,
+      (pending, outcomes) =>
+        toolExchange(pending.assistant as ChatCompletionMessageParam, pending.calls, outcomes),
+    );
+    if (progress === null) return;
+    const { exchanges, save } = progress;
+    for (let round = progress.firstRound; ; round++) {
       if (signal.aborted) return;
       yield { type: 'thinking' };
       // A4: contextSize bounds the loop's history; the oldest tool exchanges go first, whole.
@@ -182,11 +168,11 @@ export class OpenAiRunner implements Runner {
       // A9: a completion contract (plan mode: submit_plan) nudges once, then fails the turn.
       const nudge = tools.completion?.unmet();
       if (nudge !== undefined && tools.completion !== undefined) {
-        if (nudged) {
+        if (progress.nudged) {
           yield { type: 'error', message: tools.completion.failure };
           return;
         }
-        nudged = true;
+        progress.nudged = true;
         exchanges.push([
           { role: 'assistant', content: completion.text === '' ? '(no answer)' : completion.text },
           { role: 'user', content: nudge },

@@ -1,5 +1,5 @@
 import type { TurnCheckpointRound } from '../../core/ports/run-checkpoints';
-import type { RunnerEvent } from '../../core/ports/runner';
+import type { RunnerEvent, RunnerRequest } from '../../core/ports/runner';
 import type { ToolCall, ToolOutcome, TurnTools } from '../../core/ports/turn-tools';
 import { summarizeCall, summarizeOutcome } from '../../core/tools/call-summary';
 
@@ -61,4 +61,65 @@ export function parseToolInput(json: string): { input: unknown; inputError?: str
       inputError: 'The tool input was not valid JSON; call the tool again with a JSON object.',
     };
   }
+}
+
+/**
+ * T2: a tool loop's progress, as its checkpoints hold it: the exchanges so far (in the runner's
+ * own API messages), whether the model was already nudged, and where the loop goes on.
+ */
+export interface LoopProgress<Exchange extends unknown[]> {
+  exchanges: Exchange[];
+  nudged: boolean;
+  /** The round the loop starts at (0, or after the checkpointed ones). */
+  firstRound: number;
+  /** Checkpoints the loop: `rounds` done, and the round in progress, if any. */
+  save(rounds: number, round: TurnCheckpointRound | null): Promise<void>;
+}
+
+/**
+ * T2, the start of every tool loop: a new turn is checkpointed at once; a resumed one goes on
+ * from its checkpoint (refused when another runner wrote it), its round in progress finished
+ * first — the calls already answered are not run again — and turned into an exchange by
+ * `exchangeOf`. Returns null when the turn cannot go on (refused, or aborted meanwhile).
+ */
+export async function* startToolLoop<Exchange extends unknown[]>(
+  request: Pick<RunnerRequest, 'checkpoint' | 'resumeFrom'>,
+  format: string,
+  tools: TurnTools,
+  signal: AbortSignal,
+  exchangeOf: (round: TurnCheckpointRound, outcomes: ToolOutcome[]) => Exchange,
+): AsyncGenerator<RunnerEvent, LoopProgress<Exchange> | null> {
+  const resume = request.resumeFrom;
+  if (resume !== undefined && resume.format !== format) {
+    yield { type: 'error', message: `cannot resume a turn checkpointed by the ${resume.format} runner.` };
+    return null;
+  }
+  const progress: LoopProgress<Exchange> = {
+    exchanges: (resume?.exchanges ?? []) as Exchange[],
+    nudged: resume?.nudged ?? false,
+    firstRound: resume === undefined ? 0 : resume.rounds,
+    save: async (rounds, round) =>
+      request.checkpoint?.({
+        format,
+        exchanges: progress.exchanges,
+        round,
+        rounds,
+        nudged: progress.nudged,
+      }),
+  };
+  if (resume === undefined) await progress.save(0, null);
+  else if (resume.round !== null) {
+    const pending = resume.round;
+    const outcomes = yield* runToolRound(
+      pending.calls,
+      tools,
+      signal,
+      checkpointedRound(pending, resume.rounds, progress.save),
+    );
+    if (signal.aborted) return null;
+    progress.exchanges.push(exchangeOf(pending, outcomes));
+    progress.firstRound = resume.rounds + 1;
+    await progress.save(progress.firstRound, null);
+  }
+  return progress;
 }
