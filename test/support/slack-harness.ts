@@ -50,6 +50,8 @@ export interface SlackHarnessOptions {
   inbox?: Partial<InboxRouterOptions>;
   /** P11: the back-fill's page size and cap (small, so pagination is exercised). */
   backfill?: { pageSize?: number; maxPages?: number };
+  /** T2 outage tests: a PostgreSQL server of the test's own, to restart. */
+  postgresServerUrl?: string;
 }
 
 export const APP_TOKEN = 'xapp-1-A0APP00001-test';
@@ -71,7 +73,10 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
   });
   const apiUrl = await standIn.listen();
   if (options.socketMode) socket = new SlackSocketModeStandIn(standIn.httpServer);
-  const db = await openTestDatabase(options.database ?? 'postgres');
+  const db = await openTestDatabase(
+    options.database ?? 'postgres',
+    options.postgresServerUrl === undefined ? {} : { serverUrl: options.postgresServerUrl },
+  );
   const store = db.database.store;
   const dataDir = await makeTempDir();
   const directory = new FileWorkspaceDirectory(dataDir.path);

@@ -13,6 +13,8 @@ import {
   startPrivateRedis,
 } from '../../support/private-services';
 import { ScriptedRunner } from '../../support/scripted-runner';
+import { CHANNEL, eventFrom } from '../../support/slack-delivery';
+import { openSlackHarness, type SlackHarness } from '../../support/slack-harness';
 
 /**
  * T2, A12: a PostgreSQL or Redis restart of seconds loses no finished answer and wrongly kills
@@ -49,7 +51,7 @@ const answersOf = (h: EngineHarness) =>
       .sort(),
   );
 
-describe('T2, A12: service outages (PostgreSQL + BullMQ, servers of this test)', () => {
+describe('T2, A12: service outages (PostgreSQL and Redis servers of this test, restarted for real)', () => {
   let pg: PrivatePostgres;
   let redis: PrivateRedis;
   let h: EngineHarness | undefined;
@@ -66,7 +68,7 @@ describe('T2, A12: service outages (PostgreSQL + BullMQ, servers of this test)',
     await pg?.remove();
   });
 
-  it('T2, A12: PostgreSQL restarted while turns finish: every answer is posted once, no run is marked dead', async () => {
+  it('T2, A12: PostgreSQL + BullMQ, PostgreSQL restarted while turns finish: every answer is posted once, no run is marked dead', async () => {
     const gate = gatedRunner();
     // A12: a silent run is dead after 1 s, so an outage of 3 s is three times that.
     h = await openEngineHarness(
@@ -120,7 +122,66 @@ describe('T2, A12: service outages (PostgreSQL + BullMQ, servers of this test)',
     }
   }, 90_000);
 
-  it('T2: Redis restarted while runs are queued (its jobs gone with it): each is answered once', async () => {
+  it('T2, P7: on Slack (the real Bolt app, PostgreSQL + in-process queue), PostgreSQL restarted while turns finish: each card and reply goes out through the outbox once', async () => {
+    const gate = gatedRunner();
+    let slack: SlackHarness | undefined;
+    try {
+      slack = await openSlackHarness({
+        runner: gate.runner,
+        timings: { heartbeatMs: 100, deadAfterMs: 1000 },
+        postgresServerUrl: pg.url,
+      });
+      const s = slack;
+      const threads: string[] = [];
+      for (const [agent, n] of [
+        ['engineer', 1],
+        ['qa', 2],
+        ['architect', 3],
+      ] as const) {
+        const ts = s.standIn.addPersonMessage(CHANNEL, null);
+        threads.push(ts);
+        expect((await s.deliver(eventFrom('app-mention', { ts, text: `@${agent} #${n}` }))).status).toBe(200);
+      }
+      await waitFor(async () => gate.started.size === 3);
+
+      await pg.stop();
+      gate.release();
+      await pause(3000);
+      await pg.start();
+
+      const runs = await waitFor(async () => {
+        const all = await s.runs();
+        return all.length === 3 && all.every((r) => r.status !== 'running' && r.status !== 'queued')
+          ? all
+          : null;
+      });
+      expect(runs.map((r) => [r.status, r.liveness, r.error])).toEqual(
+        Array.from({ length: 3 }, () => ['succeeded', 'ok', null]),
+      );
+      const replies = (ts: string) =>
+        s.standIn
+          .inThread(CHANNEL, ts)
+          .filter((m) => m.blocks === null && m.username !== null)
+          .map((m) => `${m.username}: ${m.text}`);
+      await waitFor(async () => threads.every((ts) => replies(ts).length > 0));
+      expect(threads.map(replies)).toEqual([
+        ['engineer: answer to #1'],
+        ['qa: answer to #2'],
+        ['architect: answer to #3'],
+      ]);
+      // P7: every outgoing call (cards, their edits, replies) was delivered, none given up.
+      const statuses = await s.store.transaction((tx) =>
+        (tx as unknown as { query: <R>(sql: string) => Promise<R[]> }).query<{ status: string }>(
+          'SELECT DISTINCT status FROM outbox',
+        ),
+      );
+      expect(statuses).toEqual([{ status: 'sent' }]);
+    } finally {
+      await slack?.close();
+    }
+  }, 90_000);
+
+  it('T2: PostgreSQL + BullMQ, Redis restarted while runs are queued (its jobs gone with it): each is answered once', async () => {
     const gate = gatedRunner();
     // The periodic sweep (every deadAfterMs / 2, here 5 minutes) is not what answers them: the
     // reconnect and the retried enqueue are.
