@@ -97,7 +97,10 @@ export class TurnEngine implements ChatEngine {
     // inside it (a Redis that kept nothing lost its jobs) are enqueued at once, not at the sweep.
     this.unwatch.push(
       this.deps.outage?.onRestored(() => this.recoverNow()) ?? (() => {}),
-      this.deps.queue.onReconnect?.(() => this.recoverNow()) ?? (() => {}),
+      this.deps.queue.onReconnect?.(() => {
+        this.deps.outage?.reached('redis');
+        this.recoverNow();
+      }) ?? (() => {}),
     );
   }
 

@@ -7,13 +7,15 @@ type Service = ServiceUnavailableError['service'];
 /**
  * T2, A12: what this process saw of the services it depends on. A call that found a service
  * unreachable marks it down; the next call that got through marks it back, which tells the
- * listeners at once (the engine runs its recovery pass then, rather than at its next sweep)
- * and starts a grace period: for that long no run is judged dead for its silence, since the
- * processes running them could not write their heartbeats either and are only now catching up.
+ * listeners at once (the engine runs its recovery pass then, rather than at its next sweep).
+ * The database's return also starts a grace period: for that long no run is judged dead for
+ * its silence, since the processes running them could not write their heartbeats either and
+ * are only now catching up.
  */
 export class OutageWatch {
   private readonly down = new Map<Service, Date>();
-  private lastRestoredAt: Date | null = null;
+  /** When the database was last reached again after an outage (heartbeats are database writes). */
+  private databaseBackAt: Date | null = null;
   private readonly listeners = new Set<(service: Service) => void>();
 
   constructor(
@@ -37,7 +39,7 @@ export class OutageWatch {
     if (since === undefined) return;
     this.down.delete(service);
     const now = this.clock.now();
-    this.lastRestoredAt = now;
+    if (service === 'database') this.databaseBackAt = now;
     this.logger.info({ service, outageMs: now.getTime() - since.getTime() }, `${service} reachable again`);
     for (const listener of [...this.listeners]) listener(service);
   }
@@ -49,12 +51,13 @@ export class OutageWatch {
   }
 
   /**
-   * A12: true while a service is down, or less than `graceMs` after one came back: silence now
-   * says nothing about whether a run's process is alive.
+   * A12: true while the database is down, or less than `graceMs` after it came back: a run's
+   * silence (its heartbeat is a database write) says nothing then about whether its process is
+   * alive. Redis carries no heartbeat, so its outages excuse nothing.
    */
   silenceIsExcused(graceMs: number): boolean {
-    if (this.down.size > 0) return true;
-    if (this.lastRestoredAt === null) return false;
-    return this.clock.now().getTime() - this.lastRestoredAt.getTime() < graceMs;
+    if (this.down.has('database')) return true;
+    if (this.databaseBackAt === null) return false;
+    return this.clock.now().getTime() - this.databaseBackAt.getTime() < graceMs;
   }
 }

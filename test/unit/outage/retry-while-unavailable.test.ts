@@ -88,4 +88,16 @@ describe('A12 OutageWatch', () => {
     watch.reached('redis');
     expect(restored).toEqual(['database']);
   });
+
+  it('A12: a Redis outage excuses no silence (heartbeats are database writes), but its return is told', () => {
+    const clock = new ManualClock();
+    const watch = new OutageWatch(clock, silentLogger);
+    const restored: string[] = [];
+    watch.onRestored((service) => restored.push(service));
+    watch.unavailable('redis', new ServiceUnavailableError('redis', 'Connection is closed.', false));
+    expect(watch.silenceIsExcused(1000)).toBe(false);
+    watch.reached('redis');
+    expect(restored).toEqual(['redis']);
+    expect(watch.silenceIsExcused(1000)).toBe(false);
+  });
 });
