@@ -1,0 +1,367 @@
+import { DeliveryError } from '../../core/outbox/delivery-error';
+import type { ReplyStep, ReplyStream, ReplyStreamOpening } from '../../core/ports/chat-platform';
+import type { Logger } from '../../core/ports/logger';
+import { replyTail } from '../../core/streaming/reply-tail';
+import { fenceMarkerOf, openFenceAt } from '../../core/text/open-fence';
+import { splitMessage } from '../../core/text/split-message';
+import { agentTextToMrkdwn, type SlackMemberRef } from './slack-mrkdwn';
+import type { SlackCall } from './slack-sender';
+import type { SlackThreadParts } from './slack-thread-id';
+
+/** Slack's limit on `markdown_text` (and a chunk's text) in one streaming call. */
+const CALL_TEXT_LIMIT = 12_000;
+/** Slack cuts a task's title near 256 characters. */
+const TITLE_LIMIT = 250;
+/** What Slack answers for a stream it has closed (its age limit, about five minutes). */
+const STREAM_OVER = 'message_not_in_streaming_state';
+
+export interface SlackStreamSettings {
+  /** P14: a streamed message is closed and the reply goes on in a new one after this long (Slack ends streams after about 5 minutes). */
+  rolloverAfterMs: number;
+  /** Appends are coalesced to one per interval (`chat.appendStream` is Tier 4, per workspace). */
+  intervalMs: number;
+}
+
+export const DEFAULT_SLACK_STREAM: SlackStreamSettings = { rolloverAfterMs: 240_000, intervalMs: 1_000 };
+
+export interface SlackReplyStreamOptions {
+  parts: SlackThreadParts;
+  opening: ReplyStreamOpening;
+  /** The Slack team the bot token belongs to: a channel stream's `recipient_team_id`. */
+  teamId: string;
+  /** One Web API call through the outbox, in the thread's order (P7). */
+  call: (call: SlackCall, args: Record<string, unknown>) => Promise<string | null>;
+  /** M11: the workspace's members, for real mentions. */
+  members: () => Promise<readonly SlackMemberRef[]>;
+  /** The most a streamed message holds before the reply goes on in the next (P7). */
+  partLimit: number;
+  settings: SlackStreamSettings;
+  logger: Logger;
+  now?: () => number;
+}
+
+type Pending = { kind: 'text'; text: string } | { kind: 'step'; step: ReplyStep };
+interface Segment {
+  ts: string;
+  startedAt: number;
+  /** The reply's text this message shows (before mrkdwn), to know the fence open at its end. */
+  text: string;
+}
+
+/**
+ * P14 on Slack: the reply streams into the thread with `chat.startStream` / `appendStream` /
+ * `stopStream` under the agent's `username` and `icon_url`, tool calls as `task_update` chunks.
+ * Before Slack's stream age limit (and before a message grows past the part limit) the message
+ * is stopped and the reply goes on in a new one; a stream Slack already closed gets the refused
+ * text in a new message, so nothing is lost or shown twice. A fence open at a cut is closed and
+ * opened again (P7). Refused at the start (no streaming here), the engine posts instead.
+ */
+export class SlackReplyStream implements ReplyStream {
+  readonly showsSteps = true;
+  private readonly pending: Pending[] = [];
+  private readonly steps = new Map<string, ReplyStep>();
+  private readonly segments: Segment[] = [];
+  private open: Segment | null = null;
+  private streamed = '';
+  /** The part of `streamed` that is in some message (or handed to a post). */
+  private shown = 0;
+  private refused = false;
+  /** Streaming failed after it had shown something: the rest is posted at the end. */
+  private broken = false;
+  private ended = false;
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private lastWriteAt = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly options: SlackReplyStreamOptions) {
+    this.now = options.now ?? (() => Date.now());
+  }
+
+  append(delta: string): void {
+    if (this.ended || delta === '') return;
+    this.streamed += delta;
+    const last = this.pending.at(-1);
+    if (last?.kind === 'text') last.text += delta;
+    else this.pending.push({ kind: 'text', text: delta });
+    this.schedule();
+  }
+
+  step(step: ReplyStep): void {
+    if (this.ended) return;
+    this.steps.set(step.id, step);
+    this.pending.push({ kind: 'step', step });
+    this.schedule();
+  }
+
+  async finish(reply: string): Promise<string | null> {
+    this.append(replyTail(this.streamed, reply));
+    await this.end();
+    const first = this.segments[0];
+    if (first === undefined) return null;
+    if (this.shown < this.streamed.length) await this.postRest();
+    return first.ts;
+  }
+
+  async abandon(): Promise<void> {
+    await this.end();
+  }
+
+  private async end(): Promise<void> {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.ended = true;
+    await this.writing;
+    // Nothing started yet: no stream is opened only to be closed (the reply is posted instead).
+    if (this.segments.length === 0) return;
+    await this.flush(true);
+    if (this.open !== null) await this.stop(this.open, '');
+  }
+
+  private schedule(): void {
+    if (this.timer !== null || this.ended) return;
+    const wait = Math.max(0, this.lastWriteAt + this.options.settings.intervalMs - this.now());
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.writing = this.writing.then(() => this.flush(false));
+    }, wait);
+  }
+
+  /** Sends what is pending, in order: text and steps into the open message, rolling over when due. */
+  private async flush(final: boolean): Promise<void> {
+    this.lastWriteAt = this.now();
+    if (this.refused || this.broken || this.pending.length === 0) return;
+    const items = this.take(final);
+    if (items.length === 0) return;
+    const open = this.open;
+    if (open !== null && this.now() - open.startedAt >= this.options.settings.rolloverAfterMs) {
+      await this.stop(open, '');
+    }
+    for (const piece of this.pieces(items)) {
+      if (!(await this.send(piece))) return;
+    }
+  }
+
+  /**
+   * The pending items to send now. M11: a trailing `@name` still being written is held back
+   * (unless this is the end), so a mention is never cut in two.
+   */
+  private take(final: boolean): Pending[] {
+    const items = this.pending.splice(0, this.pending.length);
+    const last = items.at(-1);
+    if (final || last?.kind !== 'text') return items;
+    const held = /@[\w.-]*$/.exec(last.text);
+    if (held === null) return items;
+    const keep = last.text.slice(0, held.index);
+    this.pending.push({ kind: 'text', text: last.text.slice(held.index) });
+    if (keep === '') items.pop();
+    else last.text = keep;
+    return items;
+  }
+
+  /** Items cut so each call stays within the per-call limit and each message within the part limit. */
+  private *pieces(items: Pending[]): Generator<Pending[]> {
+    let batch: Pending[] = [];
+    let room = this.roomInOpen();
+    for (const item of items) {
+      if (item.kind === 'step') {
+        batch.push(item);
+        continue;
+      }
+      let rest = item.text;
+      while (rest !== '') {
+        const cut = rest.length <= room ? rest.length : cutAt(rest, room);
+        batch.push({ kind: 'text', text: rest.slice(0, cut) });
+        rest = rest.slice(cut);
+        if (rest === '') {
+          room -= cut;
+          break;
+        }
+        batch.push({ kind: 'text', text: '' }); // marks the message as full
+        yield batch;
+        batch = [];
+        room = Math.min(CALL_TEXT_LIMIT, this.options.partLimit);
+      }
+    }
+    if (batch.length > 0) yield batch;
+  }
+
+  private roomInOpen(): number {
+    const used = this.open?.text.length ?? 0;
+    return Math.max(40, Math.min(CALL_TEXT_LIMIT, this.options.partLimit - used));
+  }
+
+  /** One start or append; a full message is stopped after it. False once streaming is over. */
+  private async send(batch: Pending[]): Promise<boolean> {
+    const full = batch.at(-1)?.kind === 'text' && (batch.at(-1) as { text: string }).text === '';
+    const items = full ? batch.slice(0, -1) : batch;
+    const text = items.map((i) => (i.kind === 'text' ? i.text : '')).join('');
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const open = this.open;
+      try {
+        if (open === null) await this.start(items);
+        else await this.appendTo(open, items);
+        this.shown += text.length;
+        const current = this.open;
+        if (full && current !== null) await this.stop(current, '');
+        return true;
+      } catch (error) {
+        const code = slackErrorOf(error);
+        if (open !== null && attempt === 0) {
+          // Slack closed the message (its age limit) or lost it: the same text goes into a new one.
+          this.options.logger.info(
+            { ts: open.ts, slackError: code },
+            'reply stream continues in a new message',
+          );
+          this.open = null;
+          continue;
+        }
+        return this.give(open === null && this.segments.length === 0, code, error);
+      }
+    }
+    return false;
+  }
+
+  /** Streaming is over for this turn: refused at the start (the engine posts), or broken later. */
+  private give(refusedAtStart: boolean, code: string | undefined, error: unknown): false {
+    if (refusedAtStart) {
+      this.refused = true;
+      this.options.logger.info(
+        { slackError: code },
+        'Slack refused to stream the reply: it is posted instead',
+      );
+      this.options.opening.onRefused();
+    } else {
+      this.broken = true;
+      this.options.logger.warn({ err: error }, 'the reply stream failed: the rest of the reply is posted');
+    }
+    return false;
+  }
+
+  private async start(items: Pending[]): Promise<void> {
+    const { parts, opening, teamId } = this.options;
+    const direct = parts.channel.startsWith('D');
+    if (!direct && opening.recipientUserId === null) {
+      // A channel stream needs the person it answers (`recipient_user_id`): none, no stream.
+      throw new DeliveryError('no recipient for a channel stream', { kind: 'never' });
+    }
+    const previous = this.segments.at(-1);
+    const reopen = previous === undefined ? null : openFenceAt(previous.text);
+    // The steps still running are shown again, so their end lands on the new message.
+    const running = [...this.steps.values()]
+      .filter(
+        (s) => s.status === 'in_progress' && !items.some((i) => i.kind === 'step' && i.step.id === s.id),
+      )
+      .map((step): Pending => ({ kind: 'step', step }));
+    const lead: Pending[] = reopen === null ? [] : [{ kind: 'text', text: `${reopen}\n` }];
+    const chunks = await this.chunks([...lead, ...running, ...items]);
+    const ts = await this.options.call('chat.startStream', {
+      channel: parts.channel,
+      thread_ts: parts.threadTs,
+      ...(direct || opening.recipientUserId === null
+        ? {}
+        : { recipient_user_id: opening.recipientUserId, recipient_team_id: teamId }),
+      username: opening.as.name,
+      ...(opening.as.avatarUrl === null ? {} : { icon_url: opening.as.avatarUrl }),
+      task_display_mode: 'timeline',
+      chunks,
+    });
+    if (ts === null) throw new DeliveryError('Slack returned no ts for a stream', { kind: 'never' });
+    const segment = {
+      ts,
+      startedAt: this.now(),
+      text: (reopen === null ? '' : `${reopen}\n`) + textOf(items),
+    };
+    this.segments.push(segment);
+    this.open = segment;
+  }
+
+  private async appendTo(open: Segment, items: Pending[]): Promise<void> {
+    if (items.length === 0) return;
+    await this.options.call('chat.appendStream', {
+      channel: this.options.parts.channel,
+      ts: open.ts,
+      chunks: await this.chunks(items),
+    });
+    open.text += textOf(items);
+  }
+
+  /** Stops a message; a fence open at its end is closed first (P7). Slack having closed it already is fine. */
+  private async stop(segment: Segment, extra: string): Promise<void> {
+    if (this.open === segment) this.open = null;
+    const fence = openFenceAt(segment.text);
+    const closing =
+      fence === null ? extra : `${extra}${segment.text.endsWith('\n') ? '' : '\n'}${fenceMarkerOf(fence)}`;
+    try {
+      await this.options.call('chat.stopStream', {
+        channel: this.options.parts.channel,
+        ts: segment.ts,
+        ...(closing === '' ? {} : { chunks: [{ type: 'markdown_text', text: closing }] }),
+      });
+    } catch (error) {
+      const code = slackErrorOf(error);
+      if (code !== STREAM_OVER)
+        this.options.logger.warn({ err: error, ts: segment.ts }, 'stopping a reply stream failed');
+    }
+  }
+
+  /** What did not stream after a failure is posted as ordinary messages (P7: split, in order). */
+  private async postRest(): Promise<void> {
+    const rest = this.streamed.slice(this.shown);
+    this.shown = this.streamed.length;
+    if (rest.trim() === '') return;
+    const members = await this.options.members();
+    const { parts, opening } = this.options;
+    for (const text of splitMessage(agentTextToMrkdwn(rest, members), this.options.partLimit)) {
+      await this.options.call('chat.postMessage', {
+        channel: parts.channel,
+        thread_ts: parts.threadTs,
+        username: opening.as.name,
+        ...(opening.as.avatarUrl === null ? {} : { icon_url: opening.as.avatarUrl }),
+        text,
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+    }
+  }
+
+  /** Slack chunks: text as `markdown_text` (M11 mentions, no mass mentions), steps as `task_update`. */
+  private async chunks(items: Pending[]): Promise<Record<string, unknown>[]> {
+    const members = await this.options.members();
+    const chunks: Record<string, unknown>[] = [];
+    for (const item of items) {
+      if (item.kind === 'step') {
+        const { step } = item;
+        chunks.push({
+          type: 'task_update',
+          id: step.id,
+          title: step.title.length > TITLE_LIMIT ? `${step.title.slice(0, TITLE_LIMIT - 1)}…` : step.title,
+          status: step.status,
+          ...(step.details === undefined || step.details === '' ? {} : { details: step.details }),
+        });
+      } else if (item.text !== '') {
+        chunks.push({ type: 'markdown_text', text: agentTextToMrkdwn(item.text, members) });
+      }
+    }
+    return chunks;
+  }
+}
+
+function textOf(items: Pending[]): string {
+  return items.map((i) => (i.kind === 'text' ? i.text : '')).join('');
+}
+
+/** Where a long text is cut: after a line end, else a space, else hard. */
+function cutAt(text: string, room: number): number {
+  const line = text.lastIndexOf('\n', room - 1);
+  if (line > room / 2) return line + 1;
+  const space = text.lastIndexOf(' ', room - 1);
+  return space > room / 2 ? space + 1 : room;
+}
+
+/** The Slack error code behind a failed outbox call (`message_not_in_streaming_state`…). */
+export function slackErrorOf(error: unknown): string | undefined {
+  const cause = (error as { cause?: { data?: { error?: unknown } } } | null)?.cause;
+  const code = cause?.data?.error;
+  return typeof code === 'string' ? code : undefined;
+}
