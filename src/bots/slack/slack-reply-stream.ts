@@ -12,6 +12,8 @@ import type { SlackThreadParts } from './slack-thread-id';
 const CALL_TEXT_LIMIT = 12_000;
 /** Slack cuts a task's title near 256 characters. */
 const TITLE_LIMIT = 250;
+/** Room kept at the end of a message to close a fence open there (`\n` and the marker). */
+const FENCE_CLOSING_ROOM = 12;
 /** What Slack answers for a stream it has closed (its age limit, about five minutes). */
 const STREAM_OVER = 'message_not_in_streaming_state';
 
@@ -41,6 +43,10 @@ export interface SlackReplyStreamOptions {
 }
 
 type Pending = { kind: 'text'; text: string } | { kind: 'step'; step: ReplyStep };
+/** Ends a batch whose message is full: it is stopped once the batch is in. */
+const FULL: Pending = { kind: 'text', text: '' };
+/** Less room than this in the open message: the reply goes on in the next one. */
+const MIN_PIECE = 40;
 interface Segment {
   ts: string;
   startedAt: number;
@@ -162,7 +168,12 @@ export class SlackReplyStream implements ReplyStream {
   /** Items cut so each call stays within the per-call limit and each message within the part limit. */
   private *pieces(items: Pending[]): Generator<Pending[]> {
     let batch: Pending[] = [];
-    let room = this.roomInOpen();
+    let room = this.room();
+    if (room < MIN_PIECE && this.open !== null) {
+      // The open message is all but full: it is stopped, the text goes on in the next.
+      yield [FULL];
+      room = this.room();
+    }
     for (const item of items) {
       if (item.kind === 'step') {
         batch.push(item);
@@ -177,23 +188,36 @@ export class SlackReplyStream implements ReplyStream {
           room -= cut;
           break;
         }
-        batch.push({ kind: 'text', text: '' }); // marks the message as full
+        batch.push(FULL);
         yield batch;
         batch = [];
-        room = Math.min(CALL_TEXT_LIMIT, this.options.partLimit);
+        // Resumed once the full message was sent and stopped: the room of the next one.
+        room = this.room();
       }
     }
     if (batch.length > 0) yield batch;
   }
 
-  private roomInOpen(): number {
+  /**
+   * P7: what the open message (or the next one) still takes: the part limit less its text, the
+   * fence line opened again at its start and the room to close a fence at its end.
+   */
+  private room(): number {
+    const lead = this.open === null ? (this.reopening()?.length ?? -1) + 1 : 0;
     const used = this.open?.text.length ?? 0;
-    return Math.max(40, Math.min(CALL_TEXT_LIMIT, this.options.partLimit - used));
+    const room = Math.min(CALL_TEXT_LIMIT - lead, this.options.partLimit - used - lead - FENCE_CLOSING_ROOM);
+    return this.open === null ? Math.max(MIN_PIECE, room) : room;
+  }
+
+  /** The fence line a new message opens with: the fence open at the end of the last one. */
+  private reopening(): string | null {
+    const previous = this.segments.at(-1);
+    return previous === undefined ? null : openFenceAt(previous.text);
   }
 
   /** One start or append; a full message is stopped after it. False once streaming is over. */
   private async send(batch: Pending[]): Promise<boolean> {
-    const full = batch.at(-1)?.kind === 'text' && (batch.at(-1) as { text: string }).text === '';
+    const full = batch.at(-1) === FULL;
     const items = full ? batch.slice(0, -1) : batch;
     const text = items.map((i) => (i.kind === 'text' ? i.text : '')).join('');
     for (let attempt = 0; attempt < 2; attempt += 1) {
@@ -245,8 +269,7 @@ export class SlackReplyStream implements ReplyStream {
       // A channel stream needs the person it answers (`recipient_user_id`): none, no stream.
       throw new DeliveryError('no recipient for a channel stream', { kind: 'never' });
     }
-    const previous = this.segments.at(-1);
-    const reopen = previous === undefined ? null : openFenceAt(previous.text);
+    const reopen = this.reopening();
     // The steps still running are shown again, so their end lands on the new message.
     const running = [...this.steps.values()]
       .filter(
@@ -255,6 +278,8 @@ export class SlackReplyStream implements ReplyStream {
       .map((step): Pending => ({ kind: 'step', step }));
     const lead: Pending[] = reopen === null ? [] : [{ kind: 'text', text: `${reopen}\n` }];
     const chunks = await this.chunks([...lead, ...running, ...items]);
+    // The message's age counts from before the call: Slack's clock starts when it gets it.
+    const startedAt = this.now();
     const ts = await this.options.call('chat.startStream', {
       channel: parts.channel,
       thread_ts: parts.threadTs,
@@ -269,7 +294,7 @@ export class SlackReplyStream implements ReplyStream {
     if (ts === null) throw new DeliveryError('Slack returned no ts for a stream', { kind: 'never' });
     const segment = {
       ts,
-      startedAt: this.now(),
+      startedAt,
       text: (reopen === null ? '' : `${reopen}\n`) + textOf(items),
     };
     this.segments.push(segment);
