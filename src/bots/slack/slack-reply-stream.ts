@@ -131,6 +131,7 @@ export class SlackReplyStream implements ReplyStream {
       this.timer = null;
       this.writing = this.writing.then(() => this.flush(false));
     }, wait);
+    this.timer.unref();
   }
 
   /** Sends what is pending, in order: text and steps into the open message, rolling over when due. */

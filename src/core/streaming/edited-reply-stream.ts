@@ -19,8 +19,8 @@ export interface EditedReplyStreamOptions {
  * P14 where a platform has no streaming of its own (Discord): the reply is posted once its
  * first words arrive and edited in place as it grows, at most one write per interval. A reply
  * past the message limit goes on in a new message (P7: `split`, so a cut never breaks a fence);
- * earlier messages are only edited when their part changed. At the end every message shows its
- * part of the final reply exactly.
+ * earlier messages are only edited when their part changed. At the end the messages show the
+ * final reply exactly.
  */
 export class EditedReplyStream implements ReplyStream {
   readonly showsSteps = false;
@@ -54,7 +54,12 @@ export class EditedReplyStream implements ReplyStream {
       this.ended = true;
       return null;
     }
-    this.text += replyTail(this.text, reply);
+    // The messages end showing the reply exactly, the agent's words between tool calls edited
+    // away, unless those took more messages than the reply has parts (there is no delete).
+    this.text =
+      this.options.split(reply).length >= this.posted.length
+        ? reply
+        : this.text + replyTail(this.text, reply);
     await this.write();
     this.ended = true;
     return this.posted[0]?.ref ?? null;
@@ -79,6 +84,7 @@ export class EditedReplyStream implements ReplyStream {
       this.timer = null;
       this.writing = this.writing.then(() => this.write());
     }, wait);
+    this.timer.unref();
   }
 
   /** Brings the thread's messages to the text so far: changed parts edited, new parts posted, in order. */

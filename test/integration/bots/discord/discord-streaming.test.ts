@@ -71,7 +71,7 @@ describe('P14: a Discord reply is edited in place as it is written', () => {
     expect(joined).toBe(replyText);
   });
 
-  it('P14: the words written between tool calls stay above the final answer, which is there in full, once', async () => {
+  it('P14: the words written between tool calls show while the turn works; the message ends as the exact reply', async () => {
     h = await openDiscordHarness({
       runner: new ScriptedRunner({
         engineer: async function* () {
@@ -87,6 +87,11 @@ describe('P14: a Discord reply is edited in place as it is written', () => {
     const asked = h.standIn.say(h.people.mo, h.channel, '@engineer check');
     await h.settled(1);
     await h.frontEnd.deliverer.drain();
-    expect(replyIn(asked).map((m) => m.content)).toEqual(['Let me check.\n\nAll green.']);
+    expect(replyIn(asked).map((m) => m.content)).toEqual(['All green.']);
+    // It was posted with the words before the tool call.
+    const posted = h.standIn.calls.find(
+      (c) => c.method === 'POST' && JSON.stringify(c.body).includes('Let me check.'),
+    );
+    expect(posted).toBeDefined();
   });
 });
