@@ -6,12 +6,11 @@ import { fenceMarkerOf, openFenceAt } from '../../core/text/open-fence';
 import { splitMessage } from '../../core/text/split-message';
 import { agentTextToMrkdwn, type SlackMemberRef } from './slack-mrkdwn';
 import type { SlackCall } from './slack-sender';
+import { cutAt, type Pending, slackErrorOf, streamChunks, textOf } from './slack-stream-chunks';
 import type { SlackThreadParts } from './slack-thread-id';
 
 /** Slack's limit on `markdown_text` (and a chunk's text) in one streaming call. */
 const CALL_TEXT_LIMIT = 12_000;
-/** Slack cuts a task's title near 256 characters. */
-const TITLE_LIMIT = 250;
 /** Room kept at the end of a message to close a fence open there (`\n` and the marker). */
 const FENCE_CLOSING_ROOM = 12;
 /** What Slack answers for a stream it has closed (its age limit, about five minutes). */
@@ -42,7 +41,6 @@ export interface SlackReplyStreamOptions {
   now?: () => number;
 }
 
-type Pending = { kind: 'text'; text: string } | { kind: 'step'; step: ReplyStep };
 /** Ends a batch whose message is full: it is stopped once the batch is in. */
 const FULL: Pending = { kind: 'text', text: '' };
 /** Less room than this in the open message: the reply goes on in the next one. */
@@ -105,7 +103,12 @@ export class SlackReplyStream implements ReplyStream {
     await this.end();
     const first = this.segments[0];
     if (first === undefined) return null;
-    if (this.shown < this.streamed.length) await this.postRest();
+    if (this.shown < this.streamed.length) {
+      // Part of the reply is in the thread already: a failure here must not make the caller post it all again.
+      await this.postRest().catch((error: unknown) =>
+        this.options.logger.warn({ err: error }, 'posting the rest of a streamed reply failed'),
+      );
+    }
     return first.ts;
   }
 
@@ -278,7 +281,7 @@ export class SlackReplyStream implements ReplyStream {
       )
       .map((step): Pending => ({ kind: 'step', step }));
     const lead: Pending[] = reopen === null ? [] : [{ kind: 'text', text: `${reopen}\n` }];
-    const chunks = await this.chunks([...lead, ...running, ...items]);
+    const chunks = await streamChunks([...lead, ...running, ...items], this.options.members);
     // The message's age counts from before the call: Slack's clock starts when it gets it.
     const startedAt = this.now();
     const ts = await this.options.call('chat.startStream', {
@@ -307,7 +310,7 @@ export class SlackReplyStream implements ReplyStream {
     await this.options.call('chat.appendStream', {
       channel: this.options.parts.channel,
       ts: open.ts,
-      chunks: await this.chunks(items),
+      chunks: await streamChunks(items, this.options.members),
     });
     open.text += textOf(items);
   }
@@ -350,44 +353,4 @@ export class SlackReplyStream implements ReplyStream {
       });
     }
   }
-
-  /** Slack chunks: text as `markdown_text` (M11 mentions, no mass mentions), steps as `task_update`. */
-  private async chunks(items: Pending[]): Promise<Record<string, unknown>[]> {
-    const members = await this.options.members();
-    const chunks: Record<string, unknown>[] = [];
-    for (const item of items) {
-      if (item.kind === 'step') {
-        const { step } = item;
-        chunks.push({
-          type: 'task_update',
-          id: step.id,
-          title: step.title.length > TITLE_LIMIT ? `${step.title.slice(0, TITLE_LIMIT - 1)}…` : step.title,
-          status: step.status,
-          ...(step.details === undefined || step.details === '' ? {} : { details: step.details }),
-        });
-      } else if (item.text !== '') {
-        chunks.push({ type: 'markdown_text', text: agentTextToMrkdwn(item.text, members) });
-      }
-    }
-    return chunks;
-  }
-}
-
-function textOf(items: Pending[]): string {
-  return items.map((i) => (i.kind === 'text' ? i.text : '')).join('');
-}
-
-/** Where a long text is cut: after a line end, else a space, else hard. */
-function cutAt(text: string, room: number): number {
-  const line = text.lastIndexOf('\n', room - 1);
-  if (line > room / 2) return line + 1;
-  const space = text.lastIndexOf(' ', room - 1);
-  return space > room / 2 ? space + 1 : room;
-}
-
-/** The Slack error code behind a failed outbox call (`message_not_in_streaming_state`…). */
-export function slackErrorOf(error: unknown): string | undefined {
-  const cause = (error as { cause?: { data?: { error?: unknown } } } | null)?.cause;
-  const code = cause?.data?.error;
-  return typeof code === 'string' ? code : undefined;
 }
