@@ -110,6 +110,9 @@ async function configuredFrontEnds(
       metrics: runtime.metrics,
       activity: (runId) => activity.activityOf(runId),
       ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
+      ...(config.slack.streamRolloverMs === undefined
+        ? {}
+        : { stream: { rolloverAfterMs: config.slack.streamRolloverMs } }),
     });
     if (slack !== null)
       frontEnds.push({

@@ -62,6 +62,11 @@ export interface SlackConfig {
   appToken: string | undefined;
   /** SLACK_API_URL: the Web API base URL (tests, Slack-compatible servers). */
   apiUrl: string | undefined;
+  /**
+   * P14: `SLACK_STREAM_ROLLOVER_SECONDS`, after how long a streamed reply goes on in a new
+   * message (Slack ends a stream after about five minutes); default 240.
+   */
+  streamRolloverMs: number | undefined;
 }
 
 /** The Discord front end starts when a token is set. The token is a secret: it never reaches logs. */
@@ -161,6 +166,7 @@ function slackConfig(env: NodeJS.ProcessEnv): SlackConfig | undefined {
     signingSecret: nonEmpty(env.SLACK_SIGNING_SECRET),
     appToken: nonEmpty(env.SLACK_APP_TOKEN),
     apiUrl: nonEmpty(env.SLACK_API_URL),
+    streamRolloverMs: parseRollover(env.SLACK_STREAM_ROLLOVER_SECONDS),
   };
   if (slack.appToken === undefined && slack.signingSecret === undefined) {
     throw new Error(
@@ -168,6 +174,19 @@ function slackConfig(env: NodeJS.ProcessEnv): SlackConfig | undefined {
     );
   }
   return slack;
+}
+
+/** P14: whole seconds, 1–290 (Slack closes a stream after about 300 s: a later rollover would lose to it). */
+function parseRollover(raw: string | undefined): number | undefined {
+  const value = nonEmpty(raw);
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 290) {
+    throw new Error(
+      `SLACK_STREAM_ROLLOVER_SECONDS must be a whole number of seconds from 1 to 290, not "${value}"`,
+    );
+  }
+  return seconds * 1000;
 }
 
 export const databaseDir = (config: Pick<Config, 'dataDir'>): string => path.join(config.dataDir, 'db');

@@ -50,6 +50,8 @@ export async function openDiscordHarness(options: {
   outboxBackoff?: { baseMs: number; maxMs: number; maxAttempts: number };
   /** T4: the engine's inbox routing (`lanes: 0`: messages are stored, never routed). */
   inbox?: Partial<InboxRouterOptions>;
+  /** P14: how often a streamed reply is edited (default 20 ms here). */
+  streamEditIntervalMs?: number;
 }) {
   const standIn = await new DiscordStandIn().start();
   const channel = standIn.addTextChannel('backend');
@@ -93,6 +95,7 @@ spaces:
       store,
       logger,
       apiUrl: standIn.apiUrl,
+      streamEditIntervalMs: options.streamEditIntervalMs ?? 20,
       ...(options.commandDeferAfterMs === undefined
         ? {}
         : { commandDeferAfterMs: options.commandDeferAfterMs }),

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
 import { SlackFrontEnd } from '../../src/bots/slack/slack-front-end';
+import type { SlackStreamSettings } from '../../src/bots/slack/slack-reply-stream';
 import { RunActivityBoard } from '../../src/core/agents/run-activity-board';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
@@ -52,6 +53,8 @@ export interface SlackHarnessOptions {
   backfill?: { pageSize?: number; maxPages?: number };
   /** T2 outage tests: a PostgreSQL server of the test's own, to restart. */
   postgresServerUrl?: string;
+  /** P14: when a streamed reply goes on in a new message, and the append interval. */
+  stream?: Partial<SlackStreamSettings>;
 }
 
 export const APP_TOKEN = 'xapp-1-A0APP00001-test';
@@ -115,6 +118,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
       activity: (runId) => activity.activityOf(runId),
       ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
       ...(options.backfill === undefined ? {} : { backfill: options.backfill }),
+      stream: { intervalMs: 20, ...options.stream },
     });
     if (front === null) throw new Error('the Slack front end did not connect');
     let engine: TurnEngine | null = null;

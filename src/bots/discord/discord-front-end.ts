@@ -30,6 +30,8 @@ export interface DiscordFrontEndOptions {
   outboxBackoff?: { baseMs: number; maxMs: number; maxAttempts: number };
   /** P7: the outbox's backlog, retries and 429s (`/metrics`). */
   metrics?: Metrics;
+  /** P14: a streamed reply is edited at most once per this many ms; default 1,000. */
+  streamEditIntervalMs?: number;
 }
 
 /**
@@ -79,6 +81,9 @@ export class DiscordFrontEnd {
       deliver: (target, kind, payload) => this.deliverer.deliver(target, kind, payload),
       directory: this.directory,
       logger: this.logger,
+      ...(options.streamEditIntervalMs === undefined
+        ? {}
+        : { streamEditIntervalMs: options.streamEditIntervalMs }),
     });
   }
 

@@ -1,7 +1,14 @@
 import { type REST, Routes } from 'discord.js';
 import { KeyedSerialQueue } from '../../core/outbox/keyed-serial-queue';
-import type { ChatPlatform, OutboundMessage, ThreadId } from '../../core/ports/chat-platform';
+import type {
+  ChatPlatform,
+  OutboundMessage,
+  ReplyStream,
+  ReplyStreamOpening,
+  ThreadId,
+} from '../../core/ports/chat-platform';
 import type { Logger } from '../../core/ports/logger';
+import { EditedReplyStream } from '../../core/streaming/edited-reply-stream';
 import type { DiscordDirectory } from './discord-directory';
 import { DiscordRequestError, withoutTokens } from './discord-errors';
 import {
@@ -17,6 +24,7 @@ import {
   encodeDiscordThreadId,
   isDirectConversation,
 } from './discord-thread-id';
+import { DISCORD_CONTENT_LIMIT, splitMessage } from './split-message';
 
 /** Discord's JSON error code for "A thread has already been created for this message". */
 const THREAD_ALREADY_CREATED = 160004;
@@ -38,7 +46,12 @@ export interface DiscordPlatformOptions {
   deliver: DiscordDeliver;
   directory: DiscordDirectory;
   logger: Logger;
+  /** P14: a streamed reply is edited at most once per this many ms (Discord's rate limits); default 1,000. */
+  streamEditIntervalMs?: number;
 }
+
+/** P14: room kept under 2,000 for member mentions, which grow when rendered (`@dana` → `<@…>`). */
+const STREAM_PART_LIMIT = DISCORD_CONTENT_LIMIT - 100;
 
 /**
  * The Discord side of the chat platform port. Each conversation is a thread started from the
@@ -97,6 +110,21 @@ export class DiscordPlatform implements ChatPlatform {
       const [first] = refs;
       if (first === undefined) throw new Error('Nothing was posted.');
       return first;
+    });
+  }
+
+  /**
+   * P14: the reply posted under the agent's name with its first words and edited as it grows,
+   * coalesced to one edit per interval; past 2,000 characters it goes on in a new message (P7).
+   */
+  streamReply(thread: ThreadId, opening: ReplyStreamOpening): ReplyStream {
+    return new EditedReplyStream({
+      platform: this,
+      thread,
+      as: opening.as,
+      split: (text) => splitMessage(text, STREAM_PART_LIMIT),
+      intervalMs: this.options.streamEditIntervalMs ?? 1_000,
+      logger: this.options.logger.child({ component: 'discord-stream' }),
     });
   }
 

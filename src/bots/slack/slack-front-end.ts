@@ -16,6 +16,7 @@ import { SlackInboxDecoder, slackInboxEntry } from './slack-inbox';
 import { registerSlackListeners } from './slack-listeners';
 import { slackPermalinks } from './slack-permalink';
 import { SlackPlatform } from './slack-platform';
+import type { SlackStreamSettings } from './slack-reply-stream';
 import { SlackSender } from './slack-sender';
 import { registerSlashCommand } from './slack-slash-command';
 import { futureTimestampRefusal } from './slack-timestamp-guard';
@@ -46,6 +47,8 @@ export interface SlackFrontEndOptions {
   metrics?: Metrics;
   /** P11: the back-fill's page size and page cap per conversation (tests set them small). */
   backfill?: { pageSize?: number; maxPages?: number };
+  /** P14: when a streamed reply goes on in a new message (before Slack's ~5-minute limit), and the append interval. */
+  stream?: Partial<SlackStreamSettings>;
 }
 
 /** Slack's answers that mean the token itself is no good: retrying cannot help. */
@@ -92,6 +95,9 @@ export class SlackFrontEnd {
       channelOwner: (channel) => directory.channelOwner(channel),
       permalink: slackPermalinks(client, options.logger.child({ component: 'slack' })),
       ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
+      teamId: identity.teamId,
+      ...(options.stream === undefined ? {} : { stream: options.stream }),
+      logger: options.logger,
     });
   }
 

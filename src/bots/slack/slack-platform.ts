@@ -3,12 +3,17 @@ import type {
   ChatPlatform,
   NoteCard,
   OutboundMessage,
+  ReplyStream,
+  ReplyStreamOpening,
   Speaker,
   ThreadId,
 } from '../../core/ports/chat-platform';
+import type { Logger } from '../../core/ports/logger';
+import { silentLogger } from '../../core/ports/logger';
 import { splitMessage } from '../../core/text/split-message';
 import { cardContent, SLACK_LIMITS, type SlackContent } from './slack-cards';
 import { agentTextToMrkdwn, escapeMrkdwn, type SlackMemberRef } from './slack-mrkdwn';
+import { DEFAULT_SLACK_STREAM, SlackReplyStream, type SlackStreamSettings } from './slack-reply-stream';
 import type { SlackCall } from './slack-sender';
 import { decodeSlackThreadId, encodeSlackThreadId, type SlackThreadParts } from './slack-thread-id';
 
@@ -32,6 +37,11 @@ export interface SlackPlatformOptions {
    * (deleted, channel gone, a failure): the note badge then names the source as plain text.
    */
   permalink?: (channel: string, messageTs: string) => Promise<string | null>;
+  /** P14: the team of the bot token (a channel stream's `recipient_team_id`); without it, replies are posted, not streamed. */
+  teamId?: string;
+  /** P14: when a streamed message is continued in a new one, and how often appends go out. */
+  stream?: Partial<SlackStreamSettings>;
+  logger?: Logger;
 }
 
 /** Permalinks kept per source thread (they do not change); bounded so a long run stays small. */
@@ -64,6 +74,34 @@ export class SlackPlatform implements ChatPlatform {
 
   tellPrivately(thread: ThreadId, platformUserId: string, text: string): Promise<void> {
     return this.threads.run(thread, () => this.tellNow(thread, platformUserId, text));
+  }
+
+  /**
+   * P14: the reply streams into the thread under the agent's name (`chat.startStream` …), each
+   * call through the outbox in the thread's order. Without the team id there is no stream.
+   */
+  streamReply(thread: ThreadId, opening: ReplyStreamOpening): ReplyStream {
+    const parts = this.parts(thread);
+    let owner: ReturnType<SlackPlatformOptions['channelOwner']> | null = null;
+    const ownerOf = () => {
+      owner ??= this.options.channelOwner(parts.channel);
+      return owner;
+    };
+    return new SlackReplyStream({
+      parts,
+      opening,
+      teamId: this.options.teamId ?? '',
+      call: (call, args) =>
+        this.threads.run(thread, async () => {
+          if (this.options.teamId === undefined) throw new Error('no team id: the reply is not streamed');
+          const found = await ownerOf();
+          return this.options.deliver({ workspaceId: found?.workspaceId ?? null, lane: thread }, call, args);
+        }),
+      members: async () => (await ownerOf())?.members ?? [],
+      partLimit: this.partLimit,
+      settings: { ...DEFAULT_SLACK_STREAM, ...this.options.stream },
+      logger: (this.options.logger ?? silentLogger).child({ component: 'slack-stream', thread }),
+    });
   }
 
   /**

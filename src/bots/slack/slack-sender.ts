@@ -2,7 +2,22 @@ import type { webApi } from '@slack/bolt';
 import { DeliveryError, type PlatformSender } from '../../core/outbox/delivery-error';
 
 /** The Web API methods the outbox may call. */
-export const SLACK_CALLS = ['chat.postMessage', 'chat.update', 'chat.postEphemeral'] as const;
+export const SLACK_CALLS = [
+  'chat.postMessage',
+  'chat.update',
+  'chat.postEphemeral',
+  // P14: a streamed reply.
+  'chat.startStream',
+  'chat.appendStream',
+  'chat.stopStream',
+] as const;
+
+/**
+ * P7, P14: an append or stop that failed with a 5xx or a lost connection may have reached Slack;
+ * sent again it could show its text twice. Only a 429 (Slack took nothing) is tried again; the
+ * stream itself goes on in a new message with what was not confirmed.
+ */
+const NOT_REPEATABLE = new Set<string>(['chat.appendStream', 'chat.stopStream']);
 export type SlackCall = (typeof SLACK_CALLS)[number];
 
 /** Platform errors that are Slack's trouble, not the call's: worth another try. */
@@ -34,7 +49,11 @@ export class SlackSender implements PlatformSender {
       const ref = result.ts ?? result.message_ts;
       return typeof ref === 'string' ? ref : null;
     } catch (error) {
-      throw toDeliveryError(kind, error);
+      const failure = toDeliveryError(kind, error);
+      if (NOT_REPEATABLE.has(kind) && failure.retry.kind === 'backoff') {
+        throw new DeliveryError(failure.message, { kind: 'never' }, { cause: error });
+      }
+      throw failure;
     }
   }
 }

@@ -1,7 +1,6 @@
 import type { RunRecord } from '../model/records';
 import type { RunLiveness } from '../model/run';
 import { notifiesOnFinish } from '../notes';
-import type { RunnerEvent } from '../ports/runner';
 import { NO_TOOLS } from '../ports/turn-tools';
 import { waitTopics } from '../ports/wait-signals';
 import { composePrompt } from '../prompt';
@@ -18,6 +17,7 @@ import { stoppedBySentence, stopRequestOf } from './stop-run';
 import { postSystemMessage } from './system-message';
 import { checkpointWriter, type PreparedResume, prepareResume } from './turn-checkpoints';
 import { loadTurnContext, type TurnContext } from './turn-context';
+import { TurnReplyStream } from './turn-reply-stream';
 import { wakeAfterTurn } from './wake-after-turn';
 
 type TurnResult =
@@ -83,13 +83,16 @@ async function executeClaimedRun(deps: EngineDeps, claimed: RunRecord, signal: A
     tx.runs.update(claimed.id, { statusCardRef: cardRef }),
   );
   await refreshTriggerNote(deps, context, claimed);
+  // P14: the reply streams where the platform can; tool calls show there or on the card.
+  const reply = new TurnReplyStream(card, platform, thread, context, log);
 
   const resume = stored === null ? undefined : prepareResume(stored);
   if (resume !== undefined) log.info({ step: stored?.step }, 'turn resumes from its checkpoint');
-  const result = await runTurn(deps, context, card, signal, { cardRef, resume });
+  const result = await runTurn(deps, context, reply, signal, { cardRef, resume });
   log.info({ ok: result.ok }, 'turn finished');
   if (!result.ok && result.interrupted) {
     // The worker is shutting down: the run goes back to the queue and starts again elsewhere.
+    await reply.abandon();
     await card.finish('stopped', 'Interrupted; it will start again');
     await deps.store.inWorkspace(claimed.workspaceId, (tx) =>
       tx.runs.update(claimed.id, { status: 'queued', liveness: 'ok', startedAt: null }),
@@ -98,6 +101,7 @@ async function executeClaimedRun(deps: EngineDeps, claimed: RunRecord, signal: A
   }
   if (!result.ok && result.stoppedBy !== undefined) {
     // P15: the card says who stopped the turn; it posts no reply and (M14) wakes nobody.
+    await reply.abandon();
     await card.finish('stopped', result.error);
     const stopped = await finishRun(deps, context, result);
     await refreshTriggerNote(deps, context, stopped);
@@ -105,8 +109,9 @@ async function executeClaimedRun(deps: EngineDeps, claimed: RunRecord, signal: A
   }
   if (result.ok) {
     await card.finish('done', 'Done');
-    await postReply(deps, context, result.reply);
+    await postReply(deps, context, result.reply, reply);
   } else {
+    await reply.abandon();
     await card.finish('failed', result.budget === undefined ? 'Failed' : 'Stopped: budget reached');
   }
   const finished = await finishRun(deps, context, result);
@@ -131,12 +136,13 @@ async function executeClaimedRun(deps: EngineDeps, claimed: RunRecord, signal: A
 async function runTurn(
   deps: EngineDeps,
   context: TurnContext,
-  card: StatusCardPublisher,
+  reply: TurnReplyStream,
   workerSignal: AbortSignal,
   durable: { cardRef: string | null; resume: PreparedResume | undefined },
 ): Promise<TurnResult> {
   const { resume } = durable;
   const { run, agent } = context;
+  const { card } = reply;
   const abort = new AbortController();
   const stop = () => abort.abort(workerSignal.reason);
   workerSignal.addEventListener('abort', stop, { once: true });
@@ -246,7 +252,7 @@ async function runTurn(
       }
       monitor.observe(event);
       deps.activity?.observe(run.id, event);
-      showOnCard(card, event);
+      reply.observe(event);
       if (event.type === 'text') text += event.delta;
       if (event.type === 'final') return { ok: true, reply: event.text || text };
       if (event.type === 'error') return settle({ ok: false, error: event.message, interrupted: false });
@@ -285,15 +291,12 @@ async function runTurn(
   }
 }
 
-/** P9: thinking and one row per tool call; the reply itself is ordinary text, not on the card. */
-function showOnCard(card: StatusCardPublisher, event: RunnerEvent): void {
-  if (event.type === 'thinking') card.headline('Thinking…');
-  if (event.type === 'tool_start') card.row(`▸ ${event.tool}: ${event.summary}`);
-  if (event.type === 'tool_end')
-    card.replaceLastRow(`${event.ok ? '✓' : '✗'} ${event.summary ?? ''}`.trimEnd());
-}
-
-async function postReply(deps: EngineDeps, context: TurnContext, reply: string): Promise<void> {
+async function postReply(
+  deps: EngineDeps,
+  context: TurnContext,
+  reply: string,
+  stream: TurnReplyStream,
+): Promise<void> {
   const { run, agent, conversation } = context;
   const message = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
     const stored = await tx.messages.insert(run.workspaceId, {
@@ -311,11 +314,14 @@ async function postReply(deps: EngineDeps, context: TurnContext, reply: string):
   });
   const platform = deps.platforms.get(conversation.platform);
   if (platform === undefined || conversation.threadId === null) return;
-  // N6: the reply is never folded; it is ordinary text under the agent's name (P2).
-  const ref = await platform.post(conversation.threadId, {
-    as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
-    content: { kind: 'text', text: reply },
-  });
+  // N6: the reply is never folded; it is ordinary text under the agent's name (P2). P14: a
+  // streamed reply is already in the thread; what did not stream is posted whole.
+  const ref =
+    (await stream.finish(reply)) ??
+    (await platform.post(conversation.threadId, {
+      as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
+      content: { kind: 'text', text: reply },
+    }));
   await deps.store.inWorkspace(run.workspaceId, (tx) => tx.messages.setPlatformRef(message.id, ref));
 }
 

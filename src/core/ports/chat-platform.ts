@@ -109,6 +109,50 @@ export interface ChatPlatform {
   startThread(channelId: string, message: OutboundMessage): Promise<{ thread: ThreadId; messageRef: string }>;
   /** A message only one person sees (M5's hint, refusals), threaded where it cannot be private. */
   tellPrivately(thread: ThreadId, platformUserId: string, text: string): Promise<void>;
+  /**
+   * P14: a reply that streams into the thread as the agent writes it, under the agent's name.
+   * Optional: a platform without it (the terminal) gets the whole reply from `post`.
+   */
+  streamReply?(thread: ThreadId, opening: ReplyStreamOpening): ReplyStream;
+}
+
+/** P14: who a streamed reply is posted as, and for whom. */
+export interface ReplyStreamOpening {
+  as: Extract<Speaker, { kind: 'agent' }>;
+  /** The platform account of the person the turn answers (Slack streams to a recipient); null when none. */
+  recipientUserId: string | null;
+  /** Called once when the platform refused to stream: the reply goes out as an ordinary post, steps on the card. */
+  onRefused: () => void;
+}
+
+/** P14: a tool call shown as a step of the streamed reply. */
+export interface ReplyStep {
+  id: string;
+  title: string;
+  status: 'in_progress' | 'complete' | 'error';
+  /** What the call ended with (`exit 0`), once it ended. */
+  details?: string;
+}
+
+/**
+ * P14: one turn's reply as it streams. Calls return at once; the platform coalesces them to
+ * its rate limits and sends them in order, in the thread's order (P7).
+ */
+export interface ReplyStream {
+  /** Whether tool calls show as steps of this stream (Slack's task chunks) rather than card rows. */
+  readonly showsSteps: boolean;
+  /** The reply grew by `delta`. */
+  append(delta: string): void;
+  /** A tool call started or ended (a second call with the same id updates the step). */
+  step(step: ReplyStep): void;
+  /**
+   * Ends the stream showing `reply` in full: what was streamed and is a prefix of it stays, the
+   * rest follows. Resolves with the first message's ref, or null when nothing was shown (the
+   * platform refused, or no text came before the end): the caller then posts the reply.
+   */
+  finish(reply: string): Promise<string | null>;
+  /** The turn ended without a reply (failed, stopped, interrupted): what was shown stays, the stream is closed. */
+  abandon(): Promise<void>;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type SlackStreamRules, SlackStreamsStandIn, type StreamState } from './slack-streams';
 
 /** A message as the stand-in keeps it: what Slack would show in the channel. */
 export interface StoredSlackMessage {
@@ -15,6 +16,8 @@ export interface StoredSlackMessage {
   /** Who wrote it: a person's user id, or the bot user for the bot's posts. */
   user?: string;
   edits: number;
+  /** P14: a message made by `chat.startStream`, with its tasks and chunks. */
+  stream?: StreamState;
 }
 
 export interface RecordedCall {
@@ -40,6 +43,8 @@ export interface SlackStandInOptions {
   botUserId?: string;
   /** Where `apps.connections.open` sends Socket Mode clients. */
   socketUrl?: () => string;
+  /** P14: whether `chat.startStream` is allowed, and the streams' age limit. */
+  streaming?: SlackStreamRules;
 }
 
 const LIMITS = { text: 40_000, updateText: 4_000, blocks: 50, sectionText: 3_000 } as const;
@@ -53,6 +58,9 @@ const KNOWN = new Set([
   'views.publish',
   'conversations.history',
   'conversations.replies',
+  'chat.startStream',
+  'chat.appendStream',
+  'chat.stopStream',
 ]);
 
 /**
@@ -74,6 +82,7 @@ export class SlackWebApiStandIn {
   private readonly server: Server;
   private clock = 1_764_700_000;
   private counter = 0;
+  private readonly streams: SlackStreamsStandIn;
   revoked = false;
 
   constructor(private readonly options: SlackStandInOptions = {}) {
@@ -81,6 +90,31 @@ export class SlackWebApiStandIn {
     this.teamId = options.teamId ?? 'T0TEAM0001';
     this.botUserId = options.botUserId ?? 'U0BOT00001';
     this.server = createServer((req, res) => void this.handle(req, res));
+    this.streams = new SlackStreamsStandIn(
+      {
+        messages: this.messages,
+        botId: this.botId,
+        botUserId: this.botUserId,
+        teamId: this.teamId,
+        nextTs: () => this.nextTs(),
+        checkChannel: (p) => {
+          if (typeof p.channel !== 'string' || p.channel === '') return 'channel_not_found';
+          if (options.channels !== undefined && !options.channels.includes(p.channel))
+            return 'not_in_channel';
+          return null;
+        },
+        customizeAllowed: () =>
+          (options.scopes ?? ['chat:write', 'chat:write.customize']).includes('chat:write.customize'),
+      },
+      options.streaming,
+    );
+  }
+
+  /** P14: the messages streamed into a thread, oldest first. */
+  streamedInThread(channel: string, threadTs: string): StoredSlackMessage[] {
+    return this.messages.filter(
+      (m) => m.channel === channel && m.threadTs === threadTs && m.stream !== undefined,
+    );
   }
 
   async listen(): Promise<string> {
@@ -210,6 +244,12 @@ export class SlackWebApiStandIn {
         return this.postEphemeral(p);
       case 'chat.getPermalink':
         return this.permalink(p);
+      case 'chat.startStream':
+        return this.streams.start(p);
+      case 'chat.appendStream':
+        return this.streams.append(p);
+      case 'chat.stopStream':
+        return this.streams.stop(p);
       case 'conversations.history':
         return this.history(p);
       case 'conversations.replies':

@@ -53,8 +53,12 @@ describe('P15: Stop on a Discord status card', () => {
     expect(cardIn(asked)?.components).toEqual([]);
     await waitFor(async () => (await runs()).every((r) => r.status === 'failed'));
     expect(await runs()).toMatchObject([{ status: 'failed', error: 'Stopped by @mo' }]);
-    // The card is all the thread has from the turn; qa never ran.
-    expect(h.thread(asked).map((m) => m.id)).toEqual([card.id]);
+    // P14: the card and the words streamed before the stop are all the thread has from the turn
+    // (nothing more is posted); qa never ran.
+    expect(h.thread(asked).map((m) => m.id === card.id || m.content)).toEqual([
+      true,
+      'Looking. @qa please verify.',
+    ]);
     expect(runner.requests.map((r) => r.agent.name)).toEqual(['engineer']);
   });
 
