@@ -150,12 +150,10 @@ export const relaysEntrySchema = z.strictObject({
         relay: z
           .string()
           .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'must be a relay name (SUMMON_RELAY_NAME)'),
-        level: z
-          .enum(RELAY_LEVELS)
-          .meta({
-            description:
-              'R1: read (list agents and sessions), prompt (also send notes), full (also answer questions).',
-          }),
+        level: z.enum(RELAY_LEVELS).meta({
+          description:
+            'R1: read (list agents and sessions), prompt (also send notes), full (also answer questions).',
+        }),
       }),
     )
     .meta({
