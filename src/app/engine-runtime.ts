@@ -92,6 +92,7 @@ export async function startEngine(
           logger: logger.child({ component: 'relays' }),
           relayName: config.relayName,
           publicUrl: config.publicUrl,
+          defaultModel: model !== undefined && 'model' in model ? (model.model ?? null) : null,
         });
   const engine = new TurnEngine({
     store: runtime.store,

@@ -26,8 +26,14 @@ export class RelayHttpClient implements RelayClient {
       logger: Logger;
       relayName: string;
       publicUrl: string | undefined;
+      /** N12: the discovered model of agents without one. */
+      defaultModel?: string | null;
     },
   ) {}
+
+  get defaultModel(): string | null {
+    return this.deps.defaultModel ?? null;
+  }
 
   get relayName(): string {
     return this.deps.relayName;

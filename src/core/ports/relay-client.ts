@@ -18,6 +18,8 @@ export type RelayCall<T> = { ok: true; value: T } | { ok: false; reason: string 
 export interface RelayClient {
   /** This relay's name (`SUMMON_RELAY_NAME`): how its agents appear in chains (M20). */
   readonly relayName: string;
+  /** N12: the model agents without their own run on here (discovered at start), for the header there. */
+  readonly defaultModel: string | null;
   /** N3: the address of a conversation of this relay, given to the other side for its badge; null without a public URL. */
   sessionUrl(conversationId: string): string | null;
   agents(workspaceId: string, relay: string): Promise<RelayCall<AgentsResponse>>;

@@ -131,7 +131,7 @@ describe('paired relays (two summon serve processes)', () => {
     expect(await (await fetch(link)).text()).toContain('on relay relay-a');
     // N12: B's model request begins with the header line, which the chat does not show.
     const request = b.model.requests.find((r) => firstText(r.body).includes('task-ask'));
-    expect(firstText(request?.body)).toMatch(
+    expect(firstText(request?.body).split('## Prompt')[1]?.trim()).toMatch(
       /^\[Remote prompt from an agent on relay "relay-a" · session "task-ask" · [^\]]+ · acting for the user\]/,
     );
     expect(thread.some((m) => m.text.includes('[Remote prompt'))).toBe(false);

@@ -75,7 +75,7 @@ export async function sendRemote(
     space: space ?? null,
     sender: {
       agent: turn.agent.name,
-      model: turn.agent.modelId,
+      model: turn.agent.modelId ?? target.client.defaultModel,
       session: { title: turn.conversation.title, url: target.client.sessionUrl(turn.conversation.id) },
     },
     chain,
