@@ -1,5 +1,6 @@
 import { decodeOffer, encodeOffer } from '../../../src/adapters/relay-http/relay-pairing';
 import { newKeyPair, signRequest, verifyRequest } from '../../../src/adapters/relay-http/relay-signature';
+import { loadConfig } from '../../../src/config/config';
 import { parseAgentAddress } from '../../../src/core/relays/relay-address';
 import { checkRelayChain } from '../../../src/core/relays/relay-chain';
 import { levelAllows } from '../../../src/core/relays/relay-level';
@@ -120,5 +121,14 @@ describe('R2: a stored remote note origin', () => {
       sessionUrl: null,
       chain: ['a@x'],
     });
+  });
+});
+
+describe('R1: SUMMON_RELAY_NAME and SUMMON_RELAY_RATE_LIMIT', () => {
+  it('a name is one word (it is written agent@relay); a limit is a whole number', () => {
+    expect(loadConfig({ SUMMON_RELAY_NAME: 'build-box' }, '/tmp').relayName).toBe('build-box');
+    expect(loadConfig({}, '/tmp')).toMatchObject({ relayName: undefined, relayRateLimit: 30 });
+    expect(() => loadConfig({ SUMMON_RELAY_NAME: 'build box' }, '/tmp')).toThrow(/one word/);
+    expect(() => loadConfig({ SUMMON_RELAY_RATE_LIMIT: '0' }, '/tmp')).toThrow(/SUMMON_RELAY_RATE_LIMIT/);
   });
 });
