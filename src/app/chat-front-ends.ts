@@ -7,6 +7,7 @@ import type { Platform } from '../core/model/platform';
 import type { ChatEngine } from '../core/ports/chat-engine';
 import type { ChatPlatform } from '../core/ports/chat-platform';
 import type { RunnerResolver } from '../core/ports/runner';
+import type { RelayInbound } from '../core/relays/relay-inbound';
 import { startEngine } from './engine-runtime';
 import type { Runtime } from './runtime';
 
@@ -15,6 +16,8 @@ export interface ChatFrontEnds {
   platforms: Platform[];
   /** Routes a request of Summon's HTTP server to a front end; false when none takes it. */
   handleHttp(request: IncomingMessage, response: ServerResponse): boolean;
+  /** R1–R3: the engine's side of the relay protocol (served by `server.ts`). */
+  relayInbound: RelayInbound;
   close(): Promise<void>;
 }
 
@@ -76,6 +79,7 @@ export async function startChatFrontEnds(
   return {
     platforms: started.map((f) => f.platform.platform),
     // A worker serves no front-end route: Slack's deliveries go to the web process.
+    relayInbound: engine.relayInbound,
     handleHttp: (request, response) =>
       role !== 'worker' && started.some((f) => f.handleHttp?.(request, response) === true),
     close: async () => {

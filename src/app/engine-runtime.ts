@@ -4,6 +4,7 @@ import { createJobQueue } from '../adapters/queue/create-job-queue';
 import { createRedisClient } from '../adapters/redis/redis-connection-options';
 import { RedisPairRateLimiter } from '../adapters/redis/redis-pair-rate-limiter';
 import { RedisWaitSignals } from '../adapters/redis/redis-wait-signals';
+import { RelayHttpClient } from '../adapters/relay-http/relay-http-client';
 import { type DiscoveredModel, describeDiscovery, discoverModel } from '../adapters/runners/model-discovery';
 import { createRunnerResolver } from '../adapters/runners/runner-resolver';
 import type { ServeRole } from '../config/serve-role';
@@ -17,6 +18,7 @@ import { systemClock } from '../core/ports/clock';
 import type { PairRateLimiter } from '../core/ports/pair-rate-limiter';
 import type { RunWorkspace } from '../core/ports/run-workspace';
 import type { RunnerResolver } from '../core/ports/runner';
+import { RelayInbound } from '../core/relays/relay-inbound';
 import { InProcessWaitSignals } from '../core/waits/in-process-wait-signals';
 import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limiter';
 import { createEgressProxies } from './egress-runtime';
@@ -29,6 +31,8 @@ export const TURN_QUEUE = 'summon-turns';
 
 export interface EngineRuntime {
   engine: TurnEngine;
+  /** R1–R3: what this relay does with verified requests of paired relays. */
+  relayInbound: RelayInbound;
   /** A10: what agents without an adapter run on (discovered at start); absent when runners were handed in. */
   model?: DiscoveredModel;
   close(): Promise<void>;
@@ -78,6 +82,18 @@ export async function startEngine(
   const model =
     options.runners === undefined && role !== 'web' ? await discoverModel(config.models) : undefined;
   if (model !== undefined) logger.info({ model: model.kind }, describeDiscovery(model));
+  // R2: signed requests to paired relays, for `agent@relay` (names go in chains: M20).
+  const relays =
+    config.relayName === undefined
+      ? undefined
+      : new RelayHttpClient({
+          store: runtime.store,
+          clock: systemClock,
+          logger: logger.child({ component: 'relays' }),
+          relayName: config.relayName,
+          publicUrl: config.publicUrl,
+          defaultModel: model !== undefined && 'model' in model ? (model.model ?? null) : null,
+        });
   const engine = new TurnEngine({
     store: runtime.store,
     platforms,
@@ -105,7 +121,8 @@ export async function startEngine(
     waits,
     logger: logger.child({ component: 'engine' }),
     metrics: runtime.metrics,
-    relayName: null,
+    relayName: config.relayName ?? null,
+    ...(relays === undefined ? {} : { relays }),
     ...(options.activity === undefined ? {} : { activity: options.activity }),
     // A12: SUMMON_DEAD_AFTER_MS; a running turn's heartbeat comes well within it.
     timings: {
@@ -132,8 +149,20 @@ export async function startEngine(
   });
   // G4: the git gateway posts its approval cards through this engine.
   runtime.engineApprovals.attach(engine);
+  // R3: notes from one paired relay to one agent, per 10 minutes (this process's count).
+  const relayInbound = new RelayInbound({
+    store: runtime.store,
+    platforms,
+    queue,
+    waits,
+    clock: systemClock,
+    logger: logger.child({ component: 'relays' }),
+    relayName: config.relayName ?? null,
+    pairLimiter: new InMemoryPairRateLimiter({ max: config.relayRateLimit, windowMs: 10 * 60_000 }),
+  });
   return {
     engine,
+    relayInbound,
     ...(model === undefined ? {} : { model }),
     close: async () => {
       runtime.engineApprovals.detach(engine);

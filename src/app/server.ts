@@ -3,8 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pino from 'pino';
+import { RelayHttpServer } from '../adapters/relay-http/relay-http-server';
 import { loadConfig } from '../config/config';
 import { roleProblem } from '../config/serve-role';
+import { systemClock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
 import { type ChatFrontEnds, startChatFrontEnds } from './chat-front-ends';
 import { createGitGateway } from './git-gateway-runtime';
@@ -66,8 +68,20 @@ export async function startServer(
         'SUMMON_ROLE=worker needs a chat platform (SLACK_BOT_TOKEN or DISCORD_TOKEN, as on the web process): a worker posts its turns there',
       );
     }
+    // R1–R3: the relay protocol, where the chat front ends (and so the engine) run.
+    const relayServer =
+      chat === null || config.role === 'worker'
+        ? null
+        : new RelayHttpServer({
+            store: runtime.store,
+            clock: systemClock,
+            logger: logger.child({ component: 'relays' }),
+            relayName: config.relayName ?? null,
+            inbound: chat.relayInbound,
+          });
     const http = createServer((request, response) => {
       if (gitGateway?.handle(request, response)) return;
+      if (relayServer?.handle(request, response)) return;
       if (chat?.handleHttp(request, response)) return;
       // /healthz, /readyz (database, migrations, queue) and /metrics (Prometheus).
       if (handleOperations(request, response, runtime, sandbox)) return;

@@ -10,6 +10,7 @@ import { registerGatewayCommand } from './commands/gateway-command';
 import { registerGuardrailsCommand } from './commands/guardrails-command';
 import { registerHookCommand } from './commands/hook-command';
 import { registerMembersCommand } from './commands/members-command';
+import { registerRelaysCommand } from './commands/relays-command';
 import { registerSchemaCommand } from './commands/schema-command';
 import { registerSkillsCommand } from './commands/skills-command';
 import { registerStartCommand } from './commands/start-command';
@@ -41,6 +42,7 @@ export function buildProgram(context: CliContext): Command {
   registerUsageCommand(program, context);
   registerGatewayCommand(program, context);
   registerMembersCommand(program, context);
+  registerRelaysCommand(program, context);
   registerSchemaCommand(program, context);
   registerHookCommand(program, context);
   return program;

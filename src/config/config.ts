@@ -15,6 +15,10 @@ export interface Config {
   port: number;
   /** SUMMON_PUBLIC_URL: where people and Slack (HTTP mode) reach this server; `summon doctor` checks it. */
   publicUrl: string | undefined;
+  /** N5, R1: `SUMMON_RELAY_NAME`, this deployment's name in note rows and pairings; unset: "this relay". */
+  relayName: string | undefined;
+  /** R3: `SUMMON_RELAY_RATE_LIMIT`, notes one paired relay may hand one agent per 10 minutes (default 30). */
+  relayRateLimit: number;
   /** T3: `SUMMON_CONCURRENCY`, active turns at once per process (default 64); waiting turns hold none. */
   concurrency: number;
   /** `SUMMON_ROLE` (`summon serve --role`): all (default), web (HTTP and front ends) or worker (turns). */
@@ -113,6 +117,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     redisUrl: nonEmpty(env.REDIS_URL),
     port,
     publicUrl: nonEmpty(env.SUMMON_PUBLIC_URL),
+    relayName: parseRelayName(env.SUMMON_RELAY_NAME),
+    relayRateLimit: parseRelayRateLimit(env.SUMMON_RELAY_RATE_LIMIT),
     concurrency: parseConcurrency(env.SUMMON_CONCURRENCY),
     role: parseServeRole(env.SUMMON_ROLE),
     deadAfterMs: parseDeadAfter(env.SUMMON_DEAD_AFTER_MS),
@@ -223,4 +229,28 @@ export function parseDeadAfter(value: string | undefined): number {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+/** R1: a relay's name is one word (letters, digits, `.`, `_`, `-`): it is written `agent@relay`. */
+function parseRelayName(value: string | undefined): string | undefined {
+  const name = nonEmpty(value);
+  if (name === undefined) return undefined;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/.test(name)) {
+    throw new Error(
+      `SUMMON_RELAY_NAME must be one word of letters, digits, ".", "_" or "-" (it is written agent@relay), got "${name}"`,
+    );
+  }
+  return name;
+}
+
+function parseRelayRateLimit(value: string | undefined): number {
+  const given = nonEmpty(value);
+  if (given === undefined) return 30;
+  const limit = Number(given);
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new Error(
+      `SUMMON_RELAY_RATE_LIMIT must be a whole number of notes per 10 minutes (1 or more), got "${given}"`,
+    );
+  }
+  return limit;
 }

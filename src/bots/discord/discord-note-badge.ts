@@ -10,7 +10,8 @@ import { decodeDiscordThreadId } from './discord-thread-id';
  */
 export function discordNoteBadge(source: NoteSource, open: boolean): string | null {
   const title = source.title === null ? null : `“${escapeMarkdown(source.title)}”`;
-  const link = source.thread === null ? null : channelLink(source.thread);
+  // N3: a note from a paired relay links to the sending session there, when its address is known.
+  const link = source.thread === null ? httpLink(source.url ?? null) : channelLink(source.thread);
   let where: string | null = null;
   if (link !== null) where = `[${title ?? 'source conversation'}](${link})`;
   else if (title !== null) where = title;
@@ -24,6 +25,16 @@ function channelLink(thread: string): string | null {
   // A direct message is one conversation in the DM channel itself: no guild link reaches it.
   if (parts === null || parts.channel === parts.thread) return null;
   return `https://discord.com/channels/${parts.guild}/${parts.thread}`;
+}
+
+function httpLink(url: string | null): string | null {
+  if (url === null) return null;
+  try {
+    const parsed = new URL(url);
+    return (parsed.protocol === 'https:' || parsed.protocol === 'http:') && !/[()\s]/.test(url) ? url : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Markdown that would change how a title shows (or end the link early) is escaped. */

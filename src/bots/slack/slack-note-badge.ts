@@ -10,7 +10,9 @@ import { escapeMrkdwn } from './slack-mrkdwn';
  */
 export function noteBadge(source: NoteSource, open: boolean, permalink: string | null): string | null {
   const title = source.title === null ? null : `“${escapeMrkdwn(source.title)}”`;
-  const link = permalink === null ? null : safeLink(permalink);
+  // N3: a note from a paired relay links to the sending session there, when its address is known.
+  const target = permalink ?? source.url ?? null;
+  const link = target === null ? null : safeLink(target);
   let where: string | null = null;
   if (link !== null) where = `<${link}|${title ?? 'source conversation'}>`;
   else if (title !== null) where = title;

@@ -9,6 +9,7 @@ import type { JobQueue } from '../ports/job-queue';
 import type { Logger } from '../ports/logger';
 import type { Metrics } from '../ports/metrics';
 import type { PairRateLimiter } from '../ports/pair-rate-limiter';
+import type { RelayClient } from '../ports/relay-client';
 import type { RunWorkspace } from '../ports/run-workspace';
 import type { RunnerResolver } from '../ports/runner';
 import type { Store } from '../ports/store';
@@ -85,6 +86,8 @@ export interface EngineDeps {
   metrics?: Metrics;
   /** N5: this relay's name; null shows as "this relay". */
   relayName: string | null;
+  /** R2: signed requests to paired relays (`agent@relay`); absent: this relay is paired with none. */
+  relays?: RelayClient;
   timings: EngineTimings;
   /** T4: how the inbox is routed (lanes, poll, retries); defaults in `DEFAULT_INBOX_OPTIONS`. */
   inbox?: Partial<InboxRouterOptions>;

@@ -6,6 +6,7 @@ import { waitTopics } from '../ports/wait-signals';
 import { composePrompt } from '../prompt';
 import { budgetMessage } from '../usage/budget';
 import type { EngineDeps } from './engine-deps';
+import { noteAuthorOf } from './note-author';
 import { noteMessage } from './note-card';
 import { noteSourceOf } from './note-source';
 import { withRepoSkills } from './repo-skill-commands';
@@ -124,7 +125,7 @@ async function executeClaimedRun(deps: EngineDeps, claimed: RunRecord, signal: A
   if (!result.ok) {
     // N14: a turn started by an agent sends no "failed" notification (its card still shows
     // it); the agent that waits for it reports itself.
-    if (notifiesOnFinish(finished)) {
+    if (notifiesOnFinish(finished, context.trigger)) {
       await postSystemMessage(deps, conversation, `${agent.name}'s turn failed: ${result.error}`);
     }
     return;
@@ -355,7 +356,7 @@ export async function refreshTriggerNote(
   const note = context.trigger;
   if (note?.note == null || note.platformMessageRef === null || context.conversation.threadId === null)
     return;
-  const sender = context.agents.find((a) => a.id === note.note?.senderAgentId);
+  const sender = noteAuthorOf(note, context.agents);
   const platform = deps.platforms.get(context.conversation.platform);
   if (sender === undefined || platform === undefined) return;
   const current = await deps.store.inWorkspace(run.workspaceId, (tx) => tx.messages.findById(note.id));

@@ -19,7 +19,11 @@ export function noteMessage(
   const turnState =
     run === null ? 'working' : noteTurnStateOf(run.status, { stopped: run.liveness === 'dead' });
   const row = noteRowText({
-    sender: { relayName, sessionTitle: fields?.sourceTitle ?? null },
+    // N5: a note from a paired relay names that relay; this relay's own, this relay's name.
+    sender:
+      fields?.senderRelay != null
+        ? { relayName: fields.senderRelay, paired: true, sessionTitle: fields.sourceTitle }
+        : { relayName, sessionTitle: fields?.sourceTitle ?? null },
     turnState,
     sentAt: note.createdAt,
   });

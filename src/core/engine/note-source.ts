@@ -28,5 +28,7 @@ export async function noteSourceOf(
     title: oneLine(source?.title ?? fields.sourceTitle) ?? null,
     thread: source !== null && source.platform === platform ? source.threadId : null,
     sender: fields.senderRelay === null ? sender.name : `${sender.name} on ${fields.senderRelay}`,
+    // N3: from a paired relay, the sending session there when that relay's address is known.
+    ...(fields.remote === undefined ? {} : { url: fields.remote.sessionUrl }),
   };
 }

@@ -57,7 +57,14 @@ export async function loadTurnContext(
       at: message.createdAt,
     }));
 
-  const sender = trigger?.note?.senderAgentId ? agentName.get(trigger.note.senderAgentId) : undefined;
+  const remote = trigger?.note?.remote;
+  // R2, N12: a note from a paired relay names its agent there, on its relay, with its model.
+  const sender =
+    remote !== undefined
+      ? remote.agentName
+      : trigger?.note?.senderAgentId
+        ? agentName.get(trigger.note.senderAgentId)
+        : undefined;
   const prompt = promptText(trigger, agents, members);
   // A5: `/skill:<name>` in a person's message loads that skill's body for this turn.
   const loadedSkills =
@@ -85,9 +92,14 @@ export async function loadTurnContext(
       }),
     },
     summoner:
-      run.startedByAgentId !== null
-        ? { kind: 'agent', name: agentName.get(run.startedByAgentId) ?? 'an agent' }
-        : { kind: 'person', nickname: memberById.get(run.startedByMemberId ?? '')?.nickname ?? 'someone' },
+      remote !== undefined
+        ? {
+            kind: 'agent',
+            name: `${remote.agentName} on relay ${trigger?.note?.senderRelay ?? 'a paired relay'}`,
+          }
+        : run.startedByAgentId !== null
+          ? { kind: 'agent', name: agentName.get(run.startedByAgentId) ?? 'an agent' }
+          : { kind: 'person', nickname: memberById.get(run.startedByMemberId ?? '')?.nickname ?? 'someone' },
     history,
     prompt,
     ...(loadedSkills.length > 0 ? { loadedSkills } : {}),
@@ -97,6 +109,7 @@ export async function loadTurnContext(
             fromAgent: sender,
             ...(trigger.note.senderRelay ? { relayName: trigger.note.senderRelay } : {}),
             ...(trigger.note.sourceTitle ? { sessionTitle: trigger.note.sourceTitle } : {}),
+            ...(remote?.modelId ? { model: remote.modelId } : {}),
           },
         }
       : {}),
@@ -131,8 +144,15 @@ function authorOf(
   agentName: Map<string, string>,
   memberById: Map<string, MemberRecord>,
 ): HistoryMessage['author'] {
-  if (message.authorKind === 'agent')
+  if (message.authorKind === 'agent') {
+    const remote = message.note?.remote;
+    if (remote !== undefined && message.authorAgentId === null)
+      return {
+        kind: 'agent',
+        name: `${remote.agentName} on ${message.note?.senderRelay ?? 'a paired relay'}`,
+      };
     return { kind: 'agent', name: agentName.get(message.authorAgentId ?? '') ?? 'agent' };
+  }
   if (message.authorKind === 'person') {
     return { kind: 'person', name: memberById.get(message.authorMemberId ?? '')?.nickname ?? 'someone' };
   }

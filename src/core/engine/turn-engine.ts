@@ -19,6 +19,7 @@ import { approvalState, decide, expireDueApprovals, openApproval } from './appro
 import { DEFAULT_CONCURRENCY } from './concurrency';
 import type { EngineDeps, EngineSetup } from './engine-deps';
 import { LaneWorker } from './lane-worker';
+import { noteAuthorOf } from './note-author';
 import { noteMessage } from './note-card';
 import { noteSourceOf } from './note-source';
 import { afterRouting, type RoutedMessage, receiveMessage, routeMessage } from './receive-message';
@@ -184,7 +185,7 @@ export class TurnEngine implements ChatEngine {
       const foldState = nextFoldState(note.note.foldState, action);
       await tx.messages.setNoteFoldState(note.id, foldState);
       const run = note.note.runId === null ? null : await tx.runs.findById(note.note.runId);
-      const sender = (await tx.agents.list(note.workspaceId)).find((a) => a.id === note.note?.senderAgentId);
+      const sender = noteAuthorOf(note, await tx.agents.list(note.workspaceId));
       return { note: { ...note, note: { ...note.note, foldState } }, conversation, run, sender };
     });
     const { note, conversation, run, sender } = found;

@@ -1,3 +1,4 @@
+import type { RemoteNoteOrigin } from '../relays/relay-records';
 import type { AuthorKind, NoteFoldState } from './message';
 import type { Platform } from './platform';
 
@@ -34,6 +35,8 @@ export interface NoteFields {
   /** The run the note started; its state drives the fold (N9). */
   runId: string | null;
   foldState: NoteFoldState;
+  /** R2, N3, N12: set on a note from a paired relay's agent (`senderAgentId` is then null). */
+  remote?: RemoteNoteOrigin;
 }
 
 export interface MessageRecord {

@@ -47,6 +47,8 @@ export interface NoteSource {
   thread: ThreadId | null;
   /** N2: the sending agent's name, with its relay when it is a paired one (`qa on acme-relay`). */
   sender: string;
+  /** N3: from a paired relay, the sending session's address there when that relay's is known. */
+  url?: string | null;
 }
 
 /** G4, P5: an approval card with Approve and Deny buttons. */

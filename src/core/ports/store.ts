@@ -25,6 +25,7 @@ import type { InboxRepository } from './inbox-store';
 import type { MemberInviteRepository } from './invite-store';
 import type { OutboxRepository } from './outbox-store';
 import type { QuestionRepository } from './question-store';
+import type { RelayRepository } from './relay-store';
 import type { RunCheckpoints } from './run-checkpoints';
 import type { UsageRepository } from './usage-store';
 
@@ -77,6 +78,8 @@ export interface StoreTx {
   readonly checkpoints: RunCheckpoints;
   /** O3: token usage and cost per run, and what budgets count. */
   readonly usage: UsageRepository;
+  /** R1: paired relays: keys, offers, pairings, nonces, the workspace's relay settings. */
+  readonly relays: RelayRepository;
 }
 
 export interface WorkspaceRepository {

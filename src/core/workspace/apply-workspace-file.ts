@@ -45,6 +45,7 @@ export async function applyWorkspaceFile(
   await applySandbox(tx, workspace, file, report);
   await applySkillSources(directory, file, report);
   await applyBudgets(tx, workspace, file, report);
+  await applyRelays(tx, workspace, file, report);
   await writeWorkspaceFiles(tx, directory, workspace);
   return report;
 }
@@ -233,4 +234,22 @@ async function applyBudgets(
   if (sameBudgets(wanted, workspace.budgets)) return;
   await tx.workspaces.setBudgets(workspace.id, wanted);
   report.updated.push('budgets');
+}
+
+/** N15, R1: `relays`, when given: the switch and the accepted relays (a list given replaces the list). */
+async function applyRelays(
+  tx: StoreTx,
+  workspace: WorkspaceRecord,
+  file: WorkspaceFile,
+  report: ChangeReport,
+) {
+  if (file.relays === undefined) return;
+  const current = await tx.relays.settings(workspace.id);
+  const next = {
+    acceptRemoteAgentPrompts: file.relays.acceptRemoteAgentPrompts ?? current.acceptRemoteAgentPrompts,
+    accepted: file.relays.accept?.map((a) => ({ relay: a.relay, level: a.level })) ?? current.accepted,
+  };
+  if (JSON.stringify(next) === JSON.stringify(current)) return;
+  await tx.relays.setSettings(workspace.id, next);
+  report.updated.push('relays');
 }

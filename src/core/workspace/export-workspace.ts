@@ -94,6 +94,12 @@ export async function exportWorkspace(
   if (skillsOnDisk.sources.review !== undefined) file.skillReview = skillsOnDisk.sources.review;
   // O3: written even when empty, so applying the export leaves no budget behind.
   file.budgets = workspace.budgets.map(budgetEntryOf);
+  // N15, R1: which paired relays are accepted and how; the keys never leave the database.
+  const relays = await tx.relays.settings(workspace.id);
+  file.relays = {
+    acceptRemoteAgentPrompts: relays.acceptRemoteAgentPrompts,
+    accept: relays.accepted.map((a) => ({ relay: a.relay, level: a.level })),
+  };
   return file;
 }
 

@@ -4,6 +4,7 @@ import { GUARDRAIL_ACTIONS, GUARDRAIL_DECISIONS } from '../model/guardrail';
 import { MEMBER_ROLES } from '../model/member';
 import { AUTONOMY_LEVELS, SPACE_MODES } from '../model/space';
 import { DOMAIN_PATTERN, DOMAIN_RULE } from '../network/allowed-domains';
+import { RELAY_LEVELS } from '../relays/relay-level';
 import { skillReviewSchema, skillSourceSchema } from '../skills/skill-lock';
 import { BUDGET_PERIODS } from '../usage/budget';
 import { SLUG_PATTERN, SLUG_RULE } from './slug';
@@ -134,6 +135,34 @@ export const sandboxEntrySchema = z.strictObject({
     .optional(),
 });
 
+/** N15, R1: which paired relays the workspace accepts, at which level; never their keys. */
+export const relaysEntrySchema = z.strictObject({
+  acceptRemoteAgentPrompts: z
+    .boolean()
+    .meta({
+      description:
+        "N15: false refuses every prompt from paired relays' agents (with a sentence to the sender); this relay's own agents are not affected.",
+    })
+    .optional(),
+  accept: z
+    .array(
+      z.strictObject({
+        relay: z
+          .string()
+          .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'must be a relay name (SUMMON_RELAY_NAME)'),
+        level: z.enum(RELAY_LEVELS).meta({
+          description:
+            'R1: read (list agents and sessions), prompt (also send notes), full (also answer questions).',
+        }),
+      }),
+    )
+    .meta({
+      description:
+        'R1: the paired relays this workspace accepts and what their agents may do here. Pairing (`summon relays pair`) adds an entry; the keys stay in the database.',
+    })
+    .optional(),
+});
+
 /** O3: a spending limit: exactly one of `tokens` or `usd`, per UTC day or month. */
 export const budgetEntrySchema = z
   .strictObject({
@@ -190,6 +219,7 @@ export const workspaceFileSchema = z
       .meta({ description: 'A6: the agent whose model reviews each skill after the deterministic check.' })
       .optional(),
     budgets: z.array(budgetEntrySchema).optional(),
+    relays: relaysEntrySchema.optional(),
   })
   .meta({
     title: 'Summon workspace',

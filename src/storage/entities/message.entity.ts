@@ -41,6 +41,8 @@ export interface MessageRow {
   noteSourceTitle: string | null;
   noteRunId: string | null;
   noteFoldState: NoteFoldState | null;
+  /** R2: a note from a paired relay (`RemoteNoteOrigin`); read defensively. */
+  noteRemote: unknown;
   createdAt: Date;
 }
 
@@ -64,6 +66,7 @@ export const MessageEntity = new EntitySchema<MessageRow>({
     noteSourceTitle: text({ nullable: true }),
     noteRunId: uuid(true),
     noteFoldState: text({ nullable: true }),
+    noteRemote: { type: 'jsonb', nullable: true },
     createdAt,
   },
   foreignKeys: [

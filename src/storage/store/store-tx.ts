@@ -17,6 +17,7 @@ import { outboxRepository } from './repositories/outbox-repository';
 import { platformBindingRepository } from './repositories/platform-binding-repository';
 import { processedEventRepository } from './repositories/processed-event-repository';
 import { questionRepository } from './repositories/question-repository';
+import { relayRepository } from './repositories/relay-repository';
 import { runCheckpointRepository } from './repositories/run-checkpoint-repository';
 import { runLaneRepository } from './repositories/run-lane-repository';
 import { runRepository } from './repositories/run-repository';
@@ -63,5 +64,6 @@ export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
   inbox: translated(inboxRepository(manager)),
   checkpoints: translated(runCheckpointRepository(manager)),
   usage: translated(usageRepository(manager)),
+  relays: translated(relayRepository(manager)),
   query: (sql, params = []) => translatingDbErrors(() => queryRecords(manager, sql, params)),
 });

@@ -39,6 +39,11 @@ const TABLES = [
   'platform_channel_cursors',
   'processed_inbound_events',
   'questions',
+  'relay_keys',
+  'relay_nonces',
+  'relay_offers',
+  'relay_pairings',
+  'relay_settings',
   'run_checkpoints',
   'runs',
   'skills',
@@ -216,6 +221,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('PairedRelays1796141235316');
       expect(await db.database.revert()).toBe('RunUsageAndBudgets1796131154563');
       expect(await db.database.revert()).toBe('RunCheckpoints1796131142680');
       expect(await db.database.revert()).toBe('InboundInbox1796120943732');
@@ -264,6 +270,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
         'InboundInbox1796120943732',
         'RunCheckpoints1796131142680',
         'RunUsageAndBudgets1796131154563',
+        'PairedRelays1796141235316',
       ]);
       expect(await columns()).toEqual(expect.arrayContaining(['status_card_ref', 'reply_message_id']));
       // O3: an old run has used nothing; an old workspace has no budgets.
@@ -302,6 +309,7 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('PairedRelays1796141235316');
       expect(await db.database.revert()).toBe('RunUsageAndBudgets1796131154563');
       expect(await db.database.revert()).toBe('RunCheckpoints1796131142680');
       expect(await db.database.revert()).toBe('InboundInbox1796120943732');
@@ -320,6 +328,7 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
         'InboundInbox1796120943732',
         'RunCheckpoints1796131142680',
         'RunUsageAndBudgets1796131154563',
+        'PairedRelays1796141235316',
       ]);
       const question = await store.transaction((tx) => tx.questions.findById(old?.id ?? ''));
       expect(question).toMatchObject({ text: 'CSV or JSON?', options: [], status: 'pending' });

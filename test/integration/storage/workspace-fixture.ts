@@ -217,6 +217,21 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
       codeHash: `hash-of-${slug}`,
       expiresAt: new Date(Date.now() + 60_000),
     });
+    // R1: a key pair, an offer, a pairing with a nonce seen, and the relay settings.
+    await tx.relays.keyPair(ws, () => ({ publicKey: `public-${slug}`, privateKey: `private-${slug}` }));
+    await tx.relays.insertOffer(ws, { secretHash: `offer-${slug}`, level: 'prompt', expiresAt: new Date() });
+    const pairing = await tx.relays.insertPairing(ws, {
+      remoteName: `peer-of-${slug}`,
+      remoteUrl: 'https://peer.example.com',
+      remotePublicKey: 'peer-key',
+      remotePairingId: null,
+      remoteGrants: 'read',
+    });
+    await tx.relays.useNonce(ws, pairing.id, `nonce-${slug}`, new Date(), new Date(0));
+    await tx.relays.setSettings(ws, {
+      acceptRemoteAgentPrompts: true,
+      accepted: [{ relay: pairing.remoteName, level: 'prompt' }],
+    });
     return {
       workspaceId: ws,
       memberId: member.id,

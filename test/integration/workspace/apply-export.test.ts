@@ -136,6 +136,40 @@ describe.each(DATABASE_KINDS)('summon apply / export on %s', (kind) => {
     expect((await service.export('acme')).sandbox).toEqual({ allowedDomains: [] });
   });
 
+  it('N15, R1: relays carries the switch and the accepted relays, never a key', async () => {
+    await service.apply(await acme());
+    expect((await service.export('acme')).relays).toEqual({ acceptRemoteAgentPrompts: true, accept: [] });
+    const changed = await service.apply(
+      parseWorkspaceFile(
+        'workspace: acme\nrelays: { acceptRemoteAgentPrompts: false, accept: [{ relay: build-box, level: full }] }\n',
+      ),
+    );
+    expect(changed.updated).toEqual(['relays']);
+    const store = db.database.store;
+    const acmeId = (await store.transaction((tx) => tx.workspaces.findBySlug('acme')))?.id ?? '';
+    await store.inWorkspace(acmeId, (tx) =>
+      tx.relays.keyPair(acmeId, () => ({ publicKey: 'PUBLIC-KEY-PEM', privateKey: 'PRIVATE-KEY-PEM' })),
+    );
+    const exported = await service.export('acme');
+    expect(exported.relays).toEqual({
+      acceptRemoteAgentPrompts: false,
+      accept: [{ relay: 'build-box', level: 'full' }],
+    });
+    expect(JSON.stringify(exported)).not.toMatch(/KEY-PEM/);
+    // A file without `relays` keeps them; a wrong level is refused by path.
+    expect((await service.apply(parseWorkspaceFile('workspace: acme\n'))).updated).toEqual([]);
+    expect(
+      (
+        await issuesOf(
+          (async () =>
+            parseWorkspaceFile(
+              'workspace: acme\nrelays: { accept: [{ relay: build-box, level: admin }] }\n',
+            ))(),
+        )
+      ).join('\n'),
+    ).toMatch(/relays\.accept\[0\]\.level/);
+  });
+
   it('applying the same file twice changes nothing the second time', async () => {
     await service.apply(await acme());
     const before = await service.export('acme');

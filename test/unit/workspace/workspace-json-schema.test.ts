@@ -32,6 +32,7 @@ describe('schema/workspace.schema.json', () => {
       'skillSources',
       'skillReview',
       'budgets',
+      'relays',
     ]);
     expect(schema.required).toEqual(['workspace']);
   });

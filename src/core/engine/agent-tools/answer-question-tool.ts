@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ALL_MODES, defineTool } from '../../tools/tool-definition';
 import type { AgentToolContext } from './agent-tool-context';
 import { recordAnswer } from './questions';
+import { answerRemote } from './remote-answer';
 
 /**
  * N13: another agent of this workspace answers a pending question, never one of its own
@@ -15,12 +16,20 @@ export const answerQuestionTool = (ctx: AgentToolContext) =>
     input: z.object({
       id: z.string().min(1).describe('The question id.'),
       answer: z.string().min(1).describe('An option number (from 1) or the answer in words.'),
+      relay: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('Optional: the paired relay where the question was asked (its agent told you so).'),
     }),
     access: 'read',
     modes: ALL_MODES,
     classify: () => [],
-    run: async (input) => {
+    run: async (input, _scope, signal) => {
       const { deps, turn } = ctx;
+      // N13, R1: a question on a paired relay is answered there (it checks the level is `full`).
+      if (input.relay !== undefined)
+        return answerRemote(ctx, input.relay, input.id.trim(), input.answer, signal);
       const result = await recordAnswer(
         deps,
         turn.agent.workspaceId,

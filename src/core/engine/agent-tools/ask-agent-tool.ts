@@ -2,6 +2,7 @@ import { ALL_MODES, defineTool } from '../../tools/tool-definition';
 import { duration } from '../../wake/wake-messages';
 import { type AgentToolContext, setWaiting } from './agent-tool-context';
 import { handOff } from './hand-off';
+import { awaitRemote, remoteOutcome, remoteTargetOf, sendRemote } from './remote-agent';
 import { handoffInput } from './send-to-agent-tool';
 import { waitForRun } from './wait-for-run';
 
@@ -19,6 +20,20 @@ export const askAgentTool = (ctx: AgentToolContext) =>
     modes: ALL_MODES,
     classify: () => [],
     run: async (input, _scope, signal) => {
+      // R2, N11: an agent of a paired relay is asked there; its reply comes back here.
+      const remote = remoteTargetOf(ctx, input);
+      if (remote !== null) {
+        if ('refused' in remote) return { ok: false, output: remote.refused };
+        const sent = await sendRemote(ctx, 'ask_agent', remote, input.text, input.space);
+        if (!sent.ok) return { ok: false, output: sent.reason };
+        await setWaiting(ctx, true);
+        try {
+          const wait = await awaitRemote(ctx, remote, sent.value.prompt, ctx.timings.askTimeoutMs, signal);
+          return remoteOutcome(remote, wait, ctx.timings.askTimeoutMs);
+        } finally {
+          await setWaiting(ctx, false);
+        }
+      }
       const asked = await handOff(ctx, {
         tool: 'ask_agent',
         agent: input.agent,

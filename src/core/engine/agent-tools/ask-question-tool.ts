@@ -63,6 +63,9 @@ export const askQuestionTool = (ctx: AgentToolContext) =>
         );
       }
 
+      // N13, R2: an agent of a paired relay waiting on this turn learns of the question now.
+      if (trigger?.note?.remote !== undefined) await deps.waits.notify(waitTopics.run(turn.runId));
+
       await setWaiting(ctx, true);
       try {
         // T1: the turn gives its slot back and is woken by the answer (a card, a reply in the

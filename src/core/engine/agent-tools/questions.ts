@@ -32,7 +32,12 @@ export function questionMessage(
 /** Who answers: a person (ChatEngine) or an agent (`answer_question`). */
 export type Answerer =
   | { kind: 'member'; id: string; name: string }
-  | { kind: 'agent'; id: string; name: string };
+  | { kind: 'agent'; id: string; name: string }
+  /** N13, R1: an agent of a paired relay at `full` (`name`: `alice on build-box`). */
+  | { kind: 'remote'; name: string };
+
+/** What answering and redrawing a question card need of the engine. */
+type QuestionDeps = Pick<EngineDeps, 'store' | 'clock' | 'waits' | 'platforms'>;
 
 export type AnswerResult = { ok: true; question: QuestionRecord } | { ok: false; reason: string };
 
@@ -41,7 +46,7 @@ export type AnswerResult = { ok: true; question: QuestionRecord } | { ok: false;
  * redraws its card with the answer and who gave it; the waiting run is notified (T1).
  */
 export async function recordAnswer(
-  deps: EngineDeps,
+  deps: QuestionDeps,
   workspaceId: string,
   questionId: string,
   answer: string,
@@ -85,7 +90,7 @@ export async function cancelQuestion(deps: EngineDeps, question: QuestionRecord)
 }
 
 export async function redrawQuestionCard(
-  deps: EngineDeps,
+  deps: QuestionDeps,
   question: QuestionRecord,
   answeredBy: string | null,
 ): Promise<void> {

@@ -2,15 +2,24 @@ import { z } from 'zod';
 import { ALL_MODES, defineTool } from '../../tools/tool-definition';
 import type { AgentToolContext } from './agent-tool-context';
 import { handOff } from './hand-off';
+import { remoteTargetOf, sendRemote } from './remote-agent';
 
 export const handoffInput = z.object({
-  agent: z.string().min(1).describe('The name of the agent to reach, e.g. "qa".'),
+  agent: z
+    .string()
+    .min(1)
+    .describe('The name of the agent to reach, e.g. "qa", or "qa@build-box" for an agent of a paired relay.'),
   text: z.string().min(1).describe('What to tell it: a complete prompt, as you would write to a colleague.'),
   space: z
     .string()
     .min(1)
     .optional()
     .describe('Optional: the space to reach it in. By default this conversation, if it takes part here.'),
+  relay: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Optional: the paired relay the agent is on (the same as writing agent@relay).'),
 });
 
 /**
@@ -27,6 +36,17 @@ export const sendToAgentTool = (ctx: AgentToolContext) =>
     modes: ALL_MODES,
     classify: () => [],
     run: async (input) => {
+      // R2: an agent of a paired relay gets the note there; it returns at once, as here.
+      const remote = remoteTargetOf(ctx, input);
+      if (remote !== null) {
+        if ('refused' in remote) return { ok: false, output: remote.refused };
+        const sentThere = await sendRemote(ctx, 'send_to_agent', remote, input.text, input.space);
+        if (!sentThere.ok) return { ok: false, output: sentThere.reason };
+        return {
+          ok: true,
+          output: `Sent to ${sentThere.value.agent} in ${sentThere.value.where}; it is working on it. Its reply will appear there.`,
+        };
+      }
       const sent = await handOff(ctx, {
         tool: 'send_to_agent',
         agent: input.agent,

@@ -1,4 +1,5 @@
 import type { MessageFields, MessageMentions, MessageRecord } from '../../../core/model/conversation-records';
+import { toRemoteNoteOrigin } from '../../../core/relays/remote-note-origin';
 import type { MessageRow } from '../../entities/message.entity';
 
 type MessageColumns = Omit<MessageRow, 'id' | 'seq' | 'workspaceId' | 'conversationId' | 'createdAt'>;
@@ -45,10 +46,17 @@ export const toMessageRecord = (row: MessageRow): MessageRecord => ({
         runId: row.noteRunId,
         // ck_messages_note_fold_state_set: a note always has one.
         foldState: row.noteFoldState ?? 'auto',
+        ...remoteOf(row.noteRemote),
       }
     : null,
   createdAt: row.createdAt,
 });
+
+/** R2: the paired relay's part of a note, when the row has a readable one. */
+const remoteOf = (value: unknown) => {
+  const remote = toRemoteNoteOrigin(value);
+  return remote === null ? {} : { remote };
+};
 
 /** Exactly the columns a message's fields map to, whatever else the caller's object carries. */
 export const toMessageColumns = (fields: MessageFields): MessageColumns => {
@@ -70,5 +78,6 @@ export const toMessageColumns = (fields: MessageFields): MessageColumns => {
     noteSourceTitle: note?.sourceTitle ?? null,
     noteRunId: note?.runId ?? null,
     noteFoldState: note?.foldState ?? null,
+    noteRemote: note?.remote ?? null,
   };
 };

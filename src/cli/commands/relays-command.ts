@@ -1,0 +1,150 @@
+import type { Command } from 'commander';
+import { acceptOffer, createOffer, decodeOffer } from '../../adapters/relay-http/relay-pairing';
+import { AppError } from '../../core/errors';
+import { systemClock } from '../../core/ports/clock';
+import type { Store } from '../../core/ports/store';
+import { isRelayLevel, LEVEL_WORDS, type RelayLevel } from '../../core/relays/relay-level';
+import { type CliContext, withRuntime } from '../cli-context';
+import { formatTable } from '../format-table';
+
+const LEVEL_HELP = 'read (list agents and sessions), prompt (also send notes), full (also answer questions)';
+
+/** R1: `summon relays pair|list|revoke`: pairings of a workspace with other Summon deployments. */
+export function registerRelaysCommand(program: Command, context: CliContext): void {
+  const relays = program
+    .command('relays')
+    .description('paired relays: other Summon deployments whose agents talk to ours');
+  relays
+    .command('pair')
+    .description(
+      'print a one-time pairing offer (valid 15 min) for another relay to accept; with --accept, accept the other relay’s offer (its server must be reachable)',
+    )
+    .option('-w, --workspace <slug>', 'workspace', 'default')
+    .option('-a, --accept <offer>', 'the offer the other relay printed')
+    .option('-l, --level <level>', `what the other relay’s agents may do here: ${LEVEL_HELP}`, 'prompt')
+    .action((options: { workspace: string; accept?: string; level: string }) =>
+      withRuntime(context, async ({ store, config }) => {
+        const level = levelOf(options.level);
+        const relayName = config.relayName;
+        if (relayName === undefined)
+          throw new AppError(
+            'Set SUMMON_RELAY_NAME (this deployment’s name, e.g. build-box) before pairing.',
+            'invalid',
+          );
+        const workspaceId = await workspaceIdOf(store, options.workspace);
+        const deps = { store, clock: systemClock };
+        if (options.accept === undefined) {
+          if (config.publicUrl === undefined)
+            throw new AppError(
+              'Set SUMMON_PUBLIC_URL (where the other relay reaches this server) before making an offer.',
+              'invalid',
+            );
+          const offer = await createOffer(
+            deps,
+            workspaceId,
+            { relay: relayName, url: config.publicUrl },
+            level,
+          );
+          context.output.out(
+            [
+              `Pairing offer of relay ${relayName} (workspace ${options.workspace}), valid until ${offer.expiresAt.toISOString()}, once.`,
+              `The other relay's agents may here: ${LEVEL_WORDS[level]} (${level}).`,
+              'On the other relay, run:',
+              `summon relays pair --accept ${offer.text}`,
+            ].join('\n'),
+          );
+          return;
+        }
+        const offer = decodeOffer(options.accept);
+        if (typeof offer === 'string')
+          throw new AppError(`That offer cannot be accepted: ${offer}`, 'invalid');
+        let pairing: Awaited<ReturnType<typeof acceptOffer>>;
+        try {
+          pairing = await acceptOffer(
+            deps,
+            workspaceId,
+            offer,
+            { relay: relayName, url: config.publicUrl ?? null },
+            level,
+          );
+        } catch (error) {
+          throw new AppError(
+            `Pairing failed: ${error instanceof Error ? error.message : String(error)}`,
+            'invalid',
+          );
+        }
+        context.output.out(
+          [
+            `Paired with relay ${pairing.remoteName} (${offer.url}).`,
+            `Its agents may here: ${LEVEL_WORDS[level]} (${level}). Ours may there: ${pairing.remoteGrants ?? 'unknown'}.`,
+          ].join('\n'),
+        );
+      }),
+    );
+  relays
+    .command('list')
+    .description('the pairings of a workspace, with the level each side grants')
+    .option('-w, --workspace <slug>', 'workspace', 'default')
+    .action((options: { workspace: string }) =>
+      withRuntime(context, async ({ store }) => {
+        const workspaceId = await workspaceIdOf(store, options.workspace);
+        const { pairings, settings } = await store.inWorkspace(workspaceId, async (tx) => ({
+          pairings: await tx.relays.listPairings(workspaceId),
+          settings: await tx.relays.settings(workspaceId),
+        }));
+        if (pairings.length === 0) {
+          context.output.out('No paired relays (summon relays pair makes an offer).');
+          return;
+        }
+        const accepted = (name: string) =>
+          settings.accepted.find((a) => a.relay.toLowerCase() === name.toLowerCase())?.level ??
+          'not accepted';
+        context.output.out(
+          formatTable(
+            ['relay', 'url', 'theirs here', 'ours there', 'state'],
+            pairings.map((p) => [
+              p.remoteName,
+              p.remoteUrl ?? '-',
+              accepted(p.remoteName),
+              p.remoteGrants ?? '-',
+              p.revokedAt === null ? 'active' : `revoked ${p.revokedAt.toISOString()}`,
+            ]),
+          ),
+        );
+        if (!settings.acceptRemoteAgentPrompts)
+          context.output.out('acceptRemoteAgentPrompts is off: prompts from these relays are refused.');
+      }),
+    );
+  relays
+    .command('revoke <relay>')
+    .description('revoke the pairing with a relay: every request signed for it is refused from now on')
+    .option('-w, --workspace <slug>', 'workspace', 'default')
+    .action((relay: string, options: { workspace: string }) =>
+      withRuntime(context, async ({ store }) => {
+        const workspaceId = await workspaceIdOf(store, options.workspace);
+        const revoked = await store.inWorkspace(workspaceId, async (tx) => {
+          const pairing = await tx.relays.findActiveByName(workspaceId, relay);
+          if (pairing !== null) await tx.relays.revoke(pairing.id, systemClock.now());
+          return pairing;
+        });
+        if (revoked === null)
+          throw new AppError(
+            `This workspace has no active pairing with a relay named ${relay}.`,
+            'not_found',
+          );
+        context.output.out(`Revoked the pairing with relay ${revoked.remoteName}.`);
+      }),
+    );
+}
+
+function levelOf(value: string): RelayLevel {
+  if (!isRelayLevel(value))
+    throw new AppError(`--level must be one of: ${LEVEL_HELP}; got "${value}".`, 'invalid');
+  return value;
+}
+
+async function workspaceIdOf(store: Store, slug: string): Promise<string> {
+  const workspace = await store.transaction((tx) => tx.workspaces.findBySlug(slug));
+  if (workspace === null) throw new AppError(`There is no workspace "${slug}".`, 'not_found');
+  return workspace.id;
+}

@@ -1,0 +1,186 @@
+import { noteMessage } from '../engine/note-card';
+import { noteSourceOf } from '../engine/note-source';
+import type { ConversationRecord } from '../model/conversation-records';
+import type { AgentRecord, SpaceRecord } from '../model/records';
+import { conversationMarker } from '../notes';
+import type { StoreTx } from '../ports/store';
+import { MAX_WAKE_DEPTH } from '../wake/wake-limits';
+import { checkRelayChain } from './relay-chain';
+import type { RelayInboundDeps } from './relay-inbound-deps';
+import type { PromptRequest, PromptResponse } from './relay-protocol';
+import { RelayRefusal } from './relay-protocol';
+import type { RelayPairingRecord } from './relay-records';
+
+const TITLE_LENGTH = 80;
+
+/**
+ * R2, N1–N5, N12: a note from an agent of a paired relay, placed like a local note: a new
+ * conversation in a space where the agent takes part (or the named one), marked
+ * `↗ relay-name` (N4), the folded note with its badge linking to the sending session there
+ * (N3), and the agent's turn queued. M20 (R3): the chain it carries is checked again here,
+ * before anything is stored.
+ */
+export async function placeRemoteNote(
+  deps: RelayInboundDeps,
+  pairing: RelayPairingRecord,
+  request: PromptRequest,
+): Promise<PromptResponse> {
+  const workspaceId = pairing.workspaceId;
+  const ownName = deps.relayName ?? 'this relay';
+  const planned = await deps.store.inWorkspace(workspaceId, async (tx) => {
+    const agents = await tx.agents.list(workspaceId);
+    const target = agents.find((a) => a.name.toLowerCase() === request.agent.trim().toLowerCase());
+    if (target === undefined) {
+      throw new RelayRefusal(
+        'not_found',
+        `There is no agent named "${request.agent}" on relay ${ownName}. Agents: ${agents.map((a) => a.name).join(', ')}.`,
+      );
+    }
+    const chain = checkRelayChain({
+      tool: 'the prompt',
+      chain: request.chain,
+      depth: request.depth,
+      target: { agent: target.name, relay: ownName },
+    });
+    if (!chain.ok) throw new RelayRefusal('limit', chain.reason);
+    if (
+      !(await deps.pairLimiter.tryAcquire(workspaceId, `relay:${pairing.id}`, target.id, deps.clock.now()))
+    ) {
+      throw new RelayRefusal(
+        'rate_limited',
+        `Relay ${ownName} is not taking more notes from ${pairing.remoteName} for ${target.name} right now (too many in a short time). Try again later.`,
+      );
+    }
+    const place = await placeFor(tx, deps, workspaceId, target, request.space, ownName);
+    const conversation = await tx.conversations.insert(workspaceId, {
+      spaceId: place.space.id,
+      platform: place.platform,
+      threadId: null,
+      title: titleOf(request.text),
+      ownerAgentId: target.id,
+      createdByAgentId: null,
+    });
+    await tx.spaces.addParticipant(place.space.id, { kind: 'agent', agentId: target.id });
+    const note = await tx.messages.insert(workspaceId, {
+      conversationId: conversation.id,
+      authorKind: 'agent',
+      authorAgentId: null,
+      authorMemberId: null,
+      text: request.text,
+      mentions: { agents: [{ agentId: target.id, name: target.name }], members: [] },
+      platformMessageRef: null,
+      note: {
+        senderAgentId: null,
+        senderRelay: pairing.remoteName,
+        sourceConversationId: null,
+        sourceTitle: request.sender.session.title,
+        runId: null,
+        foldState: 'auto',
+        remote: {
+          pairingId: pairing.id,
+          agentName: request.sender.agent,
+          modelId: request.sender.model,
+          sessionUrl: request.sender.session.url,
+          chain: chain.chain,
+        },
+      },
+    });
+    const run = await tx.runs.insert({
+      workspaceId,
+      agentId: target.id,
+      conversationId: conversation.id,
+      triggerMessageId: note.id,
+      status: 'queued',
+      liveness: 'ok',
+      // M20: the local part of the chain starts with the target; the depth counts every relay.
+      wakeChain: [target.id],
+      depth: Math.min(chain.depth, MAX_WAKE_DEPTH),
+      startedByMemberId: null,
+      startedByAgentId: null,
+      startedAt: null,
+      finishedAt: null,
+      lastEventAt: null,
+      error: null,
+      createdAt: deps.clock.now(),
+    });
+    await tx.messages.linkNoteRun(note.id, run.id);
+    return {
+      target,
+      conversation,
+      note: { ...note, note: note.note && { ...note.note, runId: run.id } },
+      run,
+      place,
+    };
+  });
+  const { target, conversation, note, run, place } = planned;
+  const platform = deps.platforms.get(conversation.platform);
+  if (platform !== undefined) {
+    // N4: the thread opens with the mark of the paired relay whose agent started it.
+    const marker = conversationMarker({ paired: true, relayName: pairing.remoteName });
+    const started = await platform.startThread(place.channelId, {
+      as: { kind: 'system' },
+      content: { kind: 'text', text: marker },
+    });
+    await deps.store.inWorkspace(workspaceId, (tx) =>
+      tx.conversations.setThreadId(conversation.id, started.thread),
+    );
+    const sender = { name: request.sender.agent, avatarUrl: null };
+    const source = await noteSourceOf(deps.store, note, conversation.platform, sender);
+    const ref = await platform.post(started.thread, noteMessage(note, run, sender, deps.relayName, source));
+    await deps.store.inWorkspace(workspaceId, (tx) => tx.messages.setPlatformRef(note.id, ref));
+  }
+  await deps.queue.enqueue({ id: run.id, data: { runId: run.id } });
+  deps.logger.info(
+    {
+      component: 'relays',
+      relay: pairing.remoteName,
+      from: request.sender.agent,
+      target: target.name,
+      started: run.id,
+    },
+    'a paired relay handed a note to an agent',
+  );
+  return {
+    prompt: run.id,
+    agent: target.name,
+    where: `a new conversation in space ${place.space.name} ("${conversation.title}") on relay ${ownName}`,
+  };
+}
+
+async function placeFor(
+  tx: StoreTx,
+  deps: RelayInboundDeps,
+  workspaceId: string,
+  target: AgentRecord,
+  spaceName: string | null,
+  ownName: string,
+): Promise<{ space: SpaceRecord; platform: ConversationRecord['platform']; channelId: string }> {
+  const spaces = await tx.spaces.list(workspaceId);
+  let candidates: SpaceRecord[];
+  if (spaceName !== null) {
+    const named = spaces.find((s) => s.name.toLowerCase() === spaceName.trim().toLowerCase());
+    if (named === undefined)
+      throw new RelayRefusal('not_found', `There is no space named "${spaceName}" on relay ${ownName}.`);
+    candidates = [named];
+  } else {
+    candidates = [];
+    for (const space of spaces) {
+      const participants = await tx.spaces.listParticipants(space.id);
+      if (participants.some((p) => p.kind === 'agent' && p.agentId === target.id)) candidates.push(space);
+    }
+  }
+  const bindings = await tx.channelBindings.listForWorkspace(workspaceId);
+  for (const space of candidates) {
+    const binding = bindings.find((b) => b.spaceId === space.id && deps.platforms.has(b.platform));
+    if (binding !== undefined) return { space, platform: binding.platform, channelId: binding.channelId };
+  }
+  throw new RelayRefusal(
+    'not_found',
+    `${target.name} takes part in no space with a chat channel on relay ${ownName}, so there is nowhere to start its conversation. Name a space with a channel.`,
+  );
+}
+
+function titleOf(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
+}
