@@ -1,3 +1,4 @@
+import type { AttachmentRef } from './attachment';
 import type { AuthorKind, NoteFoldState } from './message';
 import type { Platform } from './platform';
 
@@ -48,6 +49,8 @@ export interface MessageRecord {
   /** The platform's id of the posted message, once posted. */
   platformMessageRef: string | null;
   note: NoteFields | null;
+  /** P13: the files attached to a person's message (absent: none). */
+  attachments?: readonly AttachmentRef[];
   createdAt: Date;
 }
 

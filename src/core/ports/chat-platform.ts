@@ -1,3 +1,4 @@
+import type { AttachmentRef } from '../model/attachment';
 import type { ApprovalStatus } from '../model/guardrail';
 import type { Platform } from '../model/platform';
 
@@ -136,4 +137,6 @@ export interface InboundMessage {
    * The front end has dropped that mention from `text`.
    */
   summonsApp?: boolean;
+  /** P13: the files attached to the message, as the platform described them (fetched at the turn's start). */
+  attachments?: readonly AttachmentRef[];
 }

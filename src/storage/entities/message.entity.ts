@@ -41,6 +41,8 @@ export interface MessageRow {
   noteSourceTitle: string | null;
   noteRunId: string | null;
   noteFoldState: NoteFoldState | null;
+  /** P13: the attached files' descriptions (`AttachmentRef`s); read defensively. */
+  attachments: unknown;
   createdAt: Date;
 }
 
@@ -64,6 +66,7 @@ export const MessageEntity = new EntitySchema<MessageRow>({
     noteSourceTitle: text({ nullable: true }),
     noteRunId: uuid(true),
     noteFoldState: text({ nullable: true }),
+    attachments: jsonb('[]'),
     createdAt,
   },
   foreignKeys: [

@@ -216,6 +216,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('MessageAttachments1796141574522');
       expect(await db.database.revert()).toBe('RunUsageAndBudgets1796131154563');
       expect(await db.database.revert()).toBe('RunCheckpoints1796131142680');
       expect(await db.database.revert()).toBe('InboundInbox1796120943732');
@@ -264,6 +265,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
         'InboundInbox1796120943732',
         'RunCheckpoints1796131142680',
         'RunUsageAndBudgets1796131154563',
+        'MessageAttachments1796141574522',
       ]);
       expect(await columns()).toEqual(expect.arrayContaining(['status_card_ref', 'reply_message_id']));
       // O3: an old run has used nothing; an old workspace has no budgets.
@@ -287,6 +289,8 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
       const note = await store.transaction((tx) => tx.messages.findById(legacy?.id ?? ''));
       expect(note).toMatchObject({ text: 'old note', mentions: { agents: [], members: [] } });
       expect(note?.note?.foldState).toBe('auto');
+      // P13: a message stored before attachments were recorded has none.
+      expect(note?.attachments).toBeUndefined();
       expect((await store.transaction((tx) => tx.messages.findById(seeded.messageId)))?.text).toContain(
         'fix',
       );
@@ -302,6 +306,7 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('MessageAttachments1796141574522');
       expect(await db.database.revert()).toBe('RunUsageAndBudgets1796131154563');
       expect(await db.database.revert()).toBe('RunCheckpoints1796131142680');
       expect(await db.database.revert()).toBe('InboundInbox1796120943732');
@@ -320,6 +325,7 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
         'InboundInbox1796120943732',
         'RunCheckpoints1796131142680',
         'RunUsageAndBudgets1796131154563',
+        'MessageAttachments1796141574522',
       ]);
       const question = await store.transaction((tx) => tx.questions.findById(old?.id ?? ''));
       expect(question).toMatchObject({ text: 'CSV or JSON?', options: [], status: 'pending' });

@@ -1,3 +1,4 @@
+import { toAttachmentRefs } from '../../../core/model/attachment';
 import type { MessageFields, MessageMentions, MessageRecord } from '../../../core/model/conversation-records';
 import type { MessageRow } from '../../entities/message.entity';
 
@@ -47,8 +48,15 @@ export const toMessageRecord = (row: MessageRow): MessageRecord => ({
         foldState: row.noteFoldState ?? 'auto',
       }
     : null,
+  ...attachmentsOf(row.attachments),
   createdAt: row.createdAt,
 });
+
+/** P13: present only when the message has any. */
+const attachmentsOf = (value: unknown): Pick<MessageRecord, 'attachments'> => {
+  const attachments = toAttachmentRefs(value);
+  return attachments.length === 0 ? {} : { attachments };
+};
 
 /** Exactly the columns a message's fields map to, whatever else the caller's object carries. */
 export const toMessageColumns = (fields: MessageFields): MessageColumns => {
@@ -70,5 +78,13 @@ export const toMessageColumns = (fields: MessageFields): MessageColumns => {
     noteSourceTitle: note?.sourceTitle ?? null,
     noteRunId: note?.runId ?? null,
     noteFoldState: note?.foldState ?? null,
+    attachments: (fields.attachments ?? []).map(({ id, name, size, mimeType, url, unavailable }) => ({
+      id,
+      name,
+      size,
+      mimeType,
+      url,
+      ...(unavailable === undefined ? {} : { unavailable }),
+    })),
   };
 };
