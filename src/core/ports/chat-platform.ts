@@ -1,6 +1,7 @@
 import type { AttachmentRef } from '../model/attachment';
 import type { ApprovalStatus } from '../model/guardrail';
 import type { Platform } from '../model/platform';
+import type { AttachmentFetcher } from './attachment-fetcher';
 
 /**
  * Opaque thread ids, one format per platform, so the core never parses them:
@@ -110,6 +111,8 @@ export interface ChatPlatform {
   startThread(channelId: string, message: OutboundMessage): Promise<{ thread: ThreadId; messageRef: string }>;
   /** A message only one person sees (M5's hint, refusals), threaded where it cannot be private. */
   tellPrivately(thread: ThreadId, platformUserId: string, text: string): Promise<void>;
+  /** P13: downloads files attached to people's messages; absent where the platform has none. */
+  readonly attachments?: AttachmentFetcher | undefined;
 }
 
 /**
