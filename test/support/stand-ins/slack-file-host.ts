@@ -26,6 +26,8 @@ const FILES_PATH = /^\/files-pri\/([A-Z0-9]+)-([A-Z0-9]+)\/([^/?]+)$/;
  */
 export class SlackFileHost {
   readonly downloads: FileDownload[] = [];
+  /** The token the host accepts, when it is not the bot token (a token revoked for files). */
+  acceptedToken: string | null = null;
   private readonly files = new Map<string, HostedFile>();
   private counter = 0;
 
@@ -92,7 +94,7 @@ export class SlackFileHost {
       answer(302, { location: `https://acme.slack.com/?redir=${encodeURIComponent(path)}` }, '');
       return true;
     }
-    if (authorization !== `Bearer ${this.options.token()}`) {
+    if (authorization !== `Bearer ${this.acceptedToken ?? this.options.token()}`) {
       answer(403, { 'content-type': 'text/plain' }, 'Forbidden');
       return true;
     }
