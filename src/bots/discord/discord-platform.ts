@@ -1,5 +1,6 @@
 import { type REST, Routes } from 'discord.js';
 import { KeyedSerialQueue } from '../../core/outbox/keyed-serial-queue';
+import type { AttachmentFetcher } from '../../core/ports/attachment-fetcher';
 import type { ChatPlatform, OutboundMessage, ThreadId } from '../../core/ports/chat-platform';
 import type { Logger } from '../../core/ports/logger';
 import type { DiscordDirectory } from './discord-directory';
@@ -38,6 +39,8 @@ export interface DiscordPlatformOptions {
   deliver: DiscordDeliver;
   directory: DiscordDirectory;
   logger: Logger;
+  /** P13: downloads files attached to people's messages (their signed CDN links). */
+  attachments?: AttachmentFetcher;
 }
 
 /**
@@ -54,7 +57,11 @@ export class DiscordPlatform implements ChatPlatform {
   /** One post, edit or private word at a time per thread, in the order asked (P2, P7). */
   private readonly lanes = new KeyedSerialQueue();
 
-  constructor(private readonly options: DiscordPlatformOptions) {}
+  readonly attachments: AttachmentFetcher | undefined;
+
+  constructor(private readonly options: DiscordPlatformOptions) {
+    this.attachments = options.attachments;
+  }
 
   /** The inbound side names a thread before the first post starts it (the summoning message's text). */
   nameThread(threadChannelId: string, text: string): void {
