@@ -76,7 +76,7 @@ export async function prepareAttachments(
     bytesLeft -= bytes.length;
     const save = async (why: string): Promise<string> => {
       if (intake.shelf === undefined)
-        return `received, but ${why}and there is no working folder to keep it in.`;
+        return `${why}it was received but not kept: there is no working folder for files.`;
       try {
         const path = await intake.shelf.save(intake.workingDir, fileName, bytes);
         return `${why}saved as \`${path}\` in your working folder.`;
