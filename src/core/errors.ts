@@ -48,3 +48,20 @@ export class ConflictError extends AppError {
     super(message, 'conflict', options);
   }
 }
+
+/**
+ * T2, A12: a service the process depends on (the database, Redis) could not be reached: a
+ * refused or dropped connection, a server shutting down or starting up. Worth trying again
+ * once it is back. `maybeDone`: the call may still have taken effect (the connection dropped
+ * while a COMMIT was in flight), so only a call that is safe to repeat may be tried again.
+ */
+export class ServiceUnavailableError extends AppError {
+  constructor(
+    readonly service: 'database' | 'redis',
+    message: string,
+    readonly maybeDone: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, 'service_unavailable', options);
+  }
+}

@@ -32,7 +32,7 @@ export const ENGINE_SETUPS = [
 ] as const;
 export type EngineSetup = (typeof ENGINE_SETUPS)[number];
 
-const redisUrl = () => process.env.SUMMON_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const defaultRedisUrl = () => process.env.SUMMON_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /**
  * The real engine, driven through the real terminal platform, on a real database and queue,
@@ -51,9 +51,16 @@ export async function openEngineHarness(
     concurrency?: number;
     /** The engine's clock (a `ManualClock` drives approval expiries, G4); real time by default. */
     clock?: Clock;
+    /** T2 outage tests: a PostgreSQL server and a Redis of the test's own, to restart. */
+    postgresServerUrl?: string;
+    redisUrl?: string;
   } = {},
 ) {
-  const db = await openTestDatabase(setup.database);
+  const db = await openTestDatabase(
+    setup.database,
+    options.postgresServerUrl === undefined ? {} : { serverUrl: options.postgresServerUrl },
+  );
+  const redisUrl = () => options.redisUrl ?? defaultRedisUrl();
   const dataDir = await makeTempDir();
   const store = db.database.store;
   const local = await store.transaction((tx) => ensureLocalChat(tx));

@@ -54,6 +54,8 @@ export interface SlackHarnessOptions {
   backfill?: { pageSize?: number; maxPages?: number };
   /** P13: the bounds of attachments (small, so the caps are exercised). */
   attachmentLimits?: AttachmentLimits;
+  /** T2 outage tests: a PostgreSQL server of the test's own, to restart. */
+  postgresServerUrl?: string;
 }
 
 export const APP_TOKEN = 'xapp-1-A0APP00001-test';
@@ -75,7 +77,10 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
   });
   const apiUrl = await standIn.listen();
   if (options.socketMode) socket = new SlackSocketModeStandIn(standIn.httpServer);
-  const db = await openTestDatabase(options.database ?? 'postgres');
+  const db = await openTestDatabase(
+    options.database ?? 'postgres',
+    options.postgresServerUrl === undefined ? {} : { serverUrl: options.postgresServerUrl },
+  );
   const store = db.database.store;
   const dataDir = await makeTempDir();
   const directory = new FileWorkspaceDirectory(dataDir.path);

@@ -29,6 +29,8 @@ export interface TestDatabase {
 export interface TestDatabaseOptions {
   /** Run the migrations before handing the database out (default true). */
   migrate?: boolean;
+  /** PostgreSQL: the server to create it on (default `SUMMON_TEST_PG_URL`, else 127.0.0.1:5432). */
+  serverUrl?: string;
 }
 
 /**
@@ -42,7 +44,10 @@ export const openTestDatabase = async (
   options: TestDatabaseOptions = {},
 ): Promise<TestDatabase> => {
   const migrated = options.migrate ?? true;
-  const opened = kind === 'postgres' ? await openPostgres(migrated) : await openPglite(migrated);
+  const opened =
+    kind === 'postgres'
+      ? await openPostgres(migrated, options.serverUrl ?? defaultServerUrl())
+      : await openPglite(migrated);
   if (migrated) {
     // Nothing is pending in a copy of the template; this keeps the contract if it ever is.
     await opened.database.migrate().catch(async (error: unknown) => {
@@ -53,15 +58,15 @@ export const openTestDatabase = async (
   return opened;
 };
 
-const serverUrl = (): string =>
+const defaultServerUrl = (): string =>
   process.env.SUMMON_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-const openPostgres = async (migrated: boolean): Promise<TestDatabase> => {
+const openPostgres = async (migrated: boolean, serverUrl: string): Promise<TestDatabase> => {
   const name = `summon_t_${randomBytes(6).toString('hex')}`;
-  const template = migrated ? await postgresTemplate() : undefined;
-  await createPostgresDatabase(serverUrl(), name, template);
-  const databaseUrl = databaseUrlFor(serverUrl(), name);
-  const drop = () => dropPostgresDatabase(serverUrl(), name);
+  const template = migrated ? await postgresTemplate(serverUrl) : undefined;
+  await createPostgresDatabase(serverUrl, name, template);
+  const databaseUrl = databaseUrlFor(serverUrl, name);
+  const drop = () => dropPostgresDatabase(serverUrl, name);
   const database = await openDatabase({ databaseUrl, dbDir: '' }).catch(async (error: unknown) => {
     await drop();
     throw error;
@@ -146,38 +151,42 @@ const migrationsHash = (): string => {
   return hash.digest('hex').slice(0, 12);
 };
 
-let postgresTemplateName: Promise<string> | undefined;
+/** Per server: a test may run its own (T2 outage tests) beside the shared one. */
+const postgresTemplateNames = new Map<string, Promise<string>>();
 
 /**
  * The migrated template database on the test server, built once per set of migrations and kept
  * (a few hundred kilobytes), so later runs start from it too. Built under another name and
  * renamed, so parallel jest workers that race for it see it whole or not at all.
  */
-const postgresTemplate = (): Promise<string> => {
-  postgresTemplateName ??= buildPostgresTemplate().catch((error: unknown) => {
-    postgresTemplateName = undefined;
+const postgresTemplate = (serverUrl: string): Promise<string> => {
+  const cached = postgresTemplateNames.get(serverUrl);
+  if (cached !== undefined) return cached;
+  const building = buildPostgresTemplate(serverUrl).catch((error: unknown) => {
+    postgresTemplateNames.delete(serverUrl);
     throw error;
   });
-  return postgresTemplateName;
+  postgresTemplateNames.set(serverUrl, building);
+  return building;
 };
 
-const buildPostgresTemplate = async (): Promise<string> => {
+const buildPostgresTemplate = async (serverUrl: string): Promise<string> => {
   const name = `summon_template_${migrationsHash()}`;
-  if (await postgresDatabaseExists(serverUrl(), name)) return name;
+  if (await postgresDatabaseExists(serverUrl, name)) return name;
   const building = `summon_building_${randomBytes(6).toString('hex')}`;
-  await createPostgresDatabase(serverUrl(), building);
+  await createPostgresDatabase(serverUrl, building);
   try {
-    const database = await openDatabase({ databaseUrl: databaseUrlFor(serverUrl(), building), dbDir: '' });
+    const database = await openDatabase({ databaseUrl: databaseUrlFor(serverUrl, building), dbDir: '' });
     try {
       await database.migrate();
     } finally {
       await database.close();
     }
-    await renamePostgresDatabase(serverUrl(), building, name);
+    await renamePostgresDatabase(serverUrl, building, name);
   } catch (error) {
-    await dropPostgresDatabase(serverUrl(), building);
+    await dropPostgresDatabase(serverUrl, building);
     // Another worker finished first: use theirs.
-    if (!(await postgresDatabaseExists(serverUrl(), name))) throw error;
+    if (!(await postgresDatabaseExists(serverUrl, name))) throw error;
   }
   return name;
 };

@@ -11,6 +11,7 @@ import {
 } from '../../core/ports/job-queue';
 import { type Logger, silentLogger } from '../../core/ports/logger';
 import type { RedisConnectionOptions } from '../redis/redis-connection-options';
+import { redisUnavailable } from '../redis/redis-unavailable';
 import { addUnlessPresent } from './bullmq-add-unless-present';
 import { asError, isFinalFailure, logJobFailure } from './job-failure';
 import {
@@ -62,6 +63,7 @@ export class BullmqQueue<T> implements JobQueue<T> {
   private readonly loggedFailures = new WeakSet<Error>();
   private worker: Worker<T, void> | undefined;
   private closing: Promise<void> | undefined;
+  private readonly reconnectListeners = new Set<() => void>();
 
   constructor(private readonly options: BullmqQueueOptions) {
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
@@ -70,6 +72,7 @@ export class BullmqQueue<T> implements JobQueue<T> {
     this.log = (options.logger ?? silentLogger).child({ component: 'queue', queue: options.name });
     this.queue = new Queue<T>(options.name, { connection: options.connection, ...this.prefixOption() });
     this.queue.on('error', (error) => this.log.error({ err: error }, 'queue connection error'));
+    this.watchReconnects();
   }
 
   async enqueue(job: { id: string; data: T }, options?: EnqueueOptions): Promise<boolean> {
@@ -85,7 +88,18 @@ export class BullmqQueue<T> implements JobQueue<T> {
       ...(delay > 0 ? { delay } : {}),
     };
     // P6: a job already pending under this id is the same wake-up; it is not queued twice.
-    return addUnlessPresent(this.queue, JOB_NAME, job.id, job.data, jobOptions);
+    try {
+      return await addUnlessPresent(this.queue, JOB_NAME, job.id, job.data, jobOptions);
+    } catch (error) {
+      // T2: Redis away; adding under the same id again is safe, whether or not this try landed.
+      throw redisUnavailable(error) ?? error;
+    }
+  }
+
+  /** T2: each time the queue's connection is ready again after it was lost (a Redis restart). */
+  onReconnect(listener: () => void): () => void {
+    this.reconnectListeners.add(listener);
+    return () => this.reconnectListeners.delete(listener);
   }
 
   process(handler: JobHandler<T>, options: { concurrency: number }): void {
@@ -179,6 +193,22 @@ export class BullmqQueue<T> implements JobQueue<T> {
         active.handBack(new WaitingError());
       }),
     );
+  }
+
+  private watchReconnects(): void {
+    this.queue
+      .getBackend()
+      .client.then((client) => {
+        let readyBefore = client.status === 'ready';
+        client.on('ready', () => {
+          if (readyBefore) {
+            this.log.info({}, 'queue connection back');
+            for (const listener of [...this.reconnectListeners]) listener();
+          }
+          readyBefore = true;
+        });
+      })
+      .catch((error: unknown) => this.log.warn({ err: error }, 'could not watch the queue connection'));
   }
 
   private prefixOption(): { prefix?: string } {

@@ -2,6 +2,7 @@ import type { RunActivityBoard } from '../agents/run-activity-board';
 import type { AttachmentLimits } from '../attachments/attachment-limits';
 import type { InboxRouterOptions } from '../ingest/inbox-router';
 import type { Platform } from '../model/platform';
+import type { OutageWatch } from '../outage/outage-watch';
 import type { AttachmentShelf } from '../ports/attachment-fetcher';
 import type { ChatPlatform } from '../ports/chat-platform';
 import type { Clock } from '../ports/clock';
@@ -76,6 +77,11 @@ export interface EngineDeps {
   waits: WaitSignals;
   /** T1, T3: this process's slots for active turns; a waiting turn gives its slot back. */
   slots: TurnSlots;
+  /**
+   * T2, A12: what this process saw of database and Redis outages (the engine's store and queue
+   * retry through them and report here); recovery judges no run dead for silence during one.
+   */
+  outage?: OutageWatch;
   logger: Logger;
   /** What the engine counts for `/metrics` (events, turns, liveness); absent: nothing. */
   metrics?: Metrics;
@@ -91,4 +97,4 @@ export interface EngineDeps {
 }
 
 /** What builds a `TurnEngine`: its deps, with the wait signals in-process unless given. */
-export type EngineSetup = Omit<EngineDeps, 'waits' | 'slots'> & { waits?: WaitSignals };
+export type EngineSetup = Omit<EngineDeps, 'waits' | 'slots' | 'outage'> & { waits?: WaitSignals };

@@ -11,6 +11,7 @@ import { noteMessage } from './note-card';
 import { noteSourceOf } from './note-source';
 import { withRepoSkills } from './repo-skill-commands';
 import { type BudgetBreach, exhaustedBudget, recordUsage } from './run-budget';
+import { RunHeartbeat } from './run-heartbeat';
 import { RunMonitor } from './run-monitor';
 import { StatusCardPublisher } from './status-card-publisher';
 import { stoppedBySentence, stopRequestOf } from './stop-run';
@@ -29,6 +30,17 @@ type TurnResult =
  * wake chain (M14: only after a clean end). `signal` aborts when the worker shuts down.
  */
 export async function executeRun(deps: EngineDeps, claimed: RunRecord, signal: AbortSignal): Promise<void> {
+  // A12: alive from the claim until the run is finished and stored (T2: through an outage too).
+  const heartbeat = new RunHeartbeat(deps.store, deps.clock, deps.logger, claimed, deps.timings.heartbeatMs);
+  heartbeat.start();
+  try {
+    await executeClaimedRun(deps, claimed, signal);
+  } finally {
+    heartbeat.stop();
+  }
+}
+
+async function executeClaimedRun(deps: EngineDeps, claimed: RunRecord, signal: AbortSignal): Promise<void> {
   const log = deps.logger.child({ component: 'turn', runId: claimed.id });
   const { context, stored } = await deps.store.inWorkspace(claimed.workspaceId, async (tx) => ({
     context: await loadTurnContext(tx, claimed, deps.timings.historyMessages),
@@ -164,14 +176,6 @@ async function runTurn(
     deps.timings.loopThreshold,
     persistLiveness,
   );
-  // A worker proves the run alive; a run unheard of for `deadAfterMs` belongs to a dead worker.
-  const heartbeat = setInterval(() => {
-    void deps.store
-      .inWorkspace(run.workspaceId, (tx) => tx.runs.update(run.id, { lastEventAt: deps.clock.now() }))
-      .catch(() => undefined);
-  }, deps.timings.heartbeatMs);
-  heartbeat.unref();
-
   monitor.start();
   let text = '';
   let breach: BudgetBreach | null = null;
@@ -269,7 +273,6 @@ async function runTurn(
     unsubscribeStop();
     monitor.stop();
     deps.activity?.finish(run.id);
-    clearInterval(heartbeat);
     if (deps.workspaces !== undefined) {
       // G3: the run's gateway credential ends with the run (the gateway also refuses it then).
       await deps.workspaces

@@ -30,13 +30,20 @@ export async function recoverRuns(
   const dead: string[] = [];
   const resumed: string[] = [];
   const parked: string[] = [];
-  for (const run of silent) {
+  // A12, T2: during a database or Redis outage, and for `deadAfterMs` after it, silence proves
+  // nothing: the processes running these turns could not write their heartbeats either, and
+  // are alive and retrying. Judged once the grace is over, a run still silent is dead.
+  const excused = deps.outage?.silenceIsExcused(deps.timings.deadAfterMs) ?? false;
+  if (excused && silent.length > 0) {
+    deps.logger.info({ runs: silent.length }, 'silent runs not judged: a service was away just now');
+  }
+  for (const run of excused ? [] : silent) {
     // One run whose thread cannot be told (a deleted channel) must not stop the others' recovery.
     try {
       const outcome = await recoverSilentRun(deps, run, now);
       if (outcome === 'resumed') resumed.push(run.id);
       else if (outcome === 'parked') parked.push(run.id);
-      else if (outcome === 'none' && (await markDead(deps, run, now))) dead.push(run.id);
+      else if (outcome === 'none' && (await markDead(deps, run, now, staleBefore))) dead.push(run.id);
     } catch (error) {
       deps.logger.error({ err: error, runId: run.id }, 'could not finish recovering a dead run');
     }
@@ -95,10 +102,12 @@ async function recoverSilentRun(
   return (await requeueFromCheckpoint(deps, run)) ? 'resumed' : 'taken';
 }
 
-async function markDead(deps: EngineDeps, run: RunRecord, now: Date): Promise<boolean> {
+async function markDead(deps: EngineDeps, run: RunRecord, now: Date, staleBefore: Date): Promise<boolean> {
   const marked = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
     const current = await tx.runs.findById(run.id);
     if (current?.status !== 'running') return null;
+    // A12: its heartbeat came back since it was listed (its process was alive after all).
+    if (current.lastEventAt !== null && current.lastEventAt >= staleBefore) return null;
     await tx.runs.update(run.id, {
       status: 'failed',
       liveness: 'dead',

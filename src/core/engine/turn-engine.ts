@@ -6,6 +6,9 @@ import type { InboxEntry } from '../model/inbox';
 import { canStartWork } from '../model/member';
 import type { Platform } from '../model/platform';
 import { toggleNote as nextFoldState } from '../notes';
+import { OutageWatch } from '../outage/outage-watch';
+import { RetryingQueue } from '../outage/retrying-queue';
+import { RetryingStore } from '../outage/retrying-store';
 import type { ChatEngine, IngestOutcome, PlatformActor, ReceiveOutcome } from '../ports/chat-engine';
 import type { InboundMessage } from '../ports/chat-platform';
 import type { InboxDecoder } from '../ports/inbox-decoder';
@@ -38,6 +41,9 @@ const HAND_BACK_GRACE_MS = 1000;
  */
 export class TurnEngine implements ChatEngine {
   private sweep: NodeJS.Timeout | null = null;
+  private recovering: Promise<void> | null = null;
+  private recoverAgain = false;
+  private readonly unwatch: (() => void)[] = [];
   private readonly deps: EngineDeps;
   /** The queue's handler: lanes in progress, including turns that wait detached from a job. */
   private readonly lanes: LaneWorker;
@@ -45,10 +51,15 @@ export class TurnEngine implements ChatEngine {
   private readonly inbox: InboxRouter<RoutedMessage>;
 
   constructor(setup: EngineSetup) {
+    // T2: a database or Redis restart of seconds delays the engine's work instead of failing it.
+    const outage = new OutageWatch(setup.clock, setup.logger.child({ component: 'outage' }));
     const deps: EngineDeps = {
       ...setup,
+      store: RetryingStore.over(setup.store, outage),
+      queue: new RetryingQueue(setup.queue, outage),
       waits: setup.waits ?? new InProcessWaitSignals(),
       slots: new TurnSlots(DEFAULT_CONCURRENCY),
+      outage,
     };
     this.deps = deps;
     this.lanes = new LaneWorker(deps);
@@ -80,18 +91,42 @@ export class TurnEngine implements ChatEngine {
     }
     if (routeInbox) this.inbox.start();
     if (!runTurns) return;
-    this.sweep = setInterval(() => {
-      recoverRuns(this.deps).catch((error: unknown) =>
-        this.deps.logger.error({ err: error }, 'run recovery failed'),
-      );
-    }, this.deps.timings.deadAfterMs / 2);
+    this.sweep = setInterval(() => this.recoverNow(), this.deps.timings.deadAfterMs / 2);
     this.sweep.unref();
+    // T2: when the database or Redis is back after an outage, queued runs whose wake-ups fell
+    // inside it (a Redis that kept nothing lost its jobs) are enqueued at once, not at the sweep.
+    this.unwatch.push(
+      this.deps.outage?.onRestored(() => this.recoverNow()) ?? (() => {}),
+      this.deps.queue.onReconnect?.(() => {
+        this.deps.outage?.reached('redis');
+        this.recoverNow();
+      }) ?? (() => {}),
+    );
+  }
+
+  /** One recovery pass now; one asked for while another runs follows it (never two at once). */
+  private recoverNow(): void {
+    if (this.recovering !== null) {
+      this.recoverAgain = true;
+      return;
+    }
+    this.recovering = recoverRuns(this.deps)
+      .then(() => undefined)
+      .catch((error: unknown) => this.deps.logger.error({ err: error }, 'run recovery failed'))
+      .finally(() => {
+        this.recovering = null;
+        if (this.recoverAgain && this.sweep !== null) {
+          this.recoverAgain = false;
+          this.recoverNow();
+        }
+      });
   }
 
   /** SIGTERM: stop taking turns; turns in progress finish or go back to the queue. */
   async close(): Promise<void> {
     if (this.sweep !== null) clearInterval(this.sweep);
     this.sweep = null;
+    for (const unwatch of this.unwatch.splice(0)) unwatch();
     await this.inbox.close();
     // Waiting turns (no job of their own) stop now and hand back; the others as the queue says.
     this.lanes.stopDetached();

@@ -1,4 +1,5 @@
 import type { Platform } from '../model/platform';
+import { RetryingStore } from '../outage/retrying-store';
 import type { Logger } from '../ports/logger';
 import type { Metrics } from '../ports/metrics';
 import type { OutboxItem, OutboxRepository } from '../ports/outbox-store';
@@ -39,7 +40,11 @@ export class OutboxDeliverer {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => Date;
 
+  /** T2: the calls' rows are written through a database outage of seconds, not given up. */
+  private readonly store: Store;
+
   constructor(private readonly options: OutboxDelivererOptions) {
+    this.store = RetryingStore.over(options.store);
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.now = options.now ?? (() => new Date());
@@ -55,7 +60,8 @@ export class OutboxDeliverer {
     kind: string,
     payload: unknown,
   ): Promise<string | null> {
-    const { store, platform } = this.options;
+    const { store } = this;
+    const { platform } = this.options;
     const { workspaceId, lane } = target;
     // Stored inside the lane's turn, so the row order (what a restart resumes) is the call order.
     return this.enqueue(lane, async () =>
@@ -67,7 +73,8 @@ export class OutboxDeliverer {
 
   /** After a restart: sends what is still pending, in order; never re-sends what may have gone out. */
   async resume(): Promise<{ resent: number; abandoned: number; pruned: number }> {
-    const { store, platform, logger } = this.options;
+    const { store } = this;
+    const { platform, logger } = this.options;
     const cutoff = new Date(this.now().getTime() - OUTBOX_RETENTION_MS);
     const pruned = await store.transaction((tx) => tx.outbox.pruneFinished(platform, cutoff));
     const items = await store.transaction((tx) => tx.outbox.unfinished(platform));
@@ -108,7 +115,7 @@ export class OutboxDeliverer {
   private mark<T>(item: Delivery, change: (outbox: OutboxRepository, id: string) => Promise<T>, none: T) {
     const { id } = item;
     if (id === null) return Promise.resolve(none);
-    return this.options.store.transaction((tx) => change(tx.outbox, id));
+    return this.store.transaction((tx) => change(tx.outbox, id));
   }
 
   private async send(item: Delivery): Promise<string | null> {
@@ -121,10 +128,9 @@ export class OutboxDeliverer {
     }
     let attempts = item.attempts;
     for (;;) {
+      let ref: string | null;
       try {
-        const ref = await sender.send(item.kind, item.payload);
-        await this.mark(item, (o, id) => o.markSent(id, ref), undefined);
-        return ref;
+        ref = await sender.send(item.kind, item.payload);
       } catch (error) {
         attempts += 1;
         const advice = error instanceof DeliveryError ? error.retry : ({ kind: 'never' } as const);
@@ -146,7 +152,15 @@ export class OutboxDeliverer {
         if (!(await this.mark(item, (o, id) => o.markSending(id), true))) {
           throw new DeliveryError('This outgoing call was taken by another deliverer.', { kind: 'never' });
         }
+        continue;
       }
+      // P7, T2: it went out. Recording that waits out a database outage (the store retries);
+      // failing to record it is never a reason to send it again: the row stays `sending`, which
+      // a restart marks failed rather than post twice.
+      await this.mark(item, (o, id) => o.markSent(id, ref), undefined).catch((error: unknown) =>
+        log.warn({ err: error }, 'delivered, but could not be recorded as sent'),
+      );
+      return ref;
     }
   }
 }

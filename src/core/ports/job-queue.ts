@@ -17,7 +17,8 @@ export interface JobQueue<T> {
    *
    * Rejects with a `ValidationError` when the id is empty, contains `:` (BullMQ reserves it)
    * or is an integer (BullMQ's own ids), or when `data` is not plain JSON; with
-   * `QueueClosedError` after `close()`.
+   * `QueueClosedError` after `close()`; with `ServiceUnavailableError` when Redis cannot be
+   * reached (nothing was added: the engine tries again, `RetryingQueue`).
    */
   enqueue(job: { id: string; data: T }, options?: EnqueueOptions): Promise<boolean>;
   /** Starts consuming with at most `concurrency` jobs at once. Called once per queue. */
@@ -31,6 +32,12 @@ export interface JobQueue<T> {
    * for them. Idempotent.
    */
   close(): Promise<void>;
+  /**
+   * T2: `listener` is called each time the queue's connection comes back after it was lost (a
+   * Redis restart; one that kept nothing loses its jobs, so the engine re-enqueues its queued
+   * runs then). Absent: the queue has no connection to lose (in-process).
+   */
+  onReconnect?(listener: () => void): () => void;
 }
 
 export interface EnqueueOptions {

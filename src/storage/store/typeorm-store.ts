@@ -3,6 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { AppError, ValidationError } from '../../core/errors';
 import type { InboxEntry } from '../../core/model/inbox';
 import type { SerialQueue } from '../serial-queue';
+import { databaseUnavailable } from './connection-errors';
 import { translateDbError } from './db-errors';
 import { isUuid } from './ids';
 import { ADD_TO_INBOX, addParams } from './repositories/inbox-repository';
@@ -52,7 +53,7 @@ export class TypeormStore implements SqlStore {
         return Array.isArray(result) && result.length === 1;
       })
       .catch((error: unknown) => {
-        throw translateDbError(error);
+        throw databaseUnavailable(error, false) ?? translateDbError(error);
       });
   }
 
@@ -69,17 +70,22 @@ export class TypeormStore implements SqlStore {
       );
     }
     const marker: OpenTransaction = { open: true };
+    // T2: once `work` has returned, TypeORM commits: a connection lost from then on may have
+    // stored the transaction, so it is not one to repeat blindly.
+    let committing = false;
     return this.queue
       .run(() =>
         this.openTransaction.run(marker, () =>
           this.dataSource.transaction(async (manager) => {
             await enter(manager);
-            return work(createStoreTx(manager));
+            const result = await work(createStoreTx(manager));
+            committing = true;
+            return result;
           }),
         ),
       )
       .catch((error: unknown) => {
-        throw translateDbError(error);
+        throw databaseUnavailable(error, committing) ?? translateDbError(error);
       })
       .finally(() => {
         marker.open = false;
