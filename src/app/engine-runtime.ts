@@ -1,3 +1,4 @@
+import { FolderAttachmentShelf } from '../adapters/attachments/folder-attachment-shelf';
 import type { RunEgressProxies } from '../adapters/egress-proxy/run-egress-proxies';
 import { meteredRunners } from '../adapters/metrics/metered-runners';
 import { createJobQueue } from '../adapters/queue/create-job-queue';
@@ -117,6 +118,8 @@ export async function startEngine(
     ...(egress === null ? {} : { egress }),
     rateLimiter,
     directory: runtime.directory,
+    // P13: attached files the model is not shown are kept in the run's working folder.
+    attachmentShelf: new FolderAttachmentShelf(),
     clock: systemClock,
     waits,
     logger: logger.child({ component: 'engine' }),

@@ -9,6 +9,7 @@ import { InboundInbox1796120943732 } from '../../migrations/1796120943732-Inboun
 import { RunCheckpoints1796131142680 } from '../../migrations/1796131142680-RunCheckpoints';
 import { RunUsageAndBudgets1796131154563 } from '../../migrations/1796131154563-RunUsageAndBudgets';
 import { PairedRelays1796141235316 } from '../../migrations/1796141235316-PairedRelays';
+import { MessageAttachments1796141574522 } from '../../migrations/1796141574522-MessageAttachments';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -26,4 +27,5 @@ export const MIGRATIONS = [
   RunCheckpoints1796131142680,
   RunUsageAndBudgets1796131154563,
   PairedRelays1796141235316,
+  MessageAttachments1796141574522,
 ];

@@ -1,8 +1,10 @@
 import { Writable } from 'node:stream';
+import { FolderAttachmentShelf } from '../../src/adapters/attachments/folder-attachment-shelf';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
 import { createLogger } from '../../src/app/logger';
 import { DiscordFrontEnd } from '../../src/bots/discord';
+import type { AttachmentLimits } from '../../src/core/attachments/attachment-limits';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
 import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
@@ -52,6 +54,8 @@ export async function openDiscordHarness(options: {
   inbox?: Partial<InboxRouterOptions>;
   /** P14: how often a streamed reply is edited (default 20 ms here). */
   streamEditIntervalMs?: number;
+  /** P13: the bounds of attachments. */
+  attachmentLimits?: AttachmentLimits;
 }) {
   const standIn = await new DiscordStandIn().start();
   const channel = standIn.addTextChannel('backend');
@@ -116,6 +120,9 @@ spaces:
             relayName: null,
             timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, ...options.timings },
             ...(inbox === undefined ? {} : { inbox }),
+            // P13: as production wires it, files the model is not shown are kept in the working folder.
+            attachmentShelf: new FolderAttachmentShelf(),
+            ...(options.attachmentLimits === undefined ? {} : { attachmentLimits: options.attachmentLimits }),
           });
     await turnEngine?.start({ concurrency: 4 });
     const engine = options.engine ?? turnEngine;

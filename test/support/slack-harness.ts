@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FolderAttachmentShelf } from '../../src/adapters/attachments/folder-attachment-shelf';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
 import { SlackFrontEnd } from '../../src/bots/slack/slack-front-end';
 import type { SlackStreamSettings } from '../../src/bots/slack/slack-reply-stream';
 import { RunActivityBoard } from '../../src/core/agents/run-activity-board';
+import type { AttachmentLimits } from '../../src/core/attachments/attachment-limits';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
 import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
@@ -51,6 +53,8 @@ export interface SlackHarnessOptions {
   inbox?: Partial<InboxRouterOptions>;
   /** P11: the back-fill's page size and cap (small, so pagination is exercised). */
   backfill?: { pageSize?: number; maxPages?: number };
+  /** P13: the bounds of attachments (small, so the caps are exercised). */
+  attachmentLimits?: AttachmentLimits;
   /** T2 outage tests: a PostgreSQL server of the test's own, to restart. */
   postgresServerUrl?: string;
   /** P14: when a streamed reply goes on in a new message, and the append interval. */
@@ -138,6 +142,9 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
         relayName: null,
         timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, ...options.timings },
         ...(inbox === undefined ? {} : { inbox }),
+        // P13: as production wires it, files the model is not shown are kept in the working folder.
+        attachmentShelf: new FolderAttachmentShelf(),
+        ...(options.attachmentLimits === undefined ? {} : { attachmentLimits: options.attachmentLimits }),
       });
       await engine.start({ concurrency: 4 });
     }

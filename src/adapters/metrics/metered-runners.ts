@@ -23,6 +23,8 @@ export function meteredRunners(runners: RunnerResolver, metrics: Metrics): Runne
   return (agent) => {
     const runner = runners(agent);
     const metered: Runner = {
+      // P13: the wrapped runner's image input stays known to the engine.
+      ...(runner.takesImages === true ? { takesImages: true } : {}),
       async *run(request) {
         const started = performance.now();
         for await (const event of runner.run(request)) {

@@ -13,6 +13,7 @@ import { anthropicTokenPlan } from './anthropic-effort';
 import { describeAnthropicError } from './anthropic-errors';
 import { type AssembledMessage, readMessageStream } from './anthropic-message-stream';
 import { droppedNotice, fitExchanges } from './bounded-exchanges';
+import { anthropicPromptContent } from './image-content';
 import { checkpointedRound, runToolRound, startToolLoop } from './tool-round';
 
 export interface AnthropicRunnerOptions {
@@ -50,6 +51,7 @@ export const NO_ANTHROPIC_KEY_REASON =
  * sends the results back, until the model stops. The turn ends with the last message's text.
  */
 export class AnthropicRunner implements Runner {
+  readonly takesImages = true;
   private readonly client: Anthropic | undefined;
 
   constructor(private readonly options: AnthropicRunnerOptions) {
@@ -84,7 +86,9 @@ export class AnthropicRunner implements Runner {
       model: request.agent.modelId ?? this.options.defaultModel,
       max_tokens: plan.maxTokens,
       system: request.system,
-      messages: messages ?? [{ role: 'user', content: request.prompt }],
+      messages: messages ?? [
+        { role: 'user', content: anthropicPromptContent(request.prompt, request.images) },
+      ],
       stream: true,
       ...(budget !== undefined ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
       // A9: the tool surface was built from the space mode; an absent tool is never offered.
@@ -124,9 +128,10 @@ export class AnthropicRunner implements Runner {
       if (signal.aborted) return;
       // A4: contextSize bounds what the loop keeps; the oldest exchanges go first, whole.
       const prompt: MessageParam = { role: 'user', content: request.prompt };
+      // (P13: the images are not counted here; a turn's images are few and bounded in size.)
       const { kept, dropped } = fitExchanges([prompt], exchanges, contextBudget);
-      const head: MessageParam =
-        dropped > 0 ? { role: 'user', content: request.prompt + droppedNotice(dropped) } : prompt;
+      const headText = dropped > 0 ? request.prompt + droppedNotice(dropped) : request.prompt;
+      const head: MessageParam = { role: 'user', content: anthropicPromptContent(headText, request.images) };
       let message: AssembledMessage | undefined;
       const retries = this.options.maxRetries ?? 2;
       for (let attempt = 0; message === undefined; attempt++) {

@@ -4,6 +4,7 @@ import type { Runner, RunnerEvent, RunnerRequest } from '../../core/ports/runner
 import type { ToolCall, ToolOutcome } from '../../core/ports/turn-tools';
 import { DEFAULT_MAX_TOOL_ROUNDS } from './anthropic-runner';
 import { droppedNotice, fitExchanges } from './bounded-exchanges';
+import { openAiPromptContent } from './image-content';
 import { type AssembledCompletion, readCompletionStream } from './openai-completion-stream';
 import { describeOpenAiError } from './openai-errors';
 import { checkpointedRound, runToolRound, startToolLoop } from './tool-round';
@@ -39,6 +40,7 @@ const CHECKPOINT_FORMAT = 'openai';
  * messages until the model answers without calls.
  */
 export class OpenAiRunner implements Runner {
+  readonly takesImages = true;
   private readonly client: OpenAI | undefined;
 
   constructor(private readonly options: OpenAiRunnerOptions) {
@@ -98,13 +100,17 @@ export class OpenAiRunner implements Runner {
       yield { type: 'thinking' };
       // A4: contextSize bounds the loop's history; the oldest tool exchanges go first, whole.
       const { kept, dropped } = fitExchanges(head, exchanges, budget);
-      const prompt: ChatCompletionMessageParam[] =
-        dropped > 0
-          ? [
-              head[0] as ChatCompletionMessageParam,
-              { role: 'user', content: request.prompt + droppedNotice(dropped) },
-            ]
-          : head;
+      // P13: the attached images go with the prompt (they are not counted in the estimate above).
+      const prompt: ChatCompletionMessageParam[] = [
+        head[0] as ChatCompletionMessageParam,
+        {
+          role: 'user',
+          content: openAiPromptContent(
+            dropped > 0 ? request.prompt + droppedNotice(dropped) : request.prompt,
+            request.images,
+          ),
+        },
+      ];
       let completion: AssembledCompletion;
       try {
         const stream = await this.client.chat.completions.create(

@@ -6,6 +6,7 @@ import type { Logger } from '../../core/ports/logger';
 import type { Metrics } from '../../core/ports/metrics';
 import type { Store } from '../../core/ports/store';
 import { registerGuildCommands } from './ask-command';
+import { DiscordAttachmentFetcher } from './discord-attachments';
 import { DiscordBackfill } from './discord-backfill';
 import { createDiscordClient } from './discord-client';
 import { type DiscordDirectory, StoreDiscordDirectory } from './discord-directory';
@@ -84,6 +85,7 @@ export class DiscordFrontEnd {
       ...(options.streamEditIntervalMs === undefined
         ? {}
         : { streamEditIntervalMs: options.streamEditIntervalMs }),
+      attachments: new DiscordAttachmentFetcher(options.apiUrl),
     });
   }
 

@@ -1,5 +1,7 @@
 import { type Message, MessageType } from 'discord.js';
+import { type AttachmentRef, toAttachmentRefs } from '../../core/model/attachment';
 import type { InboundMessage } from '../../core/ports/chat-platform';
+import { discordAttachmentRefs } from './discord-attachments';
 import { type DiscordMember, translateUserMentions } from './discord-mentions';
 import { encodeDiscordThreadId } from './discord-thread-id';
 
@@ -40,6 +42,8 @@ export interface DiscordMessageFields {
   mentionsApp?: boolean;
   /** P12: the bot's managed roles it mentions, dropped from the text like the bot's own mention. */
   appRoleIds?: string[];
+  /** P13: the files attached to it, described (fetched at the turn's start; absent: none). */
+  attachments?: AttachmentRef[];
 }
 
 export function fieldsOf(message: Message): DiscordMessageFields {
@@ -52,7 +56,14 @@ export function fieldsOf(message: Message): DiscordMessageFields {
     ),
     createdAt: message.createdAt,
     ...appMentionsOf(message),
+    ...attachmentsOf(message),
   };
+}
+
+/** P13: present only when the message has any. */
+function attachmentsOf(message: Message): Pick<DiscordMessageFields, 'attachments'> {
+  const attachments = discordAttachmentRefs(message.attachments);
+  return attachments.length === 0 ? {} : { attachments };
 }
 
 /** P12: the bot user, or roles Discord manages for this bot (their `tags.bot_id`). */
@@ -86,5 +97,6 @@ export function toInbound(
     text: translateUserMentions(message.content, { ...context, names, appRoleIds: message.appRoleIds ?? [] }),
     receivedAt: message.createdAt,
     ...(message.mentionsApp === true ? { summonsApp: true } : {}),
+    ...(message.attachments === undefined ? {} : { attachments: toAttachmentRefs(message.attachments) }),
   };
 }

@@ -1,5 +1,6 @@
 import { type REST, Routes } from 'discord.js';
 import { KeyedSerialQueue } from '../../core/outbox/keyed-serial-queue';
+import type { AttachmentFetcher } from '../../core/ports/attachment-fetcher';
 import type {
   ChatPlatform,
   OutboundMessage,
@@ -48,6 +49,8 @@ export interface DiscordPlatformOptions {
   logger: Logger;
   /** P14: a streamed reply is edited at most once per this many ms (Discord's rate limits); default 1,000. */
   streamEditIntervalMs?: number;
+  /** P13: downloads files attached to people's messages (their signed CDN links). */
+  attachments?: AttachmentFetcher;
 }
 
 /** P14: room kept under 2,000 for member mentions, which grow when rendered (`@dana` → `<@…>`). */
@@ -67,7 +70,11 @@ export class DiscordPlatform implements ChatPlatform {
   /** One post, edit or private word at a time per thread, in the order asked (P2, P7). */
   private readonly lanes = new KeyedSerialQueue();
 
-  constructor(private readonly options: DiscordPlatformOptions) {}
+  readonly attachments: AttachmentFetcher | undefined;
+
+  constructor(private readonly options: DiscordPlatformOptions) {
+    this.attachments = options.attachments;
+  }
 
   /** The inbound side names a thread before the first post starts it (the summoning message's text). */
   nameThread(threadChannelId: string, text: string): void {

@@ -12,6 +12,7 @@ import { publishHome, registerAppHome } from './slack-app-home';
 import { SlackBackfill } from './slack-backfill';
 import { boltLogger } from './slack-bolt-logger';
 import { SlackDirectory } from './slack-directory';
+import { SlackFileFetcher } from './slack-file-fetcher';
 import { SlackInboxDecoder, slackInboxEntry } from './slack-inbox';
 import { registerSlackListeners } from './slack-listeners';
 import { slackPermalinks } from './slack-permalink';
@@ -94,6 +95,7 @@ export class SlackFrontEnd {
       deliver: (target, call, args) => this.deliverer.deliver(target, call, args),
       channelOwner: (channel) => directory.channelOwner(channel),
       permalink: slackPermalinks(client, options.logger.child({ component: 'slack' })),
+      attachments: new SlackFileFetcher(options.credentials.botToken, options.credentials.apiUrl),
       ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
       teamId: identity.teamId,
       ...(options.stream === undefined ? {} : { stream: options.stream }),

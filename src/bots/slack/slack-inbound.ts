@@ -14,6 +14,8 @@ export interface SlackMessageEvent {
   text?: string;
   ts?: string;
   thread_ts?: string;
+  /** P13: the files shared with the message (Slack file objects; read by `slackFileRefs`). */
+  files?: unknown;
 }
 
 /** Subtypes that are a person writing; every other subtype (edits, joins, bot posts) is not input. */

@@ -1,3 +1,4 @@
+import { type AttachmentRef, toAttachmentRefs } from '../../core/model/attachment';
 import type { InboxEntry, InboxRecord } from '../../core/model/inbox';
 import type { ChatPlatform } from '../../core/ports/chat-platform';
 import type { InboxDecision, InboxDecoder } from '../../core/ports/inbox-decoder';
@@ -6,12 +7,15 @@ import type { Store } from '../../core/ports/store';
 import { ensureDirectSpace } from '../../core/spaces/direct-space';
 import { slackTsCursor, threadCursorId } from './slack-backfill';
 import { SlackDirectory } from './slack-directory';
+import { slackFileRefs } from './slack-files';
 import { type SlackMessageEvent, toInboundMessage } from './slack-inbound';
 
 /** What the Slack front end stores of a message event (T4): the event's own fields, and its team. */
 interface SlackInboxPayload {
   teamId: string;
   event: SlackMessageEvent;
+  /** P13: what `files` described (absent: none; the files are fetched at the turn's start). */
+  files?: AttachmentRef[];
 }
 
 const EVENT_FIELDS = [
@@ -44,13 +48,17 @@ export function slackInboxEntry(
     const value = event[field];
     if (typeof value === 'string') stored[field] = value;
   }
+  const files = slackFileRefs(event.files);
   return {
     platform: 'slack',
     // P6: `{channel}:{ts}`, the key processed_inbound_events has always recorded.
     eventId: decision.message.eventId,
     threadKey: decision.message.thread,
     channelKey: decision.message.topLevel ? `slack:${decision.message.channelId}` : null,
-    payload: { teamId, event: stored } satisfies { teamId: string; event: Record<string, string> },
+    payload: { teamId, event: stored, ...(files.length === 0 ? {} : { files }) } satisfies {
+      teamId: string;
+      event: Record<string, string>;
+    },
     receivedAt,
   };
 }
@@ -60,7 +68,7 @@ function payloadOf(record: InboxRecord): SlackInboxPayload {
   if (typeof payload?.teamId !== 'string' || typeof payload.event?.type !== 'string') {
     throw new Error(`Inbox row ${record.id} holds no Slack message event.`);
   }
-  return { teamId: payload.teamId, event: payload.event };
+  return { teamId: payload.teamId, event: payload.event, files: toAttachmentRefs(payload.files) };
 }
 
 /**
@@ -71,7 +79,7 @@ export class SlackInboxDecoder implements InboxDecoder {
   constructor(private readonly deps: { botUserId: string; platform: ChatPlatform; logger: Logger }) {}
 
   async decode(record: InboxRecord, store: Store): Promise<InboxDecision> {
-    const { teamId, event } = payloadOf(record);
+    const { teamId, event, files } = payloadOf(record);
     const log = this.deps.logger.child({ component: 'slack', eventId: record.eventId });
     const nicknames = await new SlackDirectory(store).nicknamesOfTeam(teamId);
     const decision = toInboundMessage(event, {
@@ -81,7 +89,11 @@ export class SlackInboxDecoder implements InboxDecoder {
       receivedAt: record.receivedAt,
     });
     if (decision.kind === 'ignore') return { kind: 'drop', reason: decision.reason };
-    const message = decision.message;
+    // P13: the files the event described travel with the message; the turn fetches them.
+    const message =
+      files === undefined || files.length === 0
+        ? decision.message
+        : { ...decision.message, attachments: files };
     // P1: a direct message is a one-person space with the top-level agent.
     if (event.channel_type === 'im') {
       const direct = await ensureDirectSpace(store, {

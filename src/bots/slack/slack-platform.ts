@@ -1,4 +1,5 @@
 import { KeyedSerialQueue } from '../../core/outbox/keyed-serial-queue';
+import type { AttachmentFetcher } from '../../core/ports/attachment-fetcher';
 import type {
   ChatPlatform,
   NoteCard,
@@ -42,6 +43,8 @@ export interface SlackPlatformOptions {
   /** P14: when a streamed message is continued in a new one, and how often appends go out. */
   stream?: Partial<SlackStreamSettings>;
   logger?: Logger;
+  /** P13: downloads files attached to people's messages (`url_private` with the bot token). */
+  attachments?: AttachmentFetcher;
 }
 
 /** Permalinks kept per source thread (they do not change); bounded so a long run stays small. */
@@ -58,9 +61,11 @@ export class SlackPlatform implements ChatPlatform {
   /** P7: a thread's posts, edits and private notes leave in the order the core made them. */
   private readonly threads = new KeyedSerialQueue();
   private readonly permalinks = new Map<ThreadId, string>();
+  readonly attachments: AttachmentFetcher | undefined;
 
   constructor(private readonly options: SlackPlatformOptions) {
     this.partLimit = options.replyPartLimit ?? SLACK_LIMITS.text - 1_000;
+    this.attachments = options.attachments;
   }
 
   /** A long reply goes out as several messages, in order; the ref is the first one's ts. */

@@ -1,7 +1,9 @@
 import type { RunActivityBoard } from '../agents/run-activity-board';
+import type { AttachmentLimits } from '../attachments/attachment-limits';
 import type { InboxRouterOptions } from '../ingest/inbox-router';
 import type { Platform } from '../model/platform';
 import type { OutageWatch } from '../outage/outage-watch';
+import type { AttachmentShelf } from '../ports/attachment-fetcher';
 import type { ChatPlatform } from '../ports/chat-platform';
 import type { Clock } from '../ports/clock';
 import type { EgressProxies } from '../ports/egress';
@@ -91,6 +93,10 @@ export interface EngineDeps {
   timings: EngineTimings;
   /** T4: how the inbox is routed (lanes, poll, retries); defaults in `DEFAULT_INBOX_OPTIONS`. */
   inbox?: Partial<InboxRouterOptions>;
+  /** P13: keeps attached files the model is not shown in the run's working folder; absent, they are only named. */
+  attachmentShelf?: AttachmentShelf;
+  /** P13: the bounds of a message's attachments (`DEFAULT_ATTACHMENT_LIMITS` when absent). */
+  attachmentLimits?: AttachmentLimits;
 }
 
 /** What builds a `TurnEngine`: its deps, with the wait signals in-process unless given. */

@@ -16,6 +16,7 @@ import { RunMonitor } from './run-monitor';
 import { StatusCardPublisher } from './status-card-publisher';
 import { stoppedBySentence, stopRequestOf } from './stop-run';
 import { postSystemMessage } from './system-message';
+import { attachmentsForTurn, withAttachments } from './turn-attachments';
 import { checkpointWriter, type PreparedResume, prepareResume } from './turn-checkpoints';
 import { loadTurnContext, type TurnContext } from './turn-context';
 import { TurnReplyStream } from './turn-reply-stream';
@@ -207,9 +208,14 @@ async function runTurn(
             onSkillRefused: (skill) => card.row(`✗ skill ${skill.name} left out: ${skill.refused}`),
           });
     const workingDir = workspace?.workingDir ?? agentDir;
+    // P13: the message's files, fetched at the turn's start (a resumed turn fetches its images again).
+    const attached = await attachmentsForTurn(deps, context, runner, workingDir, abort.signal);
     // T2: a resumed turn keeps the prompt it started with (the thread has moved on since).
     const composed =
-      resume?.prompt ?? composePrompt(await withRepoSkills(context.promptInput, context.trigger, workspace));
+      resume?.prompt ??
+      composePrompt(
+        withAttachments(await withRepoSkills(context.promptInput, context.trigger, workspace), attached),
+      );
     // A9: the turn's tools, built from the space mode; every call passes the guardrails.
     const tools =
       deps.tools === undefined
@@ -230,6 +236,7 @@ async function runTurn(
       agent,
       system: composed.system,
       prompt: composed.prompt,
+      ...(attached === null || attached.images.length === 0 ? {} : { images: attached.images }),
       workingDir,
       ...(workspace === null ? {} : { env: workspace.env, linkedRoots: workspace.linkedRoots }),
       tools,

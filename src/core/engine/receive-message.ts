@@ -125,6 +125,10 @@ export async function routeMessage(
     mentions,
     platformMessageRef: message.messageRef,
     note: null,
+    // P13: what was attached is recorded with the message; the turn fetches it when it starts.
+    ...(message.attachments === undefined || message.attachments.length === 0
+      ? {}
+      : { attachments: message.attachments }),
   });
 
   // P12: the app's mention and nothing else: a short help, nobody starts, nothing is answered.

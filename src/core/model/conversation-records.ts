@@ -1,4 +1,5 @@
 import type { RemoteNoteOrigin } from '../relays/relay-records';
+import type { AttachmentRef } from './attachment';
 import type { AuthorKind, NoteFoldState } from './message';
 import type { Platform } from './platform';
 
@@ -51,6 +52,8 @@ export interface MessageRecord {
   /** The platform's id of the posted message, once posted. */
   platformMessageRef: string | null;
   note: NoteFields | null;
+  /** P13: the files attached to a person's message (absent: none). */
+  attachments?: readonly AttachmentRef[];
   createdAt: Date;
 }
 

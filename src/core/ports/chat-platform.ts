@@ -1,5 +1,7 @@
+import type { AttachmentRef } from '../model/attachment';
 import type { ApprovalStatus } from '../model/guardrail';
 import type { Platform } from '../model/platform';
+import type { AttachmentFetcher } from './attachment-fetcher';
 
 /**
  * Opaque thread ids, one format per platform, so the core never parses them:
@@ -111,6 +113,8 @@ export interface ChatPlatform {
   startThread(channelId: string, message: OutboundMessage): Promise<{ thread: ThreadId; messageRef: string }>;
   /** A message only one person sees (M5's hint, refusals), threaded where it cannot be private. */
   tellPrivately(thread: ThreadId, platformUserId: string, text: string): Promise<void>;
+  /** P13: downloads files attached to people's messages; absent where the platform has none. */
+  readonly attachments?: AttachmentFetcher | undefined;
   /**
    * P14: a reply that streams into the thread as the agent writes it, under the agent's name.
    * Optional: a platform without it (the terminal) gets the whole reply from `post`.
@@ -182,4 +186,6 @@ export interface InboundMessage {
    * The front end has dropped that mention from `text`.
    */
   summonsApp?: boolean;
+  /** P13: the files attached to the message, as the platform described them (fetched at the turn's start). */
+  attachments?: readonly AttachmentRef[];
 }

@@ -1,3 +1,4 @@
+import type { ImageInput } from '../model/attachment';
 import type { AgentRecord } from '../model/records';
 import type { TokenUsage } from '../usage/token-usage';
 import type { TurnCheckpoint } from './run-checkpoints';
@@ -27,6 +28,8 @@ export interface RunnerRequest {
   /** The composed system prompt and the turn's prompt (src/core/prompt). */
   system: string;
   prompt: string;
+  /** P13: images attached to the turn's message, given only to a runner that `takesImages`. */
+  images?: readonly ImageInput[];
   /** The agent's working directory (its folder in the data directory). */
   workingDir: string;
   /** G3: added to the environment of the run's processes (the per-run git configuration). */
@@ -52,6 +55,8 @@ export interface RunnerRequest {
  * streams events and ends with exactly one `final` or `error`; it must honour the signal.
  */
 export interface Runner {
+  /** P13: the runner hands `images` to its model (the built-in runners); a CLI agent does not. */
+  readonly takesImages?: boolean;
   run(request: RunnerRequest): AsyncIterable<RunnerEvent>;
 }
 

@@ -3,6 +3,7 @@ import { type ComposedPrompt, type PromptSection, renderSections, SECTION_ORDER 
 import { fitHistory } from './history-window';
 import type { HistoryMessage, PromptAgent, PromptInput } from './prompt-input';
 import { agentInstructionsSection } from './sections/agent-instructions';
+import { attachmentsSection } from './sections/attachments';
 import { CONVERSATION_TITLE, conversationSection, renderHistoryMessage } from './sections/conversation';
 import { loadedSkillsSection } from './sections/loaded-skills';
 import { personaSection } from './sections/persona';
@@ -32,7 +33,7 @@ function byOrder(a: PromptSection, b: PromptSection): number {
 }
 
 /**
- * Composes one turn's prompt (A4, A5, M13, N11, N12). Pure and deterministic: the result
+ * Composes one turn's prompt (A4, A5, M13, N11, N12, P13). Pure and deterministic: the result
  * depends only on `input`, and only on the fields `PromptInput` names.
  */
 export function composePrompt(input: PromptInput): ComposedPrompt {
@@ -50,6 +51,7 @@ export function composePrompt(input: PromptInput): ComposedPrompt {
     spaceSection(input.space),
     loadedSkillsSection(input.loadedSkills ?? []),
     promptSection(input.prompt, input.note),
+    attachmentsSection(input.attachments ?? []),
   ].filter((s): s is PromptSection => s !== null);
 
   // The conversation gets what is left of its share of the window once the rest is counted.

@@ -3,7 +3,7 @@
  * prompt or for the user prompt of the turn.
  */
 
-/** The fixed order of the sections (A4, A5, M13, N12). Absent sections keep the others' order. */
+/** The fixed order of the sections (A4, A5, M13, N12, P13). Absent sections keep the others' order. */
 export const SECTION_ORDER = [
   'persona',
   'agent-instructions',
@@ -13,6 +13,7 @@ export const SECTION_ORDER = [
   'conversation',
   'loaded-skills',
   'prompt',
+  'attachments',
 ] as const;
 export type SectionId = (typeof SECTION_ORDER)[number];
 
@@ -31,6 +32,7 @@ export const SECTION_TARGET: Readonly<Record<SectionId, SectionTarget>> = {
   conversation: 'prompt',
   'loaded-skills': 'prompt',
   prompt: 'prompt',
+  attachments: 'prompt',
 };
 
 export interface PromptSection {

@@ -18,6 +18,7 @@ export type {
   LoadedSkill,
   NoteOrigin,
   PromptAgent,
+  PromptAttachment,
   PromptInput,
   PromptRoster,
   PromptSkill,

@@ -87,4 +87,20 @@ export interface PromptInput {
   /** M23: which tools the runner gives the agent; handoff tools are named only when present. */
   tools?: { agentHandoff: boolean };
   loadedSkills?: readonly LoadedSkill[];
+  /** P13: the files attached to the turn's message. */
+  attachments?: readonly PromptAttachment[];
+}
+
+/**
+ * P13: a file attached to the turn's message, as the prompt names it: its name, size and what
+ * became of it (shown as an image, its text below, saved in the working folder, or why not).
+ */
+export interface PromptAttachment {
+  name: string;
+  size: number;
+  mimeType: string | null;
+  /** What became of it, one sentence: "shown to you as an image", "saved as `attachments/a.zip` …". */
+  note: string;
+  /** A text file's content, bounded; `cutNote` says how much was left out. */
+  text?: { body: string; cutNote: string | null };
 }

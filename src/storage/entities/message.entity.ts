@@ -43,6 +43,8 @@ export interface MessageRow {
   noteFoldState: NoteFoldState | null;
   /** R2: a note from a paired relay (`RemoteNoteOrigin`); read defensively. */
   noteRemote: unknown;
+  /** P13: the attached files' descriptions (`AttachmentRef`s); read defensively. */
+  attachments: unknown;
   createdAt: Date;
 }
 
@@ -67,6 +69,7 @@ export const MessageEntity = new EntitySchema<MessageRow>({
     noteRunId: uuid(true),
     noteFoldState: text({ nullable: true }),
     noteRemote: { type: 'jsonb', nullable: true },
+    attachments: jsonb('[]'),
     createdAt,
   },
   foreignKeys: [

@@ -221,6 +221,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('MessageAttachments1796141574522');
       expect(await db.database.revert()).toBe('PairedRelays1796141235316');
       expect(await db.database.revert()).toBe('RunUsageAndBudgets1796131154563');
       expect(await db.database.revert()).toBe('RunCheckpoints1796131142680');
@@ -271,6 +272,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
         'RunCheckpoints1796131142680',
         'RunUsageAndBudgets1796131154563',
         'PairedRelays1796141235316',
+        'MessageAttachments1796141574522',
       ]);
       expect(await columns()).toEqual(expect.arrayContaining(['status_card_ref', 'reply_message_id']));
       // O3: an old run has used nothing; an old workspace has no budgets.
@@ -294,6 +296,8 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
       const note = await store.transaction((tx) => tx.messages.findById(legacy?.id ?? ''));
       expect(note).toMatchObject({ text: 'old note', mentions: { agents: [], members: [] } });
       expect(note?.note?.foldState).toBe('auto');
+      // P13: a message stored before attachments were recorded has none.
+      expect(note?.attachments).toBeUndefined();
       expect((await store.transaction((tx) => tx.messages.findById(seeded.messageId)))?.text).toContain(
         'fix',
       );
@@ -309,6 +313,7 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('MessageAttachments1796141574522');
       expect(await db.database.revert()).toBe('PairedRelays1796141235316');
       expect(await db.database.revert()).toBe('RunUsageAndBudgets1796131154563');
       expect(await db.database.revert()).toBe('RunCheckpoints1796131142680');
@@ -329,6 +334,7 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
         'RunCheckpoints1796131142680',
         'RunUsageAndBudgets1796131154563',
         'PairedRelays1796141235316',
+        'MessageAttachments1796141574522',
       ]);
       const question = await store.transaction((tx) => tx.questions.findById(old?.id ?? ''));
       expect(question).toMatchObject({ text: 'CSV or JSON?', options: [], status: 'pending' });

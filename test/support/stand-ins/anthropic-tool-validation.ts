@@ -1,3 +1,4 @@
+import { anthropicImageProblem } from './image-content-validation';
 import { schemaProblem } from './json-schema-check';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
@@ -46,6 +47,11 @@ export function toolPairingProblem(
     for (const [b, block] of blocks.entries()) {
       if (block.type === 'text' && (typeof block.text !== 'string' || block.text === '')) {
         return `messages.${index}.content.${b}.text: text content blocks must be non-empty`;
+      }
+      if (block.type === 'image') {
+        // P13: an attached image, checked as the API checks it.
+        const problem = anthropicImageProblem(block, `messages.${index}.content.${b}`, message.role);
+        if (problem !== undefined) return problem;
       }
       if (block.type === 'tool_use' && message.role !== 'assistant') {
         return `messages.${index}.content.${b}: \`tool_use\` blocks can only be in \`assistant\` messages`;

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { openAiUserParts } from './image-content-validation';
 import { schemaProblem } from './json-schema-check';
 
 /** What the stand-in answers to one valid chat-completions request. */
@@ -29,6 +30,8 @@ export interface ChatMessage {
   content: string | null;
   tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
   tool_call_id?: string;
+  /** P13: the images of a user message sent as content parts (`image_url` data URLs). */
+  images?: { mediaType: string; bytes: Buffer }[];
 }
 
 export interface RecordedRequest {
@@ -323,6 +326,11 @@ function parseMessage(entry: Record<string, unknown>, index: number): ChatMessag
       content: typeof content === 'string' ? content : null,
       tool_calls: toolCalls as NonNullable<ChatMessage['tool_calls']>,
     };
+  }
+  if (role === 'user' && Array.isArray(content)) {
+    const parts = openAiUserParts(content, index);
+    if (typeof parts === 'string') return parts;
+    return { role, content: parts.text, images: parts.images };
   }
   if (typeof content !== 'string') return `Invalid type for 'messages[${index}].content': expected a string.`;
   if (role === 'tool') {

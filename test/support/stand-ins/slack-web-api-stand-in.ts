@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SlackFileHost } from './slack-file-host';
 import { type SlackStreamRules, SlackStreamsStandIn, type StreamState } from './slack-streams';
 
 /** A message as the stand-in keeps it: what Slack would show in the channel. */
@@ -80,6 +81,8 @@ export class SlackWebApiStandIn {
   readonly botId = 'B0BOT0001';
   private readonly failures = new Map<string, ScriptedFailure[]>();
   private readonly server: Server;
+  /** P13: the files people shared, served at their `url_private` (token checked). */
+  readonly files: SlackFileHost;
   private clock = 1_764_700_000;
   private counter = 0;
   private readonly streams: SlackStreamsStandIn;
@@ -89,7 +92,16 @@ export class SlackWebApiStandIn {
     this.token = options.token ?? 'xoxb-test-token';
     this.teamId = options.teamId ?? 'T0TEAM0001';
     this.botUserId = options.botUserId ?? 'U0BOT00001';
-    this.server = createServer((req, res) => void this.handle(req, res));
+    this.files = new SlackFileHost({
+      teamId: this.teamId,
+      token: () => this.token,
+      baseUrl: () => this.baseUrl(),
+      scopes: () => options.scopes,
+    });
+    this.server = createServer((req, res) => {
+      if (this.files.handle(req, res)) return;
+      void this.handle(req, res);
+    });
     this.streams = new SlackStreamsStandIn(
       {
         messages: this.messages,

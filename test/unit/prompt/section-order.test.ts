@@ -14,10 +14,11 @@ const everything = (): PromptInput =>
     agent: agentRecord({ systemPrompt: 'Be brief.', skills: ['code-review'] }),
     skills: [skillRecord('code-review', 'Reviews diffs.')],
     loadedSkills: [{ name: 'code-review', body: 'Read the diff.' }],
+    attachments: [{ name: 'server.log', size: 12, mimeType: 'text/plain', note: 'its text follows below.' }],
   });
 
 describe('composePrompt: section order', () => {
-  it('A4, A5, M13: every section, in the fixed order', () => {
+  it('A4, A5, M13, P13: every section, in the fixed order', () => {
     expect(ids(everything())).toEqual([...SECTION_ORDER]);
   });
 
@@ -31,6 +32,7 @@ describe('composePrompt: section order', () => {
       'Recent conversation',
       'Skill instructions for this turn',
       'Prompt',
+      'Attached files',
     ]);
   });
 
@@ -50,6 +52,7 @@ describe('composePrompt: section order', () => {
       conversation: 'prompt',
       'loaded-skills': 'prompt',
       prompt: 'prompt',
+      attachments: 'prompt',
     });
     expect(composed.system.startsWith('## Persona\n')).toBe(true);
     expect(composed.prompt.startsWith('## Recent conversation\n')).toBe(true);

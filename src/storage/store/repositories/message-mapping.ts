@@ -1,3 +1,4 @@
+import { toAttachmentRefs } from '../../../core/model/attachment';
 import type { MessageFields, MessageMentions, MessageRecord } from '../../../core/model/conversation-records';
 import { toRemoteNoteOrigin } from '../../../core/relays/remote-note-origin';
 import type { MessageRow } from '../../entities/message.entity';
@@ -49,6 +50,7 @@ export const toMessageRecord = (row: MessageRow): MessageRecord => ({
         ...remoteOf(row.noteRemote),
       }
     : null,
+  ...attachmentsOf(row.attachments),
   createdAt: row.createdAt,
 });
 
@@ -56,6 +58,12 @@ export const toMessageRecord = (row: MessageRow): MessageRecord => ({
 const remoteOf = (value: unknown) => {
   const remote = toRemoteNoteOrigin(value);
   return remote === null ? {} : { remote };
+};
+
+/** P13: present only when the message has any. */
+const attachmentsOf = (value: unknown): Pick<MessageRecord, 'attachments'> => {
+  const attachments = toAttachmentRefs(value);
+  return attachments.length === 0 ? {} : { attachments };
 };
 
 /** Exactly the columns a message's fields map to, whatever else the caller's object carries. */
@@ -79,5 +87,13 @@ export const toMessageColumns = (fields: MessageFields): MessageColumns => {
     noteRunId: note?.runId ?? null,
     noteFoldState: note?.foldState ?? null,
     noteRemote: note?.remote ?? null,
+    attachments: (fields.attachments ?? []).map(({ id, name, size, mimeType, url, unavailable }) => ({
+      id,
+      name,
+      size,
+      mimeType,
+      url,
+      ...(unavailable === undefined ? {} : { unavailable }),
+    })),
   };
 };

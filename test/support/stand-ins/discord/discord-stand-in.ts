@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DiscordCdn } from './discord-cdn';
 import { DiscordGateway } from './discord-gateway';
 import { guildCreate, interactionCreate, personMessageCreate, ready } from './discord-payloads';
 import { openDmChannel, route, startThread } from './discord-rest';
@@ -42,7 +43,7 @@ export interface StoredMessage {
   mention_everyone: boolean;
   mentions: unknown[];
   mention_roles: string[];
-  attachments: [];
+  attachments: Record<string, unknown>[];
   embeds: NonNullable<MessageBody['embeds']>;
   components: NonNullable<MessageBody['components']>;
   pinned: false;
@@ -115,6 +116,8 @@ export class DiscordStandIn {
   private readonly rateLimits: { route: RegExp; retryAfter: number }[] = [];
   private readonly failures: { route: RegExp; status: number }[] = [];
   readonly dmChannels = new Map<string, string>();
+  /** P13: attachments people sent, served at their signed CDN links. */
+  readonly cdn = new DiscordCdn(() => `http://127.0.0.1:${this.port}`);
 
   constructor() {
     this.nextId = (BigInt(Date.now()) - DISCORD_EPOCH) << 22n;
@@ -122,7 +125,10 @@ export class DiscordStandIn {
     this.applicationId = this.newId();
     this.bot = { id: this.applicationId, username: 'Summon', bot: true };
     this.botRoleId = this.newId();
-    this.server = createServer((req, res) => void this.serve(req, res));
+    this.server = createServer((req, res) => {
+      if (this.cdn.handle(req, res)) return;
+      void this.serve(req, res);
+    });
   }
 
   async start(): Promise<this> {
@@ -182,6 +188,23 @@ export class DiscordStandIn {
     // Discord lists the roles a message mentions by id; the client resolves them in the guild.
     message.mention_roles = [...content.matchAll(/<@&([0-9]+)>/g)].flatMap((m) =>
       m[1] !== undefined && (m[1] === this.botRoleId || this.roles.includes(m[1])) ? [m[1]] : [],
+    );
+    this.dispatchMessage(message, channel, author);
+    return message;
+  }
+
+  /** P13: a person writes with files attached; dispatched as MESSAGE_CREATE with their CDN links. */
+  sayWithFiles(
+    author: StandInUser,
+    channelId: string,
+    content: string,
+    files: { filename: string; contentType: string; bytes: Buffer; size?: number }[],
+    options: { linkIssuedAt?: number } = {},
+  ): StoredMessage {
+    const channel = this.channel(channelId);
+    const message = this.storeMessage(channelId, this.userObject(author), { content }, {});
+    message.attachments = files.map((file) =>
+      this.cdn.attach(channelId, this.newId(), file, options.linkIssuedAt),
     );
     this.dispatchMessage(message, channel, author);
     return message;

@@ -1,0 +1,60 @@
+import { boundedDownload } from '../../adapters/attachments/bounded-download';
+import type { AttachmentRef } from '../../core/model/attachment';
+import type { AttachmentFetcher, DownloadLimits, DownloadResult } from '../../core/ports/attachment-fetcher';
+
+/**
+ * P13: a file attached to a Slack message, downloaded from its `url_private` with the bot
+ * token (`Authorization: Bearer`, scope `files:read`). The token goes only to Slack's own
+ * hosts (`*.slack.com` over HTTPS) or the configured Web API's origin (tests, Slack-compatible
+ * servers), never to a link elsewhere. Slack answers a refused token with a redirect or its
+ * sign-in page, not a 401: both are a refusal here.
+ */
+export class SlackFileFetcher implements AttachmentFetcher {
+  private readonly apiOrigin: string | null;
+
+  constructor(
+    private readonly botToken: string,
+    apiUrl: string | undefined,
+  ) {
+    this.apiOrigin = apiUrl === undefined ? null : new URL(apiUrl).origin;
+  }
+
+  async download(ref: AttachmentRef, limits: DownloadLimits): Promise<DownloadResult> {
+    if (ref.url === null || !this.isSlackHost(ref.url)) {
+      return {
+        ok: false,
+        reason: 'refused',
+        sentence: "its link is not on Slack's file host, and Summon sends its Slack token nowhere else.",
+      };
+    }
+    const result = await boundedDownload(
+      { url: ref.url, headers: { Authorization: `Bearer ${this.botToken}` }, service: 'Slack' },
+      limits,
+    );
+    if (result.ok && isHtml(result.mimeType) && !isHtml(ref.mimeType)) {
+      return {
+        ok: false,
+        reason: 'refused',
+        sentence:
+          'Slack answered with its sign-in page instead of the file (the app needs the files:read scope).',
+      };
+    }
+    return result;
+  }
+
+  private isSlackHost(url: string): boolean {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return false;
+    }
+    if (parsed.origin === this.apiOrigin) return true;
+    return (
+      parsed.protocol === 'https:' &&
+      (parsed.hostname === 'slack.com' || parsed.hostname.endsWith('.slack.com'))
+    );
+  }
+}
+
+const isHtml = (type: string | null): boolean => (type ?? '').toLowerCase().startsWith('text/html');
