@@ -8,6 +8,7 @@ import { SandboxAllowedDomains1765065600000 } from '../../migrations/17650656000
 import { InboundInbox1796120943732 } from '../../migrations/1796120943732-InboundInbox';
 import { RunCheckpoints1796131142680 } from '../../migrations/1796131142680-RunCheckpoints';
 import { RunUsageAndBudgets1796131154563 } from '../../migrations/1796131154563-RunUsageAndBudgets';
+import { RunSteering1796141203608 } from '../../migrations/1796141203608-RunSteering';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -24,4 +25,5 @@ export const MIGRATIONS = [
   InboundInbox1796120943732,
   RunCheckpoints1796131142680,
   RunUsageAndBudgets1796131154563,
+  RunSteering1796141203608,
 ];

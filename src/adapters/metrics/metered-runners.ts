@@ -23,6 +23,8 @@ export function meteredRunners(runners: RunnerResolver, metrics: Metrics): Runne
   return (agent) => {
     const runner = runners(agent);
     const metered: Runner = {
+      // P16: whether the runner takes steering is the runner's, metered or not.
+      ...(runner.takesSteering === true ? { takesSteering: true } : {}),
       async *run(request) {
         const started = performance.now();
         for await (const event of runner.run(request)) {

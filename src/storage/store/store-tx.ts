@@ -20,6 +20,7 @@ import { questionRepository } from './repositories/question-repository';
 import { runCheckpointRepository } from './repositories/run-checkpoint-repository';
 import { runLaneRepository } from './repositories/run-lane-repository';
 import { runRepository } from './repositories/run-repository';
+import { runSteeringRepository } from './repositories/run-steering-repository';
 import { skillRepository } from './repositories/skill-repository';
 import { spaceRepository } from './repositories/space-repository';
 import { usageRepository } from './repositories/usage-repository';
@@ -62,6 +63,7 @@ export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
   channelCursors: translated(channelCursorRepository(manager)),
   inbox: translated(inboxRepository(manager)),
   checkpoints: translated(runCheckpointRepository(manager)),
+  steering: translated(runSteeringRepository(manager)),
   usage: translated(usageRepository(manager)),
   query: (sql, params = []) => translatingDbErrors(() => queryRecords(manager, sql, params)),
 });
