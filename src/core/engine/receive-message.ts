@@ -191,8 +191,10 @@ export async function routeMessage(
     conversationId: conversation.id,
     messageId: stored.id,
     whileRunning: space.whileRunning,
-    responders: responders.flatMap((id) => byId.get(id) ?? []),
     mentionedAgentIds: parsed.agents.map(({ agent }) => agent.id),
+    mentionOnly: parsed.isMentionOnly,
+    responders,
+    agents: byId,
   });
   if (steers !== null) {
     return {

@@ -10,36 +10,50 @@ export interface SteeringCandidate {
   conversationId: string;
   messageId: string;
   whileRunning: 'steer' | 'queue';
-  /** The agents routing chose (M1, M3) and the agents the message names. */
-  responders: readonly AgentRecord[];
+  /** The agents the message names (M4, M5), and whether it is only mentions (M7). */
   mentionedAgentIds: readonly string[];
+  mentionOnly: boolean;
+  /** The agents routing would start (M1, M3, P3), for a thread where several turns run. */
+  responders: readonly string[];
+  agents: ReadonlyMap<string, AgentRecord>;
 }
 
 /**
- * P16, A9: a person's message that would start one agent's turn, naming no other agent, joins
- * that agent's built-in turn running in the thread instead: stored for its next tool boundary
- * (inside the routing's transaction, under the lane's lock), announced after the commit. The
- * run it joins, or null: then a turn is queued as without steering (`whileRunning: queue`, no
- * running turn, a CLI agent).
+ * P16, A9: a person's message in a thread where an agent's built-in turn is running, naming no
+ * other agent, joins that turn instead of starting one: stored for its next tool boundary
+ * (inside the routing's transaction, under the lane's lock), announced after the commit. With
+ * several turns running, the message names the one it is for, or M3 chose it. The run it
+ * joins, or null: routing goes on as without steering (`whileRunning: queue`, no such turn, a
+ * CLI agent, another agent named).
  */
 export async function steerRunningTurn(
   tx: StoreTx,
   deps: Pick<EngineDeps, 'runners' | 'clock'>,
   candidate: SteeringCandidate,
 ): Promise<string | null> {
-  const [agent, ...others] = candidate.responders;
-  if (candidate.whileRunning !== 'steer' || agent === undefined || others.length > 0) return null;
-  if (candidate.mentionedAgentIds.some((id) => id !== agent.id)) return null;
+  const named = [...new Set(candidate.mentionedAgentIds)];
+  if (candidate.whileRunning !== 'steer' || candidate.mentionOnly || named.length > 1) return null;
+  const running = [
+    ...new Set((await tx.steering.runningTurns(candidate.conversationId)).map((r) => r.agentId)),
+  ];
+  const target =
+    named.length === 1
+      ? running.find((id) => id === named[0])
+      : running.length === 1
+        ? running[0]
+        : running.find((id) => id === candidate.responders[0]);
+  const agent = target === undefined ? undefined : candidate.agents.get(target);
   // A9: only the built-in harness is steered; a CLI agent's message queues a turn.
-  if (deps.runners(agent).takesSteering !== true) return null;
-  const running = await tx.steering.lockRunningTurn(agent.id, candidate.conversationId);
-  if (running === null) return null;
+  if (agent === undefined || deps.runners(agent).takesSteering !== true) return null;
+  // Under the lane's lock: the turn cannot end between this look and the message stored for it.
+  const run = await tx.steering.lockRunningTurn(agent.id, candidate.conversationId);
+  if (run === null) return null;
   await tx.steering.add(candidate.workspaceId, {
-    runId: running.id,
+    runId: run.id,
     messageId: candidate.messageId,
     at: deps.clock.now(),
   });
-  return running.id;
+  return run.id;
 }
 
 /**

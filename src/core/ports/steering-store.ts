@@ -18,6 +18,8 @@ export interface SteeringMessage {
  * `run_steering`). Used in a workspace transaction, like the run they belong to.
  */
 export interface SteeringRepository {
+  /** The conversation's `running` runs, oldest first (read without a lock). */
+  runningTurns(conversationId: string): Promise<RunRecord[]>;
   /**
    * The (agent, conversation) lane's `running` run, or null; the lane is locked until the
    * transaction ends (the lock `RunLaneRepository.claimNext` takes), so the run cannot end

@@ -269,6 +269,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
         'InboundInbox1796120943732',
         'RunCheckpoints1796131142680',
         'RunUsageAndBudgets1796131154563',
+        'RunSteering1796141203608',
       ]);
       expect(await columns()).toEqual(expect.arrayContaining(['status_card_ref', 'reply_message_id']));
       // O3: an old run has used nothing; an old workspace has no budgets.
@@ -326,6 +327,7 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
         'InboundInbox1796120943732',
         'RunCheckpoints1796131142680',
         'RunUsageAndBudgets1796131154563',
+        'RunSteering1796141203608',
       ]);
       const question = await store.transaction((tx) => tx.questions.findById(old?.id ?? ''));
       expect(question).toMatchObject({ text: 'CSV or JSON?', options: [], status: 'pending' });

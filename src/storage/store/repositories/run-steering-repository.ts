@@ -41,6 +41,14 @@ const lockLane = (manager: EntityManager, agentId: string, conversationId: strin
 export const runSteeringRepository = (manager: EntityManager): SteeringRepository => {
   const runs = manager.getRepository(RunEntity);
   return {
+    async runningTurns(conversationId) {
+      if (!isUuid(conversationId)) return [];
+      const found = await runs.find({
+        where: { conversationId, status: 'running' },
+        order: { createdAt: 'ASC', seq: 'ASC' },
+      });
+      return found.map(toRunRecord);
+    },
     async lockRunningTurn(agentId, conversationId) {
       if (!isUuid(agentId) || !isUuid(conversationId)) return null;
       await lockLane(manager, agentId, conversationId);
