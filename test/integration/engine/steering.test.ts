@@ -101,7 +101,10 @@ describe.each(ENGINE_SETUPS)('P16: steering a running built-in turn on $name', (
 
   it('P16, N10, T2: a message while the turn works joins its next model request; no second turn; the card shows it', async () => {
     const ci = await open();
-    standIn.script(...ciThenAnswer());
+    const answering = latch();
+    const [useCi, answer] = ciThenAnswer();
+    if (useCi === undefined || answer?.kind !== 'stream') throw new Error('the script changed');
+    standIn.script(useCi, { ...answer, after: answering.opened });
     await h.type('@engineer migrate the billing database');
     await ci.started;
     const run = await runningRun();
@@ -113,6 +116,15 @@ describe.each(ENGINE_SETUPS)('P16: steering a running built-in turn on $name', (
     await waitFor(async () => ((await steeringRows(run))[0]?.state === 'pending' ? true : null));
     expect(await h.runs()).toHaveLength(1);
     ci.finish();
+    // T2: the boundary's checkpoint holds it (a resumed turn keeps it), and it is taken with it.
+    const checkpoint = await waitFor(async () => {
+      const stored = await h.read((tx) => tx.checkpoints.find(run.id));
+      return JSON.stringify(stored?.checkpoint.exchanges ?? []).includes(STEER) ? stored : null;
+    });
+    expect(checkpoint.checkpoint).toMatchObject({ round: null, rounds: 1 });
+    expect(checkpoint.checkpoint).not.toHaveProperty('steered');
+    expect(await steeringRows(run)).toEqual([{ state: 'taken' }]);
+    answering.open();
 
     const [finished, ...others] = await h.settled();
     expect(others).toEqual([]);
