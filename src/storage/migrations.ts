@@ -8,6 +8,7 @@ import { SandboxAllowedDomains1765065600000 } from '../../migrations/17650656000
 import { InboundInbox1796120943732 } from '../../migrations/1796120943732-InboundInbox';
 import { RunCheckpoints1796131142680 } from '../../migrations/1796131142680-RunCheckpoints';
 import { RunUsageAndBudgets1796131154563 } from '../../migrations/1796131154563-RunUsageAndBudgets';
+import { RunSteering1796141203608 } from '../../migrations/1796141203608-RunSteering';
 import { PairedRelays1796141235316 } from '../../migrations/1796141235316-PairedRelays';
 import { MessageAttachments1796141574522 } from '../../migrations/1796141574522-MessageAttachments';
 
@@ -26,6 +27,7 @@ export const MIGRATIONS = [
   InboundInbox1796120943732,
   RunCheckpoints1796131142680,
   RunUsageAndBudgets1796131154563,
+  RunSteering1796141203608,
   PairedRelays1796141235316,
   MessageAttachments1796141574522,
 ];

@@ -117,10 +117,12 @@ export async function openEngineHarness(
     });
   let engine = newEngine(runner);
   const peers: TurnEngine[] = [];
+  /** P16, T1: set by `receiveInFrontEnd`: the engine people's messages reach, running no turns. */
+  let receiver: TurnEngine | null = null;
   await engine.start({ concurrency: options.concurrency ?? 4 });
   // The chat talks to whichever engine is current, so a restart keeps its selected thread.
   const current: ChatEngine = {
-    receive: (message) => engine.receive(message),
+    receive: (message) => (receiver ?? engine).receive(message),
     toggleNote: (messageId, action, actor) => engine.toggleNote(messageId, action, actor),
     decideApproval: (approvalId, verdict, actor) => engine.decideApproval(approvalId, verdict, actor),
     answerQuestion: (questionId, answer, actor) => engine.answerQuestion(questionId, answer, actor),
@@ -167,6 +169,17 @@ export async function openEngineHarness(
       await peer.start({ concurrency: options.concurrency ?? 4 });
       peers.push(peer);
       return peer;
+    },
+    /**
+     * From now on people's messages reach another engine that runs no turns, as a `web` process
+     * receives them while a worker runs the turns (PostgreSQL + BullMQ: its own Redis subscriber
+     * and its own connection to the queue). Only for the scaled-out set-up: in-process, a second
+     * engine's queue is its own.
+     */
+    receiveInFrontEnd: () => {
+      if (!setup.redis) throw new Error('a front end of its own needs the PostgreSQL + BullMQ set-up');
+      receiver = newEngine(runner, waitsFor());
+      peers.push(receiver);
     },
     platform,
     local,

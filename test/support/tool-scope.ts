@@ -19,6 +19,7 @@ export const toolScope = (
     mode,
     autonomy: 'actWithApproval',
     dedicated: false,
+    whileRunning: 'steer',
     repos: [],
     createdAt: new Date(0),
   },

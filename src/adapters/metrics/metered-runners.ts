@@ -25,6 +25,8 @@ export function meteredRunners(runners: RunnerResolver, metrics: Metrics): Runne
     const metered: Runner = {
       // P13: the wrapped runner's image input stays known to the engine.
       ...(runner.takesImages === true ? { takesImages: true } : {}),
+      // P16: whether the runner takes steering is the runner's, metered or not.
+      ...(runner.takesSteering === true ? { takesSteering: true } : {}),
       async *run(request) {
         const started = performance.now();
         for await (const event of runner.run(request)) {

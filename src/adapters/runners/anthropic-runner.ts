@@ -52,6 +52,8 @@ export const NO_ANTHROPIC_KEY_REASON =
  */
 export class AnthropicRunner implements Runner {
   readonly takesImages = true;
+  /** P16: people's messages join the turn at its tool boundaries. */
+  readonly takesSteering = true;
   private readonly client: Anthropic | undefined;
 
   constructor(private readonly options: AnthropicRunnerOptions) {
@@ -121,6 +123,7 @@ export class AnthropicRunner implements Runner {
         { role: 'assistant', content: pending.assistant as ContentBlockParam[] },
         { role: 'user', content: toolResults(pending.calls, outcomes) },
       ],
+      withSteering,
     );
     if (progress === null) return;
     const { exchanges, save } = progress;
@@ -179,11 +182,13 @@ export class AnthropicRunner implements Runner {
           checkpointedRound(pending, round, save),
         );
         if (signal.aborted) return;
-        exchanges.push([
-          { role: 'assistant', content: message.content },
-          { role: 'user', content: toolResults(message.calls, outcomes) },
-        ]);
-        await save(round + 1, null);
+        yield* progress.endRound(
+          [
+            { role: 'assistant', content: message.content },
+            { role: 'user', content: toolResults(message.calls, outcomes) },
+          ],
+          round + 1,
+        );
         continue;
       }
       // A9: a completion contract (plan mode: submit_plan) nudges once, then fails the turn.
@@ -217,6 +222,18 @@ const toolResults = (calls: readonly ToolCall[], outcomes: readonly ToolOutcome[
     content: outcomes[index]?.output || '(no output)',
     ...(outcomes[index]?.ok === false ? { is_error: true } : {}),
   }));
+
+/**
+ * P16: people's messages join a round's exchange as text blocks after its tool results, in the
+ * same user message (the Messages API wants user and assistant turns to alternate).
+ */
+function withSteering([assistant, results]: MessageParam[], prompts: string[]): MessageParam[] {
+  const content = Array.isArray(results?.content) ? results.content : [];
+  return [
+    ...(assistant === undefined ? [] : [assistant]),
+    { role: 'user', content: [...content, ...prompts.map((text) => ({ type: 'text' as const, text }))] },
+  ];
+}
 
 /** Passes events through, calling `onText` once the first text or tool event is seen. */
 async function* markStreamed<T>(

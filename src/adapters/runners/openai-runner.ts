@@ -41,6 +41,8 @@ const CHECKPOINT_FORMAT = 'openai';
  */
 export class OpenAiRunner implements Runner {
   readonly takesImages = true;
+  /** P16: people's messages join the turn at its tool boundaries. */
+  readonly takesSteering = true;
   private readonly client: OpenAI | undefined;
 
   constructor(private readonly options: OpenAiRunnerOptions) {
@@ -92,6 +94,11 @@ export class OpenAiRunner implements Runner {
       signal,
       (pending, outcomes) =>
         toolExchange(pending.assistant as ChatCompletionMessageParam, pending.calls, outcomes),
+      // P16: people's messages follow the round's tool messages, each a user message.
+      (exchange, prompts) => [
+        ...exchange,
+        ...prompts.map((content): ChatCompletionMessageParam => ({ role: 'user', content })),
+      ],
     );
     if (progress === null) return;
     const { exchanges, save } = progress;
@@ -167,8 +174,7 @@ export class OpenAiRunner implements Runner {
           checkpointedRound(pending, round, save),
         );
         if (signal.aborted) return;
-        exchanges.push(toolExchange(completion.message, completion.calls, outcomes));
-        await save(round + 1, null);
+        yield* progress.endRound(toolExchange(completion.message, completion.calls, outcomes), round + 1);
         continue;
       }
       // A9: a completion contract (plan mode: submit_plan) nudges once, then fails the turn.

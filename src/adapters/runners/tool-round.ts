@@ -1,6 +1,7 @@
 import type { TurnCheckpointRound } from '../../core/ports/run-checkpoints';
 import type { RunnerEvent, RunnerRequest } from '../../core/ports/runner';
 import type { ToolCall, ToolOutcome, TurnTools } from '../../core/ports/turn-tools';
+import { steeringPrompt } from '../../core/prompt/steering-prompt';
 import { summarizeCall, summarizeOutcome } from '../../core/tools/call-summary';
 
 /**
@@ -73,7 +74,12 @@ export interface LoopProgress<Exchange extends unknown[]> {
   /** The round the loop starts at (0, or after the checkpointed ones). */
   firstRound: number;
   /** Checkpoints the loop: `rounds` done, and the round in progress, if any. */
-  save(rounds: number, round: TurnCheckpointRound | null): Promise<void>;
+  save(rounds: number, round: TurnCheckpointRound | null, steered?: string[]): Promise<void>;
+  /**
+   * T2, P16: a round's end, a tool boundary: the steering messages that arrived join its
+   * exchange (announced as `steered` events), which is kept and checkpointed, `rounds` done.
+   */
+  endRound(exchange: Exchange, rounds: number): AsyncGenerator<RunnerEvent, void>;
 }
 
 /**
@@ -83,11 +89,13 @@ export interface LoopProgress<Exchange extends unknown[]> {
  * `exchangeOf`. Returns null when the turn cannot go on (refused, or aborted meanwhile).
  */
 export async function* startToolLoop<Exchange extends unknown[]>(
-  request: Pick<RunnerRequest, 'checkpoint' | 'resumeFrom'>,
+  request: Pick<RunnerRequest, 'checkpoint' | 'resumeFrom' | 'steering'>,
   format: string,
   tools: TurnTools,
   signal: AbortSignal,
   exchangeOf: (round: TurnCheckpointRound, outcomes: ToolOutcome[]) => Exchange,
+  /** P16: the exchange with people's messages added as a user message after its tool results. */
+  withSteering: (exchange: Exchange, prompts: string[]) => Exchange,
 ): AsyncGenerator<RunnerEvent, LoopProgress<Exchange> | null> {
   const resume = request.resumeFrom;
   if (resume !== undefined && resume.format !== format) {
@@ -98,14 +106,33 @@ export async function* startToolLoop<Exchange extends unknown[]>(
     exchanges: (resume?.exchanges ?? []) as Exchange[],
     nudged: resume?.nudged ?? false,
     firstRound: resume === undefined ? 0 : resume.rounds,
-    save: async (rounds, round) =>
+    save: async (rounds, round, steered) =>
       request.checkpoint?.({
         format,
         exchanges: progress.exchanges,
         round,
         rounds,
         nudged: progress.nudged,
+        ...(steered === undefined || steered.length === 0 ? {} : { steered }),
       }),
+    async *endRound(exchange, rounds) {
+      // P16: read at the boundary, stored with its checkpoint: a resumed turn keeps them (T2).
+      const steering = (await request.steering?.pending()) ?? [];
+      progress.exchanges.push(
+        steering.length === 0
+          ? exchange
+          : withSteering(
+              exchange,
+              steering.map((s) => steeringPrompt(s.from, s.text)),
+            ),
+      );
+      await progress.save(
+        rounds,
+        null,
+        steering.map((s) => s.id),
+      );
+      for (const s of steering) yield { type: 'steered', from: s.from, text: s.text };
+    },
   };
   if (resume === undefined) await progress.save(0, null);
   else if (resume.round !== null) {
@@ -117,9 +144,8 @@ export async function* startToolLoop<Exchange extends unknown[]>(
       checkpointedRound(pending, resume.rounds, progress.save),
     );
     if (signal.aborted) return null;
-    progress.exchanges.push(exchangeOf(pending, outcomes));
     progress.firstRound = resume.rounds + 1;
-    await progress.save(progress.firstRound, null);
+    yield* progress.endRound(exchangeOf(pending, outcomes), progress.firstRound);
   }
   return progress;
 }

@@ -42,6 +42,16 @@ export const SUMMON_COMMAND = {
         ],
       },
     ]),
+    // P16: whether a message while an agent works joins its turn.
+    sub('while-running', 'A message while an agent works joins its turn, or waits (owners and admins)', [
+      {
+        ...text('mode', 'steer or queue'),
+        choices: [
+          { name: 'steer', value: 'steer' },
+          { name: 'queue', value: 'queue' },
+        ],
+      },
+    ]),
   ],
 } as const;
 
@@ -50,6 +60,7 @@ const ARGUMENTS: Record<string, readonly string[]> = {
   link: ['space'],
   'link-account': ['code'],
   dedicated: ['mode'],
+  'while-running': ['mode'],
 };
 
 /** Discord drops an interaction not answered within 3 seconds; a slower answer is deferred first. */

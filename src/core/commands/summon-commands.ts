@@ -27,6 +27,7 @@ export const SUMMON_HELP = [
   '• `status`: turns in progress and approvals waiting',
   '• `link-account <code>`: link your account with the code an admin gave you',
   '• `dedicated on|off`: whether every message here is answered, without a mention (owners and admins)',
+  '• `while-running steer|queue`: whether a message sent while an agent works joins its turn or waits for the next one (owners and admins)',
 ].join('\n');
 
 type Scope = { workspace: WorkspaceRecord; member: MemberRecord | null };
@@ -54,6 +55,8 @@ export class SummonCommands {
         return this.asAdmin(ctx, (tx, scope) => this.unlink(tx, scope, ctx));
       case 'dedicated':
         return this.asAdmin(ctx, (tx, scope) => this.dedicated(tx, scope, args, ctx));
+      case 'while-running':
+        return this.asAdmin(ctx, (tx, scope) => this.whileRunning(tx, scope, args, ctx));
       case 'agents':
         return this.agents(ctx);
       case 'status':
@@ -166,6 +169,26 @@ export class SummonCommands {
     return value === 'on'
       ? 'Dedicated: every message here is answered, no mention needed.'
       : 'Not dedicated: agents answer when mentioned, and in threads they are part of.';
+  }
+
+  /** P16: the space's `whileRunning`: a message while a built-in turn runs steers it, or queues. */
+  private async whileRunning(
+    tx: StoreTx,
+    { workspace }: Scope,
+    args: string[],
+    ctx: CommandContext,
+  ): Promise<string> {
+    const value = args[0]?.toLowerCase();
+    if (value !== 'steer' && value !== 'queue')
+      return 'Usage: `/summon while-running steer` or `/summon while-running queue`.';
+    const binding = await tx.channelBindings.find(ctx.platform, ctx.channelId);
+    if (binding === null || binding.workspaceId !== workspace.id) {
+      return 'This channel is not linked to a space; link it first with `/summon link <space>`.';
+    }
+    await tx.spaces.update(binding.spaceId, { whileRunning: value });
+    return value === 'steer'
+      ? 'Steer: a message sent in a thread while an agent works joins its turn at the next step (agents that run a CLI still take it after their turn).'
+      : 'Queue: a message sent in a thread while an agent works waits, and starts a turn once the current one ends.';
   }
 
   /** A12: the roster reads in its own workspace-scoped transaction, so it runs after ours. */

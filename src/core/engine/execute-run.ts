@@ -14,6 +14,7 @@ import { type BudgetBreach, exhaustedBudget, recordUsage } from './run-budget';
 import { RunHeartbeat } from './run-heartbeat';
 import { RunMonitor } from './run-monitor';
 import { StatusCardPublisher } from './status-card-publisher';
+import { enqueueLeftovers, openSteeringFeed, queueLeftoverSteering } from './steering';
 import { stoppedBySentence, stopRequestOf } from './stop-run';
 import { postSystemMessage } from './system-message';
 import { attachmentsForTurn, withAttachments } from './turn-attachments';
@@ -169,6 +170,7 @@ async function runTurn(
       ? result
       : { ok: false, error: stoppedBySentence(stoppedBy), interrupted: false, stoppedBy };
   let unsubscribeStop = () => {};
+  let closeSteering = () => {};
 
   let liveness: RunLiveness = 'ok';
   const persistLiveness = (next: RunLiveness) => {
@@ -192,6 +194,9 @@ async function runTurn(
     await lookForStop();
     if (stoppedBy !== null) return settle({ ok: false, error: 'stopped', interrupted: true });
     const runner = deps.runners(agent);
+    // P16: people's messages for this turn, announced from whichever process received them.
+    const steering = runner.takesSteering === true ? await openSteeringFeed(deps, run) : undefined;
+    closeSteering = () => steering?.close();
     const agentDir = deps.directory.agentDir(context.workspaceSlug, agent.name);
     // M9, G3: in a space with repositories the run works in its synced overlay, with git
     // pointed at the gateway by a per-run credential (released in `finally`, however it ends).
@@ -247,6 +252,7 @@ async function runTurn(
         prompt: composed.prompt,
       }),
       ...(resume === undefined ? {} : { resumeFrom: resume.resumeFrom }),
+      ...(steering === undefined ? {} : { steering }),
     })) {
       // O3: once a model call used a budget up, the turn ends before the next one (a call
       // that was the answer still ends the turn with it).
@@ -278,6 +284,7 @@ async function runTurn(
     });
   } finally {
     unsubscribeStop();
+    closeSteering();
     monitor.stop();
     deps.activity?.finish(run.id);
     if (deps.workspaces !== undefined) {
@@ -336,7 +343,9 @@ async function postReply(
 async function finishRun(deps: EngineDeps, context: TurnContext, result: TurnResult): Promise<RunRecord> {
   const { run } = context;
   const now = deps.clock.now();
-  const finished = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
+  const { finished, leftovers } = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
+    // P16: what did not join the turn in time starts a turn of its own (the lane's lock first).
+    const leftovers = await queueLeftoverSteering(tx, deps, run);
     // T2: a finished turn is not resumed: its checkpoint goes with it.
     await tx.checkpoints.remove(run.id);
     await tx.runs.update(run.id, {
@@ -346,8 +355,9 @@ async function finishRun(deps: EngineDeps, context: TurnContext, result: TurnRes
       finishedAt: now,
       lastEventAt: now,
     });
-    return (await tx.runs.findById(run.id)) ?? run;
+    return { finished: (await tx.runs.findById(run.id)) ?? run, leftovers };
   });
+  await enqueueLeftovers(deps, leftovers);
   deps.metrics?.turnFinished(finished.status, finished.liveness);
   // T1: a turn waiting for this one (ask_agent, delegate_task), in whichever process, looks again.
   await deps.waits.notify(waitTopics.run(run.id));

@@ -3,11 +3,13 @@ import type { MessageMentions } from '../model/conversation-records';
 import type { ReceiveOutcome } from '../ports/chat-engine';
 import type { ChatPlatform, InboundMessage } from '../ports/chat-platform';
 import type { StoreTx } from '../ports/store';
+import { waitTopics } from '../ports/wait-signals';
 import { type AnsweredInThread, afterAnswerInThread, answerInThread } from './agent-tools/answer-in-thread';
 import { appHelp } from './app-help';
 import { chooseResponders } from './choose-responders';
 import type { EngineDeps } from './engine-deps';
 import { resolveSender } from './resolve-sender';
+import { steerRunningTurn } from './steering';
 
 const TITLE_LENGTH = 80;
 
@@ -20,6 +22,8 @@ export interface RoutedMessage {
   answered?: AnsweredInThread;
   /** P12: the app's mention alone is answered with a short help, posted in the thread. */
   help?: string;
+  /** P16: the message joins this running turn at its next tool boundary (announced after the commit). */
+  steers?: string;
 }
 
 /**
@@ -69,6 +73,10 @@ export async function afterRouting(
       ?.post(message.thread, { as: { kind: 'system' }, content: { kind: 'text', text: result.help } })
       .catch((error: unknown) => log.warn({ err: String(error) }, 'the help could not be posted'));
   if (result.answered !== undefined) await afterAnswerInThread(deps, message, result.answered);
+  if (result.steers !== undefined) {
+    await deps.waits.notify(waitTopics.steering(result.steers));
+    log.info({ runId: result.steers }, 'message steers a running turn');
+  }
   if (result.outcome.kind === 'accepted') {
     for (const runId of result.outcome.runIds) await deps.queue.enqueue({ id: runId, data: { runId } });
     log.info(
@@ -178,6 +186,26 @@ export async function routeMessage(
         participants.flatMap((p) => byId.get(p.id)?.name ?? []),
         { alone: appAlone },
       ),
+    };
+  }
+
+  // P16: one agent's running built-in turn takes the message at its next tool boundary.
+  const steers = await steerRunningTurn(tx, deps, {
+    workspaceId: workspace.id,
+    conversationId: conversation.id,
+    messageId: stored.id,
+    whileRunning: space.whileRunning,
+    mentionedAgentIds: parsed.agents.map(({ agent }) => agent.id),
+    mentionOnly: parsed.isMentionOnly,
+    responders,
+    agents: byId,
+  });
+  if (steers !== null) {
+    return {
+      outcome: { kind: 'accepted', conversationId: conversation.id, runIds: [] },
+      hints: parsed.hints.map((hint) => hint.message),
+      refusal: null,
+      steers,
     };
   }
 

@@ -6,6 +6,7 @@ import type { EngineDeps } from './engine-deps';
 import { abandonHeldPushes, pushAgainNote } from './held-pushes';
 import { noteMessage } from './note-card';
 import { noteSourceOf } from './note-source';
+import { enqueueLeftovers, queueLeftoverSteering } from './steering';
 import { postSystemMessage } from './system-message';
 import { interruptInFlight, requeueFromCheckpoint } from './turn-checkpoints';
 
@@ -108,6 +109,8 @@ async function markDead(deps: EngineDeps, run: RunRecord, now: Date, staleBefore
     if (current?.status !== 'running') return null;
     // A12: its heartbeat came back since it was listed (its process was alive after all).
     if (current.lastEventAt !== null && current.lastEventAt >= staleBefore) return null;
+    // P16: a message that waited to join the dead turn starts a turn of its own.
+    const leftovers = await queueLeftoverSteering(tx, deps, run);
     await tx.runs.update(run.id, {
       status: 'failed',
       liveness: 'dead',
@@ -120,8 +123,9 @@ async function markDead(deps: EngineDeps, run: RunRecord, now: Date, staleBefore
     const sender = note?.note?.senderAgentId
       ? (await tx.agents.list(run.workspaceId)).find((a) => a.id === note.note?.senderAgentId)
       : undefined;
-    return { conversation, agent, note, sender, finished: await tx.runs.findById(run.id) };
+    return { conversation, agent, note, sender, finished: await tx.runs.findById(run.id), leftovers };
   });
+  if (marked !== null) await enqueueLeftovers(deps, marked.leftovers);
   // T1: a turn waiting for this one looks again (and finds it failed).
   if (marked !== null) await deps.waits.notify(waitTopics.run(run.id));
   if (marked === null || marked.conversation === null) return marked !== null;

@@ -71,7 +71,7 @@ export function interruptInFlight(checkpoint: TurnCheckpoint, note: string): Tur
 
 /**
  * T2: the runner's `checkpoint` callback for run `run`: each boundary replaces the run's row,
- * with the turn's prompt and its status card. Awaited by the runner, so a call never runs
+ * with the turn's prompt and its status card (and marks the steering messages it took, P16). Awaited by the runner, so a call never runs
  * before its boundary is stored.
  */
 export function checkpointWriter(
@@ -80,15 +80,18 @@ export function checkpointWriter(
   statusCardRef: string | null,
   prompt: CheckpointPrompt,
 ): (state: TurnCheckpoint) => Promise<void> {
-  return (state) =>
-    deps.store.inWorkspace(run.workspaceId, (tx) =>
-      tx.checkpoints.save(run.workspaceId, {
+  return ({ steered, ...state }) =>
+    deps.store.inWorkspace(run.workspaceId, async (tx) => {
+      const at = deps.clock.now();
+      await tx.checkpoints.save(run.workspaceId, {
         runId: run.id,
         checkpoint: { ...state, prompt },
         statusCardRef,
-        at: deps.clock.now(),
-      }),
-    );
+        at,
+      });
+      // P16: the steering messages in this transcript are taken with it, or not at all.
+      if (steered !== undefined) await tx.steering.markTaken(steered, at);
+    });
 }
 
 /**

@@ -2,6 +2,7 @@ import type { ChatPlatform, ReplyStep, ReplyStream, ThreadId } from '../ports/ch
 import type { Logger } from '../ports/logger';
 import type { RunnerEvent } from '../ports/runner';
 import type { StatusCardPublisher } from './status-card-publisher';
+import { steeredRow } from './steering';
 import type { TurnContext } from './turn-context';
 
 /**
@@ -39,6 +40,8 @@ export class TurnReplyStream {
 
   observe(event: RunnerEvent): void {
     if (event.type === 'thinking') this.card.headline('Thinking…');
+    // P16, N10: a message that joined the turn is shown as part of it, on the card.
+    if (event.type === 'steered') this.card.row(steeredRow(event.from, event.text));
     if (event.type === 'tool_start') {
       this.afterTool = true;
       const step: ReplyStep = {

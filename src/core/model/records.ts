@@ -4,7 +4,7 @@ import type { GuardrailAction, GuardrailDecision, GuardrailScopeKind } from './g
 import type { MemberRole } from './member';
 import type { BindablePlatform, Platform } from './platform';
 import type { RunLiveness, RunStatus } from './run';
-import type { Autonomy, SpaceMode } from './space';
+import type { Autonomy, SpaceMode, WhileRunning } from './space';
 
 /**
  * Plain records the store hands to the core. They carry no ORM behaviour; storage maps
@@ -79,6 +79,8 @@ export interface SpaceRecord {
   mode: SpaceMode;
   autonomy: Autonomy;
   dedicated: boolean;
+  /** P16: a person's message while an agent's built-in turn runs here steers it, or queues a turn. */
+  whileRunning: WhileRunning;
   repos: string[];
   createdAt: Date;
 }

@@ -17,6 +17,11 @@ export interface TurnCheckpoint {
   /** A9: the completion contract's one nudge was sent already. */
   nudged: boolean;
   /**
+   * P16: the steering messages that joined `exchanges` at this boundary: the engine marks them
+   * taken in the checkpoint's own transaction (not stored with the checkpoint).
+   */
+  steered?: string[];
+  /**
    * The turn's system prompt and prompt as first composed (added by the engine, not the
    * runner), so that a resumed turn is asked the same, though its thread has moved on.
    */

@@ -19,6 +19,8 @@ export type RunnerEvent =
    * `costUsd` when the model's provider reported it (Claude Code); else the price table decides.
    */
   | { type: 'usage'; model: string; usage: TokenUsage; costUsd?: number }
+  /** P16, N10: a person's message joined the turn at this tool boundary (shown as part of it). */
+  | { type: 'steered'; from: string; text: string }
   | { type: 'final'; text: string }
   | { type: 'error'; message: string };
 
@@ -48,6 +50,24 @@ export interface RunnerRequest {
   checkpoint?: (state: TurnCheckpoint) => Promise<void>;
   /** T2: go on from this checkpoint (the turn's earlier exchanges) instead of starting afresh. */
   resumeFrom?: TurnCheckpoint;
+  /**
+   * P16: people's messages that arrived while the turn runs; a runner that `takesSteering`
+   * reads them at each tool boundary and puts them in that boundary's checkpoint (`steered`).
+   */
+  steering?: SteeringFeed;
+}
+
+/** P16: a person's message for the running turn, in the words the model is given. */
+export interface SteeringInput {
+  id: string;
+  from: string;
+  text: string;
+}
+
+/** P16: where a runner finds the steering messages of its turn. */
+export interface SteeringFeed {
+  /** The messages not yet taken, oldest first (none when nothing was announced since the last look). */
+  pending(): Promise<SteeringInput[]>;
 }
 
 /**
@@ -58,6 +78,11 @@ export interface Runner {
   /** P13: the runner hands `images` to its model (the built-in runners); a CLI agent does not. */
   readonly takesImages?: boolean;
   run(request: RunnerRequest): AsyncIterable<RunnerEvent>;
+  /**
+   * P16, A9: the runner takes `request.steering` at its tool boundaries (the built-in loops). A
+   * runner without it (a CLI agent) is never steered: a message while it runs queues a turn.
+   */
+  readonly takesSteering?: boolean;
 }
 
 /** Picks the runner for an agent (A10: no adapter = the built-in loop). */

@@ -27,6 +27,7 @@ import type { OutboxRepository } from './outbox-store';
 import type { QuestionRepository } from './question-store';
 import type { RelayRepository } from './relay-store';
 import type { RunCheckpoints } from './run-checkpoints';
+import type { SteeringRepository } from './steering-store';
 import type { UsageRepository } from './usage-store';
 
 /**
@@ -76,6 +77,8 @@ export interface StoreTx {
   readonly inbox: InboxRepository;
   /** T2: each built-in runner's turn at its last tool boundary (`run-checkpoints.ts`). */
   readonly checkpoints: RunCheckpoints;
+  /** P16: people's messages waiting to join a running turn (`steering-store.ts`). */
+  readonly steering: SteeringRepository;
   /** O3: token usage and cost per run, and what budgets count. */
   readonly usage: UsageRepository;
   /** R1: paired relays: keys, offers, pairings, nonces, the workspace's relay settings. */

@@ -24,4 +24,6 @@ export const waitTopics = {
   run: (runId: string) => `run:${runId}`,
   /** P15: a person asked run `runId` to stop; the worker running it (whichever process) looks. */
   runStop: (runId: string) => `run-stop:${runId}`,
+  /** P16: a person's message waits to join run `runId` at its next tool boundary. */
+  steering: (runId: string) => `run-steering:${runId}`,
 } as const;

@@ -43,6 +43,7 @@ export async function ensureDirectSpace(
         mode: 'chat',
         autonomy: 'actWithApproval',
         dedicated: true,
+        whileRunning: 'steer',
         repos: [],
       }));
     await tx.spaces.addParticipant(space.id, { kind: 'agent', agentId: top.id });

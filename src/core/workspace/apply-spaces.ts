@@ -43,6 +43,7 @@ const SPACE_DEFAULTS: Omit<SpaceFields, 'name'> = {
   mode: 'chat',
   autonomy: 'actWithApproval', // G2b: the default dial
   dedicated: false, // P3: channels are shared with people unless said otherwise
+  whileRunning: 'steer', // P16: a message while a built-in turn runs joins it
   repos: [],
 };
 
@@ -52,6 +53,7 @@ function spacePatch(entry: SpaceEntry): Partial<SpaceFields> {
   if (entry.mode !== undefined) patch.mode = entry.mode;
   if (entry.autonomy !== undefined) patch.autonomy = entry.autonomy;
   if (entry.dedicated !== undefined) patch.dedicated = entry.dedicated;
+  if (entry.whileRunning !== undefined) patch.whileRunning = entry.whileRunning;
   if (entry.repos !== undefined) patch.repos = entry.repos;
   return patch;
 }

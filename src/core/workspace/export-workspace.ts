@@ -74,6 +74,7 @@ export async function exportWorkspace(
       mode: space.mode,
       autonomy: space.autonomy,
       dedicated: space.dedicated,
+      whileRunning: space.whileRunning,
       participants: participants.filter((name): name is string => name !== undefined),
       repos: space.repos,
       channels: channels.filter((c) => c.spaceId === space.id).flatMap(channelEntry),

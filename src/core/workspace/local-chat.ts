@@ -33,6 +33,7 @@ export async function ensureLocalChat(
       mode: 'chat',
       autonomy: 'actWithApproval',
       dedicated: true,
+      whileRunning: 'steer',
       repos: [],
     });
     for (const agent of await tx.agents.list(workspace.id)) {

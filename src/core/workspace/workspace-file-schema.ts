@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ADAPTER_IDS, SILENCE_TIMEOUT_RANGE } from '../model/agent';
 import { GUARDRAIL_ACTIONS, GUARDRAIL_DECISIONS } from '../model/guardrail';
 import { MEMBER_ROLES } from '../model/member';
-import { AUTONOMY_LEVELS, SPACE_MODES } from '../model/space';
+import { AUTONOMY_LEVELS, SPACE_MODES, WHILE_RUNNING } from '../model/space';
 import { DOMAIN_PATTERN, DOMAIN_RULE } from '../network/allowed-domains';
 import { RELAY_LEVELS } from '../relays/relay-level';
 import { skillReviewSchema, skillSourceSchema } from '../skills/skill-lock';
@@ -107,6 +107,8 @@ export const spaceEntrySchema = z.strictObject({
   mode: z.enum(SPACE_MODES).optional(),
   autonomy: z.enum(AUTONOMY_LEVELS).optional(),
   dedicated: z.boolean().optional(),
+  /** P16: `steer` (the default): a message while a built-in turn runs joins it; `queue`: it waits. */
+  whileRunning: z.enum(WHILE_RUNNING).optional(),
   participants: z.array(slug).optional(),
   repos: z
     .array(z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'must be a GitHub repository "owner/name"'))

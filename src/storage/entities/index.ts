@@ -14,6 +14,7 @@ import { OutboxEntity } from './outbox.entity';
 import { QuestionEntity } from './question.entity';
 import { RunEntity } from './run.entity';
 import { RunCheckpointEntity } from './run-checkpoint.entity';
+import { RunSteeringEntity } from './run-steering.entity';
 import { SkillEntity } from './skill.entity';
 import { ChannelBindingEntity, SpaceEntity, SpaceParticipantEntity } from './space.entity';
 import { PlatformBindingEntity, WorkspaceEntity } from './workspace.entity';
@@ -42,4 +43,5 @@ export const ENTITIES = [
   ChannelCursorEntity,
   InboxEntity,
   RunCheckpointEntity,
+  RunSteeringEntity,
 ];

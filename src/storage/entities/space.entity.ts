@@ -1,7 +1,7 @@
 import { EntitySchema } from 'typeorm';
 import { PLATFORMS } from '../../core/model/platform';
 import type { ChannelBindingRecord, SpaceRecord } from '../../core/model/records';
-import { AUTONOMY_LEVELS, SPACE_MODES } from '../../core/model/space';
+import { AUTONOMY_LEVELS, SPACE_MODES, WHILE_RUNNING } from '../../core/model/space';
 import {
   boolean,
   createdAt,
@@ -31,6 +31,7 @@ export const SpaceEntity = new EntitySchema<SpaceRow>({
     mode: text({ default: 'chat' }),
     autonomy: text({ default: 'actWithApproval' }),
     dedicated: boolean(false),
+    whileRunning: text({ default: 'steer' }),
     repos: textArray,
     createdAt,
   },
@@ -38,6 +39,7 @@ export const SpaceEntity = new EntitySchema<SpaceRow>({
   checks: [
     { name: 'ck_spaces_mode', expression: oneOf('mode', SPACE_MODES) },
     { name: 'ck_spaces_autonomy', expression: oneOf('autonomy', AUTONOMY_LEVELS) },
+    { name: 'ck_spaces_while_running', expression: oneOf('while_running', WHILE_RUNNING) },
   ],
   uniques: [{ name: 'uq_spaces_id_workspace', columns: ['id', 'workspaceId'] }],
   indices: [

@@ -21,6 +21,7 @@ import { relayRepository } from './repositories/relay-repository';
 import { runCheckpointRepository } from './repositories/run-checkpoint-repository';
 import { runLaneRepository } from './repositories/run-lane-repository';
 import { runRepository } from './repositories/run-repository';
+import { runSteeringRepository } from './repositories/run-steering-repository';
 import { skillRepository } from './repositories/skill-repository';
 import { spaceRepository } from './repositories/space-repository';
 import { usageRepository } from './repositories/usage-repository';
@@ -63,6 +64,7 @@ export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
   channelCursors: translated(channelCursorRepository(manager)),
   inbox: translated(inboxRepository(manager)),
   checkpoints: translated(runCheckpointRepository(manager)),
+  steering: translated(runSteeringRepository(manager)),
   usage: translated(usageRepository(manager)),
   relays: translated(relayRepository(manager)),
   query: (sql, params = []) => translatingDbErrors(() => queryRecords(manager, sql, params)),

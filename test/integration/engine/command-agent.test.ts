@@ -28,6 +28,12 @@ class ScenarioCommandRunner implements Runner {
     private readonly steps: FakeClaudeStep[],
   ) {}
 
+  /** P16, A9: whatever the command runner says (it takes no steering). */
+  get takesSteering() {
+    const inner: Runner = this.inner;
+    return inner.takesSteering === true;
+  }
+
   async *run(request: RunnerRequest): AsyncIterable<RunnerEvent> {
     const { mkdir, writeFile } = await import('node:fs/promises');
     await mkdir(request.workingDir, { recursive: true });
@@ -115,5 +121,29 @@ describe.each(ENGINE_SETUPS)('a command agent (Claude Code) answering in the thr
     await waitFor(async () => h.screen().includes('exited with code 4'));
     expect(h.screen()).toContain('fatal: key [redacted] rejected');
     expect(h.screen()).not.toContain('sk-ant-api03-engine-secret-0123456789');
+  });
+
+  it('P16, A9: a message while a CLI agent works is not steering: it queues a turn after this one', async () => {
+    // The Bash call works until the test leaves a file in the working directory.
+    await start([
+      { text: 'Building.' },
+      { bash: 'while [ ! -f go ]; do sleep 0.05; done' },
+      { text: 'Built.' },
+    ]);
+    await h.type('@engineer build the release');
+    const running = await waitFor(async () => (await h.runs()).find((r) => r.status === 'running') ?? null);
+    await h.type('@engineer actually, build the staging release');
+    const queued = await waitFor(async () => (await h.runs()).find((r) => r.status === 'queued') ?? null);
+    expect(queued.agentId).toBe(running.agentId);
+    const steering = await h.store.transaction((tx) =>
+      tx.query('SELECT id FROM run_steering WHERE run_id = $1', [running.id]),
+    );
+    expect(steering).toEqual([]);
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(path.join(h.agentDir('engineer'), 'go'), '');
+
+    const all = await h.settled(2);
+    expect(all.map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+    expect(all[1]?.id).toBe(queued.id);
   });
 });

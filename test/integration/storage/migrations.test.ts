@@ -13,7 +13,8 @@ import { MEMBER_ROLES } from '../../../src/core/model/member';
 import { AUTHOR_KINDS, NOTE_FOLD_STATES } from '../../../src/core/model/message';
 import { BINDABLE_PLATFORMS, PLATFORMS } from '../../../src/core/model/platform';
 import { RUN_LIVENESS, RUN_STATUSES } from '../../../src/core/model/run';
-import { AUTONOMY_LEVELS, SPACE_MODES } from '../../../src/core/model/space';
+import { AUTONOMY_LEVELS, SPACE_MODES, WHILE_RUNNING } from '../../../src/core/model/space';
+import { STEERING_STATES } from '../../../src/core/model/steering';
 import { MIGRATIONS } from '../../../src/storage/migrations';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
 import { schemaObjects } from './schema-inspection';
@@ -45,6 +46,7 @@ const TABLES = [
   'relay_pairings',
   'relay_settings',
   'run_checkpoints',
+  'run_steering',
   'runs',
   'skills',
   'space_participants',
@@ -59,6 +61,8 @@ const VOCABULARIES: Record<string, readonly string[]> = {
   ck_agents_adapter: ADAPTER_IDS,
   ck_spaces_mode: SPACE_MODES,
   ck_spaces_autonomy: AUTONOMY_LEVELS,
+  ck_spaces_while_running: WHILE_RUNNING,
+  ck_run_steering_state: STEERING_STATES,
   ck_channel_bindings_platform: PLATFORMS,
   ck_conversations_platform: PLATFORMS,
   ck_messages_author_kind: AUTHOR_KINDS,
@@ -223,6 +227,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
       const seeded = await seedWorkspace(store, 'old');
       expect(await db.database.revert()).toBe('MessageAttachments1796141574522');
       expect(await db.database.revert()).toBe('PairedRelays1796141235316');
+      expect(await db.database.revert()).toBe('RunSteering1796141203608');
       expect(await db.database.revert()).toBe('RunUsageAndBudgets1796131154563');
       expect(await db.database.revert()).toBe('RunCheckpoints1796131142680');
       expect(await db.database.revert()).toBe('InboundInbox1796120943732');
@@ -271,6 +276,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
         'InboundInbox1796120943732',
         'RunCheckpoints1796131142680',
         'RunUsageAndBudgets1796131154563',
+        'RunSteering1796141203608',
         'PairedRelays1796141235316',
         'MessageAttachments1796141574522',
       ]);
@@ -315,6 +321,7 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
       const seeded = await seedWorkspace(store, 'old');
       expect(await db.database.revert()).toBe('MessageAttachments1796141574522');
       expect(await db.database.revert()).toBe('PairedRelays1796141235316');
+      expect(await db.database.revert()).toBe('RunSteering1796141203608');
       expect(await db.database.revert()).toBe('RunUsageAndBudgets1796131154563');
       expect(await db.database.revert()).toBe('RunCheckpoints1796131142680');
       expect(await db.database.revert()).toBe('InboundInbox1796120943732');
@@ -333,6 +340,7 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
         'InboundInbox1796120943732',
         'RunCheckpoints1796131142680',
         'RunUsageAndBudgets1796131154563',
+        'RunSteering1796141203608',
         'PairedRelays1796141235316',
         'MessageAttachments1796141574522',
       ]);

@@ -24,6 +24,7 @@ export const spaceFields = (name: string, overrides: Partial<SpaceFields> = {}):
   mode: 'chat',
   autonomy: 'actWithApproval',
   dedicated: false,
+  whileRunning: 'steer',
   repos: [],
   ...overrides,
 });
@@ -201,6 +202,8 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
       at: new Date(),
     });
     await tx.checkpoints.setApproval(run.id, approval.id);
+    // P16: the person's message waiting to join the run.
+    await tx.steering.add(ws, { runId: run.id, messageId: message.id, at: new Date() });
     await tx.checkpoints.park(run.id, new Date());
     await one(
       tx,

@@ -20,6 +20,7 @@ describe.each(DATABASE_KINDS)('agent roster live status on %s (A12)', (kind) => 
         mode: 'chat',
         autonomy: 'actWithApproval',
         dedicated: true,
+        whileRunning: 'steer',
         repos: [],
       });
       const [conversation] = await tx.query<{ id: string }>(

@@ -79,6 +79,7 @@ describe.each(DATABASE_KINDS)('summon apply / export on %s', (kind) => {
         mode: 'chat',
         autonomy: 'actWithApproval',
         dedicated: false,
+        whileRunning: 'steer',
         participants: ['alice', 'qa', 'dana'],
         repos: ['acme/api'],
         channels: [{ slack: 'C0001' }, { discord: '3001' }],
@@ -92,6 +93,27 @@ describe.each(DATABASE_KINDS)('summon apply / export on %s', (kind) => {
     expect(exported.guardrails).toEqual((await acme()).guardrails);
     expect(exported.sandbox).toEqual({ allowedDomains: ['api.example.com', '*.pypi.org'] });
     expect(exported.budgets).toEqual((await acme()).budgets);
+  });
+
+  it("P16: a space's whileRunning is applied and exported; a file without it keeps it", async () => {
+    await service.apply(await acme());
+    const spaceOf = async () => {
+      const file = await service.export('acme');
+      return file.spaces?.find((s) => s.name === 'backend');
+    };
+    expect((await spaceOf())?.whileRunning).toBe('steer');
+    await service.apply(
+      parseWorkspaceFile('workspace: acme\nspaces:\n  - name: backend\n    whileRunning: queue\n'),
+    );
+    expect((await spaceOf())?.whileRunning).toBe('queue');
+    await service.apply(parseWorkspaceFile('workspace: acme\nspaces:\n  - name: backend\n'));
+    expect((await spaceOf())?.whileRunning).toBe('queue');
+    // A value it does not know is refused by path, with the values it takes.
+    const issues = await issuesOf(
+      (async () =>
+        parseWorkspaceFile('workspace: acme\nspaces:\n  - name: backend\n    whileRunning: later\n'))(),
+    );
+    expect(issues).toEqual(['spaces[0].whileRunning: must be one of: steer, queue']);
   });
 
   it('O3: budgets, when given, replace the list; a file without them keeps them; an empty list removes them', async () => {

@@ -26,6 +26,8 @@ export type StandInReply =
       hold?: boolean;
       /** End the stream with an SSE `error` event after the blocks, as the API does when overloaded. */
       failWith?: { type: string; message: string };
+      /** The answer starts once this resolves (a model call the test keeps in progress). */
+      after?: Promise<void>;
     }
   | {
       kind: 'error';
@@ -167,6 +169,7 @@ export class AnthropicStandIn {
       return sendError(res, reply.status, reply.type, reply.message, reply.retryAfterMs);
     }
     this.counter += 1;
+    await reply.after;
     await streamReply(res, reply, String(body.model), this.counter);
   }
 }

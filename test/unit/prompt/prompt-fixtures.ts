@@ -42,6 +42,7 @@ export const spaceRecord = (overrides: Partial<SpaceRecord> = {}): SpaceRecord =
   mode: 'chat',
   autonomy: 'actWithApproval',
   dedicated: false,
+  whileRunning: 'steer',
   repos: ['acme/payments-api'],
   createdAt: T0,
   ...overrides,

@@ -20,6 +20,7 @@ export const toSpaceRecord = (row: SpaceRow): SpaceRecord => ({
   mode: row.mode,
   autonomy: row.autonomy,
   dedicated: row.dedicated,
+  whileRunning: row.whileRunning,
   repos: [...row.repos],
   createdAt: row.createdAt,
 });
@@ -30,6 +31,7 @@ const SPACE_FIELDS = [
   'mode',
   'autonomy',
   'dedicated',
+  'whileRunning',
   'repos',
 ] as const satisfies readonly (keyof SpaceFields)[];
 
@@ -78,6 +80,7 @@ export const spaceRepository = (manager: EntityManager): SpaceRepository => {
         mode: fields.mode,
         autonomy: fields.autonomy,
         dedicated: fields.dedicated,
+        whileRunning: fields.whileRunning,
         repos: [...fields.repos],
       });
       return toSpaceRecord(await rows.save(row));

@@ -41,6 +41,7 @@ describe('Discord: /summon through the shared command service (P8)', () => {
       [1, 'status'],
       [1, 'link-account'],
       [1, 'dedicated'],
+      [1, 'while-running'],
     ]);
 
     const help = h.standIn.summon(h.people.mo, h.channel, 'help');

@@ -74,6 +74,14 @@ describe('/summon and member invites (P8)', () => {
     expect(await summon('dedicated off')).toMatch(/Not dedicated/);
     const space = await h.read((tx) => tx.spaces.findByName(h.local.workspace.id, 'general'));
     expect(space?.dedicated).toBe(false);
+    // P16: whether a message while an agent works joins its turn, for owners and admins only.
+    expect(await summon('while-running later')).toMatch(/Usage/);
+    expect(await summon('while-running queue', PEOPLE.mia.userId)).toMatch(/Only owners and admins/);
+    expect(await summon('while-running queue')).toMatch(/^Queue:/);
+    expect((await h.read((tx) => tx.spaces.findByName(h.local.workspace.id, 'general')))?.whileRunning).toBe(
+      'queue',
+    );
+    expect(await summon('while-running steer')).toMatch(/^Steer:/);
     expect(await summon('unlink')).toMatch(/no longer linked/);
     expect(await h.read((tx) => tx.channelBindings.find('slack', CHANNEL))).toBeNull();
     expect(await summon('link nowhere')).toMatch(/no space "nowhere".*general/);
