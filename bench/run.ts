@@ -3,6 +3,7 @@ import { readEndpoints } from './core/endpoints';
 import { parseCoreOptions, USAGE } from './core/options';
 import { preflight } from './core/preflight';
 import { parseCalls, runSandboxBench } from './sandbox/sandbox-bench';
+import { runStatementsBench } from './statements/statements-bench';
 import { runTurnsBench } from './turns/turns-bench';
 import { parseTurnsOptions } from './turns/turns-options';
 
@@ -16,6 +17,12 @@ import { parseTurnsOptions } from './turns/turns-options';
 async function main(argv: readonly string[]): Promise<void> {
   if (argv[0] === 'sandbox') {
     await runSandboxBench(parseCalls(argv[1]), (line) => console.log(line));
+    return;
+  }
+  if (argv[0] === 'statements') {
+    const endpoints = readEndpoints();
+    await preflight(endpoints);
+    await runStatementsBench(Number(argv[1] ?? 50), endpoints, (line) => console.log(line));
     return;
   }
   if (argv[0] === 'turns') {

@@ -51,7 +51,8 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
   if (options.databaseUrl) {
     const dataSource = new DataSource({ ...baseOptions(options.logger), url: options.databaseUrl });
     await dataSource.initialize();
-    return new TypeormDatabase('postgres', dataSource, concurrentQueue, async () => {});
+    // T4: two inbox writes at once, each on its own connection; what arrives meanwhile is grouped.
+    return new TypeormDatabase('postgres', dataSource, concurrentQueue, async () => {}, 2);
   }
   const pglite = await openPglite(options.dbDir);
   const dataSourceOptions: DataSourceOptions = {
@@ -78,8 +79,9 @@ class TypeormDatabase implements Database {
     readonly dataSource: DataSource,
     private readonly queue: SerialQueue,
     private readonly closeEngine: () => Promise<void>,
+    inboxSlots = 1,
   ) {
-    this.store = new TypeormStore(dataSource, queue, () => this.close());
+    this.store = new TypeormStore(dataSource, queue, () => this.close(), inboxSlots);
   }
 
   migrate(): Promise<string[]> {

@@ -4,10 +4,14 @@ import { AppError, ValidationError } from '../../core/errors';
 import type { InboxEntry } from '../../core/model/inbox';
 import type { SerialQueue } from '../serial-queue';
 import { translateDbError } from './db-errors';
+import { GroupCommit } from './group-commit';
 import { isUuid } from './ids';
-import { ADD_TO_INBOX, addParams } from './repositories/inbox-repository';
+import { addToInboxStatement } from './repositories/inbox-repository';
 import type { SqlStore, SqlStoreTx } from './sql-store';
 import { createStoreTx } from './store-tx';
+
+/** Inbox events stored by one statement at most. */
+const INBOX_BATCH = 500;
 
 /** Marks the async context of an open store transaction (see `run`). */
 interface OpenTransaction {
@@ -20,12 +24,21 @@ interface OpenTransaction {
  */
 export class TypeormStore implements SqlStore {
   private readonly openTransaction = new AsyncLocalStorage<OpenTransaction>();
+  private readonly inbox: GroupCommit<InboxEntry, boolean>;
 
+  /** `inboxSlots`: inbox writes at once (T4's group commit; the events arriving meanwhile wait and go together). */
   constructor(
     private readonly dataSource: DataSource,
     private readonly queue: SerialQueue,
     private readonly closeDatabase: () => Promise<void>,
-  ) {}
+    inboxSlots = 1,
+  ) {
+    this.inbox = new GroupCommit({
+      write: (entries) => this.writeInbox(entries),
+      slots: inboxSlots,
+      maxBatch: INBOX_BATCH,
+    });
+  }
 
   /** The system context: the connecting role owns the tables, so row-level security does not apply. */
   transaction<T>(work: (tx: SqlStoreTx) => Promise<T>): Promise<T> {
@@ -38,18 +51,31 @@ export class TypeormStore implements SqlStore {
       return Promise.reject(new ValidationError(`Not a workspace id: ${JSON.stringify(workspaceId)}.`));
     }
     return this.run(work, async (manager) => {
-      // Both are local to the transaction: the pooled connection goes back clean.
-      await manager.query('SET LOCAL ROLE summon_tenant');
-      await manager.query(`SELECT set_config('summon.workspace_id', $1, true)`, [workspaceId]);
+      // Both are local to the transaction: the pooled connection goes back clean. One round
+      // trip: `set_config('role', …, true)` is `SET LOCAL ROLE`, with the same permission check.
+      await manager.query(
+        `SELECT set_config('role', 'summon_tenant', true), set_config('summon.workspace_id', $1, true)`,
+        [workspaceId],
+      );
     });
   }
 
-  /** T4: one autocommitted statement (no BEGIN/COMMIT round trips): the write an ack waits for. */
+  /**
+   * T4: the write an ack waits for, resolved once the event's row has committed. Events arriving
+   * while earlier ones are written are stored together: one autocommitted statement (no
+   * BEGIN/COMMIT round trips) and one commit for all of them (a group commit).
+   */
   addToInbox(entry: InboxEntry): Promise<boolean> {
+    return this.inbox.add(entry);
+  }
+
+  private writeInbox(entries: readonly InboxEntry[]): Promise<boolean[]> {
+    const statement = addToInboxStatement(entries);
     return this.queue
       .run(async () => {
-        const result: unknown = await this.dataSource.query(ADD_TO_INBOX, addParams(entry));
-        return Array.isArray(result) && result.length === 1;
+        const rows: unknown = await this.dataSource.query(statement.sql, statement.params);
+        if (!Array.isArray(rows)) throw new Error('The inbox insert returned no rows.');
+        return statement.storedFrom(rows as { platform: string; event_id: string }[]);
       })
       .catch((error: unknown) => {
         throw translateDbError(error);
