@@ -56,7 +56,7 @@ export class GroupCommit<I, O> {
       const results = await this.options.write(batch.map((w) => w.item));
       if (results.length !== batch.length)
         throw new Error('A group write returned the wrong number of results.');
-      batch.forEach((w, i) => w.resolve(results[i] as O));
+      for (const [i, w] of batch.entries()) w.resolve(results[i] as O);
     } catch (error) {
       if (batch.length === 1) {
         batch[0]?.reject(error);
