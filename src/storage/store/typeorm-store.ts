@@ -71,8 +71,9 @@ export class TypeormStore implements SqlStore {
 
   private writeInbox(entries: readonly InboxEntry[]): Promise<boolean[]> {
     const statement = addToInboxStatement(entries);
+    // T4: ahead of the transactions waiting on an embedded database (PGlite's one session).
     return this.queue
-      .run(async () => {
+      .runFirst(async () => {
         const rows: unknown = await this.dataSource.query(statement.sql, statement.params);
         if (!Array.isArray(rows)) throw new Error('The inbox insert returned no rows.');
         return statement.storedFrom(rows as { platform: string; event_id: string }[]);
