@@ -67,9 +67,7 @@ export async function executeRun(deps: EngineDeps, claimed: RunRecord, signal: A
     claimed.id,
   );
   const cardRef = await card.open(claimed.statusCardRef);
-  await deps.store.inWorkspace(claimed.workspaceId, (tx) =>
-    tx.runs.update(claimed.id, { statusCardRef: cardRef }),
-  );
+  // The card's ref is stored by the turn's first look for a stop (one transaction for both).
   await refreshTriggerNote(deps, context, claimed);
 
   const resume = stored === null ? undefined : prepareResume(stored);
@@ -91,13 +89,14 @@ export async function executeRun(deps: EngineDeps, claimed: RunRecord, signal: A
     await refreshTriggerNote(deps, context, stopped);
     return;
   }
+  let posted: PostedReply | null = null;
   if (result.ok) {
     await card.finish('done', 'Done');
-    await postReply(deps, context, result.reply);
+    posted = await postReply(deps, context, result.reply);
   } else {
     await card.finish('failed', result.budget === undefined ? 'Failed' : 'Stopped: budget reached');
   }
-  const finished = await finishRun(deps, context, result);
+  const finished = await finishRun(deps, context, result, posted);
   await refreshTriggerNote(deps, context, finished);
   if (!result.ok && result.budget !== undefined) {
     // O3: which budget, and how to raise it, whoever started the turn.
@@ -131,8 +130,11 @@ async function runTurn(
   // P15: a person's Stop, clicked in whichever process, aborts the turn: its runner, its tools
   // (their process groups are killed on abort) and any wait it is suspended in.
   let stoppedBy = null as string | null;
-  const lookForStop = async () => {
-    const current = await deps.store.inWorkspace(run.workspaceId, (tx) => tx.runs.findById(run.id));
+  const lookForStop = async (cardRef?: string | null) => {
+    const current = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
+      if (cardRef !== undefined) await tx.runs.update(run.id, { statusCardRef: cardRef });
+      return tx.runs.findById(run.id);
+    });
     const by = stopRequestOf(current);
     if (by === null || stoppedBy !== null) return;
     stoppedBy = by;
@@ -177,7 +179,7 @@ async function runTurn(
   try {
     // Subscribed first, then read once: a stop asked before the subscription is not missed.
     unsubscribeStop = await deps.waits.subscribe(waitTopics.runStop(run.id), onStopSignal);
-    await lookForStop();
+    await lookForStop(durable.cardRef);
     if (stoppedBy !== null) return settle({ ok: false, error: 'stopped', interrupted: true });
     const runner = deps.runners(agent);
     const agentDir = deps.directory.agentDir(context.workspaceSlug, agent.name);
@@ -290,7 +292,13 @@ function showOnCard(card: StatusCardPublisher, event: RunnerEvent): void {
     card.replaceLastRow(`${event.ok ? '✓' : '✗'} ${event.summary ?? ''}`.trimEnd());
 }
 
-async function postReply(deps: EngineDeps, context: TurnContext, reply: string): Promise<void> {
+/** The stored reply and its ref on the platform, recorded by `finishRun` in its transaction. */
+interface PostedReply {
+  messageId: string;
+  ref: string;
+}
+
+async function postReply(deps: EngineDeps, context: TurnContext, reply: string): Promise<PostedReply | null> {
   const { run, agent, conversation } = context;
   const message = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
     const stored = await tx.messages.insert(run.workspaceId, {
@@ -307,19 +315,26 @@ async function postReply(deps: EngineDeps, context: TurnContext, reply: string):
     return stored;
   });
   const platform = deps.platforms.get(conversation.platform);
-  if (platform === undefined || conversation.threadId === null) return;
+  if (platform === undefined || conversation.threadId === null) return null;
   // N6: the reply is never folded; it is ordinary text under the agent's name (P2).
   const ref = await platform.post(conversation.threadId, {
     as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
     content: { kind: 'text', text: reply },
   });
-  await deps.store.inWorkspace(run.workspaceId, (tx) => tx.messages.setPlatformRef(message.id, ref));
+  return { messageId: message.id, ref };
 }
 
-async function finishRun(deps: EngineDeps, context: TurnContext, result: TurnResult): Promise<RunRecord> {
+async function finishRun(
+  deps: EngineDeps,
+  context: TurnContext,
+  result: TurnResult,
+  posted: PostedReply | null = null,
+): Promise<RunRecord> {
   const { run } = context;
   const now = deps.clock.now();
   const finished = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
+    // The posted reply's ref, in the finishing transaction rather than one of its own.
+    if (posted !== null) await tx.messages.setPlatformRef(posted.messageId, posted.ref);
     // T2: a finished turn is not resumed: its checkpoint goes with it.
     await tx.checkpoints.remove(run.id);
     await tx.runs.update(run.id, {
