@@ -2,10 +2,12 @@ import { runCoreBench } from './core/core-bench';
 import { readEndpoints } from './core/endpoints';
 import { parseCoreOptions, USAGE } from './core/options';
 import { preflight } from './core/preflight';
+import { parseInstantOptions, runInstantBench } from './instant/instant-bench';
 import { parseCalls, runSandboxBench } from './sandbox/sandbox-bench';
 import { runStatementsBench } from './statements/statements-bench';
 import { runTurnsBench } from './turns/turns-bench';
 import { parseTurnsOptions } from './turns/turns-options';
+import { parseWorkersOptions, runWorkersBench } from './workers/workers-bench';
 
 /**
  * `npm run bench -- [core] [flags]`: runs the core benchmark; `npm run bench -- turns` the
@@ -17,6 +19,18 @@ import { parseTurnsOptions } from './turns/turns-options';
 async function main(argv: readonly string[]): Promise<void> {
   if (argv[0] === 'sandbox') {
     await runSandboxBench(parseCalls(argv[1]), (line) => console.log(line));
+    return;
+  }
+  if (argv[0] === 'workers') {
+    const endpoints = readEndpoints();
+    await preflight(endpoints);
+    await runWorkersBench(parseWorkersOptions(argv.slice(1)), endpoints, (line) => console.log(line));
+    return;
+  }
+  if (argv[0] === 'instant') {
+    const endpoints = readEndpoints();
+    await preflight(endpoints);
+    await runInstantBench(parseInstantOptions(argv.slice(1)), endpoints, (line) => console.log(line));
     return;
   }
   if (argv[0] === 'statements') {
