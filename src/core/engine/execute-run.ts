@@ -67,7 +67,9 @@ export async function executeRun(deps: EngineDeps, claimed: RunRecord, signal: A
     claimed.id,
   );
   const cardRef = await card.open(claimed.statusCardRef);
-  // The card's ref is stored by the turn's first look for a stop (one transaction for both).
+  await deps.store.inWorkspace(claimed.workspaceId, (tx) =>
+    tx.runs.update(claimed.id, { statusCardRef: cardRef }),
+  );
   await refreshTriggerNote(deps, context, claimed);
 
   const resume = stored === null ? undefined : prepareResume(stored);
@@ -130,11 +132,8 @@ async function runTurn(
   // P15: a person's Stop, clicked in whichever process, aborts the turn: its runner, its tools
   // (their process groups are killed on abort) and any wait it is suspended in.
   let stoppedBy = null as string | null;
-  const lookForStop = async (cardRef?: string | null) => {
-    const current = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
-      if (cardRef !== undefined) await tx.runs.update(run.id, { statusCardRef: cardRef });
-      return tx.runs.findById(run.id);
-    });
+  const lookForStop = async () => {
+    const current = await deps.store.inWorkspace(run.workspaceId, (tx) => tx.runs.findById(run.id));
     const by = stopRequestOf(current);
     if (by === null || stoppedBy !== null) return;
     stoppedBy = by;
@@ -179,7 +178,7 @@ async function runTurn(
   try {
     // Subscribed first, then read once: a stop asked before the subscription is not missed.
     unsubscribeStop = await deps.waits.subscribe(waitTopics.runStop(run.id), onStopSignal);
-    await lookForStop(durable.cardRef);
+    await lookForStop();
     if (stoppedBy !== null) return settle({ ok: false, error: 'stopped', interrupted: true });
     const runner = deps.runners(agent);
     const agentDir = deps.directory.agentDir(context.workspaceSlug, agent.name);

@@ -13,6 +13,14 @@ import { createStoreTx } from './store-tx';
 /** Inbox events stored by one statement at most. */
 const INBOX_BATCH = 500;
 
+/** T4: where the inbox writes go when not through the store's own connection. */
+export interface InboxConnection {
+  /** Writes at once (each on its own connection). */
+  slots: number;
+  /** Runs one autocommitted statement; resolves with its rows. */
+  query(sql: string, params: unknown[]): Promise<unknown[]>;
+}
+
 /** Marks the async context of an open store transaction (see `run`). */
 interface OpenTransaction {
   open: boolean;
@@ -26,16 +34,25 @@ export class TypeormStore implements SqlStore {
   private readonly openTransaction = new AsyncLocalStorage<OpenTransaction>();
   private readonly inbox: GroupCommit<InboxEntry, boolean>;
 
-  /** `inboxSlots`: inbox writes at once (T4's group commit; the events arriving meanwhile wait and go together). */
   constructor(
     private readonly dataSource: DataSource,
     private readonly queue: SerialQueue,
     private readonly closeDatabase: () => Promise<void>,
-    inboxSlots = 1,
+    inbox?: InboxConnection,
   ) {
+    // Without connections of its own (PGlite's one session) the inbox write goes ahead of the
+    // transactions waiting for it.
+    const query =
+      inbox?.query ??
+      ((sql: string, params: unknown[]) =>
+        this.queue.runFirst(async () => {
+          const rows: unknown = await this.dataSource.query(sql, params);
+          if (!Array.isArray(rows)) throw new Error('The inbox insert returned no rows.');
+          return rows;
+        }));
     this.inbox = new GroupCommit({
-      write: (entries) => this.writeInbox(entries),
-      slots: inboxSlots,
+      write: (entries) => this.writeInbox(query, entries),
+      slots: inbox?.slots ?? 1,
       maxBatch: INBOX_BATCH,
     });
   }
@@ -69,18 +86,17 @@ export class TypeormStore implements SqlStore {
     return this.inbox.add(entry);
   }
 
-  private writeInbox(entries: readonly InboxEntry[]): Promise<boolean[]> {
+  private async writeInbox(
+    query: InboxConnection['query'],
+    entries: readonly InboxEntry[],
+  ): Promise<boolean[]> {
     const statement = addToInboxStatement(entries);
-    // T4: ahead of the transactions waiting on an embedded database (PGlite's one session).
-    return this.queue
-      .runFirst(async () => {
-        const rows: unknown = await this.dataSource.query(statement.sql, statement.params);
-        if (!Array.isArray(rows)) throw new Error('The inbox insert returned no rows.');
-        return statement.storedFrom(rows as { platform: string; event_id: string }[]);
-      })
-      .catch((error: unknown) => {
-        throw translateDbError(error);
-      });
+    try {
+      const rows = await query(statement.sql, statement.params);
+      return statement.storedFrom(rows as { platform: string; event_id: string }[]);
+    } catch (error) {
+      throw translateDbError(error);
+    }
   }
 
   close(): Promise<void> {
