@@ -13,7 +13,7 @@ import type { Runner } from '../../src/core/ports/runner';
 import type { Store } from '../../src/core/ports/store';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
 import { ensureLocalChat, LOCAL_CHANNEL, LOCAL_MEMBER } from '../../src/core/workspace/local-chat';
-import type { DatabaseKind } from '../../src/storage/database';
+import type { Database, DatabaseKind } from '../../src/storage/database';
 import { openBenchDatabase } from './bench-database';
 import { deferObliterate, freshQueueNames } from './bench-queues';
 import type { Cleanup } from './cleanup';
@@ -44,6 +44,8 @@ export interface EngineSetup {
   platform: RecordingPlatform;
   engine: TurnEngine;
   store: Store;
+  /** For the benchmarks that look at what the store sends (`StatementCounter`). */
+  database: Database;
   workspaceId: string;
   /** Sends `text` top-level in a new thread without waiting for anything. */
   send(text: string): Promise<void>;
@@ -131,5 +133,5 @@ export async function openEngineSetup(
     }
     return reply;
   };
-  return { roundTrip, platform, engine, store, workspaceId: local.workspace.id, send };
+  return { roundTrip, platform, engine, store, database, workspaceId: local.workspace.id, send };
 }

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/ingest/ingest-bench.ts [--rates 100,200,400,800] [--seconds 3]`: T4's ingest
+ * `npm run bench -- ingest [--rates 100,200,400,800] [--seconds 3]`: T4's ingest
  * benchmark. Plain channel messages (a member's top-level line in a shared space: stored,
  * starting nothing, P3), as signed `event_callback` deliveries at a fixed rate, against a bare
  * Bolt app acking in the same run and against Summon on PostgreSQL + BullMQ and on PGlite +
@@ -126,8 +126,10 @@ const SETUPS = {
   },
 } as const;
 
-async function main(): Promise<void> {
+/** The ingest benchmark with these flags (`npm run bench -- ingest …`, or this file run directly). */
+export async function runIngestBench(argv: readonly string[]): Promise<void> {
   const { values } = parseArgs({
+    args: [...argv],
     options: {
       rates: { type: 'string', default: '100,200,400,800' },
       seconds: { type: 'string', default: '3' },
@@ -195,7 +197,9 @@ async function main(): Promise<void> {
   console.log(`\nwritten to ${file}`);
 }
 
-main().catch((error: unknown) => {
-  console.error(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);
-  process.exitCode = 1;
-});
+if (require.main === module) {
+  runIngestBench(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);
+    process.exitCode = 1;
+  });
+}

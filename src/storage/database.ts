@@ -1,3 +1,4 @@
+import { Pool } from 'pg';
 import { DataSource, type DataSourceOptions, MigrationExecutor } from 'typeorm';
 import type { Logger } from '../core/ports/logger';
 import { ENTITIES } from './entities';
@@ -6,10 +7,13 @@ import { SnakeNamingStrategy } from './naming-strategy';
 import { openPglite } from './pglite/open-pglite';
 import { concurrentQueue, createSerialQueue, type SerialQueue } from './serial-queue';
 import type { SqlStore } from './store/sql-store';
-import { TypeormStore } from './store/typeorm-store';
+import { type InboxConnection, TypeormStore } from './store/typeorm-store';
 import { typeormLogger } from './typeorm-logger';
 
 export type DatabaseKind = 'postgres' | 'pglite';
+
+/** T4: PostgreSQL connections kept for the inbox writes acks wait for (besides TypeORM's pool). */
+const INBOX_CONNECTIONS = 2;
 
 export interface OpenDatabaseOptions {
   /** `DATABASE_URL`: PostgreSQL when set, the embedded PGlite database otherwise. */
@@ -51,7 +55,22 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
   if (options.databaseUrl) {
     const dataSource = new DataSource({ ...baseOptions(options.logger), url: options.databaseUrl });
     await dataSource.initialize();
-    return new TypeormDatabase('postgres', dataSource, concurrentQueue, async () => {});
+    // T4: the inbox writes an ack waits for have connections of their own, so a pool busy with
+    // routing and turns never holds an ack up; two writes at once, what arrives meanwhile grouped.
+    const inboxPool = new Pool({
+      connectionString: options.databaseUrl,
+      max: INBOX_CONNECTIONS,
+      application_name: 'summon-inbox',
+    });
+    // An idle connection dropped (a restart): the pool forgets it and the next write reconnects.
+    inboxPool.on('error', (error) =>
+      options.logger?.warn({ component: 'database', err: String(error) }, 'an inbox connection was lost'),
+    );
+    const inbox = {
+      slots: INBOX_CONNECTIONS,
+      query: async (sql: string, params: unknown[]) => (await inboxPool.query(sql, params)).rows,
+    };
+    return new TypeormDatabase('postgres', dataSource, concurrentQueue, () => inboxPool.end(), inbox);
   }
   const pglite = await openPglite(options.dbDir);
   const dataSourceOptions: DataSourceOptions = {
@@ -78,8 +97,9 @@ class TypeormDatabase implements Database {
     readonly dataSource: DataSource,
     private readonly queue: SerialQueue,
     private readonly closeEngine: () => Promise<void>,
+    inbox?: InboxConnection,
   ) {
-    this.store = new TypeormStore(dataSource, queue, () => this.close());
+    this.store = new TypeormStore(dataSource, queue, () => this.close(), inbox);
   }
 
   migrate(): Promise<string[]> {

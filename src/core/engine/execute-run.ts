@@ -110,14 +110,15 @@ async function executeClaimedRun(deps: EngineDeps, claimed: RunRecord, signal: A
     await refreshTriggerNote(deps, context, stopped);
     return;
   }
+  let posted: PostedReply | null = null;
   if (result.ok) {
     await card.finish('done', 'Done');
-    await postReply(deps, context, result.reply, reply);
+    posted = await postReply(deps, context, result.reply, reply);
   } else {
     await reply.abandon();
     await card.finish('failed', result.budget === undefined ? 'Failed' : 'Stopped: budget reached');
   }
-  const finished = await finishRun(deps, context, result);
+  const finished = await finishRun(deps, context, result, posted);
   await refreshTriggerNote(deps, context, finished);
   if (!result.ok && result.budget !== undefined) {
     // O3: which budget, and how to raise it, whoever started the turn.
@@ -306,12 +307,18 @@ async function runTurn(
   }
 }
 
+/** The stored reply and its ref on the platform, recorded by `finishRun` in its transaction. */
+interface PostedReply {
+  messageId: string;
+  ref: string;
+}
+
 async function postReply(
   deps: EngineDeps,
   context: TurnContext,
   reply: string,
   stream: TurnReplyStream,
-): Promise<void> {
+): Promise<PostedReply | null> {
   const { run, agent, conversation } = context;
   const message = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
     const stored = await tx.messages.insert(run.workspaceId, {
@@ -328,7 +335,7 @@ async function postReply(
     return stored;
   });
   const platform = deps.platforms.get(conversation.platform);
-  if (platform === undefined || conversation.threadId === null) return;
+  if (platform === undefined || conversation.threadId === null) return null;
   // N6: the reply is never folded; it is ordinary text under the agent's name (P2). P14: a
   // streamed reply is already in the thread; what did not stream is posted whole.
   const ref =
@@ -337,15 +344,22 @@ async function postReply(
       as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
       content: { kind: 'text', text: reply },
     }));
-  await deps.store.inWorkspace(run.workspaceId, (tx) => tx.messages.setPlatformRef(message.id, ref));
+  return { messageId: message.id, ref };
 }
 
-async function finishRun(deps: EngineDeps, context: TurnContext, result: TurnResult): Promise<RunRecord> {
+async function finishRun(
+  deps: EngineDeps,
+  context: TurnContext,
+  result: TurnResult,
+  posted: PostedReply | null = null,
+): Promise<RunRecord> {
   const { run } = context;
   const now = deps.clock.now();
   const { finished, leftovers } = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
     // P16: what did not join the turn in time starts a turn of its own (the lane's lock first).
     const leftovers = await queueLeftoverSteering(tx, deps, run);
+    // The posted reply's ref, in the finishing transaction rather than one of its own.
+    if (posted !== null) await tx.messages.setPlatformRef(posted.messageId, posted.ref);
     // T2: a finished turn is not resumed: its checkpoint goes with it.
     await tx.checkpoints.remove(run.id);
     await tx.runs.update(run.id, {

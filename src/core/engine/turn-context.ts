@@ -40,8 +40,13 @@ export async function loadTurnContext(
   const space = (await tx.spaces.list(run.workspaceId)).find((s) => s.id === conversation.spaceId);
   if (space === undefined) throw new NotFoundError(`space of conversation ${conversation.id} is gone`);
   const members = await tx.members.list(run.workspaceId);
-  const trigger = run.triggerMessageId === null ? null : await tx.messages.findById(run.triggerMessageId);
   const recent = await tx.messages.listRecent(conversation.id, historyMessages);
+  // The trigger is nearly always among the recent messages: one statement fewer per turn.
+  const trigger =
+    run.triggerMessageId === null
+      ? null
+      : (recent.find((message) => message.id === run.triggerMessageId) ??
+        (await tx.messages.findById(run.triggerMessageId)));
   const workspaceSkills = await tx.skills.list(run.workspaceId);
   const skills = workspaceSkills.filter((s) => agent.skills.includes(s.name));
   const participants = await tx.spaces.listParticipants(space.id);

@@ -5,10 +5,22 @@ import type { InboxEntry } from '../../core/model/inbox';
 import type { SerialQueue } from '../serial-queue';
 import { databaseUnavailable } from './connection-errors';
 import { translateDbError } from './db-errors';
+import { GroupCommit } from './group-commit';
 import { isUuid } from './ids';
-import { ADD_TO_INBOX, addParams } from './repositories/inbox-repository';
+import { addToInboxStatement } from './repositories/inbox-repository';
 import type { SqlStore, SqlStoreTx } from './sql-store';
 import { createStoreTx } from './store-tx';
+
+/** Inbox events stored by one statement at most. */
+const INBOX_BATCH = 500;
+
+/** T4: where the inbox writes go when not through the store's own connection. */
+export interface InboxConnection {
+  /** Writes at once (each on its own connection). */
+  slots: number;
+  /** Runs one autocommitted statement; resolves with its rows. */
+  query(sql: string, params: unknown[]): Promise<unknown[]>;
+}
 
 /** Marks the async context of an open store transaction (see `run`). */
 interface OpenTransaction {
@@ -21,12 +33,30 @@ interface OpenTransaction {
  */
 export class TypeormStore implements SqlStore {
   private readonly openTransaction = new AsyncLocalStorage<OpenTransaction>();
+  private readonly inbox: GroupCommit<InboxEntry, boolean>;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly queue: SerialQueue,
     private readonly closeDatabase: () => Promise<void>,
-  ) {}
+    inbox?: InboxConnection,
+  ) {
+    // Without connections of its own (PGlite's one session) the inbox write goes ahead of the
+    // transactions waiting for it.
+    const query =
+      inbox?.query ??
+      ((sql: string, params: unknown[]) =>
+        this.queue.runFirst(async () => {
+          const rows: unknown = await this.dataSource.query(sql, params);
+          if (!Array.isArray(rows)) throw new Error('The inbox insert returned no rows.');
+          return rows;
+        }));
+    this.inbox = new GroupCommit({
+      write: (entries) => this.writeInbox(query, entries),
+      slots: inbox?.slots ?? 1,
+      maxBatch: INBOX_BATCH,
+    });
+  }
 
   /** The system context: the connecting role owns the tables, so row-level security does not apply. */
   transaction<T>(work: (tx: SqlStoreTx) => Promise<T>): Promise<T> {
@@ -39,22 +69,35 @@ export class TypeormStore implements SqlStore {
       return Promise.reject(new ValidationError(`Not a workspace id: ${JSON.stringify(workspaceId)}.`));
     }
     return this.run(work, async (manager) => {
-      // Both are local to the transaction: the pooled connection goes back clean.
-      await manager.query('SET LOCAL ROLE summon_tenant');
-      await manager.query(`SELECT set_config('summon.workspace_id', $1, true)`, [workspaceId]);
+      // Both are local to the transaction: the pooled connection goes back clean. One round
+      // trip: `set_config('role', …, true)` is `SET LOCAL ROLE`, with the same permission check.
+      await manager.query(
+        `SELECT set_config('role', 'summon_tenant', true), set_config('summon.workspace_id', $1, true)`,
+        [workspaceId],
+      );
     });
   }
 
-  /** T4: one autocommitted statement (no BEGIN/COMMIT round trips): the write an ack waits for. */
+  /**
+   * T4: the write an ack waits for, resolved once the event's row has committed. Events arriving
+   * while earlier ones are written are stored together: one autocommitted statement (no
+   * BEGIN/COMMIT round trips) and one commit for all of them (a group commit).
+   */
   addToInbox(entry: InboxEntry): Promise<boolean> {
-    return this.queue
-      .run(async () => {
-        const result: unknown = await this.dataSource.query(ADD_TO_INBOX, addParams(entry));
-        return Array.isArray(result) && result.length === 1;
-      })
-      .catch((error: unknown) => {
-        throw databaseUnavailable(error, false) ?? translateDbError(error);
-      });
+    return this.inbox.add(entry);
+  }
+
+  private async writeInbox(
+    query: InboxConnection['query'],
+    entries: readonly InboxEntry[],
+  ): Promise<boolean[]> {
+    const statement = addToInboxStatement(entries);
+    try {
+      const rows = await query(statement.sql, statement.params);
+      return statement.storedFrom(rows as { platform: string; event_id: string }[]);
+    } catch (error) {
+      throw databaseUnavailable(error, false) ?? translateDbError(error);
+    }
   }
 
   close(): Promise<void> {

@@ -46,6 +46,49 @@ describe.each(DATABASE_KINDS)('the inbound inbox on %s', (kind) => {
     expect(await pending()).toBe(3);
   });
 
+  it('T4, P6: a burst of acks is stored by group commit: each event once, a thread in the order given, a refused event failing alone', async () => {
+    // Many at once, as a burst of deliveries calls it: later ones are grouped into one statement.
+    const burst = Array.from({ length: 60 }, (_, i) => entry(`burst-${i}`, `slack:burst:${i % 3}`));
+    await store().transaction((tx) => tx.processedEvents.record('slack', 'burst-7'));
+    const bad: InboxEntry = {
+      ...entry('burst-bad', 'slack:burst:bad'),
+      payload: { text: 'nul \u0000 byte' },
+    };
+    const results = await Promise.all([
+      ...burst.map((e) => store().addToInbox(e)),
+      // The same event twice in the burst: stored once, as its first occurrence.
+      store().addToInbox(entry('burst-3', 'slack:burst:0')),
+      // jsonb refuses a NUL: that event's ack fails (Slack retries), the others of its batch do not.
+      store()
+        .addToInbox(bad)
+        .then(
+          () => 'stored',
+          (error: unknown) => (error instanceof Error ? 'refused' : 'odd'),
+        ),
+    ]);
+    expect(results.slice(0, 60)).toEqual(burst.map((e) => e.eventId !== 'burst-7'));
+    expect(results[60]).toBe(false);
+    expect(results[61]).toBe('refused');
+    expect(await pending()).toBe(59);
+    // Each thread's rows are handed out in the order they were given.
+    const claimed: string[] = [];
+    for (;;) {
+      const next = await store().transaction(async (tx) => {
+        const row = await tx.inbox.claimHead(['slack'], new Date());
+        if (row !== null) await tx.inbox.markRouted(row.id, 'accepted', new Date());
+        return row;
+      });
+      if (next === null) break;
+      claimed.push(next.eventId);
+    }
+    for (const thread of [0, 1, 2]) {
+      const expected = burst
+        .filter((e) => e.threadKey === `slack:burst:${thread}` && e.eventId !== 'burst-7')
+        .map((e) => e.eventId);
+      expect(claimed.filter((id) => expected.includes(id))).toEqual(expected);
+    }
+  });
+
   it('T4: hands out only the oldest unrouted row of each thread, oldest thread first', async () => {
     await add(entry('a1', 'thread-a'));
     await add(entry('b1', 'thread-b'));

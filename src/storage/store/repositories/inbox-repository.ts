@@ -30,28 +30,60 @@ const toRecord = (row: InboxSqlRow): InboxRecord => ({
 });
 
 /**
- * T4, P6: the one write before the ack. A retry, a replay or the second event of a pair
- * (Slack's `message` + `app_mention`) finds the key in the inbox, or already processed.
+ * T4, P6: the one write before the ack, for one event or many (a group commit: see
+ * `group-commit.ts`). A retry, a replay or the second event of a pair (Slack's `message` +
+ * `app_mention`) finds the key in the inbox, or already processed. The rows are stored in the
+ * order given (`seq` follows the array order), so a thread's events keep their order.
  */
-export const ADD_TO_INBOX = `INSERT INTO inbound_inbox (platform, event_id, thread_key, channel_key, payload, received_at)
-  SELECT $1, $2, $3, $6, $4::jsonb, $5
-  WHERE NOT EXISTS (SELECT 1 FROM processed_inbound_events WHERE platform = $1 AND event_id = $2)
+const ADD_TO_INBOX = `INSERT INTO inbound_inbox (platform, event_id, thread_key, channel_key, payload, received_at)
+  SELECT v.platform, v.event_id, v.thread_key, v.channel_key, v.payload::jsonb, v.received_at
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
+    WITH ORDINALITY AS v(platform, event_id, thread_key, channel_key, payload, received_at, n)
+  WHERE NOT EXISTS (
+    SELECT 1 FROM processed_inbound_events p WHERE p.platform = v.platform AND p.event_id = v.event_id)
+  ORDER BY v.n
   ON CONFLICT ON CONSTRAINT uq_inbound_inbox_event DO NOTHING
-  RETURNING id`;
+  RETURNING platform, event_id`;
 
-export const addParams = (entry: InboxEntry): unknown[] => [
-  entry.platform,
-  entry.eventId,
-  entry.threadKey,
-  JSON.stringify(entry.payload ?? {}),
-  entry.receivedAt,
-  entry.channelKey,
-];
+const keyOf = (platform: string, eventId: string) => `${platform}\u0000${eventId}`;
+
+/**
+ * The statement storing `entries`, and how to read its rows back: true for each entry it
+ * stored. An event given twice is stored once, as its first occurrence (the later ones: false).
+ */
+export const addToInboxStatement = (entries: readonly InboxEntry[]) => {
+  const seen = new Set<string>();
+  const unique = entries.filter((entry) => {
+    const key = keyOf(entry.platform, entry.eventId);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const params = [
+    unique.map((e) => e.platform),
+    unique.map((e) => e.eventId),
+    unique.map((e) => e.threadKey),
+    unique.map((e) => e.channelKey),
+    unique.map((e) => JSON.stringify(e.payload ?? {})),
+    unique.map((e) => e.receivedAt),
+  ];
+  const storedFrom = (rows: readonly { platform: string; event_id: string }[]): boolean[] => {
+    const stored = new Set(rows.map((row) => keyOf(row.platform, row.event_id)));
+    // Only the first occurrence of a key may claim its row.
+    return entries.map((entry) => stored.delete(keyOf(entry.platform, entry.eventId)));
+  };
+  return { sql: ADD_TO_INBOX, params, storedFrom };
+};
 
 export const inboxRepository = (manager: EntityManager): InboxRepository => ({
   async add(entry) {
-    const inserted = await queryRecords<{ id: string }>(manager, ADD_TO_INBOX, addParams(entry));
-    return inserted.length === 1;
+    const statement = addToInboxStatement([entry]);
+    const rows = await queryRecords<{ platform: string; event_id: string }>(
+      manager,
+      statement.sql,
+      statement.params,
+    );
+    return statement.storedFrom(rows)[0] === true;
   },
 
   async claimHead(platforms, now) {

@@ -1,0 +1,76 @@
+/**
+ * `npm run bench -- instant [--rate 200] [--seconds 5]`: issue 12's per-turn cost. Mentions,
+ * each top-level in a new thread, handed to the real engine (`receive`) open loop at `--rate`;
+ * the model answers at once. Event → reply p50/p99 on PostgreSQL + BullMQ and PGlite +
+ * in-process, beside a bare BullMQ round trip (add → empty processor → completed) at the same
+ * rate in the same run. Goal: reply p99 ≤ 100 ms at 200 events/s.
+ */
+import { parseArgs } from 'node:util';
+import { DEFAULT_CONCURRENCY } from '../../src/core/engine/concurrency';
+import { openBaseline } from '../core/baseline';
+import { Cleanup } from '../core/cleanup';
+import type { RoundTrip } from '../core/drive';
+import type { Endpoints } from '../core/endpoints';
+import { openEngineSetup, SETUPS } from '../core/engine-setup';
+import { openLoop } from '../core/open-loop';
+import type { Measurement } from '../core/stats';
+
+// Long: on a loaded machine a set-up that falls far behind is still measured, not failed.
+const TIMEOUT_MS = 600_000;
+
+export interface InstantBenchOptions {
+  rate: number;
+  seconds: number;
+}
+
+export function parseInstantOptions(argv: readonly string[]): InstantBenchOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    options: { rate: { type: 'string', default: '200' }, seconds: { type: 'string', default: '5' } },
+  });
+  const rate = Number(values.rate);
+  const seconds = Number(values.seconds);
+  if (!(rate > 0) || !(seconds > 0)) throw new Error('--rate and --seconds must be positive numbers.');
+  return { rate, seconds };
+}
+
+const line = (label: string, m: Measurement) =>
+  `${label.padEnd(34)} ${m.throughput.toFixed(0).padStart(5)} replies/s  p50 ${m.p50Ms.toFixed(1).padStart(8)} ms  p99 ${m.p99Ms.toFixed(1).padStart(8)} ms  max ${m.maxMs.toFixed(0)} ms`;
+
+async function measured(
+  open: (cleanup: Cleanup) => Promise<RoundTrip>,
+  options: InstantBenchOptions,
+): Promise<Measurement> {
+  const cleanup = new Cleanup();
+  try {
+    const roundTrip = await open(cleanup);
+    await openLoop(Math.min(options.rate, 50), 50, roundTrip); // warm-up, not reported
+    return await openLoop(options.rate, Math.round(options.rate * options.seconds), roundTrip);
+  } finally {
+    await cleanup.run();
+  }
+}
+
+export async function runInstantBench(
+  options: InstantBenchOptions,
+  endpoints: Endpoints,
+  log: (line: string) => void,
+): Promise<void> {
+  const settings = { workerConcurrency: DEFAULT_CONCURRENCY, timeoutMs: TIMEOUT_MS };
+  log(`instant model, ${options.rate} mentions/s for ${options.seconds} s, each in its own thread:`);
+  const baseline = await measured((cleanup) => openBaseline(endpoints.redisUrl, settings, cleanup), options);
+  log(line('baseline: bare BullMQ round trip', baseline));
+  const only = process.env.SUMMON_BENCH_SETUP;
+  for (const spec of SETUPS.filter(
+    (s) => s.id !== 'postgres-in-process' && (only === undefined || s.id === only),
+  )) {
+    const result = await measured(async (cleanup) => {
+      const setup = await openEngineSetup(spec, endpoints, settings, cleanup);
+      return setup.roundTrip;
+    }, options);
+    log(
+      `${line(spec.label, result)}  (p99 ${(result.p99Ms / baseline.p99Ms).toFixed(1)}× the baseline's; goal ≤ 100 ms)`,
+    );
+  }
+}
