@@ -45,11 +45,14 @@ export class TurnEngine implements ChatEngine {
   private readonly inbox: InboxRouter<RoutedMessage>;
 
   constructor(setup: EngineSetup) {
+    const { tools, ...given } = setup;
     const deps: EngineDeps = {
-      ...setup,
+      ...given,
       waits: setup.waits ?? new InProcessWaitSignals(),
       slots: new TurnSlots(DEFAULT_CONCURRENCY),
     };
+    // A9: the tool kit is bound to this engine once its deps are whole.
+    if (tools !== undefined) deps.tools = tools(deps);
     this.deps = deps;
     this.lanes = new LaneWorker(deps);
     this.inbox = new InboxRouter(
