@@ -1,4 +1,5 @@
 import type { Platform } from '../model/platform';
+import { systemClock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { Metrics } from '../ports/metrics';
 import type { OutboxItem, OutboxRepository } from '../ports/outbox-store';
@@ -16,6 +17,7 @@ export interface OutboxDelivererOptions {
   /** Backoff for 5xx and network errors: base * 2^(attempt-1), capped. */
   backoff?: { baseMs: number; maxMs: number; maxAttempts: number };
   sleep?: (ms: number) => Promise<void>;
+  /** The time of day; default the `Clock` port's `systemClock`. */
   now?: () => Date;
 }
 
@@ -42,7 +44,7 @@ export class OutboxDeliverer {
   constructor(private readonly options: OutboxDelivererOptions) {
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    this.now = options.now ?? (() => new Date());
+    this.now = options.now ?? (() => systemClock.now());
   }
 
   /**
