@@ -9,6 +9,7 @@ import type { StoreTx } from '../ports/store';
 import { waitTopics } from '../ports/wait-signals';
 import { approvalMessage } from './approval-card';
 import type { EngineDeps } from './engine-deps';
+import { postInConversation } from './post-in-conversation';
 import { resolveActor } from './resolve-sender';
 import { requeueFromCheckpoint } from './turn-checkpoints';
 
@@ -41,10 +42,16 @@ export async function openApproval(
       agentName: agent?.name ?? 'an agent',
     };
   });
-  const platform = platformName === undefined ? undefined : deps.platforms.get(platformName);
-  if (platform === undefined || thread === null) return approval;
-  const ref = await platform.post(thread, approvalMessage(approval, agentName, null));
-  await deps.store.transaction((tx) => tx.approvals.setCardRef(approval.id, ref));
+  const ref =
+    platformName === undefined
+      ? null
+      : await postInConversation(
+          deps,
+          { workspaceId: approval.workspaceId, platform: platformName, threadId: thread },
+          { kind: 'approval', id: approval.id },
+          approvalMessage(approval, agentName, null),
+        );
+  if (ref === null) return approval;
   deps.logger.info(
     { approvalId: approval.id, runId: request.runId, action: request.action },
     'approval requested',

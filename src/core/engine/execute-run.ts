@@ -9,6 +9,7 @@ import { budgetMessage } from '../usage/budget';
 import type { EngineDeps } from './engine-deps';
 import { noteMessage } from './note-card';
 import { noteSourceOf } from './note-source';
+import { postInConversation } from './post-in-conversation';
 import { withRepoSkills } from './repo-skill-commands';
 import { type BudgetBreach, exhaustedBudget, recordUsage } from './run-budget';
 import { RunMonitor } from './run-monitor';
@@ -306,14 +307,16 @@ async function postReply(deps: EngineDeps, context: TurnContext, reply: string):
     await tx.runs.update(run.id, { replyMessageId: stored.id });
     return stored;
   });
-  const platform = deps.platforms.get(conversation.platform);
-  if (platform === undefined || conversation.threadId === null) return;
   // N6: the reply is never folded; it is ordinary text under the agent's name (P2).
-  const ref = await platform.post(conversation.threadId, {
-    as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
-    content: { kind: 'text', text: reply },
-  });
-  await deps.store.inWorkspace(run.workspaceId, (tx) => tx.messages.setPlatformRef(message.id, ref));
+  await postInConversation(
+    deps,
+    conversation,
+    { kind: 'message', id: message.id },
+    {
+      as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
+      content: { kind: 'text', text: reply },
+    },
+  );
 }
 
 async function finishRun(deps: EngineDeps, context: TurnContext, result: TurnResult): Promise<RunRecord> {
