@@ -44,6 +44,7 @@ export async function handlePush(deps: GitGatewayDeps, gate: PushGate, ctx: Push
   }
   const file = path.join(deps.spoolDir, `push-${randomUUID()}.body`);
   let spooled = null as SpooledBody | null;
+  let spooling = false;
   const sideBand = usesSideBand(capabilities);
   const say = (lines: string[]) => {
     if (sideBand && !ctx.res.writableEnded) ctx.res.write(Buffer.concat(progress(lines)));
@@ -63,6 +64,7 @@ export async function handlePush(deps: GitGatewayDeps, gate: PushGate, ctx: Push
       {
         inspect: async () => {
           // An ask: the pack waits on disk, and its objects tell the card what the push does.
+          spooling = true;
           const body = await spool(ctx.body, file);
           spooled = body;
           const hasPack = body.length > ctx.body.commands.packOffset;
@@ -106,7 +108,7 @@ export async function handlePush(deps: GitGatewayDeps, gate: PushGate, ctx: Push
     await forward(deps, gate, ctx, body.open(), body.length, verdict.push, verdict.held);
   } finally {
     stopHolding();
-    await unlink(file).catch(() => {});
+    if (spooling) await unlink(file).catch(() => {});
   }
 }
 
