@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
-import { DEFAULT_TIMINGS, type RunJob } from '../../src/core/engine/engine-deps';
+import { DEFAULT_TIMINGS, type RunJob, type TurnToolKit } from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
-import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
 import type { InboundMessage } from '../../src/core/ports/chat-platform';
 import { silentLogger } from '../../src/core/ports/logger';
 import type { Runner } from '../../src/core/ports/runner';
@@ -54,7 +53,7 @@ export interface EngineSetup {
 /** What a benchmark other than `core` changes: the runner and the tools (default: instant, none). */
 export interface EngineExtras {
   runner?: Runner;
-  tools?: TurnToolsFactory;
+  tools?: TurnToolKit;
 }
 
 /**

@@ -10,9 +10,13 @@ import { type DiscoveredModel, describeDiscovery, discoverModel } from '../adapt
 import { createRunnerResolver } from '../adapters/runners/runner-resolver';
 import type { ServeRole } from '../config/serve-role';
 import type { RunActivityBoard } from '../core/agents/run-activity-board';
-import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../core/engine/engine-deps';
+import {
+  DEFAULT_TIMINGS,
+  type EngineTimings,
+  type RunJob,
+  type TurnToolKit,
+} from '../core/engine/engine-deps';
 import { TurnEngine } from '../core/engine/turn-engine';
-import type { TurnToolsFactory } from '../core/engine/turn-tool-kit';
 import type { Platform } from '../core/model/platform';
 import type { ChatPlatform } from '../core/ports/chat-platform';
 import { systemClock } from '../core/ports/clock';
@@ -48,7 +52,7 @@ export async function startEngine(
   platforms: ReadonlyMap<Platform, ChatPlatform>,
   options: {
     runners?: RunnerResolver;
-    tools?: TurnToolsFactory;
+    tools?: TurnToolKit;
     /** Default: the gateway's run workspaces when GitHub is configured; null: none (no gateway served). */
     workspaces?: RunWorkspace | null;
     timings?: Partial<EngineTimings>;

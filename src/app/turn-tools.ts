@@ -1,7 +1,8 @@
 import type { ProcessLauncher } from '../adapters/sandbox/process-launcher';
 import type { PullRequestOpener } from '../adapters/tools/open-pull-request-tool';
 import { builtinTools } from '../adapters/tools/tool-registry';
-import { createToolKit, type TurnToolsFactory } from '../core/engine/turn-tool-kit';
+import type { TurnToolKit } from '../core/engine/engine-deps';
+import { createToolKit } from '../core/engine/turn-tool-kit';
 import { agentEnvironment } from '../core/tools/agent-environment';
 
 /**
@@ -17,7 +18,7 @@ export function createTurnTools(
     /** X1–X4: the runtime's launcher (default: a new bubblewrap launcher, fail closed). */
     launcher?: ProcessLauncher;
   } = {},
-): TurnToolsFactory {
+): TurnToolKit {
   const definitions = builtinTools({
     bash: {
       env: agentEnvironment(env),

@@ -5,9 +5,13 @@ import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/f
 import { createLogger } from '../../src/app/logger';
 import { DiscordFrontEnd } from '../../src/bots/discord';
 import type { AttachmentLimits } from '../../src/core/attachments/attachment-limits';
-import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../src/core/engine/engine-deps';
+import {
+  DEFAULT_TIMINGS,
+  type EngineTimings,
+  type RunJob,
+  type TurnToolKit,
+} from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
-import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
 import type { InboxRouterOptions } from '../../src/core/ingest/inbox-router';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
 import type { Runner } from '../../src/core/ports/runner';
@@ -47,7 +51,7 @@ export async function openDiscordHarness(options: {
   /** `/summon` answers slower than this are deferred first. */
   commandDeferAfterMs?: number;
   /** A9: each run's tools (agent-to-agent tools, N13 questions); none when absent. */
-  tools?: TurnToolsFactory;
+  tools?: TurnToolKit;
   /** P7: the outbox's backoff for 5xx and network errors. */
   outboxBackoff?: { baseMs: number; maxMs: number; maxAttempts: number };
   /** T4: the engine's inbox routing (`lanes: 0`: messages are stored, never routed). */

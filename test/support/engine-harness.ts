@@ -6,9 +6,13 @@ import { RedisPairRateLimiter } from '../../src/adapters/redis/redis-pair-rate-l
 import { RedisWaitSignals } from '../../src/adapters/redis/redis-wait-signals';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
 import { TerminalChat, TerminalPlatform, type ThreadEntry } from '../../src/bots/terminal';
-import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../src/core/engine/engine-deps';
+import {
+  DEFAULT_TIMINGS,
+  type EngineTimings,
+  type RunJob,
+  type TurnToolKit,
+} from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
-import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
 import type { RunRecord } from '../../src/core/model/records';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
 import type { Clock } from '../../src/core/ports/clock';
@@ -43,7 +47,7 @@ export async function openEngineHarness(
   runner: Runner,
   timings: Partial<EngineTimings> = {},
   options: {
-    tools?: TurnToolsFactory;
+    tools?: TurnToolKit;
     workspaces?: RunWorkspace;
     /** X2: the runs' egress proxies (the sandbox's only way out besides the git gateway). */
     egress?: EgressProxies;

@@ -8,9 +8,13 @@ import { SlackFrontEnd } from '../../src/bots/slack/slack-front-end';
 import type { SlackStreamSettings } from '../../src/bots/slack/slack-reply-stream';
 import { RunActivityBoard } from '../../src/core/agents/run-activity-board';
 import type { AttachmentLimits } from '../../src/core/attachments/attachment-limits';
-import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../src/core/engine/engine-deps';
+import {
+  DEFAULT_TIMINGS,
+  type EngineTimings,
+  type RunJob,
+  type TurnToolKit,
+} from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
-import type { TurnToolsFactory } from '../../src/core/engine/turn-tool-kit';
 import type { InboxRouterOptions } from '../../src/core/ingest/inbox-router';
 import type { MemberRole } from '../../src/core/model/member';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
@@ -48,7 +52,7 @@ export interface SlackHarnessOptions {
   /** The app token Summon is given (default: the one the stand-in accepts). */
   appToken?: string;
   /** A9: each run's tools (e.g. `createTurnTools`); absent, turns get none. */
-  tools?: TurnToolsFactory;
+  tools?: TurnToolKit;
   /** T4: the engine's inbox routing (`lanes: 0`: events are stored and acknowledged, never routed). */
   inbox?: Partial<InboxRouterOptions>;
   /** P11: the back-fill's page size and cap (small, so pagination is exercised). */

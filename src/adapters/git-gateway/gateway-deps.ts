@@ -1,29 +1,14 @@
-import type { ApprovalWait } from '../../core/engine/approval-wait';
-import type { ApprovalOutcome } from '../../core/guardrails/approval';
-import type { ApprovalDetails, ApprovalRecord } from '../../core/model/approval-record';
-import type { GuardrailAction } from '../../core/model/guardrail';
 import type { Clock } from '../../core/ports/clock';
 import type { Logger } from '../../core/ports/logger';
 import type { Metrics } from '../../core/ports/metrics';
+import type { RunApprovals } from '../../core/ports/run-approvals';
 import type { Store } from '../../core/ports/store';
 import type { PackInspector } from './pack-inspector';
 import type { RunCredentials } from './run-credentials';
 import type { UpstreamAuth } from './upstream';
 
-/** G4: what the gateway asks of the engine (the TurnEngine provides it). */
-export interface GatewayApprovals {
-  requestApproval(request: {
-    runId: string;
-    action: GuardrailAction;
-    details: ApprovalDetails;
-    ttlMs?: number;
-  }): Promise<ApprovalRecord>;
-  approvalState(approvalId: string): Promise<ApprovalOutcome>;
-  /**
-   * G4, T1: waits for the decision, the engine's one approval wait (the run's turn slot is
-   * given back meanwhile, nothing polls; an expiry marks the approval expired).
-   */
-  awaitApproval(approvalId: string, signal: AbortSignal): Promise<ApprovalWait>;
+/** G4: what the gateway and pull requests ask of the engine (the TurnEngine provides it). */
+export interface GatewayApprovals extends RunApprovals {
   /** Marks due approvals expired and edits their cards. */
   expireApprovals?(): Promise<string[]>;
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { PushGate } from '../../core/git/push-gate';
 import type { GitGatewayDeps } from './gateway-deps';
 import { handlePush } from './push-handler';
 import { readPushCommands } from './request-body';
@@ -37,10 +38,23 @@ export function parseGitRoute(url: string): Route | null {
 /**
  * G3: the git smart-HTTP gateway on Summon's HTTP server. A run reaches it with its per-run
  * credential; the gateway reaches GitHub with a credential only it holds. Clones and fetches
- * stream through; pushes are decided at the moment of the push (`push-handler.ts`).
+ * stream through; pushes are decided at the moment of the push by the core's `PushGate`, on the wire in
+ * `push-handler.ts`.
  */
 export class GitGateway {
-  constructor(private readonly deps: GitGatewayDeps) {}
+  /** G2, G4, G5: the core decides each push; this gateway keeps the wire protocol. */
+  private readonly pushes: PushGate;
+
+  constructor(private readonly deps: GitGatewayDeps) {
+    this.pushes = new PushGate({
+      store: deps.store,
+      approvals: deps.approvals,
+      clock: deps.clock,
+      logger: deps.logger,
+      ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
+      ...(deps.timings.approvalTtlMs === undefined ? {} : { approvalTtlMs: deps.timings.approvalTtlMs }),
+    });
+  }
 
   /** Serves `/git/…`; returns false for any other path. */
   handle(req: IncomingMessage, res: ServerResponse): boolean {
@@ -95,7 +109,7 @@ export class GitGateway {
     const source: Readable = gzip ? req.pipe(createGunzip()) : req;
     const read = await readPushCommands(source);
     if (!read.ok) return plain(res, 400, `bad push: ${read.reason}`);
-    await handlePush(this.deps, {
+    await handlePush(this.deps, this.pushes, {
       req,
       res,
       run: check.run,

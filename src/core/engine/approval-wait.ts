@@ -1,12 +1,12 @@
 import { AppError } from '../errors';
 import { approvalOutcome } from '../guardrails';
+import type { ApprovalWait } from '../ports/run-approvals';
 import { waitTopics } from '../ports/wait-signals';
 import { expireApproval } from './approvals';
 import type { EngineDeps } from './engine-deps';
 import { waitSuspended } from './suspended-wait';
 
-/** How a wait on an approval ended (G4: an expiry counts as denied, but is told apart). */
-export type ApprovalWait = 'allow' | 'denied' | 'expired' | 'aborted';
+export type { ApprovalWait };
 
 /**
  * G4, T1: waits for a person to decide approval `approvalId` of run `runId`, holding no turn

@@ -9,6 +9,7 @@ import type { StoreTx } from '../ports/store';
 import { waitTopics } from '../ports/wait-signals';
 import { approvalMessage } from './approval-card';
 import type { EngineDeps } from './engine-deps';
+import { postInConversation } from './post-in-conversation';
 import { resolveActor } from './resolve-sender';
 import { requeueFromCheckpoint } from './turn-checkpoints';
 
@@ -18,7 +19,7 @@ import { requeueFromCheckpoint } from './turn-checkpoints';
  * they survive a restart, and an unanswered one expires and counts as denied.
  */
 export async function openApproval(
-  deps: EngineDeps,
+  deps: Pick<EngineDeps, 'store' | 'platforms' | 'clock' | 'logger'>,
   request: { runId: string; action: GuardrailAction; details: ApprovalDetails; ttlMs?: number },
 ): Promise<ApprovalRecord> {
   const now = deps.clock.now();
@@ -41,10 +42,16 @@ export async function openApproval(
       agentName: agent?.name ?? 'an agent',
     };
   });
-  const platform = platformName === undefined ? undefined : deps.platforms.get(platformName);
-  if (platform === undefined || thread === null) return approval;
-  const ref = await platform.post(thread, approvalMessage(approval, agentName, null));
-  await deps.store.transaction((tx) => tx.approvals.setCardRef(approval.id, ref));
+  const ref =
+    platformName === undefined
+      ? null
+      : await postInConversation(
+          deps,
+          { workspaceId: approval.workspaceId, platform: platformName, threadId: thread },
+          { kind: 'approval', id: approval.id },
+          approvalMessage(approval, agentName, null),
+        );
+  if (ref === null) return approval;
   deps.logger.info(
     { approvalId: approval.id, runId: request.runId, action: request.action },
     'approval requested',
@@ -54,7 +61,7 @@ export async function openApproval(
 
 /** A click on Approve or Deny (G4): checked against the member's role; every click is audited. */
 export async function decide(
-  deps: EngineDeps,
+  deps: Pick<EngineDeps, 'store' | 'platforms' | 'waits' | 'queue' | 'clock' | 'logger'>,
   approvalId: string,
   verdict: 'approve' | 'deny',
   actor: PlatformActor,
@@ -114,7 +121,9 @@ export async function decide(
 }
 
 /** G4: unanswered approvals expire (default 30 minutes) and count as denied. */
-export async function expireDueApprovals(deps: EngineDeps): Promise<string[]> {
+export async function expireDueApprovals(
+  deps: Pick<EngineDeps, 'store' | 'platforms' | 'waits' | 'queue' | 'clock' | 'logger'>,
+): Promise<string[]> {
   const due = await deps.store.transaction((tx) => tx.approvals.listPendingDue(deps.clock.now()));
   const expired: string[] = [];
   for (const approval of due) {
@@ -165,7 +174,10 @@ export async function annotateApproval(
 }
 
 /** What a waiting action does now: allow, deny (denied or expired), or keep waiting (G2a: never a silent yes). */
-export async function approvalState(deps: EngineDeps, approvalId: string): Promise<ApprovalOutcome> {
+export async function approvalState(
+  deps: Pick<EngineDeps, 'store' | 'clock'>,
+  approvalId: string,
+): Promise<ApprovalOutcome> {
   const approval = await deps.store.transaction((tx) => tx.approvals.findById(approvalId));
   if (approval === null) throw new AppError(`no approval ${approvalId}`, 'not_found');
   return approvalOutcome(approval, deps.clock.now());

@@ -15,10 +15,10 @@ import type { RelayClient } from '../ports/relay-client';
 import type { RunWorkspace } from '../ports/run-workspace';
 import type { RunnerResolver } from '../ports/runner';
 import type { Store } from '../ports/store';
+import type { TurnToolsFactory } from '../ports/turn-tools-factory';
 import type { WaitSignals } from '../ports/wait-signals';
 import type { WorkspaceDirectory } from '../ports/workspace-directory';
 import type { TurnSlots } from './turn-slots';
-import type { TurnToolsFactory } from './turn-tool-kit';
 
 /** A queued turn: the run is stored first; the job only wakes a worker up. */
 export interface RunJob {
@@ -53,8 +53,8 @@ export interface EngineDeps {
   queue: JobQueue<RunJob>;
   runners: RunnerResolver;
   /**
-   * A9: builds each run's tools (surface from the space mode, guardrails per call). Absent:
-   * turns get no tools (NO_TOOLS), as engines built before the tool kit did.
+   * A9: builds each run's tools (surface from the space mode, guardrails per call), bound to
+   * this engine. Absent: turns get no tools (NO_TOOLS), as engines built before the tool kit did.
    */
   tools?: TurnToolsFactory;
   /**
@@ -99,5 +99,17 @@ export interface EngineDeps {
   attachmentLimits?: AttachmentLimits;
 }
 
-/** What builds a `TurnEngine`: its deps, with the wait signals in-process unless given. */
-export type EngineSetup = Omit<EngineDeps, 'waits' | 'slots' | 'outage'> & { waits?: WaitSignals };
+/**
+ * A9: a tool kit, bound to an engine once that engine's deps exist (its slots and wait signals
+ * are made by the engine): the tools of a turn wait, hand off and ask through the engine.
+ */
+export type TurnToolKit = (engine: EngineDeps) => TurnToolsFactory;
+
+/**
+ * What builds a `TurnEngine`: its deps, with the wait signals in-process unless given, and
+ * the tool kit the engine binds to itself.
+ */
+export type EngineSetup = Omit<EngineDeps, 'waits' | 'slots' | 'outage' | 'tools'> & {
+  waits?: WaitSignals;
+  tools?: TurnToolKit;
+};

@@ -226,7 +226,7 @@ async function runTurn(
     const tools =
       deps.tools === undefined
         ? NO_TOOLS
-        : deps.tools(deps, {
+        : deps.tools({
             runId: run.id,
             agent,
             space: context.space,

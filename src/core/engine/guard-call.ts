@@ -7,6 +7,12 @@ import type { EngineDeps } from './engine-deps';
 import { resolveRunGuardrail } from './run-guardrail';
 import { markRunWaiting } from './run-waiting';
 
+/** What deciding a call and waiting on its approval use of the engine. */
+type GuardDeps = Pick<
+  EngineDeps,
+  'store' | 'platforms' | 'waits' | 'slots' | 'clock' | 'logger' | 'relayName'
+>;
+
 export interface GuardedCall {
   runId: string;
   agent: AgentRecord;
@@ -31,7 +37,7 @@ export interface GuardedCall {
  * turn stops waiting). T1: while it waits the turn holds no slot and nothing polls.
  */
 export async function guardCall(
-  deps: EngineDeps,
+  deps: GuardDeps,
   call: GuardedCall,
   signal: AbortSignal,
 ): Promise<ToolAuthorization> {
@@ -62,7 +68,7 @@ export async function guardCall(
 }
 
 async function waitForApproval(
-  deps: EngineDeps,
+  deps: GuardDeps,
   call: GuardedCall,
   approvalId: string,
   signal: AbortSignal,

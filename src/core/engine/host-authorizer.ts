@@ -21,7 +21,10 @@ export interface HostAuthorizerScope {
  * the host. Each host is decided once per run (an approved host stays reachable); a decision
  * cut short by a stopped turn is not remembered.
  */
-export function createHostAuthorizer(deps: EngineDeps, scope: HostAuthorizerScope): HostAuthorizer {
+export function createHostAuthorizer(
+  deps: Pick<EngineDeps, 'store' | 'logger'>,
+  scope: HostAuthorizerScope,
+): HostAuthorizer {
   const decided = new Map<string, Promise<ToolAuthorization>>();
   const log = deps.logger.child({ component: 'egress', runId: scope.runId });
 
@@ -56,7 +59,7 @@ export function createHostAuthorizer(deps: EngineDeps, scope: HostAuthorizerScop
  * domains, calls then need no proxy and no forward (the common, cheap path).
  */
 export function createRunReachCheck(
-  deps: EngineDeps,
+  deps: Pick<EngineDeps, 'store'>,
   scope: Pick<HostAuthorizerScope, 'agent' | 'space'>,
 ): RunReachCheck {
   let known: Promise<RunReach> | undefined;
@@ -70,7 +73,7 @@ export function createRunReachCheck(
 }
 
 /** G2, G2a, G2b: the `network` rule for this agent and space, and the workspace's allowed domains. */
-async function networkRule(deps: EngineDeps, agent: AgentRecord, space: SpaceRecord) {
+async function networkRule(deps: Pick<EngineDeps, 'store'>, agent: AgentRecord, space: SpaceRecord) {
   return deps.store.inWorkspace(agent.workspaceId, async (tx) => {
     const workspace = await tx.workspaces.findById(agent.workspaceId);
     const resolution = await resolveRunGuardrail(tx, agent, space, 'network');

@@ -15,7 +15,10 @@ export interface BudgetBreach {
  * used up in its current period, or null. Checked before a turn starts and after each model
  * call.
  */
-export async function exhaustedBudget(deps: EngineDeps, context: TurnContext): Promise<BudgetBreach | null> {
+export async function exhaustedBudget(
+  deps: Pick<EngineDeps, 'store' | 'clock'>,
+  context: TurnContext,
+): Promise<BudgetBreach | null> {
   const { run, space, agent } = context;
   const budgets = budgetsFor(context.budgets, space.name, agent.name);
   if (budgets.length === 0) return null;
@@ -35,7 +38,7 @@ export async function exhaustedBudget(deps: EngineDeps, context: TurnContext): P
 
 /** O3: stores one model call's usage on the run, priced by the provider or the price table. */
 export async function recordUsage(
-  deps: EngineDeps,
+  deps: Pick<EngineDeps, 'store'>,
   context: TurnContext,
   event: Extract<RunnerEvent, { type: 'usage' }>,
 ): Promise<void> {

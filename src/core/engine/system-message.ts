@@ -1,9 +1,9 @@
 import type { ConversationRecord } from '../model/conversation-records';
-import type { EngineDeps } from './engine-deps';
+import { type ConversationPosting, postInConversation } from './post-in-conversation';
 
 /** A system message: stored in the conversation's history, then posted in its thread. */
 export async function postSystemMessage(
-  deps: EngineDeps,
+  deps: ConversationPosting,
   conversation: ConversationRecord,
   text: string,
 ): Promise<void> {
@@ -19,11 +19,10 @@ export async function postSystemMessage(
       note: null,
     }),
   );
-  const platform = deps.platforms.get(conversation.platform);
-  if (platform === undefined || conversation.threadId === null) return;
-  const ref = await platform.post(conversation.threadId, {
-    as: { kind: 'system' },
-    content: { kind: 'text', text },
-  });
-  await deps.store.inWorkspace(conversation.workspaceId, (tx) => tx.messages.setPlatformRef(message.id, ref));
+  await postInConversation(
+    deps,
+    conversation,
+    { kind: 'message', id: message.id },
+    { as: { kind: 'system' }, content: { kind: 'text', text } },
+  );
 }

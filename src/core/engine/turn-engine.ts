@@ -52,16 +52,19 @@ export class TurnEngine implements ChatEngine {
   private readonly inbox: InboxRouter<RoutedMessage>;
 
   constructor(setup: EngineSetup) {
+    const { tools, ...given } = setup;
     // T2: a database or Redis restart of seconds delays the engine's work instead of failing it.
     const outage = new OutageWatch(setup.clock, setup.logger.child({ component: 'outage' }));
     const deps: EngineDeps = {
-      ...setup,
+      ...given,
       store: RetryingStore.over(setup.store, outage),
       queue: new RetryingQueue(setup.queue, outage),
       waits: setup.waits ?? new InProcessWaitSignals(),
       slots: new TurnSlots(DEFAULT_CONCURRENCY),
       outage,
     };
+    // A9: the tool kit is bound to this engine once its deps are whole.
+    if (tools !== undefined) deps.tools = tools(deps);
     this.deps = deps;
     this.lanes = new LaneWorker(deps);
     this.inbox = new InboxRouter(

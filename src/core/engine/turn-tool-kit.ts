@@ -1,36 +1,14 @@
-import type { ConversationRecord } from '../model/conversation-records';
 import type { GuardrailAction } from '../model/guardrail';
-import type { AgentRecord, SkillRecord, SpaceRecord } from '../model/records';
-import type { PreparedWorkspace } from '../ports/run-workspace';
-import type { ToolCall, ToolOutcome, TurnTools } from '../ports/turn-tools';
+import type { ToolCall, ToolOutcome } from '../ports/turn-tools';
 import { summarizeCall } from '../tools/call-summary';
 import { classifyCommand, pushesOnlyToNamedRemotes } from '../tools/classify-command';
 import { planContract } from '../tools/submit-plan-tool';
 import { type AnyToolDefinition, type ToolScope, toolSpec } from '../tools/tool-definition';
 import { toolSurface } from '../tools/tool-surface';
 import { type AgentToolTimings, agentTools, DEFAULT_AGENT_TOOL_TIMINGS } from './agent-tools';
-import type { EngineDeps } from './engine-deps';
+import type { TurnToolKit } from './engine-deps';
 import { type GuardedCall, guardCall } from './guard-call';
 import { createHostAuthorizer, createRunReachCheck } from './host-authorizer';
-
-/** What the kit is told about the turn it builds tools for. */
-export interface TurnToolsScope {
-  runId: string;
-  agent: AgentRecord;
-  space: SpaceRecord;
-  conversation: ConversationRecord;
-  workingDir: string;
-  skills: readonly SkillRecord[];
-  /** A12: a tool starts (true) or ends (false) waiting; the run's silence watch is held meanwhile. */
-  onWaiting?: (waiting: boolean) => void;
-  /** M9, G3: the run's worktrees and git environment; null/absent outside a space with repos. */
-  workspace?: PreparedWorkspace | null;
-  /** T2: a resumed turn's call that was waiting for its approval waits on that one again. */
-  resumedApproval?: { callId: string; approvalId: string };
-}
-
-/** EngineDeps' factory: one `TurnTools` per run. */
-export type TurnToolsFactory = (deps: EngineDeps, scope: TurnToolsScope) => TurnTools;
 
 /**
  * The built-in harness's tool kit (A9): the surface from the space mode, every call parsed,
@@ -40,9 +18,9 @@ export type TurnToolsFactory = (deps: EngineDeps, scope: TurnToolsScope) => Turn
 export function createToolKit(
   definitions: readonly AnyToolDefinition[],
   options: { agentTools?: Partial<AgentToolTimings> } = {},
-): TurnToolsFactory {
+): TurnToolKit {
   const timings = { ...DEFAULT_AGENT_TOOL_TIMINGS, ...options.agentTools };
-  return (deps, turn) => {
+  return (deps) => (turn) => {
     // M23, N13: the agent-to-agent tools need the engine, so they are built per turn.
     const surface = toolSurface(turn.space.mode, [...definitions, ...agentTools({ deps, turn, timings })]);
     const gatewayGatesPush = turn.workspace?.gatewayGatesPush === true;

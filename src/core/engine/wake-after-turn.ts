@@ -4,6 +4,7 @@ import { planWakes } from '../wake';
 import type { EngineDeps } from './engine-deps';
 import { noteMessage } from './note-card';
 import { noteSourceOf } from './note-source';
+import { postInConversation } from './post-in-conversation';
 import { postSystemMessage } from './system-message';
 import type { TurnContext } from './turn-context';
 
@@ -82,16 +83,16 @@ export async function wakeAfterTurn(deps: EngineDeps, context: TurnContext, repl
     return created;
   });
 
-  const platform = deps.platforms.get(conversation.platform);
   for (const { note, run: woken } of started) {
-    if (platform && conversation.threadId) {
-      const source = await noteSourceOf(deps.store, note, conversation.platform, agent);
-      const ref = await platform.post(
-        conversation.threadId,
-        noteMessage(note, woken, agent, deps.relayName, source),
-      );
-      await deps.store.inWorkspace(run.workspaceId, (tx) => tx.messages.setPlatformRef(note.id, ref));
-    }
+    await postInConversation(deps, conversation, { kind: 'message', id: note.id }, async () =>
+      noteMessage(
+        note,
+        woken,
+        agent,
+        deps.relayName,
+        await noteSourceOf(deps.store, note, conversation.platform, agent),
+      ),
+    );
     await deps.queue.enqueue({ id: woken.id, data: { runId: woken.id } });
   }
   for (const rejection of plan.rejections) {

@@ -1,5 +1,6 @@
 import type { Platform } from '../model/platform';
 import { RetryingStore } from '../outage/retrying-store';
+import { systemClock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { Metrics } from '../ports/metrics';
 import type { OutboxItem, OutboxRepository } from '../ports/outbox-store';
@@ -17,6 +18,7 @@ export interface OutboxDelivererOptions {
   /** Backoff for 5xx and network errors: base * 2^(attempt-1), capped. */
   backoff?: { baseMs: number; maxMs: number; maxAttempts: number };
   sleep?: (ms: number) => Promise<void>;
+  /** The time of day; default the `Clock` port's `systemClock`. */
   now?: () => Date;
 }
 
@@ -47,7 +49,7 @@ export class OutboxDeliverer {
     this.store = RetryingStore.over(options.store);
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    this.now = options.now ?? (() => new Date());
+    this.now = options.now ?? (() => systemClock.now());
   }
 
   /**

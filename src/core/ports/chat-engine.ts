@@ -2,6 +2,9 @@ import type { InboxEntry } from '../model/inbox';
 import type { Platform } from '../model/platform';
 import type { InboundMessage, ThreadId } from './chat-platform';
 import type { InboxDecoder } from './inbox-decoder';
+import type { ReceiveOutcome } from './receive-outcome';
+
+export type { ReceiveOutcome };
 
 /** Who clicked or typed, as a platform knows them; the core resolves the member (P8). */
 export interface PlatformActor {
@@ -9,12 +12,6 @@ export interface PlatformActor {
   workspace: InboundMessage['workspace'];
   senderId: string;
 }
-
-export type ReceiveOutcome =
-  | { kind: 'duplicate' }
-  /** P8: unknown account, a role that cannot start work, an unbound channel; the sender was told. */
-  | { kind: 'refused'; reason: string }
-  | { kind: 'accepted'; conversationId: string; runIds: string[] };
 
 /**
  * What a chat front end calls: the core's side of the platform port. Bots translate a

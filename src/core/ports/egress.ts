@@ -1,5 +1,5 @@
 import type { RunReach } from '../network/host-verdict';
-import type { ToolAuthorization } from './turn-tools';
+import type { ToolAuthorization } from './tool-authorization';
 
 /**
  * X2: may the run reach `host` now? Built per run by the tool kit from the `network` rule and

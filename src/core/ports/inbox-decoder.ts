@@ -1,6 +1,6 @@
 import type { InboxRecord } from '../model/inbox';
-import type { ReceiveOutcome } from './chat-engine';
 import type { InboundMessage } from './chat-platform';
+import type { ReceiveOutcome } from './receive-outcome';
 import type { Store } from './store';
 
 /** What a stored event turns out to be, once its front end reads it back. */

@@ -1,4 +1,7 @@
 import type { RunEgress } from './egress';
+import type { ToolAuthorization } from './tool-authorization';
+
+export type { ToolAuthorization };
 
 /**
  * The tools a turn may use (A9, M23). The engine builds one `TurnTools` per run from the
@@ -25,8 +28,6 @@ export interface ToolOutcome {
   ok: boolean;
   output: string;
 }
-
-export type ToolAuthorization = { allowed: true } | { allowed: false; reason: string };
 
 /**
  * A9: a completion contract. When the model stops and `unmet()` returns a nudge, the loop

@@ -1,4 +1,5 @@
 import type { ChatPlatform, OutboundMessage, ReplyStream, Speaker, ThreadId } from '../ports/chat-platform';
+import { type Clock, systemClock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import { replyTail } from './reply-tail';
 
@@ -12,7 +13,8 @@ export interface EditedReplyStreamOptions {
   /** Edits are coalesced to one per interval (the platform's rate limit). */
   intervalMs: number;
   logger: Logger;
-  now?: () => number;
+  /** The time edits are coalesced on; the system's unless given. */
+  clock?: Clock;
 }
 
 /**
@@ -30,10 +32,10 @@ export class EditedReplyStream implements ReplyStream {
   private writing: Promise<void> = Promise.resolve();
   private lastWriteAt = 0;
   private ended = false;
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
   constructor(private readonly options: EditedReplyStreamOptions) {
-    this.now = options.now ?? (() => Date.now());
+    this.clock = options.clock ?? systemClock;
   }
 
   append(delta: string): void {
@@ -79,7 +81,7 @@ export class EditedReplyStream implements ReplyStream {
 
   private schedule(): void {
     if (this.timer !== null || this.ended) return;
-    const wait = Math.max(0, this.lastWriteAt + this.options.intervalMs - this.now());
+    const wait = Math.max(0, this.lastWriteAt + this.options.intervalMs - this.clock.now().getTime());
     this.timer = setTimeout(() => {
       this.timer = null;
       this.writing = this.writing.then(() => this.write());
@@ -89,7 +91,7 @@ export class EditedReplyStream implements ReplyStream {
 
   /** Brings the thread's messages to the text so far: changed parts edited, new parts posted, in order. */
   private async write(): Promise<void> {
-    this.lastWriteAt = this.now();
+    this.lastWriteAt = this.clock.now().getTime();
     const { platform, thread, split, logger } = this.options;
     if (this.text.trim() === '') return;
     const parts = split(this.text);

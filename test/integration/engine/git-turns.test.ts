@@ -17,7 +17,7 @@ import { AnthropicRunner } from '../../../src/adapters/runners/anthropic-runner'
 import { CommandRunner } from '../../../src/adapters/runners/command/command-runner';
 import { createLogger } from '../../../src/app/logger';
 import { createTurnTools } from '../../../src/app/turn-tools';
-import type { TurnToolsFactory } from '../../../src/core/engine/turn-tool-kit';
+import type { TurnToolKit } from '../../../src/core/engine/engine-deps';
 import type { GuardrailAction, GuardrailDecision } from '../../../src/core/model/guardrail';
 import type { RunWorkspace } from '../../../src/core/ports/run-workspace';
 import type { Runner } from '../../../src/core/ports/runner';
@@ -101,7 +101,7 @@ describe.each(ENGINE_SETUPS)(
       seeded = await seedUpstream();
 
       // The engine's tools and workspaces need the engine's approvals and store: bound once open.
-      let tools: TurnToolsFactory | undefined;
+      let tools: TurnToolKit | undefined;
       let workspaces: RunWorkspace | undefined;
       revoked = [];
       logStream = new PassThrough();
@@ -136,7 +136,7 @@ describe.each(ENGINE_SETUPS)(
         byAdapter,
         {},
         {
-          tools: (deps, scope) => (tools as TurnToolsFactory)(deps, scope),
+          tools: (deps) => (scope) => (tools as TurnToolKit)(deps)(scope),
           workspaces: {
             prepare: (request) => (workspaces as RunWorkspace).prepare(request),
             release: (runId) => (workspaces as RunWorkspace).release(runId),

@@ -1,6 +1,6 @@
+import type { TurnToolsScope } from '../../ports/turn-tools-factory';
 import type { EngineDeps } from '../engine-deps';
 import { markRunWaiting } from '../run-waiting';
-import type { TurnToolsScope } from '../turn-tool-kit';
 
 /** How long the agent-to-agent tools wait (M23, N11, N13); T1: they are woken, never poll. */
 export interface AgentToolTimings {

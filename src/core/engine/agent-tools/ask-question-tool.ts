@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { QuestionRecord } from '../../model/question-record';
 import { waitTopics } from '../../ports/wait-signals';
 import { ALL_MODES, defineTool } from '../../tools/tool-definition';
+import { postInConversation } from '../post-in-conversation';
 import { waitSuspended } from '../suspended-wait';
 import { type AgentToolContext, setWaiting } from './agent-tool-context';
 import { cancelQuestion, questionMessage, tellAskingAgent } from './questions';
@@ -41,16 +42,13 @@ export const askQuestionTool = (ctx: AgentToolContext) =>
         const note = run?.triggerMessageId ? await tx.messages.findById(run.triggerMessageId) : null;
         return { question: stored, trigger: note };
       });
-      const platform = deps.platforms.get(turn.conversation.platform);
-      let posted: QuestionRecord = question;
-      if (platform !== undefined && turn.conversation.threadId !== null) {
-        const ref = await platform.post(
-          turn.conversation.threadId,
-          questionMessage(question, turn.agent, null),
-        );
-        await deps.store.inWorkspace(workspaceId, (tx) => tx.questions.setCardRef(question.id, ref));
-        posted = { ...question, platformCardRef: ref };
-      }
+      const ref = await postInConversation(
+        deps,
+        turn.conversation,
+        { kind: 'question', id: question.id },
+        questionMessage(question, turn.agent, null),
+      );
+      const posted: QuestionRecord = ref === null ? question : { ...question, platformCardRef: ref };
       // N13: working on an agent's note, the asking agent is told too.
       const source = trigger?.note;
       if (source?.sourceConversationId) {

@@ -5,6 +5,7 @@ import type { StoreTx } from '../../ports/store';
 import { checkHandoff, type HandoffTool } from '../../tools/handoff-limits';
 import { noteMessage } from '../note-card';
 import { noteSourceOf } from '../note-source';
+import { postInConversation } from '../post-in-conversation';
 import type { AgentToolContext } from './agent-tool-context';
 
 export interface HandoffRequest {
@@ -60,11 +61,19 @@ export async function handOff(ctx: AgentToolContext, request: HandoffRequest): P
         tx.conversations.setThreadId(conversation.id, started.thread),
       );
     }
-    if (platform !== undefined && thread !== null) {
-      const source = await noteSourceOf(deps.store, note, conversation.platform, turn.agent);
-      const ref = await platform.post(thread, noteMessage(note, run, turn.agent, deps.relayName, source));
-      await deps.store.inWorkspace(workspaceId, (tx) => tx.messages.setPlatformRef(note.id, ref));
-    }
+    await postInConversation(
+      deps,
+      { workspaceId, platform: conversation.platform, threadId: thread },
+      { kind: 'message', id: note.id },
+      async () =>
+        noteMessage(
+          note,
+          run,
+          turn.agent,
+          deps.relayName,
+          await noteSourceOf(deps.store, note, conversation.platform, turn.agent),
+        ),
+    );
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     await deps.store.inWorkspace(workspaceId, (tx) =>

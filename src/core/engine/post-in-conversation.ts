@@ -1,0 +1,56 @@
+import type { Platform } from '../model/platform';
+import type { ChatPlatform, OutboundMessage, ThreadId } from '../ports/chat-platform';
+import type { Store, StoreTx } from '../ports/store';
+
+/** What posting into a conversation needs: the store and the connected platforms. */
+export interface ConversationPosting {
+  store: Store;
+  platforms: ReadonlyMap<Platform, ChatPlatform>;
+}
+
+/** The conversation a post goes to (its thread may just have been started). */
+export type PostTarget = { workspaceId: string; platform: Platform; threadId: ThreadId | null };
+
+/**
+ * The stored record the posted message belongs to, which keeps its platform ref: a message of
+ * the conversation's history (so notes fold and edits find it), an approval card (G4), a
+ * question card (N13).
+ */
+export type RefHolder =
+  | { kind: 'message'; id: string }
+  | { kind: 'approval'; id: string }
+  | { kind: 'question'; id: string };
+
+/**
+ * P7: the one way the core posts a stored thing into a conversation's thread: posted through
+ * the conversation's platform, then its platform ref stored on the record it belongs to.
+ * Resolves with the ref; null, without posting, when the conversation has no thread on a
+ * connected platform (the record stays as stored). `message` may be composed lazily, so
+ * nothing is read for a post that cannot be made.
+ */
+export async function postInConversation(
+  deps: ConversationPosting,
+  conversation: PostTarget,
+  holder: RefHolder,
+  message: OutboundMessage | (() => Promise<OutboundMessage>),
+): Promise<string | null> {
+  const platform = deps.platforms.get(conversation.platform);
+  if (platform === undefined || conversation.threadId === null) return null;
+  const ref = await platform.post(
+    conversation.threadId,
+    typeof message === 'function' ? await message() : message,
+  );
+  await deps.store.inWorkspace(conversation.workspaceId, (tx) => keepRef(tx, holder, ref));
+  return ref;
+}
+
+function keepRef(tx: StoreTx, holder: RefHolder, ref: string): Promise<void> {
+  switch (holder.kind) {
+    case 'message':
+      return tx.messages.setPlatformRef(holder.id, ref);
+    case 'approval':
+      return tx.approvals.setCardRef(holder.id, ref);
+    case 'question':
+      return tx.questions.setCardRef(holder.id, ref);
+  }
+}

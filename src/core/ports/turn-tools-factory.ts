@@ -1,0 +1,27 @@
+import type { ConversationRecord } from '../model/conversation-records';
+import type { AgentRecord, SkillRecord, SpaceRecord } from '../model/records';
+import type { PreparedWorkspace } from './run-workspace';
+import type { TurnTools } from './turn-tools';
+
+/** What a run's tool factory is told about the turn it builds tools for. */
+export interface TurnToolsScope {
+  runId: string;
+  agent: AgentRecord;
+  space: SpaceRecord;
+  conversation: ConversationRecord;
+  workingDir: string;
+  skills: readonly SkillRecord[];
+  /** A12: a tool starts (true) or ends (false) waiting; the run's silence watch is held meanwhile. */
+  onWaiting?: (waiting: boolean) => void;
+  /** M9, G3: the run's worktrees and git environment; null/absent outside a space with repos. */
+  workspace?: PreparedWorkspace | null;
+  /** T2: a resumed turn's call that was waiting for its approval waits on that one again. */
+  resumedApproval?: { callId: string; approvalId: string };
+}
+
+/**
+ * A9: one `TurnTools` per run (surface from the space mode, guardrails per call). The engine
+ * calls it with the turn alone: whatever the tools need of the engine was bound when the
+ * engine was built.
+ */
+export type TurnToolsFactory = (scope: TurnToolsScope) => TurnTools;
