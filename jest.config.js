@@ -21,6 +21,8 @@ module.exports = {
       transformIgnorePatterns,
       moduleNameMapper,
       testEnvironment: 'node',
+      // Test databases are kept and reset between the tests of a file, and closed at its end.
+      setupFilesAfterEnv: ['<rootDir>/test/support/test-database-setup.ts'],
       testTimeout: 60000,
     },
   ],

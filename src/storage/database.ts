@@ -4,7 +4,7 @@ import type { Logger } from '../core/ports/logger';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 import { SnakeNamingStrategy } from './naming-strategy';
-import { openPglite } from './pglite/open-pglite';
+import { openPglite, type PgliteConnection } from './pglite/open-pglite';
 import { concurrentQueue, createSerialQueue, type SerialQueue } from './serial-queue';
 import type { SqlStore } from './store/sql-store';
 import { type InboxConnection, TypeormStore } from './store/typeorm-store';
@@ -21,6 +21,12 @@ export interface OpenDatabaseOptions {
   /** Where the embedded database keeps its files (created if missing); unused for PostgreSQL. */
   dbDir: string;
   logger?: Logger;
+  /**
+   * An embedded database already open (on `dbDir`), to open this one over instead of starting
+   * another engine; `close` closes it through its `close`. Test support reuses one engine for
+   * several test databases this way.
+   */
+  pglite?: PgliteConnection;
 }
 
 export interface Database {
@@ -72,7 +78,7 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
     };
     return new TypeormDatabase('postgres', dataSource, concurrentQueue, () => inboxPool.end(), inbox);
   }
-  const pglite = await openPglite(options.dbDir);
+  const pglite = options.pglite ?? (await openPglite(options.dbDir));
   const dataSourceOptions: DataSourceOptions = {
     ...baseOptions(options.logger),
     extra: pglite.poolConfig,

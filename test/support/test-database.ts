@@ -1,17 +1,19 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Database, type DatabaseKind, openDatabase } from '../../src/storage/database';
-import { pgliteVersion } from '../../src/storage/pglite/pglite-version';
+import { openPglite } from '../../src/storage/pglite/open-pglite';
+import { createPostgresDatabase, databaseUrlFor, dropPostgresDatabase } from '../../src/storage/server-admin';
+import { copyDirectory, removeDirectory } from './directory-copy';
+import { assertResettable, resetData, schemaFingerprint } from './test-database-reset';
+import { onTestFileEnd, testDatabaseReuseEnabled } from './test-database-reuse';
 import {
-  createPostgresDatabase,
-  databaseUrlFor,
-  dropPostgresDatabase,
-  postgresDatabaseExists,
-  renamePostgresDatabase,
-} from '../../src/storage/server-admin';
+  pgliteMigratedTemplate,
+  pgliteTemplate,
+  postgresTemplate,
+  serverUrl,
+} from './test-database-templates';
 
 /** Every storage test runs on both engines: PostgreSQL (production) and PGlite (embedded). */
 export const DATABASE_KINDS = ['postgres', 'pglite'] as const satisfies readonly DatabaseKind[];
@@ -29,164 +31,202 @@ export interface TestDatabase {
 export interface TestDatabaseOptions {
   /** Run the migrations before handing the database out (default true). */
   migrate?: boolean;
-  /** PostgreSQL: the server to create it on (default `SUMMON_TEST_PG_URL`, else 127.0.0.1:5432). */
+  /** PostgreSQL: the server to create it on (default `SUMMON_TEST_PG_URL`, else 127.0.0.1:5432); never reused. */
   serverUrl?: string;
 }
 
 /**
  * A fresh database of the given kind (migrated unless told otherwise), removed by `dispose`.
- * A migrated one is a copy of a migrated template (a template database on the server, a copied
- * data directory for PGlite), built once per set of migrations: running every migration for each
- * test is most of what a test database costs.
+ * A migrated one is a copy of a migrated template (`test-database-templates.ts`).
+ *
+ * Within one jest test file (`test-database-setup.ts`), a disposed migrated database is kept,
+ * and the next test of the file gets it back reset to the template's state
+ * (`test-database-reset.ts`) instead of a new copy: a PGlite engine or a PostgreSQL database
+ * costs seconds to make on a busy machine, a reset milliseconds. A database is never kept when
+ * its test read its URL or directory (another process or connection may still use it), closed
+ * its PGlite engine, or changed its schema.
  */
 export const openTestDatabase = async (
   kind: DatabaseKind,
   options: TestDatabaseOptions = {},
 ): Promise<TestDatabase> => {
   const migrated = options.migrate ?? true;
-  const opened =
-    kind === 'postgres'
-      ? await openPostgres(migrated, options.serverUrl ?? defaultServerUrl())
-      : await openPglite(migrated);
+  // A database on a server of the test's own (T2 outage tests) is never kept.
+  const reusable = migrated && options.serverUrl === undefined && testDatabaseReuseEnabled();
+  const { slot, lease } = reusable
+    ? await takeKept(kind)
+    : await leaseNew(await newSlot(kind, migrated, options.serverUrl ?? serverUrl()));
   if (migrated) {
     // Nothing is pending in a copy of the template; this keeps the contract if it ever is.
-    await opened.database.migrate().catch(async (error: unknown) => {
-      await opened.dispose();
+    await lease.database.migrate().catch(async (error: unknown) => {
+      await lease.release(false);
+      await slot.destroy();
       throw error;
     });
   }
-  return opened;
+  let shared = false;
+  const dispose = async () => {
+    const keep = reusable && !shared && testDatabaseReuseEnabled();
+    const intact = await lease.release(keep);
+    if (keep && intact) kept[kind].push(slot);
+    else await slot.destroy();
+  };
+  if (slot.kind === 'postgres') {
+    return {
+      database: lease.database,
+      get databaseUrl() {
+        shared = true;
+        return slot.location;
+      },
+      dispose,
+    };
+  }
+  return {
+    database: lease.database,
+    get dbDir() {
+      shared = true;
+      return slot.location;
+    },
+    dispose,
+  };
 };
 
-const defaultServerUrl = (): string =>
-  process.env.SUMMON_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** One PostgreSQL database, or one PGlite directory with its engine running. */
+interface Slot {
+  kind: DatabaseKind;
+  /** The database's URL, or the PGlite data directory. */
+  location: string;
+  /** A `Database` on it (its own connections; PGlite: over the slot's engine). */
+  open(): Promise<Lease>;
+  /** Closes and removes it. */
+  destroy(): Promise<void>;
+}
 
-const openPostgres = async (migrated: boolean, serverUrl: string): Promise<TestDatabase> => {
+interface Lease {
+  database: Database;
+  /**
+   * Closes the `Database`; with `keep`, the slot stays usable (PGlite: the engine keeps running).
+   * Resolves false when it is not: the test closed the PGlite engine itself.
+   */
+  release(keep: boolean): Promise<boolean>;
+}
+
+const newSlot = (kind: DatabaseKind, migrated: boolean, server: string = serverUrl()): Promise<Slot> =>
+  kind === 'postgres' ? postgresSlot(migrated, server) : pgliteSlot(migrated);
+
+const leaseNew = async (slot: Slot): Promise<{ slot: Slot; lease: Lease }> => {
+  const lease = await slot.open().catch(async (error: unknown) => {
+    await slot.destroy();
+    throw error;
+  });
+  return { slot, lease };
+};
+
+const postgresSlot = async (migrated: boolean, server: string): Promise<Slot> => {
   const name = `summon_t_${randomBytes(6).toString('hex')}`;
-  const template = migrated ? await postgresTemplate(serverUrl) : undefined;
-  await createPostgresDatabase(serverUrl, name, template);
-  const databaseUrl = databaseUrlFor(serverUrl, name);
-  const drop = () => dropPostgresDatabase(serverUrl, name);
-  const database = await openDatabase({ databaseUrl, dbDir: '' }).catch(async (error: unknown) => {
-    await drop();
-    throw error;
-  });
+  const template = migrated ? await postgresTemplate(server) : undefined;
+  await createPostgresDatabase(server, name, template);
+  const databaseUrl = databaseUrlFor(server, name);
   return {
-    database,
-    databaseUrl,
-    dispose: async () => {
-      await database.close();
-      await drop();
+    kind: 'postgres',
+    location: databaseUrl,
+    open: async () => {
+      const database = await openDatabase({ databaseUrl, dbDir: '' });
+      return {
+        database,
+        release: async () => {
+          await database.close();
+          return true;
+        },
+      };
     },
+    destroy: () => dropPostgresDatabase(server, name),
   };
 };
 
-const openPglite = async (migrated: boolean): Promise<TestDatabase> => {
+const pgliteSlot = async (migrated: boolean): Promise<Slot> => {
   const dbDir = await mkdtemp(join(tmpdir(), 'summon-pglite-'));
-  const remove = () => rm(dbDir, { recursive: true, force: true });
-  const template = migrated ? await pgliteMigratedTemplate() : await pgliteTemplate();
-  const database = await cp(template, dbDir, { recursive: true })
-    .then(() => openDatabase({ dbDir }))
-    .catch(async (error: unknown) => {
-      await remove();
-      throw error;
-    });
+  const remove = () => removeDirectory(dbDir);
+  const engine = await (async () => {
+    await copyDirectory(migrated ? await pgliteMigratedTemplate() : await pgliteTemplate(), dbDir);
+    return openPglite(dbDir);
+  })().catch(async (error: unknown) => {
+    await remove();
+    throw error;
+  });
+  let closing: Promise<void> | null = null;
+  const closeEngine = () => {
+    closing ??= engine.close();
+    return closing;
+  };
   return {
-    database,
-    dbDir,
-    dispose: async () => {
-      await database.close();
-      await remove();
+    kind: 'pglite',
+    location: dbDir,
+    open: async () => {
+      let keeping = false;
+      // The database's close closes the engine (as a test that closes it expects), unless released to be kept.
+      const connection = {
+        poolConfig: engine.poolConfig,
+        close: () => (keeping ? Promise.resolve() : closeEngine()),
+      };
+      const database = await openDatabase({ dbDir, pglite: connection });
+      return {
+        database,
+        release: async (keep) => {
+          keeping = keep;
+          await database.close();
+          return closing === null;
+        },
+      };
+    },
+    destroy: async () => {
+      try {
+        await closeEngine();
+      } finally {
+        await remove();
+      }
     },
   };
 };
 
-/**
- * PGlite's initdb takes seconds, copying an initialised (unmigrated) cluster milliseconds. The
- * template is cached like any tool cache, keyed by the PGlite version, and built atomically so
- * that parallel jest workers can race for it.
- */
-const pgliteTemplate = (): Promise<string> =>
-  cachedPgliteDir(`pglite-template-${pgliteVersion()}`, async (building) => {
-    const database = await openDatabase({ dbDir: building });
-    await database.close();
-  });
+/** Kept slots of this test file, by kind, and the fingerprint of a fresh copy of each template. */
+const kept: Record<DatabaseKind, Slot[]> = { postgres: [], pglite: [] };
+const freshFingerprints: Partial<Record<DatabaseKind, string>> = {};
+let drainRegistered = false;
 
-/** The same, migrated: keyed by the PGlite version and the migrations' sources. */
-const pgliteMigratedTemplate = async (): Promise<string> => {
-  const initialised = await pgliteTemplate();
-  return cachedPgliteDir(`pglite-migrated-${pgliteVersion()}-${migrationsHash()}`, async (building) => {
-    await cp(initialised, building, { recursive: true });
-    const database = await openDatabase({ dbDir: building });
-    try {
-      await database.migrate();
-    } finally {
-      await database.close();
-    }
-  });
-};
-
-const cachedPgliteDir = async (name: string, build: (dir: string) => Promise<void>): Promise<string> => {
-  const cacheDir = join(__dirname, '../../node_modules/.cache/summon');
-  const template = join(cacheDir, name);
-  if (existsSync(join(template, 'PG_VERSION'))) return template;
-  await mkdir(cacheDir, { recursive: true });
-  const building = await mkdtemp(join(cacheDir, 'pglite-building-'));
-  try {
-    await build(building);
-    await rename(building, template);
-  } catch (error) {
-    await rm(building, { recursive: true, force: true });
-    // Another worker finished first: use theirs.
-    if (!existsSync(join(template, 'PG_VERSION'))) throw error;
+const takeKept = async (kind: DatabaseKind): Promise<{ slot: Slot; lease: Lease }> => {
+  if (!drainRegistered) {
+    drainRegistered = true;
+    onTestFileEnd(closeKept);
   }
-  return template;
-};
-
-/** A short hash of every migration's source: a changed or added migration makes new templates. */
-const migrationsHash = (): string => {
-  const dir = join(__dirname, '../../migrations');
-  const hash = createHash('sha256');
-  for (const file of readdirSync(dir).sort()) hash.update(file).update(readFileSync(join(dir, file)));
-  return hash.digest('hex').slice(0, 12);
-};
-
-/** Per server: a test may run its own (T2 outage tests) beside the shared one. */
-const postgresTemplateNames = new Map<string, Promise<string>>();
-
-/**
- * The migrated template database on the test server, built once per set of migrations and kept
- * (a few hundred kilobytes), so later runs start from it too. Built under another name and
- * renamed, so parallel jest workers that race for it see it whole or not at all.
- */
-const postgresTemplate = (serverUrl: string): Promise<string> => {
-  const cached = postgresTemplateNames.get(serverUrl);
-  if (cached !== undefined) return cached;
-  const building = buildPostgresTemplate(serverUrl).catch((error: unknown) => {
-    postgresTemplateNames.delete(serverUrl);
-    throw error;
-  });
-  postgresTemplateNames.set(serverUrl, building);
-  return building;
-};
-
-const buildPostgresTemplate = async (serverUrl: string): Promise<string> => {
-  const name = `summon_template_${migrationsHash()}`;
-  if (await postgresDatabaseExists(serverUrl, name)) return name;
-  const building = `summon_building_${randomBytes(6).toString('hex')}`;
-  await createPostgresDatabase(serverUrl, building);
-  try {
-    const database = await openDatabase({ databaseUrl: databaseUrlFor(serverUrl, building), dbDir: '' });
-    try {
-      await database.migrate();
-    } finally {
-      await database.close();
-    }
-    await renamePostgresDatabase(serverUrl, building, name);
-  } catch (error) {
-    await dropPostgresDatabase(serverUrl, building);
-    // Another worker finished first: use theirs.
-    if (!(await postgresDatabaseExists(serverUrl, name))) throw error;
+  for (let slot = kept[kind].pop(); slot !== undefined; slot = kept[kind].pop()) {
+    const lease = await slot.open().catch(() => null);
+    if (lease !== null && (await resetIfIntact(lease.database))) return { slot, lease };
+    await lease?.release(false).catch(() => {});
+    await slot.destroy();
   }
-  return name;
+  const fresh = await leaseNew(await newSlot(kind, true));
+  if (freshFingerprints[kind] === undefined) {
+    await assertResettable(fresh.lease.database);
+    freshFingerprints[kind] = await schemaFingerprint(fresh.lease.database);
+  }
+  return fresh;
+};
+
+/** Resets a kept database to the template's data, unless its schema is no longer the template's. */
+const resetIfIntact = async (database: Database): Promise<boolean> => {
+  try {
+    if ((await schemaFingerprint(database)) !== freshFingerprints[database.kind]) return false;
+    await resetData(database);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const closeKept = async (): Promise<void> => {
+  const slots = [...kept.postgres, ...kept.pglite];
+  kept.postgres = [];
+  kept.pglite = [];
+  for (const slot of slots) await slot.destroy();
 };
