@@ -2,14 +2,17 @@ import type { Clock } from '../../src/core/ports/clock';
 
 /**
  * A clock whose time moves only when told (`advance`), with timers that fire as it passes
- * them: approval expiries (G4) without waiting 30 minutes. It starts at the real time.
+ * them: approval expiries (G4) without waiting 30 minutes. It follows the real time, moved on
+ * by what was advanced; given `frozenAt`, only `advance` moves it (a boundary exact to the ms).
  */
 export class ManualClock implements Clock {
   private offsetMs = 0;
   private readonly timers = new Set<{ at: number; callback: () => void }>();
 
+  constructor(private readonly frozenAt?: Date) {}
+
   now(): Date {
-    return new Date(Date.now() + this.offsetMs);
+    return new Date((this.frozenAt?.getTime() ?? Date.now()) + this.offsetMs);
   }
 
   setTimer(callback: () => void, delayMs: number): () => void {

@@ -79,6 +79,8 @@ describe.each(DATABASE_KINDS)('workspaces, spaces and bindings on %s', (kind) =>
       autonomy: 'actFreely',
       dedicated: true,
       repos: ['acme/api', 'acme/web'],
+      // P16: a space steers a running turn unless told to queue.
+      whileRunning: 'steer',
       createdAt: expect.any(Date),
     });
     expect(await inWs((tx) => tx.spaces.findByName(ws, 'backend'))).toEqual(backend);

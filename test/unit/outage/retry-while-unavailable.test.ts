@@ -67,7 +67,7 @@ describe('T2 retryWhileUnavailable', () => {
 
 describe('A12 OutageWatch', () => {
   it('A12: excuses silence while a service is down and for the grace after it is back, then not', () => {
-    const clock = new ManualClock();
+    const clock = new ManualClock(new Date('2026-12-01T00:00:00Z'));
     const watch = new OutageWatch(clock, silentLogger);
     const restored: string[] = [];
     watch.onRestored((service) => restored.push(service));
@@ -90,7 +90,7 @@ describe('A12 OutageWatch', () => {
   });
 
   it('A12: a Redis outage excuses no silence (heartbeats are database writes), but its return is told', () => {
-    const clock = new ManualClock();
+    const clock = new ManualClock(new Date('2026-12-01T00:00:00Z'));
     const watch = new OutageWatch(clock, silentLogger);
     const restored: string[] = [];
     watch.onRestored((service) => restored.push(service));
