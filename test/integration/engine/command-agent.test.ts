@@ -140,6 +140,9 @@ describe.each(ENGINE_SETUPS)('a command agent (Claude Code) answering in the thr
     );
     expect(steering).toEqual([]);
     const { writeFile } = await import('node:fs/promises');
+    const { existsSync } = await import('node:fs');
+    // The run is claimed before its working folder is written: leave the file once the folder is there.
+    await waitFor(async () => existsSync(h.agentDir('engineer')));
     await writeFile(path.join(h.agentDir('engineer'), 'go'), '');
 
     const all = await h.settled(2);
