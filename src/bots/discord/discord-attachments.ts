@@ -1,5 +1,6 @@
 import type { Attachment, Collection } from 'discord.js';
 import { boundedDownload } from '../../adapters/attachments/bounded-download';
+import { FileHost } from '../../adapters/attachments/file-host';
 import { type AttachmentRef, MAX_ATTACHMENTS_PER_MESSAGE } from '../../core/model/attachment';
 import type { AttachmentFetcher, DownloadLimits, DownloadResult } from '../../core/ports/attachment-fetcher';
 
@@ -23,14 +24,14 @@ export function discordAttachmentRefs(attachments: Collection<string, Attachment
  * (or the configured API's origin, in tests) are fetched from.
  */
 export class DiscordAttachmentFetcher implements AttachmentFetcher {
-  private readonly apiOrigin: string | null;
+  private readonly fileHost: FileHost;
 
   constructor(apiUrl: string | undefined) {
-    this.apiOrigin = apiUrl === undefined ? null : new URL(apiUrl).origin;
+    this.fileHost = new FileHost(apiUrl, (hostname) => DISCORD_FILE_HOSTS.has(hostname));
   }
 
   async download(ref: AttachmentRef, limits: DownloadLimits): Promise<DownloadResult> {
-    if (ref.url === null || !this.isDiscordHost(ref.url)) {
+    if (ref.url === null || !this.fileHost.serves(ref.url)) {
       return { ok: false, reason: 'refused', sentence: "its link is not on Discord's file host." };
     }
     const result = await boundedDownload({ url: ref.url, service: 'Discord' }, limits);
@@ -42,16 +43,5 @@ export class DiscordAttachmentFetcher implements AttachmentFetcher {
       };
     }
     return result;
-  }
-
-  private isDiscordHost(url: string): boolean {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      return false;
-    }
-    if (parsed.origin === this.apiOrigin) return true;
-    return parsed.protocol === 'https:' && DISCORD_FILE_HOSTS.has(parsed.hostname);
   }
 }

@@ -1,4 +1,5 @@
 import { boundedDownload } from '../../adapters/attachments/bounded-download';
+import { FileHost } from '../../adapters/attachments/file-host';
 import type { AttachmentRef } from '../../core/model/attachment';
 import type { AttachmentFetcher, DownloadLimits, DownloadResult } from '../../core/ports/attachment-fetcher';
 
@@ -10,17 +11,20 @@ import type { AttachmentFetcher, DownloadLimits, DownloadResult } from '../../co
  * sign-in page, not a 401: both are a refusal here.
  */
 export class SlackFileFetcher implements AttachmentFetcher {
-  private readonly apiOrigin: string | null;
+  private readonly fileHost: FileHost;
 
   constructor(
     private readonly botToken: string,
     apiUrl: string | undefined,
   ) {
-    this.apiOrigin = apiUrl === undefined ? null : new URL(apiUrl).origin;
+    this.fileHost = new FileHost(
+      apiUrl,
+      (hostname) => hostname === 'slack.com' || hostname.endsWith('.slack.com'),
+    );
   }
 
   async download(ref: AttachmentRef, limits: DownloadLimits): Promise<DownloadResult> {
-    if (ref.url === null || !this.isSlackHost(ref.url)) {
+    if (ref.url === null || !this.fileHost.serves(ref.url)) {
       return {
         ok: false,
         reason: 'refused',
@@ -40,20 +44,6 @@ export class SlackFileFetcher implements AttachmentFetcher {
       };
     }
     return result;
-  }
-
-  private isSlackHost(url: string): boolean {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      return false;
-    }
-    if (parsed.origin === this.apiOrigin) return true;
-    return (
-      parsed.protocol === 'https:' &&
-      (parsed.hostname === 'slack.com' || parsed.hostname.endsWith('.slack.com'))
-    );
   }
 }
 

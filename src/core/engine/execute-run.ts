@@ -6,15 +6,13 @@ import { waitTopics } from '../ports/wait-signals';
 import { composePrompt } from '../prompt';
 import { budgetMessage } from '../usage/budget';
 import type { EngineDeps } from './engine-deps';
-import { noteAuthorOf } from './note-author';
-import { noteMessage } from './note-card';
-import { noteSourceOf } from './note-source';
+import { finishRun, type PostedReply, postReply, refreshTriggerNote, type TurnResult } from './finish-turn';
 import { withRepoSkills } from './repo-skill-commands';
 import { type BudgetBreach, exhaustedBudget, recordUsage } from './run-budget';
 import { RunHeartbeat } from './run-heartbeat';
 import { RunMonitor } from './run-monitor';
 import { StatusCardPublisher } from './status-card-publisher';
-import { enqueueLeftovers, openSteeringFeed, queueLeftoverSteering } from './steering';
+import { openSteeringFeed } from './steering';
 import { stoppedBySentence, stopRequestOf } from './stop-run';
 import { postSystemMessage } from './system-message';
 import { attachmentsForTurn, withAttachments } from './turn-attachments';
@@ -22,10 +20,6 @@ import { checkpointWriter, type PreparedResume, prepareResume } from './turn-che
 import { loadTurnContext, type TurnContext } from './turn-context';
 import { TurnReplyStream } from './turn-reply-stream';
 import { wakeAfterTurn } from './wake-after-turn';
-
-type TurnResult =
-  | { ok: true; reply: string }
-  | { ok: false; error: string; interrupted: boolean; budget?: BudgetBreach; stoppedBy?: string };
 
 /**
  * One turn, claimed by this worker: status card, runner, liveness, reply, run record, then the
@@ -305,102 +299,4 @@ async function runTurn(
     workerSignal.removeEventListener('abort', stop);
     if (liveness !== 'ok') deps.logger.info({ runId: run.id, liveness }, 'run ended with liveness');
   }
-}
-
-/** The stored reply and its ref on the platform, recorded by `finishRun` in its transaction. */
-interface PostedReply {
-  messageId: string;
-  ref: string;
-}
-
-async function postReply(
-  deps: EngineDeps,
-  context: TurnContext,
-  reply: string,
-  stream: TurnReplyStream,
-): Promise<PostedReply | null> {
-  const { run, agent, conversation } = context;
-  const message = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
-    const stored = await tx.messages.insert(run.workspaceId, {
-      conversationId: conversation.id,
-      authorKind: 'agent',
-      authorAgentId: agent.id,
-      authorMemberId: null,
-      text: reply,
-      mentions: { agents: [], members: [] },
-      platformMessageRef: null,
-      note: null,
-    });
-    await tx.runs.update(run.id, { replyMessageId: stored.id });
-    return stored;
-  });
-  const platform = deps.platforms.get(conversation.platform);
-  if (platform === undefined || conversation.threadId === null) return null;
-  // N6: the reply is never folded; it is ordinary text under the agent's name (P2). P14: a
-  // streamed reply is already in the thread; what did not stream is posted whole.
-  const ref =
-    (await stream.finish(reply)) ??
-    (await platform.post(conversation.threadId, {
-      as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
-      content: { kind: 'text', text: reply },
-    }));
-  return { messageId: message.id, ref };
-}
-
-async function finishRun(
-  deps: EngineDeps,
-  context: TurnContext,
-  result: TurnResult,
-  posted: PostedReply | null = null,
-): Promise<RunRecord> {
-  const { run } = context;
-  const now = deps.clock.now();
-  const { finished, leftovers } = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
-    // P16: what did not join the turn in time starts a turn of its own (the lane's lock first).
-    const leftovers = await queueLeftoverSteering(tx, deps, run);
-    // The posted reply's ref, in the finishing transaction rather than one of its own.
-    if (posted !== null) await tx.messages.setPlatformRef(posted.messageId, posted.ref);
-    // T2: a finished turn is not resumed: its checkpoint goes with it.
-    await tx.checkpoints.remove(run.id);
-    await tx.runs.update(run.id, {
-      status: result.ok ? 'succeeded' : 'failed',
-      // P15: a stop asked as the reply arrived is dropped: the turn ended well.
-      ...(result.ok ? { error: null } : { error: result.error, liveness: 'failed' as const }),
-      finishedAt: now,
-      lastEventAt: now,
-    });
-    return { finished: (await tx.runs.findById(run.id)) ?? run, leftovers };
-  });
-  await enqueueLeftovers(deps, leftovers);
-  deps.metrics?.turnFinished(finished.status, finished.liveness);
-  // T1: a turn waiting for this one (ask_agent, delegate_task), in whichever process, looks again.
-  await deps.waits.notify(waitTopics.run(run.id));
-  return finished;
-}
-
-/** N9: a note's fold follows the run it started; redraw it when that run starts and ends. */
-export async function refreshTriggerNote(
-  deps: EngineDeps,
-  context: TurnContext,
-  run: RunRecord,
-): Promise<void> {
-  const note = context.trigger;
-  if (note?.note == null || note.platformMessageRef === null || context.conversation.threadId === null)
-    return;
-  const sender = noteAuthorOf(note, context.agents);
-  const platform = deps.platforms.get(context.conversation.platform);
-  if (sender === undefined || platform === undefined) return;
-  const current = await deps.store.inWorkspace(run.workspaceId, (tx) => tx.messages.findById(note.id));
-  if (current === null) return;
-  await platform.update(
-    context.conversation.threadId,
-    note.platformMessageRef,
-    noteMessage(
-      current,
-      run,
-      sender,
-      deps.relayName,
-      await noteSourceOf(deps.store, current, context.conversation.platform, sender),
-    ),
-  );
 }

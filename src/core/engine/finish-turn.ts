@@ -1,0 +1,116 @@
+// The end of a turn: its reply stored and shown (streamed, or posted whole), the run finished in
+// one transaction (the reply's ref, the checkpoint removed, steering leftovers queued), and the
+// note that started it redrawn (N9).
+import type { RunRecord } from '../model/records';
+import { waitTopics } from '../ports/wait-signals';
+import type { EngineDeps } from './engine-deps';
+import { noteAuthorOf } from './note-author';
+import { noteMessage } from './note-card';
+import { noteSourceOf } from './note-source';
+import type { BudgetBreach } from './run-budget';
+import { enqueueLeftovers, queueLeftoverSteering } from './steering';
+import type { TurnContext } from './turn-context';
+import type { TurnReplyStream } from './turn-reply-stream';
+
+/** How a turn ended, as the runner and the engine's checks left it. */
+export type TurnResult =
+  | { ok: true; reply: string }
+  | { ok: false; error: string; interrupted: boolean; budget?: BudgetBreach; stoppedBy?: string };
+
+/** The stored reply and its ref on the platform, recorded by `finishRun` in its transaction. */
+export interface PostedReply {
+  messageId: string;
+  ref: string;
+}
+
+export async function postReply(
+  deps: EngineDeps,
+  context: TurnContext,
+  reply: string,
+  stream: TurnReplyStream,
+): Promise<PostedReply | null> {
+  const { run, agent, conversation } = context;
+  const message = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
+    const stored = await tx.messages.insert(run.workspaceId, {
+      conversationId: conversation.id,
+      authorKind: 'agent',
+      authorAgentId: agent.id,
+      authorMemberId: null,
+      text: reply,
+      mentions: { agents: [], members: [] },
+      platformMessageRef: null,
+      note: null,
+    });
+    await tx.runs.update(run.id, { replyMessageId: stored.id });
+    return stored;
+  });
+  const platform = deps.platforms.get(conversation.platform);
+  if (platform === undefined || conversation.threadId === null) return null;
+  // N6: the reply is never folded; it is ordinary text under the agent's name (P2). P14: a
+  // streamed reply is already in the thread; what did not stream is posted whole.
+  const ref =
+    (await stream.finish(reply)) ??
+    (await platform.post(conversation.threadId, {
+      as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
+      content: { kind: 'text', text: reply },
+    }));
+  return { messageId: message.id, ref };
+}
+
+export async function finishRun(
+  deps: EngineDeps,
+  context: TurnContext,
+  result: TurnResult,
+  posted: PostedReply | null = null,
+): Promise<RunRecord> {
+  const { run } = context;
+  const now = deps.clock.now();
+  const { finished, leftovers } = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
+    // P16: what did not join the turn in time starts a turn of its own (the lane's lock first).
+    const leftovers = await queueLeftoverSteering(tx, deps, run);
+    // The posted reply's ref, in the finishing transaction rather than one of its own.
+    if (posted !== null) await tx.messages.setPlatformRef(posted.messageId, posted.ref);
+    // T2: a finished turn is not resumed: its checkpoint goes with it.
+    await tx.checkpoints.remove(run.id);
+    await tx.runs.update(run.id, {
+      status: result.ok ? 'succeeded' : 'failed',
+      // P15: a stop asked as the reply arrived is dropped: the turn ended well.
+      ...(result.ok ? { error: null } : { error: result.error, liveness: 'failed' as const }),
+      finishedAt: now,
+      lastEventAt: now,
+    });
+    return { finished: (await tx.runs.findById(run.id)) ?? run, leftovers };
+  });
+  await enqueueLeftovers(deps, leftovers);
+  deps.metrics?.turnFinished(finished.status, finished.liveness);
+  // T1: a turn waiting for this one (ask_agent, delegate_task), in whichever process, looks again.
+  await deps.waits.notify(waitTopics.run(run.id));
+  return finished;
+}
+
+/** N9: a note's fold follows the run it started; redraw it when that run starts and ends. */
+export async function refreshTriggerNote(
+  deps: EngineDeps,
+  context: TurnContext,
+  run: RunRecord,
+): Promise<void> {
+  const note = context.trigger;
+  if (note?.note == null || note.platformMessageRef === null || context.conversation.threadId === null)
+    return;
+  const sender = noteAuthorOf(note, context.agents);
+  const platform = deps.platforms.get(context.conversation.platform);
+  if (sender === undefined || platform === undefined) return;
+  const current = await deps.store.inWorkspace(run.workspaceId, (tx) => tx.messages.findById(note.id));
+  if (current === null) return;
+  await platform.update(
+    context.conversation.threadId,
+    note.platformMessageRef,
+    noteMessage(
+      current,
+      run,
+      sender,
+      deps.relayName,
+      await noteSourceOf(deps.store, current, context.conversation.platform, sender),
+    ),
+  );
+}
