@@ -10,7 +10,9 @@ import { assertPairRateLimit } from '../../core/wake/in-memory-pair-rate-limiter
 /**
  * One sorted set per (workspace, from, to), scored by wake time. Dropping the wakes that left
  * the window, counting, and adding happen in one script, so two workers waking the same pair
- * at once cannot both take the last slot. The key expires a window after its last wake.
+ * at once cannot both take the last slot. The key's expiry only collects idle pairs: it runs
+ * on Redis's clock while the scores are on the caller's, so it is a window plus a margin after
+ * the last wake, never what decides a count.
  */
 const ACQUIRE_SCRIPT = `
 local now = tonumber(ARGV[1])
@@ -18,9 +20,12 @@ local window = tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
 redis.call('ZADD', KEYS[1], now, ARGV[4])
-redis.call('PEXPIRE', KEYS[1], window)
+redis.call('PEXPIRE', KEYS[1], window + tonumber(ARGV[5]))
 return 1
 `;
+
+/** How long past its window an idle pair's key is kept (Redis's clock may run ahead of `now`). */
+export const IDLE_KEY_MARGIN_MS = 60_000;
 
 export interface RedisPairRateLimiterOptions {
   limit?: PairRateLimit;
@@ -60,6 +65,7 @@ export class RedisPairRateLimiter implements PairRateLimiter {
       this.limit.windowMs,
       this.limit.max,
       member,
+      IDLE_KEY_MARGIN_MS,
     );
     return acquired === 1;
   }
