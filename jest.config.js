@@ -11,6 +11,9 @@ const moduleNameMapper = { '^discord-api-spec/zod$': '<rootDir>/node_modules/dis
 const maxWorkers = Math.max(2, require('node:os').availableParallelism() - 1);
 module.exports = {
   maxWorkers,
+  // A worker that has run many files holds a large heap; recycling it keeps every full
+  // collection (and the memory-bounded push tests that force them) cheap.
+  workerIdleMemoryLimit: '1GB',
   testTimeout: 60000,
   projects: [
     { displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], transform, transformIgnorePatterns, moduleNameMapper, testEnvironment: 'node' },
