@@ -28,6 +28,7 @@ import { InProcessWaitSignals } from '../core/waits/in-process-wait-signals';
 import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limiter';
 import { createEgressProxies } from './egress-runtime';
 import { createPullRequests, createRunWorkspace } from './git-gateway-runtime';
+import { relayPairLimiter } from './relay-pair-limiter';
 import type { Runtime } from './runtime';
 import { logSandboxStatus } from './sandbox-status';
 import { createTurnTools } from './turn-tools';
@@ -156,7 +157,7 @@ export async function startEngine(
   });
   // G4: the git gateway posts its approval cards through this engine.
   runtime.engineApprovals.attach(engine);
-  // R3: notes from one paired relay to one agent, per 10 minutes (this process's count).
+  // R3: notes from one paired relay to one agent, per 10 minutes (shared through Redis when set).
   const relayInbound = new RelayInbound({
     store: runtime.store,
     platforms,
@@ -165,7 +166,7 @@ export async function startEngine(
     clock: systemClock,
     logger: logger.child({ component: 'relays' }),
     relayName: config.relayName ?? null,
-    pairLimiter: new InMemoryPairRateLimiter({ max: config.relayRateLimit, windowMs: 10 * 60_000 }),
+    pairLimiter: relayPairLimiter(redis, config.relayRateLimit),
   });
   return {
     engine,
