@@ -5,6 +5,7 @@ import { createJobQueue } from '../adapters/queue/create-job-queue';
 import { createRedisClient } from '../adapters/redis/redis-connection-options';
 import { RedisPairRateLimiter } from '../adapters/redis/redis-pair-rate-limiter';
 import { RedisWaitSignals } from '../adapters/redis/redis-wait-signals';
+import { relayPairLimiter } from '../adapters/redis/relay-pair-limiter';
 import { RelayHttpClient } from '../adapters/relay-http/relay-http-client';
 import { type DiscoveredModel, describeDiscovery, discoverModel } from '../adapters/runners/model-discovery';
 import { createRunnerResolver } from '../adapters/runners/runner-resolver';
@@ -28,7 +29,7 @@ import { InProcessWaitSignals } from '../core/waits/in-process-wait-signals';
 import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limiter';
 import { createEgressProxies } from './egress-runtime';
 import { createPullRequests, createRunWorkspace } from './git-gateway-runtime';
-import { relayPairLimiter } from './relay-pair-limiter';
+
 import type { Runtime } from './runtime';
 import { logSandboxStatus } from './sandbox-status';
 import { createTurnTools } from './turn-tools';

@@ -21,10 +21,13 @@ export const toolResult = (body: unknown): string | null => {
   const result = last.find((b) => b.type === 'tool_result');
   return result === undefined ? null : textOf(result.content);
 };
-/** How many tool results the turn has had so far. */
-export const resultCount = (body: unknown): number =>
-  messagesOf(body).filter((m) => Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_result'))
-    .length;
+/** Every tool result of the turn so far, oldest first. */
+export const toolResults = (body: unknown): string[] =>
+  messagesOf(body).flatMap((m) =>
+    Array.isArray(m.content)
+      ? m.content.filter((b) => b.type === 'tool_result').map((b) => textOf(b.content))
+      : [],
+  );
 export const task = (body: unknown) => /task-[a-z-]+/.exec(firstText(body))?.[0] ?? '';
 export const use = (name: string, input: Record<string, unknown>): StandInReply => ({
   kind: 'stream',

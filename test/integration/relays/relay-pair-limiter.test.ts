@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { createRedisClient } from '../../../src/adapters/redis/redis-connection-options';
-import { relayPairLimiter } from '../../../src/app/relay-pair-limiter';
+import { relayPairLimiter } from '../../../src/adapters/redis/relay-pair-limiter';
 import { deleteKeysUnder, freshPrefix, TEST_REDIS_URL } from '../queue/redis-test-prefix';
 
 const prefix = `${freshPrefix('relay-pair')}:`;

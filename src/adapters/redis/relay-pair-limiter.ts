@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
-import { RedisPairRateLimiter } from '../adapters/redis/redis-pair-rate-limiter';
-import type { PairRateLimiter } from '../core/ports/pair-rate-limiter';
-import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limiter';
+import type { PairRateLimiter } from '../../core/ports/pair-rate-limiter';
+import { InMemoryPairRateLimiter } from '../../core/wake/in-memory-pair-rate-limiter';
+import { RedisPairRateLimiter } from './redis-pair-rate-limiter';
 
 /** R3: the window of the per-pair limit of notes from a paired relay to one agent. */
 export const RELAY_RATE_WINDOW_MS = 10 * 60_000;
