@@ -147,7 +147,7 @@ export function registerRelaysCommand(program: Command, context: CliContext): vo
             `Revoked the pairing with relay ${active.remoteName}.`,
             told.ok
               ? `Relay ${active.remoteName} was told and revoked its side too.`
-              : `Relay ${active.remoteName} could not be told (${told.reason.replace(/\.$/, '')}); every request from it is refused here, and its operator should run \`summon relays revoke\` there too.`,
+              : `Relay ${active.remoteName} was not told (${told.reason.replace(/\.$/, '')}); every request from it is refused here, and its operator should run \`summon relays revoke\` there too.`,
           ].join('\n'),
         );
       }),

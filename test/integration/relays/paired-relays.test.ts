@@ -355,7 +355,7 @@ describe('paired relays (two summon serve processes)', () => {
     const revoked = await a.cli(['relays', 'revoke', 'relay-b']);
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toContain('Revoked the pairing with relay relay-b.');
-    expect(revoked.stdout).toMatch(/Relay relay-b could not be told \(relay relay-b could not be reached/);
+    expect(revoked.stdout).toMatch(/Relay relay-b was not told \(relay relay-b could not be reached/);
     expect((await a.cli(['relays', 'list'])).stdout).not.toMatch(/active/);
   });
 });
