@@ -155,7 +155,7 @@ function externalActions(input: unknown): readonly GuardrailAction[] {
  * of the push, with the exact refs on the card (asking here too would ask twice, and about
  * less). Without a gateway, or for a push naming a URL or path, the tool-level guard stays.
  */
-function gatedHere(
+export function gatedHere(
   actions: readonly GuardrailAction[],
   gates: { gatewayGatesPush: boolean; proxyGatesNetwork: boolean },
   input: unknown,

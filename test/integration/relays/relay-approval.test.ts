@@ -111,8 +111,9 @@ describe('paired relays: the read level and approvals of calls to another relay'
     });
     const refusal = ((await remote.json()) as { error?: { code: string } }).error?.code;
     expect([remote.status, refusal]).toEqual([403, 'person_only']);
-    expect(a.server.lines.some((l) => l.includes('relay request refused') && l.includes('person_only'))).toBe(
-      true,
+    // The log line reaches the test through the child's stderr, maybe after the answer.
+    await waitFor(async () =>
+      a.server.lines.some((l) => l.includes('relay request refused') && l.includes('person_only')),
     );
     const pending = await a.store.inWorkspace(a.workspaceId, (tx) => tx.approvals.findById(approvalId));
     expect(pending?.status).toBe('pending');
