@@ -5,6 +5,7 @@ import { createJobQueue } from '../adapters/queue/create-job-queue';
 import { createRedisClient } from '../adapters/redis/redis-connection-options';
 import { RedisPairRateLimiter } from '../adapters/redis/redis-pair-rate-limiter';
 import { RedisWaitSignals } from '../adapters/redis/redis-wait-signals';
+import { relayPairLimiter } from '../adapters/redis/relay-pair-limiter';
 import { RelayHttpClient } from '../adapters/relay-http/relay-http-client';
 import { type DiscoveredModel, describeDiscovery, discoverModel } from '../adapters/runners/model-discovery';
 import { createRunnerResolver } from '../adapters/runners/runner-resolver';
@@ -28,6 +29,7 @@ import { InProcessWaitSignals } from '../core/waits/in-process-wait-signals';
 import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limiter';
 import { createEgressProxies } from './egress-runtime';
 import { createPullRequests, createRunWorkspace } from './git-gateway-runtime';
+
 import type { Runtime } from './runtime';
 import { logSandboxStatus } from './sandbox-status';
 import { createTurnTools } from './turn-tools';
@@ -156,7 +158,7 @@ export async function startEngine(
   });
   // G4: the git gateway posts its approval cards through this engine.
   runtime.engineApprovals.attach(engine);
-  // R3: notes from one paired relay to one agent, per 10 minutes (this process's count).
+  // R3: notes from one paired relay to one agent, per 10 minutes (shared through Redis when set).
   const relayInbound = new RelayInbound({
     store: runtime.store,
     platforms,
@@ -165,7 +167,7 @@ export async function startEngine(
     clock: systemClock,
     logger: logger.child({ component: 'relays' }),
     relayName: config.relayName ?? null,
-    pairLimiter: new InMemoryPairRateLimiter({ max: config.relayRateLimit, windowMs: 10 * 60_000 }),
+    pairLimiter: relayPairLimiter(redis, config.relayRateLimit),
   });
   return {
     engine,

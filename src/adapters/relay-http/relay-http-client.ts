@@ -7,6 +7,7 @@ import {
   answerResponse,
   promptResponse,
   RELAY_PATH_PREFIX,
+  revokeResponse,
   waitResponse,
 } from '../../core/relays/relay-protocol';
 import { newKeyPair, signedHeaders } from './relay-signature';
@@ -62,6 +63,11 @@ export class RelayHttpClient implements RelayClient {
     return this.call(workspaceId, relay, 'answer', request, answerResponse);
   }
 
+  /** R1: tells the paired relay this side revokes the pairing, so it ends its side too (before ours ends). */
+  revoke(workspaceId: string, relay: string) {
+    return this.call(workspaceId, relay, 'revoke', {}, revokeResponse, undefined, 10_000);
+  }
+
   private async call<T>(
     workspaceId: string,
     relay: string,
@@ -69,14 +75,23 @@ export class RelayHttpClient implements RelayClient {
     body: unknown,
     schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } },
     signal?: AbortSignal,
+    timeoutMs = TIMEOUT_MS + 5_000,
   ): Promise<RelayCall<T>> {
     const found = await this.deps.store.inWorkspace(workspaceId, async (tx) => ({
       pairing: await tx.relays.findActiveByName(workspaceId, relay),
       keys: await tx.relays.keyPair(workspaceId, newKeyPair),
+      revoked: (await tx.relays.listPairings(workspaceId)).some(
+        (p) => p.revokedAt !== null && p.remoteName.toLowerCase() === relay.toLowerCase(),
+      ),
     }));
     const { pairing, keys } = found;
     if (pairing === null)
-      return { ok: false, reason: `this workspace is not paired with a relay named "${relay}".` };
+      return {
+        ok: false,
+        reason: found.revoked
+          ? `the pairing with relay ${relay} was revoked; an operator pairs the relays again with \`summon relays pair\`.`
+          : `this workspace is not paired with a relay named "${relay}".`,
+      };
     if (pairing.remoteUrl === null || pairing.remotePairingId === null)
       return { ok: false, reason: `relay ${relay} has no public address to send to.` };
     const path = `${RELAY_PATH_PREFIX}${operation}`;
@@ -86,7 +101,7 @@ export class RelayHttpClient implements RelayClient {
       { method: 'POST', path, keyId: pairing.remotePairingId, body: text },
       this.deps.clock.now(),
     );
-    const timeout = AbortSignal.timeout(TIMEOUT_MS + 5_000);
+    const timeout = AbortSignal.timeout(timeoutMs);
     try {
       const response = await fetch(`${pairing.remoteUrl.replace(/\/+$/, '')}${path}`, {
         method: 'POST',

@@ -98,14 +98,19 @@ export class RelayHttpServer {
     }
   }
 
+  /** N3: a person's browser, unsigned: a redirect to the thread, or a page naming the session. */
   private async session(response: ServerResponse, id: string): Promise<void> {
-    const conversation = await this.deps.store.transaction((tx) => tx.conversations.findById(id));
-    if (conversation === null)
-      throw new RelayRefusal('not_found', 'That session is not on this relay (any more).');
-    response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-    response.end(
-      `Session "${conversation.title}" on relay ${this.deps.relayName ?? 'this relay'} (${conversation.platform}).\n`,
-    );
+    const link = await this.deps.inbound.sessionLink(id);
+    if (link.kind === 'redirect') {
+      response.writeHead(302, { location: link.url, 'cache-control': 'no-store' });
+      response.end();
+      return;
+    }
+    response.writeHead(link.kind === 'page' ? 200 : 404, {
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': 'no-store',
+    });
+    response.end(link.text);
   }
 
   /** R1: the pairing the request names, its signature, its time and its nonce, in that order. */

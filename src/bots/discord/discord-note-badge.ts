@@ -11,7 +11,7 @@ import { decodeDiscordThreadId } from './discord-thread-id';
 export function discordNoteBadge(source: NoteSource, open: boolean): string | null {
   const title = source.title === null ? null : `“${escapeMarkdown(source.title)}”`;
   // N3: a note from a paired relay links to the sending session there, when its address is known.
-  const link = source.thread === null ? httpLink(source.url ?? null) : channelLink(source.thread);
+  const link = source.thread === null ? httpLink(source.url ?? null) : discordThreadLink(source.thread);
   let where: string | null = null;
   if (link !== null) where = `[${title ?? 'source conversation'}](${link})`;
   else if (title !== null) where = title;
@@ -20,7 +20,8 @@ export function discordNoteBadge(source: NoteSource, open: boolean): string | nu
   return where === null ? null : `in ${where}`;
 }
 
-function channelLink(thread: string): string | null {
+/** N3: a guild thread's channel link (a thread is a channel); null for a direct message or another id. */
+export function discordThreadLink(thread: string): string | null {
   const parts = decodeDiscordThreadId(thread);
   // A direct message is one conversation in the DM channel itself: no guild link reaches it.
   if (parts === null || parts.channel === parts.thread) return null;

@@ -12,6 +12,7 @@ import type { Logger } from '../../core/ports/logger';
 import { EditedReplyStream } from '../../core/streaming/edited-reply-stream';
 import type { DiscordDirectory } from './discord-directory';
 import { DiscordRequestError, withoutTokens } from './discord-errors';
+import { discordThreadLink } from './discord-note-badge';
 import {
   renderDirectBodies,
   renderDirectEditBody,
@@ -88,6 +89,11 @@ export class DiscordPlatform implements ChatPlatform {
   }
 
   /** P2, P7: posted in order, split at 2,000 characters; the ref is the first part's message id. */
+  /** N3: the guild thread's channel link, where a paired relay's badge sends a person. */
+  async threadLink(thread: ThreadId): Promise<string | null> {
+    return discordThreadLink(thread);
+  }
+
   async post(thread: ThreadId, message: OutboundMessage): Promise<string> {
     const parts = this.decode(thread);
     const direct = isDirectConversation(parts);

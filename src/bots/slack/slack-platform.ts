@@ -199,9 +199,14 @@ export class SlackPlatform implements ChatPlatform {
   }
 
   /** N3: the source thread's permalink when the note's source is a Slack thread that Slack still knows. */
-  private async sourceLink(card: NoteCard): Promise<string | null> {
+  private sourceLink(card: NoteCard): Promise<string | null> {
     const thread = card.source?.thread ?? null;
-    if (thread === null || this.options.permalink === undefined) return null;
+    return thread === null ? Promise.resolve(null) : this.threadLink(thread);
+  }
+
+  /** N3: a thread's permalink (`chat.getPermalink` of its first message), while Slack knows it. */
+  async threadLink(thread: ThreadId): Promise<string | null> {
+    if (this.options.permalink === undefined) return null;
     const cached = this.permalinks.get(thread);
     if (cached !== undefined) return cached;
     const parts = decodeSlackThreadId(thread);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { RelayHttpClient } from '../../adapters/relay-http/relay-http-client';
 import { acceptOffer, createOffer, decodeOffer } from '../../adapters/relay-http/relay-pairing';
 import { AppError } from '../../core/errors';
 import { systemClock } from '../../core/ports/clock';
@@ -117,22 +118,38 @@ export function registerRelaysCommand(program: Command, context: CliContext): vo
     );
   relays
     .command('revoke <relay>')
-    .description('revoke the pairing with a relay: every request signed for it is refused from now on')
+    .description(
+      'revoke the pairing with a relay, telling it (signed) so it revokes its side too: every request of that pairing is refused from now on',
+    )
     .option('-w, --workspace <slug>', 'workspace', 'default')
     .action((relay: string, options: { workspace: string }) =>
-      withRuntime(context, async ({ store }) => {
+      withRuntime(context, async ({ store, config, logger }) => {
         const workspaceId = await workspaceIdOf(store, options.workspace);
-        const revoked = await store.inWorkspace(workspaceId, async (tx) => {
-          const pairing = await tx.relays.findActiveByName(workspaceId, relay);
-          if (pairing !== null) await tx.relays.revoke(pairing.id, systemClock.now());
-          return pairing;
-        });
-        if (revoked === null)
+        const active = await store.inWorkspace(workspaceId, (tx) =>
+          tx.relays.findActiveByName(workspaceId, relay),
+        );
+        if (active === null)
           throw new AppError(
             `This workspace has no active pairing with a relay named ${relay}.`,
             'not_found',
           );
-        context.output.out(`Revoked the pairing with relay ${revoked.remoteName}.`);
+        // R1: the other side is told first (signed), so it ends its side too; unreachable, ours ends anyway.
+        const told = await new RelayHttpClient({
+          store,
+          clock: systemClock,
+          logger: logger.child({ component: 'relays' }),
+          relayName: config.relayName ?? 'this relay',
+          publicUrl: config.publicUrl,
+        }).revoke(workspaceId, active.remoteName);
+        await store.inWorkspace(workspaceId, (tx) => tx.relays.revoke(active.id, systemClock.now()));
+        context.output.out(
+          [
+            `Revoked the pairing with relay ${active.remoteName}.`,
+            told.ok
+              ? `Relay ${active.remoteName} was told and revoked its side too.`
+              : `Relay ${active.remoteName} was not told (${told.reason.replace(/\.$/, '')}); every request from it is refused here, and its operator should run \`summon relays revoke\` there too.`,
+          ].join('\n'),
+        );
       }),
     );
 }

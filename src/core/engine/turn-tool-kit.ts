@@ -147,14 +147,15 @@ function externalActions(input: unknown): readonly GuardrailAction[] {
 
 /**
  * X2: one decision per host. When the run's commands are sandboxed, `curl` and the like are
- * not gated by their text: the egress proxy decides the host they actually reach.
+ * not gated by their text: the egress proxy decides the host they actually reach. A tool that
+ * Summon itself sends over the network (an agent of a paired relay, N13) stays gated here.
  *
  * G5: one decision per push. When the run's git goes through the gateway, `git push` to a
  * named remote passes the tool's guard and the gateway applies `push_to_remote` at the moment
  * of the push, with the exact refs on the card (asking here too would ask twice, and about
  * less). Without a gateway, or for a push naming a URL or path, the tool-level guard stays.
  */
-function gatedHere(
+export function gatedHere(
   actions: readonly GuardrailAction[],
   gates: { gatewayGatesPush: boolean; proxyGatesNetwork: boolean },
   input: unknown,
@@ -162,8 +163,9 @@ function gatedHere(
   const command = (input as { command?: unknown } | null)?.command;
   const toGateway =
     gates.gatewayGatesPush && (typeof command !== 'string' || pushesOnlyToNamedRemotes(command));
+  // X2: only a command's network goes through the proxy; a call to another relay (N13) does not.
+  const proxied = gates.proxyGatesNetwork && typeof command === 'string';
   return actions.filter(
-    (action) =>
-      !(toGateway && action === 'push_to_remote') && !(gates.proxyGatesNetwork && action === 'network'),
+    (action) => !(toGateway && action === 'push_to_remote') && !(proxied && action === 'network'),
   );
 }

@@ -116,6 +116,11 @@ export interface ChatPlatform {
   /** P13: downloads files attached to people's messages; absent where the platform has none. */
   readonly attachments?: AttachmentFetcher | undefined;
   /**
+   * N3: the platform's own link to a thread (Slack: its permalink), which opens it for people
+   * the platform lets in; null when it has none for it; absent where the platform has no links.
+   */
+  threadLink?(thread: ThreadId): Promise<string | null>;
+  /**
    * P14: a reply that streams into the thread as the agent writes it, under the agent's name.
    * Optional: a platform without it (the terminal) gets the whole reply from `post`.
    */

@@ -10,9 +10,11 @@ import {
   RELAY_OPERATIONS,
   type RelayOperation,
   RelayRefusal,
+  type RevokeResponse,
   type WaitResponse,
 } from './relay-protocol';
 import type { RelayPairingRecord } from './relay-records';
+import { type SessionLink, sessionLink } from './session-link';
 
 /**
  * R1–R3: what the receiving relay does with a request whose signature, time and nonce were
@@ -30,6 +32,8 @@ export class RelayInbound {
       const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
       throw new RelayRefusal('bad_request', `The ${operation} request is malformed (${issues}).`);
     }
+    // R1: the other side ended the pairing: whatever the level, this side ends it too.
+    if (spec.level === null) return this.revoke(pairing);
     const level = await this.levelOf(pairing);
     const own = this.deps.relayName ?? 'this relay';
     if (!levelAllows(level, spec.level)) {
@@ -59,6 +63,23 @@ export class RelayInbound {
       case 'answer':
         return this.answer(pairing, RELAY_OPERATIONS.answer.body.parse(body));
     }
+  }
+
+  /** R1: revoked on the other side, so here too: every request of that pairing is refused from now on. */
+  private async revoke(pairing: RelayPairingRecord): Promise<RevokeResponse> {
+    await this.deps.store.inWorkspace(pairing.workspaceId, (tx) =>
+      tx.relays.revoke(pairing.id, this.deps.clock.now()),
+    );
+    this.deps.logger.info(
+      { component: 'relays', relay: pairing.remoteName, pairing: pairing.id },
+      'a paired relay revoked the pairing; revoked here too',
+    );
+    return { relay: this.deps.relayName ?? 'this relay', revoked: true };
+  }
+
+  /** N3: what the badge's address answers a person's browser with. */
+  sessionLink(id: string): Promise<SessionLink> {
+    return sessionLink(this.deps, id);
   }
 
   /** R1: the level this workspace accepts the relay at (the workspace file's `relays.accept`). */
@@ -155,7 +176,8 @@ export class RelayInbound {
           : `Question ${question.id} was not asked while working on a note from ${pairing.remoteName}; people there answer it.`;
       },
     );
-    if (!result.ok) throw new RelayRefusal('not_found', result.reason);
+    if (!result.ok)
+      throw new RelayRefusal(result.approval === true ? 'person_only' : 'not_found', result.reason);
     return { prompt: result.question.runId, answer: result.question.answer ?? '' };
   }
 }

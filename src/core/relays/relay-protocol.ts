@@ -68,6 +68,10 @@ export const answerRequest = z.strictObject({
 });
 export const answerResponse = z.strictObject({ prompt: z.uuid(), answer: z.string() });
 
+/** R1: the other side revoked the pairing; this side marks its own revoked too (any level). */
+export const revokeRequest = z.strictObject({});
+export const revokeResponse = z.strictObject({ relay: name, revoked: z.literal(true) });
+
 export type PairRequest = z.infer<typeof pairRequest>;
 export type PairResponse = z.infer<typeof pairResponse>;
 export type AgentsResponse = z.infer<typeof agentsResponse>;
@@ -77,13 +81,15 @@ export type WaitRequest = z.infer<typeof waitRequest>;
 export type WaitResponse = z.infer<typeof waitResponse>;
 export type AnswerRequest = z.infer<typeof answerRequest>;
 export type AnswerResponse = z.infer<typeof answerResponse>;
+export type RevokeResponse = z.infer<typeof revokeResponse>;
 
-/** The operations, by path under the prefix, with the level each needs (R1). */
+/** The operations, by path under the prefix, with the level each needs (R1; null: any, even not accepted). */
 export const RELAY_OPERATIONS = {
   agents: { level: 'read', body: agentsRequest },
   prompts: { level: 'prompt', body: promptRequest },
   wait: { level: 'prompt', body: waitRequest },
   answer: { level: 'full', body: answerRequest },
+  revoke: { level: null, body: revokeRequest },
 } as const;
 export type RelayOperation = keyof typeof RELAY_OPERATIONS;
 
@@ -99,6 +105,7 @@ export const RELAY_ERROR_CODES = {
   not_accepted: 403,
   level: 403,
   prompts_off: 403,
+  person_only: 403,
   limit: 409,
   not_found: 404,
   offer_used: 409,

@@ -1,35 +1,22 @@
 import { newKeyPair, signedHeaders } from '../../../src/adapters/relay-http/relay-signature';
 import { waitFor } from '../../support/engine-harness';
 import { DANA, openRelaySide, type RelaySide } from '../../support/relay-pair';
-import { BOT_USER, CHANNEL, deliver, eventFrom } from '../../support/slack-delivery';
+import {
+  firstText,
+  mentionOn,
+  messagesOf,
+  pairSides,
+  replyIn,
+  say,
+  task,
+  toolResult,
+  use,
+} from '../../support/relay-script';
+import { CHANNEL, deliver, eventFrom } from '../../support/slack-delivery';
 import type { StandInReply } from '../../support/stand-ins/anthropic-stand-in';
 
 jest.setTimeout(600_000);
 
-type Block = { type?: string; text?: string; content?: unknown };
-type Message = { role: string; content: string | Block[] };
-const messagesOf = (body: unknown) => ((body as { messages?: Message[] }).messages ?? []) as Message[];
-const textOf = (content: unknown): string =>
-  typeof content === 'string'
-    ? content
-    : Array.isArray(content)
-      ? content.map((b: Block) => (b.type === 'text' ? (b.text ?? '') : textOf(b.content))).join('\n')
-      : '';
-const firstText = (body: unknown) => textOf(messagesOf(body)[0]?.content);
-/** The newest tool result's text, or null when the last message is not one. */
-const toolResult = (body: unknown): string | null => {
-  const last = messagesOf(body).at(-1)?.content;
-  if (!Array.isArray(last)) return null;
-  const result = last.find((b) => b.type === 'tool_result');
-  return result === undefined ? null : textOf(result.content);
-};
-const task = (body: unknown) => /task-[a-z-]+/.exec(firstText(body))?.[0] ?? '';
-const use = (name: string, input: Record<string, unknown>): StandInReply => ({
-  kind: 'stream',
-  blocks: [{ type: 'tool_use', name, input }],
-  stopReason: 'tool_use',
-});
-const say = (text: string): StandInReply => ({ kind: 'stream', blocks: [{ type: 'text', chunks: [text] }] });
 const QUESTION = /question ([0-9a-f-]{36})/;
 
 /** Relay A: its agents ask relay-b's, answer its questions, and (architect) are asked back. */
@@ -37,6 +24,7 @@ const replyOfA = (body: Record<string, unknown>): StandInReply => {
   const result = toolResult(body);
   const t = task(body);
   if (result === null) {
+    if (t === 'task-list') return use('list_remote_agents', { relay: 'relay-b' });
     if (t === 'task-depth')
       return firstText(body).includes('hop2')
         ? use('ask_agent', { agent: 'ceo@relay-b', text: `hop3 ${t}` })
@@ -69,24 +57,11 @@ const replyOfB = (body: Record<string, unknown>): StandInReply => {
 describe('paired relays (two summon serve processes)', () => {
   let a: RelaySide;
   let b: RelaySide;
-  let threadNo = 0;
 
   /** dana asks A's engineer in a new thread of A's channel; resolves with A's reply text. */
   const askOnA = async (t: string) => {
-    const ts = a.slack.addPersonMessage(CHANNEL, null);
-    threadNo += 1;
-    const mention = eventFrom(
-      'app-mention',
-      { ts, user: DANA, text: `<@${BOT_USER}> @engineer ${t}` },
-      `Ev${threadNo}`,
-    );
-    expect((await deliver(`${a.url}/slack/events`, mention)).status).toBe(200);
-    const reply = await waitFor(
-      async () =>
-        a.slack.inThread(CHANNEL, ts).find((m) => m.blocks === null && m.text.includes('A got:')) ?? null,
-      240_000,
-    );
-    return { ts, reply: reply.text };
+    const ts = await mentionOn(a, 'engineer', t);
+    return { ts, reply: await replyIn(a, ts) };
   };
 
   beforeAll(async () => {
@@ -114,7 +89,7 @@ describe('paired relays (two summon serve processes)', () => {
   });
 
   it('R2, N3–N5, N11, N12, N14: an agent on A asks one on B; the reply is its tool result', async () => {
-    const { reply } = await askOnA('task-ask');
+    const { ts, reply } = await askOnA('task-ask');
     expect(reply).toContain('A got: qa on relay relay-b replied:\nfour');
     // B's thread: opened with ↗ relay-a (N4), the folded note from relay-a (N5) with its badge
     // linking to A's session (N3).
@@ -128,7 +103,13 @@ describe('paired relays (two summon serve processes)', () => {
     // N1: the note is shown under the sending agent's name (its relay in the row and badge).
     expect(note?.username).toBe('engineer');
     const link = /<(http:\/\/127\.0\.0\.1:\d+\/relay\/v1\/sessions\/[0-9a-f-]+)\|/.exec(blocks)?.[1] ?? '';
-    expect(await (await fetch(link)).text()).toContain('on relay relay-a');
+    // N3: a person's browser is sent to A's thread on A's Slack (its permalink), nothing else.
+    const opened = await fetch(link, { redirect: 'manual' });
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get('location')).toBe(
+      `https://acme.slack.com/archives/${CHANNEL}/p${ts.replace('.', '')}`,
+    );
+    expect(await opened.text()).toBe('');
     // N12: B's model request begins with the header line, which the chat does not show.
     const request = b.model.requests.find((r) => firstText(r.body).includes('task-ask'));
     expect(firstText(request?.body).split('## Prompt')[1]?.trim()).toMatch(
@@ -138,6 +119,39 @@ describe('paired relays (two summon serve processes)', () => {
     // N14: the remote turn sends no "reply ready" or "failed" notification.
     expect(thread.some((m) => /turn failed|reply ready/i.test(m.text))).toBe(false);
     expect(thread.some((m) => m.blocks === null && m.text === 'four')).toBe(true);
+  });
+
+  it('N3: a session without a link (terminal) is a plain page naming it by title; an unknown one is 404', async () => {
+    const terminal = await a.store.inWorkspace(a.workspaceId, async (tx) => {
+      const [space] = await tx.spaces.list(a.workspaceId);
+      const conversation = await tx.conversations.insert(a.workspaceId, {
+        spaceId: space?.id ?? '',
+        platform: 'terminal',
+        threadId: 'terminal-thread-1',
+        title: 'nightly digest',
+        ownerAgentId: null,
+        createdByAgentId: null,
+      });
+      await tx.messages.insert(a.workspaceId, {
+        conversationId: conversation.id,
+        authorKind: 'person',
+        authorAgentId: null,
+        authorMemberId: null,
+        text: 'secret figures 42',
+        mentions: { agents: [], members: [] },
+        platformMessageRef: null,
+        note: null,
+      });
+      return conversation;
+    });
+    const page = await fetch(`${a.url}/relay/v1/sessions/${terminal.id}`, { redirect: 'manual' });
+    expect(page.status).toBe(200);
+    const text = await page.text();
+    expect(text).toContain('Session "nightly digest" on relay relay-a');
+    expect(text).not.toContain('secret figures');
+    const unknown = await fetch(`${a.url}/relay/v1/sessions/00000000-0000-4000-8000-000000000000`);
+    expect(unknown.status).toBe(404);
+    expect((await fetch(`${a.url}/relay/v1/sessions/not-an-id`)).status).toBe(404);
   });
 
   it('N13: a question asked on B is answered by A’s agent at full', async () => {
@@ -219,6 +233,52 @@ describe('paired relays (two summon serve processes)', () => {
     });
   });
 
+  it('R3, M20: B checks the chain itself: depth 3 or the receiving agent in it is refused, logged, nothing runs', async () => {
+    // A hand-made request signed with A's key, as a client that did not check would send it.
+    const { keys, keyId } = await a.store.inWorkspace(a.workspaceId, async (tx) => ({
+      keys: await tx.relays.keyPair(a.workspaceId, () => {
+        throw new Error('A has a key pair since pairing');
+      }),
+      keyId: (await tx.relays.findActiveByName(a.workspaceId, 'relay-b'))?.remotePairingId ?? '',
+    }));
+    const path = '/relay/v1/prompts';
+    const send = async (chain: string[], depth: number) => {
+      const body = JSON.stringify({
+        agent: 'qa',
+        text: `hand-made task-chain ${depth}`,
+        space: null,
+        sender: { agent: 'engineer', model: null, session: { title: null, url: null } },
+        chain,
+        depth,
+      });
+      const response = await fetch(`${b.url}${path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...signedHeaders(keys.privateKey, { method: 'POST', path, keyId, body }, new Date()),
+        },
+        body,
+      });
+      const error = ((await response.json()) as { error?: { code: string; message: string } }).error;
+      return [response.status, error?.code, error?.message ?? ''] as const;
+    };
+    const before = (await b.runs()).length;
+    const deep = await send(['engineer@relay-a', 'architect@relay-a', 'ceo@relay-a'], 3);
+    expect(deep.slice(0, 2)).toEqual([409, 'limit']);
+    expect(deep[2]).toContain('this chain is already 3 deep');
+    const cycle = await send(['qa@relay-b', 'engineer@relay-a'], 2);
+    expect(cycle.slice(0, 2)).toEqual([409, 'limit']);
+    expect(cycle[2]).toContain('qa on relay-b is already in this chain');
+    expect((await b.runs()).length).toBe(before);
+    // The log lines reach the test through the child's stderr, maybe after the answers.
+    await waitFor(
+      async () =>
+        b.server.lines.filter(
+          (l) => l.includes('relay request refused') && (JSON.parse(l) as { code: string }).code === 'limit',
+        ).length >= 2,
+    );
+  });
+
   it('R1: a forged signature, an expired timestamp, a replay and a revoked pairing are refused, logged, and nothing runs', async () => {
     const { keys, keyId } = await a.store.inWorkspace(a.workspaceId, async (tx) => ({
       keys: await tx.relays.keyPair(a.workspaceId, () => {
@@ -266,21 +326,41 @@ describe('paired relays (two summon serve processes)', () => {
     await b.settle();
     expect((await b.runs()).length).toBe(before + 1);
 
-    expect((await b.cli(['relays', 'revoke', 'relay-a'])).stdout).toContain(
-      'Revoked the pairing with relay relay-a',
-    );
+    // R1: revoking on B tells A (signed), which revokes its side too.
+    const revokedOnB = await b.cli(['relays', 'revoke', 'relay-a']);
+    expect(revokedOnB.stdout).toContain('Revoked the pairing with relay relay-a.');
+    expect(revokedOnB.stdout).toContain('Relay relay-a was told and revoked its side too.');
+    expect((await a.cli(['relays', 'list'])).stdout).toMatch(/relay-b\s.*revoked \d{4}-/);
+    await waitFor(async () => a.server.lines.some((l) => l.includes('a paired relay revoked the pairing')));
     const revoked = await post(
       signedHeaders(keys.privateKey, { method: 'POST', path, keyId, body }, new Date()),
     );
     expect([revoked.status, await codeOf(revoked)]).toEqual([403, 'revoked']);
     const { reply } = await askOnA('task-revoked');
-    expect(reply).toContain('was revoked on relay relay-b');
+    expect(reply).toContain('the pairing with relay relay-b was revoked');
+    // R1 `read`: a revoked pairing lists nothing either.
+    expect((await askOnA('task-list')).reply).toContain(
+      'list_remote_agents refused by relay relay-b: the pairing with relay relay-b was revoked',
+    );
     expect((await b.runs()).length).toBe(before + 1);
-    const refusals = b.server.lines
-      .filter((l) => l.includes('relay request refused'))
-      .map((l) => (JSON.parse(l) as { code: string }).code);
-    expect(refusals).toEqual(
+    const refusals = () =>
+      b.server.lines
+        .filter((l) => l.includes('relay request refused'))
+        .map((l) => (JSON.parse(l) as { code: string }).code);
+    await waitFor(async () => refusals().includes('revoked'));
+    expect(refusals()).toEqual(
       expect.arrayContaining(['bad_signature', 'stale_timestamp', 'replayed', 'revoked']),
     );
+  });
+
+  it('R1: revoking while the other relay is unreachable still revokes here, and says so', async () => {
+    await pairSides(a, b);
+    expect((await a.cli(['relays', 'list'])).stdout).toMatch(/relay-b\s.*active/);
+    await b.server.kill('SIGTERM');
+    const revoked = await a.cli(['relays', 'revoke', 'relay-b']);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toContain('Revoked the pairing with relay relay-b.');
+    expect(revoked.stdout).toMatch(/Relay relay-b was not told \(relay relay-b could not be reached/);
+    expect((await a.cli(['relays', 'list'])).stdout).not.toMatch(/active/);
   });
 });

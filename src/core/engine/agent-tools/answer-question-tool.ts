@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ALL_MODES, defineTool } from '../../tools/tool-definition';
 import type { AgentToolContext } from './agent-tool-context';
 import { recordAnswer } from './questions';
+import { relayCallActions } from './remote-agent';
 import { answerRemote } from './remote-answer';
 
 /**
@@ -24,7 +25,11 @@ export const answerQuestionTool = (ctx: AgentToolContext) =>
     }),
     access: 'read',
     modes: ALL_MODES,
-    classify: () => [],
+    // G1, N13: a question on another relay is answered there, over the network.
+    classify: (input) =>
+      input.relay === undefined
+        ? []
+        : relayCallActions(ctx, { agent: `someone@${input.relay}`, relay: input.relay }),
     run: async (input, _scope, signal) => {
       const { deps, turn } = ctx;
       // N13, R1: a question on a paired relay is answered there (it checks the level is `full`).

@@ -2,7 +2,7 @@ import { ALL_MODES, defineTool } from '../../tools/tool-definition';
 import { duration } from '../../wake/wake-messages';
 import { type AgentToolContext, setWaiting } from './agent-tool-context';
 import { handOff } from './hand-off';
-import { awaitRemote, remoteOutcome, remoteTargetOf, sendRemote } from './remote-agent';
+import { awaitRemote, relayCallActions, remoteOutcome, remoteTargetOf, sendRemote } from './remote-agent';
 import { handoffInput } from './send-to-agent-tool';
 import { waitForRun } from './wait-for-run';
 
@@ -18,7 +18,8 @@ export const askAgentTool = (ctx: AgentToolContext) =>
     input: handoffInput,
     access: 'read',
     modes: ALL_MODES,
-    classify: () => [],
+    // G1, N13: an agent of another relay is reached over the network (a guardrail may ask first).
+    classify: (input) => relayCallActions(ctx, input),
     run: async (input, _scope, signal) => {
       // R2, N11: an agent of a paired relay is asked there; its reply comes back here.
       const remote = remoteTargetOf(ctx, input);

@@ -4,6 +4,7 @@ import { answerQuestionTool } from './answer-question-tool';
 import { askAgentTool } from './ask-agent-tool';
 import { askQuestionTool } from './ask-question-tool';
 import { delegateTaskTool } from './delegate-task-tool';
+import { listRemoteAgentsTool } from './list-remote-agents-tool';
 import { sendToAgentTool } from './send-to-agent-tool';
 
 export {
@@ -21,5 +22,7 @@ export function agentTools(ctx: AgentToolContext): AnyToolDefinition[] {
     delegateTaskTool(ctx),
     askQuestionTool(ctx),
     answerQuestionTool(ctx),
+    // R1 `read`: offered where this relay can reach paired ones.
+    ...(ctx.deps.relays === undefined ? [] : [listRemoteAgentsTool(ctx)]),
   ];
 }

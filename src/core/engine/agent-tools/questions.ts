@@ -39,7 +39,10 @@ export type Answerer =
 /** What answering and redrawing a question card need of the engine. */
 type QuestionDeps = Pick<EngineDeps, 'store' | 'clock' | 'waits' | 'platforms'>;
 
-export type AnswerResult = { ok: true; question: QuestionRecord } | { ok: false; reason: string };
+export type AnswerResult =
+  | { ok: true; question: QuestionRecord }
+  /** `approval`: the id is an approval's, which only a person decides (N13, G4). */
+  | { ok: false; reason: string; approval?: true };
 
 /**
  * N13: records the first answer to a pending question (an option number or free text) and
@@ -55,6 +58,13 @@ export async function recordAnswer(
 ): Promise<AnswerResult> {
   const result = await deps.store.inWorkspace(workspaceId, async (tx): Promise<AnswerResult> => {
     const question = await tx.questions.findById(questionId);
+    // N13, G4: an approval card is never an agent's to answer, whoever asks and from where.
+    if (question === null && (await tx.approvals.findById(questionId)) !== null)
+      return {
+        ok: false,
+        approval: true,
+        reason: `${questionId} is an approval, not a question: a person with the role owner, admin or approver decides it on its card, never an agent. Tell the people it is waiting for them.`,
+      };
     if (question === null)
       return { ok: false, reason: `There is no question ${questionId} in this workspace.` };
     if (question.status !== 'pending') {

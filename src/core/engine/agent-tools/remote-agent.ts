@@ -1,3 +1,4 @@
+import type { GuardrailAction } from '../../model/guardrail';
 import type { RelayCall, RelayClient } from '../../ports/relay-client';
 import { parseAgentAddress, qualifiedName } from '../../relays/relay-address';
 import { checkRelayChain } from '../../relays/relay-chain';
@@ -33,6 +34,19 @@ export function remoteTargetOf(
     };
   }
   return { agent: address.agent, relay: address.relay, client };
+}
+
+/**
+ * G1, N13: a call that reaches an agent of another relay goes over the network to another
+ * deployment: it is the `network` action, so a guardrail may make it ask a person first (the
+ * approval card is answered by a person only, G4). A call inside this relay is not gated.
+ */
+export function relayCallActions(
+  ctx: AgentToolContext,
+  input: { agent: string; relay?: string | undefined },
+): GuardrailAction[] {
+  const target = remoteTargetOf(ctx, input);
+  return target === null || 'refused' in target ? [] : ['network'];
 }
 
 /**

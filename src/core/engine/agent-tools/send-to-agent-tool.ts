@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ALL_MODES, defineTool } from '../../tools/tool-definition';
 import type { AgentToolContext } from './agent-tool-context';
 import { handOff } from './hand-off';
-import { remoteTargetOf, sendRemote } from './remote-agent';
+import { relayCallActions, remoteTargetOf, sendRemote } from './remote-agent';
 
 export const handoffInput = z.object({
   agent: z
@@ -34,7 +34,8 @@ export const sendToAgentTool = (ctx: AgentToolContext) =>
     input: handoffInput,
     access: 'read',
     modes: ALL_MODES,
-    classify: () => [],
+    // G1, N13: an agent of another relay is reached over the network (a guardrail may ask first).
+    classify: (input) => relayCallActions(ctx, input),
     run: async (input) => {
       // R2: an agent of a paired relay gets the note there; it returns at once, as here.
       const remote = remoteTargetOf(ctx, input);

@@ -1,4 +1,4 @@
-import { discordNoteBadge } from '../../../../src/bots/discord/discord-note-badge';
+import { discordNoteBadge, discordThreadLink } from '../../../../src/bots/discord/discord-note-badge';
 import { renderWebhookBodies } from '../../../../src/bots/discord/discord-render';
 
 const THREAD = 'discord:111111111111111111:222222222222222222:333333333333333333';
@@ -23,6 +23,14 @@ describe('N1–N3: a Discord note names and links the conversation it came from'
     expect(discordNoteBadge({ title: null, thread: THREAD, sender: 'qa' }, false)).toContain(
       '[source conversation](https://discord.com/channels/',
     );
+  });
+
+  it('N3: the link a paired relay’s badge redirects to is the guild thread’s; a DM or another id has none', () => {
+    expect(discordThreadLink(THREAD)).toBe(
+      'https://discord.com/channels/111111111111111111/333333333333333333',
+    );
+    expect(discordThreadLink('discord:111111111111111111:444444444444444444:444444444444444444')).toBeNull();
+    expect(discordThreadLink('slack:C0GENERAL1:1700000000.000100')).toBeNull();
   });
 
   it('markdown in a title cannot end the link early or ping anyone', () => {
