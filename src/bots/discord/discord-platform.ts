@@ -13,10 +13,12 @@ import { EditedReplyStream } from '../../core/streaming/edited-reply-stream';
 import type { DiscordDirectory } from './discord-directory';
 import { DiscordRequestError, withoutTokens } from './discord-errors';
 import {
+  DISCORD_CONTENT_LIMIT,
   renderDirectBodies,
   renderDirectEditBody,
   renderEditBody,
   renderWebhookBodies,
+  splitForDiscord,
 } from './discord-render';
 import type { DiscordCall } from './discord-sender';
 import {
@@ -25,7 +27,6 @@ import {
   encodeDiscordThreadId,
   isDirectConversation,
 } from './discord-thread-id';
-import { DISCORD_CONTENT_LIMIT, splitMessage } from './split-message';
 
 /** Discord's JSON error code for "A thread has already been created for this message". */
 const THREAD_ALREADY_CREATED = 160004;
@@ -129,7 +130,7 @@ export class DiscordPlatform implements ChatPlatform {
       platform: this,
       thread,
       as: opening.as,
-      split: (text) => splitMessage(text, STREAM_PART_LIMIT),
+      split: (text) => splitForDiscord(text, STREAM_PART_LIMIT),
       intervalMs: this.options.streamEditIntervalMs ?? 1_000,
       logger: this.options.logger.child({ component: 'discord-stream' }),
     });
