@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
+import { frontEndServices } from '../../src/app/front-end-services';
 import { SLACK_EVENTS_PATH, SlackFrontEnd } from '../../src/bots/slack/slack-front-end';
 import { DEFAULT_TIMINGS, type RunJob } from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
@@ -104,7 +105,7 @@ export async function openSummon(
   cleanup.defer(`remove ${dataDir}`, () => rm(dataDir, { recursive: true, force: true }));
   const front = await SlackFrontEnd.connect({
     credentials: { botToken: standIn.token, signingSecret: SIGNING_SECRET, appToken: undefined, apiUrl },
-    store,
+    ...frontEndServices({ store, logger: silentLogger }),
     logger: silentLogger,
   });
   if (front === null) throw new Error('the Slack front end did not connect to the stand-in');

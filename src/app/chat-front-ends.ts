@@ -4,11 +4,12 @@ import { SlackFrontEnd } from '../bots/slack/slack-front-end';
 import type { ServeRole } from '../config/serve-role';
 import { RunActivityBoard } from '../core/agents/run-activity-board';
 import type { Platform } from '../core/model/platform';
-import type { ChatEngine } from '../core/ports/chat-engine';
+import type { InboxChatEngine } from '../core/ports/chat-engine';
 import type { ChatPlatform } from '../core/ports/chat-platform';
 import type { RunnerResolver } from '../core/ports/runner';
 import type { RelayInbound } from '../core/relays/relay-inbound';
 import { startEngine } from './engine-runtime';
+import { frontEndServices } from './front-end-services';
 import type { Runtime } from './runtime';
 
 export interface ChatFrontEnds {
@@ -25,7 +26,7 @@ export interface ChatFrontEnds {
 interface FrontEnd {
   platform: ChatPlatform;
   /** False when its credentials were refused (logged once; no retry loop). */
-  start(engine: ChatEngine): Promise<boolean>;
+  start(engine: InboxChatEngine): Promise<boolean>;
   /** A worker's start: the platform posts, nothing listens (no Bolt listeners, no Discord gateway). */
   startPosting(): Promise<boolean>;
   handleHttp?(request: IncomingMessage, response: ServerResponse): boolean;
@@ -105,14 +106,19 @@ async function configuredFrontEnds(
   options: { replyPartLimit?: number },
 ): Promise<FrontEnd[]> {
   const { config, logger, store } = runtime;
+  // The core's services the front ends are handed: lookups, `/summon`, each platform's outbox.
+  const services = frontEndServices({
+    store,
+    logger,
+    metrics: runtime.metrics,
+    activity: (runId) => activity.activityOf(runId),
+  });
   const frontEnds: FrontEnd[] = [];
   if (config.slack !== undefined) {
     const slack = await SlackFrontEnd.connect({
       credentials: config.slack,
-      store,
+      ...services,
       logger,
-      metrics: runtime.metrics,
-      activity: (runId) => activity.activityOf(runId),
       ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
       ...(config.slack.streamRolloverMs === undefined
         ? {}
@@ -130,12 +136,7 @@ async function configuredFrontEnds(
   }
   const discordToken = config.discord.token;
   if (discordToken !== undefined) {
-    const discord = new DiscordFrontEnd({
-      store,
-      logger,
-      apiUrl: config.discord.apiUrl,
-      metrics: runtime.metrics,
-    });
+    const discord = new DiscordFrontEnd({ ...services, logger, apiUrl: config.discord.apiUrl });
     frontEnds.push({
       platform: discord.platform,
       start: (engine) => discord.start(engine, discordToken),

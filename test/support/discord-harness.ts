@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { FolderAttachmentShelf } from '../../src/adapters/attachments/folder-attachment-shelf';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
+import { frontEndServices } from '../../src/app/front-end-services';
 import { createLogger } from '../../src/app/logger';
 import { DiscordFrontEnd } from '../../src/bots/discord';
 import type { AttachmentLimits } from '../../src/core/attachments/attachment-limits';
@@ -12,7 +13,9 @@ import {
   type TurnToolKit,
 } from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
+import { withDirectInbox } from '../../src/core/ingest/direct-inbox';
 import type { InboxRouterOptions } from '../../src/core/ingest/inbox-router';
+import { tellInThread } from '../../src/core/ingest/tell-in-thread';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
 import type { Runner } from '../../src/core/ports/runner';
 import type { StoreTx } from '../../src/core/ports/store';
@@ -100,7 +103,7 @@ spaces:
   /** A front end and its engine, as one process of Summon has them. */
   const boot = async () => {
     const frontEnd = new DiscordFrontEnd({
-      store,
+      ...frontEndServices({ store, logger }),
       logger,
       apiUrl: standIn.apiUrl,
       streamEditIntervalMs: options.streamEditIntervalMs ?? 20,
@@ -129,7 +132,15 @@ spaces:
             ...(options.attachmentLimits === undefined ? {} : { attachmentLimits: options.attachmentLimits }),
           });
     await turnEngine?.start({ concurrency: 4 });
-    const engine = options.engine ?? turnEngine;
+    const given =
+      options.engine === undefined
+        ? null
+        : // T4: an engine without an inbox (a recording one): each message is decoded and received at once.
+          withDirectInbox(options.engine, {
+            store,
+            tell: tellInThread(new Map([['discord', frontEnd.platform]]), logger),
+          });
+    const engine = given ?? turnEngine;
     if (engine === null) throw new Error('give a runner or an engine');
     const ready = standIn.gateway.nextReady();
     const connected = await frontEnd.start(engine, standIn.token);

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { FolderAttachmentShelf } from '../../src/adapters/attachments/folder-attachment-shelf';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
+import { frontEndServices } from '../../src/app/front-end-services';
 import { SlackFrontEnd } from '../../src/bots/slack/slack-front-end';
 import type { SlackStreamSettings } from '../../src/bots/slack/slack-reply-stream';
 import { RunActivityBoard } from '../../src/core/agents/run-activity-board';
@@ -15,9 +16,11 @@ import {
   type TurnToolKit,
 } from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
+import { withDirectInbox } from '../../src/core/ingest/direct-inbox';
 import type { InboxRouterOptions } from '../../src/core/ingest/inbox-router';
+import { tellInThread } from '../../src/core/ingest/tell-in-thread';
 import type { MemberRole } from '../../src/core/model/member';
-import type { ChatEngine } from '../../src/core/ports/chat-engine';
+import type { InboxChatEngine } from '../../src/core/ports/chat-engine';
 import { type Logger, silentLogger } from '../../src/core/ports/logger';
 import type { Runner } from '../../src/core/ports/runner';
 import type { StoreTx } from '../../src/core/ports/store';
@@ -120,10 +123,13 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
         appToken: options.socketMode ? (options.appToken ?? APP_TOKEN) : undefined,
         apiUrl,
       },
-      store,
+      ...frontEndServices({
+        store,
+        logger,
+        outboxBackoff: { baseMs: 20, maxMs: 200, maxAttempts: 6 },
+        activity: (runId) => activity.activityOf(runId),
+      }),
       logger,
-      outboxBackoff: { baseMs: 20, maxMs: 200, maxAttempts: 6 },
-      activity: (runId) => activity.activityOf(runId),
       ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
       ...(options.backfill === undefined ? {} : { backfill: options.backfill }),
       stream: { intervalMs: 20, ...options.stream },
@@ -152,7 +158,10 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
       });
       await engine.start({ concurrency: 4 });
     }
-    const chatEngine: ChatEngine = engine ?? recording;
+    // T4: the recording engine has no inbox: each event is decoded and received at once.
+    const chatEngine: InboxChatEngine =
+      engine ??
+      withDirectInbox(recording, { store, tell: tellInThread(new Map([['slack', front.platform]]), logger) });
     if (!(await front.start(chatEngine))) {
       await engine?.close();
       throw new Error('the Slack front end did not start (Slack refused the app token)');

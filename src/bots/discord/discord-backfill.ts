@@ -1,6 +1,6 @@
 import type { Client, Message } from 'discord.js';
+import type { ChatDirectory } from '../../core/ports/chat-directory';
 import type { Logger } from '../../core/ports/logger';
-import type { Store } from '../../core/ports/store';
 import type { DiscordDirectory } from './discord-directory';
 import { loggable } from './discord-errors';
 import type { DiscordMessages } from './discord-messages';
@@ -20,7 +20,8 @@ export class DiscordBackfill {
   constructor(
     private readonly deps: {
       client: Client;
-      store: Store;
+      /** P11: the cursors (the core's directory). */
+      cursors: Pick<ChatDirectory, 'cursorsSince'>;
       directory: DiscordDirectory;
       messages: DiscordMessages;
       logger: Logger;
@@ -30,7 +31,7 @@ export class DiscordBackfill {
 
   async run(): Promise<{ channels: number; messages: number }> {
     const since = new Date(this.deps.now().getTime() - ACTIVE_THREAD_DAYS * 86_400_000);
-    const cursors = await this.deps.store.transaction((tx) => tx.channelCursors.listSince('discord', since));
+    const cursors = await this.deps.cursors.cursorsSince('discord', since);
     let messages = 0;
     for (const cursor of cursors) {
       try {

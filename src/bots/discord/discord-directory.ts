@@ -1,4 +1,4 @@
-import type { Store } from '../../core/ports/store';
+import type { ChatDirectory } from '../../core/ports/chat-directory';
 import type { DiscordMember } from './discord-mentions';
 
 /** What the Discord front end looks up in Summon's records (P1: guild → workspace, channel → space). */
@@ -23,67 +23,17 @@ export interface DiscordDirectory {
   agentsOfChannel(guildId: string, channelId: string): Promise<{ name: string; title: string }[]>;
 }
 
-/** The directory over the store (read in the system context: it runs before a member is known). */
-export class StoreDiscordDirectory implements DiscordDirectory {
-  constructor(private readonly store: Store) {}
-
-  isBoundChannel(guildId: string, channelId: string): Promise<boolean> {
-    return this.store.transaction(async (tx) => {
-      const guild = await tx.platformBindings.find('discord', guildId);
-      const channel = await tx.channelBindings.find('discord', channelId);
-      return guild !== null && channel !== null && channel.workspaceId === guild.workspaceId;
-    });
-  }
-
-  workspaceOf(guildId: string): Promise<string | null> {
-    return this.store.transaction(
-      async (tx) => (await tx.platformBindings.find('discord', guildId))?.workspaceId ?? null,
-    );
-  }
-
-  guildOfDirectMessage(
-    dmChannelId: string,
-    userId: string,
-    guildIds: readonly string[],
-  ): Promise<string | null> {
-    return this.store.transaction(async (tx) => {
-      const bound = await tx.channelBindings.find('discord', dmChannelId);
-      if (bound !== null) {
-        const guilds = await tx.platformBindings.listForWorkspace(bound.workspaceId);
-        return guilds.find((g) => g.platform === 'discord')?.externalId ?? null;
-      }
-      for (const guildId of guildIds) {
-        const guild = await tx.platformBindings.find('discord', guildId);
-        if (guild === null) continue;
-        if ((await tx.members.findByPlatformUser(guild.workspaceId, 'discord', userId)) !== null)
-          return guildId;
-      }
-      return null;
-    });
-  }
-
-  members(guildId: string): Promise<DiscordMember[]> {
-    return this.store.transaction(async (tx) => {
-      const guild = await tx.platformBindings.find('discord', guildId);
-      if (guild === null) return [];
-      return (await tx.members.list(guild.workspaceId)).flatMap((m) =>
-        m.discordUserId === null ? [] : [{ nickname: m.nickname, discordUserId: m.discordUserId }],
-      );
-    });
-  }
-
-  agentsOfChannel(guildId: string, channelId: string): Promise<{ name: string; title: string }[]> {
-    return this.store.transaction(async (tx) => {
-      const guild = await tx.platformBindings.find('discord', guildId);
-      const channel = await tx.channelBindings.find('discord', channelId);
-      if (guild === null || channel === null || channel.workspaceId !== guild.workspaceId) return [];
-      const agents = await tx.agents.list(guild.workspaceId);
-      const participants = await tx.spaces.listParticipants(channel.spaceId);
-      const inSpace = new Set(participants.flatMap((p) => (p.kind === 'agent' ? [p.agentId] : [])));
-      // Participants first; any agent of the workspace may be summoned (M2 adds it).
-      return [...agents]
-        .sort((a, b) => Number(inSpace.has(b.id)) - Number(inSpace.has(a.id)))
-        .map((a) => ({ name: a.name, title: a.title }));
-    });
-  }
+/** The core's `ChatDirectory` in Discord's terms. */
+export function discordDirectory(directory: ChatDirectory): DiscordDirectory {
+  return {
+    isBoundChannel: (guildId, channelId) => directory.isBoundChannel('discord', channelId, guildId),
+    workspaceOf: (guildId) => directory.workspaceOfTeam('discord', guildId),
+    guildOfDirectMessage: (dmChannelId, userId, guildIds) =>
+      directory.teamOfDirectMessage('discord', dmChannelId, userId, guildIds),
+    members: async (guildId) =>
+      (await directory.membersOfTeam('discord', guildId)).flatMap((m) =>
+        m.userId === null ? [] : [{ nickname: m.nickname, discordUserId: m.userId }],
+      ),
+    agentsOfChannel: (guildId, channelId) => directory.agentsOfChannel('discord', guildId, channelId),
+  };
 }

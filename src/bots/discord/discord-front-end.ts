@@ -1,15 +1,14 @@
 import { type Client, DiscordjsError, DiscordjsErrorCodes, Events, REST, Routes } from 'discord.js';
-import { SummonCommands } from '../../core/commands/summon-commands';
-import { OutboxDeliverer } from '../../core/outbox/outbox-deliverer';
-import type { ChatEngine } from '../../core/ports/chat-engine';
+import type { ChatDirectory } from '../../core/ports/chat-directory';
+import type { InboxChatEngine } from '../../core/ports/chat-engine';
+import type { CommandService } from '../../core/ports/command-service';
 import type { Logger } from '../../core/ports/logger';
-import type { Metrics } from '../../core/ports/metrics';
-import type { Store } from '../../core/ports/store';
+import type { Outbox, OutboxFactory } from '../../core/ports/outbox';
 import { registerGuildCommands } from './ask-command';
 import { DiscordAttachmentFetcher } from './discord-attachments';
 import { DiscordBackfill } from './discord-backfill';
 import { createDiscordClient } from './discord-client';
-import { type DiscordDirectory, StoreDiscordDirectory } from './discord-directory';
+import { type DiscordDirectory, discordDirectory } from './discord-directory';
 import { loggable } from './discord-errors';
 import { DiscordInboxDecoder } from './discord-inbox';
 import { DiscordInteractions } from './discord-interactions';
@@ -19,18 +18,18 @@ import { DiscordSender } from './discord-sender';
 import { DiscordWebhooks } from './discord-webhooks';
 
 export interface DiscordFrontEndOptions {
-  store: Store;
+  /** P1, M11, P11: what the translation looks up (the core's, over the store; `src/app` builds it). */
+  directory: ChatDirectory;
+  /** `/summon`: the core's command service (`src/app` builds it). */
+  commands: CommandService;
+  /** P7: this platform's outbox around the front end's `DiscordSender` (`src/app` builds it). */
+  outbox: OutboxFactory;
   logger: Logger;
   /** `DISCORD_API_URL`: the REST base; the gateway URL then comes from `GET /gateway/bot`. */
   apiUrl?: string | undefined;
   now?: () => Date;
-  directory?: DiscordDirectory;
   /** `/summon` answers slower than this are deferred first (Discord's 3 seconds); default 2 s. */
   commandDeferAfterMs?: number;
-  /** P7: the outbox's backoff for 5xx and network errors (tests shorten it). */
-  outboxBackoff?: { baseMs: number; maxMs: number; maxAttempts: number };
-  /** P7: the outbox's backlog, retries and 429s (`/metrics`). */
-  metrics?: Metrics;
   /** P14: a streamed reply is edited at most once per this many ms; default 1,000. */
   streamEditIntervalMs?: number;
 }
@@ -45,7 +44,7 @@ export class DiscordFrontEnd {
   readonly platform: DiscordPlatform;
   readonly webhooks: DiscordWebhooks;
   /** P7: every post, edit and direct message is stored, then sent (Retry-After, backoff, never twice). */
-  readonly deliverer: OutboxDeliverer;
+  readonly deliverer: Outbox;
   /** The outbox's own REST client: no retries, every rate limit handed back (discord.js would wait in memory). */
   private readonly senderRest: REST;
   private resumed = false;
@@ -59,7 +58,7 @@ export class DiscordFrontEnd {
   constructor(private readonly options: DiscordFrontEndOptions) {
     this.logger = options.logger.child({ component: 'discord' });
     this.client = createDiscordClient({ apiUrl: options.apiUrl });
-    this.directory = options.directory ?? new StoreDiscordDirectory(options.store);
+    this.directory = discordDirectory(options.directory);
     this.webhooks = new DiscordWebhooks(
       this.client.rest,
       () => this.client.application?.id ?? this.restApplicationId ?? '',
@@ -69,14 +68,10 @@ export class DiscordFrontEnd {
       rejectOnRateLimit: () => true,
       ...(options.apiUrl === undefined ? {} : { api: options.apiUrl }),
     });
-    this.deliverer = new OutboxDeliverer({
-      store: options.store,
-      platform: 'discord',
-      sender: new DiscordSender(this.senderRest, this.webhooks, this.logger),
-      logger: options.logger.child({ component: 'discord-outbox' }),
-      metrics: options.metrics,
-      ...(options.outboxBackoff === undefined ? {} : { backoff: options.outboxBackoff }),
-    });
+    this.deliverer = options.outbox(
+      'discord',
+      new DiscordSender(this.senderRest, this.webhooks, this.logger),
+    );
     this.platform = new DiscordPlatform({
       rest: this.client.rest,
       deliver: (target, kind, payload) => this.deliverer.deliver(target, kind, payload),
@@ -93,7 +88,7 @@ export class DiscordFrontEnd {
    * Connects. An invalid token is logged once and this connection stops (no retry loop);
    * resolves false then, true once connected.
    */
-  async start(engine: ChatEngine, token: string): Promise<boolean> {
+  async start(engine: InboxChatEngine, token: string): Promise<boolean> {
     const { client, logger } = this;
     // T4: messages are stored once as they arrive; the engine's inbox routes them.
     const decoder = new DiscordInboxDecoder({
@@ -103,12 +98,10 @@ export class DiscordFrontEnd {
       botUserId: () => client.user?.id ?? null,
       guildIds: () => [...client.guilds.cache.keys()],
     });
-    engine.routeInboxWith?.('discord', decoder);
+    engine.routeInboxWith('discord', decoder);
     const messages = new DiscordMessages({
       engine,
-      decoder,
       webhooks: this.webhooks,
-      store: this.options.store,
       logger,
       botUserId: () => client.user?.id ?? null,
       applicationId: () => client.application?.id ?? null,
@@ -120,7 +113,7 @@ export class DiscordFrontEnd {
       directory: this.directory,
       logger,
       summon: {
-        commands: new SummonCommands(this.options.store),
+        commands: this.options.commands,
         logger,
         now: this.options.now ?? (() => new Date()),
         ...(this.options.commandDeferAfterMs === undefined
@@ -130,7 +123,7 @@ export class DiscordFrontEnd {
     });
     const backfill = new DiscordBackfill({
       client,
-      store: this.options.store,
+      cursors: this.options.directory,
       directory: this.directory,
       messages,
       logger,

@@ -1,10 +1,9 @@
 import type { Client, Message } from 'discord.js';
 import type { InboxEntry, InboxRecord } from '../../core/model/inbox';
+import type { ChatDirectory } from '../../core/ports/chat-directory';
 import type { InboxDecision, InboxDecoder } from '../../core/ports/inbox-decoder';
 import type { Logger } from '../../core/ports/logger';
-import type { Store } from '../../core/ports/store';
-import { ensureDirectSpace } from '../../core/spaces/direct-space';
-import { StoreDiscordDirectory } from './discord-directory';
+import { discordDirectory } from './discord-directory';
 import { loggable } from './discord-errors';
 import {
   type DiscordMessageFields,
@@ -77,26 +76,27 @@ export interface DiscordInboxDecoderDeps {
 /**
  * T4: a stored Discord message read back after it was taken in, inside the routing
  * transaction: bound channels only (P1), mentions as members' nicknames (M11), a direct
- * message's one-person space, and the channel's back-fill cursor moved with the routing (P11).
+ * message said to be one (the core makes its one-person space), and the channel's back-fill
+ * cursor moved with the routing (P11).
  */
 export class DiscordInboxDecoder implements InboxDecoder {
   private readonly answeredDirectChannels = new Set<string>();
 
   constructor(private readonly deps: DiscordInboxDecoderDeps) {}
 
-  decode(record: InboxRecord, store: Store): Promise<InboxDecision> {
+  decode(record: InboxRecord, directory: ChatDirectory): Promise<InboxDecision> {
     const payload = payloadOf(record);
     return payload.kind === 'guild'
-      ? this.guildMessage(payload.place, payload.message, store)
-      : this.directMessage(payload.channelId, payload.message, store);
+      ? this.guildMessage(payload.place, payload.message, directory)
+      : this.directMessage(payload.channelId, payload.message, directory);
   }
 
   private async guildMessage(
     place: MessagePlace,
     message: DiscordMessageFields,
-    store: Store,
+    chat: ChatDirectory,
   ): Promise<InboxDecision> {
-    const directory = new StoreDiscordDirectory(store);
+    const directory = discordDirectory(chat);
     if (!(await directory.isBoundChannel(place.guild, place.channel))) {
       return { kind: 'drop', reason: 'channel not bound to a space' };
     }
@@ -105,13 +105,11 @@ export class DiscordInboxDecoder implements InboxDecoder {
     if (place.topLevel) this.deps.platform.nameThread(place.thread, inbound.text);
     else this.deps.platform.knowThread(place.thread);
     // P11: the cursor moves in the routing's transaction: routed and remembered, or neither.
-    await store.transaction((tx) =>
-      tx.channelCursors.advance('discord', {
-        channelId: place.topLevel ? place.channel : place.thread,
-        parentChannelId: place.topLevel ? null : place.channel,
-        messageId: message.id,
-      }),
-    );
+    await chat.advanceCursor('discord', {
+      channelId: place.topLevel ? place.channel : place.thread,
+      parentChannelId: place.topLevel ? null : place.channel,
+      messageId: message.id,
+    });
     return {
       kind: 'route',
       message: inbound,
@@ -120,44 +118,27 @@ export class DiscordInboxDecoder implements InboxDecoder {
   }
 
   /**
-   * P1: a direct message is a one-person space with the workspace's top-level agent, made on a
-   * member's first message; the DM channel is one conversation. Someone who is no member of a
-   * linked workspace is told once how to become one, and nothing runs.
+   * P1: a direct message is routed in the person's one-person space (the core makes it on a
+   * member's first message); the DM channel is one conversation. Someone who is no member of
+   * a workspace of the bot's servers is told once how to become one, and nothing runs.
    */
   private async directMessage(
     dm: string,
     message: DiscordMessageFields,
-    store: Store,
+    chat: ChatDirectory,
   ): Promise<InboxDecision> {
-    const directory = new StoreDiscordDirectory(store);
+    const directory = discordDirectory(chat);
     const guild = await directory.guildOfDirectMessage(dm, message.authorId, this.deps.guildIds());
     if (guild === null) {
       return { kind: 'drop', reason: 'not a member', afterCommit: () => this.answerDirectMessage(dm) };
     }
     const place = { guild, channel: dm, thread: dm, topLevel: false };
-    const direct = await ensureDirectSpace(store, {
-      platform: 'discord',
-      teamId: guild,
-      channelId: dm,
-      userId: message.authorId,
-    });
-    if (!direct.ok) {
-      return {
-        kind: 'drop',
-        reason: direct.reason,
-        afterCommit: async () => {
-          await this.deps.platform.post(encodeDiscordThreadId(place), {
-            as: { kind: 'system' },
-            content: { kind: 'text', text: direct.reason },
-          });
-        },
-      };
-    }
     const members = await directory.members(guild);
     const inbound = toInbound(message, place, { botUserId: this.deps.botUserId() ?? '', members });
     return {
       kind: 'route',
       message: inbound,
+      direct: { platform: 'discord', teamId: guild, channelId: dm, userId: message.authorId },
       afterCommit: async (outcome) => this.handled(message, outcome.kind),
     };
   }

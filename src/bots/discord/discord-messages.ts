@@ -1,19 +1,15 @@
 import type { Message } from 'discord.js';
-import { deliverInbound } from '../../core/ingest/deliver-inbound';
-import type { ChatEngine } from '../../core/ports/chat-engine';
+import type { InboxChatEngine } from '../../core/ports/chat-engine';
 import type { Logger } from '../../core/ports/logger';
-import type { Store } from '../../core/ports/store';
 import { loggable } from './discord-errors';
 import { isConversational } from './discord-inbound';
-import { type DiscordInboxDecoder, discordInboxEntry } from './discord-inbox';
+import { discordInboxEntry } from './discord-inbox';
 import type { DiscordWebhooks } from './discord-webhooks';
 
 export interface DiscordMessagesDeps {
-  engine: ChatEngine;
-  /** T4: reads the stored messages back (bound channels, nicknames, DM spaces) once routed. */
-  decoder: DiscordInboxDecoder;
+  /** T4: stores each message once; the inbox reads it back with the front end's `DiscordInboxDecoder`. */
+  engine: InboxChatEngine;
   webhooks: DiscordWebhooks;
-  store: Store;
   logger: Logger;
   botUserId: () => string | null;
   applicationId: () => string | null;
@@ -63,10 +59,7 @@ export class DiscordMessages {
     if (this.isIgnored(message)) return;
     const entry = discordInboxEntry(message, this.deps.now());
     if (entry === null) return;
-    const taken = await deliverInbound(this.deps.engine, entry, {
-      decoder: this.deps.decoder,
-      store: this.deps.store,
-    });
+    const taken = await this.deps.engine.ingest(entry);
     // P6: a replay or a back-fill of a message handled before is not stored again.
     if (!taken.stored)
       this.deps.logger.debug({ messageId: message.id, outcome: 'duplicate' }, 'Discord message handled');

@@ -14,10 +14,12 @@ import type { DiscordDirectory } from './discord-directory';
 import { DiscordRequestError, withoutTokens } from './discord-errors';
 import { discordThreadLink } from './discord-note-badge';
 import {
+  DISCORD_CONTENT_LIMIT,
   renderDirectBodies,
   renderDirectEditBody,
   renderEditBody,
   renderWebhookBodies,
+  splitForDiscord,
 } from './discord-render';
 import type { DiscordCall } from './discord-sender';
 import {
@@ -26,7 +28,6 @@ import {
   encodeDiscordThreadId,
   isDirectConversation,
 } from './discord-thread-id';
-import { DISCORD_CONTENT_LIMIT, splitMessage } from './split-message';
 
 /** Discord's JSON error code for "A thread has already been created for this message". */
 const THREAD_ALREADY_CREATED = 160004;
@@ -135,7 +136,7 @@ export class DiscordPlatform implements ChatPlatform {
       platform: this,
       thread,
       as: opening.as,
-      split: (text) => splitMessage(text, STREAM_PART_LIMIT),
+      split: (text) => splitForDiscord(text, STREAM_PART_LIMIT),
       intervalMs: this.options.streamEditIntervalMs ?? 1_000,
       logger: this.options.logger.child({ component: 'discord-stream' }),
     });

@@ -6,11 +6,24 @@ import type {
   StatusCard,
 } from '../../core/ports/chat-platform';
 import { clipLines } from '../../core/text/clip-lines';
+import { type SplitOptions, splitMessage } from '../../core/text/split-message';
 import { encodeCustomId } from './custom-id';
 import { type DiscordMember, mentionMembers, NO_MENTIONS } from './discord-mentions';
 import { discordNoteBadge } from './discord-note-badge';
-import { DISCORD_CONTENT_LIMIT, splitMessage } from './split-message';
 import { webhookUsername } from './webhook-username';
+
+/** P7: Discord's limit for a message's `content`. */
+export const DISCORD_CONTENT_LIMIT = 2000;
+
+/**
+ * P7: what Discord needs of a split: no part of whitespace only (refused as empty), no line
+ * break a part ends at, and a fence the reply leaves open closed in its last part too.
+ */
+const DISCORD_SPLIT: SplitOptions = { breakAtCut: 'drop', blankParts: 'drop', lastFence: 'close' };
+
+/** P7: a reply in parts of at most `limit` characters (Discord's 2,000 by default), the core's split. */
+export const splitForDiscord = (text: string, limit = DISCORD_CONTENT_LIMIT): string[] =>
+  splitMessage(text, limit, DISCORD_SPLIT);
 
 /** The JSON body of one webhook execute or edit (Discord's field names). */
 export interface WebhookBody {
@@ -60,7 +73,7 @@ export function renderWebhookBodies(
       message.as.kind === 'agent'
         ? mentionMembers(content.text, members)
         : { content: content.text, allowedMentions: NO_MENTIONS };
-    return splitMessage(mapped.content).map((part) => ({
+    return splitForDiscord(mapped.content).map((part) => ({
       ...persona,
       content: part,
       embeds: [],
@@ -104,7 +117,7 @@ export function renderDirectBodies(
   if (content.kind === 'text' && message.as.kind === 'agent') {
     const label = `**${message.as.name}**\n`;
     const mapped = mentionMembers(content.text, members);
-    return splitMessage(mapped.content, DISCORD_CONTENT_LIMIT - label.length).map((part) => ({
+    return splitForDiscord(mapped.content, DISCORD_CONTENT_LIMIT - label.length).map((part) => ({
       content: `${label}${part}`,
       embeds: [],
       components: [],

@@ -1,5 +1,5 @@
 import { ApplicationCommandOptionType, type ChatInputCommandInteraction, MessageFlags } from 'discord.js';
-import type { SummonCommands } from '../../core/commands/summon-commands';
+import type { CommandService } from '../../core/ports/command-service';
 import type { Logger } from '../../core/ports/logger';
 import { loggable } from './discord-errors';
 
@@ -68,7 +68,7 @@ export const DEFER_AFTER_MS = 2000;
 const FAILED = 'Something went wrong on Summon’s side; try again in a moment.';
 
 export interface SummonCommandDeps {
-  commands: SummonCommands;
+  commands: CommandService;
   logger: Logger;
   now: () => Date;
   deferAfterMs?: number;

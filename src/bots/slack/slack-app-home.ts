@@ -1,9 +1,8 @@
 import type { App, webApi } from '@slack/bolt';
-import type { RunActivityLookup } from '../../core/agents/agent-roster';
 import type { AgentPresence } from '../../core/agents/presence';
-import { type WorkspaceOverview, workspaceOverview } from '../../core/commands/workspace-overview';
+import type { WorkspaceOverview } from '../../core/commands/workspace-overview';
+import type { ChatDirectory } from '../../core/ports/chat-directory';
 import type { Logger } from '../../core/ports/logger';
-import type { Store } from '../../core/ports/store';
 import { formatTokens, formatUsd } from '../../core/usage/budget';
 import { totalTokens } from '../../core/usage/token-usage';
 import { ACTIONS, type SlackBlock } from './slack-cards';
@@ -88,15 +87,10 @@ export function homeBlocks(overview: WorkspaceOverview | null): SlackBlock[] {
 /** Draws one person's App Home from the workspace as it is now; `notice` goes on top. */
 export async function publishHome(
   client: webApi.WebClient,
-  store: Store,
+  directory: Pick<ChatDirectory, 'homeOverview'>,
   who: { teamId: string; userId: string; notice?: string | null },
-  activity?: RunActivityLookup,
 ): Promise<void> {
-  const overview = await workspaceOverview(
-    store,
-    { platform: 'slack', teamId: who.teamId, userId: who.userId },
-    activity,
-  );
+  const overview = await directory.homeOverview('slack', who.teamId, who.userId);
   const notice = who.notice ? [section(`:warning: ${escapeMrkdwn(who.notice)}`)] : [];
   const blocks = [...notice, ...homeBlocks(overview)].slice(0, MAX_BLOCKS);
   await client.views.publish({ user_id: who.userId, view: { type: 'home', blocks: blocks as never } });
@@ -104,11 +98,11 @@ export async function publishHome(
 
 export function registerAppHome(
   app: App,
-  deps: { store: Store; logger: Logger; activity?: RunActivityLookup },
+  deps: { directory: Pick<ChatDirectory, 'homeOverview'>; logger: Logger },
 ): void {
   app.event('app_home_opened', async ({ event, body, client }) => {
     if (event.tab !== 'home' || body.team_id === undefined) return;
-    await publishHome(client, deps.store, { teamId: body.team_id, userId: event.user }, deps.activity);
+    await publishHome(client, deps.directory, { teamId: body.team_id, userId: event.user });
     deps.logger.debug({ component: 'slack', user: event.user }, 'App Home published');
   });
 }

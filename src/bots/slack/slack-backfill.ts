@@ -1,7 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { ChannelCursor } from '../../core/ports/channel-cursor-store';
+import type { ChatDirectory } from '../../core/ports/chat-directory';
 import type { Logger } from '../../core/ports/logger';
-import type { Store } from '../../core/ports/store';
 import type { SlackMessageEvent } from './slack-inbound';
 import { decodeSlackThreadId } from './slack-thread-id';
 
@@ -52,7 +52,8 @@ interface Page {
 export interface SlackBackfillDeps {
   /** A client that waits out Slack's 429s (Retry-After) and retries, unlike the outbox's. */
   client: webApi.WebClient;
-  store: Store;
+  /** P11: the cursors and which channels are bound (the core's directory). */
+  directory: Pick<ChatDirectory, 'cursorsSince' | 'isBoundChannel'>;
   /** Hands one message to the same path as a live event (the inbox de-duplicates, P6). */
   deliver: (event: SlackMessageEvent) => Promise<void>;
   logger: Logger;
@@ -78,7 +79,7 @@ export class SlackBackfill {
 
   async run(): Promise<{ conversations: number; messages: number }> {
     const since = new Date(this.deps.now().getTime() - ACTIVE_THREAD_DAYS * 86_400_000);
-    const cursors = await this.deps.store.transaction((tx) => tx.channelCursors.listSince('slack', since));
+    const cursors = await this.deps.directory.cursorsSince('slack', since);
     const byChannel = new Map<string, ChannelCursor[]>();
     for (const cursor of cursors) {
       const channel = cursor.parentChannelId ?? cursor.channelId;
@@ -86,8 +87,7 @@ export class SlackBackfill {
     }
     let messages = 0;
     for (const [channel, ofChannel] of byChannel) {
-      const bound = await this.deps.store.transaction((tx) => tx.channelBindings.find('slack', channel));
-      if (bound === null) continue;
+      if (!(await this.deps.directory.isBoundChannel('slack', channel))) continue;
       // The channel and its threads as one list, oldest first: said in the gap, taken in in order.
       const found: HistoryMessage[] = [];
       for (const cursor of ofChannel) found.push(...(await this.fetch(channel, cursor)));

@@ -1,14 +1,15 @@
-import type { Store } from '../../core/ports/store';
+import type { ChatDirectory } from '../../core/ports/chat-directory';
 import type { SlackMemberRef } from './slack-mrkdwn';
 
 /**
- * What the Slack translation needs to know about people: the members of the workspace a team or
- * channel belongs to (P1), read fresh on each call so a new link or role applies at once (P8).
+ * What the Slack translation needs to know about people, in Slack's terms, from the core's
+ * `ChatDirectory` (P1: the members of the workspace a team or channel belongs to; read fresh on
+ * each call so a new link or role applies at once, P8).
  */
 export class SlackDirectory {
   /** `teamId`: the Slack team this front end's bot token belongs to (from `auth.test`). */
   constructor(
-    private readonly store: Store,
+    private readonly directory: ChatDirectory,
     private readonly teamId: string | null = null,
   ) {}
 
@@ -19,29 +20,17 @@ export class SlackDirectory {
    * calls are stored in the outbox like every other (P7). Null only when the team is not linked.
    */
   async channelOwner(channel: string): Promise<{ workspaceId: string; members: SlackMemberRef[] } | null> {
-    return this.store.transaction(async (tx) => {
-      const binding = await tx.channelBindings.find('slack', channel);
-      if (binding === null) {
-        const team = this.teamId === null ? null : await tx.platformBindings.find('slack', this.teamId);
-        return team === null ? null : { workspaceId: team.workspaceId, members: [] };
-      }
-      const members = await tx.members.list(binding.workspaceId);
-      return {
-        workspaceId: binding.workspaceId,
-        members: members.map((m) => ({ nickname: m.nickname, slackUserId: m.slackUserId })),
-      };
-    });
+    const owner = await this.directory.channelOwner('slack', channel, this.teamId);
+    if (owner === null) return null;
+    return {
+      workspaceId: owner.workspaceId,
+      members: owner.members.map((m) => ({ nickname: m.nickname, slackUserId: m.userId })),
+    };
   }
 
   /** Nicknames by Slack user id for the team's workspace (inbound `<@U…>` → `@nickname`). */
   async nicknamesOfTeam(teamId: string): Promise<Map<string, string>> {
-    return this.store.transaction(async (tx) => {
-      const binding = await tx.platformBindings.find('slack', teamId);
-      if (binding === null) return new Map<string, string>();
-      const members = await tx.members.list(binding.workspaceId);
-      return new Map(
-        members.flatMap((m) => (m.slackUserId === null ? [] : [[m.slackUserId, m.nickname] as const])),
-      );
-    });
+    const members = await this.directory.membersOfTeam('slack', teamId);
+    return new Map(members.flatMap((m) => (m.userId === null ? [] : [[m.userId, m.nickname] as const])));
   }
 }

@@ -1,13 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, HTTPReceiver, SocketModeReceiver, webApi } from '@slack/bolt';
-import type { RunActivityLookup } from '../../core/agents/agent-roster';
-import { SummonCommands } from '../../core/commands/summon-commands';
-import { deliverInbound } from '../../core/ingest/deliver-inbound';
-import { OutboxDeliverer } from '../../core/outbox/outbox-deliverer';
-import type { ChatEngine } from '../../core/ports/chat-engine';
+import type { ChatDirectory } from '../../core/ports/chat-directory';
+import type { InboxChatEngine } from '../../core/ports/chat-engine';
+import type { CommandService } from '../../core/ports/command-service';
 import type { Logger } from '../../core/ports/logger';
-import type { Metrics } from '../../core/ports/metrics';
-import type { Store } from '../../core/ports/store';
+import type { Outbox, OutboxFactory } from '../../core/ports/outbox';
 import { publishHome, registerAppHome } from './slack-app-home';
 import { SlackBackfill } from './slack-backfill';
 import { boltLogger } from './slack-bolt-logger';
@@ -37,15 +34,15 @@ export interface SlackCredentials {
 
 export interface SlackFrontEndOptions {
   credentials: SlackCredentials;
-  store: Store;
+  /** P1, M11, P11, App Home: what the translation looks up (the core's, over the store; `src/app` builds it). */
+  directory: ChatDirectory;
+  /** `/summon`: the core's command service (`src/app` builds it). */
+  commands: CommandService;
+  /** P7: this platform's outbox around the front end's `SlackSender` (`src/app` builds it). */
+  outbox: OutboxFactory;
   logger: Logger;
   now?: () => Date;
   replyPartLimit?: number;
-  outboxBackoff?: { baseMs: number; maxMs: number; maxAttempts: number };
-  /** A13: the activity of runs this process executes (the engine's `RunActivityBoard`), for presence on App Home. */
-  activity?: RunActivityLookup;
-  /** P7: the outbox's backlog, retries and 429s (`/metrics`). */
-  metrics?: Metrics;
   /** P11: the back-fill's page size and page cap per conversation (tests set them small). */
   backfill?: { pageSize?: number; maxPages?: number };
   /** P14: when a streamed reply goes on in a new message (before Slack's ~5-minute limit), and the append interval. */
@@ -63,11 +60,11 @@ const DEAD_TOKEN = new Set([
 
 /**
  * The Slack front end: one Bolt app (HTTP on Summon's server, or Socket Mode), the Slack
- * platform the core posts through, and the outbox deliverer behind it.
+ * platform the core posts through, and the sender behind the outbox `src/app` hands it.
  */
 export class SlackFrontEnd {
   readonly platform: SlackPlatform;
-  readonly deliverer: OutboxDeliverer;
+  readonly deliverer: Outbox;
   private started = false;
   private readonly clicks = new Set<Promise<void>>();
   private backfills: Promise<unknown> = Promise.resolve();
@@ -83,14 +80,7 @@ export class SlackFrontEnd {
     private readonly historyClient: webApi.WebClient,
     directory: SlackDirectory,
   ) {
-    this.deliverer = new OutboxDeliverer({
-      store: options.store,
-      platform: 'slack',
-      sender: new SlackSender(client),
-      logger: options.logger.child({ component: 'slack-outbox' }),
-      metrics: options.metrics,
-      ...(options.outboxBackoff === undefined ? {} : { backoff: options.outboxBackoff }),
-    });
+    this.deliverer = options.outbox('slack', new SlackSender(client));
     this.platform = new SlackPlatform({
       deliver: (target, call, args) => this.deliverer.deliver(target, call, args),
       channelOwner: (channel) => directory.channelOwner(channel),
@@ -193,7 +183,7 @@ export class SlackFrontEnd {
       identity,
       client,
       historyClient,
-      new SlackDirectory(options.store, identity.teamId),
+      new SlackDirectory(options.directory, identity.teamId),
     );
   }
 
@@ -201,52 +191,44 @@ export class SlackFrontEnd {
    * Listens for events and clicks, sends what the outbox still holds, and opens Socket Mode.
    * False when Slack refused the app token: one log line, and this connection stays closed.
    */
-  async start(engine: ChatEngine): Promise<boolean> {
+  async start(engine: InboxChatEngine): Promise<boolean> {
     const log = this.options.logger.child({ component: 'slack' });
     // T4: this front end's stored events are read back and routed by the engine's inbox.
-    const decoder = new SlackInboxDecoder({
-      botUserId: this.identity.botUserId,
-      platform: this.platform,
-      logger: log,
-    });
-    engine.routeInboxWith?.('slack', decoder);
+    engine.routeInboxWith(
+      'slack',
+      new SlackInboxDecoder({ botUserId: this.identity.botUserId, logger: log }),
+    );
     registerSlackListeners(this.app, {
       engine,
       platform: this.platform,
-      decoder,
-      store: this.options.store,
       logger: log,
       botUserId: this.identity.botUserId,
       now: this.options.now ?? (() => new Date()),
       inFlight: this.clicks,
       refreshHome: (teamId, userId, notice) =>
-        publishHome(this.client, this.options.store, { teamId, userId, notice }, this.options.activity),
+        publishHome(this.client, this.options.directory, { teamId, userId, notice }),
     });
     registerSlashCommand(this.app, {
-      commands: new SummonCommands(this.options.store),
+      commands: this.options.commands,
       logger: log,
       now: this.options.now ?? (() => new Date()),
     });
     // P17: after every listener above, for what none of them answers.
     registerUnknownInteractions(this.app, { platform: this.platform, logger: log, commands: ['/summon'] });
-    registerAppHome(this.app, {
-      store: this.options.store,
-      logger: log,
-      ...(this.options.activity === undefined ? {} : { activity: this.options.activity }),
-    });
+    registerAppHome(this.app, { directory: this.options.directory, logger: log });
     const resumed = await this.deliverer.resume();
     if (resumed.resent + resumed.abandoned + resumed.pruned > 0) log.info(resumed, 'outbox resumed');
     const now = this.options.now ?? (() => new Date());
     const backfill = new SlackBackfill({
       client: this.historyClient,
-      store: this.options.store,
+      directory: this.options.directory,
       logger: log,
       now,
       ...this.options.backfill,
       // P6: the same inbox entry as a live event (`{channel}:{ts}`): what was taken in is dropped.
       deliver: async (event) => {
         const entry = slackInboxEntry(event, this.identity.teamId, now());
-        if (entry !== null) await deliverInbound(engine, entry, { decoder, store: this.options.store });
+        if (entry !== null) await engine.ingest(entry);
       },
     });
     // P11: every new Socket Mode connection (the first, and each reconnect) back-fills the gap.

@@ -1,10 +1,8 @@
 import { type AttachmentRef, toAttachmentRefs } from '../../core/model/attachment';
 import type { InboxEntry, InboxRecord } from '../../core/model/inbox';
-import type { ChatPlatform } from '../../core/ports/chat-platform';
+import type { ChatDirectory } from '../../core/ports/chat-directory';
 import type { InboxDecision, InboxDecoder } from '../../core/ports/inbox-decoder';
 import type { Logger } from '../../core/ports/logger';
-import type { Store } from '../../core/ports/store';
-import { ensureDirectSpace } from '../../core/spaces/direct-space';
 import { slackTsCursor, threadCursorId } from './slack-backfill';
 import { SlackDirectory } from './slack-directory';
 import { slackFileRefs } from './slack-files';
@@ -73,15 +71,16 @@ function payloadOf(record: InboxRecord): SlackInboxPayload {
 
 /**
  * T4: a stored Slack event read back after the ack, inside the routing transaction: `<@U…>` as
- * the member's nickname (read fresh, P8), and a direct message's one-person space (P1).
+ * the member's nickname (read fresh, P8); a direct message is said to be one (the core makes
+ * its one-person space, P1).
  */
 export class SlackInboxDecoder implements InboxDecoder {
-  constructor(private readonly deps: { botUserId: string; platform: ChatPlatform; logger: Logger }) {}
+  constructor(private readonly deps: { botUserId: string; logger: Logger }) {}
 
-  async decode(record: InboxRecord, store: Store): Promise<InboxDecision> {
+  async decode(record: InboxRecord, directory: ChatDirectory): Promise<InboxDecision> {
     const { teamId, event, files } = payloadOf(record);
     const log = this.deps.logger.child({ component: 'slack', eventId: record.eventId });
-    const nicknames = await new SlackDirectory(store).nicknamesOfTeam(teamId);
+    const nicknames = await new SlackDirectory(directory).nicknamesOfTeam(teamId);
     const decision = toInboundMessage(event, {
       teamId,
       botUserId: this.deps.botUserId,
@@ -94,37 +93,17 @@ export class SlackInboxDecoder implements InboxDecoder {
       files === undefined || files.length === 0
         ? decision.message
         : { ...decision.message, attachments: files };
-    // P1: a direct message is a one-person space with the top-level agent.
-    if (event.channel_type === 'im') {
-      const direct = await ensureDirectSpace(store, {
-        platform: 'slack',
-        teamId,
-        channelId: message.channelId,
-        userId: message.senderId,
-      });
-      if (!direct.ok) {
-        return {
-          kind: 'drop',
-          reason: direct.reason,
-          // P7: a team no workspace owns has no outbox to post through; the log says why.
-          afterCommit: () =>
-            this.deps.platform
-              .post(message.thread, {
-                as: { kind: 'system' },
-                content: { kind: 'text', text: direct.reason },
-              })
-              .then(
-                () => undefined,
-                (error: unknown) =>
-                  log.warn({ reason: direct.reason, err: String(error) }, 'the refusal could not be posted'),
-              ),
-        };
-      }
-    }
-    if (event.channel_type !== 'im') await advanceCursors(store, message.channelId, event);
+    // P1: a direct message, from this person in this team: the core routes it in their own space.
+    const direct = event.channel_type === 'im';
+    if (!direct) await advanceCursors(directory, message.channelId, event);
     return {
       kind: 'route',
       message,
+      ...(direct
+        ? {
+            direct: { platform: 'slack', teamId, channelId: message.channelId, userId: message.senderId },
+          }
+        : {}),
       afterCommit: async (outcome) => log.info({ outcome: outcome.kind }, 'Slack message handled'),
     };
   }
@@ -135,19 +114,21 @@ export class SlackInboxDecoder implements InboxDecoder {
  * remembered, or neither): a top-level message moves the channel's and opens its own thread's
  * (so replies said during a gap are fetched), a reply moves its thread's.
  */
-async function advanceCursors(store: Store, channel: string, event: SlackMessageEvent): Promise<void> {
+async function advanceCursors(
+  directory: ChatDirectory,
+  channel: string,
+  event: SlackMessageEvent,
+): Promise<void> {
   const ts = event.ts;
   if (ts === undefined) return;
-  await store.transaction(async (tx) => {
-    if ((await tx.channelBindings.find('slack', channel)) === null) return;
-    const messageId = slackTsCursor(ts);
-    const root = event.thread_ts ?? ts;
-    if (root === ts)
-      await tx.channelCursors.advance('slack', { channelId: channel, parentChannelId: null, messageId });
-    await tx.channelCursors.advance('slack', {
-      channelId: threadCursorId(channel, root),
-      parentChannelId: channel,
-      messageId,
-    });
+  if (!(await directory.isBoundChannel('slack', channel))) return;
+  const messageId = slackTsCursor(ts);
+  const root = event.thread_ts ?? ts;
+  if (root === ts)
+    await directory.advanceCursor('slack', { channelId: channel, parentChannelId: null, messageId });
+  await directory.advanceCursor('slack', {
+    channelId: threadCursorId(channel, root),
+    parentChannelId: channel,
+    messageId,
   });
 }

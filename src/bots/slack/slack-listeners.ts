@@ -1,21 +1,17 @@
 import type { App } from '@slack/bolt';
 import { AppError } from '../../core/errors';
-import { deliverInbound } from '../../core/ingest/deliver-inbound';
-import type { ChatEngine, PlatformActor } from '../../core/ports/chat-engine';
+import type { InboxChatEngine, PlatformActor } from '../../core/ports/chat-engine';
 import type { ChatPlatform } from '../../core/ports/chat-platform';
 import type { Logger } from '../../core/ports/logger';
-import type { Store } from '../../core/ports/store';
 import { ACTIONS, ANSWER_ACTION } from './slack-cards';
 import type { SlackMessageEvent } from './slack-inbound';
-import { type SlackInboxDecoder, slackInboxEntry } from './slack-inbox';
+import { slackInboxEntry } from './slack-inbox';
 import { encodeSlackThreadId } from './slack-thread-id';
 
 export interface SlackListenerDeps {
-  engine: ChatEngine;
+  /** T4: stores each event once; the inbox reads it back with the front end's `SlackInboxDecoder`. */
+  engine: InboxChatEngine;
   platform: ChatPlatform;
-  /** T4: reads the stored events back (nicknames, direct spaces) once routed. */
-  decoder: SlackInboxDecoder;
-  store: Store;
   logger: Logger;
   botUserId: string;
   now: () => Date;
@@ -41,8 +37,8 @@ interface ActionBody {
 export function registerSlackListeners(app: App, deps: SlackListenerDeps): void {
   /**
    * T4: a person's message is stored once and acknowledged (with `processBeforeResponse` the
-   * ack waits for this write: a failure answers 500 and Slack retries, P6). Nicknames, direct
-   * spaces and routing follow from the inbox (`SlackInboxDecoder`).
+   * ack waits for this write: a failure answers 500 and Slack retries, P6). Nicknames and
+   * routing (a direct message's space, P1, in the core) follow from the inbox (`SlackInboxDecoder`).
    */
   const onMessage = async (
     event: SlackMessageEvent,
@@ -59,7 +55,7 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
       log.debug({}, 'Slack event is not input');
       return;
     }
-    const result = await deliverInbound(deps.engine, entry, { decoder: deps.decoder, store: deps.store });
+    const result = await deps.engine.ingest(entry);
     log.debug({ stored: result.stored }, 'Slack message taken in');
   };
 

@@ -1,11 +1,11 @@
 import type { App } from '@slack/bolt';
-import type { SummonCommands } from '../../core/commands/summon-commands';
+import type { CommandService } from '../../core/ports/command-service';
 import type { Logger } from '../../core/ports/logger';
 
 /** `/summon …`: answered ephemerally (only the sender sees it); the core does the work. */
 export function registerSlashCommand(
   app: App,
-  deps: { commands: SummonCommands; logger: Logger; now: () => Date },
+  deps: { commands: CommandService; logger: Logger; now: () => Date },
 ): void {
   app.command('/summon', async ({ ack, command }) => {
     const log = deps.logger.child({ component: 'slack', command: '/summon', user: command.user_id });

@@ -1,19 +1,11 @@
 import { listAgentViews } from '../agents/agent-roster';
 import { redeemInvite } from '../members/member-invites';
 import { canStartWork, type MemberRole } from '../model/member';
-import type { BindablePlatform } from '../model/platform';
 import type { MemberRecord, WorkspaceRecord } from '../model/records';
+import type { CommandContext, CommandService } from '../ports/command-service';
 import type { Store, StoreTx } from '../ports/store';
 
-/** Where a `/summon` command was typed, and by whom, as the platform knows it. */
-export interface CommandContext {
-  platform: BindablePlatform;
-  /** The Slack team / Discord guild. */
-  teamId: string;
-  channelId: string;
-  userId: string;
-  now: Date;
-}
+export type { CommandContext };
 
 const ADMIN_ROLES: readonly MemberRole[] = ['owner', 'admin'];
 const FAR_FUTURE = new Date(8.64e15);
@@ -36,7 +28,7 @@ type Scope = { workspace: WorkspaceRecord; member: MemberRecord | null };
  * The `/summon` command, the same on every platform: parses the text, checks the sender's role
  * (P8), and answers with one sentence-level text the platform shows only to the sender.
  */
-export class SummonCommands {
+export class SummonCommands implements CommandService {
   constructor(private readonly store: Store) {}
 
   async run(text: string, ctx: CommandContext): Promise<string> {

@@ -1,6 +1,7 @@
 import { AppError } from '../errors';
 import type { ApprovalOutcome } from '../guardrails/approval';
 import { InboxRouter } from '../ingest/inbox-router';
+import { tellInThread } from '../ingest/tell-in-thread';
 import type { ApprovalRecord } from '../model/approval-record';
 import type { InboxEntry } from '../model/inbox';
 import { canStartWork } from '../model/member';
@@ -75,6 +76,7 @@ export class TurnEngine implements ChatEngine {
         metrics: deps.metrics,
         route: (tx, message) => routeMessage(tx, deps, message),
         after: (message, routed) => afterRouting(deps, message, routed),
+        tell: tellInThread(deps.platforms, deps.logger),
       },
       deps.inbox,
     );

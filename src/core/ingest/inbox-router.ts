@@ -1,3 +1,4 @@
+import { StoreChatDirectory } from '../directory/store-chat-directory';
 import type { InboxEntry, InboxRecord } from '../model/inbox';
 import type { Platform } from '../model/platform';
 import type { IngestOutcome, ReceiveOutcome } from '../ports/chat-engine';
@@ -7,6 +8,7 @@ import type { InboxDecision, InboxDecoder } from '../ports/inbox-decoder';
 import type { Logger } from '../ports/logger';
 import type { Metrics } from '../ports/metrics';
 import type { Store, StoreTx } from '../ports/store';
+import { admitDirectMessage, type TellInThread } from './direct-message';
 import { transactionStore } from './transaction-store';
 
 export interface InboxRouterOptions {
@@ -43,6 +45,11 @@ export interface InboxRouterDeps<R extends { outcome: ReceiveOutcome }> {
   route: (tx: StoreTx, message: InboundMessage) => Promise<R>;
   /** What follows the committed routing (refusals told, hints, runs enqueued). */
   after: (message: InboundMessage, routed: R) => Promise<ReceiveOutcome>;
+  /**
+   * P1: tells the sender of a direct message that was not admitted why (no space could be
+   * made); absent (a router with no platforms), the reason is only logged.
+   */
+  tell?: TellInThread | undefined;
 }
 
 interface Routed<R> {
@@ -186,7 +193,13 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
     claimed.record = record;
     const decoder = this.decoders.get(record.platform);
     if (decoder === undefined) throw new Error(`No inbox decoder for ${record.platform}.`);
-    const decision = await decoder.decode(record, transactionStore(tx));
+    const store = transactionStore(tx);
+    // P1: a direct message's one-person space is made in the routing transaction too.
+    const decision = await admitDirectMessage(
+      store,
+      await decoder.decode(record, new StoreChatDirectory(store)),
+      this.deps.tell ?? this.logRefusal,
+    );
     if (decision.kind === 'drop') {
       await tx.inbox.markRouted(record.id, 'dropped', now);
       return { record, decision, routed: null };
@@ -217,6 +230,13 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
       log.error({ err: String(error) }, 'work after routing an inbound event failed');
     }
   }
+
+  private readonly logRefusal: TellInThread = async (message, sentence) => {
+    this.deps.logger.info(
+      { component: 'inbox', platform: message.platform, eventId: message.eventId, reason: sentence },
+      'a direct message was not admitted',
+    );
+  };
 
   private async recordFailure(record: InboxRecord, error: unknown): Promise<void> {
     const attempts = record.attempts + 1;

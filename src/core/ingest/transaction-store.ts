@@ -2,8 +2,8 @@ import { AppError } from '../errors';
 import type { Store, StoreTx } from '../ports/store';
 
 /**
- * One open transaction seen as a `Store`: code written against `Store` (a front end's
- * directory, `ensureDirectSpace`) runs inside it, so what it writes commits or rolls back with
+ * One open transaction seen as a `Store`: code written against `Store` (the front ends'
+ * `StoreChatDirectory`, `ensureDirectSpace`) runs inside it, so what it writes commits or rolls back with
  * the transaction's own work. Only the system context is offered (the transaction's own).
  */
 export const transactionStore = (tx: StoreTx): Store => ({

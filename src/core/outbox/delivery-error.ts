@@ -20,7 +20,4 @@ export class DeliveryError extends AppError {
   }
 }
 
-/** Sends one stored call to the platform; returns the platform's ref of what it made (a message ts). */
-export interface PlatformSender {
-  send(kind: string, payload: unknown): Promise<string | null>;
-}
+export type { PlatformSender } from '../ports/outbox';

@@ -3,6 +3,7 @@ import { RetryingStore } from '../outage/retrying-store';
 import { systemClock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { Metrics } from '../ports/metrics';
+import type { Outbox } from '../ports/outbox';
 import type { OutboxItem, OutboxRepository } from '../ports/outbox-store';
 import type { Store } from '../ports/store';
 import { DeliveryError, type PlatformSender } from './delivery-error';
@@ -36,7 +37,7 @@ type Delivery = Omit<OutboxItem, 'id' | 'workspaceId'> & { id: string | null };
  * sent again: after a restart, calls still pending are sent, calls caught mid-send are marked
  * failed rather than risk a double post.
  */
-export class OutboxDeliverer {
+export class OutboxDeliverer implements Outbox {
   private readonly lanes = new KeyedSerialQueue();
   private readonly backoff: { baseMs: number; maxMs: number; maxAttempts: number };
   private readonly sleep: (ms: number) => Promise<void>;

@@ -27,8 +27,8 @@ export interface ChatEngine {
   /**
    * T4: stores an inbound event once (P6's key) and resolves: the front end acknowledges then.
    * Routing follows from the inbox, through the decoder `routeInboxWith` registered for its
-   * platform. Engines without an inbox leave both out; `deliverInbound` then decodes and
-   * calls `receive` at once.
+   * platform. Engines without an inbox leave both out (`withDirectInbox` then decodes each
+   * event and calls `receive` at once).
    */
   ingest?(entry: InboxEntry): Promise<IngestOutcome>;
   /** T4: how a platform's stored events are read back; its rows are routed from now on. */
@@ -56,5 +56,8 @@ export interface ChatEngine {
     actor: PlatformActor,
   ): Promise<{ ok: true } | { ok: false; reason: string }>;
 }
+
+/** T4: the engine a front end is started with: it has an inbox (`ingest`, `routeInboxWith`). */
+export type InboxChatEngine = ChatEngine & Required<Pick<ChatEngine, 'ingest' | 'routeInboxWith'>>;
 
 export type { ThreadId };

@@ -1,13 +1,30 @@
 import type { InboxRecord } from '../model/inbox';
+import type { BindablePlatform } from '../model/platform';
+import type { ChatDirectory } from './chat-directory';
 import type { InboundMessage } from './chat-platform';
 import type { ReceiveOutcome } from './receive-outcome';
-import type { Store } from './store';
+
+/**
+ * P1: a message a person sent the bot directly, as the front end read it: the core routes it in
+ * the one-person space of that person (made on a member's first message), or tells them why not.
+ */
+export interface DirectMessageOrigin {
+  platform: BindablePlatform;
+  /** The Slack team / Discord guild whose workspace the person is a member of. */
+  teamId: string;
+  /** The direct-message channel. */
+  channelId: string;
+  /** The person's user id on the platform. */
+  userId: string;
+}
 
 /** What a stored event turns out to be, once its front end reads it back. */
 export type InboxDecision =
   | {
       kind: 'route';
       message: InboundMessage;
+      /** P1: a direct message: the core finds or makes its one-person space before routing it. */
+      direct?: DirectMessageOrigin;
       /** Platform work once the routing committed (never for a rolled-back one). */
       afterCommit?: (outcome: ReceiveOutcome) => Promise<void>;
     }
@@ -16,13 +33,13 @@ export type InboxDecision =
 
 /**
  * T4: a front end's reading of its own inbox rows: the lookups it used to do before the ack
- * (member nicknames for mentions, a direct message's space, whether a channel is bound) now
- * happen here, after the ack, inside the routing transaction.
+ * (member nicknames for mentions, whether a channel is bound) happen here, after the ack,
+ * inside the routing transaction.
  */
 export interface InboxDecoder {
   /**
-   * `store` is the routing transaction itself: its `transaction` calls run in it (so what they
-   * write commits or rolls back with the routing).
+   * `directory` reads (and moves cursors) in the routing transaction itself: what it writes
+   * commits or rolls back with the routing.
    */
-  decode(record: InboxRecord, store: Store): Promise<InboxDecision>;
+  decode(record: InboxRecord, directory: ChatDirectory): Promise<InboxDecision>;
 }

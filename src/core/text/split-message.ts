@@ -1,14 +1,36 @@
+/** What differs between platforms when a message is split (defaults: Slack's). */
+export interface SplitOptions {
+  /**
+   * The line break a part ends at: kept (joining the parts gives the text back) or dropped
+   * (Discord, which shows a message's trailing break as nothing anyway).
+   */
+  breakAtCut?: 'keep' | 'drop';
+  /** Parts of whitespace only: kept, or left out (Discord refuses a message with no content). */
+  blankParts?: 'keep' | 'drop';
+  /**
+   * A fence the text itself leaves open, once split: left open in the last part, or closed
+   * there too (Discord: every part well-formed markdown on its own).
+   */
+  lastFence?: 'leave' | 'close';
+}
+
 /**
  * P7: a reply longer than a platform's limit is posted in parts, in order, each under `limit`
- * characters. Parts break at paragraph or line ends where they can; a code fence open at a
- * break is closed at the end of the part and opened again (same marker and info string) at the
- * start of the next, so every part renders its code as code. Nothing is lost: joining the parts
- * without the added fence lines gives the text back.
+ * characters (Slack's, Discord's 2,000: the platform's own, with its `options`). Parts break at
+ * paragraph or line ends where they can; a code fence open at a break is closed at the end of
+ * the part and opened again (same marker and info string) at the start of the next, so every
+ * part renders its code as code. Nothing is lost: joining the parts without the added fence
+ * lines (and, with `breakAtCut: 'drop'`, with a line break between them) gives the text back.
  */
-export function splitMessage(text: string, limit: number): string[] {
+export function splitMessage(text: string, limit: number, options: SplitOptions = {}): string[] {
   if (limit < 40) throw new RangeError(`A message part limit of ${limit} is too small to split into.`);
   if (text.length <= limit) return [text];
   const parts: string[] = [];
+  const push = (part: string) => {
+    const shown = options.breakAtCut === 'drop' && part.endsWith('\n') ? part.slice(0, -1) : part;
+    if (options.blankParts === 'drop' && shown.trim() === '') return;
+    parts.push(shown);
+  };
   let current = '';
   let fence: string | null = null;
   const reopening = (open: string | null) => carriedFence(open, limit);
@@ -22,11 +44,11 @@ export function splitMessage(text: string, limit: number): string[] {
     if (current === '') return;
     const carried = reopening(fence);
     if (carried === null) {
-      parts.push(current);
+      push(current);
       current = '';
       return;
     }
-    parts.push(`${current}${current.endsWith('\n') ? '' : '\n'}${fenceMarker(carried)}`);
+    push(`${current}${current.endsWith('\n') ? '' : '\n'}${fenceMarker(carried)}`);
     current = `${carried}\n`;
   };
 
@@ -56,7 +78,14 @@ export function splitMessage(text: string, limit: number): string[] {
     fence = after;
   }
   const carried = reopening(fence);
-  if (current !== '' && current !== (carried === null ? '' : `${carried}\n`)) parts.push(current);
+  if (current !== '' && current !== (carried === null ? '' : `${carried}\n`)) {
+    // The text's own last line break is the text's, not a cut's.
+    const closed =
+      options.lastFence === 'close' && carried !== null
+        ? `${current}${current.endsWith('\n') ? '' : '\n'}${fenceMarker(carried)}`
+        : current;
+    if (options.blankParts !== 'drop' || closed.trim() !== '') parts.push(closed);
+  }
   return parts;
 }
 

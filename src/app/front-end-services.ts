@@ -1,0 +1,47 @@
+import type { RunActivityLookup } from '../core/agents/agent-roster';
+import { SummonCommands } from '../core/commands/summon-commands';
+import { StoreChatDirectory } from '../core/directory/store-chat-directory';
+import { OutboxDeliverer } from '../core/outbox/outbox-deliverer';
+import type { ChatDirectory } from '../core/ports/chat-directory';
+import type { CommandService } from '../core/ports/command-service';
+import type { Logger } from '../core/ports/logger';
+import type { Metrics } from '../core/ports/metrics';
+import type { OutboxFactory } from '../core/ports/outbox';
+import type { Store } from '../core/ports/store';
+
+/** The core services a chat front end is handed (bots translate; they build none of these). */
+export interface FrontEndServices {
+  /** P1, M11, P11, App Home: the lookups over the store. */
+  directory: ChatDirectory;
+  /** `/summon`, the same on every platform. */
+  commands: CommandService;
+  /** P7: each platform's outbox around the sender its front end builds. */
+  outbox: OutboxFactory;
+}
+
+/** Builds the services of the chat front ends over one store (production, test harnesses, benchmarks). */
+export function frontEndServices(deps: {
+  store: Store;
+  logger: Logger;
+  /** P7: the outbox's backlog, retries and 429s (`/metrics`). */
+  metrics?: Metrics | undefined;
+  /** A13: the activity of runs this process executes (the engine's `RunActivityBoard`), for presence on App Home. */
+  activity?: RunActivityLookup | undefined;
+  /** P7: the outbox's backoff for 5xx and network errors (tests shorten it). */
+  outboxBackoff?: { baseMs: number; maxMs: number; maxAttempts: number } | undefined;
+}): FrontEndServices {
+  const { store, logger, metrics, activity, outboxBackoff } = deps;
+  return {
+    directory: new StoreChatDirectory(store, activity),
+    commands: new SummonCommands(store),
+    outbox: (platform, sender) =>
+      new OutboxDeliverer({
+        store,
+        platform,
+        sender,
+        logger: logger.child({ component: `${platform}-outbox` }),
+        metrics,
+        ...(outboxBackoff === undefined ? {} : { backoff: outboxBackoff }),
+      }),
+  };
+}

@@ -1,0 +1,65 @@
+import type { WorkspaceOverview } from '../commands/workspace-overview';
+import type { BindablePlatform } from '../model/platform';
+import type { ChannelCursor } from './channel-cursor-store';
+
+/** A member of a workspace as a front end mentions them: the nickname, and their account on its platform. */
+export interface PlatformMember {
+  nickname: string;
+  /** The member's user id on this platform; null when they linked no account there. */
+  userId: string | null;
+}
+
+/**
+ * What a chat front end reads of Summon's records to translate (P1: team → workspace,
+ * channel → space; M11, P8: members), and its back-fill cursors (P11). Read fresh on each call,
+ * so a new link or role applies at once; the core implements it over the store
+ * (`core/directory/store-chat-directory.ts`). A front end receives it in its constructor;
+ * an inbox decoder gets one over the routing transaction.
+ */
+export interface ChatDirectory {
+  /** P1: the workspace the team (Slack team, Discord guild) is bound to, or null. */
+  workspaceOfTeam(platform: BindablePlatform, teamId: string): Promise<string | null>;
+  /**
+   * P1: the channel is bound to a space; with `teamId`, to a space of the workspace that team
+   * is bound to.
+   */
+  isBoundChannel(platform: BindablePlatform, channelId: string, teamId?: string): Promise<boolean>;
+  /** M11, P8: the members of the team's workspace (none when the team is not bound). */
+  membersOfTeam(platform: BindablePlatform, teamId: string): Promise<PlatformMember[]>;
+  /**
+   * P1, M11: the workspace that owns the channel and its members. A channel not bound to a
+   * space is owned by the workspace `teamId` is bound to, with no members to mention (its
+   * outgoing calls are stored in the outbox like every other, P7). Null when neither is bound.
+   */
+  channelOwner(
+    platform: BindablePlatform,
+    channelId: string,
+    teamId: string | null,
+  ): Promise<{ workspaceId: string; members: PlatformMember[] } | null>;
+  /**
+   * P1: the team a direct message belongs to: the team of the workspace its channel is already
+   * bound to (a DM space), else the first of `teamIds` whose workspace has the person as a
+   * member; null when there is none.
+   */
+  teamOfDirectMessage(
+    platform: BindablePlatform,
+    dmChannelId: string,
+    userId: string,
+    teamIds: readonly string[],
+  ): Promise<string | null>;
+  /** The agents of the workspace, those of the channel's space first (`/ask` autocomplete); none when unbound. */
+  agentsOfChannel(
+    platform: BindablePlatform,
+    teamId: string,
+    channelId: string,
+  ): Promise<{ name: string; title: string }[]>;
+  /** A12, A13, G4, O3: what a member's home screen shows; null for a team not bound or a stranger (P8). */
+  homeOverview(platform: BindablePlatform, teamId: string, userId: string): Promise<WorkspaceOverview | null>;
+  /** P11: the back-fill cursors moved since `since`. */
+  cursorsSince(platform: BindablePlatform, since: Date): Promise<ChannelCursor[]>;
+  /** P11: a channel's or thread's cursor moves to `messageId` (never back). */
+  advanceCursor(
+    platform: BindablePlatform,
+    cursor: { channelId: string; parentChannelId: string | null; messageId: string },
+  ): Promise<void>;
+}
