@@ -110,6 +110,11 @@ export interface RunCheckpoints {
   unpark(runId: string, waitedOn?: string): Promise<boolean>;
   /** T2, A9: the runs whose turn is parked waiting for run `runId` to end (ask_agent, delegate_task). */
   listParkedAwaitingRun(runId: string): Promise<string[]>;
+  /**
+   * A13: of `runIds`, those whose checkpoint has a tool call handed to the tools and not yet
+   * reported back (presence across workers).
+   */
+  listCallsInFlight(runIds: readonly string[]): Promise<string[]>;
   /** The run's checkpoint ends with it (the turn finished or failed). */
   remove(runId: string): Promise<void>;
 }

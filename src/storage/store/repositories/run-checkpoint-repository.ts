@@ -90,6 +90,10 @@ const UNPARK = `
      AND ($2::uuid IS NULL OR approval_id = $2::uuid OR awaits_id = $2::uuid)
   RETURNING run_id`;
 
+const CALLS_IN_FLIGHT = `
+  SELECT run_id FROM run_checkpoints
+   WHERE run_id = ANY($1::uuid[]) AND checkpoint -> 'round' ->> 'inFlight' = 'true'`;
+
 const PARKED_AWAITING_RUN = `
   SELECT run_id FROM run_checkpoints
    WHERE awaits_kind = 'run' AND awaits_id = $1 AND parked_at IS NOT NULL`;
@@ -139,6 +143,12 @@ export const runCheckpointRepository = (manager: EntityManager): RunCheckpoints 
     async listParkedAwaitingRun(runId) {
       if (!isUuid(runId)) return [];
       const found = await queryRecords<{ run_id: string }>(manager, PARKED_AWAITING_RUN, [runId]);
+      return found.map((row) => row.run_id);
+    },
+    async listCallsInFlight(runIds) {
+      const ids = runIds.filter(isUuid);
+      if (ids.length === 0) return [];
+      const found = await queryRecords<{ run_id: string }>(manager, CALLS_IN_FLIGHT, [ids]);
       return found.map((row) => row.run_id);
     },
     async remove(runId) {
