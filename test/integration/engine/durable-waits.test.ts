@@ -259,4 +259,54 @@ describe('T2, A9: a turn waiting on a question or another agent survives SIGKILL
     expect((await w.runs()).map((r) => r.id).sort()).toEqual([caller.id, awaited.id].sort());
     expect(await w.checkpointOf(caller.id)).toBeNull();
   });
+  it('T2, A9, N11: ask_agent parked after the crash resumes when the run it waits for ends later, on another worker', async () => {
+    const w = await world();
+    const model = standIn as AnthropicStandIn;
+    model.script(
+      {
+        kind: 'stream',
+        blocks: [{ type: 'tool_use', name: 'ask_agent', input: { agent: 'qa', text: 'Run the slow suite' } }],
+      },
+      // qa's turn, in the same child: a call that never ends, until the kill.
+      { kind: 'stream', blocks: [{ type: 'tool_use', name: 'hang', input: {} }] },
+      // qa resumed after the restart, on a worker that is then stopped: never answered.
+      {
+        kind: 'stream',
+        blocks: [{ type: 'text', chunks: ['never sent'] }],
+        after: new Promise(() => undefined),
+      },
+      { kind: 'stream', blocks: [{ type: 'text', chunks: ['suite passed'] }] },
+      { kind: 'stream', blocks: [{ type: 'text', chunks: ['qa ran it: passed'] }] },
+    );
+    await w.chat.handleLine('@engineer have qa run the slow suite');
+    const [caller] = await w.runs();
+    if (caller === undefined) throw new Error('no run');
+    await child?.waitForLine(/^TOOL_RUNNING hang$/);
+    const awaited = await waitFor(async () => (await w.checkpointOf(caller.id))?.awaits ?? null);
+    expect(await child?.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
+
+    // A worker that notices the dead one parks the caller on qa's run (still running) and
+    // resumes qa's turn; stopped (SIGTERM) mid-way, it hands qa's turn back.
+    const noticing = w.engineWith();
+    await noticing.start({ concurrency: 4 });
+    await waitFor(async () => (await w.checkpointOf(caller.id))?.parkedAt != null);
+    await waitFor(async () => model.requests.length >= 3);
+    await noticing.close();
+    expect(await w.runOf(awaited.id)).toMatchObject({ status: 'queued' });
+    expect(await w.runOf(caller.id)).toMatchObject({ status: 'running', liveness: 'blocked' });
+
+    // A worker slow to judge silence (it never looks at the parked caller) finishes qa's turn:
+    // that end alone takes the parked caller back to the queue.
+    await w.engineWith({ deadAfterMs: 10 * 60_000 }).start({ concurrency: 4 });
+    expect(await w.succeeded(awaited.id)).toMatchObject({ error: null });
+    expect(await w.succeeded(caller.id)).toMatchObject({ liveness: 'ok', error: null });
+    await waitFor(async () => w.thread().includes('engineer: qa ran it: passed'));
+    expect(model.requests).toHaveLength(5);
+    const { toolUse, results } = lastToolResult(model, 4);
+    expect(toolUse).toMatchObject({ name: 'ask_agent' });
+    expect(results).toEqual([
+      { type: 'tool_result', tool_use_id: toolUse?.id, content: 'qa replied:\nsuite passed' },
+    ]);
+    expect((await w.runs()).map((r) => r.id).sort()).toEqual([caller.id, awaited.id].sort());
+  });
 });
