@@ -72,10 +72,10 @@ describe('T2, A9: a turn waiting on a question or another agent survives SIGKILL
 
   /**
    * The shared world: the database, the chat every process posts to, the model stand-in, and
-   * a child worker process. `childPlatform` is what the child's posts reach (the chat, unless
-   * a test holds some of them).
+   * a child worker process (null: none). `childPlatform` is what the child's posts reach (the
+   * chat, unless a test holds some of them).
    */
-  async function world(childPlatform: (chat: TerminalPlatform) => ChatPlatform = (chat) => chat) {
+  async function world(childPlatform: ((chat: TerminalPlatform) => ChatPlatform) | null = (chat) => chat) {
     db = await openTestDatabase('postgres');
     dataDir = await makeTempDir();
     standIn = await AnthropicStandIn.start({ apiKey: API_KEY });
@@ -119,22 +119,24 @@ describe('T2, A9: a turn waiting on a question or another agent survives SIGKILL
       now,
       newId: randomUUID,
     });
-    child = ChildWorker.start(
-      {
-        WORKER_DATABASE_URL: db.databaseUrl ?? '',
-        WORKER_REDIS_URL: TEST_REDIS_URL,
-        WORKER_QUEUE: queueName,
-        WORKER_PREFIX: prefix,
-        WORKER_DATA_DIR: dataDir.path,
-        WORKER_HEARTBEAT_MS: String(TIMINGS.heartbeatMs),
-        WORKER_DEAD_AFTER_MS: String(TIMINGS.deadAfterMs),
-        WORKER_ANTHROPIC_URL: standIn.url,
-        WORKER_ANTHROPIC_KEY: API_KEY,
-        WORKER_COUNT_FILE: countFile,
-      },
-      childPlatform(platform),
-    );
-    await child.waitForLine(/^WORKER_READY$/);
+    if (childPlatform !== null) {
+      child = ChildWorker.start(
+        {
+          WORKER_DATABASE_URL: db.databaseUrl ?? '',
+          WORKER_REDIS_URL: TEST_REDIS_URL,
+          WORKER_QUEUE: queueName,
+          WORKER_PREFIX: prefix,
+          WORKER_DATA_DIR: dataDir.path,
+          WORKER_HEARTBEAT_MS: String(TIMINGS.heartbeatMs),
+          WORKER_DEAD_AFTER_MS: String(TIMINGS.deadAfterMs),
+          WORKER_ANTHROPIC_URL: standIn.url,
+          WORKER_ANTHROPIC_KEY: API_KEY,
+          WORKER_COUNT_FILE: countFile,
+        },
+        childPlatform(platform),
+      );
+      await child.waitForLine(/^WORKER_READY$/);
+    }
     const thread = () => platform.threads.list().flatMap((t) => t.entries.map(describeEntry));
     const runs = () =>
       store.transaction((tx) => tx.runs.listByStatus(['queued', 'running', 'succeeded', 'failed']));
@@ -308,5 +310,51 @@ describe('T2, A9: a turn waiting on a question or another agent survives SIGKILL
       { type: 'tool_result', tool_use_id: toolUse?.id, content: 'qa replied:\nsuite passed' },
     ]);
     expect((await w.runs()).map((r) => r.id).sort()).toEqual([caller.id, awaited.id].sort());
+  });
+  it('T2, A9, N13: a turn handed back at a graceful stop while it waits on a question goes on elsewhere waiting on the same card', async () => {
+    const w = await world(null);
+    const model = standIn as AnthropicStandIn;
+    model.script(
+      {
+        kind: 'stream',
+        blocks: [
+          { type: 'tool_use', name: 'ask_question', input: { text: 'Tag r4?', options: ['yes', 'no'] } },
+        ],
+      },
+      { kind: 'stream', blocks: [{ type: 'text', chunks: ['not tagging r4'] }] },
+    );
+    const first = w.engineWith();
+    await first.start({ concurrency: 4 });
+    await w.chat.handleLine('@engineer tag r4 if they agree');
+    const [run] = await w.runs();
+    if (run === undefined) throw new Error('no run');
+    const question = await waitFor(async () => (await w.checkpointOf(run.id))?.awaits ?? null);
+    await first.close();
+    // Handed back, not cancelled: the card still waits for its answer.
+    expect(await w.runOf(run.id)).toMatchObject({ status: 'queued' });
+    expect(
+      await w.store.inWorkspace(w.workspaceId, (tx) => tx.questions.findById(question.id)),
+    ).toMatchObject({
+      status: 'pending',
+    });
+
+    await w.engineWith().start({ concurrency: 4 });
+    await waitFor(async () => {
+      const current = await w.runOf(run.id);
+      const checkpoint = await w.checkpointOf(run.id);
+      return (
+        current?.status === 'running' &&
+        checkpoint?.awaits?.id === question.id &&
+        current.liveness === 'blocked'
+      );
+    });
+    expect(model.requests).toHaveLength(1);
+    expect(await w.frontEnd.answerQuestion(question.id, 'no', you)).toEqual({ ok: true });
+    await waitFor(async () => w.thread().includes('engineer: not tagging r4'));
+    const { results } = lastToolResult(model, 1);
+    expect(results).toMatchObject([{ type: 'tool_result', content: 'Answer: no' }]);
+    expect(w.thread().filter((line) => line.startsWith('question('))).toEqual([
+      'question(answered) engineer: Tag r4? = no (you)',
+    ]);
   });
 });

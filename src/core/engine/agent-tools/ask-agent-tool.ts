@@ -46,7 +46,7 @@ export const askAgentTool = (ctx: AgentToolContext) =>
               ...(input.space === undefined ? {} : { space: input.space }),
               awaitsUntil: until,
             })
-          : await resumedHandOff(ctx, resumed.id);
+          : await resumedHandOff(ctx, resumed);
       if (!asked.ok) return { ok: false, output: asked.reason };
       const name = asked.target.name;
       await setWaiting(ctx, true);

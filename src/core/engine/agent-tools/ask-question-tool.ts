@@ -121,16 +121,22 @@ async function askNew(ctx: AgentToolContext, input: AskInput): Promise<Asked> {
   return { posted, until, recorded };
 }
 
-/** T2, A9: the question a resumed call had asked, as stored (its card is up already). */
+/**
+ * T2, A9: the question a resumed call had asked, as stored (its card is up already), recorded
+ * on the checkpoint again (the resumed turn's boundary cleared it), so another restart waits on
+ * it too.
+ */
 async function resumedQuestion(
   ctx: AgentToolContext,
   questionId: string,
   until: Date | null,
 ): Promise<Asked | null> {
-  const found = await ctx.deps.store.inWorkspace(ctx.turn.agent.workspaceId, (tx) =>
-    tx.questions.findById(questionId),
-  );
-  return found === null ? null : { posted: found, until, recorded: true };
+  return ctx.deps.store.inWorkspace(ctx.turn.agent.workspaceId, async (tx) => {
+    const found = await tx.questions.findById(questionId);
+    if (found === null) return null;
+    const recorded = await recordAwaits(tx, ctx, { kind: 'question', id: questionId, until });
+    return { posted: found, until, recorded };
+  });
 }
 
 /** P15: the turn was stopped by a person (not handed back by a stopping worker). */

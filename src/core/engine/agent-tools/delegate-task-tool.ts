@@ -32,7 +32,7 @@ export const delegateTaskTool = (ctx: AgentToolContext) =>
               inCurrentConversation: true,
               awaitsUntil: null,
             })
-          : await resumedHandOff(ctx, resumed.id);
+          : await resumedHandOff(ctx, resumed);
       if (!child.ok) return { ok: false, output: child.reason };
       const name = child.target.name;
       await setWaiting(ctx, true);

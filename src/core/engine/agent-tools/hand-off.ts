@@ -204,15 +204,21 @@ async function plan(
 
 /**
  * T2, A9: the hand-off a resumed call had made (its run started before the restart), read back
- * as `handOff` returned it, so the call waits on that run instead of handing off again.
+ * as `handOff` returned it, so the call waits on that run instead of handing off again; the
+ * wait is recorded on the checkpoint again (the resumed turn's boundary cleared it).
  */
-export async function resumedHandOff(ctx: AgentToolContext, runId: string): Promise<Handoff> {
+export async function resumedHandOff(
+  ctx: AgentToolContext,
+  awaited: { id: string; until: Date | null },
+): Promise<Handoff> {
   const { turn } = ctx;
   const workspaceId = turn.agent.workspaceId;
+  const runId = awaited.id;
   return ctx.deps.store.inWorkspace(workspaceId, async (tx): Promise<Handoff> => {
     const run = await tx.runs.findById(runId);
     const target = (await tx.agents.list(workspaceId)).find((a) => a.id === run?.agentId);
     if (run === null || target === undefined) return { ok: false, reason: 'the turn it waited for is gone' };
+    await recordAwaits(tx, ctx, { kind: 'run', id: runId, until: awaited.until });
     if (run.conversationId === turn.conversation.id)
       return { ok: true, runId, conversationId: run.conversationId, target, where: 'this conversation' };
     const conversation = await tx.conversations.findById(run.conversationId);
