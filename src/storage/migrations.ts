@@ -11,6 +11,7 @@ import { RunUsageAndBudgets1796131154563 } from '../../migrations/1796131154563-
 import { RunSteering1796141203608 } from '../../migrations/1796141203608-RunSteering';
 import { PairedRelays1796141235316 } from '../../migrations/1796141235316-PairedRelays';
 import { MessageAttachments1796141574522 } from '../../migrations/1796141574522-MessageAttachments';
+import { RunCheckpointWaits1796154145378 } from '../../migrations/1796154145378-RunCheckpointWaits';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -30,4 +31,5 @@ export const MIGRATIONS = [
   RunSteering1796141203608,
   PairedRelays1796141235316,
   MessageAttachments1796141574522,
+  RunCheckpointWaits1796154145378,
 ];

@@ -66,6 +66,13 @@ export interface SlackHarnessOptions {
   postgresServerUrl?: string;
   /** P14: when a streamed reply goes on in a new message, and the append interval. */
   stream?: Partial<SlackStreamSettings>;
+  /**
+   * T5, A13: the engine's queue on BullMQ (Redis, under `prefix`) instead of in-process, so
+   * that an engine of the test's own (another worker) takes the turns; `queueName` names it.
+   */
+  queue?: { redisUrl: string; prefix: string };
+  /** T5: false for a `web` role: the engine routes the inbox and runs no turn. */
+  runTurns?: boolean;
 }
 
 export const APP_TOKEN = 'xapp-1-A0APP00001-test';
@@ -141,7 +148,12 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
       engine = new TurnEngine({
         store,
         platforms: new Map([['slack', front.platform]]),
-        queue: createJobQueue<RunJob>({ name: queueName, redisUrl: undefined, closeTimeoutMs: 2000 }),
+        queue: createJobQueue<RunJob>({
+          name: queueName,
+          redisUrl: options.queue?.redisUrl,
+          ...(options.queue === undefined ? {} : { prefix: options.queue.prefix }),
+          closeTimeoutMs: 2000,
+        }),
         runners: () => runner,
         rateLimiter: new InMemoryPairRateLimiter(),
         directory,
@@ -156,7 +168,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
         attachmentShelf: new FolderAttachmentShelf(),
         ...(options.attachmentLimits === undefined ? {} : { attachmentLimits: options.attachmentLimits }),
       });
-      await engine.start({ concurrency: 4 });
+      await engine.start({ concurrency: 4, ...(options.runTurns === false ? { runTurns: false } : {}) });
     }
     // T4: the recording engine has no inbox: each event is decoded and received at once.
     const chatEngine: InboxChatEngine =
@@ -187,6 +199,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
     standIn,
     socket,
     databaseUrl: db.databaseUrl,
+    queueName,
     store,
     local,
     recording,

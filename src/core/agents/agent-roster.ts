@@ -14,7 +14,10 @@ export interface AgentView {
   lastRunAt: Date | null;
 }
 
-/** A13: what the events of a run in progress showed in this process (`RunActivityBoard`). */
+/**
+ * A13: what the events of a run in progress showed in this process (`RunActivityBoard`); runs of
+ * other workers are judged from the store.
+ */
 export type RunActivityLookup = (runId: string) => RunActivity | null;
 
 const FAR_FUTURE = new Date(8.64e15);
@@ -50,6 +53,9 @@ export async function listAgentViews(
         .filter((a) => a.workspaceId === workspace.id)
         .map((a) => a.runId),
     );
+    // T2, A13: the runs (of whichever worker) whose checkpoint has a tool call in flight.
+    const running = runs.filter((run) => run.status === 'running').map((run) => run.id);
+    const calling = new Set(running.length === 0 ? [] : await tx.checkpoints.listCallsInFlight(running));
     const nameOf = new Map(agents.map((a) => [a.id, a.name]));
     return agents.map((agent) => {
       const own = runs.filter((run) => run.agentId === agent.id);
@@ -67,6 +73,7 @@ export async function listAgentViews(
             liveness: run.liveness,
             activity: activityOf(run.id),
             awaitingApproval: awaiting.has(run.id),
+            callInFlight: calling.has(run.id),
           })),
         ),
         lastRunAt,

@@ -4,6 +4,9 @@ import type { RunnerEvent } from '../ports/runner';
 /**
  * A13: presence, a coarser live picture than A12's live status, from run events: the model is
  * `thinking`, a tool call is `running`, a call is `blockedOnApproval`, or the agent is `done`.
+ * The events are this process's (`RunActivityBoard`); a run another worker executes is judged
+ * from the store (its liveness, its pending approvals, its checkpoint's call in flight), so
+ * every process shows the runs of every worker.
  */
 export const AGENT_PRESENCES = ['thinking', 'running', 'blockedOnApproval', 'done'] as const;
 export type AgentPresence = (typeof AGENT_PRESENCES)[number];
@@ -32,6 +35,11 @@ export interface PresenceRun {
   activity: RunActivity | null;
   /** G4: an approval of this run is waiting for a decision. */
   awaitingApproval: boolean;
+  /**
+   * T2, A13: the run's stored checkpoint has a tool call handed to the tools that has not
+   * reported back (written by whichever worker runs it, so true across processes).
+   */
+  callInFlight: boolean;
 }
 
 const IN_PROGRESS: readonly RunStatus[] = ['queued', 'running'];
@@ -48,9 +56,12 @@ export function derivePresence(runs: readonly PresenceRun[]): AgentPresence | nu
   const inProgress = runs.filter((run) => IN_PROGRESS.includes(run.status));
   if (inProgress.length === 0) return 'done';
   if (inProgress.some((run) => run.awaitingApproval)) return 'blockedOnApproval';
-  // A run seen elsewhere has no activity here; stored as `blocked` (not on an approval), a tool waits.
+  // A run executed by another worker has no activity here: what the store shows decides. Its
+  // checkpoint has a call in flight, or it is `blocked` (not on an approval): a tool works or waits.
   const calling = (run: PresenceRun) =>
-    run.activity === null ? run.liveness === 'blocked' : run.activity.openCalls.length > 0;
+    run.activity === null
+      ? run.liveness === 'blocked' || run.callInFlight
+      : run.activity.openCalls.length > 0;
   if (inProgress.some(calling)) return 'running';
   return 'thinking';
 }

@@ -230,6 +230,7 @@ async function runTurn(
             onWaiting: (waiting) => monitor.hold(waiting),
             workspace,
             ...(resume?.approval === undefined ? {} : { resumedApproval: resume.approval }),
+            ...(resume?.awaited === undefined ? {} : { resumedWait: resume.awaited }),
           });
     for await (const event of runner.run({
       runId: run.id,

@@ -7,6 +7,7 @@ import type { EngineDeps } from './engine-deps';
 import { noteAuthorOf } from './note-author';
 import { noteMessage } from './note-card';
 import { noteSourceOf } from './note-source';
+import { resumeTurnsAwaitingRun } from './parked-waits';
 import type { BudgetBreach } from './run-budget';
 import { enqueueLeftovers, queueLeftoverSteering } from './steering';
 import type { TurnContext } from './turn-context';
@@ -85,6 +86,8 @@ export async function finishRun(
   deps.metrics?.turnFinished(finished.status, finished.liveness);
   // T1: a turn waiting for this one (ask_agent, delegate_task), in whichever process, looks again.
   await deps.waits.notify(waitTopics.run(run.id));
+  // T2, A9: a waiting turn whose worker died meanwhile is parked: it goes back to the queue.
+  await resumeTurnsAwaitingRun(deps, run);
   return finished;
 }
 

@@ -6,6 +6,7 @@ import type { EngineDeps } from './engine-deps';
 import { abandonHeldPushes, pushAgainNote } from './held-pushes';
 import { noteMessage } from './note-card';
 import { noteSourceOf } from './note-source';
+import { parkOrResumeAwaiting, resumeTurnsAwaitingRun } from './parked-waits';
 import { enqueueLeftovers, queueLeftoverSteering } from './steering';
 import { postSystemMessage } from './system-message';
 import { interruptInFlight, requeueFromCheckpoint } from './turn-checkpoints';
@@ -13,7 +14,8 @@ import { interruptInFlight, requeueFromCheckpoint } from './turn-checkpoints';
 /**
  * A12, T2: a run left `running` by a worker that died (its heartbeat stopped) is resumed from
  * its checkpoint when it has one (a built-in runner's turn): back to the queue, or, while the
- * call it was at waits for a person's approval, parked until the decision re-enqueues it.
+ * call it was at waits for a person's approval, a question's answer or another agent's run,
+ * parked until that decision, answer or end re-enqueues it.
  * Without a checkpoint (a CLI agent, A9) it becomes `dead`, and its thread is told; queued runs whose wake-up was lost (an in-process queue dies with its
  * process) are enqueued again. Runs at start and then periodically, so one worker notices
  * another's death. Enqueueing is idempotent: a run already waiting is not added twice.
@@ -56,7 +58,8 @@ export async function recoverRuns(
 
 /**
  * T2: a silent run with a checkpoint. Waiting on a pending approval: parked (no process holds
- * it; the decision re-enqueues it, `resumeParkedTurn`), and expired once its time is up.
+ * it; the decision re-enqueues it), and expired once its time is up; on a question or another
+ * run (A9): parked until the answer or the run's end (`parked-waits.ts`).
  * Otherwise it goes back to the queue and resumes from the checkpoint. `none`: no checkpoint.
  */
 async function recoverSilentRun(
@@ -84,6 +87,11 @@ async function recoverSilentRun(
         at: now,
       }),
     );
+  }
+  // T2, A9: waiting on a question or another agent's run: parked until it comes, or resumed.
+  const awaits = checkpoint.awaits;
+  if (resolved === null && checkpoint.approvalId === null && awaits !== null) {
+    return parkOrResumeAwaiting(deps, run, { ...checkpoint, awaits });
   }
   if (approval !== null && approval.status === 'pending') {
     if (approvalOutcome(approval, now) === 'pending') {
@@ -126,8 +134,9 @@ async function markDead(deps: EngineDeps, run: RunRecord, now: Date, staleBefore
     return { conversation, agent, note, sender, finished: await tx.runs.findById(run.id), leftovers };
   });
   if (marked !== null) await enqueueLeftovers(deps, marked.leftovers);
-  // T1: a turn waiting for this one looks again (and finds it failed).
+  // T1: a turn waiting for this one looks again (and finds it failed); T2: one parked resumes.
   if (marked !== null) await deps.waits.notify(waitTopics.run(run.id));
+  if (marked !== null) await resumeTurnsAwaitingRun(deps, run);
   if (marked === null || marked.conversation === null) return marked !== null;
   deps.logger.warn({ runId: run.id }, 'run marked dead: its worker stopped');
   const name = marked.agent?.name ?? 'an agent';

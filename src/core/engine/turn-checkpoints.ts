@@ -1,5 +1,6 @@
 import type { RunRecord } from '../model/records';
 import type { RunCheckpointRecord, TurnCheckpoint } from '../ports/run-checkpoints';
+import type { ResumedWait } from '../ports/turn-tools-factory';
 import type { EngineDeps } from './engine-deps';
 
 /**
@@ -19,32 +20,41 @@ export interface PreparedResume {
   prompt: CheckpointPrompt | undefined;
   /** G4, T2: the in-flight call had not run yet: it waits again on the approval it opened. */
   approval: { callId: string; approvalId: string } | undefined;
+  /** T2, A9: the in-flight call waited on a question or another run: it waits on it again. */
+  awaited: ResumedWait | undefined;
 }
 
 /**
  * T2: a stored checkpoint made ready to resume. A call that was in flight is answered as
  * interrupted, unless it was still waiting for its approval (then it has not run, and waits
- * on that approval again: a click runs it, once).
+ * on that approval again: a click runs it, once) or (A9) on a question or another agent's run
+ * (its result is read from that one: it waits on it again, asking nothing twice).
  */
 export function prepareResume(stored: RunCheckpointRecord): PreparedResume {
   const { prompt, ...checkpoint } = stored.checkpoint;
+  const none = { approval: undefined, awaited: undefined };
   const round = checkpoint.round;
-  if (round === null || !round.inFlight) return { resumeFrom: checkpoint, prompt, approval: undefined };
+  if (round === null || !round.inFlight) return { resumeFrom: checkpoint, prompt, ...none };
   const call = round.calls[round.outcomes.length];
   if (call === undefined)
     return {
       resumeFrom: { ...checkpoint, round: { ...round, inFlight: false } },
       prompt,
-      approval: undefined,
+      ...none,
     };
   if (stored.approvalId !== null) {
     return {
       resumeFrom: checkpoint,
       prompt,
+      ...none,
       approval: { callId: call.callId, approvalId: stored.approvalId },
     };
   }
+  if (stored.awaits !== null) {
+    return { resumeFrom: checkpoint, prompt, ...none, awaited: { ...stored.awaits, callId: call.callId } };
+  }
   return {
+    ...none,
     resumeFrom: {
       ...checkpoint,
       round: {
@@ -54,7 +64,6 @@ export function prepareResume(stored: RunCheckpointRecord): PreparedResume {
       },
     },
     prompt,
-    approval: undefined,
   };
 }
 

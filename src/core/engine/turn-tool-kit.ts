@@ -1,5 +1,6 @@
 import type { GuardrailAction } from '../model/guardrail';
 import type { ToolCall, ToolOutcome } from '../ports/turn-tools';
+import type { ResumedWait } from '../ports/turn-tools-factory';
 import { summarizeCall } from '../tools/call-summary';
 import { classifyCommand, pushesOnlyToNamedRemotes } from '../tools/classify-command';
 import { planContract } from '../tools/submit-plan-tool';
@@ -21,8 +22,13 @@ export function createToolKit(
 ): TurnToolKit {
   const timings = { ...DEFAULT_AGENT_TOOL_TIMINGS, ...options.agentTools };
   return (deps) => (turn) => {
-    // M23, N13: the agent-to-agent tools need the engine, so they are built per turn.
-    const surface = toolSurface(turn.space.mode, [...definitions, ...agentTools({ deps, turn, timings })]);
+    // M23, N13: the agent-to-agent tools need the engine, so they are built per turn. T2, A9:
+    // `awaiting` hands the call a resumed turn was waiting in what it waited on.
+    const awaiting = { current: undefined as ResumedWait | undefined };
+    const surface = toolSurface(turn.space.mode, [
+      ...definitions,
+      ...agentTools({ deps, turn, timings, resumed: awaiting }),
+    ]);
     const gatewayGatesPush = turn.workspace?.gatewayGatesPush === true;
     const log = deps.logger.child({ component: 'tools', runId: turn.runId });
     // A12: a call waiting on an approval is blocked, so the silence watch is held meanwhile.
@@ -83,6 +89,7 @@ export function createToolKit(
     };
 
     let resumedApproval = turn.resumedApproval;
+    let resumedWait = turn.resumedWait;
     const call = async (request: ToolCall, signal: AbortSignal): Promise<ToolOutcome> => {
       const definition = surface.find((d) => d.name === request.name);
       if (definition === undefined) {
@@ -106,6 +113,9 @@ export function createToolKit(
         if (!decision.allowed) return { ok: false, output: decision.reason };
       }
       log.info({ tool: request.name, actions }, 'tool call');
+      // T2, A9: the call a resumed turn was waiting in waits on the same question or run (once).
+      awaiting.current = resumedWait?.callId === request.callId ? resumedWait : undefined;
+      if (awaiting.current !== undefined) resumedWait = undefined;
       try {
         return await definition.run(parsed.data, scope, signal);
       } catch (error) {
@@ -114,6 +124,8 @@ export function createToolKit(
           ok: false,
           output: `${request.name} failed: ${error instanceof Error ? error.message : String(error)}`,
         };
+      } finally {
+        awaiting.current = undefined;
       }
     };
 

@@ -43,6 +43,18 @@ export interface TurnCheckpointRound {
   inFlight: boolean;
 }
 
+/**
+ * T2, A9: what the in-flight call of a checkpointed turn waits on besides an approval: a
+ * question card (`ask_question`) or another agent's run (`ask_agent`, `delegate_task`), until
+ * `until` (null: no end). The call's result is read from what it waits on, so a resumed turn
+ * waits on the same one instead of asking again.
+ */
+export interface CheckpointAwait {
+  kind: 'question' | 'run';
+  id: string;
+  until: Date | null;
+}
+
 /** One run's stored checkpoint (one row per run, replaced at each boundary). */
 export interface RunCheckpointRecord {
   runId: string;
@@ -57,7 +69,12 @@ export interface RunCheckpointRecord {
    * ends. While set, the call has not run, so a resumed turn waits on it again.
    */
   approvalId: string | null;
-  /** T2: set when no process holds the turn (its worker died while it waited on `approvalId`). */
+  /** T2, A9: what the in-flight call waits on besides an approval; cleared at the next boundary. */
+  awaits: CheckpointAwait | null;
+  /**
+   * T2: set when no process holds the turn (its worker died while it waited on `approvalId`
+   * or `awaits`).
+   */
   parkedAt: Date | null;
   updatedAt: Date;
 }
@@ -68,7 +85,7 @@ export interface RunCheckpointRecord {
  */
 export interface RunCheckpoints {
   find(runId: string): Promise<RunCheckpointRecord | null>;
-  /** Replaces the run's checkpoint; `approvalId` and `parkedAt` are cleared (a new boundary). */
+  /** Replaces the run's checkpoint; `approvalId`, `awaits` and `parkedAt` are cleared (a new boundary). */
   save(
     workspaceId: string,
     fields: { runId: string; checkpoint: TurnCheckpoint; statusCardRef: string | null; at: Date },
@@ -76,15 +93,28 @@ export interface RunCheckpoints {
   /** G4: the in-flight call now waits on `approvalId` (null: the wait ended). No row: nothing. */
   setApproval(runId: string, approvalId: string | null): Promise<void>;
   /**
-   * T2: marks the turn parked on its approval (no process holds it); false when the row does
-   * not wait on one, or is parked already.
+   * T2, A9: the in-flight call now waits on `awaits` (null: nothing); false when the run has no
+   * checkpoint (a CLI agent's turn, which cannot be resumed).
+   */
+  setAwaits(runId: string, awaits: CheckpointAwait | null): Promise<boolean>;
+  /**
+   * T2: marks the turn parked on its approval or what it awaits (no process holds it); false
+   * when the row waits on nothing, or is parked already.
    */
   park(runId: string, at: Date): Promise<boolean>;
   /**
-   * T2: takes a parked turn back for resuming, if it is parked on `approvalId` (any approval
-   * when absent); false when it was not (a live worker holds it, or another process took it).
+   * T2: takes a parked turn back for resuming, if it is parked on `waitedOn` (an approval's,
+   * question's or run's id; anything when absent); false when it was not (a live worker holds
+   * it, or another process took it).
    */
-  unpark(runId: string, approvalId?: string): Promise<boolean>;
+  unpark(runId: string, waitedOn?: string): Promise<boolean>;
+  /** T2, A9: the runs whose turn is parked waiting for run `runId` to end (ask_agent, delegate_task). */
+  listParkedAwaitingRun(runId: string): Promise<string[]>;
+  /**
+   * A13: of `runIds`, those whose checkpoint has a tool call handed to the tools and not yet
+   * reported back (presence across workers).
+   */
+  listCallsInFlight(runIds: readonly string[]): Promise<string[]>;
   /** The run's checkpoint ends with it (the turn finished or failed). */
   remove(runId: string): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import type { ConversationRecord } from '../model/conversation-records';
 import type { AgentRecord, SkillRecord, SpaceRecord } from '../model/records';
+import type { CheckpointAwait } from './run-checkpoints';
 import type { PreparedWorkspace } from './run-workspace';
 import type { TurnTools } from './turn-tools';
 
@@ -17,7 +18,15 @@ export interface TurnToolsScope {
   workspace?: PreparedWorkspace | null;
   /** T2: a resumed turn's call that was waiting for its approval waits on that one again. */
   resumedApproval?: { callId: string; approvalId: string };
+  /**
+   * T2, A9: a resumed turn's call that was waiting on a question or another agent's run waits
+   * on that one again (no second card, no second hand-off).
+   */
+  resumedWait?: ResumedWait;
 }
+
+/** T2, A9: the call `callId` of a resumed turn, and what it was waiting on. */
+export type ResumedWait = CheckpointAwait & { callId: string };
 
 /**
  * A9: one `TurnTools` per run (surface from the space mode, guardrails per call). The engine

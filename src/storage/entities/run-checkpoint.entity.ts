@@ -10,6 +10,10 @@ export interface RunCheckpointRow {
   statusCardRef: string | null;
   approvalId: string | null;
   parkedAt: Date | null;
+  /** T2, A9: what the in-flight call waits on besides an approval (`question`, `run`). */
+  awaitsKind: string | null;
+  awaitsId: string | null;
+  awaitsUntil: Date | null;
   updatedAt: Date;
 }
 
@@ -23,8 +27,22 @@ export const RunCheckpointEntity = new EntitySchema<RunCheckpointRow>({
     statusCardRef: text({ nullable: true }),
     approvalId: uuid(true),
     parkedAt: timestamp({ nullable: true }),
+    awaitsKind: text({ nullable: true }),
+    awaitsId: uuid(true),
+    awaitsUntil: timestamp({ nullable: true }),
     updatedAt: timestamp({ defaultNow: true }),
   },
   foreignKeys: [sameWorkspaceForeignKey('fk_run_checkpoints_run', 'runId', 'runs', 'CASCADE')],
-  checks: [{ name: 'ck_run_checkpoints_parked', expression: 'parked_at IS NULL OR approval_id IS NOT NULL' }],
+  indices: [{ name: 'ix_run_checkpoints_awaits_run', columns: ['awaitsId'], where: "awaits_kind = 'run'" }],
+  checks: [
+    {
+      name: 'ck_run_checkpoints_parked',
+      expression: 'parked_at IS NULL OR approval_id IS NOT NULL OR awaits_id IS NOT NULL',
+    },
+    {
+      name: 'ck_run_checkpoints_awaits',
+      expression:
+        "(awaits_kind IS NULL AND awaits_id IS NULL AND awaits_until IS NULL) OR (awaits_kind IN ('question', 'run') AND awaits_id IS NOT NULL)",
+    },
+  ],
 });

@@ -65,6 +65,7 @@ describe('OpenAiRunner tool loop against the validating stand-in (A9)', () => {
       step: 3,
       statusCardRef: null,
       approvalId: null,
+      awaits: null,
       parkedAt: null,
       updatedAt: new Date(),
     });

@@ -15,6 +15,7 @@ const run = (fields: Partial<PresenceRun>): PresenceRun => ({
   liveness: 'ok',
   activity: NO_ACTIVITY,
   awaitingApproval: false,
+  callInFlight: false,
   ...fields,
 });
 const calling: RunActivity = { openCalls: ['call-1'] };
@@ -47,6 +48,16 @@ describe('A13: presence from run events', () => {
   it('a run seen only in the store: blocked (a tool waits on an agent or a person) is running', () => {
     expect(derivePresence([run({ activity: null, liveness: 'blocked' })])).toBe('running');
     expect(derivePresence([run({ activity: null, liveness: 'stalled' })])).toBe('thinking');
+  });
+
+  it('T2, A13: a run another worker executes whose checkpoint has a call in flight is running; this process’s own events win', () => {
+    expect(derivePresence([run({ activity: null, callInFlight: true })])).toBe('running');
+    expect(derivePresence([run({ activity: null, callInFlight: false })])).toBe('thinking');
+    // Seen here, the events are newer than the last checkpoint (e.g. the call just reported back).
+    expect(derivePresence([run({ activity: NO_ACTIVITY, callInFlight: true })])).toBe('thinking');
+    expect(derivePresence([run({ activity: null, callInFlight: true, awaitingApproval: true })])).toBe(
+      'blockedOnApproval',
+    );
   });
 
   it('tool_start opens a call and tool_end closes it; other events leave the activity alone', () => {
@@ -83,6 +94,7 @@ describe('A13: presence from run events', () => {
       liveness: fc.constantFrom(...RUN_LIVENESS),
       activity: fc.option(fc.record({ openCalls: fc.array(fc.string(), { maxLength: 3 }) }), { nil: null }),
       awaitingApproval: fc.boolean(),
+      callInFlight: fc.boolean(),
     });
     fc.assert(
       fc.property(fc.array(arbitraryRun, { minLength: 1, maxLength: 6 }), (runs) => {

@@ -1,4 +1,6 @@
-import type { TurnToolsScope } from '../../ports/turn-tools-factory';
+import type { CheckpointAwait } from '../../ports/run-checkpoints';
+import type { StoreTx } from '../../ports/store';
+import type { ResumedWait, TurnToolsScope } from '../../ports/turn-tools-factory';
 import type { EngineDeps } from '../engine-deps';
 import { markRunWaiting } from '../run-waiting';
 
@@ -20,7 +22,33 @@ export interface AgentToolContext {
   deps: EngineDeps;
   turn: TurnToolsScope;
   timings: AgentToolTimings;
+  /**
+   * T2, A9: set by the tool kit for the one call of a resumed turn that was waiting (on a
+   * question or another run) when its worker died; that call waits on it again.
+   */
+  resumed?: { current: ResumedWait | undefined };
 }
+
+/**
+ * T2, A9: what this call waited on before its turn was resumed, if it is that call and it
+ * waited on a `kind`; taken once.
+ */
+export function takeResumedWait(
+  ctx: AgentToolContext,
+  kind: CheckpointAwait['kind'],
+): CheckpointAwait | null {
+  const resumed = ctx.resumed?.current;
+  if (resumed === undefined || resumed.kind !== kind || ctx.resumed === undefined) return null;
+  ctx.resumed.current = undefined;
+  return { kind: resumed.kind, id: resumed.id, until: resumed.until };
+}
+
+/**
+ * T2, A9: the in-flight call of this checkpointed turn now waits on `awaits`, stored with the
+ * checkpoint in the caller's transaction; false when the turn has none (a CLI agent's).
+ */
+export const recordAwaits = (tx: StoreTx, ctx: AgentToolContext, awaits: CheckpointAwait) =>
+  tx.checkpoints.setAwaits(ctx.turn.runId, awaits);
 
 /** A12: a run waiting on another agent or a person is blocked, not silent. */
 export async function setWaiting(ctx: AgentToolContext, waiting: boolean): Promise<void> {

@@ -5,6 +5,7 @@ import type { StoreTx } from '../../ports/store';
 import { waitTopics } from '../../ports/wait-signals';
 import { parseAnswer } from '../../tools/question-answer';
 import type { EngineDeps } from '../engine-deps';
+import { resumeTurnAwaitingQuestion } from '../parked-waits';
 import { redrawQuestionCard } from './questions';
 
 export type AnsweredInThread =
@@ -48,6 +49,8 @@ export async function afterAnswerInThread(
     // T1: the turn waiting on this question, in whichever process, looks again.
     await deps.waits.notify(waitTopics.question(answered.question.id));
     await redrawQuestionCard(deps, answered.question, answered.by);
+    // T2, A9: a turn parked on it (its worker died while it waited) goes back to the queue.
+    await resumeTurnAwaitingQuestion(deps, answered.question);
     return;
   }
   await deps.platforms

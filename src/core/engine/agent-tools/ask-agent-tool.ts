@@ -1,7 +1,7 @@
 import { ALL_MODES, defineTool } from '../../tools/tool-definition';
 import { duration } from '../../wake/wake-messages';
-import { type AgentToolContext, setWaiting } from './agent-tool-context';
-import { handOff } from './hand-off';
+import { type AgentToolContext, setWaiting, takeResumedWait } from './agent-tool-context';
+import { handOff, resumedHandOff } from './hand-off';
 import { awaitRemote, relayCallActions, remoteOutcome, remoteTargetOf, sendRemote } from './remote-agent';
 import { handoffInput } from './send-to-agent-tool';
 import { waitForRun } from './wait-for-run';
@@ -35,17 +35,24 @@ export const askAgentTool = (ctx: AgentToolContext) =>
           await setWaiting(ctx, false);
         }
       }
-      const asked = await handOff(ctx, {
-        tool: 'ask_agent',
-        agent: input.agent,
-        text: input.text,
-        ...(input.space === undefined ? {} : { space: input.space }),
-      });
+      // T2, A9: a turn resumed after its worker died waits on the run it had started.
+      const resumed = takeResumedWait(ctx, 'run');
+      const until = resumed?.until ?? new Date(ctx.deps.clock.now().getTime() + ctx.timings.askTimeoutMs);
+      const asked =
+        resumed === null
+          ? await handOff(ctx, {
+              tool: 'ask_agent',
+              agent: input.agent,
+              text: input.text,
+              ...(input.space === undefined ? {} : { space: input.space }),
+              awaitsUntil: until,
+            })
+          : await resumedHandOff(ctx, resumed);
       if (!asked.ok) return { ok: false, output: asked.reason };
       const name = asked.target.name;
       await setWaiting(ctx, true);
       try {
-        const outcome = await waitForRun(ctx, { runId: asked.runId }, ctx.timings.askTimeoutMs, signal);
+        const outcome = await waitForRun(ctx, { runId: asked.runId }, until, signal);
         switch (outcome.state) {
           case 'succeeded':
             return { ok: true, output: `${name} replied:\n${outcome.reply}` };

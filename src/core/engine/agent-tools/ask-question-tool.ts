@@ -3,8 +3,9 @@ import type { QuestionRecord } from '../../model/question-record';
 import { waitTopics } from '../../ports/wait-signals';
 import { ALL_MODES, defineTool } from '../../tools/tool-definition';
 import { postInConversation } from '../post-in-conversation';
+import { stopRequestOf } from '../stop-run';
 import { waitSuspended } from '../suspended-wait';
-import { type AgentToolContext, setWaiting } from './agent-tool-context';
+import { type AgentToolContext, recordAwaits, setWaiting, takeResumedWait } from './agent-tool-context';
 import { cancelQuestion, questionMessage, tellAskingAgent } from './questions';
 
 /**
@@ -31,38 +32,12 @@ export const askQuestionTool = (ctx: AgentToolContext) =>
     run: async (input, _scope, signal) => {
       const { deps, turn } = ctx;
       const workspaceId = turn.agent.workspaceId;
-      const { question, trigger } = await deps.store.inWorkspace(workspaceId, async (tx) => {
-        const run = await tx.runs.findById(turn.runId);
-        const stored = await tx.questions.insert(workspaceId, {
-          runId: turn.runId,
-          conversationId: turn.conversation.id,
-          text: input.text,
-          options: input.options ?? [],
-        });
-        const note = run?.triggerMessageId ? await tx.messages.findById(run.triggerMessageId) : null;
-        return { question: stored, trigger: note };
-      });
-      const ref = await postInConversation(
-        deps,
-        turn.conversation,
-        { kind: 'question', id: question.id },
-        questionMessage(question, turn.agent, null),
-      );
-      const posted: QuestionRecord = ref === null ? question : { ...question, platformCardRef: ref };
-      // N13: working on an agent's note, the asking agent is told too.
-      const source = trigger?.note;
-      if (source?.sourceConversationId) {
-        const options = posted.options.map((o, i) => `${i + 1}. ${o}`).join(' ');
-        await tellAskingAgent(
-          deps,
-          workspaceId,
-          source.sourceConversationId,
-          `${turn.agent.name} asks about your note (question ${posted.id}): ${posted.text}${options === '' ? '' : ` Options: ${options}`} — people there can answer it, or an agent with answer_question.`,
-        );
-      }
-
-      // N13, R2: an agent of a paired relay waiting on this turn learns of the question now.
-      if (trigger?.note?.remote !== undefined) await deps.waits.notify(waitTopics.run(turn.runId));
+      // T2, A9: a turn resumed after its worker died waits on the card it had posted.
+      const resumed = takeResumedWait(ctx, 'question');
+      const asked =
+        resumed === null ? await askNew(ctx, input) : await resumedQuestion(ctx, resumed.id, resumed.until);
+      if (asked === null) return { ok: false, output: 'ask_question failed: the question is gone.' };
+      const { posted, until, recorded } = asked;
 
       await setWaiting(ctx, true);
       try {
@@ -70,7 +45,7 @@ export const askQuestionTool = (ctx: AgentToolContext) =>
         // thread, answer_question), in whichever process it is given.
         const outcome = await waitSuspended(deps, turn.runId, {
           topic: waitTopics.question(posted.id),
-          until: new Date(deps.clock.now().getTime() + ctx.timings.questionTimeoutMs),
+          ...(until === null ? {} : { until }),
           signal,
           check: async () => {
             const current = await deps.store.inWorkspace(workspaceId, (tx) =>
@@ -80,7 +55,9 @@ export const askQuestionTool = (ctx: AgentToolContext) =>
           },
         });
         if (outcome.state === 'aborted') {
-          await cancelQuestion(deps, posted);
+          // T2: a worker that stops (SIGTERM) hands a checkpointed turn back: its resumed call
+          // waits on this same card. A person's Stop (P15), or a turn that cannot resume, cancels it.
+          if (!recorded || (await stoppedByPerson(ctx))) await cancelQuestion(deps, posted);
           return { ok: false, output: 'Your turn was stopped while waiting for the answer.' };
         }
         const current = outcome.state === 'ready' ? outcome.value.current : null;
@@ -95,3 +72,77 @@ export const askQuestionTool = (ctx: AgentToolContext) =>
       }
     },
   });
+
+type AskInput = { text: string; options?: string[] | undefined };
+interface Asked {
+  posted: QuestionRecord;
+  until: Date | null;
+  /** T2: the wait is on the turn's checkpoint (a built-in runner's turn, which can resume). */
+  recorded: boolean;
+}
+
+/** N13: the question stored (and, T2, recorded on the checkpoint in the same transaction) and posted. */
+async function askNew(ctx: AgentToolContext, input: AskInput): Promise<Asked> {
+  const { deps, turn } = ctx;
+  const workspaceId = turn.agent.workspaceId;
+  const until = new Date(deps.clock.now().getTime() + ctx.timings.questionTimeoutMs);
+  const { question, trigger, recorded } = await deps.store.inWorkspace(workspaceId, async (tx) => {
+    const run = await tx.runs.findById(turn.runId);
+    const stored = await tx.questions.insert(workspaceId, {
+      runId: turn.runId,
+      conversationId: turn.conversation.id,
+      text: input.text,
+      options: input.options ?? [],
+    });
+    const note = run?.triggerMessageId ? await tx.messages.findById(run.triggerMessageId) : null;
+    const recorded = await recordAwaits(tx, ctx, { kind: 'question', id: stored.id, until });
+    return { question: stored, trigger: note, recorded };
+  });
+  const ref = await postInConversation(
+    deps,
+    turn.conversation,
+    { kind: 'question', id: question.id },
+    questionMessage(question, turn.agent, null),
+  );
+  const posted: QuestionRecord = ref === null ? question : { ...question, platformCardRef: ref };
+  // N13: working on an agent's note, the asking agent is told too.
+  const source = trigger?.note;
+  if (source?.sourceConversationId) {
+    const options = posted.options.map((o, i) => `${i + 1}. ${o}`).join(' ');
+    await tellAskingAgent(
+      deps,
+      workspaceId,
+      source.sourceConversationId,
+      `${turn.agent.name} asks about your note (question ${posted.id}): ${posted.text}${options === '' ? '' : ` Options: ${options}`} — people there can answer it, or an agent with answer_question.`,
+    );
+  }
+  // N13, R2: an agent of a paired relay waiting on this turn learns of the question now.
+  if (trigger?.note?.remote !== undefined) await deps.waits.notify(waitTopics.run(turn.runId));
+  return { posted, until, recorded };
+}
+
+/**
+ * T2, A9: the question a resumed call had asked, as stored (its card is up already), recorded
+ * on the checkpoint again (the resumed turn's boundary cleared it), so another restart waits on
+ * it too.
+ */
+async function resumedQuestion(
+  ctx: AgentToolContext,
+  questionId: string,
+  until: Date | null,
+): Promise<Asked | null> {
+  return ctx.deps.store.inWorkspace(ctx.turn.agent.workspaceId, async (tx) => {
+    const found = await tx.questions.findById(questionId);
+    if (found === null) return null;
+    const recorded = await recordAwaits(tx, ctx, { kind: 'question', id: questionId, until });
+    return { posted: found, until, recorded };
+  });
+}
+
+/** P15: the turn was stopped by a person (not handed back by a stopping worker). */
+async function stoppedByPerson(ctx: AgentToolContext): Promise<boolean> {
+  const run = await ctx.deps.store.inWorkspace(ctx.turn.agent.workspaceId, (tx) =>
+    tx.runs.findById(ctx.turn.runId),
+  );
+  return stopRequestOf(run) !== null;
+}

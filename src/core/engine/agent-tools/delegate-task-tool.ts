@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../tools/tool-definition';
-import { type AgentToolContext, setWaiting } from './agent-tool-context';
-import { handOff } from './hand-off';
+import { type AgentToolContext, setWaiting, takeResumedWait } from './agent-tool-context';
+import { handOff, resumedHandOff } from './hand-off';
 import { waitForRun } from './wait-for-run';
 
 /**
@@ -21,18 +21,24 @@ export const delegateTaskTool = (ctx: AgentToolContext) =>
     modes: ['chat'],
     classify: () => [],
     run: async (input, _scope, signal) => {
-      const child = await handOff(ctx, {
-        tool: 'delegate_task',
-        agent: input.agent,
-        text: input.task,
-        inCurrentConversation: true,
-      });
+      // T2, A9: a turn resumed after its worker died waits on the child it had started.
+      const resumed = takeResumedWait(ctx, 'run');
+      const child =
+        resumed === null
+          ? await handOff(ctx, {
+              tool: 'delegate_task',
+              agent: input.agent,
+              text: input.task,
+              inCurrentConversation: true,
+              awaitsUntil: null,
+            })
+          : await resumedHandOff(ctx, resumed);
       if (!child.ok) return { ok: false, output: child.reason };
       const name = child.target.name;
       await setWaiting(ctx, true);
       try {
         // The caller's own abort ends the wait; the child keeps working and replies in the thread.
-        const outcome = await waitForRun(ctx, { runId: child.runId }, Number.POSITIVE_INFINITY, signal);
+        const outcome = await waitForRun(ctx, { runId: child.runId }, null, signal);
         switch (outcome.state) {
           case 'succeeded':
             return { ok: true, output: `${name} finished the task:\n${outcome.reply}` };

@@ -6,7 +6,7 @@ import { checkHandoff, type HandoffTool } from '../../tools/handoff-limits';
 import { noteMessage } from '../note-card';
 import { noteSourceOf } from '../note-source';
 import { postInConversation } from '../post-in-conversation';
-import type { AgentToolContext } from './agent-tool-context';
+import { type AgentToolContext, recordAwaits } from './agent-tool-context';
 
 export interface HandoffRequest {
   tool: HandoffTool;
@@ -16,6 +16,12 @@ export interface HandoffRequest {
   space?: string;
   /** delegate_task: always the caller's conversation (the child run works where people see it). */
   inCurrentConversation?: boolean;
+  /**
+   * T2, A9: the caller waits for the run it starts, until then (null: no end); recorded on its
+   * checkpoint in the hand-off's own transaction, so a crash at any point after it leaves a
+   * turn that waits on that run, never one that hands off twice.
+   */
+  awaitsUntil?: Date | null;
 }
 
 export type Handoff =
@@ -176,6 +182,9 @@ async function plan(
     createdAt: deps.clock.now(),
   });
   await tx.messages.linkNoteRun(note.id, run.id);
+  if (request.awaitsUntil !== undefined) {
+    await recordAwaits(tx, ctx, { kind: 'run', id: run.id, until: request.awaitsUntil });
+  }
   const where =
     place.space === null
       ? 'this conversation'
@@ -191,6 +200,32 @@ async function plan(
       where,
     },
   };
+}
+
+/**
+ * T2, A9: the hand-off a resumed call had made (its run started before the restart), read back
+ * as `handOff` returned it, so the call waits on that run instead of handing off again; the
+ * wait is recorded on the checkpoint again (the resumed turn's boundary cleared it).
+ */
+export async function resumedHandOff(
+  ctx: AgentToolContext,
+  awaited: { id: string; until: Date | null },
+): Promise<Handoff> {
+  const { turn } = ctx;
+  const workspaceId = turn.agent.workspaceId;
+  const runId = awaited.id;
+  return ctx.deps.store.inWorkspace(workspaceId, async (tx): Promise<Handoff> => {
+    const run = await tx.runs.findById(runId);
+    const target = (await tx.agents.list(workspaceId)).find((a) => a.id === run?.agentId);
+    if (run === null || target === undefined) return { ok: false, reason: 'the turn it waited for is gone' };
+    await recordAwaits(tx, ctx, { kind: 'run', id: runId, until: awaited.until });
+    if (run.conversationId === turn.conversation.id)
+      return { ok: true, runId, conversationId: run.conversationId, target, where: 'this conversation' };
+    const conversation = await tx.conversations.findById(run.conversationId);
+    const space = (await tx.spaces.list(workspaceId)).find((s) => s.id === conversation?.spaceId);
+    const where = `a new conversation in space ${space?.name ?? '?'} ("${conversation?.title ?? ''}")`;
+    return { ok: true, runId, conversationId: run.conversationId, target, where };
+  });
 }
 
 type Place =

@@ -4,6 +4,7 @@ import type { StoreTx } from '../../ports/store';
 import { waitTopics } from '../../ports/wait-signals';
 import { parseAnswer } from '../../tools/question-answer';
 import type { EngineDeps } from '../engine-deps';
+import { resumeTurnAwaitingQuestion } from '../parked-waits';
 import { postSystemMessage } from '../system-message';
 
 /** N13: the card of a question, as every platform receives it. */
@@ -38,6 +39,8 @@ export type Answerer =
 
 /** What answering and redrawing a question card need of the engine. */
 type QuestionDeps = Pick<EngineDeps, 'store' | 'clock' | 'waits' | 'platforms'>;
+/** T2: answering also takes a turn parked on the question back to the queue. */
+type AnswerDeps = QuestionDeps & Pick<EngineDeps, 'queue' | 'logger'>;
 
 export type AnswerResult =
   | { ok: true; question: QuestionRecord }
@@ -49,7 +52,7 @@ export type AnswerResult =
  * redraws its card with the answer and who gave it; the waiting run is notified (T1).
  */
 export async function recordAnswer(
-  deps: QuestionDeps,
+  deps: AnswerDeps,
   workspaceId: string,
   questionId: string,
   answer: string,
@@ -87,6 +90,8 @@ export async function recordAnswer(
     // T1: the turn waiting on this question, in whichever process, looks again.
     await deps.waits.notify(waitTopics.question(questionId));
     await redrawQuestionCard(deps, result.question, by.name);
+    // T2, A9: a turn parked on it (its worker died while it waited) goes back to the queue.
+    await resumeTurnAwaitingQuestion(deps, result.question);
   }
   return result;
 }

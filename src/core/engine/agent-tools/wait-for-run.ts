@@ -18,7 +18,8 @@ type Finished = Extract<RunWait, { state: 'succeeded' | 'failed' }>;
 export async function waitForRun(
   ctx: AgentToolContext,
   awaited: { runId: string },
-  timeoutMs: number,
+  /** When it stops waiting (null: until the run ends); T2: a resumed wait keeps its first end. */
+  until: Date | null,
   signal: AbortSignal,
 ): Promise<RunWait> {
   const { deps, turn } = ctx;
@@ -34,7 +35,7 @@ export async function waitForRun(
     });
   const outcome = await waitSuspended(deps, turn.runId, {
     topic: waitTopics.run(awaited.runId),
-    ...(Number.isFinite(timeoutMs) ? { until: new Date(deps.clock.now().getTime() + timeoutMs) } : {}),
+    ...(until === null ? {} : { until }),
     signal,
     check: async (): Promise<Finished | null> => {
       const found = await read();

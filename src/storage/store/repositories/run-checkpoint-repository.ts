@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type {
+  CheckpointAwait,
   RunCheckpointRecord,
   RunCheckpoints,
   TurnCheckpoint,
@@ -45,6 +46,11 @@ export const toTurnCheckpoint = (value: unknown): TurnCheckpoint => {
   };
 };
 
+const awaitsOf = (row: RunCheckpointRow): CheckpointAwait | null =>
+  (row.awaitsKind === 'question' || row.awaitsKind === 'run') && row.awaitsId !== null
+    ? { kind: row.awaitsKind, id: row.awaitsId, until: row.awaitsUntil }
+    : null;
+
 const toRecord = (row: RunCheckpointRow): RunCheckpointRecord => ({
   runId: row.runId,
   workspaceId: row.workspaceId,
@@ -52,29 +58,45 @@ const toRecord = (row: RunCheckpointRow): RunCheckpointRecord => ({
   step: row.step,
   statusCardRef: row.statusCardRef,
   approvalId: row.approvalId,
+  awaits: awaitsOf(row),
   parkedAt: row.parkedAt,
   updatedAt: row.updatedAt,
 });
 
-/** One row per run: a new boundary replaces the checkpoint and clears the approval and the park. */
+/** One row per run: a new boundary replaces the checkpoint and clears the waits and the park. */
 const SAVE = `
   INSERT INTO run_checkpoints (run_id, workspace_id, checkpoint, step, status_card_ref, approval_id, parked_at, updated_at)
   VALUES ($1, $2, $3::jsonb, 1, $4, NULL, NULL, $5)
   ON CONFLICT (run_id) DO UPDATE
      SET checkpoint = EXCLUDED.checkpoint, step = run_checkpoints.step + 1,
          status_card_ref = EXCLUDED.status_card_ref, approval_id = NULL, parked_at = NULL,
+         awaits_kind = NULL, awaits_id = NULL, awaits_until = NULL,
          updated_at = EXCLUDED.updated_at`;
+
+const SET_AWAITS = `
+  UPDATE run_checkpoints SET awaits_kind = $2, awaits_id = $3::uuid, awaits_until = $4
+   WHERE run_id = $1
+  RETURNING run_id`;
 
 const PARK = `
   UPDATE run_checkpoints SET parked_at = $2
-   WHERE run_id = $1 AND approval_id IS NOT NULL AND parked_at IS NULL
+   WHERE run_id = $1 AND (approval_id IS NOT NULL OR awaits_id IS NOT NULL) AND parked_at IS NULL
   RETURNING run_id`;
 
 /** A compare-and-set: of two processes taking a parked turn back, one does. */
 const UNPARK = `
   UPDATE run_checkpoints SET parked_at = NULL
-   WHERE run_id = $1 AND parked_at IS NOT NULL AND ($2::uuid IS NULL OR approval_id = $2::uuid)
+   WHERE run_id = $1 AND parked_at IS NOT NULL
+     AND ($2::uuid IS NULL OR approval_id = $2::uuid OR awaits_id = $2::uuid)
   RETURNING run_id`;
+
+const CALLS_IN_FLIGHT = `
+  SELECT run_id FROM run_checkpoints
+   WHERE run_id = ANY($1::uuid[]) AND checkpoint -> 'round' ->> 'inFlight' = 'true'`;
+
+const PARKED_AWAITING_RUN = `
+  SELECT run_id FROM run_checkpoints
+   WHERE awaits_kind = 'run' AND awaits_id = $1 AND parked_at IS NOT NULL`;
 
 export const runCheckpointRepository = (manager: EntityManager): RunCheckpoints => {
   const rows = manager.getRepository(RunCheckpointEntity);
@@ -100,6 +122,16 @@ export const runCheckpointRepository = (manager: EntityManager): RunCheckpoints 
         approvalId,
       ]);
     },
+    async setAwaits(runId, awaits) {
+      if (!isUuid(runId)) return false;
+      const found = await queryRecords(manager, SET_AWAITS, [
+        runId,
+        awaits?.kind ?? null,
+        awaits?.id ?? null,
+        awaits?.until ?? null,
+      ]);
+      return found.length > 0;
+    },
     async park(runId, at) {
       if (!isUuid(runId)) return false;
       return (await queryRecords(manager, PARK, [runId, at])).length > 0;
@@ -107,6 +139,17 @@ export const runCheckpointRepository = (manager: EntityManager): RunCheckpoints 
     async unpark(runId, approvalId) {
       if (!isUuid(runId)) return false;
       return (await queryRecords(manager, UNPARK, [runId, approvalId ?? null])).length > 0;
+    },
+    async listParkedAwaitingRun(runId) {
+      if (!isUuid(runId)) return [];
+      const found = await queryRecords<{ run_id: string }>(manager, PARKED_AWAITING_RUN, [runId]);
+      return found.map((row) => row.run_id);
+    },
+    async listCallsInFlight(runIds) {
+      const ids = runIds.filter(isUuid);
+      if (ids.length === 0) return [];
+      const found = await queryRecords<{ run_id: string }>(manager, CALLS_IN_FLIGHT, [ids]);
+      return found.map((row) => row.run_id);
     },
     async remove(runId) {
       if (!isUuid(runId)) return;
