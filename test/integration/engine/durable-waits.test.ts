@@ -199,12 +199,17 @@ describe('T2, A9: a turn waiting on a question or another agent survives SIGKILL
     expect(toolUse).toMatchObject({ name: 'ask_question' });
     expect(results).toEqual([{ type: 'tool_result', tool_use_id: toolUse?.id, content: 'Answer: yes' }]);
     expect(await w.checkpointOf(run.id)).toBeNull();
-    expect(w.thread()).toEqual([
+    const finalThread = [
       'you: @engineer ship r3 if they agree',
       'status(done) engineer',
       'question(answered) engineer: Ship r3? = yes (you)',
       'engineer: shipping r3',
-    ]);
+    ];
+    // The card's last edit and the reply reach the chat on their own; wait for both to land.
+    await waitFor(async () => JSON.stringify(w.thread()) === JSON.stringify(finalThread)).catch(
+      () => undefined,
+    );
+    expect(w.thread()).toEqual(finalThread);
     expect((await w.runs()).map((r) => r.id)).toEqual([run.id]);
   });
 
