@@ -20,6 +20,15 @@ export function stopRequestOf(run: Pick<RunRecord, 'status' | 'error'> | null): 
   return run.error.startsWith(STOPPED_BY) ? run.error.slice(STOPPED_BY.length) : null;
 }
 
+/** P15: who asked run `runId` to stop, read from the store now; null when nobody did. */
+export async function stoppedByOf(
+  deps: Pick<EngineDeps, 'store'>,
+  runId: string,
+  workspaceId: string,
+): Promise<string | null> {
+  return stopRequestOf(await deps.store.inWorkspace(workspaceId, (tx) => tx.runs.findById(runId)));
+}
+
 /**
  * P15: a click on Stop. The person who started the turn, or an owner, admin or approver of its
  * workspace, may; the request is stored on the run and the worker running it, in whichever

@@ -3,6 +3,7 @@ import type { QuestionRecord } from '../../model/question-record';
 import { waitTopics } from '../../ports/wait-signals';
 import { ALL_MODES, defineTool } from '../../tools/tool-definition';
 import { postInConversation } from '../post-in-conversation';
+import { stoppedByOf } from '../stop-run';
 import { waitSuspended } from '../suspended-wait';
 import { type AgentToolContext, setWaiting } from './agent-tool-context';
 import { cancelQuestion, questionMessage, tellAskingAgent } from './questions';
@@ -80,7 +81,8 @@ export const askQuestionTool = (ctx: AgentToolContext) =>
           },
         });
         if (outcome.state === 'aborted') {
-          await cancelQuestion(deps, posted);
+          // P15: a person's Stop ends the wait; the card says who stopped the turn.
+          await cancelQuestion(deps, posted, await stoppedByOf(deps, turn.runId, workspaceId));
           return { ok: false, output: 'Your turn was stopped while waiting for the answer.' };
         }
         const current = outcome.state === 'ready' ? outcome.value.current : null;
