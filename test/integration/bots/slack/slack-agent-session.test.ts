@@ -213,6 +213,37 @@ describe('P15: Slack’s agent session follows the turn, and its native Stop sto
     expect(JSON.stringify(cardOf(ts, ':octagonal_sign:')?.blocks)).toContain('Stopped by @mia');
   });
 
+  it('P15, P14: a refused native Stop leaves the turn working; Slack closed its stream, so the reply goes on in a new message, whole and once', async () => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const streaming: Script = async function* () {
+      yield { type: 'text', delta: 'Looking.' };
+      await released;
+      yield { type: 'text', delta: ' The rest of the answer.' };
+      yield { type: 'final', text: 'Looking. The rest of the answer.' };
+    };
+    await open(streaming, {
+      standIn: { agentSessions: { enabled: true }, streaming: { enabled: true, maxAgeMs: 60_000 } },
+      stream: { rolloverAfterMs: 60_000, intervalMs: 60_000 },
+    });
+    const ts = await ask('@engineer explain');
+    await waitFor(async () => h.standIn.streamedInThread(CHANNEL, ts).some((m) => m.text === 'Looking.'));
+
+    await pressStop(ts, MOE);
+    await waitFor(async () => h.standIn.ephemerals.some((e) => e.user === MOE));
+    release();
+    await waitFor(async () => (await h.runs()).every((r) => r.status === 'succeeded'));
+    await waitFor(async () => session(ts)?.status === 'closed');
+    await h.front.deliverer.drain();
+    const streamed = h.standIn.streamedInThread(CHANNEL, ts);
+    expect(streamed).toHaveLength(2);
+    expect(streamed.map((m) => m.text).join('')).toBe('Looking. The rest of the answer.');
+    expect(streamed.every((m) => m.stream?.state === 'stopped' && m.username === 'engineer')).toBe(true);
+    expect(session(ts)?.statuses).toEqual(['processing', 'closed']);
+  });
+
   it('P15, G4: a turn stopped while its approval waits: the approval card loses its buttons and says who stopped the turn', async () => {
     await open(committing);
     const ts = await ask('@engineer commit the fix');
