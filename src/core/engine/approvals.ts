@@ -163,7 +163,7 @@ export async function expireApproval(
  * line saying who stopped the turn, and anything still waiting on it (a held push) is told.
  */
 export async function withdrawApproval(
-  deps: Pick<EngineDeps, 'store' | 'platforms' | 'waits' | 'clock'>,
+  deps: Pick<EngineDeps, 'store' | 'platforms' | 'waits' | 'clock' | 'logger'>,
   approvalId: string,
   line: string,
 ): Promise<boolean> {
@@ -179,6 +179,10 @@ export async function withdrawApproval(
     return cardUpdate(tx, { ...stored, details });
   });
   if (update === null) return false;
+  deps.logger.info(
+    { approvalId, runId: update.approval.runId, line },
+    'approval withdrawn: its turn was stopped',
+  );
   await deps.waits.notify(waitTopics.approval(approvalId));
   await editCard(deps, update);
   return true;

@@ -2,11 +2,10 @@ import type { GuardrailAction } from '../model/guardrail';
 import type { AgentRecord, SpaceRecord } from '../model/records';
 import type { ToolAuthorization } from '../ports/turn-tools';
 import { awaitApproval } from './approval-wait';
-import { openApproval, withdrawApproval } from './approvals';
+import { openApproval } from './approvals';
 import type { EngineDeps } from './engine-deps';
 import { resolveRunGuardrail } from './run-guardrail';
 import { markRunWaiting } from './run-waiting';
-import { stoppedByOf, stoppedBySentence } from './stop-run';
 
 /** What deciding a call and waiting on its approval use of the engine. */
 type GuardDeps = Pick<
@@ -90,13 +89,8 @@ async function waitForApproval(
       await deps.store.inWorkspace(run.workspaceId, (tx) => tx.checkpoints.setApproval(run.runId, null));
     }
     if (outcome === 'allow') return { allowed: true };
-    if (outcome === 'aborted') {
-      // P15: a person's Stop closes the approval (its card says who); a worker shutting down
-      // leaves it pending, for the resumed turn to wait on (T2).
-      const by = await stoppedByOf(deps, run.runId, run.workspaceId);
-      if (by !== null) await withdrawApproval(deps, approvalId, stoppedBySentence(by));
+    if (outcome === 'aborted')
       return { allowed: false, reason: 'The turn was stopped while waiting for approval.' };
-    }
     return {
       allowed: false,
       reason: `Refused: a person denied the approval for ${call.summary} (or it expired unanswered). Do not retry it; tell the people what you would have done.`,
