@@ -20,13 +20,18 @@ export function stopRequestOf(run: Pick<RunRecord, 'status' | 'error'> | null): 
   return run.error.startsWith(STOPPED_BY) ? run.error.slice(STOPPED_BY.length) : null;
 }
 
-/** P15: who asked run `runId` to stop, read from the store now; null when nobody did. */
+/**
+ * P15: who asked run `runId` to stop, read from the store now — while it still runs, or once it
+ * ended stopped (a push held at the gateway can outlive its turn); null when nobody did.
+ */
 export async function stoppedByOf(
   deps: Pick<EngineDeps, 'store'>,
   runId: string,
   workspaceId: string,
 ): Promise<string | null> {
-  return stopRequestOf(await deps.store.inWorkspace(workspaceId, (tx) => tx.runs.findById(runId)));
+  const run = await deps.store.inWorkspace(workspaceId, (tx) => tx.runs.findById(runId));
+  if (run?.status === 'failed') return stopRequestOf({ status: 'running', error: run.error });
+  return stopRequestOf(run);
 }
 
 /**
