@@ -131,6 +131,7 @@ export async function openEngineHarness(
     decideApproval: (approvalId, verdict, actor) => engine.decideApproval(approvalId, verdict, actor),
     answerQuestion: (questionId, answer, actor) => engine.answerQuestion(questionId, answer, actor),
     stopRun: (runId, actor) => engine.stopRun(runId, actor),
+    stopThread: (thread, actor) => engine.stopThread(thread, actor),
   };
   const chat = new TerminalChat({
     input: new PassThrough(),

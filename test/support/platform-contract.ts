@@ -12,9 +12,11 @@ export type EngineCall =
   | { kind: 'toggleNote'; messageId: string; action: NoteAction; actor: PlatformActor }
   | { kind: 'decideApproval'; approvalId: string; verdict: Verdict; actor: PlatformActor }
   | { kind: 'answerQuestion'; questionId: string; answer: string; actor: PlatformActor }
-  | { kind: 'stopRun'; runId: string; actor: PlatformActor };
+  | { kind: 'stopRun'; runId: string; actor: PlatformActor }
+  | { kind: 'stopThread'; thread: string; actor: PlatformActor };
 
 export type DecideResult = Awaited<ReturnType<ChatEngine['decideApproval']>>;
+type StopThreadResult = Awaited<ReturnType<ChatEngine['stopThread']>>;
 type NoteAction = 'open' | 'fold';
 type Verdict = 'approve' | 'deny';
 
@@ -29,6 +31,7 @@ export interface RecordingChatEngineBehaviour {
   ) => DecideResult | Promise<DecideResult>;
   answerQuestion?: (id: string, answer: string, actor: PlatformActor) => DecideResult | Promise<DecideResult>;
   stopRun?: (runId: string, actor: PlatformActor) => DecideResult | Promise<DecideResult>;
+  stopThread?: (thread: string, actor: PlatformActor) => StopThreadResult | Promise<StopThreadResult>;
 }
 
 /**
@@ -69,6 +72,11 @@ export class RecordingChatEngine implements ChatEngine {
   async stopRun(runId: string, actor: PlatformActor): Promise<DecideResult> {
     this.calls.push({ kind: 'stopRun', runId, actor });
     return (await this.behaviour.stopRun?.(runId, actor)) ?? { ok: true };
+  }
+
+  async stopThread(thread: string, actor: PlatformActor): Promise<StopThreadResult> {
+    this.calls.push({ kind: 'stopThread', thread, actor });
+    return (await this.behaviour.stopThread?.(thread, actor)) ?? { ok: true, stopped: 1 };
   }
 }
 

@@ -268,7 +268,9 @@ function questionBody(card: QuestionCard): CardBody {
         : 'Reply in this thread to answer.'
       : card.status === 'answered'
         ? `Answered${card.answeredBy === null ? '' : ` by ${card.answeredBy}`}: ${card.answer ?? ''}`
-        : 'No longer waiting for an answer.';
+        : card.stoppedBy === undefined
+          ? 'No longer waiting for an answer.'
+          : `Stopped by @${card.stoppedBy}: no longer waiting for an answer.`; // P15
   const buttons = card.options.slice(0, BUTTONS_PER_ROW * MAX_ROWS).map((option, i) => ({
     type: 2 as const,
     style: 1 as const,

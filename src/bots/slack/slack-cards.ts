@@ -161,7 +161,11 @@ export function questionContent(card: QuestionCard): SlackContent {
     const by = card.answeredBy === null ? '' : ` by ${escapeMrkdwn(card.answeredBy)}`;
     footer = `Answered${by}: ${escapeMrkdwn(card.answer ?? '')}`;
   } else {
-    footer = 'No longer waiting for an answer.';
+    // P15: a question of a turn a person stopped says who did.
+    footer =
+      card.stoppedBy === undefined
+        ? 'No longer waiting for an answer.'
+        : `Stopped by @${escapeMrkdwn(card.stoppedBy)}: no longer waiting for an answer.`;
   }
   blocks.push(context(clip(footer, SLACK_LIMITS.sectionText)));
   const text = [title, options, footer].filter((t) => t !== '').join('\n');

@@ -16,6 +16,7 @@ import { slackPermalinks } from './slack-permalink';
 import { SlackPlatform } from './slack-platform';
 import type { SlackStreamSettings } from './slack-reply-stream';
 import { SlackSender } from './slack-sender';
+import { registerSessionStop } from './slack-session-stop';
 import { registerSlashCommand } from './slack-slash-command';
 import { futureTimestampRefusal } from './slack-timestamp-guard';
 import { registerUnknownInteractions } from './slack-unknown-interactions';
@@ -208,6 +209,8 @@ export class SlackFrontEnd {
       refreshHome: (teamId, userId, notice) =>
         publishHome(this.client, this.options.directory, { teamId, userId, notice }),
     });
+    // P15: Slack's native Stop of an agent session.
+    registerSessionStop(this.app, { engine, platform: this.platform, logger: log, inFlight: this.clicks });
     registerSlashCommand(this.app, {
       commands: this.options.commands,
       logger: log,

@@ -11,7 +11,9 @@ import type {
 } from '../../core/ports/chat-platform';
 import type { Logger } from '../../core/ports/logger';
 import { silentLogger } from '../../core/ports/logger';
+import type { TurnSession, TurnSessionOpening } from '../../core/ports/turn-session';
 import { splitMessage } from '../../core/text/split-message';
+import { SlackAgentSessions } from './slack-agent-sessions';
 import { cardContent, SLACK_LIMITS, type SlackContent } from './slack-cards';
 import { agentTextToMrkdwn, escapeMrkdwn, type SlackMemberRef } from './slack-mrkdwn';
 import { DEFAULT_SLACK_STREAM, SlackReplyStream, type SlackStreamSettings } from './slack-reply-stream';
@@ -62,10 +64,35 @@ export class SlackPlatform implements ChatPlatform {
   private readonly threads = new KeyedSerialQueue();
   private readonly permalinks = new Map<ThreadId, string>();
   readonly attachments: AttachmentFetcher | undefined;
+  /** P15: each thread's agent session, following its turns (`agents.sessions.setStatus`). */
+  private readonly sessions: SlackAgentSessions;
 
   constructor(private readonly options: SlackPlatformOptions) {
     this.partLimit = options.replyPartLimit ?? SLACK_LIMITS.text - 1_000;
     this.attachments = options.attachments;
+    this.sessions = new SlackAgentSessions(
+      (thread, args) =>
+        this.threads.run(thread, async () => {
+          const parts = this.parts(thread);
+          const owner = await this.options.channelOwner(parts.channel);
+          await this.options.deliver(
+            { workspaceId: owner?.workspaceId ?? null, lane: thread },
+            'agents.sessions.setStatus',
+            { channel_id: parts.channel, thread_ts: parts.threadTs, ...args },
+          );
+        }),
+      (options.logger ?? silentLogger).child({ component: 'slack-session' }),
+    );
+  }
+
+  /** P15: the thread's agent session shows the turn working, waiting, then closed. */
+  turnSession(thread: ThreadId, opening: TurnSessionOpening): TurnSession {
+    return this.sessions.open(thread, opening);
+  }
+
+  /** P15: Slack stopped the thread's session while no turn of this process runs in it: closed. */
+  closeSession(thread: ThreadId): Promise<void> {
+    return this.sessions.close(thread);
   }
 
   /** A long reply goes out as several messages, in order; the ref is the first one's ts. */

@@ -72,6 +72,8 @@ export class SlackReplyStream implements ReplyStream {
   private refused = false;
   /** Streaming failed after it had shown something: the rest is posted at the end. */
   private broken = false;
+  /** P15: Slack closed the stream at a person's Stop and the turn is stopping: nothing more is shown. */
+  private halted = false;
   private ended = false;
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
@@ -103,7 +105,7 @@ export class SlackReplyStream implements ReplyStream {
     await this.end();
     const first = this.segments[0];
     if (first === undefined) return null;
-    if (this.shown < this.streamed.length) {
+    if (this.shown < this.streamed.length && !this.halted) {
       // Part of the reply is in the thread already: a failure here must not make the caller post it all again.
       await this.postRest().catch((error: unknown) =>
         this.options.logger.warn({ err: error }, 'posting the rest of a streamed reply failed'),
@@ -140,7 +142,7 @@ export class SlackReplyStream implements ReplyStream {
   /** Sends what is pending, in order: text and steps into the open message, rolling over when due. */
   private async flush(final: boolean): Promise<void> {
     this.lastWriteAt = this.now();
-    if (this.refused || this.broken || this.pending.length === 0) return;
+    if (this.refused || this.broken || this.halted || this.pending.length === 0) return;
     const items = this.take(final);
     if (items.length === 0) return;
     const open = this.open;
@@ -235,6 +237,14 @@ export class SlackReplyStream implements ReplyStream {
         return true;
       } catch (error) {
         const code = slackErrorOf(error);
+        if (open !== null && code === STREAM_OVER && (await this.stopAsked())) {
+          // P15: Slack closed the message at a person's Stop (its native one) and the turn is
+          // stopping: the reply is not continued in a new message.
+          this.halted = true;
+          this.options.logger.info({ ts: open.ts }, 'reply stream stopped by a person: not continued');
+          this.open = null;
+          return false;
+        }
         if (open !== null && attempt === 0) {
           // Slack closed the message (its age limit) or lost it: the same text goes into a new one.
           this.options.logger.info(
@@ -248,6 +258,16 @@ export class SlackReplyStream implements ReplyStream {
       }
     }
     return false;
+  }
+
+  /** P15: whether the turn was asked to stop (a failure to tell counts as no). */
+  private async stopAsked(): Promise<boolean> {
+    try {
+      return (await this.options.opening.stopAsked?.()) === true;
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'reading whether the turn was stopped failed');
+      return false;
+    }
   }
 
   /** Streaming is over for this turn: refused at the start (the engine posts), or broken later. */

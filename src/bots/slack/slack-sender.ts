@@ -10,6 +10,8 @@ export const SLACK_CALLS = [
   'chat.startStream',
   'chat.appendStream',
   'chat.stopStream',
+  // P15: the thread's agent session status.
+  'agents.sessions.setStatus',
 ] as const;
 
 /**

@@ -60,7 +60,9 @@ function renderQuestion(where: string, card: QuestionCard, cardNumber: number | 
       `${INDENT}answered${card.answeredBy === null ? '' : ` by ${card.answeredBy}`}: ${card.answer ?? ''}`,
     );
   } else {
-    lines.push(`${INDENT}no longer waiting for an answer`);
+    // P15: the asking turn was stopped by a person.
+    const by = card.stoppedBy === undefined ? '' : `stopped by @${card.stoppedBy}: `;
+    lines.push(`${INDENT}${by}no longer waiting for an answer`);
   }
   return lines;
 }

@@ -2,8 +2,9 @@ import { AppError } from '../errors';
 import { approvalOutcome } from '../guardrails';
 import type { ApprovalWait } from '../ports/run-approvals';
 import { waitTopics } from '../ports/wait-signals';
-import { expireApproval } from './approvals';
+import { expireApproval, withdrawApproval } from './approvals';
 import type { EngineDeps } from './engine-deps';
+import { stoppedByOf, stoppedBySentence } from './stop-run';
 import { waitSuspended } from './suspended-wait';
 
 export type { ApprovalWait };
@@ -34,7 +35,14 @@ export async function awaitApproval(
       return approvalOutcome(approval, deps.clock.now()) === 'pending' ? null : approval;
     },
   });
-  if (outcome.state === 'aborted') return 'aborted';
+  if (outcome.state === 'aborted') {
+    // P15: a person's Stop of the run (its tool call, or the push its git client made, ended)
+    // closes the approval and its card says who; a worker shutting down or a client that just
+    // left leaves it pending, for a resumed turn to wait on (T2).
+    const by = await stoppedByOf(deps, first.runId, first.workspaceId);
+    if (by !== null) await withdrawApproval(deps, approvalId, stoppedBySentence(by));
+    return 'aborted';
+  }
   const decided = outcome.state === 'ready' ? outcome.value : await read();
   if (decided.status === 'approved') return 'allow';
   if (decided.status === 'denied') return 'denied';

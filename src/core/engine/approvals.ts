@@ -157,6 +157,37 @@ export async function expireApproval(
   return true;
 }
 
+/**
+ * P15: a pending approval of a turn a person stopped no longer waits: it is closed as denied
+ * (nobody decided it; the action does not happen), its card loses its buttons and gains the
+ * line saying who stopped the turn, and anything still waiting on it (a held push) is told.
+ */
+export async function withdrawApproval(
+  deps: Pick<EngineDeps, 'store' | 'platforms' | 'waits' | 'clock' | 'logger'>,
+  approvalId: string,
+  line: string,
+): Promise<boolean> {
+  const update = await deps.store.transaction(async (tx) => {
+    const stored = await tx.approvals.decide(approvalId, {
+      status: 'denied',
+      decidedByMemberId: null,
+      decidedAt: deps.clock.now(),
+    });
+    if (stored === null) return null;
+    const details = { ...stored.details, lines: [...stored.details.lines, line] };
+    await tx.approvals.setDetails(stored.id, details);
+    return cardUpdate(tx, { ...stored, details });
+  });
+  if (update === null) return false;
+  deps.logger.info(
+    { approvalId, runId: update.approval.runId, line },
+    'approval withdrawn: its turn was stopped',
+  );
+  await deps.waits.notify(waitTopics.approval(approvalId));
+  await editCard(deps, update);
+  return true;
+}
+
 /** T2: adds `line` to an approval's card (once), stored with it so that later edits keep it. */
 export async function annotateApproval(
   deps: Pick<EngineDeps, 'store' | 'platforms'>,

@@ -1,6 +1,8 @@
 import type { RunRecord } from '../model/records';
 import type { RunLiveness } from '../model/run';
 import { notifiesOnFinish } from '../notes';
+import type { Logger } from '../ports/logger';
+import type { RunCheckpointRecord } from '../ports/run-checkpoints';
 import { NO_TOOLS } from '../ports/turn-tools';
 import { waitTopics } from '../ports/wait-signals';
 import { composePrompt } from '../prompt';
@@ -13,11 +15,12 @@ import { RunHeartbeat } from './run-heartbeat';
 import { RunMonitor } from './run-monitor';
 import { StatusCardPublisher } from './status-card-publisher';
 import { openSteeringFeed } from './steering';
-import { stoppedBySentence, stopRequestOf } from './stop-run';
+import { stoppedByOf, stoppedBySentence, stopRequestOf } from './stop-run';
 import { postSystemMessage } from './system-message';
 import { attachmentsForTurn, withAttachments } from './turn-attachments';
 import { checkpointWriter, type PreparedResume, prepareResume } from './turn-checkpoints';
 import { loadTurnContext, type TurnContext } from './turn-context';
+import { openTurnSession } from './turn-platform-session';
 import { TurnReplyStream } from './turn-reply-stream';
 import { wakeAfterTurn } from './wake-after-turn';
 
@@ -81,7 +84,39 @@ async function executeClaimedRun(deps: EngineDeps, claimed: RunRecord, signal: A
   );
   await refreshTriggerNote(deps, context, claimed);
   // P14: the reply streams where the platform can; tool calls show there or on the card.
-  const reply = new TurnReplyStream(card, platform, thread, context, log);
+  const reply = new TurnReplyStream(
+    card,
+    platform,
+    thread,
+    context,
+    log,
+    async () => (await stoppedByOf(deps, claimed.id, claimed.workspaceId)) !== null,
+  );
+  // P15: the platform's own session (Slack's agent session) follows the turn until it ends.
+  const session = openTurnSession(deps, platform, thread, context);
+  try {
+    await runAndFinish(deps, context, { claimed, stored, signal, cardRef, card, reply, log });
+  } finally {
+    await session.end();
+  }
+}
+
+/** The turn from its runner's start to its end: the reply or the stop, the run stored, the wake chain. */
+async function runAndFinish(
+  deps: EngineDeps,
+  context: TurnContext,
+  turn: {
+    claimed: RunRecord;
+    stored: RunCheckpointRecord | null;
+    signal: AbortSignal;
+    cardRef: string | null;
+    card: StatusCardPublisher;
+    reply: TurnReplyStream;
+    log: Logger;
+  },
+): Promise<void> {
+  const { claimed, stored, signal, cardRef, card, reply, log } = turn;
+  const { agent, conversation } = context;
 
   const resume = stored === null ? undefined : prepareResume(stored);
   if (resume !== undefined) log.info({ step: stored?.step }, 'turn resumes from its checkpoint');

@@ -21,6 +21,20 @@ export function stopRequestOf(run: Pick<RunRecord, 'status' | 'error'> | null): 
 }
 
 /**
+ * P15: who asked run `runId` to stop, read from the store now — while it still runs, or once it
+ * ended stopped (a push held at the gateway can outlive its turn); null when nobody did.
+ */
+export async function stoppedByOf(
+  deps: Pick<EngineDeps, 'store'>,
+  runId: string,
+  workspaceId: string,
+): Promise<string | null> {
+  const run = await deps.store.inWorkspace(workspaceId, (tx) => tx.runs.findById(runId));
+  if (run?.status === 'failed') return stopRequestOf({ status: 'running', error: run.error });
+  return stopRequestOf(run);
+}
+
+/**
  * P15: a click on Stop. The person who started the turn, or an owner, admin or approver of its
  * workspace, may; the request is stored on the run and the worker running it, in whichever
  * process, is told (`waitTopics.runStop`): it aborts the turn (its tools and waits end), marks

@@ -10,7 +10,13 @@ import { toggleNote as nextFoldState } from '../notes';
 import { OutageWatch } from '../outage/outage-watch';
 import { RetryingQueue } from '../outage/retrying-queue';
 import { RetryingStore } from '../outage/retrying-store';
-import type { ChatEngine, IngestOutcome, PlatformActor, ReceiveOutcome } from '../ports/chat-engine';
+import type {
+  ChatEngine,
+  IngestOutcome,
+  PlatformActor,
+  ReceiveOutcome,
+  ThreadId,
+} from '../ports/chat-engine';
 import type { InboundMessage } from '../ports/chat-platform';
 import type { InboxDecoder } from '../ports/inbox-decoder';
 import { InProcessWaitSignals } from '../waits/in-process-wait-signals';
@@ -27,6 +33,7 @@ import { afterRouting, type RoutedMessage, receiveMessage, routeMessage } from '
 import { recoverRuns } from './recover-runs';
 import { resolveActor } from './resolve-sender';
 import { stopRun } from './stop-run';
+import { stopThread } from './stop-thread';
 import { TurnSlots } from './turn-slots';
 
 /**
@@ -220,6 +227,14 @@ export class TurnEngine implements ChatEngine {
   /** P15: Stop on a status card; the worker running the turn, in whichever process, ends it. */
   stopRun(runId: string, actor: PlatformActor): Promise<{ ok: true } | { ok: false; reason: string }> {
     return stopRun(this.deps, runId, actor);
+  }
+
+  /** P15: a platform's own Stop for a thread (Slack's agent session): its running turns, same rule. */
+  stopThread(
+    thread: ThreadId,
+    actor: PlatformActor,
+  ): Promise<{ ok: true; stopped: number } | { ok: false; reason: string; running: number }> {
+    return stopThread(this.deps, thread, actor);
   }
 
   /**

@@ -24,6 +24,8 @@ export class TurnReplyStream {
     thread: ThreadId,
     context: TurnContext,
     private readonly logger: Logger,
+    /** P15: whether a person asked the turn to stop (a stream closed at their Stop is not continued). */
+    stopAsked?: () => Promise<boolean>,
   ) {
     const { agent } = context;
     this.stream =
@@ -31,6 +33,7 @@ export class TurnReplyStream {
         as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
         recipientUserId: recipientOf(context, platform.platform),
         onRefused: () => this.fallBack(),
+        ...(stopAsked === undefined ? {} : { stopAsked }),
       }) ?? null;
   }
 
@@ -108,7 +111,7 @@ function rowOf(step: ReplyStep): string {
 }
 
 /** The platform account of the person who started the turn (Slack streams to them). */
-function recipientOf(context: TurnContext, platform: string): string | null {
+export function recipientOf(context: TurnContext, platform: string): string | null {
   const member = context.members.find((m) => m.id === context.run.startedByMemberId);
   if (member === undefined) return null;
   if (platform === 'slack') return member.slackUserId;

@@ -21,6 +21,8 @@ interface HeldTurn {
 export class TurnSlots {
   private readonly slots: FairSlots;
   private readonly held = new Map<string, HeldTurn>();
+  /** P15: who is told when a run starts and stops waiting (its platform session's status). */
+  private readonly watchers = new Map<string, { listener: (waiting: boolean) => void; waits: number }>();
 
   constructor(capacity: number) {
     this.slots = new FairSlots(capacity);
@@ -70,6 +72,30 @@ export class TurnSlots {
    * again before this resolves; a turn stopped meanwhile goes on without one, to wind up.
    */
   async suspendWhile<T>(runId: string, work: () => Promise<T>): Promise<T> {
+    const watch = this.watchers.get(runId);
+    if (watch !== undefined && ++watch.waits === 1) watch.listener(true);
+    try {
+      return await this.suspendHeld(runId, work);
+    } finally {
+      // Told after the slot is taken again: the turn works from here on.
+      if (watch !== undefined && --watch.waits === 0 && this.watchers.get(runId) === watch)
+        watch.listener(false);
+    }
+  }
+
+  /**
+   * P15: `listener` is told when run `runId` starts waiting (true, at its first wait) and when it
+   * works again (false, once its last wait has ended and it holds a slot). Returns the unwatch.
+   */
+  watchWaits(runId: string, listener: (waiting: boolean) => void): () => void {
+    const watch = { listener, waits: 0 };
+    this.watchers.set(runId, watch);
+    return () => {
+      if (this.watchers.get(runId) === watch) this.watchers.delete(runId);
+    };
+  }
+
+  private async suspendHeld<T>(runId: string, work: () => Promise<T>): Promise<T> {
     const turn = this.held.get(runId);
     if (turn === undefined) return work();
     await turn.resuming;

@@ -21,6 +21,7 @@ export function withDirectInbox(
     toggleNote: (messageId, action, actor) => engine.toggleNote(messageId, action, actor),
     decideApproval: (approvalId, verdict, actor) => engine.decideApproval(approvalId, verdict, actor),
     stopRun: (runId, actor) => engine.stopRun(runId, actor),
+    stopThread: (thread, actor) => engine.stopThread(thread, actor),
     answerQuestion: (questionId, answer, actor) => engine.answerQuestion(questionId, answer, actor),
     routeInboxWith: (platform, decoder) => {
       decoders.set(platform, decoder);

@@ -47,6 +47,15 @@ export interface ChatEngine {
    */
   stopRun(runId: string, actor: PlatformActor): Promise<{ ok: true } | { ok: false; reason: string }>;
   /**
+   * P15: a platform's own Stop for a thread (Slack's agent-session Stop): every turn running in
+   * the thread, under the same rule as `stopRun`. `stopped` counts the turns asked to stop;
+   * a refusal (or nothing running) carries the sentence to show the person.
+   */
+  stopThread(
+    thread: ThreadId,
+    actor: PlatformActor,
+  ): Promise<{ ok: true; stopped: number } | { ok: false; reason: string; running: number }>;
+  /**
    * N13: a person answers a question card: an option number (`2`, from 1) or free text.
    * Refusals (not a member, already answered, no such option) carry the sentence to show.
    */

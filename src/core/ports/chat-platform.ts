@@ -2,6 +2,7 @@ import type { AttachmentRef } from '../model/attachment';
 import type { ApprovalStatus } from '../model/guardrail';
 import type { Platform } from '../model/platform';
 import type { AttachmentFetcher } from './attachment-fetcher';
+import type { TurnSession, TurnSessionOpening } from './turn-session';
 
 /**
  * Opaque thread ids, one format per platform, so the core never parses them:
@@ -82,6 +83,8 @@ export interface QuestionCard {
   answer: string | null;
   /** The member's nickname or the agent's name; null while pending. */
   answeredBy: string | null;
+  /** P15: cancelled because a person stopped the asking turn: their nickname. */
+  stoppedBy?: string;
 }
 
 export type OutboundContent =
@@ -125,6 +128,8 @@ export interface ChatPlatform {
    * Optional: a platform without it (the terminal) gets the whole reply from `post`.
    */
   streamReply?(thread: ThreadId, opening: ReplyStreamOpening): ReplyStream;
+  /** P15: the platform's own session around a turn (Slack's agent session); absent where there is none. */
+  turnSession?(thread: ThreadId, opening: TurnSessionOpening): TurnSession;
 }
 
 /** P14: who a streamed reply is posted as, and for whom. */
@@ -134,6 +139,11 @@ export interface ReplyStreamOpening {
   recipientUserId: string | null;
   /** Called once when the platform refused to stream: the reply goes out as an ordinary post, steps on the card. */
   onRefused: () => void;
+  /**
+   * P15: whether a person has asked this turn to stop. A platform that closed the stream at a
+   * person's Stop (Slack's native one) asks before continuing the reply in a new message.
+   */
+  stopAsked?: () => Promise<boolean>;
 }
 
 /** P14: a tool call shown as a step of the streamed reply. */

@@ -22,6 +22,11 @@ const statusCards = (entries: readonly ThreadEntry[]) =>
     e.kind === 'posted' && e.message.content.kind === 'status' ? [e.message.content.card] : [],
   );
 
+const approvalCards = (entries: readonly ThreadEntry[]) =>
+  entries.flatMap((e) =>
+    e.kind === 'posted' && e.message.content.kind === 'approval' ? [e.message.content.card] : [],
+  );
+
 /**
  * A turn that has already written a reply naming @qa and then works until it is aborted; were
  * it allowed to end well, qa would be woken (M14).
@@ -129,6 +134,42 @@ describe.each(ENGINE_SETUPS)('P15: Stop on $name', (setup) => {
     expect(released).toEqual([]);
     await waitFor(async () => statusCards(h.thread(1))[0]?.headline === 'Stopped by @you');
     expect(h.engine.slotStats().suspended).toBe(0);
+    // G4: its approval card no longer waits: closed (nobody decided it), saying who stopped the turn.
+    await waitFor(async () => approvalCards(h.thread(1))[0]?.status === 'denied');
+    expect(approvalCards(h.thread(1))[0]).toMatchObject({ decidedBy: null });
+    expect(approvalCards(h.thread(1))[0]?.details).toContain('Stopped by @you');
+  });
+
+  it('P15, G4, T2: an approval of the run waited on elsewhere (a push held at the gateway) is closed once its wait ends after a Stop; a client that just left leaves it pending', async () => {
+    const turn = namingQaUntilStopped();
+    h = await openEngineHarness(setup, new ScriptedRunner({ engineer: turn.script }));
+    await h.type('@engineer push the fix');
+    await turn.started;
+    const runId = await runningRunId();
+    const approval = await h.engine.requestApproval({
+      runId,
+      action: 'push_to_remote',
+      details: { summary: 'push to acme/widgets main', lines: ['main: 1111111 → 2222222'] },
+    });
+    // A git client that gives up while the turn runs on: the approval stays, for a retried push.
+    const first = new AbortController();
+    const gaveUp = h.engine.awaitApproval(approval.id, first.signal);
+    first.abort();
+    expect(await gaveUp).toBe('aborted');
+    expect(await h.read((tx) => tx.approvals.findById(approval.id))).toMatchObject({ status: 'pending' });
+
+    const client = new AbortController();
+    const waiting = h.engine.awaitApproval(approval.id, client.signal);
+    expect(await h.engine.stopRun(runId, actor('you'))).toEqual({ ok: true });
+    await h.settled(1);
+    // The stopped turn's git client goes away: its held push's wait ends, and the approval with it.
+    client.abort();
+    expect(await waiting).toBe('aborted');
+    const stored = await h.read((tx) => tx.approvals.findById(approval.id));
+    expect(stored).toMatchObject({ status: 'denied', decidedByMemberId: null });
+    expect(stored?.details.lines).toEqual(['main: 1111111 → 2222222', 'Stopped by @you']);
+    await waitFor(async () => approvalCards(h.thread(1))[0]?.status === 'denied');
+    expect(approvalCards(h.thread(1))[0]?.details).toContain('Stopped by @you');
   });
 
   if (setup.redis) {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SlackAgentSessionsStandIn, type SlackSessionRules } from './slack-agent-sessions';
 import { SlackFileHost } from './slack-file-host';
 import { type SlackStreamRules, SlackStreamsStandIn, type StreamState } from './slack-streams';
 
@@ -46,6 +47,8 @@ export interface SlackStandInOptions {
   socketUrl?: () => string;
   /** P14: whether `chat.startStream` is allowed, and the streams' age limit. */
   streaming?: SlackStreamRules;
+  /** P15: whether `agents.sessions.setStatus` is allowed (off unless a test turns it on). */
+  agentSessions?: SlackSessionRules;
 }
 
 const LIMITS = { text: 40_000, updateText: 4_000, blocks: 50, sectionText: 3_000 } as const;
@@ -62,6 +65,7 @@ const KNOWN = new Set([
   'chat.startStream',
   'chat.appendStream',
   'chat.stopStream',
+  'agents.sessions.setStatus',
 ]);
 
 /**
@@ -86,6 +90,8 @@ export class SlackWebApiStandIn {
   private clock = 1_764_700_000;
   private counter = 0;
   private readonly streams: SlackStreamsStandIn;
+  /** P15: the threads' agent sessions and their native Stop (`slack-agent-sessions.ts`). */
+  readonly agentSessions: SlackAgentSessionsStandIn;
   revoked = false;
 
   constructor(private readonly options: SlackStandInOptions = {}) {
@@ -119,6 +125,16 @@ export class SlackWebApiStandIn {
           (options.scopes ?? ['chat:write', 'chat:write.customize']).includes('chat:write.customize'),
       },
       options.streaming,
+    );
+    this.agentSessions = new SlackAgentSessionsStandIn(
+      {
+        messages: this.messages,
+        nextTs: () => this.nextTs(),
+        checkChannel: (p) => (this.checkRead(p)?.error as string | null) ?? null,
+        customizeAllowed: () =>
+          (options.scopes ?? ['chat:write', 'chat:write.customize']).includes('chat:write.customize'),
+      },
+      options.agentSessions,
     );
   }
 
@@ -262,6 +278,8 @@ export class SlackWebApiStandIn {
         return this.streams.append(p);
       case 'chat.stopStream':
         return this.streams.stop(p);
+      case 'agents.sessions.setStatus':
+        return this.agentSessions.setStatus(p);
       case 'conversations.history':
         return this.history(p);
       case 'conversations.replies':

@@ -58,4 +58,34 @@ describe('T1: TurnSlots', () => {
     await gatewayWait;
     expect(slots.stats()).toEqual({ capacity: 1, active: 0, waiting: 0, suspended: 0 });
   });
+
+  it('P15: a watcher is told when the run starts waiting (at its first of overlapping waits) and when it works again, holding a slot', async () => {
+    const slots = new TurnSlots(1);
+    const signal = new AbortController().signal;
+    const lease = await slots.acquire(owner, signal);
+    if (lease === null) throw new Error('no slot');
+    const seen: string[] = [];
+    const unwatch = slots.watchWaits('run-1', (waiting) =>
+      seen.push(waiting ? 'waiting' : `working (${slots.stats().active} active)`),
+    );
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const ended = slots.run('run-1', owner, lease, signal, async () => {
+      await Promise.all([
+        slots.suspendWhile('run-1', () => answered),
+        slots.suspendWhile('run-1', () => answered),
+      ]);
+      await slots.suspendWhile('run-1', async () => {});
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual(['waiting']);
+    answer();
+    (await ended).lease?.release();
+    expect(seen).toEqual(['waiting', 'working (1 active)', 'waiting', 'working (1 active)']);
+    unwatch();
+    await slots.suspendWhile('run-1', async () => {});
+    expect(seen).toHaveLength(4);
+  });
 });

@@ -3,7 +3,7 @@ import type { QuestionRecord } from '../../model/question-record';
 import { waitTopics } from '../../ports/wait-signals';
 import { ALL_MODES, defineTool } from '../../tools/tool-definition';
 import { postInConversation } from '../post-in-conversation';
-import { stopRequestOf } from '../stop-run';
+import { stoppedByOf } from '../stop-run';
 import { waitSuspended } from '../suspended-wait';
 import { type AgentToolContext, recordAwaits, setWaiting, takeResumedWait } from './agent-tool-context';
 import { cancelQuestion, questionMessage, tellAskingAgent } from './questions';
@@ -56,8 +56,10 @@ export const askQuestionTool = (ctx: AgentToolContext) =>
         });
         if (outcome.state === 'aborted') {
           // T2: a worker that stops (SIGTERM) hands a checkpointed turn back: its resumed call
-          // waits on this same card. A person's Stop (P15), or a turn that cannot resume, cancels it.
-          if (!recorded || (await stoppedByPerson(ctx))) await cancelQuestion(deps, posted);
+          // waits on this same card. A person's Stop (P15), or a turn that cannot resume, cancels
+          // it, and the card says who stopped the turn.
+          const stoppedBy = await stoppedByOf(deps, turn.runId, workspaceId);
+          if (!recorded || stoppedBy !== null) await cancelQuestion(deps, posted, stoppedBy);
           return { ok: false, output: 'Your turn was stopped while waiting for the answer.' };
         }
         const current = outcome.state === 'ready' ? outcome.value.current : null;
@@ -140,9 +142,3 @@ async function resumedQuestion(
 }
 
 /** P15: the turn was stopped by a person (not handed back by a stopping worker). */
-async function stoppedByPerson(ctx: AgentToolContext): Promise<boolean> {
-  const run = await ctx.deps.store.inWorkspace(ctx.turn.agent.workspaceId, (tx) =>
-    tx.runs.findById(ctx.turn.runId),
-  );
-  return stopRequestOf(run) !== null;
-}

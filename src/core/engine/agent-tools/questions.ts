@@ -12,6 +12,8 @@ export function questionMessage(
   question: QuestionRecord,
   asker: { name: string; avatarUrl: string | null },
   answeredBy: string | null,
+  /** P15: who stopped the asking turn while the question waited; the card then says so. */
+  stoppedBy: string | null = null,
 ): OutboundMessage {
   return {
     as: { kind: 'agent', name: asker.name, avatarUrl: asker.avatarUrl },
@@ -25,6 +27,7 @@ export function questionMessage(
         status: question.status,
         answer: question.answer,
         answeredBy,
+        ...(stoppedBy === null ? {} : { stoppedBy }),
       },
     },
   };
@@ -96,18 +99,26 @@ export async function recordAnswer(
   return result;
 }
 
-/** N13: the question stops waiting (the run was stopped or gave up); its card says so. */
-export async function cancelQuestion(deps: EngineDeps, question: QuestionRecord): Promise<void> {
+/**
+ * N13: the question stops waiting (the run was stopped or gave up); its card says so, and
+ * (P15) who stopped the turn when a person did.
+ */
+export async function cancelQuestion(
+  deps: EngineDeps,
+  question: QuestionRecord,
+  stoppedBy: string | null = null,
+): Promise<void> {
   const cancelled = await deps.store.inWorkspace(question.workspaceId, (tx) =>
     tx.questions.cancel(question.id),
   );
-  if (cancelled) await redrawQuestionCard(deps, { ...question, status: 'cancelled' }, null);
+  if (cancelled) await redrawQuestionCard(deps, { ...question, status: 'cancelled' }, null, stoppedBy);
 }
 
 export async function redrawQuestionCard(
   deps: QuestionDeps,
   question: QuestionRecord,
   answeredBy: string | null,
+  stoppedBy: string | null = null,
 ): Promise<void> {
   const found = await deps.store.inWorkspace(question.workspaceId, async (tx) => {
     const conversation = await tx.conversations.findById(question.conversationId);
@@ -125,7 +136,7 @@ export async function redrawQuestionCard(
   await platform.update(
     conversation.threadId,
     question.platformCardRef,
-    questionMessage(question, asker, answeredBy),
+    questionMessage(question, asker, answeredBy, stoppedBy),
   );
 }
 
