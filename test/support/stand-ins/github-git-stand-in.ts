@@ -182,6 +182,10 @@ export function git(
     });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    if (input !== undefined) child.stdin.end(input);
+    if (input !== undefined) {
+      // A git that exits before reading it all reports through its exit code, not EPIPE.
+      child.stdin.on('error', () => {});
+      child.stdin.end(input);
+    }
   });
 }
