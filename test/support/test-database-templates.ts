@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { databaseDir } from '../../src/config/config';
 import { openDatabase } from '../../src/storage/database';
 import { pgliteVersion } from '../../src/storage/pglite/pglite-version';
 import {
@@ -45,6 +46,18 @@ export const pgliteMigratedTemplate = async (): Promise<string> => {
       await database.close();
     }
   });
+};
+
+/**
+ * A data folder (`SUMMON_DATA_DIR`) whose embedded database (`<dataDir>/db`) is a copy of the
+ * migrated template: the runtime, the server or the CLI opened on it finds it migrated instead
+ * of running initdb and every migration (seconds each time on a busy machine). For tests about
+ * what runs on a database, not about making one (`cli.test.ts` keeps a fresh folder for that).
+ */
+export const seedMigratedDataDir = async (dataDir: string): Promise<void> => {
+  const dbDir = databaseDir({ dataDir });
+  await mkdir(dbDir, { recursive: true });
+  await copyDirectory(await pgliteMigratedTemplate(), dbDir);
 };
 
 const cachedPgliteDir = async (name: string, build: (dir: string) => Promise<void>): Promise<string> => {

@@ -43,8 +43,14 @@ export class PackInspector {
         });
         if (indexed.code !== 0) return facts;
       }
+      // The facts depend only on the old and new ids: many refs pushed at the same commits (a
+      // push of 150 new branches) ask git once, not twice per ref.
+      const described = new Map<string, UpdateFacts>();
       for (const update of needsObjects) {
-        facts.set(update.ref, await this.describe(scratch, update, home));
+        const key = `${update.oldId} ${update.newId}`;
+        const known = described.get(key) ?? (await this.describe(scratch, update, home));
+        described.set(key, known);
+        facts.set(update.ref, known);
       }
       return facts;
     } finally {

@@ -39,8 +39,27 @@ export class PgliteSocket extends Duplex {
 
   override _read(): void {}
 
+  /**
+   * pg corks the stream around an extended query (Parse, Bind, Describe, Execute, Sync): the
+   * corked writes arrive here together and go to the engine as one batch, one round trip to its
+   * worker, as a TCP server would read them in one segment. Without this, each message was a
+   * round trip (and a pass of PGlite's main loop) of its own.
+   */
+  override _writev(
+    chunks: { chunk: Buffer; encoding: BufferEncoding }[],
+    callback: (error?: Error | null) => void,
+  ): void {
+    this.accept(chunks.map(({ chunk }) => chunk));
+    callback();
+  }
+
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.pending = Buffer.concat([this.pending, chunk]);
+    this.accept([chunk]);
+    callback();
+  }
+
+  private accept(chunks: Buffer[]): void {
+    this.pending = Buffer.concat([this.pending, ...chunks]);
     const { messages, terminated } = this.takeMessages();
     if (messages.length > 0) {
       const batch = Buffer.concat(messages);
@@ -56,7 +75,6 @@ export class PgliteSocket extends Duplex {
     // PGlite is one session that outlives this client: Terminate is not forwarded, the
     // stream just ends once the replies already asked for are delivered.
     if (terminated) void this.replies.then(() => this.push(null));
-    callback();
   }
 
   private takeMessages(): { messages: Buffer[]; terminated: boolean } {

@@ -5,6 +5,7 @@ import { waitFor } from '../../support/engine-harness';
 import { sampleValue, scrapeMetrics } from '../../support/scrape-metrics';
 import { AnthropicStandIn } from '../../support/stand-ins/anthropic-stand-in';
 import { makeTempDir } from '../../support/temp-dir';
+import { seedMigratedDataDir } from '../../support/test-database-templates';
 
 /** A local chat session on the server's runtime, as `summon start` in a terminal wires it. */
 function openChat(server: RunningServer) {
@@ -28,6 +29,8 @@ function openChat(server: RunningServer) {
 describe('/metrics (Prometheus text through prom-client)', () => {
   it('after a real turn in the local chat, scraped over HTTP and parsed: events, turns, model latency and the queue', async () => {
     const dataDir = await makeTempDir();
+    // What is counted, not making the database: it starts migrated.
+    await seedMigratedDataDir(dataDir.path);
     const key = 'sk-ant-metrics-test';
     const standIn = await AnthropicStandIn.start({
       apiKey: key,

@@ -1,5 +1,6 @@
 import { startServer } from '../../../src/app/server';
 import { makeTempDir } from '../../support/temp-dir';
+import { seedMigratedDataDir } from '../../support/test-database-templates';
 
 const redisUrl = () => process.env.SUMMON_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -11,6 +12,8 @@ async function readyz(port: number): Promise<{ status: number; body: Record<stri
 describe('/readyz (database, migrations, queue)', () => {
   it('200 with the database and Redis reachable and migrations current; 503 naming pending migrations, then an unreachable database', async () => {
     const dataDir = await makeTempDir();
+    // Its readiness, not making the database: it starts migrated (the test reverts one itself).
+    await seedMigratedDataDir(dataDir.path);
     const server = await startServer(
       { SUMMON_DATA_DIR: dataDir.path, PORT: '0', LOG_LEVEL: 'silent', REDIS_URL: redisUrl() },
       dataDir.path,
@@ -47,6 +50,7 @@ describe('/readyz (database, migrations, queue)', () => {
 
   it('503 naming the queue when REDIS_URL points where no Redis answers (the URL is not shown)', async () => {
     const dataDir = await makeTempDir();
+    await seedMigratedDataDir(dataDir.path);
     const server = await startServer(
       {
         SUMMON_DATA_DIR: dataDir.path,

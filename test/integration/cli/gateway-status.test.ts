@@ -4,11 +4,14 @@ import { runCli } from '../../../src/cli/main';
 import { loadConfig } from '../../../src/config/config';
 import type { SqlStore } from '../../../src/storage/store/sql-store';
 import { makeTempDir } from '../../support/temp-dir';
+import { seedMigratedDataDir } from '../../support/test-database-templates';
 import { seedWorkspace } from '../storage/workspace-fixture';
 
 describe('summon gateway status', () => {
   it('lists pushes waiting for approval and the recent decisions', async () => {
     const dir = await makeTempDir();
+    // The command's listing, not making the database: it starts migrated.
+    await seedMigratedDataDir(dir.path);
     const env = { SUMMON_DATA_DIR: dir.path, LOG_LEVEL: 'silent', GITHUB_TOKEN: 'ghs_cliSecret' };
     const runtime = await openRuntime(loadConfig(env, dir.path), createLogger({ level: 'silent' }));
     try {

@@ -6,6 +6,7 @@ import { loadConfig } from '../../../src/config/config';
 import { waitFor } from '../../support/engine-harness';
 import { AnthropicStandIn } from '../../support/stand-ins/anthropic-stand-in';
 import { makeTempDir } from '../../support/temp-dir';
+import { seedMigratedDataDir } from '../../support/test-database-templates';
 
 /** A chat session on the runtime as `summon chat` wires it: type lines, read the screen. */
 function openChat(runtime: Runtime) {
@@ -30,6 +31,8 @@ describe('summon chat (the embedded default, as wired for people)', () => {
   let dataDir: Awaited<ReturnType<typeof makeTempDir>>;
   beforeEach(async () => {
     dataDir = await makeTempDir();
+    // The chat's behaviour, not making its database: it starts migrated.
+    await seedMigratedDataDir(dataDir.path);
   });
   afterEach(() => dataDir.remove());
 

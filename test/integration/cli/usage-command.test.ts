@@ -4,6 +4,7 @@ import { silentLogger } from '../../../src/core/ports/logger';
 import type { SqlStore } from '../../../src/storage/store/sql-store';
 import { runSummon } from '../../support/run-summon';
 import { makeTempDir } from '../../support/temp-dir';
+import { seedMigratedDataDir } from '../../support/test-database-templates';
 import { seedWorkspace } from '../storage/workspace-fixture';
 
 /** O3: `summon usage` on an embedded database holding runs with usage. */
@@ -19,6 +20,8 @@ describe('summon usage (embedded PGlite)', () => {
 
   beforeAll(async () => {
     dataDir = await makeTempDir();
+    // O3's report, not making the database: it starts migrated.
+    await seedMigratedDataDir(dataDir.path);
     const runtime = await openRuntime(loadConfig({ SUMMON_DATA_DIR: dataDir.path }), silentLogger);
     try {
       const store = runtime.database.store as SqlStore;

@@ -69,9 +69,17 @@ describe('G4 the card of a push of many refs, and the 401 challenge in the log',
   it('a 150-ref push: the card names the first refs and says how many more', async () => {
     f = await openGatewayFixture(setup);
     await f.setRule('ask');
-    await f.commit('README.md', 'x\n');
+    const head = await f.commit('README.md', 'x\n');
     const names = Array.from({ length: 150 }, (_, i) => `topic-${String(i + 1).padStart(3, '0')}`);
-    for (const name of names) await f.inWork(['branch', name]);
+    // The 150 branches in one git process (`update-ref --stdin`), not one `git branch` each.
+    const created = await git(
+      ['update-ref', '--stdin'],
+      f.home,
+      f.work,
+      f.runEnv.env,
+      names.map((n) => `create refs/heads/${n} ${head}\n`).join(''),
+    );
+    expect(created).toMatchObject({ code: 0 });
     const push = f.startPush(['origin', ...names]);
     const card = cardOf(await f.approvalCard());
     expect(card.summary).toMatch(/^push to acme\/widgets topic-001, .*, topic-010 and 140 more refs$/);

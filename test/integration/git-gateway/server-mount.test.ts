@@ -1,9 +1,12 @@
 import { startServer } from '../../../src/app/server';
 import { makeTempDir } from '../../support/temp-dir';
+import { seedMigratedDataDir } from '../../support/test-database-templates';
 
 describe('G3 the gateway on Summon’s HTTP server', () => {
   it('is mounted at /git/ when a GitHub credential is configured, and asks for a run credential', async () => {
     const dir = await makeTempDir();
+    // The gateway's mount, not making the database: it starts migrated.
+    await seedMigratedDataDir(dir.path);
     const server = await startServer(
       {
         PORT: '0',
@@ -34,6 +37,7 @@ describe('G3 the gateway on Summon’s HTTP server', () => {
 
   it('is absent without a GitHub credential', async () => {
     const dir = await makeTempDir();
+    await seedMigratedDataDir(dir.path);
     const server = await startServer({ PORT: '0', SUMMON_DATA_DIR: dir.path, LOG_LEVEL: 'silent' }, dir.path);
     try {
       const res = await fetch(

@@ -9,6 +9,7 @@ import { waitFor } from '../../support/engine-harness';
 import { AnthropicStandIn } from '../../support/stand-ins/anthropic-stand-in';
 import { GitHubGitStandIn, git } from '../../support/stand-ins/github-git-stand-in';
 import { makeTempDir } from '../../support/temp-dir';
+import { seedMigratedDataDir } from '../../support/test-database-templates';
 
 const REPO = 'acme/widgets';
 const GITHUB_TOKEN = 'ghs_serverRunsGatewayOnlyToken4242';
@@ -62,6 +63,8 @@ describe('M9/G3/G5 `summon start` as wired: a turn in a space with repos works t
       },
       { kind: 'stream', blocks: [{ type: 'text', chunks: ['Pushed through the server.'] }] },
     );
+    // The turn through the gateway, not making the database (`cli.test.ts`): it starts migrated.
+    await seedMigratedDataDir(path.join(tmp.path, 'data'));
     const port = await freePort();
     const server = await startServer(
       {

@@ -11,6 +11,7 @@ import type { SqlStore } from '../../../src/storage/store/sql-store';
 import { waitFor } from '../../support/engine-harness';
 import { OpenAiStandIn } from '../../support/stand-ins/openai-stand-in';
 import { makeTempDir } from '../../support/temp-dir';
+import { seedMigratedDataDir } from '../../support/test-database-templates';
 
 /** A loopback port nothing listens on (bound, then closed). */
 async function closedPort(): Promise<string> {
@@ -48,6 +49,8 @@ describe('A10: a model without configuration', () => {
 
   beforeEach(async () => {
     dir = await makeTempDir();
+    // A10 is about the model found, not the database: it starts migrated.
+    await seedMigratedDataDir(dir.path);
     bin = path.join(dir.path, 'bin');
     emptyBin = path.join(dir.path, 'empty-bin');
     await mkdir(bin);

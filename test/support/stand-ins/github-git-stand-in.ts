@@ -149,7 +149,14 @@ export class GitHubGitStandIn {
   }
 }
 
-export function git(args: string[], home: string, cwd?: string, extraEnv: Record<string, string> = {}) {
+/** `input`, when given, is written to git's stdin (e.g. `update-ref --stdin`). */
+export function git(
+  args: string[],
+  home: string,
+  cwd?: string,
+  extraEnv: Record<string, string> = {},
+  input?: string,
+) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn('git', args, {
       cwd,
@@ -175,5 +182,10 @@ export function git(args: string[], home: string, cwd?: string, extraEnv: Record
     });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    if (input !== undefined) {
+      // A git that exits before reading it all reports through its exit code, not EPIPE.
+      child.stdin.on('error', () => {});
+      child.stdin.end(input);
+    }
   });
 }
