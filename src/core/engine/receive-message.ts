@@ -7,7 +7,7 @@ import { waitTopics } from '../ports/wait-signals';
 import { type AnsweredInThread, afterAnswerInThread, answerInThread } from './agent-tools/answer-in-thread';
 import { appHelp } from './app-help';
 import { chooseResponders } from './choose-responders';
-import type { EngineDeps } from './engine-deps';
+import type { EngineDeps, RunJob } from './engine-deps';
 import { resolveSender } from './resolve-sender';
 import { steerRunningTurn } from './steering';
 
@@ -24,6 +24,8 @@ export interface RoutedMessage {
   help?: string;
   /** P16: the message joins this running turn at its next tool boundary (announced after the commit). */
   steers?: string;
+  /** The queued runs' jobs, with their lanes (the outcome's `runIds`, in order). */
+  jobs?: RunJob[];
 }
 
 /**
@@ -78,7 +80,8 @@ export async function afterRouting(
     log.info({ runId: result.steers }, 'message steers a running turn');
   }
   if (result.outcome.kind === 'accepted') {
-    for (const runId of result.outcome.runIds) await deps.queue.enqueue({ id: runId, data: { runId } });
+    const jobs = result.jobs ?? result.outcome.runIds.map((runId) => ({ runId }));
+    for (const job of jobs) await deps.queue.enqueue({ id: job.runId, data: job });
     log.info(
       { conversationId: result.outcome.conversationId, runIds: result.outcome.runIds },
       'message accepted',
@@ -210,6 +213,7 @@ export async function routeMessage(
   }
 
   const runIds: string[] = [];
+  const jobs: RunJob[] = [];
   for (const agentId of responders) {
     const run = await tx.runs.insert({
       workspaceId: workspace.id,
@@ -229,11 +233,14 @@ export async function routeMessage(
       createdAt: deps.clock.now(),
     });
     runIds.push(run.id);
+    const lane = { workspaceId: workspace.id, agentId, conversationId: conversation.id, spaceId: space.id };
+    jobs.push({ runId: run.id, lane });
   }
   return {
     outcome: { kind: 'accepted', conversationId: conversation.id, runIds },
     hints: parsed.hints.map((hint) => hint.message),
     refusal: null,
+    jobs,
   };
 }
 
