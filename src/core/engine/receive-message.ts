@@ -157,11 +157,17 @@ export async function routeMessage(
     }
   }
 
-  // M2: a mentioned agent that is not yet a participant joins the space.
+  // M2: a mentioned agent that is not yet a participant joins the space. The list is read
+  // again only after an addition (made here or by another transaction meanwhile): most
+  // mentions name participants already there, and cost one statement.
+  let participantRefs = await tx.spaces.listParticipants(space.id);
+  let added = false;
   for (const { agent } of parsed.agents) {
+    if (participantRefs.some((p) => p.kind === 'agent' && p.agentId === agent.id)) continue;
     await tx.spaces.addParticipant(space.id, { kind: 'agent', agentId: agent.id });
+    added = true;
   }
-  const participantRefs = await tx.spaces.listParticipants(space.id);
+  if (added) participantRefs = await tx.spaces.listParticipants(space.id);
   const byId = new Map(agents.map((a) => [a.id, a]));
   const participants = participantRefs.flatMap((p) => {
     const agent = p.kind === 'agent' ? byId.get(p.agentId) : undefined;
