@@ -111,8 +111,12 @@ export async function routeMessage(
     members: members.map((m) => ({ id: m.id, nickname: m.nickname })),
   });
 
+  const existing = await tx.conversations.findByThread(message.platform, message.thread);
+  // A conversation made here, in this transaction: no other has seen it, so it has no agent
+  // message and no running turn to look for (two statements fewer for each new thread).
+  const fresh = existing === null;
   const conversation =
-    (await tx.conversations.findByThread(message.platform, message.thread)) ??
+    existing ??
     (await tx.conversations.insert(workspace.id, {
       spaceId: space.id,
       platform: message.platform,
@@ -180,7 +184,7 @@ export async function routeMessage(
     dedicated: space.dedicated,
     topLevel: message.topLevel,
     summonsApp: message.summonsApp === true,
-    lastAgentId: await tx.messages.lastAgentAuthorId(conversation.id),
+    lastAgentId: fresh ? null : await tx.messages.lastAgentAuthorId(conversation.id),
     ownerAgentId: conversation.ownerAgentId,
     participants,
   });
@@ -199,16 +203,18 @@ export async function routeMessage(
   }
 
   // P16: one agent's running built-in turn takes the message at its next tool boundary.
-  const steers = await steerRunningTurn(tx, deps, {
-    workspaceId: workspace.id,
-    conversationId: conversation.id,
-    messageId: stored.id,
-    whileRunning: space.whileRunning,
-    mentionedAgentIds: parsed.agents.map(({ agent }) => agent.id),
-    mentionOnly: parsed.isMentionOnly,
-    responders,
-    agents: byId,
-  });
+  const steers = fresh
+    ? null
+    : await steerRunningTurn(tx, deps, {
+        workspaceId: workspace.id,
+        conversationId: conversation.id,
+        messageId: stored.id,
+        whileRunning: space.whileRunning,
+        mentionedAgentIds: parsed.agents.map(({ agent }) => agent.id),
+        mentionOnly: parsed.isMentionOnly,
+        responders,
+        agents: byId,
+      });
   if (steers !== null) {
     return {
       outcome: { kind: 'accepted', conversationId: conversation.id, runIds: [] },
