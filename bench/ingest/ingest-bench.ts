@@ -116,13 +116,21 @@ const SETUPS = {
   bare: { label: 'bare Bolt (baseline)', open: (c: Cleanup) => openBareBolt(c) },
   postgres: {
     label: 'Summon, PostgreSQL + BullMQ',
-    open: (c: Cleanup, lanes?: number) =>
-      openSummon({ database: 'postgres', bullmq: true, inboxLanes: lanes }, readEndpoints(), c),
+    open: (c: Cleanup, lanes?: number, batch?: number) =>
+      openSummon(
+        { database: 'postgres', bullmq: true, inboxLanes: lanes, inboxBatch: batch },
+        readEndpoints(),
+        c,
+      ),
   },
   pglite: {
     label: 'Summon, PGlite + in-process',
-    open: (c: Cleanup, lanes?: number) =>
-      openSummon({ database: 'pglite', bullmq: false, inboxLanes: lanes }, readEndpoints(), c),
+    open: (c: Cleanup, lanes?: number, batch?: number) =>
+      openSummon(
+        { database: 'pglite', bullmq: false, inboxLanes: lanes, inboxBatch: batch },
+        readEndpoints(),
+        c,
+      ),
   },
 } as const;
 
@@ -135,6 +143,7 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
       seconds: { type: 'string', default: '3' },
       setups: { type: 'string', default: 'bare,postgres,pglite' },
       lanes: { type: 'string' },
+      batch: { type: 'string' },
       label: { type: 'string', default: '' },
       'drain-s': { type: 'string', default: '60' },
     },
@@ -143,13 +152,14 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
   const seconds = Number(values.seconds);
   const drainMs = Number(values['drain-s']) * 1000;
   const lanes = values.lanes === undefined ? undefined : Number(values.lanes);
+  const batch = values.batch === undefined ? undefined : Number(values.batch);
   await preflight(readEndpoints());
   const rows: Row[] = [];
   for (const id of values.setups.split(',') as (keyof typeof SETUPS)[]) {
     const spec = SETUPS[id];
     const cleanup = new Cleanup();
     try {
-      const target = await spec.open(cleanup, lanes);
+      const target = await spec.open(cleanup, lanes, batch);
       await measure(spec.label, target, 100, 200, 1_700_000_000, drainMs); // warm-up, not reported
       for (const [index, rate] of rates.entries()) {
         const row = await measure(
@@ -189,7 +199,7 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
   await writeFile(
     file,
     JSON.stringify(
-      { benchmark: 'ingest', label: values.label, seconds, lanes, cpus: cpus().length, rows },
+      { benchmark: 'ingest', label: values.label, seconds, lanes, batch, cpus: cpus().length, rows },
       null,
       2,
     ),

@@ -80,7 +80,12 @@ async function pendingRows(store: Store): Promise<number> {
  * to a shared (not dedicated) space, so a plain message is stored and starts nothing (P3).
  */
 export async function openSummon(
-  spec: { database: DatabaseKind; bullmq: boolean; inboxLanes: number | undefined },
+  spec: {
+    database: DatabaseKind;
+    bullmq: boolean;
+    inboxLanes: number | undefined;
+    inboxBatch?: number | undefined;
+  },
   endpoints: Endpoints,
   cleanup: Cleanup,
 ): Promise<IngestTarget> {
@@ -127,7 +132,11 @@ export async function openSummon(
     logger: silentLogger,
     relayName: null,
     timings: DEFAULT_TIMINGS,
-    ...(spec.inboxLanes === undefined ? {} : { inbox: { lanes: spec.inboxLanes } }),
+    // As `startEngine` sets them for the database (engine-runtime.ts), unless a flag says otherwise.
+    inbox: {
+      lanes: spec.inboxLanes ?? (spec.database === 'pglite' ? 1 : 4),
+      batch: spec.inboxBatch ?? (spec.database === 'pglite' ? 1 : 16),
+    },
   });
   cleanup.defer('close the engine', () => engine.close());
   await engine.start({ concurrency: 4 });

@@ -35,18 +35,26 @@ export function parseInstantOptions(argv: readonly string[]): InstantBenchOption
   return { rate, seconds };
 }
 
-const line = (label: string, m: Measurement) =>
-  `${label.padEnd(34)} ${m.throughput.toFixed(0).padStart(5)} replies/s  p50 ${m.p50Ms.toFixed(1).padStart(8)} ms  p99 ${m.p99Ms.toFixed(1).padStart(8)} ms  max ${m.maxMs.toFixed(0)} ms`;
+/** With this process's CPU time (user + system) per reply: steadier than latency on a shared machine. */
+interface CpuMeasurement extends Measurement {
+  cpuMsPerReply: number;
+}
+
+const line = (label: string, m: CpuMeasurement) =>
+  `${label.padEnd(34)} ${m.throughput.toFixed(0).padStart(5)} replies/s  p50 ${m.p50Ms.toFixed(1).padStart(8)} ms  p99 ${m.p99Ms.toFixed(1).padStart(8)} ms  max ${m.maxMs.toFixed(0)} ms  cpu ${m.cpuMsPerReply.toFixed(2)} ms/reply`;
 
 async function measured(
   open: (cleanup: Cleanup) => Promise<RoundTrip>,
   options: InstantBenchOptions,
-): Promise<Measurement> {
+): Promise<CpuMeasurement> {
   const cleanup = new Cleanup();
   try {
     const roundTrip = await open(cleanup);
     await openLoop(Math.min(options.rate, 50), 50, roundTrip); // warm-up, not reported
-    return await openLoop(options.rate, Math.round(options.rate * options.seconds), roundTrip);
+    const cpuBefore = process.cpuUsage();
+    const measurement = await openLoop(options.rate, Math.round(options.rate * options.seconds), roundTrip);
+    const cpu = process.cpuUsage(cpuBefore);
+    return { ...measurement, cpuMsPerReply: (cpu.user + cpu.system) / 1000 / measurement.count };
   } finally {
     await cleanup.run();
   }

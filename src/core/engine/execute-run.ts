@@ -1,10 +1,11 @@
+import { NotFoundError } from '../errors';
 import type { RunRecord } from '../model/records';
 import type { RunLiveness } from '../model/run';
 import { notifiesOnFinish } from '../notes';
 import type { Logger } from '../ports/logger';
 import type { RunCheckpointRecord } from '../ports/run-checkpoints';
+import type { StoreTx } from '../ports/store';
 import { NO_TOOLS } from '../ports/turn-tools';
-import { waitTopics } from '../ports/wait-signals';
 import { composePrompt } from '../prompt';
 import { budgetMessage } from '../usage/budget';
 import type { EngineDeps } from './engine-deps';
@@ -15,6 +16,7 @@ import { RunHeartbeat } from './run-heartbeat';
 import { RunMonitor } from './run-monitor';
 import { StatusCardPublisher } from './status-card-publisher';
 import { openSteeringFeed } from './steering';
+import { StopListener } from './stop-listener';
 import { stoppedByOf, stoppedBySentence, stopRequestOf } from './stop-run';
 import { postSystemMessage } from './system-message';
 import { attachmentsForTurn, withAttachments } from './turn-attachments';
@@ -24,38 +26,74 @@ import { openTurnSession } from './turn-platform-session';
 import { TurnReplyStream } from './turn-reply-stream';
 import { wakeAfterTurn } from './wake-after-turn';
 
+/** What a claimed turn reads before it starts: its context, and its checkpoint if it has one (T2). */
+export interface LoadedTurn {
+  context: TurnContext;
+  stored: RunCheckpointRecord | null;
+}
+
 /**
- * One turn, claimed by this worker: status card, runner, liveness, reply, run record, then the
- * wake chain (M14: only after a clean end). `signal` aborts when the worker shuts down.
+ * Reads a claimed turn, in the transaction that claimed it (one transaction fewer per turn). A
+ * thing the turn needs that is gone is returned, not thrown, so the claim still commits and the
+ * turn fails as it would have on its own.
  */
-export async function executeRun(deps: EngineDeps, claimed: RunRecord, signal: AbortSignal): Promise<void> {
+export async function loadClaimedTurn(
+  tx: StoreTx,
+  deps: Pick<EngineDeps, 'timings'>,
+  claimed: RunRecord,
+): Promise<LoadedTurn | NotFoundError> {
+  try {
+    return {
+      context: await loadTurnContext(tx, claimed, deps.timings.historyMessages),
+      // T2: a turn that stopped at a tool boundary (crash, restart) goes on from there.
+      stored: await tx.checkpoints.find(claimed.id),
+    };
+  } catch (error) {
+    if (error instanceof NotFoundError) return error;
+    throw error;
+  }
+}
+
+/**
+ * One turn, claimed by this worker (and read, `loadClaimedTurn`): status card, runner,
+ * liveness, reply, run record, then the wake chain (M14: only after a clean end). `signal`
+ * aborts when the worker shuts down. Resolves to whether the lane may have another queued run
+ * (false: its finish saw none).
+ */
+export async function executeRun(
+  deps: EngineDeps,
+  claimed: RunRecord,
+  loaded: LoadedTurn | NotFoundError,
+  signal: AbortSignal,
+): Promise<boolean> {
   // A12: alive from the claim until the run is finished and stored (T2: through an outage too).
   const heartbeat = new RunHeartbeat(deps.store, deps.clock, deps.logger, claimed, deps.timings.heartbeatMs);
   heartbeat.start();
   try {
-    await executeClaimedRun(deps, claimed, signal);
+    if (loaded instanceof NotFoundError) throw loaded;
+    return await executeClaimedRun(deps, claimed, loaded, signal);
   } finally {
     heartbeat.stop();
   }
 }
 
-async function executeClaimedRun(deps: EngineDeps, claimed: RunRecord, signal: AbortSignal): Promise<void> {
+async function executeClaimedRun(
+  deps: EngineDeps,
+  claimed: RunRecord,
+  { context, stored }: LoadedTurn,
+  signal: AbortSignal,
+): Promise<boolean> {
   const log = deps.logger.child({ component: 'turn', runId: claimed.id });
-  const { context, stored } = await deps.store.inWorkspace(claimed.workspaceId, async (tx) => ({
-    context: await loadTurnContext(tx, claimed, deps.timings.historyMessages),
-    // T2: a turn that stopped at a tool boundary (crash, restart) goes on from there.
-    stored: await tx.checkpoints.find(claimed.id),
-  }));
   const { agent, conversation } = context;
   const platform = deps.platforms.get(conversation.platform);
   const thread = conversation.threadId;
   if (platform === undefined || thread === null) {
-    await finishRun(deps, context, {
+    const ended = await finishRun(deps, context, {
       ok: false,
       error: `no ${conversation.platform} connection to post in`,
       interrupted: false,
     });
-    return;
+    return ended.laneHasMore;
   }
 
   // O3: no turn starts while a budget that bounds it is used up.
@@ -64,9 +102,9 @@ async function executeClaimedRun(deps: EngineDeps, claimed: RunRecord, signal: A
     const message = budgetMessage(breach.budget, breach.spent, agent.name, 'start');
     log.info({ budget: breach.budget }, 'turn refused: budget used up');
     const refused = await finishRun(deps, context, { ok: false, error: message, interrupted: false });
-    await refreshTriggerNote(deps, context, refused);
+    await refreshTriggerNote(deps, context, refused.run);
     await postSystemMessage(deps, conversation, message);
-    return;
+    return refused.laneHasMore;
   }
 
   const card = new StatusCardPublisher(
@@ -79,29 +117,53 @@ async function executeClaimedRun(deps: EngineDeps, claimed: RunRecord, signal: A
     claimed.id,
   );
   const cardRef = await card.open(claimed.statusCardRef);
-  await deps.store.inWorkspace(claimed.workspaceId, (tx) =>
-    tx.runs.update(claimed.id, { statusCardRef: cardRef }),
-  );
-  await refreshTriggerNote(deps, context, claimed);
-  // P14: the reply streams where the platform can; tool calls show there or on the card.
-  const reply = new TurnReplyStream(
-    card,
-    platform,
-    thread,
-    context,
-    log,
-    async () => (await stoppedByOf(deps, claimed.id, claimed.workspaceId)) !== null,
-  );
+  // P15: subscribed first, then the run read back where its card's ref is stored (one
+  // transaction for both): a stop asked before is in what is read, one asked after is heard.
+  const stop = await StopListener.open(deps.waits, claimed.id);
+  let current: RunRecord | null;
+  let reply: TurnReplyStream;
+  try {
+    current = await deps.store.inWorkspace(claimed.workspaceId, async (tx) => {
+      await tx.runs.update(claimed.id, { statusCardRef: cardRef });
+      return tx.runs.findById(claimed.id);
+    });
+    await refreshTriggerNote(deps, context, claimed);
+    // P14: the reply streams where the platform can; tool calls show there or on the card.
+    reply = new TurnReplyStream(
+      card,
+      platform,
+      thread,
+      context,
+      log,
+      async () => (await stoppedByOf(deps, claimed.id, claimed.workspaceId)) !== null,
+    );
+  } catch (error) {
+    stop.close();
+    throw error;
+  }
   // P15: the platform's own session (Slack's agent session) follows the turn until it ends.
   const session = openTurnSession(deps, platform, thread, context);
   try {
-    await runAndFinish(deps, context, { claimed, stored, signal, cardRef, card, reply, log });
+    return await runAndFinish(deps, context, {
+      claimed,
+      stored,
+      signal,
+      cardRef,
+      card,
+      reply,
+      log,
+      stop,
+      current,
+    });
   } finally {
     await session.end();
   }
 }
 
-/** The turn from its runner's start to its end: the reply or the stop, the run stored, the wake chain. */
+/**
+ * The turn from its runner's start to its end: the reply or the stop, the run stored, the wake
+ * chain. Resolves to whether the lane may have another queued run.
+ */
 async function runAndFinish(
   deps: EngineDeps,
   context: TurnContext,
@@ -113,14 +175,20 @@ async function runAndFinish(
     card: StatusCardPublisher;
     reply: TurnReplyStream;
     log: Logger;
+    stop: StopListener;
+    current: RunRecord | null;
   },
-): Promise<void> {
-  const { claimed, stored, signal, cardRef, card, reply, log } = turn;
+): Promise<boolean> {
+  const { claimed, stored, signal, cardRef, card, reply, log, stop, current } = turn;
   const { agent, conversation } = context;
-
-  const resume = stored === null ? undefined : prepareResume(stored);
-  if (resume !== undefined) log.info({ step: stored?.step }, 'turn resumes from its checkpoint');
-  const result = await runTurn(deps, context, reply, signal, { cardRef, resume });
+  let result: TurnResult;
+  try {
+    const resume = stored === null ? undefined : prepareResume(stored);
+    if (resume !== undefined) log.info({ step: stored?.step }, 'turn resumes from its checkpoint');
+    result = await runTurn(deps, context, reply, signal, { cardRef, resume, stop, current });
+  } finally {
+    stop.close();
+  }
   log.info({ ok: result.ok }, 'turn finished');
   if (!result.ok && result.interrupted) {
     // The worker is shutting down: the run goes back to the queue and starts again elsewhere.
@@ -129,15 +197,15 @@ async function runAndFinish(
     await deps.store.inWorkspace(claimed.workspaceId, (tx) =>
       tx.runs.update(claimed.id, { status: 'queued', liveness: 'ok', startedAt: null }),
     );
-    return;
+    return true;
   }
   if (!result.ok && result.stoppedBy !== undefined) {
     // P15: the card says who stopped the turn; it posts no reply and (M14) wakes nobody.
     await reply.abandon();
     await card.finish('stopped', result.error);
     const stopped = await finishRun(deps, context, result);
-    await refreshTriggerNote(deps, context, stopped);
-    return;
+    await refreshTriggerNote(deps, context, stopped.run);
+    return stopped.laneHasMore;
   }
   let posted: PostedReply | null = null;
   if (result.ok) {
@@ -147,23 +215,24 @@ async function runAndFinish(
     await reply.abandon();
     await card.finish('failed', result.budget === undefined ? 'Failed' : 'Stopped: budget reached');
   }
-  const finished = await finishRun(deps, context, result, posted);
-  await refreshTriggerNote(deps, context, finished);
+  const ended = await finishRun(deps, context, result, posted);
+  await refreshTriggerNote(deps, context, ended.run);
   if (!result.ok && result.budget !== undefined) {
     // O3: which budget, and how to raise it, whoever started the turn.
     await postSystemMessage(deps, conversation, result.error);
-    return;
+    return ended.laneHasMore;
   }
   if (!result.ok) {
     // N14: a turn started by an agent sends no "failed" notification (its card still shows
     // it); the agent that waits for it reports itself.
-    if (notifiesOnFinish(finished, context.trigger)) {
+    if (notifiesOnFinish(ended.run, context.trigger)) {
       await postSystemMessage(deps, conversation, `${agent.name}'s turn failed: ${result.error}`);
     }
-    return;
+    return ended.laneHasMore;
   }
   // M14: only a turn that ended cleanly wakes anyone.
   await wakeAfterTurn(deps, context, result.reply);
+  return ended.laneHasMore;
 }
 
 async function runTurn(
@@ -171,7 +240,13 @@ async function runTurn(
   context: TurnContext,
   reply: TurnReplyStream,
   workerSignal: AbortSignal,
-  durable: { cardRef: string | null; resume: PreparedResume | undefined },
+  durable: {
+    cardRef: string | null;
+    resume: PreparedResume | undefined;
+    /** P15: the run's stop notifications, and the run as read when its card's ref was stored. */
+    stop: StopListener;
+    current: RunRecord | null;
+  },
 ): Promise<TurnResult> {
   const { resume } = durable;
   const { run, agent } = context;
@@ -182,14 +257,15 @@ async function runTurn(
   // P15: a person's Stop, clicked in whichever process, aborts the turn: its runner, its tools
   // (their process groups are killed on abort) and any wait it is suspended in.
   let stoppedBy = null as string | null;
-  const lookForStop = async () => {
-    const current = await deps.store.inWorkspace(run.workspaceId, (tx) => tx.runs.findById(run.id));
+  const stopIfAsked = (current: RunRecord | null) => {
     const by = stopRequestOf(current);
     if (by === null || stoppedBy !== null) return;
     stoppedBy = by;
     deps.logger.info({ runId: run.id, stoppedBy: by }, 'turn stopped by a person');
     abort.abort(new Error(stoppedBySentence(by)));
   };
+  const lookForStop = async () =>
+    stopIfAsked(await deps.store.inWorkspace(run.workspaceId, (tx) => tx.runs.findById(run.id)));
   const onStopSignal = () => {
     lookForStop().catch((error: unknown) =>
       deps.logger.warn({ err: error, runId: run.id }, 'reading a stop request failed'),
@@ -199,7 +275,6 @@ async function runTurn(
     stoppedBy === null || result.ok
       ? result
       : { ok: false, error: stoppedBySentence(stoppedBy), interrupted: false, stoppedBy };
-  let unsubscribeStop = () => {};
   let closeSteering = () => {};
 
   let liveness: RunLiveness = 'ok';
@@ -219,9 +294,9 @@ async function runTurn(
   let text = '';
   let breach: BudgetBreach | null = null;
   try {
-    // Subscribed first, then read once: a stop asked before the subscription is not missed.
-    unsubscribeStop = await deps.waits.subscribe(waitTopics.runStop(run.id), onStopSignal);
-    await lookForStop();
+    // Subscribed before the run was read (`durable.current`): a stop asked before is in it.
+    stopIfAsked(durable.current);
+    durable.stop.listen(onStopSignal);
     if (stoppedBy !== null) return settle({ ok: false, error: 'stopped', interrupted: true });
     const runner = deps.runners(agent);
     // P16: people's messages for this turn, announced from whichever process received them.
@@ -314,7 +389,7 @@ async function runTurn(
       interrupted: false,
     });
   } finally {
-    unsubscribeStop();
+    durable.stop.close();
     closeSteering();
     monitor.stop();
     deps.activity?.finish(run.id);

@@ -58,15 +58,22 @@ export async function postReply(
   return { messageId: message.id, ref };
 }
 
+/** A finished run, and whether its lane has another queued run for this worker to go on with. */
+export interface FinishedRun {
+  run: RunRecord;
+  /** T3: read under the lane's lock; false lets the worker end the lane without another claim. */
+  laneHasMore: boolean;
+}
+
 export async function finishRun(
   deps: EngineDeps,
   context: TurnContext,
   result: TurnResult,
   posted: PostedReply | null = null,
-): Promise<RunRecord> {
+): Promise<FinishedRun> {
   const { run } = context;
   const now = deps.clock.now();
-  const { finished, leftovers } = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
+  const { finished, leftovers, laneHasMore } = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
     // P16: what did not join the turn in time starts a turn of its own (the lane's lock first).
     const leftovers = await queueLeftoverSteering(tx, deps, run);
     // The posted reply's ref, in the finishing transaction rather than one of its own.
@@ -80,7 +87,10 @@ export async function finishRun(
       finishedAt: now,
       lastEventAt: now,
     });
-    return { finished: (await tx.runs.findById(run.id)) ?? run, leftovers };
+    const finished = (await tx.runs.findById(run.id)) ?? run;
+    // Still under the lane's lock (taken for the leftovers): a run queued after this read waits
+    // for it in its own job's claim; one queued before is this worker's to claim next.
+    return { finished, leftovers, laneHasMore: await tx.runs.hasQueued(run.agentId, run.conversationId) };
   });
   await enqueueLeftovers(deps, leftovers);
   deps.metrics?.turnFinished(finished.status, finished.liveness);
@@ -88,7 +98,7 @@ export async function finishRun(
   await deps.waits.notify(waitTopics.run(run.id));
   // T2, A9: a waiting turn whose worker died meanwhile is parked: it goes back to the queue.
   await resumeTurnsAwaitingRun(deps, run);
-  return finished;
+  return { run: finished, laneHasMore };
 }
 
 /** N9: a note's fold follows the run it started; redraw it when that run starts and ends. */

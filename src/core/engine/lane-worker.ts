@@ -1,7 +1,7 @@
 import type { QueuedJob } from '../ports/job-queue';
 import type { SlotLease } from '../waits/fair-slots';
-import type { EngineDeps, RunJob } from './engine-deps';
-import { executeRun } from './execute-run';
+import type { EngineDeps, RunJob, RunLane } from './engine-deps';
+import { executeRun, loadClaimedTurn } from './execute-run';
 
 interface Lane {
   /** Set once its turn first waits: the queue job is then complete, the lane goes on in memory. */
@@ -43,7 +43,7 @@ export class LaneWorker {
         resolve();
       };
     });
-    const work = this.runLane(job.data.runId, lane, detach).finally(() => {
+    const work = this.runLane(job.data, lane, detach).finally(() => {
       job.signal.removeEventListener('abort', onJobAbort);
       this.lanes.delete(work);
     });
@@ -71,27 +71,27 @@ export class LaneWorker {
     for (const lane of this.lanes.values()) if (lane.detached) lane.abort.abort();
   }
 
-  private async runLane(runId: string, lane: Lane, detach: () => void): Promise<void> {
+  private async runLane(job: RunJob, lane: Lane, detach: () => void): Promise<void> {
     const { deps } = this;
     const signal = lane.abort.signal;
-    const found = await deps.store.transaction(async (tx) => {
-      const run = await tx.runs.findById(runId);
-      const conversation = run === null ? null : await tx.conversations.findById(run.conversationId);
-      return { run, conversation };
-    });
-    const { run, conversation } = found;
-    if (run === null || run.status !== 'queued') return; // done already, or its lane's worker has it
+    // A job from routing names its lane: no read before the claim (which finds a lane whose run
+    // is done already, or taken by the lane's worker, empty or busy).
+    const run = job.lane ?? (await this.laneOf(job.runId));
+    if (run === null) return; // done already, or its lane's worker has it
     // T3: a slot, shared fairly across workspaces and spaces.
-    const owner = { workspaceId: run.workspaceId, spaceId: conversation?.spaceId ?? '' };
+    const owner = { workspaceId: run.workspaceId, spaceId: run.spaceId };
     let lease = await deps.slots.acquire(owner, signal);
     try {
       // Run the lane's queued turns oldest first until none is left or another worker holds it.
       for (;;) {
         if (signal.aborted || lease === null) return;
-        const claimed = await deps.store.inWorkspace(run.workspaceId, (tx) =>
-          tx.runs.claimNext(run.agentId, run.conversationId, deps.clock.now()),
-        );
-        if (claimed === null) return;
+        // The claim and the turn's reads in one transaction.
+        const next = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
+          const claimed = await tx.runs.claimNext(run.agentId, run.conversationId, deps.clock.now());
+          return claimed === null ? null : { claimed, loaded: await loadClaimedTurn(tx, deps, claimed) };
+        });
+        if (next === null) return;
+        const { claimed, loaded } = next;
         lane.runId = claimed.id;
         const held: SlotLease = lease;
         const ended = await deps.slots.run(
@@ -99,13 +99,33 @@ export class LaneWorker {
           owner,
           held,
           signal,
-          () => executeRun(deps, claimed, signal),
+          () => executeRun(deps, claimed, loaded, signal),
           detach,
         );
-        lease = ended.lease ?? (await deps.slots.acquire(owner, signal));
+        // The slot the turn holds now (one taken again after a wait), released in `finally`.
+        lease = ended.lease;
+        // T3: the finish saw no queued run of the lane under its lock: a run queued since is
+        // claimed by its own job, so no claim is needed here to find nothing.
+        if (!ended.result) return;
+        lease ??= await deps.slots.acquire(owner, signal);
       }
     } finally {
       lease?.release();
     }
+  }
+
+  /** The lane of a queued run, read from the store; null when it is not queued. */
+  private async laneOf(runId: string): Promise<RunLane | null> {
+    return this.deps.store.transaction(async (tx) => {
+      const run = await tx.runs.findById(runId);
+      if (run === null || run.status !== 'queued') return null;
+      const conversation = await tx.conversations.findById(run.conversationId);
+      return {
+        workspaceId: run.workspaceId,
+        agentId: run.agentId,
+        conversationId: run.conversationId,
+        spaceId: conversation?.spaceId ?? '',
+      };
+    });
   }
 }

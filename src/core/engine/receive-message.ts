@@ -7,7 +7,7 @@ import { waitTopics } from '../ports/wait-signals';
 import { type AnsweredInThread, afterAnswerInThread, answerInThread } from './agent-tools/answer-in-thread';
 import { appHelp } from './app-help';
 import { chooseResponders } from './choose-responders';
-import type { EngineDeps } from './engine-deps';
+import type { EngineDeps, RunJob } from './engine-deps';
 import { resolveSender } from './resolve-sender';
 import { steerRunningTurn } from './steering';
 
@@ -24,6 +24,8 @@ export interface RoutedMessage {
   help?: string;
   /** P16: the message joins this running turn at its next tool boundary (announced after the commit). */
   steers?: string;
+  /** The queued runs' jobs, with their lanes (the outcome's `runIds`, in order). */
+  jobs?: RunJob[];
 }
 
 /**
@@ -78,7 +80,8 @@ export async function afterRouting(
     log.info({ runId: result.steers }, 'message steers a running turn');
   }
   if (result.outcome.kind === 'accepted') {
-    for (const runId of result.outcome.runIds) await deps.queue.enqueue({ id: runId, data: { runId } });
+    const jobs = result.jobs ?? result.outcome.runIds.map((runId) => ({ runId }));
+    for (const job of jobs) await deps.queue.enqueue({ id: job.runId, data: job });
     log.info(
       { conversationId: result.outcome.conversationId, runIds: result.outcome.runIds },
       'message accepted',
@@ -108,8 +111,12 @@ export async function routeMessage(
     members: members.map((m) => ({ id: m.id, nickname: m.nickname })),
   });
 
+  const existing = await tx.conversations.findByThread(message.platform, message.thread);
+  // A conversation made here, in this transaction: no other has seen it, so it has no agent
+  // message and no running turn to look for (two statements fewer for each new thread).
+  const fresh = existing === null;
   const conversation =
-    (await tx.conversations.findByThread(message.platform, message.thread)) ??
+    existing ??
     (await tx.conversations.insert(workspace.id, {
       spaceId: space.id,
       platform: message.platform,
@@ -154,11 +161,17 @@ export async function routeMessage(
     }
   }
 
-  // M2: a mentioned agent that is not yet a participant joins the space.
+  // M2: a mentioned agent that is not yet a participant joins the space. The list is read
+  // again only after an addition (made here or by another transaction meanwhile): most
+  // mentions name participants already there, and cost one statement.
+  let participantRefs = await tx.spaces.listParticipants(space.id);
+  let added = false;
   for (const { agent } of parsed.agents) {
+    if (participantRefs.some((p) => p.kind === 'agent' && p.agentId === agent.id)) continue;
     await tx.spaces.addParticipant(space.id, { kind: 'agent', agentId: agent.id });
+    added = true;
   }
-  const participantRefs = await tx.spaces.listParticipants(space.id);
+  if (added) participantRefs = await tx.spaces.listParticipants(space.id);
   const byId = new Map(agents.map((a) => [a.id, a]));
   const participants = participantRefs.flatMap((p) => {
     const agent = p.kind === 'agent' ? byId.get(p.agentId) : undefined;
@@ -171,7 +184,7 @@ export async function routeMessage(
     dedicated: space.dedicated,
     topLevel: message.topLevel,
     summonsApp: message.summonsApp === true,
-    lastAgentId: await tx.messages.lastAgentAuthorId(conversation.id),
+    lastAgentId: fresh ? null : await tx.messages.lastAgentAuthorId(conversation.id),
     ownerAgentId: conversation.ownerAgentId,
     participants,
   });
@@ -190,16 +203,18 @@ export async function routeMessage(
   }
 
   // P16: one agent's running built-in turn takes the message at its next tool boundary.
-  const steers = await steerRunningTurn(tx, deps, {
-    workspaceId: workspace.id,
-    conversationId: conversation.id,
-    messageId: stored.id,
-    whileRunning: space.whileRunning,
-    mentionedAgentIds: parsed.agents.map(({ agent }) => agent.id),
-    mentionOnly: parsed.isMentionOnly,
-    responders,
-    agents: byId,
-  });
+  const steers = fresh
+    ? null
+    : await steerRunningTurn(tx, deps, {
+        workspaceId: workspace.id,
+        conversationId: conversation.id,
+        messageId: stored.id,
+        whileRunning: space.whileRunning,
+        mentionedAgentIds: parsed.agents.map(({ agent }) => agent.id),
+        mentionOnly: parsed.isMentionOnly,
+        responders,
+        agents: byId,
+      });
   if (steers !== null) {
     return {
       outcome: { kind: 'accepted', conversationId: conversation.id, runIds: [] },
@@ -210,6 +225,7 @@ export async function routeMessage(
   }
 
   const runIds: string[] = [];
+  const jobs: RunJob[] = [];
   for (const agentId of responders) {
     const run = await tx.runs.insert({
       workspaceId: workspace.id,
@@ -229,11 +245,14 @@ export async function routeMessage(
       createdAt: deps.clock.now(),
     });
     runIds.push(run.id);
+    const lane = { workspaceId: workspace.id, agentId, conversationId: conversation.id, spaceId: space.id };
+    jobs.push({ runId: run.id, lane });
   }
   return {
     outcome: { kind: 'accepted', conversationId: conversation.id, runIds },
     hints: parsed.hints.map((hint) => hint.message),
     refusal: null,
+    jobs,
   };
 }
 

@@ -22,6 +22,12 @@ export interface InboxRouterOptions {
   retryBaseMs: number;
   /** Routed rows are deleted after this long (their key stays in `processed_inbound_events`). */
   retentionMs: number;
+  /**
+   * Rows one lane routes in one transaction at most (one commit for a burst): each is claimed
+   * as the head of its thread once the one before it is marked routed, so order holds. A batch
+   * that fails is rolled back whole and its rows routed again one transaction each.
+   */
+  batch: number;
 }
 
 export const DEFAULT_INBOX_OPTIONS: InboxRouterOptions = {
@@ -30,6 +36,7 @@ export const DEFAULT_INBOX_OPTIONS: InboxRouterOptions = {
   maxAttempts: 5,
   retryBaseMs: 500,
   retentionMs: 86_400_000,
+  batch: 16,
 };
 
 /** Prune once in this many polls. */
@@ -75,6 +82,8 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
   private timer: NodeJS.Timeout | null = null;
   private polls = 0;
   private closed = false;
+  /** After a batch failed: how many rows are routed one transaction each, to find the failing one. */
+  private singly = 0;
 
   constructor(
     private readonly deps: InboxRouterDeps<R>,
@@ -156,41 +165,58 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
     for (;;) {
       const seen = this.generation;
       if (this.closed) return seen;
-      if (await this.routeOne()) continue;
+      if (await this.routeBatch()) continue;
       // Nothing to claim. Another lane still running looks again after its row; the last one
       // looks again if a kick came meanwhile (a row stored after its snapshot).
       if (this.running.size > 1 || seen === this.generation) return seen;
     }
   }
 
-  /** Routes the next claimable row; false when there was none (or the store could not be reached). */
-  private async routeOne(): Promise<boolean> {
-    const claimed: { record: InboxRecord | null } = { record: null };
-    let done: Routed<R> | null;
+  /**
+   * Routes the next claimable rows (up to `batch`) in one transaction, then does what follows
+   * each, in order; false when there was none (or the store could not be reached).
+   */
+  private async routeBatch(): Promise<boolean> {
+    const claimed: InboxRecord[] = [];
+    const limit = this.singly > 0 ? 1 : Math.max(1, this.options.batch);
+    let done: Routed<R>[];
     try {
-      done = await this.deps.store.transaction((tx) => this.routeInTransaction(tx, claimed));
+      done = await this.deps.store.transaction(async (tx) => {
+        const routed: Routed<R>[] = [];
+        while (routed.length < limit && !this.closed) {
+          const one = await this.routeInTransaction(tx, claimed);
+          if (one === null) break;
+          routed.push(one);
+        }
+        return routed;
+      });
     } catch (error) {
-      const record = claimed.record;
-      if (record === null) {
+      const record = claimed[claimed.length - 1];
+      if (record === undefined) {
         this.deps.logger.warn({ component: 'inbox', err: String(error) }, 'inbox could not be read');
         return false;
       }
+      if (claimed.length > 1) {
+        // Nothing of the batch committed: its rows go again one transaction each, so only
+        // the row that fails is counted as failing (P6: none of them was recorded).
+        this.singly = claimed.length;
+        return true;
+      }
+      if (this.singly > 0) this.singly -= 1;
       await this.recordFailure(record, error);
       return true;
     }
-    if (done === null) return false;
-    await this.afterCommit(done);
+    if (this.singly > 0) this.singly -= done.length;
+    if (done.length === 0) return false;
+    for (const one of done) await this.afterCommit(one);
     return true;
   }
 
-  private async routeInTransaction(
-    tx: StoreTx,
-    claimed: { record: InboxRecord | null },
-  ): Promise<Routed<R> | null> {
+  private async routeInTransaction(tx: StoreTx, claimed: InboxRecord[]): Promise<Routed<R> | null> {
     const now = this.deps.clock.now();
     const record = await tx.inbox.claimHead([...this.decoders.keys()], now);
     if (record === null) return null;
-    claimed.record = record;
+    claimed.push(record);
     const decoder = this.decoders.get(record.platform);
     if (decoder === undefined) throw new Error(`No inbox decoder for ${record.platform}.`);
     const store = transactionStore(tx);

@@ -56,6 +56,11 @@ export interface RunLaneRepository {
    * null. Atomic across workers (the lane is locked for the transaction).
    */
   claimNext(agentId: string, conversationId: string, now: Date): Promise<RunRecord | null>;
+  /**
+   * Whether the lane has a `queued` run. Read while holding the lane's lock (finishing its
+   * run): a run queued after this read is claimed by its own job, which waits for the lock.
+   */
+  hasQueued(agentId: string, conversationId: string): Promise<boolean>;
   /** Every run in one of these statuses, oldest first (system context: start-up recovery). */
   listByStatus(statuses: readonly RunStatus[]): Promise<RunRecord[]>;
   /** Runs still `running` whose last event is older than `before` (the watchdog's candidates). */

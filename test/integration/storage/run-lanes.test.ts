@@ -161,6 +161,23 @@ describe.each(DATABASE_KINDS)('runs as the turn engine drives them on %s', (kind
     expect(await inWs((tx) => tx.runs.claimNext('nonsense', conversationId, at(35)))).toBeNull();
   });
 
+  it('tells whether a lane has a queued run, its running one and other lanes aside (T3)', async () => {
+    const conversationId = await newConversation();
+    const has = (agentId = alice) => inWs((tx) => tx.runs.hasQueued(agentId, conversationId));
+    expect(await has()).toBe(false);
+    const running = await queue(alice, conversationId, 40, 'running');
+    await queue(alice, conversationId, 41, 'succeeded');
+    expect(await has()).toBe(false);
+    const next = await queue(alice, conversationId, 42);
+    expect(await has()).toBe(true);
+    // Another agent in the same conversation is another lane.
+    expect(await has(bob)).toBe(false);
+    await inWs((tx) => tx.runs.update(running.id, { status: 'succeeded' }));
+    expect((await inWs((tx) => tx.runs.claimNext(alice, conversationId, at(43))))?.id).toBe(next.id);
+    expect(await has()).toBe(false);
+    expect(await inWs((tx) => tx.runs.hasQueued('nonsense', conversationId))).toBe(false);
+  });
+
   it('lists runs by status, oldest first, and the running ones that have gone silent', async () => {
     const system0 = await system((tx) => tx.runs.listByStatus(['queued', 'running']));
     for (const run of system0) await inWs((tx) => tx.runs.update(run.id, { status: 'succeeded' }));

@@ -112,4 +112,34 @@ describe.each(DATABASE_KINDS)('adding one participant to a space on %s (M2)', (k
     );
     expect(positions.map((p) => p.position)).toEqual([0, 1, 2, 3, 4, 5]);
   });
+
+  // PGlite runs one transaction at a time: there, nothing can wait beside another.
+  (kind === 'postgres' ? it : it.skip)(
+    'adds a participant already there without waiting for a transaction that holds the space (T4, issue 12: mentions of one space route side by side)',
+    async () => {
+      const spaceId = await newSpace('busy');
+      await inWs((tx) => tx.spaces.addParticipant(spaceId, agent(0)));
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked = () => {};
+      const holding = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      // One transaction adds a new participant (taking the space's lock) and stays open until
+      // the other has added the one already there: were that one to wait for the lock, neither
+      // would end and the test would time out.
+      const first = inWs(async (tx) => {
+        expect(await tx.spaces.addParticipant(spaceId, agent(1))).toBe(true);
+        locked();
+        await held;
+      });
+      await holding;
+      expect(await inWs((tx) => tx.spaces.addParticipant(spaceId, agent(0)))).toBe(false);
+      release();
+      await first;
+      expect(await inWs((tx) => tx.spaces.listParticipants(spaceId))).toEqual([agent(0), agent(1)]);
+    },
+  );
 });

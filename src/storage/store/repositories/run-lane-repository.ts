@@ -63,6 +63,15 @@ export const runLaneRepository = (manager: EntityManager): RunLaneRepository => 
       if (!claimed) return null;
       return toRunRecord(await rows.findOneByOrFail({ id: claimed.id }));
     },
+    async hasQueued(agentId, conversationId) {
+      if (!isUuid(agentId) || !isUuid(conversationId)) return false;
+      const found = await queryRecords<{ one: number }>(
+        manager,
+        `SELECT 1 AS one FROM runs WHERE agent_id = $1 AND conversation_id = $2 AND status = 'queued' LIMIT 1`,
+        [agentId, conversationId],
+      );
+      return found.length > 0;
+    },
     async listByStatus(statuses) {
       if (statuses.length === 0) return [];
       const found = await rows.find({ where: { status: In([...statuses]) }, order: oldestFirst });

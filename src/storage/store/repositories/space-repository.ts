@@ -109,12 +109,23 @@ export const spaceRepository = (manager: EntityManager): SpaceRepository => {
       );
     },
     async addParticipant(spaceId, participant) {
-      const space = await lockSpace(spaceId);
       const [column, constraint, id] =
         participant.kind === 'agent'
           ? (['agent_id', 'uq_space_participants_agent', participant.agentId] as const)
           : (['member_id', 'uq_space_participants_member', participant.memberId] as const);
       if (!isUuid(id)) throw new NotFoundError(`No ${participant.kind} with id ${id} in this workspace.`);
+      // Already a participant (every mention after the first): nothing to change, so no lock.
+      // Taking the space's lock here made every mention in one space wait for the routing
+      // transaction before it to commit: one space's mentions were routed one at a time.
+      if (isUuid(spaceId)) {
+        const present = await queryRecords<{ one: number }>(
+          manager,
+          `SELECT 1 AS one FROM space_participants WHERE space_id = $1 AND ${column} = $2`,
+          [spaceId, id],
+        );
+        if (present.length > 0) return false;
+      }
+      const space = await lockSpace(spaceId);
       // M2: appended after the last position. The lock above orders concurrent additions; the
       // unique constraint makes a repeated one a no-op (and only that one: a position clash
       // would still fail loudly). A2: the composite foreign keys refuse another workspace's.

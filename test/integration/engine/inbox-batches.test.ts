@@ -1,0 +1,150 @@
+import { InboxRouter } from '../../../src/core/ingest/inbox-router';
+import type { InboxEntry } from '../../../src/core/model/inbox';
+import type { ReceiveOutcome } from '../../../src/core/ports/chat-engine';
+import type { InboundMessage } from '../../../src/core/ports/chat-platform';
+import type { InboxDecoder } from '../../../src/core/ports/inbox-decoder';
+import { silentLogger } from '../../../src/core/ports/logger';
+import type { StoreTx } from '../../../src/core/ports/store';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
+
+/**
+ * T4, P6 (issue 12, item 5): the inbox router routes a burst in batches, several rows in one
+ * transaction, each claimed as its thread's head once the one before it is marked routed. These
+ * tests drive the real router on the real store; the routing it is given records each event
+ * (P6's `processed_inbound_events`, the work that must never happen twice) and can be told to
+ * fail for one event.
+ */
+describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
+  let db: TestDatabase;
+  beforeEach(async () => {
+    db = await openTestDatabase(kind);
+  });
+  afterEach(() => db.dispose());
+
+  const entry = (eventId: string, threadKey: string, channelKey: string | null): InboxEntry => ({
+    platform: 'terminal',
+    eventId,
+    threadKey,
+    channelKey,
+    payload: { eventId, thread: threadKey },
+    receivedAt: new Date(),
+  });
+
+  /** Reads a row back as a message: its payload names the event and the thread. */
+  const decoder: InboxDecoder = {
+    async decode(record) {
+      const payload = record.payload as { eventId: string; thread: string };
+      const message: InboundMessage = {
+        platform: 'terminal',
+        eventId: payload.eventId,
+        workspace: { slug: 'acme' },
+        channelId: 'general',
+        thread: payload.thread,
+        topLevel: true,
+        messageRef: payload.eventId,
+        senderId: 'dana',
+        text: 'hello',
+        receivedAt: new Date(),
+      };
+      return { kind: 'route', message };
+    },
+  };
+
+  interface Routing {
+    /** Events in the order their routing committed (after-commit work, in order). */
+    committed: string[];
+    /** Events whose routing ran, committed or not. */
+    attempts: Map<string, number>;
+    /** The most routings run before the after-commit work of any of them: a batch's size. */
+    mostInOneCommit: number;
+  }
+
+  const startRouter = (failing: { eventId: string; times: number } | null, batch: number) => {
+    const seen: Routing = { committed: [], attempts: new Map(), mostInOneCommit: 0 };
+    let routings = 0;
+    const router = new InboxRouter<{ outcome: ReceiveOutcome }>(
+      {
+        store: db.database.store,
+        clock: { now: () => new Date() },
+        logger: silentLogger,
+        route: async (tx: StoreTx, message: InboundMessage) => {
+          const tries = (seen.attempts.get(message.eventId) ?? 0) + 1;
+          seen.attempts.set(message.eventId, tries);
+          routings += 1;
+          seen.mostInOneCommit = Math.max(seen.mostInOneCommit, routings - seen.committed.length);
+          if (!(await tx.processedEvents.record(message.platform, message.eventId))) {
+            return { outcome: { kind: 'duplicate' } };
+          }
+          if (failing !== null && message.eventId === failing.eventId && tries <= failing.times) {
+            throw new Error(`routing ${message.eventId} failed`);
+          }
+          return { outcome: { kind: 'refused', reason: 'nobody here' } };
+        },
+        after: async (message, routed) => {
+          seen.committed.push(message.eventId);
+          return routed.outcome;
+        },
+      },
+      { lanes: 1, batch, pollMs: 50, retryBaseMs: 1, maxAttempts: 3 },
+    );
+    router.use('terminal', decoder);
+    return { router, seen };
+  };
+
+  const addAll = async (entries: InboxEntry[]) => {
+    for (const e of entries) await db.database.store.addToInbox(e);
+  };
+
+  const pendingRows = () => db.database.store.transaction((tx) => tx.inbox.countPending());
+
+  const outcomes = () =>
+    db.database.store.transaction((tx) =>
+      tx.query<{ event_id: string; outcome: string; attempts: number }>(
+        'SELECT event_id, outcome, attempts FROM inbound_inbox ORDER BY seq',
+      ),
+    );
+
+  const until = async (done: () => Promise<boolean>) => {
+    while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+
+  it('T4: routes a burst of one channel in batches, each row once, in the order stored, and a reply beside it', async () => {
+    const burst = Array.from({ length: 11 }, (_, i) => entry(`top-${i}`, `t:top-${i}`, 'c:general'));
+    await addAll([...burst.slice(0, 5), entry('reply-0', 't:top-0', null), ...burst.slice(5)]);
+    const { router, seen } = startRouter(null, 4);
+    router.start();
+    await until(async () => (await pendingRows()) === 0);
+    await router.close();
+
+    // One channel's top-level messages in the order stored; the reply after its thread's head.
+    expect(seen.committed.filter((id) => id.startsWith('top-'))).toEqual(burst.map((e) => e.eventId));
+    expect(seen.committed.indexOf('reply-0')).toBeGreaterThan(seen.committed.indexOf('top-0'));
+    expect(seen.committed).toHaveLength(12);
+    // Four rows to a transaction: four routings ran before the first one's after-commit work.
+    expect(seen.mostInOneCommit).toBe(4);
+    // Each routed once: nothing rolled back, so every event's routing ran exactly once.
+    expect([...seen.attempts.values()].every((n) => n === 1)).toBe(true);
+    expect((await outcomes()).every((row) => row.outcome === 'refused')).toBe(true);
+  });
+
+  it('T4, P6: a batch that fails is rolled back whole; its rows are routed once each, and only the failing row counts a failed attempt', async () => {
+    const burst = Array.from({ length: 8 }, (_, i) => entry(`top-${i}`, `t:top-${i}`, 'c:general'));
+    await addAll(burst);
+    // top-2 fails twice, then routes: the first batch (top-0 … top-3) is rolled back.
+    const { router, seen } = startRouter({ eventId: 'top-2', times: 2 }, 4);
+    router.start();
+    await until(async () => (await pendingRows()) === 0);
+    await router.close();
+
+    // Every event committed once, in order: the rolled-back batch left nothing behind (P6's
+    // record rolled back with it, so none is taken for a duplicate).
+    expect(seen.committed).toEqual(burst.map((e) => e.eventId));
+    const rows = await outcomes();
+    expect(rows.map((row) => [row.event_id, row.outcome])).toEqual(burst.map((e) => [e.eventId, 'refused']));
+    // Only top-2 records its failures; the rows before it were routed again, one at a time.
+    expect(rows.find((row) => row.event_id === 'top-2')?.attempts).toBe(1);
+    expect(rows.filter((row) => row.event_id !== 'top-2').every((row) => row.attempts === 0)).toBe(true);
+    expect(seen.attempts.get('top-0')).toBe(2);
+    expect(seen.attempts.get('top-2')).toBe(3);
+  });
+});
