@@ -211,7 +211,7 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
     expect((await w.runs()).map((r) => r.startedByAgentId)).toEqual([null, null]);
   });
 
-  it('P15, N13, T2: Stop on a turn parked on its question: stopped by who, the card says so, a later answer refused, nothing resumes', async () => {
+  it('P15, N13, T2: /stop on a turn parked on its question: stopped by who, the card says so, a later answer refused, nothing resumes', async () => {
     const w = await world();
     const model = standIn as AnthropicStandIn;
     model.script({
@@ -226,7 +226,9 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
     await waitFor(async () => w.thread().includes('question(pending) engineer: Ship r3?'));
     await w.parkAfterKill(run.id);
 
-    expect(await w.frontEnd.stopRun(run.id, you)).toEqual({ ok: true });
+    // The terminal's `/stop`, for the thread's turns whose card still says working.
+    await w.chat.handleLine('/thread 1');
+    await w.chat.handleLine('/stop');
     expect(await w.runOf(run.id)).toMatchObject({ status: 'failed', error: 'Stopped by @you' });
     expect(await w.checkpointOf(run.id)).toBeNull();
     expect(posted(w.entries(), 'question')).toEqual([
