@@ -287,6 +287,55 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
     });
   });
 
+  it('P15, T2: a Stop while a resume holds the parked turn mid-transaction waits for it, then ends the run it left queued: it never runs', async () => {
+    const w = await world();
+    const model = standIn as AnthropicStandIn;
+    model.script({ kind: 'stream', blocks: [{ type: 'tool_use', name: 'release', input: { tag: 'r5' } }] });
+    await w.chat.handleLine('@engineer release r5');
+    const run = await w.onlyRun();
+    const approval = await waitFor(async () => cardsOf(w.platform.threads.list()).approvals[0] ?? null);
+    await waitFor(async () => (await w.checkpointOf(run.id))?.approvalId === approval.id);
+    await w.parkAfterKill(run.id);
+
+    // What `requeueFromCheckpoint` does, held open between its compare-and-set and its commit:
+    // the Stop, started meanwhile, cannot take the parked turn (the row is the resume's).
+    let unparked = () => {};
+    let release = () => {};
+    const took = new Promise<void>((resolve) => {
+      unparked = resolve;
+    });
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const resuming = w.store.inWorkspace(run.workspaceId, async (tx) => {
+      expect(await tx.checkpoints.unpark(run.id, approval.id)).toBe(true);
+      unparked();
+      await released;
+      await tx.runs.update(run.id, { status: 'queued', liveness: 'ok', lastEventAt: new Date() });
+    });
+    await took;
+    const stopping = w.frontEnd.stopRun(run.id, you);
+    // Long enough for the Stop to reach the row the resume holds (it waits there, or comes after).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await resuming;
+    expect(await stopping).toEqual({ ok: true });
+    expect(await w.runOf(run.id)).toMatchObject({ status: 'failed', error: 'Stopped by @you' });
+    expect(await w.checkpointOf(run.id)).toBeNull();
+    expect(cardsOf(w.platform.threads.list()).approvals).toEqual([{ id: approval.id, status: 'denied' }]);
+
+    // The resume's job arrives after all: the worker finds the run ended, and runs the lane's next turn only.
+    const queue = createJobQueue<RunJob>({ name: queueName, redisUrl: TEST_REDIS_URL, prefix });
+    await queue.enqueue({ id: `${run.id}-resume-late`, data: { runId: run.id } });
+    await queue.close();
+    model.script({ kind: 'stream', blocks: [{ type: 'text', chunks: ['next one'] }] });
+    await w.chat.handleLine('@engineer next?');
+    await waitFor(async () => w.thread().includes('engineer: next one'));
+    expect(toolRuns(w.countFile)).toEqual([]);
+    expect(model.requests).toHaveLength(2);
+    expect(await w.runOf(run.id)).toMatchObject({ status: 'failed', error: 'Stopped by @you' });
+  });
+
   it('P15: Stop on a queued turn that no worker has taken: stopped by who, and it never runs', async () => {
     const w = await world({ child: false });
     const model = standIn as AnthropicStandIn;
