@@ -16,6 +16,7 @@ export interface StoppedUnheldRun {
   /** The approval its in-flight call waited on (a parked or resumed-and-queued turn). */
   approvalId: string | null;
   question: QuestionRecord | null;
+  /** Runs to enqueue once committed: steering leftovers, and the freed lane's next turn. */
   leftovers: string[];
   /** It had started (a checkpoint): its platform session was shown, and is closed. */
   started: boolean;
@@ -49,6 +50,10 @@ export async function stopUnheldRun(
   await tx.checkpoints.remove(run.id);
   // P16: a message that waited to join the turn starts a turn of its own.
   const leftovers = await queueLeftoverSteering(tx, deps, current);
+  // The lane it held is free and no worker is on it: its next queued turn is woken (once committed).
+  const next =
+    current.status === 'running' ? await tx.runs.oldestQueued(run.agentId, run.conversationId) : null;
+  if (next !== null && !leftovers.includes(next)) leftovers.push(next);
   const now = deps.clock.now();
   await tx.runs.update(run.id, {
     status: 'failed',

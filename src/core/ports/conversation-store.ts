@@ -56,6 +56,8 @@ export interface RunLaneRepository {
    * null. Atomic across workers (the lane is locked for the transaction).
    */
   claimNext(agentId: string, conversationId: string, now: Date): Promise<RunRecord | null>;
+  /** P15, T2: the id of the lane's oldest `queued` run, or null (a lane freed with no worker on it). */
+  oldestQueued(agentId: string, conversationId: string): Promise<string | null>;
   /** Every run in one of these statuses, oldest first (system context: start-up recovery). */
   listByStatus(statuses: readonly RunStatus[]): Promise<RunRecord[]>;
   /** Runs still `running` whose last event is older than `before` (the watchdog's candidates). */

@@ -177,6 +177,10 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
     await waitFor(async () => (await w.checkpointOf(run.id))?.approvalId === approval.id);
     await w.parkAfterKill(run.id);
 
+    // Someone writes in the thread meanwhile: it waits behind the parked turn, which holds the lane.
+    model.script({ kind: 'stream', blocks: [{ type: 'text', chunks: ['here'] }] });
+    await w.chat.handleLine('/thread 1');
+    await w.chat.handleLine('@engineer still there?');
     // The Stop lands on the front end, which holds no turn: the parked run ends there and then.
     expect(await w.frontEnd.stopRun(run.id, you)).toEqual({ ok: true });
     expect(await w.runOf(run.id)).toMatchObject({
@@ -200,9 +204,8 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
       ok: false,
       reason: 'This turn has already ended.',
     });
-    // A later turn of the lane runs (so a stray resume would have shown by then): the stopped one did not.
-    model.script({ kind: 'stream', blocks: [{ type: 'text', chunks: ['here'] }] });
-    await w.chat.handleLine('@engineer still there?');
+    // The message that waited in the thread behind the parked turn runs now, as a turn of its
+    // own (so a stray resume would have shown by then): the stopped one did not.
     await waitFor(async () => w.thread().includes('engineer: here'));
     expect(toolRuns(w.countFile)).toEqual([]);
     expect(model.requests).toHaveLength(2);

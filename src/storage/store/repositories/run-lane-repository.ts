@@ -63,6 +63,15 @@ export const runLaneRepository = (manager: EntityManager): RunLaneRepository => 
       if (!claimed) return null;
       return toRunRecord(await rows.findOneByOrFail({ id: claimed.id }));
     },
+    async oldestQueued(agentId, conversationId) {
+      if (!isUuid(agentId) || !isUuid(conversationId)) return null;
+      const row = await rows.findOne({
+        where: { agentId, conversationId, status: 'queued' },
+        order: oldestFirst,
+        select: { id: true },
+      });
+      return row?.id ?? null;
+    },
     async listByStatus(statuses) {
       if (statuses.length === 0) return [];
       const found = await rows.find({ where: { status: In([...statuses]) }, order: oldestFirst });
