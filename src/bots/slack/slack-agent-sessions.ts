@@ -51,6 +51,15 @@ export class SlackAgentSessions {
     };
   }
 
+  /**
+   * P15, T2: a thread whose turn no process holds (its worker died): its session shows it
+   * parked (`suspended`) or over (`closed`), unless a turn of this process runs in it.
+   */
+  settle(thread: ThreadId, status: 'suspended' | 'closed'): Promise<void> {
+    if (this.threads.has(thread) || this.unsupported) return Promise.resolve();
+    return this.call(thread, { status }, { turns: new Map(), shown: null, refused: false });
+  }
+
   /** A thread whose session Slack says was stopped while nothing here runs in it: closed. */
   close(thread: ThreadId): Promise<void> {
     if (this.threads.has(thread)) return Promise.resolve();

@@ -90,6 +90,11 @@ export class SlackPlatform implements ChatPlatform {
     return this.sessions.open(thread, opening);
   }
 
+  /** P15, T2: the session of a thread whose turn no process holds: parked or over. */
+  settleTurnSession(thread: ThreadId, status: 'suspended' | 'closed'): Promise<void> {
+    return this.sessions.settle(thread, status);
+  }
+
   /** P15: Slack stopped the thread's session while no turn of this process runs in it: closed. */
   closeSession(thread: ThreadId): Promise<void> {
     return this.sessions.close(thread);

@@ -2,14 +2,16 @@ import { approvalOutcome } from '../guardrails';
 import type { RunRecord } from '../model/records';
 import { waitTopics } from '../ports/wait-signals';
 import { expireApproval } from './approvals';
+import { showEndedRun } from './ended-run-card';
 import type { EngineDeps } from './engine-deps';
 import { abandonHeldPushes, pushAgainNote } from './held-pushes';
-import { noteMessage } from './note-card';
-import { noteSourceOf } from './note-source';
 import { parkOrResumeAwaiting, resumeTurnsAwaitingRun } from './parked-waits';
 import { enqueueLeftovers, queueLeftoverSteering } from './steering';
+import { stoppedBySentence, stopRequestOf } from './stop-run';
+import { closeStoppedUnheld, stopUnheldRun } from './stop-unheld';
 import { postSystemMessage } from './system-message';
 import { interruptInFlight, requeueFromCheckpoint } from './turn-checkpoints';
+import { settleUnheldSession } from './unheld-session';
 
 /**
  * A12, T2: a run left `running` by a worker that died (its heartbeat stopped) is resumed from
@@ -91,7 +93,9 @@ async function recoverSilentRun(
   // T2, A9: waiting on a question or another agent's run: parked until it comes, or resumed.
   const awaits = checkpoint.awaits;
   if (resolved === null && checkpoint.approvalId === null && awaits !== null) {
-    return parkOrResumeAwaiting(deps, run, { ...checkpoint, awaits });
+    const outcome = await parkOrResumeAwaiting(deps, run, { ...checkpoint, awaits });
+    if (outcome === 'parked') await afterParking(deps, run, checkpoint.parkedAt === null);
+    return outcome;
   }
   if (approval !== null && approval.status === 'pending') {
     if (approvalOutcome(approval, now) === 'pending') {
@@ -103,12 +107,33 @@ async function recoverSilentRun(
       });
       if (newlyParked)
         deps.logger.info({ runId: run.id, approvalId: approval.id }, 'turn parked on its approval');
+      await afterParking(deps, run, newlyParked);
       return 'parked';
     }
     // G4: due and unanswered: it lapses (the card says so), and the turn resumes to be told.
     await expireApproval(deps, approval);
   }
   return (await requeueFromCheckpoint(deps, run)) ? 'resumed' : 'taken';
+}
+
+/**
+ * P15, T2: a turn just parked. A Stop asked while its worker was dying (stored, never carried
+ * out) ends it now, as a Stop on a parked turn does; otherwise, newly parked, the platform's
+ * session its dead worker left at `processing` shows it `suspended`.
+ */
+async function afterParking(deps: EngineDeps, run: RunRecord, newly: boolean): Promise<void> {
+  const by = stopRequestOf(run);
+  if (by !== null) {
+    const taken = await deps.store.inWorkspace(run.workspaceId, (tx) =>
+      stopUnheldRun(tx, deps, run, stoppedBySentence(by)),
+    );
+    if (taken.stopped !== null) {
+      deps.logger.info({ runId: run.id, stoppedBy: by }, 'parked turn stopped: its stop was asked before');
+      await closeStoppedUnheld(deps, taken.stopped, by, stoppedBySentence(by));
+      return;
+    }
+  }
+  if (newly) await settleUnheldSession(deps, run, 'suspended');
 }
 
 async function markDead(deps: EngineDeps, run: RunRecord, now: Date, staleBefore: Date): Promise<boolean> {
@@ -127,11 +152,7 @@ async function markDead(deps: EngineDeps, run: RunRecord, now: Date, staleBefore
     });
     const conversation = await tx.conversations.findById(run.conversationId);
     const agent = (await tx.agents.list(run.workspaceId)).find((a) => a.id === run.agentId);
-    const note = await tx.messages.findNoteOfRun(run.id);
-    const sender = note?.note?.senderAgentId
-      ? (await tx.agents.list(run.workspaceId)).find((a) => a.id === note.note?.senderAgentId)
-      : undefined;
-    return { conversation, agent, note, sender, finished: await tx.runs.findById(run.id), leftovers };
+    return { conversation, agent, finished: await tx.runs.findById(run.id), leftovers };
   });
   if (marked !== null) await enqueueLeftovers(deps, marked.leftovers);
   // T1: a turn waiting for this one looks again (and finds it failed); T2: one parked resumes.
@@ -145,29 +166,13 @@ async function markDead(deps: EngineDeps, run: RunRecord, now: Date, staleBefore
     marked.conversation,
     `${name}'s turn was interrupted because the worker running it stopped. Mention @${name} again to retry.`,
   );
-  const platform = deps.platforms.get(marked.conversation.platform);
-  const { note, sender, finished } = marked;
-  if (platform && run.statusCardRef && marked.conversation.threadId) {
-    await platform.update(marked.conversation.threadId, run.statusCardRef, {
-      as: { kind: 'agent', name, avatarUrl: marked.agent?.avatarUrl ?? null },
-      content: {
-        kind: 'status',
-        card: { agent: name, state: 'failed', headline: 'Interrupted: its worker stopped', rows: [] },
-      },
+  if (marked.finished !== null) {
+    await showEndedRun(deps, marked.finished, {
+      state: 'failed',
+      headline: 'Interrupted: its worker stopped',
     });
   }
-  if (platform && note?.platformMessageRef && sender && finished && marked.conversation.threadId) {
-    await platform.update(
-      marked.conversation.threadId,
-      note.platformMessageRef,
-      noteMessage(
-        note,
-        finished,
-        sender,
-        deps.relayName,
-        await noteSourceOf(deps.store, note, marked.conversation.platform, sender),
-      ),
-    );
-  }
+  // P15: the platform's session its dead worker left at `processing` is closed.
+  await settleUnheldSession(deps, run, 'closed');
   return true;
 }

@@ -4,6 +4,7 @@ import type { PlatformActor } from '../ports/chat-engine';
 import { waitTopics } from '../ports/wait-signals';
 import type { EngineDeps } from './engine-deps';
 import { resolveActor } from './resolve-sender';
+import { closeStoppedUnheld, type StoppedUnheldRun, stopUnheldRun } from './stop-unheld';
 
 /**
  * P15: how a stop request is stored: the running run's `error` names who asked. It is the
@@ -36,41 +37,56 @@ export async function stoppedByOf(
 
 /**
  * P15: a click on Stop. The person who started the turn, or an owner, admin or approver of its
- * workspace, may; the request is stored on the run and the worker running it, in whichever
- * process, is told (`waitTopics.runStop`): it aborts the turn (its tools and waits end), marks
- * it failed, says on the card who stopped it, and wakes nobody (M14).
+ * workspace, may. A turn a worker runs, in whichever process, is asked: the request is stored
+ * on the run and its worker is told (`waitTopics.runStop`): it aborts the turn (its tools and
+ * waits end), marks it failed, says on the card who stopped it, and wakes nobody (M14). A turn
+ * no process holds (T2: parked on a wait after its worker died; or queued, not started) is
+ * ended here at once, the same way (`stop-unheld.ts`), and never runs.
  */
 export async function stopRun(
-  deps: Pick<EngineDeps, 'store' | 'waits' | 'logger'>,
+  deps: EngineDeps,
   runId: string,
   actor: PlatformActor,
 ): Promise<{ ok: true } | { ok: false; reason: string }> {
-  const result = await deps.store.transaction(
-    async (tx): Promise<{ ok: true; notify: boolean } | { ok: false; reason: string }> => {
-      const run = await tx.runs.findById(runId);
-      if (run === null) return { ok: false, reason: `There is no turn ${runId}.` };
-      const member = await resolveActor(tx, actor);
-      if (member === null || member.workspaceId !== run.workspaceId) {
-        return { ok: false, reason: 'Only members of this workspace can stop its turns.' };
-      }
-      if (member.id !== run.startedByMemberId && !canApprove(member.role)) {
-        return {
-          ok: false,
-          reason: `Only the person who started this turn, or an owner, admin or approver, can stop it (your role is ${member.role}).`,
-        };
-      }
-      if (run.status !== 'running') return { ok: false, reason: 'This turn has already ended.' };
-      // A second click while the first is being carried out changes nothing.
-      if (stopRequestOf(run) !== null) return { ok: true, notify: false };
-      await tx.runs.update(run.id, { error: stoppedBySentence(member.nickname) });
-      deps.logger.info({ runId, memberId: member.id, role: member.role }, 'turn stop requested');
-      return { ok: true, notify: true };
-    },
-  );
+  type Outcome =
+    | { ok: true; notify: boolean; stopped: StoppedUnheldRun | null; by: string }
+    | { ok: false; reason: string };
+  const result = await deps.store.transaction(async (tx): Promise<Outcome> => {
+    const run = await tx.runs.findById(runId);
+    if (run === null) return { ok: false, reason: `There is no turn ${runId}.` };
+    const member = await resolveActor(tx, actor);
+    if (member === null || member.workspaceId !== run.workspaceId) {
+      return { ok: false, reason: 'Only members of this workspace can stop its turns.' };
+    }
+    if (member.id !== run.startedByMemberId && !canApprove(member.role)) {
+      return {
+        ok: false,
+        reason: `Only the person who started this turn, or an owner, admin or approver, can stop it (your role is ${member.role}).`,
+      };
+    }
+    const ended = { ok: false as const, reason: 'This turn has already ended.' };
+    if (run.status !== 'running' && run.status !== 'queued') return ended;
+    const by = member.nickname;
+    const taken = await stopUnheldRun(tx, deps, run, stoppedBySentence(by));
+    const log = { runId, memberId: member.id, role: member.role };
+    if (taken.stopped !== null) {
+      deps.logger.info({ ...log, was: run.status }, 'turn stopped: no worker held it');
+      return { ok: true, notify: false, stopped: taken.stopped, by };
+    }
+    const current = taken.current;
+    if (current?.status !== 'running') return ended;
+    // A second click while the first is being carried out changes nothing.
+    if (stopRequestOf(current) !== null) return { ok: true, notify: false, stopped: null, by };
+    await tx.runs.update(run.id, { error: stoppedBySentence(by) });
+    deps.logger.info(log, 'turn stop requested');
+    return { ok: true, notify: true, stopped: null, by };
+  });
   if (!result.ok) {
     deps.logger.info({ runId, reason: result.reason }, 'stop refused');
     return result;
   }
+  if (result.stopped !== null)
+    await closeStoppedUnheld(deps, result.stopped, result.by, stoppedBySentence(result.by));
   if (result.notify) await deps.waits.notify(waitTopics.runStop(runId));
   return { ok: true };
 }

@@ -9,7 +9,7 @@ import { stopRun } from './stop-run';
  * could be, the refusal (or "nothing is running") is the sentence for the person.
  */
 export async function stopThread(
-  deps: Pick<EngineDeps, 'store' | 'waits' | 'logger'>,
+  deps: EngineDeps,
   thread: ThreadId,
   actor: PlatformActor,
 ): Promise<{ ok: true; stopped: number } | { ok: false; reason: string; running: number }> {

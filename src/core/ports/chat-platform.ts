@@ -130,6 +130,12 @@ export interface ChatPlatform {
   streamReply?(thread: ThreadId, opening: ReplyStreamOpening): ReplyStream;
   /** P15: the platform's own session around a turn (Slack's agent session); absent where there is none. */
   turnSession?(thread: ThreadId, opening: TurnSessionOpening): TurnSession;
+  /**
+   * P15, T2: the session of a thread whose turn no process holds any more (its worker died):
+   * `suspended` while that turn is parked on a wait, `closed` once it ended (marked dead,
+   * stopped while parked). Left alone while a turn of this process runs in the thread.
+   */
+  settleTurnSession?(thread: ThreadId, status: 'suspended' | 'closed'): Promise<void>;
 }
 
 /** P14: who a streamed reply is posted as, and for whom. */

@@ -61,6 +61,8 @@ export interface RunLaneRepository {
    * run): a run queued after this read is claimed by its own job, which waits for the lock.
    */
   hasQueued(agentId: string, conversationId: string): Promise<boolean>;
+  /** P15, T2: the id of the lane's oldest `queued` run, or null (a lane freed with no worker on it). */
+  oldestQueued(agentId: string, conversationId: string): Promise<string | null>;
   /** Every run in one of these statuses, oldest first (system context: start-up recovery). */
   listByStatus(statuses: readonly RunStatus[]): Promise<RunRecord[]>;
   /** Runs still `running` whose last event is older than `before` (the watchdog's candidates). */

@@ -72,6 +72,15 @@ export const runLaneRepository = (manager: EntityManager): RunLaneRepository => 
       );
       return found.length > 0;
     },
+    async oldestQueued(agentId, conversationId) {
+      if (!isUuid(agentId) || !isUuid(conversationId)) return null;
+      const row = await rows.findOne({
+        where: { agentId, conversationId, status: 'queued' },
+        order: oldestFirst,
+        select: { id: true },
+      });
+      return row?.id ?? null;
+    },
     async listByStatus(statuses) {
       if (statuses.length === 0) return [];
       const found = await rows.find({ where: { status: In([...statuses]) }, order: oldestFirst });

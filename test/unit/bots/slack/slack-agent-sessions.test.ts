@@ -97,4 +97,27 @@ describe('P15: SlackAgentSessions (a thread’s agent session follows its turns)
       'slack:C1:1.1 processing',
     ]);
   });
+
+  it('P15, T2: settle: a dead worker’s session is set suspended (parked) or closed (ended), unless a turn here runs in it', async () => {
+    const all = sessions();
+    await all.settle('slack:C1:7.7', 'suspended');
+    await all.settle('slack:C1:7.7', 'closed');
+    const turn = all.open('slack:C1:1.1', { initiatorUserId: null });
+    turn.working();
+    await all.settle('slack:C1:1.1', 'closed');
+    await turn.end();
+    expect(sent.map((s) => `${s.thread} ${JSON.stringify(s.args)}`)).toEqual([
+      'slack:C1:7.7 {"status":"suspended"}',
+      'slack:C1:7.7 {"status":"closed"}',
+      'slack:C1:1.1 {"status":"processing"}',
+      'slack:C1:1.1 {"status":"closed"}',
+    ]);
+    // Once Slack said the app has no agent sessions, nothing more is sent.
+    answer = async () => {
+      throw refused('feature_not_enabled');
+    };
+    await all.settle('slack:C1:8.8', 'suspended');
+    await all.settle('slack:C1:8.8', 'closed');
+    expect(sent.filter((s) => s.thread === 'slack:C1:8.8')).toHaveLength(1);
+  });
 });
