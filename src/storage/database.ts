@@ -1,4 +1,4 @@
-import { Pool } from 'pg';
+import { type Client, Pool } from 'pg';
 import { DataSource, type DataSourceOptions, MigrationExecutor } from 'typeorm';
 import type { Logger } from '../core/ports/logger';
 import { ENTITIES } from './entities';
@@ -61,6 +61,19 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
   if (options.databaseUrl) {
     const dataSource = new DataSource({ ...baseOptions(options.logger), url: options.databaseUrl });
     await dataSource.initialize();
+    // T2: a server that shuts down tells each session so (57P01); a session checked out between
+    // statements, or just released as broken, has no listener then, and an error event without
+    // one would end the process. Every connection of both pools keeps one for its whole life.
+    const keepListening = (pool: Pool) =>
+      pool.on('connect', (client: Client) => {
+        client.on('error', (error) =>
+          options.logger?.warn(
+            { component: 'database', err: String(error) },
+            'a database connection was lost',
+          ),
+        );
+      });
+    keepListening((dataSource.driver as unknown as { master: Pool }).master);
     // T4: the inbox writes an ack waits for have connections of their own, so a pool busy with
     // routing and turns never holds an ack up; two writes at once, what arrives meanwhile grouped.
     const inboxPool = new Pool({
@@ -72,6 +85,7 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
     inboxPool.on('error', (error) =>
       options.logger?.warn({ component: 'database', err: String(error) }, 'an inbox connection was lost'),
     );
+    keepListening(inboxPool);
     const inbox = {
       slots: INBOX_CONNECTIONS,
       query: async (sql: string, params: unknown[]) => (await inboxPool.query(sql, params)).rows,
