@@ -143,6 +143,8 @@ describe('T2, A9: a turn waiting on a question or another agent survives SIGKILL
     const runOf = (id: string) => store.transaction((tx) => tx.runs.findById(id));
     const checkpointOf = (runId: string) =>
       store.inWorkspace(local.workspace.id, (tx) => tx.checkpoints.find(runId));
+    const questionOf = (id: string) =>
+      store.inWorkspace(local.workspace.id, (tx) => tx.questions.findById(id));
     const succeeded = (id: string) =>
       waitFor(async () => ((await runOf(id))?.status === 'succeeded' ? runOf(id) : null));
     return {
@@ -156,6 +158,7 @@ describe('T2, A9: a turn waiting on a question or another agent survives SIGKILL
       runs,
       runOf,
       checkpointOf,
+      questionOf,
       succeeded,
     };
   }
@@ -179,6 +182,8 @@ describe('T2, A9: a turn waiting on a question or another agent survives SIGKILL
     const question = await waitFor(async () => (await w.checkpointOf(run.id))?.awaits ?? null);
     expect(question).toMatchObject({ kind: 'question', until: expect.any(Date) });
     await waitFor(async () => w.thread().includes('question(pending) engineer: Ship r3?'));
+    // The card's ref is stored just after it is shown: killed before that, nobody could edit it.
+    await waitFor(async () => (await w.questionOf(question.id))?.platformCardRef ?? null);
     expect(await child?.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
 
     // A new worker: its recovery finds the run silent and parks it on its question, not dead
