@@ -4,12 +4,12 @@ import type { RunLiveness } from '../model/run';
 import { notifiesOnFinish } from '../notes';
 import type { Logger } from '../ports/logger';
 import type { RunCheckpointRecord } from '../ports/run-checkpoints';
-import type { StoreTx } from '../ports/store';
 import { NO_TOOLS } from '../ports/turn-tools';
 import { composePrompt } from '../prompt';
 import { budgetMessage } from '../usage/budget';
 import type { EngineDeps } from './engine-deps';
 import { finishRun, type PostedReply, postReply, refreshTriggerNote, type TurnResult } from './finish-turn';
+import type { LoadedTurn } from './load-claimed-turn';
 import { withRepoSkills } from './repo-skill-commands';
 import { type BudgetBreach, exhaustedBudget, recordUsage } from './run-budget';
 import { RunHeartbeat } from './run-heartbeat';
@@ -21,38 +21,10 @@ import { stoppedByOf, stoppedBySentence, stopRequestOf } from './stop-run';
 import { postSystemMessage } from './system-message';
 import { attachmentsForTurn, withAttachments } from './turn-attachments';
 import { checkpointWriter, type PreparedResume, prepareResume } from './turn-checkpoints';
-import { loadTurnContext, type TurnContext } from './turn-context';
+import type { TurnContext } from './turn-context';
 import { openTurnSession } from './turn-platform-session';
 import { TurnReplyStream } from './turn-reply-stream';
 import { wakeAfterTurn } from './wake-after-turn';
-
-/** What a claimed turn reads before it starts: its context, and its checkpoint if it has one (T2). */
-export interface LoadedTurn {
-  context: TurnContext;
-  stored: RunCheckpointRecord | null;
-}
-
-/**
- * Reads a claimed turn, in the transaction that claimed it (one transaction fewer per turn). A
- * thing the turn needs that is gone is returned, not thrown, so the claim still commits and the
- * turn fails as it would have on its own.
- */
-export async function loadClaimedTurn(
-  tx: StoreTx,
-  deps: Pick<EngineDeps, 'timings'>,
-  claimed: RunRecord,
-): Promise<LoadedTurn | NotFoundError> {
-  try {
-    return {
-      context: await loadTurnContext(tx, claimed, deps.timings.historyMessages),
-      // T2: a turn that stopped at a tool boundary (crash, restart) goes on from there.
-      stored: await tx.checkpoints.find(claimed.id),
-    };
-  } catch (error) {
-    if (error instanceof NotFoundError) return error;
-    throw error;
-  }
-}
 
 /**
  * One turn, claimed by this worker (and read, `loadClaimedTurn`): status card, runner,

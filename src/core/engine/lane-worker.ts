@@ -1,7 +1,8 @@
 import type { QueuedJob } from '../ports/job-queue';
 import type { SlotLease } from '../waits/fair-slots';
 import type { EngineDeps, RunJob, RunLane } from './engine-deps';
-import { executeRun, loadClaimedTurn } from './execute-run';
+import { executeRun } from './execute-run';
+import { loadClaimedTurn } from './load-claimed-turn';
 
 interface Lane {
   /** Set once its turn first waits: the queue job is then complete, the lane goes on in memory. */
