@@ -174,6 +174,13 @@ describe('T2: a turn survives SIGKILL of its worker (PostgreSQL + BullMQ, the bu
     // The card is up and the checkpoint names its approval: the turn waits, suspended, in the child.
     const approval = await waitFor(async () => cardsOf(w.platform.threads.list()).approvals[0] ?? null);
     await waitFor(async () => (await w.checkpointOf(run.id))?.approvalId === approval.id);
+    // The card's ref is stored just after it is shown: killed before that, nobody could edit it.
+    await waitFor(async () =>
+      w.store.inWorkspace(
+        w.workspaceId,
+        async (tx) => (await tx.approvals.findById(approval.id))?.platformCardRef ?? null,
+      ),
+    );
     expect(await child?.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
 
     // A new worker: its recovery finds the run silent and parks it on its approval, not dead.

@@ -136,6 +136,17 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
     const runOf = (id: string) => store.transaction((tx) => tx.runs.findById(id));
     const checkpointOf = (runId: string) =>
       store.inWorkspace(local.workspace.id, (tx) => tx.checkpoints.find(runId));
+    /** The card's ref is stored just after it is shown: killed before that, nobody could edit it. */
+    const cardRefStored = (awaited: { kind: 'approval' | 'question'; id: string }) =>
+      waitFor(() =>
+        store.inWorkspace(local.workspace.id, async (tx) => {
+          const record =
+            awaited.kind === 'approval'
+              ? await tx.approvals.findById(awaited.id)
+              : await tx.questions.findById(awaited.id);
+          return record?.platformCardRef ?? null;
+        }),
+      );
     const onlyRun = async () => {
       const [run, ...others] = await runs();
       expect(others).toEqual([]);
@@ -163,6 +174,7 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
       runOf,
       checkpointOf,
       onlyRun,
+      cardRefStored,
       parkAfterKill,
     };
   }
@@ -175,6 +187,7 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
     const run = await w.onlyRun();
     const approval = await waitFor(async () => cardsOf(w.platform.threads.list()).approvals[0] ?? null);
     await waitFor(async () => (await w.checkpointOf(run.id))?.approvalId === approval.id);
+    await w.cardRefStored({ kind: 'approval', id: approval.id });
     await w.parkAfterKill(run.id);
 
     // Someone writes in the thread meanwhile: it waits behind the parked turn, which holds the lane.
@@ -227,6 +240,7 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
     const run = await w.onlyRun();
     const question = await waitFor(async () => (await w.checkpointOf(run.id))?.awaits ?? null);
     await waitFor(async () => w.thread().includes('question(pending) engineer: Ship r3?'));
+    await w.cardRefStored({ kind: 'question', id: question.id });
     await w.parkAfterKill(run.id);
 
     // The terminal's `/stop`, for the thread's turns whose card still says working.
@@ -262,6 +276,7 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
     const run = await w.onlyRun();
     const approval = await waitFor(async () => cardsOf(w.platform.threads.list()).approvals[0] ?? null);
     await waitFor(async () => (await w.checkpointOf(run.id))?.approvalId === approval.id);
+    await w.cardRefStored({ kind: 'approval', id: approval.id });
     await w.parkAfterKill(run.id);
 
     const [stop, click] = await Promise.all([
@@ -298,6 +313,7 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
     const run = await w.onlyRun();
     const approval = await waitFor(async () => cardsOf(w.platform.threads.list()).approvals[0] ?? null);
     await waitFor(async () => (await w.checkpointOf(run.id))?.approvalId === approval.id);
+    await w.cardRefStored({ kind: 'approval', id: approval.id });
     await w.parkAfterKill(run.id);
 
     // What `requeueFromCheckpoint` does, held open between its compare-and-set and its commit:
