@@ -95,10 +95,9 @@ async function executeClaimedRun(
   let current: RunRecord | null;
   let reply: TurnReplyStream;
   try {
-    current = await deps.store.inWorkspace(claimed.workspaceId, async (tx) => {
-      await tx.runs.update(claimed.id, { statusCardRef: cardRef });
-      return tx.runs.findById(claimed.id);
-    });
+    current = await deps.store.inWorkspace(claimed.workspaceId, (tx) =>
+      tx.runs.updateAndRead(claimed.id, { statusCardRef: cardRef }),
+    );
     await refreshTriggerNote(deps, context, claimed);
     // P14: the reply streams where the platform can; tool calls show there or on the card.
     reply = new TurnReplyStream(

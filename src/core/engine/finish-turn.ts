@@ -80,14 +80,13 @@ export async function finishRun(
     if (posted !== null) await tx.messages.setPlatformRef(posted.messageId, posted.ref);
     // T2: a finished turn is not resumed: its checkpoint goes with it.
     await tx.checkpoints.remove(run.id);
-    await tx.runs.update(run.id, {
+    const finished = await tx.runs.updateAndRead(run.id, {
       status: result.ok ? 'succeeded' : 'failed',
       // P15: a stop asked as the reply arrived is dropped: the turn ended well.
       ...(result.ok ? { error: null } : { error: result.error, liveness: 'failed' as const }),
       finishedAt: now,
       lastEventAt: now,
     });
-    const finished = (await tx.runs.findById(run.id)) ?? run;
     // Still under the lane's lock (taken for the leftovers): a run queued after this read waits
     // for it in its own job's claim; one queued before is this worker's to claim next.
     return { finished, leftovers, laneHasMore: await tx.runs.hasQueued(run.agentId, run.conversationId) };

@@ -3,7 +3,7 @@ import type { RunRecord } from '../model/records';
 import type { RunCheckpointRecord } from '../ports/run-checkpoints';
 import type { StoreTx } from '../ports/store';
 import type { EngineDeps } from './engine-deps';
-import { loadTurnContext, type TurnContext } from './turn-context';
+import { type TurnContext, turnContextFrom } from './turn-context';
 
 /** What a claimed turn reads before it starts: its context, and its checkpoint if it has one (T2). */
 export interface LoadedTurn {
@@ -22,11 +22,10 @@ export async function loadClaimedTurn(
   claimed: RunRecord,
 ): Promise<LoadedTurn | NotFoundError> {
   try {
-    return {
-      context: await loadTurnContext(tx, claimed, deps.timings.historyMessages),
-      // T2: a turn that stopped at a tool boundary (crash, restart) goes on from there.
-      stored: await tx.checkpoints.find(claimed.id),
-    };
+    // One round trip for all of it (T3): the context, and the checkpoint a turn that stopped
+    // at a tool boundary (crash, restart) goes on from (T2).
+    const reads = await tx.turnReads.read(claimed, deps.timings.historyMessages);
+    return { context: turnContextFrom(claimed, reads), stored: reads.checkpoint };
   } catch (error) {
     if (error instanceof NotFoundError) return error;
     throw error;

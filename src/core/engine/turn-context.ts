@@ -2,7 +2,7 @@ import { NotFoundError } from '../errors';
 import { parsePersonMessage } from '../mentions';
 import type { ConversationRecord, MessageRecord } from '../model/conversation-records';
 import type { AgentRecord, MemberRecord, RunRecord, SkillRecord, SpaceRecord } from '../model/records';
-import type { StoreTx } from '../ports/store';
+import type { TurnReads } from '../ports/turn-reads';
 import type { HistoryMessage, PromptInput } from '../prompt';
 import { loadSkillCommands } from '../prompt/skill-commands';
 import type { Budget } from '../usage/budget';
@@ -24,32 +24,23 @@ export interface TurnContext {
   promptInput: PromptInput;
 }
 
-export async function loadTurnContext(
-  tx: StoreTx,
-  run: RunRecord,
-  historyMessages: number,
-): Promise<TurnContext> {
-  const workspace = await tx.workspaces.findById(run.workspaceId);
+/**
+ * A claimed run's context from what its transaction read (`tx.turnReads`, one round trip). A
+ * thing the turn needs that is gone is a NotFoundError.
+ */
+export function turnContextFrom(run: RunRecord, reads: TurnReads): TurnContext {
+  const { workspace, conversation, agents, members, recent, participants } = reads;
   if (workspace === null) throw new NotFoundError(`workspace ${run.workspaceId} of run ${run.id} is gone`);
-  const conversation = await tx.conversations.findById(run.conversationId);
   if (conversation === null)
     throw new NotFoundError(`conversation ${run.conversationId} of run ${run.id} is gone`);
-  const agents = await tx.agents.list(run.workspaceId);
   const agent = agents.find((a) => a.id === run.agentId);
   if (agent === undefined) throw new NotFoundError(`agent ${run.agentId} of run ${run.id} is gone`);
-  const space = (await tx.spaces.list(run.workspaceId)).find((s) => s.id === conversation.spaceId);
-  if (space === undefined) throw new NotFoundError(`space of conversation ${conversation.id} is gone`);
-  const members = await tx.members.list(run.workspaceId);
-  const recent = await tx.messages.listRecent(conversation.id, historyMessages);
-  // The trigger is nearly always among the recent messages: one statement fewer per turn.
-  const trigger =
-    run.triggerMessageId === null
-      ? null
-      : (recent.find((message) => message.id === run.triggerMessageId) ??
-        (await tx.messages.findById(run.triggerMessageId)));
-  const workspaceSkills = await tx.skills.list(run.workspaceId);
+  const space = reads.space;
+  if (space === null || space.id !== conversation.spaceId)
+    throw new NotFoundError(`space of conversation ${conversation.id} is gone`);
+  const trigger = run.triggerMessageId === null ? null : reads.trigger;
+  const workspaceSkills = reads.skills;
   const skills = workspaceSkills.filter((s) => agent.skills.includes(s.name));
-  const participants = await tx.spaces.listParticipants(space.id);
 
   const agentName = new Map(agents.map((a) => [a.id, a.name]));
   const memberById = new Map(members.map((m) => [m.id, m]));

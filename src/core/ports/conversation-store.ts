@@ -50,6 +50,8 @@ export type RunPatch = Partial<
 export interface RunLaneRepository {
   findById(id: string): Promise<RunRecord | null>;
   update(id: string, patch: RunPatch): Promise<void>;
+  /** `update`, and the run as it stands after it, in one statement (a turn's card ref, its finish). */
+  updateAndRead(id: string, patch: RunPatch): Promise<RunRecord>;
   /**
    * One turn at a time per (agent, conversation): if no run of that lane is `running`, marks
    * its oldest `queued` run `running` (startedAt = lastEventAt = now) and returns it; else

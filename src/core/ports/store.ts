@@ -28,6 +28,7 @@ import type { QuestionRepository } from './question-store';
 import type { RelayRepository } from './relay-store';
 import type { RunCheckpoints } from './run-checkpoints';
 import type { SteeringRepository } from './steering-store';
+import type { TurnReadRepository } from './turn-reads';
 import type { UsageRepository } from './usage-store';
 
 /**
@@ -83,6 +84,8 @@ export interface StoreTx {
   readonly usage: UsageRepository;
   /** R1: paired relays: keys, offers, pairings, nonces, the workspace's relay settings. */
   readonly relays: RelayRepository;
+  /** T3: what a claimed turn reads at its start, in one round trip (`turn-reads.ts`). */
+  readonly turnReads: TurnReadRepository;
 }
 
 export interface WorkspaceRepository {

@@ -24,6 +24,7 @@ import { runRepository } from './repositories/run-repository';
 import { runSteeringRepository } from './repositories/run-steering-repository';
 import { skillRepository } from './repositories/skill-repository';
 import { spaceRepository } from './repositories/space-repository';
+import { turnReadRepository } from './repositories/turn-read-repository';
 import { usageRepository } from './repositories/usage-repository';
 import { workspaceRepository } from './repositories/workspace-repository';
 import type { SqlStoreTx } from './sql-store';
@@ -67,5 +68,6 @@ export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
   steering: translated(runSteeringRepository(manager)),
   usage: translated(usageRepository(manager)),
   relays: translated(relayRepository(manager)),
+  turnReads: translated(turnReadRepository(manager)),
   query: (sql, params = []) => translatingDbErrors(() => queryRecords(manager, sql, params)),
 });

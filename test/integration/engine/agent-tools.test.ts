@@ -145,8 +145,10 @@ describe.each(ENGINE_SETUPS)('M23, N11, N13: agent-to-agent tools through the te
     await shows(2, 'architect: Design note drafted.');
     expect(lines(2)[0]).toBe(`system: via agent · "${title}"`);
     expect(lines(2)[1]).toMatch(/^note\((open|folded)\) engineer: note from this relay · /);
-    // N3: the note's badge links back to thread 1, where engineer works (`/thread 1`).
-    expect(h.screen()).toMatch(/\[2\] ▸ note #\d+ note from this relay · .* ↪ \[1\]/);
+    // N3: the note's badge links back to thread 1, where engineer works (`/thread 1`). N9: the
+    // note is folded once architect's turn has finished, just after its reply is shown.
+    const folded = /\[2\] ▸ note #\d+ note from this relay · .* ↪ \[1\]/;
+    await waitFor(async () => folded.test(h.screen()));
     const [architectRun] = await runOf('architect');
     const conversation = await h.read((tx) => tx.conversations.findById(architectRun?.conversationId ?? ''));
     expect(conversation).toMatchObject({

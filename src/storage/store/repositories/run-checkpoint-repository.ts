@@ -51,7 +51,7 @@ const awaitsOf = (row: RunCheckpointRow): CheckpointAwait | null =>
     ? { kind: row.awaitsKind, id: row.awaitsId, until: row.awaitsUntil }
     : null;
 
-const toRecord = (row: RunCheckpointRow): RunCheckpointRecord => ({
+export const toCheckpointRecord = (row: RunCheckpointRow): RunCheckpointRecord => ({
   runId: row.runId,
   workspaceId: row.workspaceId,
   checkpoint: toTurnCheckpoint(row.checkpoint),
@@ -104,7 +104,7 @@ export const runCheckpointRepository = (manager: EntityManager): RunCheckpoints 
     async find(runId) {
       if (!isUuid(runId)) return null;
       const row = await rows.findOneBy({ runId });
-      return row ? toRecord(row) : null;
+      return row ? toCheckpointRecord(row) : null;
     },
     async save(workspaceId, fields) {
       await queryRecords(manager, SAVE, [

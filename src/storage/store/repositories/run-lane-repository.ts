@@ -1,8 +1,10 @@
 import { type EntityManager, In } from 'typeorm';
+import { NotFoundError } from '../../../core/errors';
 import type { RunLaneRepository, RunPatch } from '../../../core/ports/conversation-store';
 import { RunEntity } from '../../entities/run.entity';
 import { isUuid } from '../ids';
 import { queryRecords } from '../query-records';
+import { hydrateAll, queryTogether, sqlLiteral } from '../statements-together';
 import { updateById } from '../update-by-id';
 import { toRunRecord } from './run-repository';
 
@@ -19,20 +21,33 @@ const RUN_PATCH_FIELDS = [
 ] as const satisfies readonly (keyof RunPatch)[];
 
 /**
- * The lane's next queued run becomes `running`, unless one of the lane already is. One
- * statement, run after the lane lock is held: under READ COMMITTED it reads a fresh snapshot,
- * so it sees whatever the previous holder of the lock committed.
+ * The lane's next queued run becomes `running`, unless one of the lane already is: the lane's
+ * lock, then the claim, sent together (one round trip). Under READ COMMITTED the claim reads a
+ * fresh snapshot once the lock is held, so it sees whatever the previous holder committed.
+ * One turn at a time per (agent, conversation): concurrent workers queue on the lock, held until
+ * their transaction ends, so two of them never both find the lane free. Other lanes take other
+ * locks and claim in parallel. (PGlite runs one transaction at a time.)
  */
-const CLAIM_NEXT = `
-  UPDATE runs SET status = 'running', started_at = $3, last_event_at = $3
-   WHERE id = (
-           SELECT id FROM runs
-            WHERE agent_id = $1 AND conversation_id = $2 AND status = 'queued'
-            ORDER BY created_at, seq
-            LIMIT 1)
-     AND NOT EXISTS (
-           SELECT 1 FROM runs WHERE agent_id = $1 AND conversation_id = $2 AND status = 'running')
-  RETURNING id`;
+/** The advisory lock of one lane, the same key wherever it is taken. */
+export const laneLockKey = (agentId: string, conversationId: string): string =>
+  `summon:run-lane:${agentId}:${conversationId}`;
+
+const claimNextStatements = (agentId: string, conversationId: string, now: Date): string[] => {
+  const [agent, conversation, at] = [sqlLiteral(agentId), sqlLiteral(conversationId), sqlLiteral(now)];
+  return [
+    // The key as the steering repository takes the same lock (ids checked as uuids: no quote).
+    `SELECT pg_advisory_xact_lock(hashtextextended('${laneLockKey(agentId, conversationId)}', 0))`,
+    `UPDATE runs SET status = 'running', started_at = ${at}, last_event_at = ${at}
+      WHERE id = (
+              SELECT id FROM runs
+               WHERE agent_id = ${agent} AND conversation_id = ${conversation} AND status = 'queued'
+               ORDER BY created_at, seq
+               LIMIT 1)
+        AND NOT EXISTS (
+              SELECT 1 FROM runs WHERE agent_id = ${agent} AND conversation_id = ${conversation} AND status = 'running')
+     RETURNING *`,
+  ];
+};
 
 export const runLaneRepository = (manager: EntityManager): RunLaneRepository => {
   const rows = manager.getRepository(RunEntity);
@@ -49,19 +64,32 @@ export const runLaneRepository = (manager: EntityManager): RunLaneRepository => 
     },
     async claimNext(agentId, conversationId, now) {
       if (!isUuid(agentId) || !isUuid(conversationId)) return null;
-      // One turn at a time per (agent, conversation): concurrent workers queue on a lock of the
-      // lane, held until their transaction ends, so two of them never both find it free. Other
-      // lanes take other locks and claim in parallel. (PGlite runs one transaction at a time.)
-      await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-        `summon:run-lane:${agentId}:${conversationId}`,
-      ]);
-      const [claimed] = await queryRecords<{ id: string }>(manager, CLAIM_NEXT, [
-        agentId,
-        conversationId,
-        now,
-      ]);
-      if (!claimed) return null;
-      return toRunRecord(await rows.findOneByOrFail({ id: claimed.id }));
+      const [, claimed] = await queryTogether(manager, claimNextStatements(agentId, conversationId, now));
+      const [row] = hydrateAll(manager, RunEntity, claimed);
+      return row ? toRunRecord(row) : null;
+    },
+    async updateAndRead(id, patch) {
+      // One statement: the patch, and the run as it stands after it (UPDATE … RETURNING).
+      const values = Object.fromEntries(
+        Object.entries(patch).filter(
+          ([key, value]) => value !== undefined && (RUN_PATCH_FIELDS as readonly string[]).includes(key),
+        ),
+      );
+      if (!isUuid(id) || Object.keys(values).length === 0) {
+        await updateById(rows, id, patch, RUN_PATCH_FIELDS, 'run');
+        return toRunRecord(await rows.findOneByOrFail({ id }));
+      }
+      const result = await rows
+        .createQueryBuilder()
+        .update()
+        .set(values)
+        .where('id = :id', { id })
+        .returning('*')
+        .execute();
+      const [row] = hydrateAll(manager, RunEntity, result.raw as Record<string, unknown>[]);
+      // A2: a run of another workspace is hidden by row-level security: NotFoundError.
+      if (!row) throw new NotFoundError(`No run with id ${id} in this workspace.`);
+      return toRunRecord(row);
     },
     async hasQueued(agentId, conversationId) {
       if (!isUuid(agentId) || !isUuid(conversationId)) return false;

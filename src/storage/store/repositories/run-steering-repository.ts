@@ -3,6 +3,7 @@ import type { SteeringMessage, SteeringRepository } from '../../../core/ports/st
 import { RunEntity } from '../../entities/run.entity';
 import { isUuid } from '../ids';
 import { queryRecords } from '../query-records';
+import { laneLockKey } from './run-lane-repository';
 import { toRunRecord } from './run-repository';
 
 interface SteeringRow {
@@ -35,7 +36,7 @@ const toSteering = (row: SteeringRow): SteeringMessage => ({
 /** P16: the lane lock `claimNext` takes: one look at a lane's running turn at a time. */
 const lockLane = (manager: EntityManager, agentId: string, conversationId: string) =>
   manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-    `summon:run-lane:${agentId}:${conversationId}`,
+    laneLockKey(agentId, conversationId),
   ]);
 
 export const runSteeringRepository = (manager: EntityManager): SteeringRepository => {

@@ -35,7 +35,7 @@ const SPACE_FIELDS = [
   'repos',
 ] as const satisfies readonly (keyof SpaceFields)[];
 
-const toParticipantRef = (row: SpaceParticipantRow): ParticipantRef =>
+export const toParticipantRef = (row: SpaceParticipantRow): ParticipantRef =>
   row.agentId !== null
     ? { kind: 'agent', agentId: row.agentId }
     : { kind: 'member', memberId: row.memberId ?? '' };

@@ -1,0 +1,43 @@
+import type { ConversationRecord, MessageRecord } from '../model/conversation-records';
+import type {
+  AgentRecord,
+  MemberRecord,
+  ParticipantRef,
+  RunRecord,
+  SkillRecord,
+  SpaceRecord,
+  WorkspaceRecord,
+} from '../model/records';
+import type { RunCheckpointRecord } from './run-checkpoints';
+
+/**
+ * Everything a claimed turn reads at its start, as the repositories would each have returned
+ * it: its workspace, conversation and that conversation's space, the workspace's agents,
+ * members and skills, the space's participants, the conversation's latest messages, the
+ * message that triggered the run, and the run's checkpoint (T2). Null or empty where gone.
+ */
+export interface TurnReads {
+  workspace: WorkspaceRecord | null;
+  conversation: ConversationRecord | null;
+  /** The conversation's space. */
+  space: SpaceRecord | null;
+  /** The workspace's agents, oldest first (M5's order). */
+  agents: AgentRecord[];
+  members: MemberRecord[];
+  skills: SkillRecord[];
+  /** The space's participants, in their order. */
+  participants: ParticipantRef[];
+  /** The conversation's newest `historyMessages`, oldest first (as `messages.listRecent`). */
+  recent: MessageRecord[];
+  /** The run's trigger message (null when it has none, or it is gone). */
+  trigger: MessageRecord | null;
+  checkpoint: RunCheckpointRecord | null;
+}
+
+/**
+ * T3 (issue 12, item 5): a turn's reads at its start in one round trip to the database, in the
+ * transaction that claimed it, instead of one statement per repository.
+ */
+export interface TurnReadRepository {
+  read(run: RunRecord, historyMessages: number): Promise<TurnReads>;
+}

@@ -1,0 +1,82 @@
+import { type EntityManager, type EntityTarget, type ObjectLiteral, QueryFailedError } from 'typeorm';
+import { isUuid } from './ids';
+
+/** What the transaction's pg connection answers a simple query with: one result per statement. */
+interface SimpleQueryClient {
+  query(sql: string): Promise<{ rows: Record<string, unknown>[] } | { rows: Record<string, unknown>[] }[]>;
+}
+
+/**
+ * A value written into the text of a statement sent with others (the simple query protocol
+ * carries no parameters). Only what cannot carry SQL is accepted: a uuid, a safe integer, a
+ * valid date. Anything else is a programming error, thrown before anything is sent.
+ */
+export const sqlLiteral = (value: string | number | Date): string => {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new Error(`Not an integer literal: ${value}`);
+    return String(value);
+  }
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new Error('Not a valid date literal.');
+    return `'${value.toISOString()}'::timestamptz`;
+  }
+  if (!isUuid(value)) throw new Error(`Not a uuid literal: ${JSON.stringify(value)}`);
+  return `'${value}'::uuid`;
+};
+
+/**
+ * T3 (issue 12, item 5): runs statements in one round trip on the transaction's own connection
+ * — one simple-query message, one reply — and returns each statement's rows in order. Under
+ * READ COMMITTED each statement still takes its own snapshot, so a lock taken by one is held
+ * before the next reads. Values go in with `sqlLiteral` only. Logged as one query.
+ */
+export const queryTogether = async (
+  manager: EntityManager,
+  statements: readonly string[],
+): Promise<Record<string, unknown>[][]> => {
+  const runner = manager.queryRunner;
+  if (!runner) throw new Error('A store transaction always has a query runner.');
+  const sql = statements.join(';\n');
+  const logger = manager.connection.logger;
+  logger.logQuery(sql, [], runner);
+  const client = (await runner.connect()) as SimpleQueryClient;
+  let results: Awaited<ReturnType<SimpleQueryClient['query']>>;
+  try {
+    results = await client.query(sql);
+  } catch (error) {
+    // As TypeORM reports a failed query: the driver's error (SQLSTATE, constraint) inside.
+    logger.logQueryError(error instanceof Error ? error : String(error), sql, [], runner);
+    throw new QueryFailedError(sql, [], error instanceof Error ? error : new Error(String(error)));
+  }
+  const list = Array.isArray(results) ? results : [results];
+  if (list.length !== statements.length) {
+    throw new Error(`${statements.length} statements sent together, ${list.length} results.`);
+  }
+  return list.map((result) => result.rows);
+};
+
+/**
+ * A row read by plain SQL as TypeORM would have read it through the entity: each column by its
+ * database name to its property, its value through the driver's own hydration.
+ */
+export const hydrate = <Row extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<Row>,
+  raw: Record<string, unknown>,
+): Row => {
+  const metadata = manager.connection.getMetadata(entity);
+  const driver = manager.connection.driver;
+  const row: ObjectLiteral = {};
+  for (const column of metadata.columns) {
+    if (!(column.databaseName in raw)) continue;
+    column.setEntityValue(row, driver.prepareHydratedValue(raw[column.databaseName], column));
+  }
+  return row as Row;
+};
+
+/** Every row of a statement's result, hydrated. */
+export const hydrateAll = <Row extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<Row>,
+  raws: readonly Record<string, unknown>[] | undefined,
+): Row[] => (raws ?? []).map((raw) => hydrate(manager, entity, raw));
