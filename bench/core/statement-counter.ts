@@ -4,6 +4,11 @@ import type { Database } from '../../src/storage/database';
 /** What the database was asked between `reset()` and `snapshot()`. */
 export interface StatementCounts {
   statements: number;
+  /**
+   * Round trips to the database for statements (BEGIN/COMMIT not counted): statements sent
+   * together (`queryTogether`, one simple-query message) are one round trip and several statements.
+   */
+  roundTrips: number;
   /** Transactions opened (`START TRANSACTION`); an autocommitted statement counts as none. */
   transactions: number;
   /** Statements by their kind and first table (`SELECT runs`, `UPDATE run_checkpoints`…). */
@@ -24,7 +29,13 @@ const shapeOf = (sql: string): string => {
  * query before it runs). For the benchmarks only: it replaces the data source's logger.
  */
 export class StatementCounter {
-  private counts: StatementCounts = { statements: 0, transactions: 0, byShape: new Map(), sequence: [] };
+  private counts: StatementCounts = {
+    statements: 0,
+    roundTrips: 0,
+    transactions: 0,
+    byShape: new Map(),
+    sequence: [],
+  };
 
   constructor(database: Database) {
     const counting: TypeormLogger = {
@@ -39,7 +50,7 @@ export class StatementCounter {
   }
 
   reset(): void {
-    this.counts = { statements: 0, transactions: 0, byShape: new Map(), sequence: [] };
+    this.counts = { statements: 0, roundTrips: 0, transactions: 0, byShape: new Map(), sequence: [] };
   }
 
   snapshot(): StatementCounts {
@@ -51,7 +62,13 @@ export class StatementCounter {
     const shape = shapeOf(sql);
     this.counts.sequence.push(shape.replace(/^START TRANSACTION/, 'BEGIN'));
     if (/^(START TRANSACTION|COMMIT|ROLLBACK)/i.test(sql)) return;
-    this.counts.statements += 1;
-    this.counts.byShape.set(shape, (this.counts.byShape.get(shape) ?? 0) + 1);
+    this.counts.roundTrips += 1;
+    const together = sql.split(';\n');
+    if (together.length > 1) this.counts.sequence.push(`  (${together.length} statements together)`);
+    for (const statement of together) {
+      const each = shapeOf(statement);
+      this.counts.statements += 1;
+      this.counts.byShape.set(each, (this.counts.byShape.get(each) ?? 0) + 1);
+    }
   }
 }

@@ -39,6 +39,7 @@ export async function runStatementsBench(
       const idle = counter.snapshot();
       const idlePerMs = {
         statements: idle.statements / (performance.now() - started),
+        roundTrips: idle.roundTrips / (performance.now() - started),
         transactions: idle.transactions / (performance.now() - started),
       };
       counter.reset();
@@ -50,7 +51,8 @@ export async function runStatementsBench(
       const per = (n: number, idleRate: number) => ((n - idleRate * elapsed) / turns).toFixed(1);
       log(
         `${spec.label}: per turn ${per(busy.transactions, idlePerMs.transactions)} transactions, ` +
-          `${per(busy.statements, idlePerMs.statements)} statements ` +
+          `${per(busy.statements, idlePerMs.statements)} statements in ` +
+          `${per(busy.roundTrips, idlePerMs.roundTrips)} round trips ` +
           `(idle background: ${(idlePerMs.transactions * 1000).toFixed(1)} transactions/s, taken off)`,
       );
       const shapes = [...busy.byShape].sort((a, b) => b[1] - a[1]);

@@ -1,0 +1,107 @@
+import type { RunRecord } from '../../../src/core/model/records';
+import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
+import { type SeededWorkspace, seedWorkspace } from './workspace-fixture';
+
+/**
+ * T3 (issue 12, item 5): a claimed turn's reads, sent together in one round trip, are exactly
+ * what each repository returns on its own — the same rows, the same order, the same values
+ * (dates, JSON, arrays) — and row-level security still hides another workspace's rows.
+ */
+describe.each(DATABASE_KINDS)('a turn’s reads in one round trip on %s', (kind) => {
+  let db: TestDatabase;
+  let acme: SeededWorkspace;
+  let globex: SeededWorkspace;
+
+  beforeAll(async () => {
+    db = await openTestDatabase(kind);
+    acme = await seedWorkspace(db.database.store, 'acme');
+    globex = await seedWorkspace(db.database.store, 'globex');
+    await db.database.store.inWorkspace(acme.workspaceId, (tx) =>
+      tx.checkpoints.save(acme.workspaceId, {
+        runId: acme.runId,
+        checkpoint: {
+          format: 'anthropic',
+          exchanges: [[{ role: 'user', content: 'fix it' }]],
+          round: null,
+          rounds: 1,
+          nudged: false,
+        },
+        statusCardRef: '1700000000.000200',
+        at: new Date(Date.UTC(2026, 11, 2, 1, 2, 3, 456)),
+      }),
+    );
+  });
+  afterAll(() => db.dispose());
+
+  const inWs = <T>(workspaceId: string, work: (tx: SqlStoreTx) => Promise<T>) =>
+    db.database.store.inWorkspace(workspaceId, work);
+  const runOf = async (seeded: SeededWorkspace): Promise<RunRecord> => {
+    const run = await inWs(seeded.workspaceId, (tx) => tx.runs.findById(seeded.runId));
+    if (run === null) throw new Error('no run');
+    return run;
+  };
+
+  /** What the turn read one repository call at a time before. */
+  const oneByOne = (tx: SqlStoreTx, run: RunRecord, history: number) =>
+    (async () => {
+      const conversation = await tx.conversations.findById(run.conversationId);
+      const spaces = await tx.spaces.list(run.workspaceId);
+      const space = spaces.find((s) => s.id === conversation?.spaceId) ?? null;
+      return {
+        workspace: await tx.workspaces.findById(run.workspaceId),
+        conversation,
+        space,
+        agents: await tx.agents.list(run.workspaceId),
+        members: await tx.members.list(run.workspaceId),
+        skills: await tx.skills.list(run.workspaceId),
+        participants: space === null ? [] : await tx.spaces.listParticipants(space.id),
+        recent: await tx.messages.listRecent(run.conversationId, history),
+        trigger: run.triggerMessageId === null ? null : await tx.messages.findById(run.triggerMessageId),
+        checkpoint: await tx.checkpoints.find(run.id),
+      };
+    })();
+
+  it.each([1, 2, 50])('equals the repositories’ own answers (history of %i)', async (history) => {
+    const run = await runOf(acme);
+    const together = await inWs(acme.workspaceId, (tx) => tx.turnReads.read(run, history));
+    const apart = await inWs(acme.workspaceId, (tx) => oneByOne(tx, run, history));
+    expect(together).toEqual(apart);
+    expect(together.recent.length).toBe(Math.min(history, apart.recent.length));
+    expect(together.checkpoint).toMatchObject({ runId: acme.runId, statusCardRef: '1700000000.000200' });
+    expect(together.checkpoint?.updatedAt).toEqual(new Date(Date.UTC(2026, 11, 2, 1, 2, 3, 456)));
+    expect(together.trigger?.id).toBe(acme.messageId);
+    expect(together.participants).toHaveLength(2);
+  });
+
+  it('A2: read in another workspace, a run’s rows are hidden (nothing of it comes back)', async () => {
+    const run = await runOf(acme);
+    const seen = await inWs(globex.workspaceId, (tx) => tx.turnReads.read(run, 50));
+    expect(seen).toEqual({
+      workspace: null,
+      conversation: null,
+      space: null,
+      agents: [],
+      members: [],
+      skills: [],
+      participants: [],
+      recent: [],
+      trigger: null,
+      checkpoint: null,
+    });
+  });
+
+  it('a run without a trigger or checkpoint, and ids that are not uuids, read as nothing', async () => {
+    const run = { ...(await runOf(globex)), triggerMessageId: null };
+    await inWs(globex.workspaceId, (tx) => tx.checkpoints.remove(globex.runId));
+    const reads = await inWs(globex.workspaceId, (tx) => tx.turnReads.read(run, 50));
+    expect(reads.trigger).toBeNull();
+    expect(reads.checkpoint).toBeNull();
+    expect(reads.workspace?.id).toBe(globex.workspaceId);
+    const odd = await inWs(globex.workspaceId, (tx) =>
+      tx.turnReads.read({ ...run, conversationId: "x'; DROP TABLE runs; --" }, 50),
+    );
+    expect(odd.conversation).toBeNull();
+    expect(await inWs(globex.workspaceId, (tx) => tx.runs.findById(globex.runId))).not.toBeNull();
+  });
+});
