@@ -8,7 +8,7 @@ import { type AnsweredInThread, afterAnswerInThread, answerInThread } from './ag
 import { appHelp } from './app-help';
 import { chooseResponders } from './choose-responders';
 import type { EngineDeps, RunJob } from './engine-deps';
-import { resolveSender } from './resolve-sender';
+import { senderFrom } from './resolve-sender';
 import { steerRunningTurn } from './steering';
 
 const TITLE_LENGTH = 80;
@@ -99,19 +99,26 @@ export async function routeMessage(
   if (!(await tx.processedEvents.record(message.platform, message.eventId))) {
     return { outcome: { kind: 'duplicate' }, hints: [], refusal: null };
   }
-  const sender = await resolveSender(tx, message);
+  // What routing reads, in one round trip (T3): who sent it where, the workspace's agents and
+  // members, the thread's conversation and the space's participants.
+  const reads = await tx.routingReads.read({
+    platform: message.platform,
+    workspace: message.workspace,
+    channelId: message.channelId,
+    thread: message.thread,
+    senderId: message.senderId,
+  });
+  const sender = senderFrom(reads);
   if (!sender.ok)
     return { outcome: { kind: 'refused', reason: sender.reason }, hints: [], refusal: sender.reason };
   const { workspace, space, member } = sender;
-
-  const agents = await tx.agents.list(workspace.id);
-  const members = await tx.members.list(workspace.id);
+  const { agents, members } = reads;
   const parsed = parsePersonMessage(message.text, {
     agents: agents.map((a) => ({ id: a.id, name: a.name })),
     members: members.map((m) => ({ id: m.id, nickname: m.nickname })),
   });
 
-  const existing = await tx.conversations.findByThread(message.platform, message.thread);
+  const existing = reads.conversation;
   // A conversation made here, in this transaction: no other has seen it, so it has no agent
   // message and no running turn to look for (two statements fewer for each new thread).
   const fresh = existing === null;
@@ -164,7 +171,7 @@ export async function routeMessage(
   // M2: a mentioned agent that is not yet a participant joins the space. The list is read
   // again only after an addition (made here or by another transaction meanwhile): most
   // mentions name participants already there, and cost one statement.
-  let participantRefs = await tx.spaces.listParticipants(space.id);
+  let participantRefs = reads.participants;
   let added = false;
   for (const { agent } of parsed.agents) {
     if (participantRefs.some((p) => p.kind === 'agent' && p.agentId === agent.id)) continue;

@@ -1,6 +1,7 @@
 import { canStartWork } from '../model/member';
 import type { MemberRecord, SpaceRecord, WorkspaceRecord } from '../model/records';
 import type { InboundMessage } from '../ports/chat-platform';
+import type { RoutingReads } from '../ports/routing-reads';
 import type { StoreTx } from '../ports/store';
 
 export type SenderResolution =
@@ -9,10 +10,11 @@ export type SenderResolution =
 
 /**
  * P1, P8: every inbound message resolves to a workspace, a space and a member before anything
- * runs; membership is checked again on every event. A refusal says what to do.
+ * runs; membership is checked again on every event. A refusal says what to do. Decided from
+ * what routing read (`tx.routingReads`, one round trip).
  */
-export async function resolveSender(tx: StoreTx, message: InboundMessage): Promise<SenderResolution> {
-  const workspace = await findWorkspace(tx, message.workspace);
+export function senderFrom(reads: RoutingReads): SenderResolution {
+  const { workspace, binding, space, sender: member } = reads;
   if (workspace === null) {
     return {
       ok: false,
@@ -20,19 +22,15 @@ export async function resolveSender(tx: StoreTx, message: InboundMessage): Promi
         'This team is not linked to a Summon workspace yet; an operator can add it to the workspace file.',
     };
   }
-  const binding = await tx.channelBindings.find(message.platform, message.channelId);
   if (binding === null || binding.workspaceId !== workspace.id) {
     return {
       ok: false,
       reason: 'This channel is not linked to a space. An admin can link it with `/summon link <space>`.',
     };
   }
-  const spaces = await tx.spaces.list(workspace.id);
-  const space = spaces.find((s) => s.id === binding.spaceId);
-  if (space === undefined)
+  if (space === null || space.id !== binding.spaceId)
     return { ok: false, reason: 'The space this channel was linked to no longer exists.' };
 
-  const member = await findMember(tx, workspace.id, message);
   if (member === null) {
     return {
       ok: false,

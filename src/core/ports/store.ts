@@ -26,6 +26,7 @@ import type { MemberInviteRepository } from './invite-store';
 import type { OutboxRepository } from './outbox-store';
 import type { QuestionRepository } from './question-store';
 import type { RelayRepository } from './relay-store';
+import type { RoutingReadRepository } from './routing-reads';
 import type { RunCheckpoints } from './run-checkpoints';
 import type { SteeringRepository } from './steering-store';
 import type { TurnReadRepository } from './turn-reads';
@@ -86,6 +87,8 @@ export interface StoreTx {
   readonly relays: RelayRepository;
   /** T3: what a claimed turn reads at its start, in one round trip (`turn-reads.ts`). */
   readonly turnReads: TurnReadRepository;
+  /** T3, T4: what routing a person's message reads, in one round trip (`routing-reads.ts`). */
+  readonly routingReads: RoutingReadRepository;
 }
 
 export interface WorkspaceRepository {

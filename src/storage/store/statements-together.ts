@@ -1,3 +1,4 @@
+import { escapeLiteral } from 'pg';
 import { type EntityManager, type EntityTarget, type ObjectLiteral, QueryFailedError } from 'typeorm';
 import { isUuid } from './ids';
 
@@ -22,6 +23,16 @@ export const sqlLiteral = (value: string | number | Date): string => {
   }
   if (!isUuid(value)) throw new Error(`Not a uuid literal: ${JSON.stringify(value)}`);
   return `'${value}'::uuid`;
+};
+
+/**
+ * Text from outside (a slug, a channel or thread id, a user id) written into a statement sent
+ * with others: quoted by node-postgres' own `escapeLiteral` (quotes doubled, backslashes in an
+ * E'' string), and refused when it holds a NUL, which no text column can store.
+ */
+export const textLiteral = (value: string): string => {
+  if (value.includes('\0')) throw new Error('A text literal cannot hold a NUL character.');
+  return escapeLiteral(value);
 };
 
 /**

@@ -18,6 +18,7 @@ import { platformBindingRepository } from './repositories/platform-binding-repos
 import { processedEventRepository } from './repositories/processed-event-repository';
 import { questionRepository } from './repositories/question-repository';
 import { relayRepository } from './repositories/relay-repository';
+import { routingReadRepository } from './repositories/routing-read-repository';
 import { runCheckpointRepository } from './repositories/run-checkpoint-repository';
 import { runLaneRepository } from './repositories/run-lane-repository';
 import { runRepository } from './repositories/run-repository';
@@ -69,5 +70,6 @@ export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
   usage: translated(usageRepository(manager)),
   relays: translated(relayRepository(manager)),
   turnReads: translated(turnReadRepository(manager)),
+  routingReads: translated(routingReadRepository(manager)),
   query: (sql, params = []) => translatingDbErrors(() => queryRecords(manager, sql, params)),
 });

@@ -1,0 +1,70 @@
+import type { EntityManager } from 'typeorm';
+import type { RoutingKey, RoutingReadRepository } from '../../../core/ports/routing-reads';
+import { AgentEntity } from '../../entities/agent.entity';
+import { ConversationEntity } from '../../entities/conversation.entity';
+import { MemberEntity } from '../../entities/member.entity';
+import { ChannelBindingEntity, SpaceEntity, SpaceParticipantEntity } from '../../entities/space.entity';
+import { WorkspaceEntity } from '../../entities/workspace.entity';
+import { hydrateAll, queryTogether, textLiteral } from '../statements-together';
+import { toAgentRecord } from './agent-repository';
+import { toChannelBindingRecord } from './channel-binding-repository';
+import { toConversationRecord } from './conversation-repository';
+import { toMemberRecord } from './member-repository';
+import { toParticipantRef, toSpaceRecord } from './space-repository';
+import { toWorkspaceRecord } from './workspace-repository';
+
+/**
+ * Routing's statements, each what its repository sends on its own (same filters, same order),
+ * sent together; the workspace and the bound space are found inside the statements.
+ */
+const routingStatements = (key: RoutingKey): string[] => {
+  const platform = textLiteral(key.platform);
+  const workspace =
+    'slug' in key.workspace
+      ? `(SELECT id FROM workspaces WHERE slug = ${textLiteral(key.workspace.slug)})`
+      : `(SELECT workspace_id FROM platform_bindings
+           WHERE platform = ${textLiteral(key.workspace.platform)} AND external_id = ${textLiteral(key.workspace.externalId)})`;
+  const binding = `channel_bindings WHERE platform = ${platform} AND channel_id = ${textLiteral(key.channelId)}`;
+  const boundSpace = `(SELECT space_id FROM ${binding})`;
+  const sender = textLiteral(key.senderId);
+  // P8: the terminal's sender is a nickname (M10: case ignored), Slack's and Discord's a linked account.
+  const senderMatch =
+    key.platform === 'terminal'
+      ? `lower(nickname) = lower(${sender})`
+      : key.platform === 'slack'
+        ? `slack_user_id = ${sender}`
+        : `discord_user_id = ${sender}`;
+  return [
+    `SELECT * FROM workspaces WHERE id = ${workspace}`,
+    `SELECT * FROM ${binding}`,
+    `SELECT * FROM spaces WHERE id = ${boundSpace} AND workspace_id = ${workspace}`,
+    `SELECT * FROM members WHERE workspace_id = ${workspace} AND ${senderMatch}`,
+    `SELECT * FROM agents WHERE workspace_id = ${workspace} ORDER BY created_at, seq`,
+    `SELECT * FROM members WHERE workspace_id = ${workspace} ORDER BY created_at, seq`,
+    `SELECT * FROM conversations WHERE platform = ${platform} AND platform_thread_ref = ${textLiteral(key.thread)}`,
+    `SELECT * FROM space_participants WHERE space_id = ${boundSpace} ORDER BY position`,
+  ];
+};
+
+export const routingReadRepository = (manager: EntityManager): RoutingReadRepository => ({
+  async read(key) {
+    const [workspaces, bindings, spaces, senders, agents, members, conversations, participants] =
+      await queryTogether(manager, routingStatements(key));
+    const first = <T>(list: T[]): T | null => list[0] ?? null;
+    const workspace = first(hydrateAll(manager, WorkspaceEntity, workspaces));
+    const binding = first(hydrateAll(manager, ChannelBindingEntity, bindings));
+    const space = first(hydrateAll(manager, SpaceEntity, spaces));
+    const sender = first(hydrateAll(manager, MemberEntity, senders));
+    const conversation = first(hydrateAll(manager, ConversationEntity, conversations));
+    return {
+      workspace: workspace && toWorkspaceRecord(workspace),
+      binding: binding && toChannelBindingRecord(binding),
+      space: space && toSpaceRecord(space),
+      sender: sender && toMemberRecord(sender),
+      agents: hydrateAll(manager, AgentEntity, agents).map(toAgentRecord),
+      members: hydrateAll(manager, MemberEntity, members).map(toMemberRecord),
+      conversation: conversation && toConversationRecord(conversation),
+      participants: hydrateAll(manager, SpaceParticipantEntity, participants).map(toParticipantRef),
+    };
+  },
+});

@@ -1,0 +1,136 @@
+import fc from 'fast-check';
+import type { RoutingKey } from '../../../src/core/ports/routing-reads';
+import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
+import { textLiteral } from '../../../src/storage/store/statements-together';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
+import { type SeededWorkspace, seedWorkspace } from './workspace-fixture';
+
+/**
+ * T3, T4 (issue 12, item 5): what routing reads, sent together in one round trip, is exactly what
+ * each repository returns on its own (P1, P8, M10), and text from a platform cannot change the
+ * statements it is written into.
+ */
+describe.each(DATABASE_KINDS)('routing’s reads in one round trip on %s', (kind) => {
+  let db: TestDatabase;
+  let acme: SeededWorkspace;
+  let globex: SeededWorkspace;
+
+  beforeAll(async () => {
+    db = await openTestDatabase(kind);
+    acme = await seedWorkspace(db.database.store, 'acme');
+    globex = await seedWorkspace(db.database.store, 'globex');
+    // A terminal channel of acme's space, to route by slug and nickname.
+    await db.database.store.transaction(async (tx) => {
+      const [space] = await tx.spaces.list(acme.workspaceId);
+      if (space) await tx.channelBindings.bind(space.id, 'terminal', 'local');
+    });
+  });
+  afterAll(() => db.dispose());
+
+  const system = <T>(work: (tx: SqlStoreTx) => Promise<T>) => db.database.store.transaction(work);
+
+  /** What routing read one repository call at a time before. */
+  const oneByOne = (tx: SqlStoreTx, key: RoutingKey) =>
+    (async () => {
+      const workspace =
+        'slug' in key.workspace
+          ? await tx.workspaces.findBySlug(key.workspace.slug)
+          : await tx.platformBindings
+              .find(key.workspace.platform, key.workspace.externalId)
+              .then((b) => (b === null ? null : tx.workspaces.findById(b.workspaceId)));
+      const binding = await tx.channelBindings.find(key.platform, key.channelId);
+      const spaces = workspace === null ? [] : await tx.spaces.list(workspace.id);
+      const space = spaces.find((s) => s.id === binding?.spaceId) ?? null;
+      const sender =
+        workspace === null
+          ? null
+          : key.platform === 'terminal'
+            ? await tx.members.findByNickname(workspace.id, key.senderId)
+            : await tx.members.findByPlatformUser(workspace.id, key.platform, key.senderId);
+      return {
+        workspace,
+        binding,
+        space,
+        sender,
+        agents: workspace === null ? [] : await tx.agents.list(workspace.id),
+        members: workspace === null ? [] : await tx.members.list(workspace.id),
+        conversation: await tx.conversations.findByThread(key.platform, key.thread),
+        participants: binding === null ? [] : await tx.spaces.listParticipants(binding.spaceId),
+      };
+    })();
+
+  const slackKey = (seeded: SeededWorkspace, overrides: Partial<RoutingKey> = {}): RoutingKey => ({
+    platform: 'slack',
+    workspace: { platform: 'slack', externalId: `T-${seeded === acme ? 'acme' : 'globex'}` },
+    channelId: seeded.channelId,
+    thread: seeded.threadId,
+    senderId: `U-${seeded === acme ? 'acme' : 'globex'}`,
+    ...overrides,
+  });
+
+  it('P1, P8: a Slack message in a bound channel: the same workspace, binding, space, sender, agents, members, conversation and participants', async () => {
+    const key = slackKey(acme);
+    const together = await system((tx) => tx.routingReads.read(key));
+    expect(together).toEqual(await system((tx) => oneByOne(tx, key)));
+    expect(together.workspace?.id).toBe(acme.workspaceId);
+    expect(together.sender?.id).toBe(acme.memberId);
+    expect(together.conversation?.id).toBe(acme.conversationId);
+    expect(together.participants).toHaveLength(2);
+  });
+
+  it('M10: the terminal’s sender by nickname, whatever its case, in the workspace named by slug', async () => {
+    const key: RoutingKey = {
+      platform: 'terminal',
+      workspace: { slug: 'acme' },
+      channelId: 'local',
+      thread: 'terminal:1',
+      senderId: 'ACME-Dana',
+    };
+    const together = await system((tx) => tx.routingReads.read(key));
+    expect(together).toEqual(await system((tx) => oneByOne(tx, key)));
+    expect(together.sender?.id).toBe(acme.memberId);
+    expect(together.conversation).toBeNull();
+  });
+
+  it('P1: a channel bound in another workspace is read as it is (the caller refuses it), its space not', async () => {
+    const key = slackKey(acme, { channelId: globex.channelId, senderId: 'U-nobody' });
+    const together = await system((tx) => tx.routingReads.read(key));
+    expect(together).toEqual(await system((tx) => oneByOne(tx, key)));
+    expect(together.binding?.workspaceId).toBe(globex.workspaceId);
+    expect(together.space).toBeNull();
+    expect(together.sender).toBeNull();
+  });
+
+  it('an unknown team, quotes and backslashes in every field: nothing found, nothing changed', async () => {
+    const hostile = "x' OR '1'='1\\'; DELETE FROM members; --";
+    const key: RoutingKey = {
+      platform: 'discord',
+      workspace: { platform: 'discord', externalId: hostile },
+      channelId: hostile,
+      thread: hostile,
+      senderId: hostile,
+    };
+    const together = await system((tx) => tx.routingReads.read(key));
+    expect(together).toEqual(await system((tx) => oneByOne(tx, key)));
+    expect(together.workspace).toBeNull();
+    expect(await system((tx) => tx.members.list(acme.workspaceId))).toHaveLength(1);
+    const bySlug = await system((tx) =>
+      tx.routingReads.read({ ...key, platform: 'terminal', workspace: { slug: hostile } }),
+    );
+    expect(bySlug.workspace).toBeNull();
+  });
+
+  it('textLiteral: any text without a NUL comes back from the database exactly as written', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ unit: 'binary' }).filter((text) => !text.includes('\0')),
+        async (text) => {
+          const [row] = await system((tx) => tx.query<{ v: string }>(`SELECT ${textLiteral(text)} AS v`));
+          expect(row?.v).toBe(text);
+        },
+      ),
+      { numRuns: 60 },
+    );
+    expect(() => textLiteral('a\0b')).toThrow(/NUL/);
+  });
+});
