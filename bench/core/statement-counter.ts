@@ -58,17 +58,26 @@ export class StatementCounter {
   }
 
   private count(sql: string): void {
-    if (/^START TRANSACTION/i.test(sql)) this.counts.transactions += 1;
-    const shape = shapeOf(sql);
-    this.counts.sequence.push(shape.replace(/^START TRANSACTION/, 'BEGIN'));
-    if (/^(START TRANSACTION|COMMIT|ROLLBACK)/i.test(sql)) return;
-    this.counts.roundTrips += 1;
     const together = sql.split(';\n');
-    if (together.length > 1) this.counts.sequence.push(`  (${together.length} statements together)`);
-    for (const statement of together) {
-      const each = shapeOf(statement);
-      this.counts.statements += 1;
-      this.counts.byShape.set(each, (this.counts.byShape.get(each) ?? 0) + 1);
+    if (/^START TRANSACTION/i.test(sql)) {
+      // A transaction's first statements may go with its START TRANSACTION: no round trip of their own.
+      this.counts.transactions += 1;
+      this.counts.sequence.push('BEGIN');
+      for (const statement of together.slice(1)) this.countStatement(statement, '  + ');
+      return;
     }
+    const shape = shapeOf(sql);
+    this.counts.sequence.push(shape);
+    if (/^(COMMIT|ROLLBACK)/i.test(sql)) return;
+    this.counts.roundTrips += 1;
+    if (together.length > 1) this.counts.sequence.push(`  (${together.length} statements together)`);
+    for (const statement of together) this.countStatement(statement, null);
+  }
+
+  private countStatement(statement: string, traced: string | null): void {
+    const shape = shapeOf(statement);
+    if (traced !== null) this.counts.sequence.push(`${traced}${shape}`);
+    this.counts.statements += 1;
+    this.counts.byShape.set(shape, (this.counts.byShape.get(shape) ?? 0) + 1);
   }
 }

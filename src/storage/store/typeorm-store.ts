@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { AppError, ValidationError } from '../../core/errors';
 import type { InboxEntry } from '../../core/model/inbox';
 import type { SerialQueue } from '../serial-queue';
@@ -9,6 +9,7 @@ import { GroupCommit } from './group-commit';
 import { isUuid } from './ids';
 import { addToInboxStatement } from './repositories/inbox-repository';
 import type { SqlStore, SqlStoreTx } from './sql-store';
+import { textLiteral } from './statements-together';
 import { createStoreTx } from './store-tx';
 
 /** Inbox events stored by one statement at most. */
@@ -60,7 +61,7 @@ export class TypeormStore implements SqlStore {
 
   /** The system context: the connecting role owns the tables, so row-level security does not apply. */
   transaction<T>(work: (tx: SqlStoreTx) => Promise<T>): Promise<T> {
-    return this.run(work, async () => {});
+    return this.run(work, null);
   }
 
   /** A2: the tenant context; PostgreSQL's row-level security hides every other workspace. */
@@ -68,14 +69,12 @@ export class TypeormStore implements SqlStore {
     if (!isUuid(workspaceId)) {
       return Promise.reject(new ValidationError(`Not a workspace id: ${JSON.stringify(workspaceId)}.`));
     }
-    return this.run(work, async (manager) => {
-      // Both are local to the transaction: the pooled connection goes back clean. One round
-      // trip: `set_config('role', …, true)` is `SET LOCAL ROLE`, with the same permission check.
-      await manager.query(
-        `SELECT set_config('role', 'summon_tenant', true), set_config('summon.workspace_id', $1, true)`,
-        [workspaceId],
-      );
-    });
+    // Both are local to the transaction: the pooled connection goes back clean.
+    // `set_config('role', …, true)` is `SET LOCAL ROLE`, with the same permission check.
+    return this.run(
+      work,
+      `SELECT set_config('role', 'summon_tenant', true), set_config('summon.workspace_id', ${textLiteral(workspaceId)}, true)`,
+    );
   }
 
   /**
@@ -104,7 +103,11 @@ export class TypeormStore implements SqlStore {
     return this.closeDatabase();
   }
 
-  private run<T>(work: (tx: SqlStoreTx) => Promise<T>, enter: (manager: EntityManager) => Promise<void>) {
+  /**
+   * One transaction on a connection of its own: `enter` (the tenant's settings) is sent with
+   * its START TRANSACTION, one round trip (T3). As TypeORM's own `transaction`, but for that.
+   */
+  private run<T>(work: (tx: SqlStoreTx) => Promise<T>, enter: string | null) {
     // A transaction opened inside another would wait forever for PGlite's single session, and on
     // PostgreSQL would not see the outer one's writes: refuse it on both, loudly.
     if (this.openTransaction.getStore()?.open) {
@@ -113,19 +116,28 @@ export class TypeormStore implements SqlStore {
       );
     }
     const marker: OpenTransaction = { open: true };
-    // T2: once `work` has returned, TypeORM commits: a connection lost from then on may have
+    // T2: once `work` has returned, the COMMIT is sent: a connection lost from then on may have
     // stored the transaction, so it is not one to repeat blindly.
     let committing = false;
     return this.queue
       .run(() =>
-        this.openTransaction.run(marker, () =>
-          this.dataSource.transaction(async (manager) => {
-            await enter(manager);
-            const result = await work(createStoreTx(manager));
+        this.openTransaction.run(marker, async () => {
+          const runner = this.dataSource.createQueryRunner();
+          if (enter !== null) startingWith(runner, enter);
+          try {
+            await runner.startTransaction();
+            const result = await work(createStoreTx(runner.manager));
             committing = true;
+            await runner.commitTransaction();
             return result;
-          }),
-        ),
+          } catch (error) {
+            // The error that ended it is the one reported, whatever the rollback says.
+            await runner.rollbackTransaction().catch(() => {});
+            throw error;
+          } finally {
+            await runner.release();
+          }
+        }),
       )
       .catch((error: unknown) => {
         throw databaseUnavailable(error, committing) ?? translateDbError(error);
@@ -135,3 +147,17 @@ export class TypeormStore implements SqlStore {
       });
   }
 }
+
+/**
+ * The transaction's first statements go with its START TRANSACTION, in one simple-query message
+ * (TypeORM sends START TRANSACTION on its own; its transaction state stays its own).
+ */
+function startingWith(runner: QueryRunner, statements: string): void {
+  const query = runner.query.bind(runner);
+  runner.query = ((sql: string, parameters?: unknown[], structured?: boolean) =>
+    structured === true
+      ? query(sql === START ? `${START};\n${statements}` : sql, parameters, true)
+      : query(sql === START ? `${START};\n${statements}` : sql, parameters)) as QueryRunner['query'];
+}
+
+const START = 'START TRANSACTION';
