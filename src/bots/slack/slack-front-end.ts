@@ -217,7 +217,12 @@ export class SlackFrontEnd {
       now: this.options.now ?? (() => new Date()),
     });
     // P17: after every listener above, for what none of them answers.
-    registerUnknownInteractions(this.app, { platform: this.platform, logger: log, commands: ['/summon'] });
+    registerUnknownInteractions(this.app, {
+      platform: this.platform,
+      logger: log,
+      commands: ['/summon'],
+      inFlight: this.clicks,
+    });
     registerAppHome(this.app, { directory: this.options.directory, logger: log });
     const resumed = await this.deliverer.resume();
     if (resumed.resent + resumed.abandoned + resumed.pruned > 0) log.info(resumed, 'outbox resumed');

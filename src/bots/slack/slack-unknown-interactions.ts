@@ -33,9 +33,26 @@ interface UnknownActionBody {
  */
 export function registerUnknownInteractions(
   app: App,
-  deps: { platform: ChatPlatform; logger: Logger; commands: readonly string[] },
+  deps: {
+    platform: ChatPlatform;
+    logger: Logger;
+    commands: readonly string[];
+    /** The front end's clicks still at work after their ack (awaited at close). */
+    inFlight: Set<Promise<void>>;
+  },
 ): void {
   const log = deps.logger.child({ component: 'slack' });
+  /**
+   * Over HTTP (`processBeforeResponse`) Slack gets its answer only once the listener returns: the
+   * sentence (through the thread's outbox queue, which may wait out a 429) follows the ack.
+   */
+  const afterAck = (work: () => Promise<void>) => {
+    const running = work().catch((error: unknown) =>
+      log.warn({ err: String(error) }, 'could not tell the clicker'),
+    );
+    deps.inFlight.add(running);
+    void running.then(() => deps.inFlight.delete(running));
+  };
 
   app.action({ action_id: notOneOf(KNOWN_ACTIONS) }, async ({ ack, body }) => {
     await ack();
@@ -48,9 +65,9 @@ export function registerUnknownInteractions(
     const threadTs = b.message?.thread_ts ?? b.container?.thread_ts ?? b.message?.ts;
     const userId = b.user?.id;
     if (channel === undefined || threadTs === undefined || userId === undefined) return;
-    await deps.platform
-      .tellPrivately(encodeSlackThreadId({ channel, threadTs }), userId, NO_LONGER_ACTIVE)
-      .catch((error: unknown) => log.warn({ err: String(error) }, 'could not tell the clicker'));
+    afterAck(() =>
+      deps.platform.tellPrivately(encodeSlackThreadId({ channel, threadTs }), userId, NO_LONGER_ACTIVE),
+    );
   });
 
   // Summon opens no forms today: every submission is one it no longer knows.
@@ -66,7 +83,10 @@ export function registerUnknownInteractions(
     await ack();
     log.info({ callbackId: body.callback_id, user: body.user.id }, 'a shortcut Summon does not know');
     // A message shortcut carries a response_url; a global one has nowhere to answer.
-    if ('response_url' in body) await respond({ response_type: 'ephemeral', text: UNKNOWN_SHORTCUT });
+    if ('response_url' in body)
+      afterAck(async () => {
+        await respond({ response_type: 'ephemeral', text: UNKNOWN_SHORTCUT });
+      });
   });
 
   const known = new RegExp(`^(?:${deps.commands.map(escaped).join('|')})$`);

@@ -62,6 +62,25 @@ describe('P15: Stop on a Discord status card', () => {
     expect(runner.requests.map((r) => r.agent.name)).toEqual(['engineer']);
   });
 
+  it('P15: an admin may stop a turn someone else started', async () => {
+    const max = { id: h.standIn.newId(), username: 'max' };
+    await h.inAcme((tx, ws) =>
+      tx.members.insert(ws, { nickname: 'max', role: 'admin', slackUserId: null, discordUserId: max.id }),
+    );
+    const asked = h.standIn.say(h.people.mo, h.channel, '@engineer run the tests');
+    await waitFor(async () => stopButton(cardIn(asked)) !== null, 10_000);
+    const card = cardIn(asked);
+    if (card === undefined) throw new Error('no status card');
+
+    const clicked = h.standIn.click(max, card, stopButton(card) ?? '');
+    await waitFor(async () => visibleText(cardIn(asked) as StoredMessage).includes('Stopped by @max'));
+    expect(cardIn(asked)?.components).toEqual([]);
+    await waitFor(async () => (await runs()).every((r) => r.status === 'failed'));
+    expect(await runs()).toMatchObject([{ status: 'failed', error: 'Stopped by @max' }]);
+    // Nobody is told "only the person who started this turn…".
+    expect(clicked.followUps).toEqual([]);
+  });
+
   it('P15, P5: a member who did not start the turn is told why, only them; an approver then stops it', async () => {
     const asked = h.standIn.say(h.people.dana, h.channel, '@engineer run the tests');
     await waitFor(async () => stopButton(cardIn(asked)) !== null, 10_000);

@@ -44,6 +44,20 @@ describe('P17: Slack interactions Summon does not know are answered at once', ()
     ]);
   });
 
+  it('P17, P7: the ack never waits for the sentence: Slack rate-limiting chat.postEphemeral for 4 s, the click is still answered within its 3 s', async () => {
+    const ts = h.standIn.addPersonMessage(CHANNEL, null);
+    h.standIn.failNext('chat.postEphemeral', { status: 429, retryAfterSeconds: 4 });
+    const started = Date.now();
+    const response = await clickOn('summon_retry_v0', PEOPLE.mia.userId, CHANNEL, ts);
+    expect(response.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2000);
+    // The outbox waits Slack's Retry-After, then the clicker is told, once.
+    await waitFor(async () => h.standIn.ephemerals.some((e) => e.user === PEOPLE.mia.userId), 15_000);
+    expect(h.standIn.ephemerals).toEqual([
+      { channel: CHANNEL, user: PEOPLE.mia.userId, text: NO_LONGER_ACTIVE, threadTs: ts },
+    ]);
+  });
+
   it('P17: a link button’s click is acknowledged and tells nobody anything', async () => {
     const recorded = fixture('block-actions-approve');
     const action = (recorded.actions as Record<string, unknown>[])[0];
