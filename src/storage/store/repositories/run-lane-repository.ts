@@ -28,15 +28,17 @@ const RUN_PATCH_FIELDS = [
  * their transaction ends, so two of them never both find the lane free. Other lanes take other
  * locks and claim in parallel. (PGlite runs one transaction at a time.)
  */
-/** The advisory lock of one lane, the same key wherever it is taken. */
-export const laneLockKey = (agentId: string, conversationId: string): string =>
-  `summon:run-lane:${agentId}:${conversationId}`;
+/**
+ * The advisory lock of one lane, held to the end of the transaction: the same key wherever it is
+ * taken (the claim, P16's steering). Ids checked as uuids by the caller: the key holds no quote.
+ */
+export const laneLockStatement = (agentId: string, conversationId: string): string =>
+  `SELECT pg_advisory_xact_lock(hashtextextended('summon:run-lane:${agentId}:${conversationId}', 0))`;
 
 const claimNextStatements = (agentId: string, conversationId: string, now: Date): string[] => {
   const [agent, conversation, at] = [sqlLiteral(agentId), sqlLiteral(conversationId), sqlLiteral(now)];
   return [
-    // The key as the steering repository takes the same lock (ids checked as uuids: no quote).
-    `SELECT pg_advisory_xact_lock(hashtextextended('${laneLockKey(agentId, conversationId)}', 0))`,
+    laneLockStatement(agentId, conversationId),
     `UPDATE runs SET status = 'running', started_at = ${at}, last_event_at = ${at}
       WHERE id = (
               SELECT id FROM runs

@@ -3,7 +3,8 @@ import type { SteeringMessage, SteeringRepository } from '../../../core/ports/st
 import { RunEntity } from '../../entities/run.entity';
 import { isUuid } from '../ids';
 import { queryRecords } from '../query-records';
-import { laneLockKey } from './run-lane-repository';
+import { hydrateAll, queryTogether, sqlLiteral } from '../statements-together';
+import { laneLockStatement } from './run-lane-repository';
 import { toRunRecord } from './run-repository';
 
 interface SteeringRow {
@@ -33,12 +34,6 @@ const toSteering = (row: SteeringRow): SteeringMessage => ({
   createdAt: new Date(row.created_at),
 });
 
-/** P16: the lane lock `claimNext` takes: one look at a lane's running turn at a time. */
-const lockLane = (manager: EntityManager, agentId: string, conversationId: string) =>
-  manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-    laneLockKey(agentId, conversationId),
-  ]);
-
 export const runSteeringRepository = (manager: EntityManager): SteeringRepository => {
   const runs = manager.getRepository(RunEntity);
   return {
@@ -52,8 +47,12 @@ export const runSteeringRepository = (manager: EntityManager): SteeringRepositor
     },
     async lockRunningTurn(agentId, conversationId) {
       if (!isUuid(agentId) || !isUuid(conversationId)) return null;
-      await lockLane(manager, agentId, conversationId);
-      const row = await runs.findOneBy({ agentId, conversationId, status: 'running' });
+      // The lane's lock, then its running turn: together, one round trip (T3).
+      const [, running] = await queryTogether(manager, [
+        laneLockStatement(agentId, conversationId),
+        `SELECT * FROM runs WHERE agent_id = ${sqlLiteral(agentId)} AND conversation_id = ${sqlLiteral(conversationId)} AND status = 'running' LIMIT 1`,
+      ]);
+      const [row] = hydrateAll(manager, RunEntity, running);
       return row ? toRunRecord(row) : null;
     },
     async add(workspaceId, fields) {
@@ -82,18 +81,17 @@ export const runSteeringRepository = (manager: EntityManager): SteeringRepositor
       );
     },
     async takeLeftovers(run, at) {
-      if (!isUuid(run.id)) return [];
-      await lockLane(manager, run.agentId, run.conversationId);
-      const rows = await queryRecords<SteeringRow>(
-        manager,
+      if (!isUuid(run.id) || !isUuid(run.agentId) || !isUuid(run.conversationId)) return [];
+      // The lane's lock, then the leftovers: together, one round trip (T3).
+      const [, rows] = await queryTogether(manager, [
+        laneLockStatement(run.agentId, run.conversationId),
         `WITH queued AS (
-           UPDATE run_steering SET state = 'queued', settled_at = $2
-            WHERE run_id = $1 AND state = 'pending'
+           UPDATE run_steering SET state = 'queued', settled_at = ${sqlLiteral(at)}
+            WHERE run_id = ${sqlLiteral(run.id)} AND state = 'pending'
            RETURNING id)
          ${SELECT_STEERING} WHERE s.id IN (SELECT id FROM queued) ORDER BY s.created_at, s.seq`,
-        [run.id, at],
-      );
-      return rows.map(toSteering);
+      ]);
+      return ((rows ?? []) as unknown as SteeringRow[]).map(toSteering);
     },
   };
 };
