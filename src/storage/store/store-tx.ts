@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { StoreTx } from '../../core/ports/store';
 import { translatingDbErrors } from './db-errors';
 import { queryRecords } from './query-records';
 import { agentRepository } from './repositories/agent-repository';
@@ -43,33 +44,54 @@ const translated = <R extends object>(repository: R): R =>
     },
   });
 
-/** The repositories of one transaction, all on its entity manager. */
-export const createStoreTx = (manager: EntityManager): SqlStoreTx => ({
-  workspaces: translated(workspaceRepository(manager)),
-  platformBindings: translated(platformBindingRepository(manager)),
-  members: translated(memberRepository(manager)),
-  agents: translated(agentRepository(manager)),
-  skills: translated(skillRepository(manager)),
-  spaces: translated(spaceRepository(manager)),
-  channelBindings: translated(channelBindingRepository(manager)),
-  guardrails: translated(guardrailRuleRepository(manager)),
-  runs: translated({ ...runRepository(manager), ...runLaneRepository(manager) }),
-  conversations: translated(conversationRepository(manager)),
-  messages: translated(messageRepository(manager)),
-  approvals: translated(approvalRepository(manager)),
-  questions: translated(questionRepository(manager)),
-  processedEvents: translated(processedEventRepository(manager)),
-  gitCredentials: translated(gitCredentialRepository(manager)),
-  gitPushes: translated(gitPushRepository(manager)),
-  outbox: translated(outboxRepository(manager)),
-  memberInvites: translated(memberInviteRepository(manager)),
-  channelCursors: translated(channelCursorRepository(manager)),
-  inbox: translated(inboxRepository(manager)),
-  checkpoints: translated(runCheckpointRepository(manager)),
-  steering: translated(runSteeringRepository(manager)),
-  usage: translated(usageRepository(manager)),
-  relays: translated(relayRepository(manager)),
-  turnReads: translated(turnReadRepository(manager)),
-  routingReads: translated(routingReadRepository(manager)),
-  query: (sql, params = []) => translatingDbErrors(() => queryRecords(manager, sql, params)),
-});
+/** Each repository of a transaction, by its name in `StoreTx`. */
+const REPOSITORIES = {
+  workspaces: workspaceRepository,
+  platformBindings: platformBindingRepository,
+  members: memberRepository,
+  agents: agentRepository,
+  skills: skillRepository,
+  spaces: spaceRepository,
+  channelBindings: channelBindingRepository,
+  guardrails: guardrailRuleRepository,
+  conversations: conversationRepository,
+  messages: messageRepository,
+  approvals: approvalRepository,
+  questions: questionRepository,
+  processedEvents: processedEventRepository,
+  gitCredentials: gitCredentialRepository,
+  gitPushes: gitPushRepository,
+  outbox: outboxRepository,
+  memberInvites: memberInviteRepository,
+  channelCursors: channelCursorRepository,
+  inbox: inboxRepository,
+  checkpoints: runCheckpointRepository,
+  steering: runSteeringRepository,
+  usage: usageRepository,
+  relays: relayRepository,
+  turnReads: turnReadRepository,
+  routingReads: routingReadRepository,
+} satisfies { [K in Exclude<keyof StoreTx, 'runs'>]: (manager: EntityManager) => StoreTx[K] };
+
+/**
+ * The repositories of one transaction, all on its entity manager. Each is made the first time
+ * the transaction uses it (a turn's transactions use two or three of them).
+ */
+export const createStoreTx = (manager: EntityManager): SqlStoreTx => {
+  const tx = {
+    query: (sql: string, params: readonly unknown[] = []) =>
+      translatingDbErrors(() => queryRecords(manager, sql, params)),
+  } as SqlStoreTx;
+  const made = new Map<string, unknown>();
+  const lazily = (name: string, make: () => object) =>
+    Object.defineProperty(tx, name, {
+      enumerable: true,
+      get: () => {
+        if (!made.has(name)) made.set(name, translated(make()));
+        return made.get(name);
+      },
+    });
+  for (const [name, repository] of Object.entries(REPOSITORIES)) lazily(name, () => repository(manager));
+  lazily('runs', () => ({ ...runRepository(manager), ...runLaneRepository(manager) }));
+  return tx;
+};
