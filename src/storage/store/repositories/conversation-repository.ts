@@ -3,6 +3,7 @@ import type { ConversationRecord } from '../../../core/model/conversation-record
 import type { ConversationRepository } from '../../../core/ports/conversation-store';
 import { ConversationEntity, type ConversationRow } from '../../entities/conversation.entity';
 import { isUuid } from '../ids';
+import { insertReturning } from '../insert-returning';
 import { updateById } from '../update-by-id';
 
 /** P2: the record's `threadId` is the row's `platform_thread_ref`. */
@@ -33,7 +34,7 @@ export const conversationRepository = (manager: EntityManager): ConversationRepo
     async insert(workspaceId, fields) {
       // A2: the composite foreign keys refuse a space or agent of another workspace;
       // uq_conversations_thread refuses a second conversation for one thread (a ConflictError).
-      const row = rows.create({
+      const row = await insertReturning(manager, ConversationEntity, {
         workspaceId,
         spaceId: fields.spaceId,
         platform: fields.platform,
@@ -42,7 +43,7 @@ export const conversationRepository = (manager: EntityManager): ConversationRepo
         ownerAgentId: fields.ownerAgentId,
         createdByAgentId: fields.createdByAgentId,
       });
-      return toConversationRecord(await rows.save(row));
+      return toConversationRecord(row);
     },
     async setThreadId(id, threadId) {
       await updateById(rows, id, { platformThreadRef: threadId }, ['platformThreadRef'], 'conversation');

@@ -3,6 +3,7 @@ import { NotFoundError, ValidationError } from '../../../core/errors';
 import type { MessageRepository } from '../../../core/ports/conversation-store';
 import { MessageEntity, type MessageRow } from '../../entities/message.entity';
 import { isUuid } from '../ids';
+import { insertReturning } from '../insert-returning';
 import { updateById } from '../update-by-id';
 import { toMessageColumns, toMessageRecord } from './message-mapping';
 
@@ -22,12 +23,12 @@ export const messageRepository = (manager: EntityManager): MessageRepository => 
   return {
     async insert(workspaceId, fields) {
       // A2: the composite foreign keys refuse a conversation, author, source or run of another workspace.
-      const row = rows.create({
+      const row = await insertReturning(manager, MessageEntity, {
         workspaceId,
         conversationId: fields.conversationId,
         ...toMessageColumns(fields),
       });
-      return toMessageRecord(await rows.save(row));
+      return toMessageRecord(row);
     },
     async findById(id) {
       if (!isUuid(id)) return null;

@@ -3,6 +3,7 @@ import type { RunRecord } from '../../../core/model/records';
 import type { RunRepository } from '../../../core/ports/store';
 import { RunEntity, type RunRow } from '../../entities/run.entity';
 import { isUuid } from '../ids';
+import { insertReturning } from '../insert-returning';
 
 export const toRunRecord = (row: RunRow): RunRecord => ({
   id: row.id,
@@ -51,7 +52,7 @@ export const runRepository = (manager: EntityManager): RunRepository => {
       return found.map(toRunRecord);
     },
     async insert(run) {
-      const row = rows.create({
+      const row = await insertReturning(manager, RunEntity, {
         workspaceId: run.workspaceId,
         agentId: run.agentId,
         conversationId: run.conversationId,
@@ -70,7 +71,7 @@ export const runRepository = (manager: EntityManager): RunRepository => {
         replyMessageId: run.replyMessageId ?? null,
         ...(run.createdAt ? { createdAt: run.createdAt } : {}),
       });
-      return toRunRecord(await rows.save(row));
+      return toRunRecord(row);
     },
   };
 };
