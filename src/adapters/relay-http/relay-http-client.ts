@@ -24,6 +24,7 @@ export class RelayHttpClient implements RelayClient {
     private readonly deps: {
       store: Store;
       clock: Clock;
+      /** Its callers' child logger, which names the component (`relays`). */
       logger: Logger;
       relayName: string;
       publicUrl: string | undefined;
@@ -114,7 +115,7 @@ export class RelayHttpClient implements RelayClient {
         const error = (answer as { error?: { code?: unknown; message?: unknown } } | null)?.error;
         const message = typeof error?.message === 'string' ? error.message : `HTTP ${response.status}`;
         this.deps.logger.warn(
-          { component: 'relays', relay, operation, status: response.status, code: error?.code },
+          { relay, operation, status: response.status, code: error?.code },
           'a paired relay refused a request',
         );
         return { ok: false, reason: message };
@@ -125,10 +126,7 @@ export class RelayHttpClient implements RelayClient {
       return { ok: true, value: parsed.data };
     } catch (error) {
       if (signal?.aborted) return { ok: false, reason: 'the wait was stopped.' };
-      this.deps.logger.warn(
-        { component: 'relays', relay, operation, err: String(error) },
-        'a paired relay is unreachable',
-      );
+      this.deps.logger.warn({ relay, operation, err: String(error) }, 'a paired relay is unreachable');
       return {
         ok: false,
         reason: `relay ${relay} could not be reached (${error instanceof Error ? error.message : String(error)}).`,
