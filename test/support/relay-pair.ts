@@ -25,9 +25,10 @@ export async function freePort(): Promise<number> {
 /**
  * One Summon deployment for the relay tests: the real `summon serve` in a child process, with
  * its own PostgreSQL database, its own Slack stand-in and its own Anthropic stand-in, named
- * `SUMMON_RELAY_NAME` and reachable at its `SUMMON_PUBLIC_URL` on loopback.
+ * `SUMMON_RELAY_NAME` and reachable at its `SUMMON_PUBLIC_URL` on loopback; `extraEnv` adds to
+ * (or overrides) its environment, e.g. a low `SUMMON_RELAY_RATE_LIMIT`.
  */
-export async function openRelaySide(name: string, reply: Replier) {
+export async function openRelaySide(name: string, reply: Replier, extraEnv: Record<string, string> = {}) {
   const slack = new SlackWebApiStandIn({ botUserId: BOT_USER, teamId: TEAM });
   const slackUrl = await slack.listen();
   const model = await AnthropicStandIn.start({ apiKey: `sk-ant-${name}`, reply });
@@ -48,6 +49,7 @@ export async function openRelaySide(name: string, reply: Replier) {
     ANTHROPIC_BASE_URL: model.url,
     SUMMON_SANDBOX: 'off',
     LOG_LEVEL: 'info',
+    ...extraEnv,
   };
   const server = ServeProcess.start(['serve'], env);
   await server.waitForLine('summon is ready', 120_000);
