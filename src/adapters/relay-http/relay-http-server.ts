@@ -41,7 +41,7 @@ export class RelayHttpServer {
     const path = (request.url ?? '').split('?')[0] ?? '';
     if (!path.startsWith(RELAY_PATH_PREFIX)) return false;
     void this.serve(request, response, path).catch((error: unknown) => {
-      this.deps.logger.error({ component: 'relays', path, err: String(error) }, 'a relay request failed');
+      this.deps.logger.error({ path, err: String(error) }, 'a relay request failed');
       if (!response.headersSent)
         send(response, 500, {
           error: { code: 'internal', message: 'The relay failed to handle the request.' },
@@ -86,7 +86,6 @@ export class RelayHttpServer {
       if (!(error instanceof RelayRefusal)) throw error;
       this.deps.logger.warn(
         {
-          component: 'relays',
           operation,
           code: error.code,
           key: header(request, HEADERS.key) ?? null,
@@ -177,10 +176,7 @@ export class RelayHttpServer {
     if (!pair.success) throw new RelayRefusal('bad_request', 'The pairing request is malformed.');
     this.checkSignature(request, path, body, pair.data.offer, pair.data.publicKey);
     const done = await completeOffer(this.deps, pair.data);
-    this.deps.logger.info(
-      { component: 'relays', relay: pair.data.relay, grants: done.grants },
-      'paired with a relay',
-    );
+    this.deps.logger.info({ relay: pair.data.relay, grants: done.grants }, 'paired with a relay');
     return done;
   }
 }

@@ -132,7 +132,6 @@ export async function placeRemoteNote(
   await deps.queue.enqueue({ id: run.id, data: { runId: run.id } });
   deps.logger.info(
     {
-      component: 'relays',
       relay: pairing.remoteName,
       from: request.sender.agent,
       target: target.name,

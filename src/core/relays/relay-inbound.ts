@@ -71,7 +71,7 @@ export class RelayInbound {
       tx.relays.revoke(pairing.id, this.deps.clock.now()),
     );
     this.deps.logger.info(
-      { component: 'relays', relay: pairing.remoteName, pairing: pairing.id },
+      { relay: pairing.remoteName, pairing: pairing.id },
       'a paired relay revoked the pairing; revoked here too',
     );
     return { relay: this.deps.relayName ?? 'this relay', revoked: true };
