@@ -206,7 +206,13 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
   return {
     standIn,
     socket,
-    databaseUrl: db.databaseUrl,
+    /**
+     * The database's URL, for another process on it. Read only when asked: reading it keeps the
+     * database from being reset for the file's next test (`test-database.ts`).
+     */
+    get databaseUrl() {
+      return db.databaseUrl;
+    },
     queueName,
     store,
     local,
