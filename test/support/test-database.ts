@@ -8,6 +8,7 @@ import { createPostgresDatabase, databaseUrlFor, dropPostgresDatabase } from '..
 import { copyDirectory, removeDirectory } from './directory-copy';
 import { assertResettable, resetData, schemaFingerprint } from './test-database-reset';
 import { onTestFileEnd, testDatabaseReuseEnabled } from './test-database-reuse';
+import { leaveSpare, takeSpare } from './test-database-spares';
 import {
   pgliteMigratedTemplate,
   pgliteTemplate,
@@ -44,7 +45,9 @@ export interface TestDatabaseOptions {
  * (`test-database-reset.ts`) instead of a new copy: a PGlite engine or a PostgreSQL database
  * costs seconds to make on a busy machine, a reset milliseconds. A database is never kept when
  * its test read its URL or directory (another process or connection may still use it), closed
- * its PGlite engine, or changed its schema.
+ * its PGlite engine, or changed its schema. A PostgreSQL database still kept at the file's end
+ * goes to the next file of the same jest worker, and the run's end drops it
+ * (`test-database-spares.ts`).
  */
 export const openTestDatabase = async (
   kind: DatabaseKind,
@@ -100,6 +103,11 @@ interface Slot {
   open(): Promise<Lease>;
   /** Closes and removes it. */
   destroy(): Promise<void>;
+  /**
+   * PostgreSQL: lists it, its `fingerprint` that of a fresh copy, for the worker's next test file
+   * (`test-database-spares.ts`) instead of removing it; false when there is no such list.
+   */
+  handOver?(fingerprint: string): boolean;
 }
 
 interface Lease {
@@ -126,6 +134,11 @@ const postgresSlot = async (migrated: boolean, server: string): Promise<Slot> =>
   const name = `summon_t_${randomBytes(6).toString('hex')}`;
   const template = migrated ? await postgresTemplate(server) : undefined;
   await createPostgresDatabase(server, name, template);
+  return postgresSlotOn(server, name);
+};
+
+/** A slot on an existing database: one just made, or one an earlier test file handed over. */
+const postgresSlotOn = (server: string, name: string): Slot => {
   const databaseUrl = databaseUrlFor(server, name);
   return {
     kind: 'postgres',
@@ -141,6 +154,7 @@ const postgresSlot = async (migrated: boolean, server: string): Promise<Slot> =>
       };
     },
     destroy: () => dropPostgresDatabase(server, name),
+    handOver: (fingerprint) => leaveSpare({ server, name, fingerprint }),
   };
 };
 
@@ -205,6 +219,19 @@ const takeKept = async (kind: DatabaseKind): Promise<{ slot: Slot; lease: Lease 
     await lease?.release(false).catch(() => {});
     await slot.destroy();
   }
+  // One an earlier file of this jest worker handed over, reset as a kept one is.
+  for (
+    let spare = kind === 'postgres' ? takeSpare(serverUrl()) : null;
+    spare !== null;
+    spare = takeSpare(serverUrl())
+  ) {
+    freshFingerprints.postgres ??= spare.fingerprint;
+    const slot = postgresSlotOn(spare.server, spare.name);
+    const lease = await slot.open().catch(() => null);
+    if (lease !== null && (await resetIfIntact(lease.database))) return { slot, lease };
+    await lease?.release(false).catch(() => {});
+    await slot.destroy();
+  }
   const fresh = await leaseNew(await newSlot(kind, true));
   if (freshFingerprints[kind] === undefined) {
     await assertResettable(fresh.lease.database);
@@ -228,5 +255,9 @@ const closeKept = async (): Promise<void> => {
   const slots = [...kept.postgres, ...kept.pglite];
   kept.postgres = [];
   kept.pglite = [];
-  for (const slot of slots) await slot.destroy();
+  for (const slot of slots) {
+    const fingerprint = freshFingerprints[slot.kind];
+    if (fingerprint !== undefined && slot.handOver?.(fingerprint) === true) continue;
+    await slot.destroy();
+  }
 };
