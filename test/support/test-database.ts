@@ -45,9 +45,9 @@ export interface TestDatabaseOptions {
  * (`test-database-reset.ts`) instead of a new copy: a PGlite engine or a PostgreSQL database
  * costs seconds to make on a busy machine, a reset milliseconds. A database is never kept when
  * its test read its URL or directory (another process or connection may still use it), closed
- * its PGlite engine, or changed its schema. A PostgreSQL database still kept at the file's end
- * goes to the next file of the same jest worker, and the run's end drops it
- * (`test-database-spares.ts`).
+ * its PGlite engine, or changed its schema. A database still kept at the file's end goes to the
+ * next file of the same jest worker (a PGlite directory with its engine closed), and the run's
+ * end removes it (`test-database-spares.ts`).
  */
 export const openTestDatabase = async (
   kind: DatabaseKind,
@@ -104,10 +104,11 @@ interface Slot {
   /** Closes and removes it. */
   destroy(): Promise<void>;
   /**
-   * PostgreSQL: lists it, its `fingerprint` that of a fresh copy, for the worker's next test file
-   * (`test-database-spares.ts`) instead of removing it; false when there is no such list.
+   * Lists it (PGlite: its engine closed), `fingerprint` that of a fresh copy, for the worker's
+   * next test file (`test-database-spares.ts`) instead of removing it; false when there is no
+   * such list.
    */
-  handOver?(fingerprint: string): boolean;
+  handOver(fingerprint: string): Promise<boolean>;
 }
 
 interface Lease {
@@ -154,17 +155,25 @@ const postgresSlotOn = (server: string, name: string): Slot => {
       };
     },
     destroy: () => dropPostgresDatabase(server, name),
-    handOver: (fingerprint) => leaveSpare({ server, name, fingerprint }),
+    handOver: async (fingerprint) => leaveSpare({ kind: 'postgres', server, location: name, fingerprint }),
   };
 };
 
 const pgliteSlot = async (migrated: boolean): Promise<Slot> => {
   const dbDir = await mkdtemp(join(tmpdir(), 'summon-pglite-'));
+  await copyDirectory(migrated ? await pgliteMigratedTemplate() : await pgliteTemplate(), dbDir).catch(
+    async (error: unknown) => {
+      await removeDirectory(dbDir);
+      throw error;
+    },
+  );
+  return pgliteSlotOn(dbDir);
+};
+
+/** A slot on an existing data directory: a copy just made, or one an earlier test file handed over. */
+const pgliteSlotOn = async (dbDir: string): Promise<Slot> => {
   const remove = () => removeDirectory(dbDir);
-  const engine = await (async () => {
-    await copyDirectory(migrated ? await pgliteMigratedTemplate() : await pgliteTemplate(), dbDir);
-    return openPglite(dbDir);
-  })().catch(async (error: unknown) => {
+  const engine = await openPglite(dbDir).catch(async (error: unknown) => {
     await remove();
     throw error;
   });
@@ -200,6 +209,10 @@ const pgliteSlot = async (migrated: boolean): Promise<Slot> => {
         await remove();
       }
     },
+    handOver: async (fingerprint) => {
+      await closeEngine();
+      return leaveSpare({ kind: 'pglite', location: dbDir, fingerprint });
+    },
   };
 };
 
@@ -220,13 +233,13 @@ const takeKept = async (kind: DatabaseKind): Promise<{ slot: Slot; lease: Lease 
     await slot.destroy();
   }
   // One an earlier file of this jest worker handed over, reset as a kept one is.
-  for (
-    let spare = kind === 'postgres' ? takeSpare(serverUrl()) : null;
-    spare !== null;
-    spare = takeSpare(serverUrl())
-  ) {
-    freshFingerprints.postgres ??= spare.fingerprint;
-    const slot = postgresSlotOn(spare.server, spare.name);
+  for (let spare = takeSpare(kind, serverUrl()); spare !== null; spare = takeSpare(kind, serverUrl())) {
+    freshFingerprints[kind] ??= spare.fingerprint;
+    const slot =
+      spare.kind === 'postgres'
+        ? postgresSlotOn(spare.server, spare.location)
+        : await pgliteSlotOn(spare.location).catch(() => null);
+    if (slot === null) continue;
     const lease = await slot.open().catch(() => null);
     if (lease !== null && (await resetIfIntact(lease.database))) return { slot, lease };
     await lease?.release(false).catch(() => {});
@@ -257,7 +270,7 @@ const closeKept = async (): Promise<void> => {
   kept.pglite = [];
   for (const slot of slots) {
     const fingerprint = freshFingerprints[slot.kind];
-    if (fingerprint !== undefined && slot.handOver?.(fingerprint) === true) continue;
+    if (fingerprint !== undefined && (await slot.handOver(fingerprint))) continue;
     await slot.destroy();
   }
 };
