@@ -15,6 +15,10 @@ module.exports = {
   // collection (and the memory-bounded push tests that force them) cheap.
   workerIdleMemoryLimit: '1GB',
   testTimeout: 60000,
+  // PostgreSQL test databases go from one test file to the next of the same worker, and what the
+  // last files left is dropped at the end (test/support/test-database-spares.ts).
+  globalSetup: '<rootDir>/test/support/jest-global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/jest-global-teardown.ts',
   projects: [
     { displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], transform, transformIgnorePatterns, moduleNameMapper, testEnvironment: 'node' },
     {

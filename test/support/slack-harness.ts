@@ -83,6 +83,12 @@ export const APP_TOKEN = 'xapp-1-A0APP00001-test';
  * The team is bound to the workspace, the channel to space `general`, and dana (owner), mia
  * (member) and vic (viewer) have linked Slack accounts.
  */
+/**
+ * Socket Mode's ping timeout in tests, which is also the client's wait before a reconnect: short,
+ * but long enough that a busy machine's pauses do not pass for a dead connection.
+ */
+const SOCKET_PING_TIMEOUT_MS = 2000;
+
 export async function openSlackHarness(options: SlackHarnessOptions = {}) {
   let socket: SlackSocketModeStandIn | null = null;
   const standIn = new SlackWebApiStandIn({
@@ -139,6 +145,8 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
       logger,
       ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
       ...(options.backfill === undefined ? {} : { backfill: options.backfill }),
+      // A reconnect after the stand-in's `disconnect` waits this long, not Slack's client's 5 s.
+      ...(options.socketMode ? { socketPingTimeoutMs: SOCKET_PING_TIMEOUT_MS } : {}),
       stream: { intervalMs: 20, ...options.stream },
     });
     if (front === null) throw new Error('the Slack front end did not connect');
@@ -198,7 +206,13 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
   return {
     standIn,
     socket,
-    databaseUrl: db.databaseUrl,
+    /**
+     * The database's URL, for another process on it. Read only when asked: reading it keeps the
+     * database from being reset for the file's next test (`test-database.ts`).
+     */
+    get databaseUrl() {
+      return db.databaseUrl;
+    },
     queueName,
     store,
     local,

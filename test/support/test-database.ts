@@ -8,6 +8,7 @@ import { createPostgresDatabase, databaseUrlFor, dropPostgresDatabase } from '..
 import { copyDirectory, removeDirectory } from './directory-copy';
 import { assertResettable, resetData, schemaFingerprint } from './test-database-reset';
 import { onTestFileEnd, testDatabaseReuseEnabled } from './test-database-reuse';
+import { leaveSpare, takeSpare } from './test-database-spares';
 import {
   pgliteMigratedTemplate,
   pgliteTemplate,
@@ -44,7 +45,9 @@ export interface TestDatabaseOptions {
  * (`test-database-reset.ts`) instead of a new copy: a PGlite engine or a PostgreSQL database
  * costs seconds to make on a busy machine, a reset milliseconds. A database is never kept when
  * its test read its URL or directory (another process or connection may still use it), closed
- * its PGlite engine, or changed its schema.
+ * its PGlite engine, or changed its schema. A database still kept at the file's end goes to the
+ * next file of the same jest worker (a PGlite directory with its engine closed), and the run's
+ * end removes it (`test-database-spares.ts`).
  */
 export const openTestDatabase = async (
   kind: DatabaseKind,
@@ -100,6 +103,12 @@ interface Slot {
   open(): Promise<Lease>;
   /** Closes and removes it. */
   destroy(): Promise<void>;
+  /**
+   * Lists it (PGlite: its engine closed), `fingerprint` that of a fresh copy, for the worker's
+   * next test file (`test-database-spares.ts`) instead of removing it; false when there is no
+   * such list.
+   */
+  handOver(fingerprint: string): Promise<boolean>;
 }
 
 interface Lease {
@@ -126,6 +135,11 @@ const postgresSlot = async (migrated: boolean, server: string): Promise<Slot> =>
   const name = `summon_t_${randomBytes(6).toString('hex')}`;
   const template = migrated ? await postgresTemplate(server) : undefined;
   await createPostgresDatabase(server, name, template);
+  return postgresSlotOn(server, name);
+};
+
+/** A slot on an existing database: one just made, or one an earlier test file handed over. */
+const postgresSlotOn = (server: string, name: string): Slot => {
   const databaseUrl = databaseUrlFor(server, name);
   return {
     kind: 'postgres',
@@ -141,16 +155,25 @@ const postgresSlot = async (migrated: boolean, server: string): Promise<Slot> =>
       };
     },
     destroy: () => dropPostgresDatabase(server, name),
+    handOver: async (fingerprint) => leaveSpare({ kind: 'postgres', server, location: name, fingerprint }),
   };
 };
 
 const pgliteSlot = async (migrated: boolean): Promise<Slot> => {
   const dbDir = await mkdtemp(join(tmpdir(), 'summon-pglite-'));
+  await copyDirectory(migrated ? await pgliteMigratedTemplate() : await pgliteTemplate(), dbDir).catch(
+    async (error: unknown) => {
+      await removeDirectory(dbDir);
+      throw error;
+    },
+  );
+  return pgliteSlotOn(dbDir);
+};
+
+/** A slot on an existing data directory: a copy just made, or one an earlier test file handed over. */
+const pgliteSlotOn = async (dbDir: string): Promise<Slot> => {
   const remove = () => removeDirectory(dbDir);
-  const engine = await (async () => {
-    await copyDirectory(migrated ? await pgliteMigratedTemplate() : await pgliteTemplate(), dbDir);
-    return openPglite(dbDir);
-  })().catch(async (error: unknown) => {
+  const engine = await openPglite(dbDir).catch(async (error: unknown) => {
     await remove();
     throw error;
   });
@@ -186,6 +209,10 @@ const pgliteSlot = async (migrated: boolean): Promise<Slot> => {
         await remove();
       }
     },
+    handOver: async (fingerprint) => {
+      await closeEngine();
+      return leaveSpare({ kind: 'pglite', location: dbDir, fingerprint });
+    },
   };
 };
 
@@ -202,6 +229,24 @@ const takeKept = async (kind: DatabaseKind): Promise<{ slot: Slot; lease: Lease 
   for (let slot = kept[kind].pop(); slot !== undefined; slot = kept[kind].pop()) {
     const lease = await slot.open().catch(() => null);
     if (lease !== null && (await resetIfIntact(lease.database))) return { slot, lease };
+    await lease?.release(false).catch(() => {});
+    await slot.destroy();
+  }
+  // One an earlier file of this jest worker handed over, reset as a kept one is.
+  for (let spare = takeSpare(kind, serverUrl()); spare !== null; spare = takeSpare(kind, serverUrl())) {
+    freshFingerprints[kind] ??= spare.fingerprint;
+    const slot =
+      spare.kind === 'postgres'
+        ? postgresSlotOn(spare.server, spare.location)
+        : await pgliteSlotOn(spare.location).catch(() => null);
+    if (slot === null) continue;
+    const lease = await slot.open().catch(() => null);
+    // Emptied by DELETE file after file, its tables would fill with dead rows (PGlite runs no
+    // autovacuum): VACUUM, tens of milliseconds, leaves it as fast as a fresh copy.
+    if (lease !== null && (await resetIfIntact(lease.database))) {
+      await lease.database.dataSource.query('VACUUM');
+      return { slot, lease };
+    }
     await lease?.release(false).catch(() => {});
     await slot.destroy();
   }
@@ -228,5 +273,9 @@ const closeKept = async (): Promise<void> => {
   const slots = [...kept.postgres, ...kept.pglite];
   kept.postgres = [];
   kept.pglite = [];
-  for (const slot of slots) await slot.destroy();
+  for (const slot of slots) {
+    const fingerprint = freshFingerprints[slot.kind];
+    if (fingerprint !== undefined && (await slot.handOver(fingerprint))) continue;
+    await slot.destroy();
+  }
 };

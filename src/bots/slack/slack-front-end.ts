@@ -46,6 +46,12 @@ export interface SlackFrontEndOptions {
   replyPartLimit?: number;
   /** P11: the back-fill's page size and page cap per conversation (tests set them small). */
   backfill?: { pageSize?: number; maxPages?: number };
+  /**
+   * Socket Mode: how long a ping may go unanswered; the client also waits this long (times the
+   * failures in a row) before reconnecting after Slack's `disconnect`. Slack's client's 5 s by
+   * default (tests set it short).
+   */
+  socketPingTimeoutMs?: number;
   /** P14: when a streamed reply goes on in a new message (before Slack's ~5-minute limit), and the append interval. */
   stream?: Partial<SlackStreamSettings>;
 }
@@ -151,6 +157,9 @@ export class SlackFrontEnd {
       socket = new SocketModeReceiver({
         appToken: credentials.appToken,
         logger,
+        ...(options.socketPingTimeoutMs === undefined
+          ? {}
+          : { clientPingTimeout: options.socketPingTimeoutMs }),
         installerOptions: { clientOptions },
       });
       app = new App({ ...common, receiver: socket, socketMode: true });
