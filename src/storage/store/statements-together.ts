@@ -91,3 +91,13 @@ export const hydrateAll = <Row extends ObjectLiteral>(
   entity: EntityTarget<Row>,
   raws: readonly Record<string, unknown>[] | undefined,
 ): Row[] => (raws ?? []).map((raw) => hydrate(manager, entity, raw));
+
+/** A statement's first row, hydrated; null when it returned none. */
+export const hydrateFirst = <Row extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<Row>,
+  raws: readonly Record<string, unknown>[] | undefined,
+): Row | null => {
+  const [raw] = raws ?? [];
+  return raw === undefined ? null : hydrate(manager, entity, raw);
+};

@@ -153,11 +153,13 @@ export class TypeormStore implements SqlStore {
  * (TypeORM sends START TRANSACTION on its own; its transaction state stays its own).
  */
 function startingWith(runner: QueryRunner, statements: string): void {
-  const query = runner.query.bind(runner);
+  const query = runner.query.bind(runner) as (
+    sql: string,
+    parameters?: unknown[],
+    structured?: boolean,
+  ) => unknown;
   runner.query = ((sql: string, parameters?: unknown[], structured?: boolean) =>
-    structured === true
-      ? query(sql === START ? `${START};\n${statements}` : sql, parameters, true)
-      : query(sql === START ? `${START};\n${statements}` : sql, parameters)) as QueryRunner['query'];
+    query(sql === START ? `${START};\n${statements}` : sql, parameters, structured)) as QueryRunner['query'];
 }
 
 const START = 'START TRANSACTION';

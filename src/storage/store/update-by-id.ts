@@ -1,6 +1,7 @@
 import type { FindOptionsWhere, ObjectLiteral, QueryDeepPartialEntity, Repository } from 'typeorm';
 import { NotFoundError } from '../../core/errors';
 import { isUuid } from './ids';
+import { hydrateAll } from './statements-together';
 
 /**
  * Applies a patch to one row. Only the named columns are written, whatever else the patch
@@ -16,9 +17,7 @@ export const updateById = async <Row extends ObjectLiteral & { id: string }>(
   what: string,
 ): Promise<void> => {
   const where = { id } as FindOptionsWhere<Row>;
-  const values = Object.fromEntries(
-    Object.entries(patch).filter(([key, value]) => value !== undefined && columns.includes(key)),
-  ) as QueryDeepPartialEntity<Row>;
+  const values = patchValues<Row>(patch, columns);
   const found =
     isUuid(id) &&
     (Object.keys(values).length === 0
@@ -26,3 +25,42 @@ export const updateById = async <Row extends ObjectLiteral & { id: string }>(
       : Boolean((await rows.update(where, values)).affected));
   if (!found) throw new NotFoundError(`No ${what} with id ${id} in this workspace.`);
 };
+
+/**
+ * `updateById`, and the row as it stands after it, in one statement (`UPDATE … RETURNING *`,
+ * read back through the entity): T3, a turn's card ref and its finish.
+ */
+export const updateByIdReturning = async <Row extends ObjectLiteral & { id: string }>(
+  rows: Repository<Row>,
+  id: string,
+  patch: object,
+  columns: readonly (keyof Row & string)[],
+  what: string,
+): Promise<Row> => {
+  const values = patchValues<Row>(patch, columns);
+  const row = !isUuid(id)
+    ? null
+    : Object.keys(values).length === 0
+      ? await rows.findOneBy({ id } as FindOptionsWhere<Row>)
+      : await rows
+          .createQueryBuilder()
+          .update()
+          .set(values)
+          .where('id = :id', { id })
+          .returning('*')
+          .execute()
+          .then(
+            (result) => hydrateAll(rows.manager, rows.target, result.raw as Record<string, unknown>[])[0],
+          );
+  if (!row) throw new NotFoundError(`No ${what} with id ${id} in this workspace.`);
+  return row;
+};
+
+/** Only the named columns, whatever else the patch carries at runtime; `undefined` leaves one as is. */
+const patchValues = <Row extends ObjectLiteral>(
+  patch: object,
+  columns: readonly string[],
+): QueryDeepPartialEntity<Row> =>
+  Object.fromEntries(
+    Object.entries(patch).filter(([key, value]) => value !== undefined && columns.includes(key)),
+  ) as QueryDeepPartialEntity<Row>;

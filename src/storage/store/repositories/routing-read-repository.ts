@@ -5,7 +5,7 @@ import { ConversationEntity } from '../../entities/conversation.entity';
 import { MemberEntity } from '../../entities/member.entity';
 import { ChannelBindingEntity, SpaceEntity, SpaceParticipantEntity } from '../../entities/space.entity';
 import { WorkspaceEntity } from '../../entities/workspace.entity';
-import { hydrateAll, queryTogether, textLiteral } from '../statements-together';
+import { hydrateAll, hydrateFirst, queryTogether, textLiteral } from '../statements-together';
 import { toAgentRecord } from './agent-repository';
 import { toChannelBindingRecord } from './channel-binding-repository';
 import { toConversationRecord } from './conversation-repository';
@@ -50,12 +50,11 @@ export const routingReadRepository = (manager: EntityManager): RoutingReadReposi
   async read(key) {
     const [workspaces, bindings, spaces, senders, agents, members, conversations, participants] =
       await queryTogether(manager, routingStatements(key));
-    const first = <T>(list: T[]): T | null => list[0] ?? null;
-    const workspace = first(hydrateAll(manager, WorkspaceEntity, workspaces));
-    const binding = first(hydrateAll(manager, ChannelBindingEntity, bindings));
-    const space = first(hydrateAll(manager, SpaceEntity, spaces));
-    const sender = first(hydrateAll(manager, MemberEntity, senders));
-    const conversation = first(hydrateAll(manager, ConversationEntity, conversations));
+    const workspace = hydrateFirst(manager, WorkspaceEntity, workspaces);
+    const binding = hydrateFirst(manager, ChannelBindingEntity, bindings);
+    const space = hydrateFirst(manager, SpaceEntity, spaces);
+    const sender = hydrateFirst(manager, MemberEntity, senders);
+    const conversation = hydrateFirst(manager, ConversationEntity, conversations);
     return {
       workspace: workspace && toWorkspaceRecord(workspace),
       binding: binding && toChannelBindingRecord(binding),

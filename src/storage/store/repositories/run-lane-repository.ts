@@ -1,11 +1,10 @@
 import { type EntityManager, In } from 'typeorm';
-import { NotFoundError } from '../../../core/errors';
 import type { RunLaneRepository, RunPatch } from '../../../core/ports/conversation-store';
 import { RunEntity } from '../../entities/run.entity';
 import { isUuid } from '../ids';
 import { queryRecords } from '../query-records';
 import { hydrateAll, queryTogether, sqlLiteral } from '../statements-together';
-import { updateById } from '../update-by-id';
+import { updateById, updateByIdReturning } from '../update-by-id';
 import { toRunRecord } from './run-repository';
 
 /** What the turn engine may change on a run: never its agent, conversation, chain or workspace. */
@@ -21,6 +20,13 @@ const RUN_PATCH_FIELDS = [
 ] as const satisfies readonly (keyof RunPatch)[];
 
 /**
+ * The advisory lock of one lane, held to the end of the transaction: the same key wherever it is
+ * taken (the claim, P16's steering). Ids checked as uuids by the caller: the key holds no quote.
+ */
+export const laneLockStatement = (agentId: string, conversationId: string): string =>
+  `SELECT pg_advisory_xact_lock(hashtextextended('summon:run-lane:${agentId}:${conversationId}', 0))`;
+
+/**
  * The lane's next queued run becomes `running`, unless one of the lane already is: the lane's
  * lock, then the claim, sent together (one round trip). Under READ COMMITTED the claim reads a
  * fresh snapshot once the lock is held, so it sees whatever the previous holder committed.
@@ -28,13 +34,6 @@ const RUN_PATCH_FIELDS = [
  * their transaction ends, so two of them never both find the lane free. Other lanes take other
  * locks and claim in parallel. (PGlite runs one transaction at a time.)
  */
-/**
- * The advisory lock of one lane, held to the end of the transaction: the same key wherever it is
- * taken (the claim, P16's steering). Ids checked as uuids by the caller: the key holds no quote.
- */
-export const laneLockStatement = (agentId: string, conversationId: string): string =>
-  `SELECT pg_advisory_xact_lock(hashtextextended('summon:run-lane:${agentId}:${conversationId}', 0))`;
-
 const claimNextStatements = (agentId: string, conversationId: string, now: Date): string[] => {
   const [agent, conversation, at] = [sqlLiteral(agentId), sqlLiteral(conversationId), sqlLiteral(now)];
   return [
@@ -71,27 +70,8 @@ export const runLaneRepository = (manager: EntityManager): RunLaneRepository => 
       return row ? toRunRecord(row) : null;
     },
     async updateAndRead(id, patch) {
-      // One statement: the patch, and the run as it stands after it (UPDATE … RETURNING).
-      const values = Object.fromEntries(
-        Object.entries(patch).filter(
-          ([key, value]) => value !== undefined && (RUN_PATCH_FIELDS as readonly string[]).includes(key),
-        ),
-      );
-      if (!isUuid(id) || Object.keys(values).length === 0) {
-        await updateById(rows, id, patch, RUN_PATCH_FIELDS, 'run');
-        return toRunRecord(await rows.findOneByOrFail({ id }));
-      }
-      const result = await rows
-        .createQueryBuilder()
-        .update()
-        .set(values)
-        .where('id = :id', { id })
-        .returning('*')
-        .execute();
-      const [row] = hydrateAll(manager, RunEntity, result.raw as Record<string, unknown>[]);
       // A2: a run of another workspace is hidden by row-level security: NotFoundError.
-      if (!row) throw new NotFoundError(`No run with id ${id} in this workspace.`);
-      return toRunRecord(row);
+      return toRunRecord(await updateByIdReturning(rows, id, patch, RUN_PATCH_FIELDS, 'run'));
     },
     async hasQueued(agentId, conversationId) {
       if (!isUuid(agentId) || !isUuid(conversationId)) return false;

@@ -9,7 +9,7 @@ import { SkillEntity } from '../../entities/skill.entity';
 import { SpaceEntity, SpaceParticipantEntity } from '../../entities/space.entity';
 import { WorkspaceEntity } from '../../entities/workspace.entity';
 import { isUuid } from '../ids';
-import { hydrateAll, queryTogether, sqlLiteral } from '../statements-together';
+import { hydrateAll, hydrateFirst, queryTogether, sqlLiteral } from '../statements-together';
 import { toAgentRecord } from './agent-repository';
 import { toConversationRecord } from './conversation-repository';
 import { toMemberRecord } from './member-repository';
@@ -76,12 +76,11 @@ export const turnReadRepository = (manager: EntityManager): TurnReadRepository =
       trigger,
       checkpoints,
     ] = await queryTogether(manager, turnReadStatements(run, historyMessages));
-    const first = <T>(list: T[]): T | null => list[0] ?? null;
-    const workspace = first(hydrateAll(manager, WorkspaceEntity, workspaces));
-    const conversation = first(hydrateAll(manager, ConversationEntity, conversations));
-    const space = first(hydrateAll(manager, SpaceEntity, spaces));
-    const triggerRow = first(hydrateAll(manager, MessageEntity, trigger));
-    const checkpoint = first(hydrateAll(manager, RunCheckpointEntity, checkpoints));
+    const workspace = hydrateFirst(manager, WorkspaceEntity, workspaces);
+    const conversation = hydrateFirst(manager, ConversationEntity, conversations);
+    const space = hydrateFirst(manager, SpaceEntity, spaces);
+    const triggerRow = hydrateFirst(manager, MessageEntity, trigger);
+    const checkpoint = hydrateFirst(manager, RunCheckpointEntity, checkpoints);
     return {
       workspace: workspace && toWorkspaceRecord(workspace),
       conversation: conversation && toConversationRecord(conversation),
