@@ -5,15 +5,16 @@ import type { Database } from '../../src/storage/database';
 export interface StatementCounts {
   statements: number;
   /**
-   * Round trips to the database for statements (BEGIN/COMMIT not counted): statements sent
-   * together (`queryTogether`, one simple-query message) are one round trip and several statements.
+   * Round trips to the database, BEGIN and COMMIT included: statements sent together (one
+   * simple-query message, with what the transaction owes: its START TRANSACTION, deferred
+   * writes, or its COMMIT) are one round trip.
    */
   roundTrips: number;
   /** Transactions opened (`START TRANSACTION`); an autocommitted statement counts as none. */
   transactions: number;
   /** Statements by their kind and first table (`SELECT runs`, `UPDATE run_checkpoints`…). */
   byShape: Map<string, number>;
-  /** Every statement's shape in the order sent, transactions as `BEGIN`/`COMMIT`. */
+  /** Every statement's shape in the order sent, transactions as `BEGIN`/`COMMIT`, messages of several marked. */
   sequence: string[];
 }
 
@@ -58,20 +59,19 @@ export class StatementCounter {
   }
 
   private count(sql: string): void {
-    const together = sql.split(';\n');
-    if (/^START TRANSACTION/i.test(sql)) {
-      // A transaction's first statements may go with its START TRANSACTION: no round trip of their own.
-      this.counts.transactions += 1;
-      this.counts.sequence.push('BEGIN');
-      for (const statement of together.slice(1)) this.countStatement(statement, '  + ');
-      return;
-    }
-    const shape = shapeOf(sql);
-    this.counts.sequence.push(shape);
-    if (/^(COMMIT|ROLLBACK)/i.test(sql)) return;
+    // One logged query is one message to the database and its answer: one round trip, whatever
+    // it carries (a transaction's START and COMMIT go with its statements where they can, T3).
     this.counts.roundTrips += 1;
-    if (together.length > 1) this.counts.sequence.push(`  (${together.length} statements together)`);
-    for (const statement of together) this.countStatement(statement, null);
+    const together = sql.split(';\n');
+    this.counts.sequence.push(`round trip ${this.counts.roundTrips}`);
+    for (const statement of together) {
+      if (/^START TRANSACTION/i.test(statement)) {
+        this.counts.transactions += 1;
+        this.counts.sequence.push('  BEGIN');
+      } else if (/^(COMMIT|ROLLBACK)/i.test(statement)) {
+        this.counts.sequence.push(`  ${statement.toUpperCase()}`);
+      } else this.countStatement(statement, '  ');
+    }
   }
 
   private countStatement(statement: string, traced: string | null): void {

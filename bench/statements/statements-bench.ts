@@ -44,7 +44,9 @@ export async function runStatementsBench(
       };
       counter.reset();
       started = performance.now();
+      const cpuBefore = process.cpuUsage();
       await drive(turns, 1, setup.roundTrip, signal);
+      const cpu = process.cpuUsage(cpuBefore);
       await sleep(SETTLE_MS);
       const elapsed = performance.now() - started;
       const busy = counter.snapshot();
@@ -53,7 +55,8 @@ export async function runStatementsBench(
         `${spec.label}: per turn ${per(busy.transactions, idlePerMs.transactions)} transactions, ` +
           `${per(busy.statements, idlePerMs.statements)} statements in ` +
           `${per(busy.roundTrips, idlePerMs.roundTrips)} round trips ` +
-          `(idle background: ${(idlePerMs.transactions * 1000).toFixed(1)} transactions/s, taken off)`,
+          `(idle background: ${(idlePerMs.transactions * 1000).toFixed(1)} transactions/s, taken off); ` +
+          `this process's CPU ${((cpu.user + cpu.system) / 1000 / turns).toFixed(2)} ms per turn`,
       );
       const shapes = [...busy.byShape].sort((a, b) => b[1] - a[1]);
       for (const [shape, n] of shapes) log(`  ${(n / turns).toFixed(2).padStart(6)}  ${shape}`);

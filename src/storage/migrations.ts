@@ -12,6 +12,7 @@ import { RunSteering1796141203608 } from '../../migrations/1796141203608-RunStee
 import { PairedRelays1796141235316 } from '../../migrations/1796141235316-PairedRelays';
 import { MessageAttachments1796141574522 } from '../../migrations/1796141574522-MessageAttachments';
 import { RunCheckpointWaits1796154145378 } from '../../migrations/1796154145378-RunCheckpointWaits';
+import { RowRequired1796212116145 } from '../../migrations/1796212116145-RowRequired';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -32,4 +33,5 @@ export const MIGRATIONS = [
   PairedRelays1796141235316,
   MessageAttachments1796141574522,
   RunCheckpointWaits1796154145378,
+  RowRequired1796212116145,
 ];

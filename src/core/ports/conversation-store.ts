@@ -22,6 +22,10 @@ export interface MessageRepository {
   findById(id: string): Promise<MessageRecord | null>;
   /** The newest `limit` messages of a conversation, oldest first. */
   listRecent(conversationId: string, limit: number): Promise<MessageRecord[]>;
+  /**
+   * T3: sent with the transaction's next statement (at the latest its commit); a message that
+   * is not there fails the transaction with a NotFoundError then.
+   */
   setPlatformRef(id: string, platformMessageRef: string): Promise<void>;
   setNoteFoldState(id: string, foldState: NoteFoldState): Promise<void>;
   /** Records the run a note started (stored after the note, which the run names as its trigger). */
@@ -49,6 +53,10 @@ export type RunPatch = Partial<
 /** Runs as the turn engine drives them; extends the roster's `RunRepository`. */
 export interface RunLaneRepository {
   findById(id: string): Promise<RunRecord | null>;
+  /**
+   * T3: sent with the transaction's next statement (at the latest its commit); a run that is
+   * not there (or another workspace's, A2) fails the transaction with a NotFoundError then.
+   */
   update(id: string, patch: RunPatch): Promise<void>;
   /** `update`, and the run as it stands after it, in one statement (a turn's card ref, its finish). */
   updateAndRead(id: string, patch: RunPatch): Promise<RunRecord>;

@@ -115,6 +115,6 @@ export interface RunCheckpoints {
    * reported back (presence across workers).
    */
   listCallsInFlight(runIds: readonly string[]): Promise<string[]>;
-  /** The run's checkpoint ends with it (the turn finished or failed). */
+  /** The run's checkpoint ends with it (the turn finished or failed); T3: sent with the next statement. */
   remove(runId: string): Promise<void>;
 }

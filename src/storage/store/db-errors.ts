@@ -5,6 +5,8 @@ const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
 const CHECK_VIOLATION = '23514';
 const INSUFFICIENT_PRIVILEGE = '42501';
+/** Raised by `summon_row_required` (T3: a deferred write whose row is not there). */
+const NO_DATA_FOUND = 'P0002';
 
 /** What a person is told when a unique constraint refuses a row. */
 const CONFLICTS: Record<string, string> = {
@@ -71,6 +73,8 @@ export const translateDbError = (error: unknown): unknown => {
     case INSUFFICIENT_PRIVILEGE:
       // A2: row-level security refused a row of another workspace, or a table the tenant may not touch.
       return new AppError(`Not allowed in this workspace: ${message}`, 'forbidden', { cause: error });
+    case NO_DATA_FOUND:
+      return new NotFoundError(message, { cause: error });
     default:
       return error;
   }

@@ -1,11 +1,7 @@
 import { escapeLiteral } from 'pg';
-import { type EntityManager, type EntityTarget, type ObjectLiteral, QueryFailedError } from 'typeorm';
+import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { isUuid } from './ids';
-
-/** What the transaction's pg connection answers a simple query with: one result per statement. */
-interface SimpleQueryClient {
-  query(sql: string): Promise<{ rows: Record<string, unknown>[] } | { rows: Record<string, unknown>[] }[]>;
-}
+import { sendTogetherWithOwed } from './pending-statements';
 
 /**
  * A value written into the text of a statement sent with others (the simple query protocol
@@ -37,9 +33,11 @@ export const textLiteral = (value: string): string => {
 
 /**
  * T3 (issue 12, item 5): runs statements in one round trip on the transaction's own connection
- * — one simple-query message, one reply — and returns each statement's rows in order. Under
- * READ COMMITTED each statement still takes its own snapshot, so a lock taken by one is held
- * before the next reads. Values go in with `sqlLiteral` only. Logged as one query.
+ * — one simple-query message, one reply, with what the transaction still owes in front
+ * (`pending-statements.ts`: its START TRANSACTION, deferred writes) — and returns each
+ * statement's rows in order. Under READ COMMITTED each statement still takes its own snapshot,
+ * so a lock taken by one is held before the next reads. Values go in with `sqlLiteral` or
+ * `textLiteral` only. Logged as one query.
  */
 export const queryTogether = async (
   manager: EntityManager,
@@ -47,23 +45,7 @@ export const queryTogether = async (
 ): Promise<Record<string, unknown>[][]> => {
   const runner = manager.queryRunner;
   if (!runner) throw new Error('A store transaction always has a query runner.');
-  const sql = statements.join(';\n');
-  const logger = manager.connection.logger;
-  logger.logQuery(sql, [], runner);
-  const client = (await runner.connect()) as SimpleQueryClient;
-  let results: Awaited<ReturnType<SimpleQueryClient['query']>>;
-  try {
-    results = await client.query(sql);
-  } catch (error) {
-    // As TypeORM reports a failed query: the driver's error (SQLSTATE, constraint) inside.
-    logger.logQueryError(error instanceof Error ? error : String(error), sql, [], runner);
-    throw new QueryFailedError(sql, [], error instanceof Error ? error : new Error(String(error)));
-  }
-  const list = Array.isArray(results) ? results : [results];
-  if (list.length !== statements.length) {
-    throw new Error(`${statements.length} statements sent together, ${list.length} results.`);
-  }
-  return list.map((result) => result.rows);
+  return sendTogetherWithOwed(runner, statements);
 };
 
 /**

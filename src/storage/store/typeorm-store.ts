@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { DataSource, QueryRunner } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { AppError, ValidationError } from '../../core/errors';
 import type { InboxEntry } from '../../core/model/inbox';
 import type { SerialQueue } from '../serial-queue';
@@ -7,6 +7,7 @@ import { databaseUnavailable } from './connection-errors';
 import { translateDbError } from './db-errors';
 import { GroupCommit } from './group-commit';
 import { isUuid } from './ids';
+import { owingStatements } from './pending-statements';
 import { addToInboxStatement } from './repositories/inbox-repository';
 import type { SqlStore, SqlStoreTx } from './sql-store';
 import { textLiteral } from './statements-together';
@@ -104,8 +105,10 @@ export class TypeormStore implements SqlStore {
   }
 
   /**
-   * One transaction on a connection of its own: `enter` (the tenant's settings) is sent with
-   * its START TRANSACTION, one round trip (T3). As TypeORM's own `transaction`, but for that.
+   * One transaction on a connection of its own. T3: its START TRANSACTION and `enter` (the
+   * tenant's settings) are owed until its first statement and go in the same round trip; a
+   * transaction that sends nothing sends no START and no COMMIT (`pending-statements.ts`). As
+   * TypeORM's own `transaction`, but for that.
    */
   private run<T>(work: (tx: SqlStoreTx) => Promise<T>, enter: string | null) {
     // A transaction opened inside another would wait forever for PGlite's single session, and on
@@ -123,7 +126,7 @@ export class TypeormStore implements SqlStore {
       .run(() =>
         this.openTransaction.run(marker, async () => {
           const runner = this.dataSource.createQueryRunner();
-          if (enter !== null) startingWith(runner, enter);
+          owingStatements(runner, enter);
           try {
             await runner.startTransaction();
             const result = await work(createStoreTx(runner.manager));
@@ -147,19 +150,3 @@ export class TypeormStore implements SqlStore {
       });
   }
 }
-
-/**
- * The transaction's first statements go with its START TRANSACTION, in one simple-query message
- * (TypeORM sends START TRANSACTION on its own; its transaction state stays its own).
- */
-function startingWith(runner: QueryRunner, statements: string): void {
-  const query = runner.query.bind(runner) as (
-    sql: string,
-    parameters?: unknown[],
-    structured?: boolean,
-  ) => unknown;
-  runner.query = ((sql: string, parameters?: unknown[], structured?: boolean) =>
-    query(sql === START ? `${START};\n${statements}` : sql, parameters, structured)) as QueryRunner['query'];
-}
-
-const START = 'START TRANSACTION';

@@ -4,7 +4,7 @@ import type { MessageRepository } from '../../../core/ports/conversation-store';
 import { MessageEntity, type MessageRow } from '../../entities/message.entity';
 import { isUuid } from '../ids';
 import { insertReturning } from '../insert-returning';
-import { updateById } from '../update-by-id';
+import { deferUpdateById } from '../update-by-id';
 import { toMessageColumns, toMessageRecord } from './message-mapping';
 
 export const messageRepository = (manager: EntityManager): MessageRepository => {
@@ -46,7 +46,7 @@ export const messageRepository = (manager: EntityManager): MessageRepository => 
       return newest.reverse().map(toMessageRecord);
     },
     async setPlatformRef(id, platformMessageRef) {
-      await updateById(rows, id, { platformMessageRef }, ['platformMessageRef'], 'message');
+      await deferUpdateById(rows, id, { platformMessageRef }, ['platformMessageRef'], 'message');
     },
     async setNoteFoldState(id, foldState) {
       await updateNote(id, { noteFoldState: foldState });

@@ -8,7 +8,9 @@ import type {
 } from '../../../core/ports/run-checkpoints';
 import { RunCheckpointEntity, type RunCheckpointRow } from '../../entities/run-checkpoint.entity';
 import { isUuid } from '../ids';
+import { deferStatement } from '../pending-statements';
 import { queryRecords } from '../query-records';
+import { sqlLiteral } from '../statements-together';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -153,7 +155,10 @@ export const runCheckpointRepository = (manager: EntityManager): RunCheckpoints 
     },
     async remove(runId) {
       if (!isUuid(runId)) return;
-      await queryRecords(manager, 'DELETE FROM run_checkpoints WHERE run_id = $1', [runId]);
+      // T3: sent with the transaction's next message.
+      const runner = manager.queryRunner;
+      if (runner === undefined) throw new Error('A store transaction always has a query runner.');
+      await deferStatement(runner, `DELETE FROM run_checkpoints WHERE run_id = ${sqlLiteral(runId)}`);
     },
   };
 };

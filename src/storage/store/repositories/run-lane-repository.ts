@@ -4,7 +4,7 @@ import { RunEntity } from '../../entities/run.entity';
 import { isUuid } from '../ids';
 import { queryRecords } from '../query-records';
 import { hydrateAll, queryTogether, sqlLiteral } from '../statements-together';
-import { updateById, updateByIdReturning } from '../update-by-id';
+import { deferUpdateById, updateByIdReturning } from '../update-by-id';
 import { toRunRecord } from './run-repository';
 
 /** What the turn engine may change on a run: never its agent, conversation, chain or workspace. */
@@ -60,8 +60,9 @@ export const runLaneRepository = (manager: EntityManager): RunLaneRepository => 
       return row ? toRunRecord(row) : null;
     },
     async update(id, patch) {
-      // A2: a run of another workspace is hidden by row-level security: NotFoundError.
-      await updateById(rows, id, patch, RUN_PATCH_FIELDS, 'run');
+      // A2: a run of another workspace is hidden by row-level security: NotFoundError (T3: with
+      // the transaction's next message).
+      await deferUpdateById(rows, id, patch, RUN_PATCH_FIELDS, 'run');
     },
     async claimNext(agentId, conversationId, now) {
       if (!isUuid(agentId) || !isUuid(conversationId)) return null;

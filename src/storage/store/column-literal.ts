@@ -1,0 +1,64 @@
+import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { sqlLiteral, textLiteral } from './statements-together';
+
+/**
+ * T3: a value of an entity's column written into a statement sent with others (the simple query
+ * protocol carries no parameters). The value goes through the driver's own preparation first
+ * (jsonb to its JSON text, dates), then becomes a literal the server coerces to the column's
+ * type: text only through `textLiteral`, numbers only when finite, arrays as PostgreSQL array
+ * text. Anything else is a programming error, thrown before anything is sent.
+ */
+export const columnLiteral = (manager: EntityManager, column: ColumnMetadata, value: unknown): string => {
+  const prepared: unknown = manager.connection.driver.preparePersistentValue(value, column);
+  if (prepared === null || prepared === undefined) return 'NULL';
+  if (typeof prepared === 'boolean') return prepared ? 'TRUE' : 'FALSE';
+  if (typeof prepared === 'bigint') return prepared.toString();
+  if (typeof prepared === 'number') {
+    if (!Number.isFinite(prepared)) throw new Error(`Not a finite number for ${column.propertyName}.`);
+    return String(prepared);
+  }
+  if (prepared instanceof Date) return sqlLiteral(prepared);
+  if (typeof prepared === 'string') return textLiteral(prepared);
+  if (Array.isArray(prepared)) return textLiteral(arrayText(prepared, column));
+  throw new Error(`No literal for the value of ${column.propertyName}.`);
+};
+
+/** `{"a","b"}`: every element quoted, quotes and backslashes escaped, null as NULL. */
+const arrayText = (items: readonly unknown[], column: ColumnMetadata): string =>
+  `{${items
+    .map((item) => {
+      if (item === null) return 'NULL';
+      if (typeof item !== 'string')
+        throw new Error(`Only text arrays are written as literals (${column.propertyName}).`);
+      return `"${item.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+    })
+    .join(',')}}`;
+
+/** `"name"`: an identifier from the entity's own metadata, quoted. */
+export const quotedName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** Each set property of `values` as its column's quoted name and literal (undefined: left out). */
+export const columnLiterals = <Row extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<Row>,
+  values: object,
+): { names: string[]; literals: string[] } => {
+  const metadata = manager.connection.getMetadata(entity);
+  const names: string[] = [];
+  const literals: string[] = [];
+  for (const [property, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    const column = metadata.findColumnWithPropertyPath(property);
+    if (column === undefined) throw new Error(`${metadata.name} has no column ${property}.`);
+    names.push(quotedName(column.databaseName));
+    literals.push(columnLiteral(manager, column, value));
+  }
+  return { names, literals };
+};
+
+/** The entity's table, quoted. */
+export const quotedTable = <Row extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<Row>,
+): string => quotedName(manager.connection.getMetadata(entity).tableName);

@@ -1,0 +1,153 @@
+import { QueryFailedError, type QueryRunner } from 'typeorm';
+
+/** What the transaction's pg connection answers a simple query with: one result per statement. */
+interface SimpleQueryClient {
+  query(sql: string): Promise<{ rows: Record<string, unknown>[] } | { rows: Record<string, unknown>[] }[]>;
+}
+
+const START = 'START TRANSACTION';
+
+/** TypeORM's `QueryRunner.query`, as one signature. */
+type SendQuery = (sql: string, parameters?: unknown[], structured?: boolean) => Promise<unknown>;
+
+/**
+ * T3 (issue 12, item 5): the statements a transaction owes the database and has not sent yet —
+ * its START TRANSACTION with the tenant's settings, then writes whose answer nobody reads
+ * (`defer`). They go in front of the transaction's next message, in the same simple-query
+ * message when that one is sent together (`queryTogether`), else as one message of their own;
+ * what is still owed at the end goes with the COMMIT. A transaction that sent nothing sends
+ * neither its START TRANSACTION nor its COMMIT.
+ *
+ * Order holds: every statement reaches the server before any statement issued after it, in
+ * the transaction it was issued in. An error in one owed statement fails the message it went
+ * with (the transaction is then rolled back, as for any failed statement).
+ */
+class PendingStatements {
+  private owed: string[] = [];
+  /** Whether the START TRANSACTION has reached the server. */
+  private started = false;
+  /** Owed statements besides the START TRANSACTION and its settings. */
+  private writes = 0;
+
+  constructor(
+    private readonly runner: QueryRunner,
+    private readonly send: SendQuery,
+  ) {}
+
+  begin(enter: string | null): void {
+    this.owed = enter === null ? [START] : [START, enter];
+    this.started = false;
+    this.writes = 0;
+  }
+
+  hasStarted(): boolean {
+    return this.started;
+  }
+
+  defer(statement: string): void {
+    this.owed.push(statement);
+    this.writes += 1;
+  }
+
+  /** The owed statements, handed to a message about to be sent; the START counts as sent. */
+  take(): string[] {
+    const owed = this.owed;
+    if (owed.length > 0) this.started = true;
+    this.owed = [];
+    this.writes = 0;
+    return owed;
+  }
+
+  /** Sends what is owed now, as one message (before a statement that cannot be sent with it). */
+  async flush(): Promise<void> {
+    if (this.owed.length > 0) await sendTogether(this.runner, this.take());
+  }
+
+  /** TypeORM's COMMIT: with the owed writes, or nothing at all when nothing was ever sent. */
+  async commit(): Promise<void> {
+    if (!this.started && this.writes === 0) {
+      this.owed = [];
+      return;
+    }
+    await sendTogether(this.runner, [...this.take(), 'COMMIT']);
+  }
+
+  /** TypeORM's ROLLBACK: the owed statements are dropped; nothing to undo when never started. */
+  async rollback(): Promise<void> {
+    const started = this.started;
+    this.owed = [];
+    this.writes = 0;
+    if (started) await this.send('ROLLBACK');
+  }
+}
+
+const pending = new WeakMap<QueryRunner, PendingStatements>();
+
+/**
+ * Makes `runner`'s transactions lazy: TypeORM's START TRANSACTION (with `enter`, the tenant's
+ * settings) is owed, not sent, and every query the runner sends first pays what is owed.
+ */
+export function owingStatements(runner: QueryRunner, enter: string | null): void {
+  const send = runner.query.bind(runner) as SendQuery;
+  const statements = new PendingStatements(runner, send);
+  pending.set(runner, statements);
+  const query: SendQuery = async (sql, parameters, structured) => {
+    if (sql === START) return statements.begin(enter);
+    if (sql === 'COMMIT') return statements.commit();
+    if (sql === 'ROLLBACK') return statements.rollback();
+    await statements.flush();
+    return send(sql, parameters, structured);
+  };
+  runner.query = query as QueryRunner['query'];
+}
+
+/**
+ * T3: a write whose answer nobody reads, sent with the transaction's next message (at the
+ * latest its COMMIT). A transaction that has sent nothing yet sends it now, with its START
+ * TRANSACTION: a COMMIT is never a transaction's first message, so a connection lost while
+ * sending the first one always left nothing behind (T2: that transaction is safe to run
+ * again). Outside a lazy transaction it is sent at once. The write must fail on the server
+ * when it cannot be done (`summon_row_required`), since its answer is not read.
+ */
+export async function deferStatement(runner: QueryRunner, statement: string): Promise<void> {
+  const statements = pending.get(runner);
+  if (statements?.hasStarted()) statements.defer(statement);
+  else await sendTogetherWithOwed(runner, [statement]);
+}
+
+/**
+ * T3: runs statements in one round trip on the transaction's own connection — one simple-query
+ * message, one reply — after what the transaction owes, in the same message; returns each of
+ * `statements`' rows in order. Logged as one query.
+ */
+export async function sendTogetherWithOwed(
+  runner: QueryRunner,
+  statements: readonly string[],
+): Promise<Record<string, unknown>[][]> {
+  const owed = pending.get(runner)?.take() ?? [];
+  const results = await sendTogether(runner, [...owed, ...statements]);
+  return results.slice(owed.length);
+}
+
+async function sendTogether(
+  runner: QueryRunner,
+  statements: readonly string[],
+): Promise<Record<string, unknown>[][]> {
+  const sql = statements.join(';\n');
+  const logger = runner.connection.logger;
+  logger.logQuery(sql, [], runner);
+  const client = (await runner.connect()) as SimpleQueryClient;
+  let results: Awaited<ReturnType<SimpleQueryClient['query']>>;
+  try {
+    results = await client.query(sql);
+  } catch (error) {
+    // As TypeORM reports a failed query: the driver's error (SQLSTATE, constraint) inside.
+    logger.logQueryError(error instanceof Error ? error : String(error), sql, [], runner);
+    throw new QueryFailedError(sql, [], error instanceof Error ? error : new Error(String(error)));
+  }
+  const list = Array.isArray(results) ? results : [results];
+  if (list.length !== statements.length) {
+    throw new Error(`${statements.length} statements sent together, ${list.length} results.`);
+  }
+  return list.map((result) => result.rows);
+}
