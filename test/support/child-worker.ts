@@ -1,7 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import type { ChatPlatform } from '../../src/core/ports/chat-platform';
+import type { ChatPlatform, InboundMessage } from '../../src/core/ports/chat-platform';
 import type { RelayedAnswer, RelayedCall } from './worker-process';
 
 /**
@@ -77,6 +77,11 @@ export class ChildWorker {
       this.watchers.add(check);
       check();
     });
+  }
+
+  /** T3: hands `message` to the worker's own engine to route (as a process of role `all` receives it). */
+  receive(message: InboundMessage): void {
+    this.child.stdin.write(`${JSON.stringify({ receive: message })}\n`);
   }
 
   /** Sends `signal` and resolves once the process has exited. */

@@ -18,9 +18,10 @@ import type { ChatEngine } from '../../src/core/ports/chat-engine';
 import type { Clock } from '../../src/core/ports/clock';
 import type { EgressProxies } from '../../src/core/ports/egress';
 import { type Logger, silentLogger } from '../../src/core/ports/logger';
+import type { Metrics } from '../../src/core/ports/metrics';
 import type { RunWorkspace } from '../../src/core/ports/run-workspace';
 import type { Runner } from '../../src/core/ports/runner';
-import type { StoreTx } from '../../src/core/ports/store';
+import type { Store, StoreTx } from '../../src/core/ports/store';
 import type { WaitSignals } from '../../src/core/ports/wait-signals';
 import { InProcessWaitSignals } from '../../src/core/waits/in-process-wait-signals';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
@@ -58,6 +59,10 @@ export async function openEngineHarness(
     /** T2 outage tests: a PostgreSQL server and a Redis of the test's own, to restart. */
     postgresServerUrl?: string;
     redisUrl?: string;
+    /** What the engines count (`summon_turn_wakeups_total`: turns started here or queued, T3). */
+    metrics?: Metrics;
+    /** The store each engine is given, from the test database's (a test's own failures in front of it). */
+    wrapStore?: (store: Store) => Store;
   } = {},
 ) {
   const db = await openTestDatabase(
@@ -98,7 +103,7 @@ export async function openEngineHarness(
   let waits = waitsFor();
   const newEngine = (turnRunner: Runner, engineWaits: WaitSignals = waits) =>
     new TurnEngine({
-      store,
+      store: options.wrapStore?.(store) ?? store,
       platforms: new Map([['terminal', platform]]),
       queue: createJobQueue<RunJob>({
         name: queueName,
@@ -116,6 +121,7 @@ export async function openEngineHarness(
       clock,
       waits: engineWaits,
       logger: options.logger ?? silentLogger,
+      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
       relayName: null,
       timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, ...timings },
     });

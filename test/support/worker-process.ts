@@ -8,6 +8,9 @@
  *   is entered;
  * - out `PLATFORM <json>`, in `<json>`: its chat platform relays every post and edit to the
  *   test's platform and waits for the answer, as two processes share one Slack.
+ * - in `{"receive": <InboundMessage>}`: a person's message this process routes itself (as a
+ *   process of role `all` does: with its slot free, the turn starts here, T3); out
+ *   `RECEIVED <outcome as JSON>` once routed.
  *
  * Settings (all required): WORKER_DATABASE_URL, WORKER_REDIS_URL, WORKER_QUEUE, WORKER_PREFIX,
  * WORKER_DATA_DIR, WORKER_HEARTBEAT_MS, WORKER_DEAD_AFTER_MS.
@@ -23,7 +26,12 @@ import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/f
 import { DEFAULT_TIMINGS, type RunJob } from '../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
 import { createToolKit } from '../../src/core/engine/turn-tool-kit';
-import type { ChatPlatform, OutboundMessage, ThreadId } from '../../src/core/ports/chat-platform';
+import type {
+  ChatPlatform,
+  InboundMessage,
+  OutboundMessage,
+  ThreadId,
+} from '../../src/core/ports/chat-platform';
 import type { Logger } from '../../src/core/ports/logger';
 import type { Runner } from '../../src/core/ports/runner';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
@@ -51,10 +59,17 @@ class RelayedPlatform implements ChatPlatform {
   readonly platform = 'terminal' as const;
   private last = 0;
   private readonly waiting = new Map<number, (answer: RelayedAnswer) => void>();
+  /** Where a `receive` line goes (the engine, once it is made). */
+  onReceive: (message: InboundMessage) => void = () => {};
 
   constructor() {
     createInterface({ input: process.stdin, terminal: false }).on('line', (line) => {
-      const answer = JSON.parse(line) as RelayedAnswer;
+      const parsed = JSON.parse(line) as RelayedAnswer | { receive: InboundMessage };
+      if ('receive' in parsed) {
+        this.onReceive({ ...parsed.receive, receivedAt: new Date(parsed.receive.receivedAt) });
+        return;
+      }
+      const answer = parsed;
       this.waiting.get(answer.id)?.(answer);
       this.waiting.delete(answer.id);
     });
@@ -134,9 +149,10 @@ async function main(): Promise<void> {
             checkpointTools(setting('WORKER_COUNT_FILE'), (tool) => say(`TOOL_RUNNING ${tool}`)),
           ),
         };
+  const platform = new RelayedPlatform();
   const engine = new TurnEngine({
     store: database.store,
-    platforms: new Map([['terminal', new RelayedPlatform()]]),
+    platforms: new Map([['terminal', platform]]),
     queue: createJobQueue<RunJob>({
       name: setting('WORKER_QUEUE'),
       redisUrl: setting('WORKER_REDIS_URL'),
@@ -159,6 +175,12 @@ async function main(): Promise<void> {
   });
   // One turn at a time: what else is accepted waits in Redis while this worker is busy.
   await engine.start({ concurrency: 1 });
+  platform.onReceive = (message) => {
+    engine.receive(message).then(
+      (outcome) => say(`RECEIVED ${JSON.stringify(outcome)}`),
+      (error: unknown) => say(`RECEIVED failed ${error instanceof Error ? error.message : String(error)}`),
+    );
+  };
   say('WORKER_READY');
 }
 

@@ -15,6 +15,7 @@ export class PrometheusMetrics implements Metrics {
   readonly registry = new Registry();
   private sources: MetricSources = {};
   private readonly events: Counter<'platform' | 'stage'>;
+  private readonly wakeups: Counter<'path'>;
   private readonly turns: Counter<'status' | 'liveness'>;
   private readonly liveness: Counter<'liveness'>;
   private readonly backlog: Gauge<'platform'>;
@@ -31,6 +32,12 @@ export class PrometheusMetrics implements Metrics {
       name: 'summon_inbound_events_total',
       help: 'Inbound chat events by platform and stage (received, acknowledged, deduplicated, refused).',
       labelNames: ['platform', 'stage'],
+      registers,
+    });
+    this.wakeups = new Counter({
+      name: 'summon_turn_wakeups_total',
+      help: 'Queued turns woken, by path: local (started in this process at once, no queue job) or queue.',
+      labelNames: ['path'],
       registers,
     });
     this.turns = new Counter({
@@ -134,6 +141,9 @@ export class PrometheusMetrics implements Metrics {
   }
   eventRefused(platform: Platform): void {
     this.events.inc({ platform, stage: 'refused' });
+  }
+  turnWoken(path: 'local' | 'queue'): void {
+    this.wakeups.inc({ path });
   }
   turnFinished(status: RunStatus, liveness: RunLiveness): void {
     this.turns.inc({ status, liveness });

@@ -55,8 +55,8 @@ interface ActiveJob {
  */
 export class BullmqQueue<T> implements JobQueue<T> {
   private readonly queue: Queue<T>;
-  private readonly retry: RetryPolicy;
-  private readonly closeTimeoutMs: number;
+  readonly retry: RetryPolicy;
+  readonly closeTimeoutMs: number;
   private readonly log: Logger;
   private readonly active = new Set<ActiveJob>();
   /** Failures `run` threw and logged; BullMQ's own (a stalled job given up) are logged on 'failed'. */

@@ -55,8 +55,8 @@ interface Running {
  */
 export class InProcessQueue<T> implements JobQueue<T> {
   private readonly name: string;
-  private readonly retry: RetryPolicy;
-  private readonly closeTimeoutMs: number;
+  readonly retry: RetryPolicy;
+  readonly closeTimeoutMs: number;
   private readonly log: Logger;
   private readonly schedule: Schedule;
 

@@ -93,6 +93,12 @@ export interface EngineDeps {
   /** T1, T3: this process's slots for active turns; a waiting turn gives its slot back. */
   slots: TurnSlots;
   /**
+   * T3: starts a run's lane in this process now, without the queue, when it runs turns and a
+   * slot is free at once (`LaneWorker.tryRunHere`); false: enqueue it. Set by the engine; used
+   * only through `wakeRun`.
+   */
+  runHere?: (job: RunJob) => boolean;
+  /**
    * T2, A12: what this process saw of database and Redis outages (the engine's store and queue
    * retry through them and report here); recovery judges no run dead for silence during one.
    */
@@ -123,7 +129,7 @@ export type TurnToolKit = (engine: EngineDeps) => TurnToolsFactory;
  * What builds a `TurnEngine`: its deps, with the wait signals in-process unless given, and
  * the tool kit the engine binds to itself.
  */
-export type EngineSetup = Omit<EngineDeps, 'waits' | 'slots' | 'outage' | 'tools'> & {
+export type EngineSetup = Omit<EngineDeps, 'waits' | 'slots' | 'outage' | 'tools' | 'runHere'> & {
   waits?: WaitSignals;
   tools?: TurnToolKit;
 };

@@ -10,6 +10,7 @@ import { chooseResponders } from './choose-responders';
 import type { EngineDeps, RunJob } from './engine-deps';
 import { senderFrom } from './resolve-sender';
 import { steerRunningTurn } from './steering';
+import { wakeRun } from './wake-run';
 
 const TITLE_LENGTH = 80;
 
@@ -81,7 +82,8 @@ export async function afterRouting(
   }
   if (result.outcome.kind === 'accepted') {
     const jobs = result.jobs ?? result.outcome.runIds.map((runId) => ({ runId }));
-    for (const job of jobs) await deps.queue.enqueue({ id: job.runId, data: job });
+    // T3: started here when this process runs turns and has a slot free, else enqueued.
+    for (const job of jobs) await wakeRun(deps, job);
     log.info(
       { conversationId: result.outcome.conversationId, runIds: result.outcome.runIds },
       'message accepted',

@@ -75,6 +75,8 @@ export class TurnEngine implements ChatEngine {
     if (tools !== undefined) deps.tools = tools(deps);
     this.deps = deps;
     this.lanes = new LaneWorker(deps);
+    // T3: routing's runs start here when a slot is free (`wakeRun`); the same lanes as the queue's.
+    deps.runHere = (job) => this.lanes.tryRunHere(job);
     this.inbox = new InboxRouter(
       {
         store: deps.store,
@@ -101,6 +103,7 @@ export class TurnEngine implements ChatEngine {
     if (runTurns) {
       await recoverRuns(this.deps);
       this.deps.queue.process((job) => this.lanes.handle(job), { concurrency });
+      this.lanes.accept();
     }
     if (routeInbox) this.inbox.start();
     if (!runTurns) return;
@@ -141,9 +144,11 @@ export class TurnEngine implements ChatEngine {
     this.sweep = null;
     for (const unwatch of this.unwatch.splice(0)) unwatch();
     await this.inbox.close();
-    // Waiting turns (no job of their own) stop now and hand back; the others as the queue says.
+    // Waiting turns (no job of their own) stop now and hand back; the others as the queue says,
+    // and lanes started here without a job (`wakeRun`) as if they were its jobs: waited for up
+    // to the queue's close timeout, then aborted to hand back.
     this.lanes.stopDetached();
-    await this.deps.queue.close();
+    await Promise.all([this.deps.queue.close(), this.closeLanesHere()]);
     // The queue resolves once it has handed unfinished turns back, without waiting for them;
     // aborted, each still records its hand-back (run `queued` again, card "will start again").
     // Wait for that, so a process that exits after close leaves no run `running` to be taken
@@ -155,6 +160,12 @@ export class TurnEngine implements ChatEngine {
         'turns did not stop in time; they will be marked dead',
       );
     }
+  }
+
+  /** The lanes started here (no job): waited for up to the queue's close timeout, then handed back. */
+  private async closeLanesHere(): Promise<void> {
+    const attached = this.lanes.attachedHere();
+    if (!(await settledWithin(attached, this.deps.queue.closeTimeoutMs))) this.lanes.handBackHere();
   }
 
   /**

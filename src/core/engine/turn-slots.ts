@@ -37,6 +37,11 @@ export class TurnSlots {
     return this.slots.acquire(owner, signal);
   }
 
+  /** T3: a slot now, when one is free and no turn waits for one (`FairSlots.tryAcquire`); else null. */
+  tryAcquire(): SlotLease | null {
+    return this.slots.tryAcquire();
+  }
+
   /**
    * Runs `work` as run `runId`'s, holding `lease`; waits inside it (`suspendWhile`) find the
    * run's slot by its id. Resolves to the lease the run holds at the end (the slot may have

@@ -7,6 +7,7 @@ import { noteSourceOf } from './note-source';
 import { postInConversation } from './post-in-conversation';
 import { postSystemMessage } from './system-message';
 import type { TurnContext } from './turn-context';
+import { wakeRun } from './wake-run';
 
 /**
  * M14–M22: after a clean turn, the agents its reply names are woken in the same conversation,
@@ -93,7 +94,14 @@ export async function wakeAfterTurn(deps: EngineDeps, context: TurnContext, repl
         await noteSourceOf(deps.store, note, conversation.platform, agent),
       ),
     );
-    await deps.queue.enqueue({ id: woken.id, data: { runId: woken.id } });
+    // T3: its lane is known, so it starts here when a slot is free (`wakeRun`), else is enqueued.
+    const lane = {
+      workspaceId: woken.workspaceId,
+      agentId: woken.agentId,
+      conversationId: woken.conversationId,
+      spaceId: conversation.spaceId,
+    };
+    await wakeRun(deps, { runId: woken.id, lane });
   }
   for (const rejection of plan.rejections) {
     await postSystemMessage(deps, conversation, rejection.message);

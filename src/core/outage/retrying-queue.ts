@@ -1,4 +1,4 @@
-import type { EnqueueOptions, JobHandler, JobQueue } from '../ports/job-queue';
+import type { EnqueueOptions, JobHandler, JobQueue, RetryPolicy } from '../ports/job-queue';
 import type { OutageWatch } from './outage-watch';
 import { type OutageBackoff, retryWhileUnavailable } from './retry-while-unavailable';
 
@@ -14,6 +14,14 @@ export class RetryingQueue<T> implements JobQueue<T> {
     private readonly watch?: OutageWatch,
     private readonly backoff?: OutageBackoff,
   ) {}
+
+  get closeTimeoutMs(): number {
+    return this.inner.closeTimeoutMs;
+  }
+
+  get retry(): RetryPolicy {
+    return this.inner.retry;
+  }
 
   async enqueue(job: { id: string; data: T }, options?: EnqueueOptions): Promise<boolean> {
     const added = await retryWhileUnavailable(() => this.inner.enqueue(job, options), {

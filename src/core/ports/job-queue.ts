@@ -11,6 +11,13 @@ import { AppError } from '../errors';
  */
 export interface JobQueue<T> {
   /**
+   * How long `close()` waits for jobs in progress before handing them back. The engine gives
+   * the turns it started in-process, without a job (`LaneWorker.tryRunHere`), the same time.
+   */
+  readonly closeTimeoutMs: number;
+  /** How a throwing handler is retried; a turn started in-process that throws is enqueued to be retried the same way. */
+  readonly retry: RetryPolicy;
+  /**
    * Adds a job; a job whose id is already waiting, delayed, running or waiting to be retried
    * is not added again (returns false). Once it has completed or finally failed, the same id
    * may be added again (the turn engine re-enqueues a run id as a wake-up).

@@ -30,6 +30,11 @@ export interface Metrics {
   eventDeduplicated(platform: Platform): void;
   /** P8: a message refused (unknown account, role, unbound channel). */
   eventRefused(platform: Platform): void;
+  /**
+   * T3: a queued run woken: started in this process at once, without the queue (`local`: a
+   * free slot and this process runs turns), or through the job queue (`queue`).
+   */
+  turnWoken(path: 'local' | 'queue'): void;
   /** A12: a turn ended, with its status and liveness. */
   turnFinished(status: RunStatus, liveness: RunLiveness): void;
   /** A12: a running turn's liveness changed. */
@@ -54,6 +59,7 @@ export const noMetrics: Metrics = {
   eventAcknowledged: () => {},
   eventDeduplicated: () => {},
   eventRefused: () => {},
+  turnWoken: () => {},
   turnFinished: () => {},
   livenessChanged: () => {},
   outboxBacklog: () => {},

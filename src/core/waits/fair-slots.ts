@@ -57,6 +57,14 @@ export class FairSlots {
     });
   }
 
+  /**
+   * A slot for a turn that can start at once or not at all: one is free and nobody waits for
+   * one (so it never goes ahead of a waiter: fairness holds, T3). Null otherwise.
+   */
+  tryAcquire(): SlotLease | null {
+    return this.active < this.capacity && this.waiters === 0 ? this.lease() : null;
+  }
+
   stats(): { capacity: number; active: number; waiting: number } {
     return { capacity: this.capacity, active: this.active, waiting: this.waiters };
   }

@@ -87,6 +87,7 @@ describe('/metrics (Prometheus text through prom-client)', () => {
       // Every series the product names is exposed, with its help text.
       for (const name of [
         'summon_inbound_events_total',
+        'summon_turn_wakeups_total',
         'summon_turns_finished_total',
         'summon_turn_liveness_changes_total',
         'summon_queue_depth',

@@ -11,6 +11,7 @@ import { FileWorkspaceDirectory } from '../../../src/adapters/workspace-director
 import { TerminalChat, TerminalPlatform } from '../../../src/bots/terminal';
 import { DEFAULT_TIMINGS, type RunJob } from '../../../src/core/engine/engine-deps';
 import { TurnEngine } from '../../../src/core/engine/turn-engine';
+import type { ChatEngine, ReceiveOutcome } from '../../../src/core/ports/chat-engine';
 import { silentLogger } from '../../../src/core/ports/logger';
 import type { Runner } from '../../../src/core/ports/runner';
 import { InMemoryPairRateLimiter } from '../../../src/core/wake/in-memory-pair-rate-limiter';
@@ -189,5 +190,99 @@ describe('A12 a worker killed with SIGKILL mid-run (PostgreSQL + BullMQ)', () =>
       liveness: 'dead',
     });
     expect(thread(1)).toEqual(toldAndClosed);
+  });
+
+  it('T2, T3: a turn the killed process routed and started itself (no queue job) is marked dead the same way', async () => {
+    db = await openTestDatabase('postgres');
+    dataDir = await makeTempDir();
+    const { store } = db.database;
+    await store.transaction((tx) => ensureLocalChat(tx));
+    const now = () => new Date();
+    const platform = new TerminalPlatform({ output: new PassThrough(), now });
+    const thread = (n: number) =>
+      (platform.threads.list().find((t) => t.number === n)?.entries ?? []).map(describeEntry);
+    child = ChildWorker.start(
+      {
+        WORKER_DATABASE_URL: db.databaseUrl ?? '',
+        WORKER_REDIS_URL: TEST_REDIS_URL,
+        WORKER_QUEUE: queueName,
+        WORKER_PREFIX: prefix,
+        WORKER_DATA_DIR: dataDir.path,
+        WORKER_HEARTBEAT_MS: String(TIMINGS.heartbeatMs),
+        WORKER_DEAD_AFTER_MS: String(TIMINGS.deadAfterMs),
+      },
+      platform,
+    );
+    await child.waitForLine(/^WORKER_READY$/);
+    const worker = child;
+    // The person's messages reach the child's own engine, which runs turns (role `all`).
+    const notHere = () => Promise.reject(new Error('not used in this test'));
+    const viaChild: ChatEngine = {
+      receive: async (message) => {
+        const seen = worker.lines.length;
+        worker.receive(message);
+        await waitFor(
+          async () => worker.lines.length > seen && worker.lines.some((l) => l.startsWith('RECEIVED')),
+        );
+        const line = worker.lines.find((l) => l.startsWith('RECEIVED')) ?? '';
+        return JSON.parse(line.slice('RECEIVED '.length)) as ReceiveOutcome;
+      },
+      toggleNote: notHere,
+      decideApproval: notHere,
+      answerQuestion: notHere,
+      stopRun: notHere,
+      stopThread: notHere,
+    };
+    const chat = new TerminalChat({
+      input: new PassThrough(),
+      platform,
+      engine: viaChild,
+      now,
+      newId: randomUUID,
+    });
+
+    await chat.handleLine('@engineer long task');
+    const [, runId = ''] = await child.waitForLine(/^RUN_STARTED (\S+) engineer$/);
+    // T3: started in the process that routed it, without the queue: BullMQ never had its job.
+    expect(await rawQueue.getJob(runId)).toBeUndefined();
+    expect(await rawQueue.getJobCounts('waiting', 'active', 'delayed')).toEqual({
+      waiting: 0,
+      active: 0,
+      delayed: 0,
+    });
+    expect(thread(1)).toEqual(['you: @engineer long task', 'status(working) engineer']);
+
+    expect(await child.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
+
+    // A12: the next worker finds its heartbeat stopped and marks it dead, as for a queue job's turn.
+    const restarted = new ScriptedRunner({}, (request) => [
+      { type: 'final', text: `${request.agent.name} here` },
+    ]);
+    const engine = new TurnEngine({
+      store,
+      platforms: new Map([['terminal', platform]]),
+      queue: createJobQueue<RunJob>({ name: queueName, redisUrl: TEST_REDIS_URL, prefix }),
+      runners: () => restarted,
+      rateLimiter: new InMemoryPairRateLimiter(),
+      directory: new FileWorkspaceDirectory(dataDir.path),
+      clock: { now },
+      logger: silentLogger,
+      relayName: null,
+      timings: TIMINGS,
+    });
+    engines.push(engine);
+    await engine.start({ concurrency: 4 });
+    const dead = await waitFor(async () => {
+      const run = await store.transaction((tx) => tx.runs.findById(runId));
+      return run?.status === 'failed' ? run : null;
+    });
+    expect(dead).toMatchObject({ liveness: 'dead', error: 'the worker running this turn stopped' });
+    const told =
+      "system: engineer's turn was interrupted because the worker running it stopped. Mention @engineer again to retry.";
+    await waitFor(
+      async () =>
+        thread(1).join('\n') === ['you: @engineer long task', 'status(failed) engineer', told].join('\n'),
+    );
+    expect(restarted.requests).toHaveLength(0);
   });
 });

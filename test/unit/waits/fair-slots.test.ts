@@ -76,4 +76,26 @@ describe('T3: FairSlots', () => {
     expect(() => slots.setCapacity(0)).toThrow(/at least 1/);
     expect(() => new FairSlots(1.5)).toThrow(/whole number/);
   });
+
+  it('T3: tryAcquire, a slot at once when one is free and nobody waits; never ahead of a waiter, never past the bound', async () => {
+    const slots = new FairSlots(2);
+    const first = slots.tryAcquire();
+    expect(first).not.toBeNull();
+    const second = await slots.acquire(owner('w'));
+    // Full: nothing at once.
+    expect(slots.tryAcquire()).toBeNull();
+    expect(slots.stats()).toEqual({ capacity: 2, active: 2, waiting: 0 });
+    const waiting = slots.acquire(owner('other'));
+    first?.release();
+    // The freed slot went to the waiter, not to the one asking at once.
+    expect(await waiting).not.toBeNull();
+    expect(slots.tryAcquire()).toBeNull();
+    second?.release();
+    // Free and nobody waiting: taken at once, and counted.
+    const third = slots.tryAcquire();
+    expect(third).not.toBeNull();
+    expect(slots.stats()).toEqual({ capacity: 2, active: 2, waiting: 0 });
+    third?.release();
+    expect(slots.stats().active).toBe(1);
+  });
 });
