@@ -27,6 +27,14 @@ export interface OpenDatabaseOptions {
    * several test databases this way.
    */
   pglite?: PgliteConnection;
+  /**
+   * Refuse a store transaction opened inside another (`nested_transaction`). Default: on for
+   * PGlite, where one would wait forever for the single session; off for PostgreSQL, where the
+   * check's cost (an `AsyncLocalStorage`: a hook on every promise of the process) is paid by
+   * every turn (T3) and a nested transaction is a bug, not a hang. Test support turns it on for
+   * both, so the suites catch one either way.
+   */
+  checkNesting?: boolean;
 }
 
 export interface Database {
@@ -90,7 +98,10 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
       slots: INBOX_CONNECTIONS,
       query: async (sql: string, params: unknown[]) => (await inboxPool.query(sql, params)).rows,
     };
-    return new TypeormDatabase('postgres', dataSource, concurrentQueue, () => inboxPool.end(), inbox);
+    return new TypeormDatabase('postgres', dataSource, concurrentQueue, () => inboxPool.end(), {
+      inbox,
+      checkNesting: options.checkNesting ?? false,
+    });
   }
   const pglite = options.pglite ?? (await openPglite(options.dbDir));
   const dataSourceOptions: DataSourceOptions = {
@@ -105,7 +116,9 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
     await pglite.close();
     throw error;
   }
-  return new TypeormDatabase('pglite', dataSource, createSerialQueue(), () => pglite.close());
+  return new TypeormDatabase('pglite', dataSource, createSerialQueue(), () => pglite.close(), {
+    checkNesting: options.checkNesting ?? true,
+  });
 };
 
 class TypeormDatabase implements Database {
@@ -117,9 +130,9 @@ class TypeormDatabase implements Database {
     readonly dataSource: DataSource,
     private readonly queue: SerialQueue,
     private readonly closeEngine: () => Promise<void>,
-    inbox?: InboxConnection,
+    options: { inbox?: InboxConnection; checkNesting: boolean },
   ) {
-    this.store = new TypeormStore(dataSource, queue, () => this.close(), inbox);
+    this.store = new TypeormStore(dataSource, queue, () => this.close(), options);
   }
 
   migrate(): Promise<string[]> {

@@ -145,7 +145,7 @@ const postgresSlotOn = (server: string, name: string): Slot => {
     kind: 'postgres',
     location: databaseUrl,
     open: async () => {
-      const database = await openDatabase({ databaseUrl, dbDir: '' });
+      const database = await openDatabase({ databaseUrl, dbDir: '', checkNesting: true });
       return {
         database,
         release: async () => {

@@ -80,16 +80,20 @@ export async function finishRun(
     if (posted !== null) await tx.messages.setPlatformRef(posted.messageId, posted.ref);
     // T2: a finished turn is not resumed: its checkpoint goes with it.
     await tx.checkpoints.remove(run.id);
-    const finished = await tx.runs.updateAndRead(run.id, {
-      status: result.ok ? 'succeeded' : 'failed',
-      // P15: a stop asked as the reply arrived is dropped: the turn ended well.
-      ...(result.ok ? { error: null } : { error: result.error, liveness: 'failed' as const }),
-      finishedAt: now,
-      lastEventAt: now,
-    });
-    // Still under the lane's lock (taken for the leftovers): a run queued after this read waits
-    // for it in its own job's claim; one queued before is this worker's to claim next.
-    return { finished, leftovers, laneHasMore: await tx.runs.hasQueued(run.agentId, run.conversationId) };
+    // Still under the lane's lock (taken for the leftovers): a run queued after the look waits
+    // for it in its own job's claim; one queued before is this worker's to claim next. Asked
+    // together, the two share one round trip (T3).
+    const [finished, laneHasMore] = await Promise.all([
+      tx.runs.updateAndRead(run.id, {
+        status: result.ok ? 'succeeded' : 'failed',
+        // P15: a stop asked as the reply arrived is dropped: the turn ended well.
+        ...(result.ok ? { error: null } : { error: result.error, liveness: 'failed' as const }),
+        finishedAt: now,
+        lastEventAt: now,
+      }),
+      tx.runs.hasQueued(run.agentId, run.conversationId),
+    ]);
+    return { finished, leftovers, laneHasMore };
   });
   await enqueueLeftovers(deps, leftovers);
   deps.metrics?.turnFinished(finished.status, finished.liveness);

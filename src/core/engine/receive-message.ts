@@ -98,18 +98,20 @@ export async function routeMessage(
   deps: EngineDeps,
   message: InboundMessage,
 ): Promise<RoutedMessage> {
-  if (!(await tx.processedEvents.record(message.platform, message.eventId))) {
-    return { outcome: { kind: 'duplicate' }, hints: [], refusal: null };
-  }
-  // What routing reads, in one round trip (T3): who sent it where, the workspace's agents and
-  // members, the thread's conversation and the space's participants.
-  const reads = await tx.routingReads.read({
-    platform: message.platform,
-    workspace: message.workspace,
-    channelId: message.channelId,
-    thread: message.thread,
-    senderId: message.senderId,
-  });
+  // P6 (the event recorded once), and what routing reads: who sent it where, the workspace's
+  // agents and members, the thread's conversation and the space's participants — asked together,
+  // one round trip (T3); a duplicate's reads are simply not used.
+  const [first, reads] = await Promise.all([
+    tx.processedEvents.record(message.platform, message.eventId),
+    tx.routingReads.read({
+      platform: message.platform,
+      workspace: message.workspace,
+      channelId: message.channelId,
+      thread: message.thread,
+      senderId: message.senderId,
+    }),
+  ]);
+  if (!first) return { outcome: { kind: 'duplicate' }, hints: [], refusal: null };
   const sender = senderFrom(reads);
   if (!sender.ok)
     return { outcome: { kind: 'refused', reason: sender.reason }, hints: [], refusal: sender.reason };

@@ -10,24 +10,37 @@ const START = 'START TRANSACTION';
 /** TypeORM's `QueryRunner.query`, as one signature. */
 type SendQuery = (sql: string, parameters?: unknown[], structured?: boolean) => Promise<unknown>;
 
+type Rows = Record<string, unknown>[];
+
+/** Statements sent together whose rows somebody awaits: where they are in the message. */
+interface Reader {
+  from: number;
+  count: number;
+  resolve(rows: Rows[]): void;
+  reject(error: unknown): void;
+}
+
 /**
  * T3 (issue 12, item 5): the statements a transaction owes the database and has not sent yet —
- * its START TRANSACTION with the tenant's settings, then writes whose answer nobody reads
- * (`defer`). They go in front of the transaction's next message, in the same simple-query
- * message when that one is sent together (`queryTogether`), else as one message of their own;
- * what is still owed at the end goes with the COMMIT. A transaction that sent nothing sends
- * neither its START TRANSACTION nor its COMMIT.
+ * its START TRANSACTION with the tenant's settings, writes whose answer nobody reads (`defer`),
+ * and reads issued in the same tick (`read`: calls made together, as with `Promise.all`, go as
+ * one message). They go in front of the transaction's next message, in the same simple-query
+ * message when that one is sent together, else as one message of their own; what is still owed
+ * at the end goes with the COMMIT. A transaction that sent nothing sends neither its START
+ * TRANSACTION nor its COMMIT.
  *
  * Order holds: every statement reaches the server before any statement issued after it, in
  * the transaction it was issued in. An error in one owed statement fails the message it went
- * with (the transaction is then rolled back, as for any failed statement).
+ * with and every read in it (the transaction is then rolled back, as for any failed statement).
  */
 class PendingStatements {
   private owed: string[] = [];
+  private readers: Reader[] = [];
   /** Whether the START TRANSACTION has reached the server. */
   private started = false;
   /** Owed statements besides the START TRANSACTION and its settings. */
   private writes = 0;
+  private flushScheduled = false;
 
   constructor(
     private readonly runner: QueryRunner,
@@ -36,6 +49,7 @@ class PendingStatements {
 
   begin(enter: string | null): void {
     this.owed = enter === null ? [START] : [START, enter];
+    this.readers = [];
     this.started = false;
     this.writes = 0;
   }
@@ -49,18 +63,25 @@ class PendingStatements {
     this.writes += 1;
   }
 
-  /** The owed statements, handed to a message about to be sent; the START counts as sent. */
-  take(): string[] {
-    const owed = this.owed;
-    if (owed.length > 0) this.started = true;
-    this.owed = [];
-    this.writes = 0;
-    return owed;
+  /** Statements whose rows are wanted: sent at the end of this tick with whatever else is owed. */
+  read(statements: readonly string[]): Promise<Rows[]> {
+    return new Promise<Rows[]>((resolve, reject) => {
+      this.readers.push({ from: this.owed.length, count: statements.length, resolve, reject });
+      this.owed.push(...statements);
+      this.writes += statements.length;
+      if (this.flushScheduled) return;
+      this.flushScheduled = true;
+      queueMicrotask(() => {
+        this.flushScheduled = false;
+        // Its readers are told of a failure; nobody else awaits this send.
+        this.flush().catch(() => {});
+      });
+    });
   }
 
   /** Sends what is owed now, as one message (before a statement that cannot be sent with it). */
   async flush(): Promise<void> {
-    if (this.owed.length > 0) await sendTogether(this.runner, this.take());
+    if (this.owed.length > 0) await this.sendOwed([]);
   }
 
   /** TypeORM's COMMIT: with the owed writes, or nothing at all when nothing was ever sent. */
@@ -69,15 +90,36 @@ class PendingStatements {
       this.owed = [];
       return;
     }
-    await sendTogether(this.runner, [...this.take(), 'COMMIT']);
+    await this.sendOwed(['COMMIT']);
   }
 
   /** TypeORM's ROLLBACK: the owed statements are dropped; nothing to undo when never started. */
   async rollback(): Promise<void> {
     const started = this.started;
+    const readers = this.readers;
     this.owed = [];
+    this.readers = [];
     this.writes = 0;
+    for (const reader of readers) reader.reject(new Error('The transaction was rolled back.'));
     if (started) await this.send('ROLLBACK');
+  }
+
+  /** Everything owed, then `after`, as one message; each reader gets its statements' rows. */
+  private async sendOwed(after: readonly string[]): Promise<void> {
+    const owed = this.owed;
+    const readers = this.readers;
+    if (owed.length > 0) this.started = true;
+    this.owed = [];
+    this.readers = [];
+    this.writes = 0;
+    let results: Rows[];
+    try {
+      results = await sendTogether(this.runner, [...owed, ...after]);
+    } catch (error) {
+      for (const reader of readers) reader.reject(error);
+      throw error;
+    }
+    for (const reader of readers) reader.resolve(results.slice(reader.from, reader.from + reader.count));
   }
 }
 
@@ -117,22 +159,15 @@ export async function deferStatement(runner: QueryRunner, statement: string): Pr
 
 /**
  * T3: runs statements in one round trip on the transaction's own connection — one simple-query
- * message, one reply — after what the transaction owes, in the same message; returns each of
- * `statements`' rows in order. Logged as one query.
+ * message, one reply — with what the transaction owes in front and the statements of other
+ * calls made in the same tick beside them; returns each of `statements`' rows in order. Logged
+ * as one query. Outside a lazy transaction they are sent at once, on their own.
  */
-export async function sendTogetherWithOwed(
-  runner: QueryRunner,
-  statements: readonly string[],
-): Promise<Record<string, unknown>[][]> {
-  const owed = pending.get(runner)?.take() ?? [];
-  const results = await sendTogether(runner, [...owed, ...statements]);
-  return results.slice(owed.length);
+export function sendTogetherWithOwed(runner: QueryRunner, statements: readonly string[]): Promise<Rows[]> {
+  return pending.get(runner)?.read(statements) ?? sendTogether(runner, statements);
 }
 
-async function sendTogether(
-  runner: QueryRunner,
-  statements: readonly string[],
-): Promise<Record<string, unknown>[][]> {
+async function sendTogether(runner: QueryRunner, statements: readonly string[]): Promise<Rows[]> {
   const sql = statements.join(';\n');
   const logger = runner.connection.logger;
   logger.logQuery(sql, [], runner);

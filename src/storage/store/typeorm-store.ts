@@ -34,15 +34,17 @@ interface OpenTransaction {
  * thrown by `work` rolls it back.
  */
 export class TypeormStore implements SqlStore {
-  private readonly openTransaction = new AsyncLocalStorage<OpenTransaction>();
+  /** Where a transaction is open, when nesting is checked (`checkNesting`); null when not. */
+  private readonly openTransaction: AsyncLocalStorage<OpenTransaction> | null;
   private readonly inbox: GroupCommit<InboxEntry, boolean>;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly queue: SerialQueue,
     private readonly closeDatabase: () => Promise<void>,
-    inbox?: InboxConnection,
+    { inbox, checkNesting }: { inbox?: InboxConnection | undefined; checkNesting: boolean },
   ) {
+    this.openTransaction = checkNesting ? new AsyncLocalStorage<OpenTransaction>() : null;
     // Without connections of its own (PGlite's one session) the inbox write goes ahead of the
     // transactions waiting for it.
     const query =
@@ -104,6 +106,11 @@ export class TypeormStore implements SqlStore {
     return this.closeDatabase();
   }
 
+  /** Runs `work` marked as inside a transaction, when nesting is checked. */
+  private inMarked<T>(marker: OpenTransaction, work: () => Promise<T>): Promise<T> {
+    return this.openTransaction === null ? work() : this.openTransaction.run(marker, work);
+  }
+
   /**
    * One transaction on a connection of its own. T3: its START TRANSACTION and `enter` (the
    * tenant's settings) are owed until its first statement and go in the same round trip; a
@@ -113,7 +120,7 @@ export class TypeormStore implements SqlStore {
   private run<T>(work: (tx: SqlStoreTx) => Promise<T>, enter: string | null) {
     // A transaction opened inside another would wait forever for PGlite's single session, and on
     // PostgreSQL would not see the outer one's writes: refuse it on both, loudly.
-    if (this.openTransaction.getStore()?.open) {
+    if (this.openTransaction?.getStore()?.open) {
       return Promise.reject(
         new AppError('Store transactions cannot be nested: use the tx you were given.', 'nested_transaction'),
       );
@@ -124,7 +131,7 @@ export class TypeormStore implements SqlStore {
     let committing = false;
     return this.queue
       .run(() =>
-        this.openTransaction.run(marker, async () => {
+        this.inMarked(marker, async () => {
           const runner = this.dataSource.createQueryRunner();
           owingStatements(runner, enter);
           try {

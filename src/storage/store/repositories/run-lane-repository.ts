@@ -2,7 +2,6 @@ import { type EntityManager, In } from 'typeorm';
 import type { RunLaneRepository, RunPatch } from '../../../core/ports/conversation-store';
 import { RunEntity } from '../../entities/run.entity';
 import { isUuid } from '../ids';
-import { queryRecords } from '../query-records';
 import { hydrateAll, queryTogether, sqlLiteral } from '../statements-together';
 import { deferUpdateById, updateByIdReturning } from '../update-by-id';
 import { toRunRecord } from './run-repository';
@@ -76,12 +75,11 @@ export const runLaneRepository = (manager: EntityManager): RunLaneRepository => 
     },
     async hasQueued(agentId, conversationId) {
       if (!isUuid(agentId) || !isUuid(conversationId)) return false;
-      const found = await queryRecords<{ one: number }>(
-        manager,
-        `SELECT 1 AS one FROM runs WHERE agent_id = $1 AND conversation_id = $2 AND status = 'queued' LIMIT 1`,
-        [agentId, conversationId],
-      );
-      return found.length > 0;
+      // T3: sent together, so that a call made with it (the finish's read-back) shares its round trip.
+      const [found] = await queryTogether(manager, [
+        `SELECT 1 AS one FROM runs WHERE agent_id = ${sqlLiteral(agentId)} AND conversation_id = ${sqlLiteral(conversationId)} AND status = 'queued' LIMIT 1`,
+      ]);
+      return (found ?? []).length > 0;
     },
     async oldestQueued(agentId, conversationId) {
       if (!isUuid(agentId) || !isUuid(conversationId)) return null;
