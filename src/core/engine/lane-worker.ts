@@ -2,7 +2,7 @@ import type { QueuedJob } from '../ports/job-queue';
 import type { SlotLease } from '../waits/fair-slots';
 import type { EngineDeps, RunJob, RunLane } from './engine-deps';
 import { executeRun } from './execute-run';
-import { loadClaimedTurn } from './load-claimed-turn';
+import { claimAndLoad } from './load-claimed-turn';
 
 interface Lane {
   /** Set once its turn first waits: the queue job is then complete, the lane goes on in memory. */
@@ -180,11 +180,12 @@ export class LaneWorker {
       // Run the lane's queued turns oldest first until none is left or another worker holds it.
       for (;;) {
         if (signal.aborted || lease === null) return;
-        // The claim and the turn's reads in one transaction.
-        const next = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
-          const claimed = await tx.runs.claimNext(run.agentId, run.conversationId, deps.clock.now());
-          return claimed === null ? null : { claimed, loaded: await loadClaimedTurn(tx, deps, claimed) };
-        });
+        // The claim and the turn's reads in one transaction; the job's own run (the first
+        // claim's likely one) read with the claim, in its round trip (T3).
+        const expected = lane.runId === null ? job.runId : null;
+        const next = await deps.store.inWorkspace(run.workspaceId, (tx) =>
+          claimAndLoad(tx, deps, run, expected),
+        );
         if (next === null) return;
         const { claimed, loaded } = next;
         lane.runId = claimed.id;

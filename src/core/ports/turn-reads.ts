@@ -39,5 +39,13 @@ export interface TurnReads {
  * transaction that claimed it, instead of one statement per repository.
  */
 export interface TurnReadRepository {
-  read(run: RunRecord, historyMessages: number): Promise<TurnReads>;
+  /**
+   * `run.triggerMessageId` absent: the run's own, read in the statement itself — so the reads
+   * can be asked with the claim that takes the run, in its round trip (`loadClaimedTurn`).
+   */
+  read(run: TurnReadsOf, historyMessages: number): Promise<TurnReads>;
 }
+
+/** The run whose turn is read: its ids, and its trigger when already known. */
+export type TurnReadsOf = Pick<RunRecord, 'id' | 'workspaceId' | 'conversationId'> &
+  Partial<Pick<RunRecord, 'triggerMessageId'>>;

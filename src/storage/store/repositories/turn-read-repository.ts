@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { TurnReadRepository, TurnReads } from '../../../core/ports/turn-reads';
+import type { TurnReadRepository, TurnReads, TurnReadsOf } from '../../../core/ports/turn-reads';
 import { AgentEntity } from '../../entities/agent.entity';
 import { ConversationEntity } from '../../entities/conversation.entity';
 import { MemberEntity } from '../../entities/member.entity';
@@ -36,10 +36,7 @@ const EMPTY: TurnReads = {
  * The statements of a turn's start, each what its repository would have sent (same filters,
  * same order), sent together. The space is the conversation's, found in the statement itself.
  */
-const turnReadStatements = (
-  run: { id: string; workspaceId: string; conversationId: string; triggerMessageId: string | null },
-  historyMessages: number,
-): string[] => {
+const turnReadStatements = (run: TurnReadsOf, historyMessages: number): string[] => {
   const workspace = sqlLiteral(run.workspaceId);
   const conversation = sqlLiteral(run.conversationId);
   const spaceOfConversation = `(SELECT space_id FROM conversations WHERE id = ${conversation})`;
@@ -54,9 +51,11 @@ const turnReadStatements = (
     // (created_at, seq): messages stored in one transaction keep the order they were written in.
     `SELECT * FROM messages WHERE conversation_id = ${conversation}
       ORDER BY created_at DESC, seq DESC LIMIT ${sqlLiteral(Math.max(0, Math.floor(historyMessages)))}`,
-    run.triggerMessageId !== null && isUuid(run.triggerMessageId)
-      ? `SELECT * FROM messages WHERE id = ${sqlLiteral(run.triggerMessageId)}`
-      : 'SELECT NULL WHERE false',
+    run.triggerMessageId === undefined
+      ? `SELECT * FROM messages WHERE id = (SELECT trigger_message_id FROM runs WHERE id = ${sqlLiteral(run.id)})`
+      : run.triggerMessageId !== null && isUuid(run.triggerMessageId)
+        ? `SELECT * FROM messages WHERE id = ${sqlLiteral(run.triggerMessageId)}`
+        : 'SELECT NULL WHERE false',
     `SELECT * FROM run_checkpoints WHERE run_id = ${sqlLiteral(run.id)}`,
   ];
 };
