@@ -93,22 +93,27 @@ export const inboxRepository = (manager: EntityManager): InboxRepository => ({
     // head another transaction holds is skipped, and so (not being heads) are the rows after it.
     // Only the oldest CLAIM_WINDOW unrouted rows are looked at: a lane that finds nothing (every
     // head held by another lane) costs a bounded scan, however long the backlog; rows further
-    // back are behind those anyway.
+    // back are behind those anyway. The heads are found within that window (read once, by the
+    // pending index, and ranked in memory): an earlier unrouted row of the same thread or
+    // channel is in the window too, since the window is the oldest unrouted rows. Probing the
+    // table once per candidate instead cost tens of milliseconds a claim on a burst's backlog,
+    // whose dead index entries each probe walked (issue 12).
     const rows = await queryRecords<InboxSqlRow>(
       manager,
-      `SELECT i.id, i.platform, i.event_id, i.thread_key, i.channel_key, i.payload, i.received_at, i.attempts
+      `WITH w AS MATERIALIZED (
+         SELECT id, seq, platform, thread_key, channel_key, available_at
+         FROM inbound_inbox WHERE routed_at IS NULL ORDER BY seq LIMIT ${CLAIM_WINDOW}),
+       heads AS (
+         SELECT id FROM (
+           SELECT id, seq, platform, channel_key, available_at,
+             min(seq) OVER (PARTITION BY platform, thread_key) AS thread_head,
+             min(seq) OVER (PARTITION BY platform, channel_key) AS channel_head
+           FROM w) ranked
+         WHERE seq = thread_head AND (channel_key IS NULL OR seq = channel_head)
+           AND available_at <= $1 AND platform IN (${list}))
+       SELECT i.id, i.platform, i.event_id, i.thread_key, i.channel_key, i.payload, i.received_at, i.attempts
        FROM inbound_inbox i
-       WHERE i.id IN (
-           SELECT w.id FROM inbound_inbox w WHERE w.routed_at IS NULL ORDER BY w.seq LIMIT ${CLAIM_WINDOW})
-         AND i.routed_at IS NULL AND i.available_at <= $1 AND i.platform IN (${list})
-         AND NOT EXISTS (
-           SELECT 1 FROM inbound_inbox e
-           WHERE e.routed_at IS NULL AND e.platform = i.platform
-             AND e.thread_key = i.thread_key AND e.seq < i.seq)
-         AND (i.channel_key IS NULL OR NOT EXISTS (
-           SELECT 1 FROM inbound_inbox c
-           WHERE c.routed_at IS NULL AND c.platform = i.platform
-             AND c.channel_key = i.channel_key AND c.seq < i.seq))
+       WHERE i.id = ANY (ARRAY(SELECT id FROM heads)) AND i.routed_at IS NULL
        ORDER BY i.seq
        LIMIT 1
        FOR UPDATE OF i SKIP LOCKED`,
