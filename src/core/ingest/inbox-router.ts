@@ -8,7 +8,6 @@ import type { InboxDecision, InboxDecoder } from '../ports/inbox-decoder';
 import type { Logger } from '../ports/logger';
 import type { Metrics } from '../ports/metrics';
 import type { Store, StoreTx } from '../ports/store';
-import { AckPrecedence } from './ack-precedence';
 import { admitDirectMessage, type TellInThread } from './direct-message';
 import { transactionStore } from './transaction-store';
 
@@ -29,17 +28,6 @@ export interface InboxRouterOptions {
    * that fails is rolled back whole and its rows routed again one transaction each.
    */
   batch: number;
-  /**
-   * T4, acks first (`ack-precedence.ts`): routing waits until no inbox write has been taken in
-   * for this long, and a batch ends early when one comes in.
-   */
-  quietMs: number;
-  /**
-   * The guard: routing waits for such a pause this long at most, and routes rows stored longer
-   * ago than this without waiting (under load that never pauses, routing falls this far behind
-   * at most before taking its share again).
-   */
-  maxDeferMs: number;
 }
 
 export const DEFAULT_INBOX_OPTIONS: InboxRouterOptions = {
@@ -49,8 +37,6 @@ export const DEFAULT_INBOX_OPTIONS: InboxRouterOptions = {
   retryBaseMs: 500,
   retentionMs: 86_400_000,
   batch: 16,
-  quietMs: 10,
-  maxDeferMs: 5000,
 };
 
 /** Prune once in this many polls. */
@@ -71,8 +57,6 @@ export interface InboxRouterDeps<R extends { outcome: ReceiveOutcome }> {
    * made); absent (a router with no platforms), the reason is only logged.
    */
   tell?: TellInThread | undefined;
-  /** T4: acks first; absent, one made from the options (tests hand one in to hold an ack open). */
-  precedence?: AckPrecedence | undefined;
 }
 
 interface Routed<R> {
@@ -100,14 +84,12 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
   private closed = false;
   /** After a batch failed: how many rows are routed one transaction each, to find the failing one. */
   private singly = 0;
-  private readonly precedence: AckPrecedence;
 
   constructor(
     private readonly deps: InboxRouterDeps<R>,
     options: Partial<InboxRouterOptions> = {},
   ) {
     this.options = { ...DEFAULT_INBOX_OPTIONS, ...options };
-    this.precedence = deps.precedence ?? new AckPrecedence(deps.clock, this.options);
   }
 
   /** Takes up the rows a previous process left (T4), then keeps looking every `pollMs`. */
@@ -128,14 +110,7 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
   async ingest(entry: InboxEntry): Promise<IngestOutcome> {
     const metrics = this.deps.metrics;
     metrics?.eventReceived(entry.platform);
-    // T4: routing yields while this write is on its way (acks first).
-    const written = this.precedence.begin();
-    let stored: boolean;
-    try {
-      stored = await this.deps.store.addToInbox(entry);
-    } finally {
-      written();
-    }
+    const stored = await this.deps.store.addToInbox(entry);
     metrics?.eventAcknowledged(entry.platform);
     if (!stored) metrics?.eventDeduplicated(entry.platform);
     if (stored) this.kick();
@@ -187,22 +162,10 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
 
   /** Routes rows until none is claimable; resolves with the kick count of its last look. */
   private async lane(): Promise<number> {
-    // T4, acks first: a lane routes when the acks pause, or when routing is overdue (the guard:
-    // it waited `maxDeferMs`, or the rows it takes were stored that long ago), and then routes
-    // whole batches without yielding until it has caught up.
-    let catchingUp = false;
-    let mark: number | null = null;
     for (;;) {
       const seen = this.generation;
       if (this.closed) return seen;
-      if (!catchingUp) catchingUp = await this.precedence.quiet(() => this.closed, mark);
-      if (this.closed) return seen;
-      mark = this.precedence.mark();
-      const routed = await this.routeBatch(catchingUp ? null : mark);
-      if (routed !== null) {
-        catchingUp = routed.behind;
-        continue;
-      }
+      if (await this.routeBatch()) continue;
       // Nothing to claim. Another lane still running looks again after its row; the last one
       // looks again if a kick came meanwhile (a row stored after its snapshot).
       if (this.running.size > 1 || seen === this.generation) return seen;
@@ -211,11 +174,9 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
 
   /**
    * Routes the next claimable rows (up to `batch`) in one transaction, then does what follows
-   * each, in order; null when there was none (or the store could not be reached). Given a
-   * `yieldFrom` mark, the batch ends early (committing what it routed) once an ack comes in;
-   * `behind` says its first row was overdue (stored `maxDeferMs` ago or longer).
+   * each, in order; false when there was none (or the store could not be reached).
    */
-  private async routeBatch(yieldFrom: number | null): Promise<{ behind: boolean } | null> {
+  private async routeBatch(): Promise<boolean> {
     const claimed: InboxRecord[] = [];
     const limit = this.singly > 0 ? 1 : Math.max(1, this.options.batch);
     let done: Routed<R>[];
@@ -223,8 +184,6 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
       done = await this.deps.store.transaction(async (tx) => {
         const routed: Routed<R>[] = [];
         while (routed.length < limit && !this.closed) {
-          // T4, acks first: an ack that came in ends the batch; the rest waits for a pause.
-          if (routed.length > 0 && yieldFrom !== null && this.precedence.cameSince(yieldFrom)) break;
           const one = await this.routeInTransaction(tx, claimed);
           if (one === null) break;
           routed.push(one);
@@ -235,23 +194,22 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
       const record = claimed[claimed.length - 1];
       if (record === undefined) {
         this.deps.logger.warn({ component: 'inbox', err: String(error) }, 'inbox could not be read');
-        return null;
+        return false;
       }
       if (claimed.length > 1) {
         // Nothing of the batch committed: its rows go again one transaction each, so only
         // the row that fails is counted as failing (P6: none of them was recorded).
         this.singly = claimed.length;
-        return { behind: true };
+        return true;
       }
       if (this.singly > 0) this.singly -= 1;
       await this.recordFailure(record, error);
-      return { behind: false };
+      return true;
     }
     if (this.singly > 0) this.singly -= done.length;
-    const first = done[0];
-    if (first === undefined) return null;
+    if (done.length === 0) return false;
     for (const one of done) await this.afterCommit(one);
-    return { behind: this.precedence.overdue(first.record.receivedAt) };
+    return true;
   }
 
   private async routeInTransaction(tx: StoreTx, claimed: InboxRecord[]): Promise<Routed<R> | null> {
