@@ -1,4 +1,4 @@
-import { QueryFailedError, type QueryRunner } from 'typeorm';
+import { type EntityManager, QueryFailedError, type QueryRunner } from 'typeorm';
 
 /** What the transaction's pg connection answers a simple query with: one result per statement. */
 interface SimpleQueryClient {
@@ -38,8 +38,8 @@ class PendingStatements {
   private readers: Reader[] = [];
   /** Whether the START TRANSACTION has reached the server. */
   private started = false;
-  /** Owed statements besides the START TRANSACTION and its settings. */
-  private writes = 0;
+  /** Owed statements besides the START TRANSACTION and its settings (writes and reads). */
+  private besidesStart = 0;
   private flushScheduled = false;
 
   constructor(
@@ -51,7 +51,7 @@ class PendingStatements {
     this.owed = enter === null ? [START] : [START, enter];
     this.readers = [];
     this.started = false;
-    this.writes = 0;
+    this.besidesStart = 0;
   }
 
   hasStarted(): boolean {
@@ -60,7 +60,7 @@ class PendingStatements {
 
   defer(statement: string): void {
     this.owed.push(statement);
-    this.writes += 1;
+    this.besidesStart += 1;
   }
 
   /** Statements whose rows are wanted: sent at the end of this tick with whatever else is owed. */
@@ -68,7 +68,7 @@ class PendingStatements {
     return new Promise<Rows[]>((resolve, reject) => {
       this.readers.push({ from: this.owed.length, count: statements.length, resolve, reject });
       this.owed.push(...statements);
-      this.writes += statements.length;
+      this.besidesStart += statements.length;
       if (this.flushScheduled) return;
       this.flushScheduled = true;
       queueMicrotask(() => {
@@ -86,7 +86,7 @@ class PendingStatements {
 
   /** TypeORM's COMMIT: with the owed writes, or nothing at all when nothing was ever sent. */
   async commit(): Promise<void> {
-    if (!this.started && this.writes === 0) {
+    if (!this.started && this.besidesStart === 0) {
       this.owed = [];
       return;
     }
@@ -99,7 +99,7 @@ class PendingStatements {
     const readers = this.readers;
     this.owed = [];
     this.readers = [];
-    this.writes = 0;
+    this.besidesStart = 0;
     for (const reader of readers) reader.reject(new Error('The transaction was rolled back.'));
     if (started) await this.send('ROLLBACK');
   }
@@ -111,7 +111,7 @@ class PendingStatements {
     if (owed.length > 0) this.started = true;
     this.owed = [];
     this.readers = [];
-    this.writes = 0;
+    this.besidesStart = 0;
     let results: Rows[];
     try {
       results = await sendTogether(this.runner, [...owed, ...after]);
@@ -151,7 +151,9 @@ export function owingStatements(runner: QueryRunner, enter: string | null): void
  * again). Outside a lazy transaction it is sent at once. The write must fail on the server
  * when it cannot be done (`summon_row_required`), since its answer is not read.
  */
-export async function deferStatement(runner: QueryRunner, statement: string): Promise<void> {
+export async function deferStatement(manager: EntityManager, statement: string): Promise<void> {
+  const runner = manager.queryRunner;
+  if (!runner) throw new Error('A store transaction always has a query runner.');
   const statements = pending.get(runner);
   if (statements?.hasStarted()) statements.defer(statement);
   else await sendTogetherWithOwed(runner, [statement]);

@@ -25,7 +25,7 @@ export const updateById = async <Row extends ObjectLiteral & { id: string }>(
     (Object.keys(values).length === 0
       ? await rows.existsBy(where)
       : Boolean((await rows.update(where, values)).affected));
-  if (!found) throw new NotFoundError(`No ${what} with id ${id} in this workspace.`);
+  if (!found) throw new NotFoundError(missingRow(what, id));
 };
 
 /**
@@ -48,7 +48,7 @@ export const updateByIdReturning = async <Row extends ObjectLiteral & { id: stri
       : await queryTogether(rows.manager, [updateStatement(rows, id, values, '*')]).then(([raws]) =>
           hydrateFirst(rows.manager, rows.target, raws),
         );
-  if (!row) throw new NotFoundError(`No ${what} with id ${id} in this workspace.`);
+  if (!row) throw new NotFoundError(missingRow(what, id));
   return row;
 };
 
@@ -76,21 +76,22 @@ export const deferUpdateById = async <Row extends ObjectLiteral & { id: string }
   columns: readonly (keyof Row & string)[],
   what: string,
 ): Promise<void> => {
-  const missing = `No ${what} with id ${id} in this workspace.`;
+  const missing = missingRow(what, id);
   if (!isUuid(id)) throw new NotFoundError(missing);
   const values = patchValues<Row>(patch, columns);
-  const runner = rows.manager.queryRunner;
-  if (runner === undefined) throw new Error('A store transaction always has a query runner.');
   const table = quotedTable(rows.manager, rows.target);
   const found =
     Object.keys(values).length === 0
       ? `SELECT 1 FROM ${table} WHERE "id" = ${sqlLiteral(id)}`
       : updateStatement(rows, id, values, '1');
   await deferStatement(
-    runner,
+    rows.manager,
     `WITH found AS (${found}) SELECT summon_row_required(EXISTS (SELECT 1 FROM found), ${textLiteral(missing)})`,
   );
 };
+
+/** What a missing row (or one row-level security hides, A2) is called, whichever way it was found missing. */
+const missingRow = (what: string, id: string) => `No ${what} with id ${id} in this workspace.`;
 
 /** Only the named columns, whatever else the patch carries at runtime; `undefined` leaves one as is. */
 const patchValues = <Row extends ObjectLiteral>(

@@ -156,9 +156,7 @@ export const runCheckpointRepository = (manager: EntityManager): RunCheckpoints 
     async remove(runId) {
       if (!isUuid(runId)) return;
       // T3: sent with the transaction's next message.
-      const runner = manager.queryRunner;
-      if (runner === undefined) throw new Error('A store transaction always has a query runner.');
-      await deferStatement(runner, `DELETE FROM run_checkpoints WHERE run_id = ${sqlLiteral(runId)}`);
+      await deferStatement(manager, `DELETE FROM run_checkpoints WHERE run_id = ${sqlLiteral(runId)}`);
     },
   };
 };
