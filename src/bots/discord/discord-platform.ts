@@ -163,6 +163,9 @@ export class DiscordPlatform implements ChatPlatform {
         messageId: messageRef,
         body: renderEditBody(message, members),
       });
+      // An edit inside the thread went through: the thread exists. A turn resumed by another
+      // process (T2) then posts into it without asking Discord to start it again.
+      if (!this.threads.has(parts.thread)) this.knowThread(parts.thread);
     });
   }
 

@@ -119,8 +119,13 @@ describe('Discord front end: /ask, rate limits, restarts', () => {
       expect(await h.engine?.approvalState(approval?.id ?? '')).toBe('allow');
       // Created once; after the restart the channel's webhook was found again and reused.
       expect(h.standIn.webhooks.size).toBe(1);
+      // The turn, resumed by the new process, answers into the thread it already has: its card
+      // edits there told the new process the thread exists, so it is not started again (160004).
+      turn.release();
+      await h.waitInThread(asked, (m) => m.content === 'pushed');
+      await h.settled(1);
     } finally {
       turn.release();
     }
-  });
+  }, 30_000);
 });
