@@ -97,10 +97,12 @@ export class DiscordInboxDecoder implements InboxDecoder {
     chat: ChatDirectory,
   ): Promise<InboxDecision> {
     const directory = discordDirectory(chat);
-    if (!(await directory.isBoundChannel(place.guild, place.channel))) {
-      return { kind: 'drop', reason: 'channel not bound to a space' };
-    }
-    const members = await directory.members(place.guild);
+    // T3: both asked at once, so they go to the database as one round trip.
+    const [bound, members] = await Promise.all([
+      directory.isBoundChannel(place.guild, place.channel),
+      directory.members(place.guild),
+    ]);
+    if (!bound) return { kind: 'drop', reason: 'channel not bound to a space' };
     const inbound = toInbound(message, place, { botUserId: this.deps.botUserId() ?? '', members });
     if (place.topLevel) this.deps.platform.nameThread(place.thread, inbound.text);
     else this.deps.platform.knowThread(place.thread);

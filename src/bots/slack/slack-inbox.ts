@@ -80,7 +80,12 @@ export class SlackInboxDecoder implements InboxDecoder {
   async decode(record: InboxRecord, directory: ChatDirectory): Promise<InboxDecision> {
     const { teamId, event, files } = payloadOf(record);
     const log = this.deps.logger.child({ component: 'slack', eventId: record.eventId });
-    const nicknames = await new SlackDirectory(directory).nicknamesOfTeam(teamId);
+    const direct = event.channel_type === 'im';
+    // T3: both asked at once, so they go to the database as one round trip.
+    const [nicknames, bound] = await Promise.all([
+      new SlackDirectory(directory).nicknamesOfTeam(teamId),
+      direct || event.channel === undefined ? false : directory.isBoundChannel('slack', event.channel),
+    ]);
     const decision = toInboundMessage(event, {
       teamId,
       botUserId: this.deps.botUserId,
@@ -94,8 +99,7 @@ export class SlackInboxDecoder implements InboxDecoder {
         ? decision.message
         : { ...decision.message, attachments: files };
     // P1: a direct message, from this person in this team: the core routes it in their own space.
-    const direct = event.channel_type === 'im';
-    if (!direct) await advanceCursors(directory, message.channelId, event);
+    if (bound) await advanceCursors(directory, message.channelId, event);
     return {
       kind: 'route',
       message,
@@ -110,7 +114,7 @@ export class SlackInboxDecoder implements InboxDecoder {
 }
 
 /**
- * P11: the back-fill cursors of a bound channel move in the routing's transaction (routed and
+ * P11: the back-fill cursors of a bound channel (the caller checked) move in the routing's transaction (routed and
  * remembered, or neither): a top-level message moves the channel's and opens its own thread's
  * (so replies said during a gap are fetched), a reply moves its thread's.
  */
@@ -121,7 +125,6 @@ async function advanceCursors(
 ): Promise<void> {
   const ts = event.ts;
   if (ts === undefined) return;
-  if (!(await directory.isBoundChannel('slack', channel))) return;
   const messageId = slackTsCursor(ts);
   const root = event.thread_ts ?? ts;
   if (root === ts)

@@ -32,22 +32,16 @@ export class StoreChatDirectory implements ChatDirectory {
     );
   }
 
+  /** One statement: asked in the same tick as `membersOfTeam` (an inbox decoder), one round trip (T3). */
   isBoundChannel(platform: BindablePlatform, channelId: string, teamId?: string): Promise<boolean> {
-    return this.store.transaction(async (tx) => {
-      const channel = await tx.channelBindings.find(platform, channelId);
-      if (channel === null) return false;
-      if (teamId === undefined) return true;
-      const team = await tx.platformBindings.find(platform, teamId);
-      return team !== null && channel.workspaceId === team.workspaceId;
-    });
+    return this.store.transaction((tx) => tx.routingReads.channelIsBound(platform, channelId, teamId));
   }
 
+  /** One statement, as `isBoundChannel`. */
   membersOfTeam(platform: BindablePlatform, teamId: string): Promise<PlatformMember[]> {
-    return this.store.transaction(async (tx) => {
-      const team = await tx.platformBindings.find(platform, teamId);
-      if (team === null) return [];
-      return (await tx.members.list(team.workspaceId)).map((m) => asPlatformMember(m, platform));
-    });
+    return this.store.transaction(async (tx) =>
+      (await tx.routingReads.membersOfTeam(platform, teamId)).map((m) => asPlatformMember(m, platform)),
+    );
   }
 
   channelOwner(

@@ -174,7 +174,8 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
 
   /**
    * Routes the next claimable rows (up to `batch`) in one transaction, then does what follows
-   * each, in order; false when there was none (or the store could not be reached).
+   * each, in order; false when there was none (or the store could not be reached). `claimed`
+   * holds the rows whose routing began: on a failure, the last is the one that failed.
    */
   private async routeBatch(): Promise<boolean> {
     const claimed: InboxRecord[] = [];
@@ -183,10 +184,21 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
     try {
       done = await this.deps.store.transaction(async (tx) => {
         const routed: Routed<R>[] = [];
+        // Heads of different threads, claimed together (one statement); a thread's next row
+        // becomes a head once the one before it is marked routed, and is claimed by the next look.
+        let heads: InboxRecord[] = [];
         while (routed.length < limit && !this.closed) {
-          const one = await this.routeInTransaction(tx, claimed);
-          if (one === null) break;
-          routed.push(one);
+          if (heads.length === 0) {
+            heads = await tx.inbox.claimHeads(
+              [...this.decoders.keys()],
+              this.deps.clock.now(),
+              limit - routed.length,
+            );
+            if (heads.length === 0) break;
+          }
+          const record = heads.shift() as InboxRecord;
+          claimed.push(record);
+          routed.push(await this.routeInTransaction(tx, record));
         }
         return routed;
       });
@@ -212,11 +224,8 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
     return true;
   }
 
-  private async routeInTransaction(tx: StoreTx, claimed: InboxRecord[]): Promise<Routed<R> | null> {
+  private async routeInTransaction(tx: StoreTx, record: InboxRecord): Promise<Routed<R>> {
     const now = this.deps.clock.now();
-    const record = await tx.inbox.claimHead([...this.decoders.keys()], now);
-    if (record === null) return null;
-    claimed.push(record);
     const decoder = this.decoders.get(record.platform);
     if (decoder === undefined) throw new Error(`No inbox decoder for ${record.platform}.`);
     const store = transactionStore(tx);

@@ -13,13 +13,17 @@ export interface InboxRepository {
    */
   add(entry: InboxEntry): Promise<boolean>;
   /**
-   * Locks, for the rest of this transaction, the oldest row not yet routed that heads its
-   * thread (no earlier row of that thread is still unrouted; for a top-level message, none of
-   * its channel's earlier top-level messages either) and is due; rows another
-   * transaction holds are skipped (`FOR UPDATE SKIP LOCKED`). Null when there is none.
+   * Locks, for the rest of this transaction, the oldest rows (up to `limit`, oldest first) not
+   * yet routed that each head their thread (no earlier row of that thread is still unrouted;
+   * for a top-level message, none of its channel's earlier top-level messages either) and are
+   * due; rows another transaction holds are skipped (`FOR UPDATE SKIP LOCKED`). No two of them
+   * share a thread or a channel's top level. Empty when there is none.
    */
-  claimHead(platforms: readonly Platform[], now: Date): Promise<InboxRecord | null>;
-  /** The row was routed (in the transaction that did the routing's work). */
+  claimHeads(platforms: readonly Platform[], now: Date, limit: number): Promise<InboxRecord[]>;
+  /**
+   * The row was routed (in the transaction that did the routing's work). Sent with the
+   * transaction's next statement (T3); a row that is not there fails the transaction.
+   */
   markRouted(id: string, outcome: InboxOutcome, at: Date): Promise<void>;
   /**
    * A routing attempt failed: the row is tried again from `retryAt` (its thread waits for it),

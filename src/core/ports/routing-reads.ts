@@ -1,5 +1,5 @@
 import type { ConversationRecord } from '../model/conversation-records';
-import type { Platform } from '../model/platform';
+import type { BindablePlatform, Platform } from '../model/platform';
 import type {
   AgentRecord,
   ChannelBindingRecord,
@@ -42,7 +42,19 @@ export interface RoutingReads {
   participants: ParticipantRef[];
 }
 
-/** T3, T4 (issue 12, item 5): routing's reads in one round trip, in the routing transaction. */
+/**
+ * T3, T4 (issue 12, item 5): routing's reads in one round trip, in the routing transaction.
+ * Each is one statement, sent with whatever else the transaction asks in the same tick: an
+ * inbox decoder's `membersOfTeam` and `channelIsBound` asked together (`Promise.all`) cost one
+ * round trip.
+ */
 export interface RoutingReadRepository {
   read(key: RoutingKey): Promise<RoutingReads>;
+  /** The members of the workspace a team or guild is bound to (oldest first); none when unbound. */
+  membersOfTeam(platform: BindablePlatform, teamId: string): Promise<MemberRecord[]>;
+  /**
+   * Whether the channel is bound to a space; given `teamId`, only a space of the workspace that
+   * team or guild is bound to counts (P1).
+   */
+  channelIsBound(platform: BindablePlatform, channelId: string, teamId?: string): Promise<boolean>;
 }

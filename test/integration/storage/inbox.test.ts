@@ -26,7 +26,7 @@ describe.each(DATABASE_KINDS)('the inbound inbox on %s', (kind) => {
   const store = () => db.database.store;
   const add = (e: InboxEntry) => store().transaction((tx) => tx.inbox.add(e));
   const claim = (platforms: Platform[] = ['slack', 'discord'], now = new Date()) =>
-    store().transaction((tx) => tx.inbox.claimHead(platforms, now));
+    store().transaction(async (tx) => (await tx.inbox.claimHeads(platforms, now, 1))[0] ?? null);
   const route = (id: string) => store().transaction((tx) => tx.inbox.markRouted(id, 'accepted', new Date()));
   const pending = () => store().transaction((tx) => tx.inbox.countPending());
 
@@ -74,9 +74,9 @@ describe.each(DATABASE_KINDS)('the inbound inbox on %s', (kind) => {
     const claimed: string[] = [];
     for (;;) {
       const next = await store().transaction(async (tx) => {
-        const row = await tx.inbox.claimHead(['slack'], new Date());
-        if (row !== null) await tx.inbox.markRouted(row.id, 'accepted', new Date());
-        return row;
+        const [row] = await tx.inbox.claimHeads(['slack'], new Date(), 1);
+        if (row !== undefined) await tx.inbox.markRouted(row.id, 'accepted', new Date());
+        return row ?? null;
       });
       if (next === null) break;
       claimed.push(next.eventId);
@@ -140,6 +140,47 @@ describe.each(DATABASE_KINDS)('the inbound inbox on %s', (kind) => {
     expect(await pending()).toBe(1);
   });
 
+  it('T4: claims the heads of several threads at once, oldest first, never two of one thread or one channel; once a head is marked routed, its thread’s next row is a head in the same transaction', async () => {
+    await add(entry('a1', 'thread-a'));
+    await add(entry('t1', 'thread-1', 'slack', 'channel-x'));
+    await add(entry('a2', 'thread-a'));
+    await add(entry('t2', 'thread-2', 'slack', 'channel-x'));
+    await add(entry('b1', 'thread-b'));
+    const order = await store().transaction(async (tx) => {
+      const looks: string[][] = [];
+      for (;;) {
+        const heads = await tx.inbox.claimHeads(['slack'], new Date(), 10);
+        if (heads.length === 0) return looks;
+        looks.push(heads.map((r) => r.eventId));
+        for (const head of heads) await tx.inbox.markRouted(head.id, 'accepted', new Date());
+      }
+    });
+    expect(order).toEqual([
+      ['a1', 't1', 'b1'],
+      ['a2', 't2'],
+    ]);
+    expect(await pending()).toBe(0);
+    await add(entry('c1', 'thread-c'));
+    await add(entry('d1', 'thread-d'));
+    // At most `limit`.
+    expect((await store().transaction((tx) => tx.inbox.claimHeads(['slack'], new Date(), 1))).length).toBe(1);
+  });
+
+  it('T3: marking a row that is not there fails the transaction on the server, and nothing of it stays', async () => {
+    await add(entry('a1', 'thread-a'));
+    const attempt = store().transaction(async (tx) => {
+      const [head] = await tx.inbox.claimHeads(['slack'], new Date(), 1);
+      await tx.inbox.markRouted(head?.id ?? '', 'accepted', new Date());
+      // Owed: sent with the COMMIT, where the missing row is found.
+      await tx.inbox.markRouted('00000000-0000-4000-8000-000000000000', 'accepted', new Date());
+    });
+    await expect(attempt).rejects.toThrow('No inbox row with id 00000000-0000-4000-8000-000000000000.');
+    expect(await pending()).toBe(1);
+    await expect(
+      store().transaction((tx) => tx.inbox.markRouted('not-an-id', 'accepted', new Date())),
+    ).rejects.toThrow('No inbox row with id not-an-id.');
+  });
+
   it('deletes rows routed before a moment, never unrouted ones', async () => {
     await add(entry('a1', 'thread-a'));
     await add(entry('b1', 'thread-b'));
@@ -173,7 +214,7 @@ describe('the inbound inbox under concurrent routers on postgres', () => {
     let claimedFirst: string | undefined;
     const first = store
       .transaction(async (tx) => {
-        claimedFirst = (await tx.inbox.claimHead(['slack'], new Date()))?.eventId;
+        claimedFirst = (await tx.inbox.claimHeads(['slack'], new Date(), 1))[0]?.eventId;
         await held;
         throw new Error('the process died mid-routing');
       })
@@ -181,10 +222,11 @@ describe('the inbound inbox under concurrent routers on postgres', () => {
     while (claimedFirst === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(claimedFirst).toBe('a1');
     // Not a2 (a1 is still unrouted), not a1 (locked): thread b's head.
-    const second = await store.transaction((tx) => tx.inbox.claimHead(['slack'], new Date()));
-    expect(second?.eventId).toBe('b1');
+    const second = await store.transaction((tx) => tx.inbox.claimHeads(['slack'], new Date(), 5));
+    expect(second.map((r) => r.eventId)).toEqual(['b1']);
     release();
     expect(await first).toBe('the process died mid-routing');
-    expect((await store.transaction((tx) => tx.inbox.claimHead(['slack'], new Date())))?.eventId).toBe('a1');
+    const again = await store.transaction((tx) => tx.inbox.claimHeads(['slack'], new Date(), 5));
+    expect(again.map((r) => r.eventId)).toEqual(['a1', 'b1']);
   });
 });

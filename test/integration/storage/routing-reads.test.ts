@@ -120,6 +120,42 @@ describe.each(DATABASE_KINDS)('routing’s reads in one round trip on %s', (kind
     expect(bySlug.workspace).toBeNull();
   });
 
+  it('P1, P8: an inbox decoder’s members of a team and whether a channel is bound (in that team’s workspace) match the repositories’, hostile text included', async () => {
+    const hostile = "x' OR '1'='1\\'; DELETE FROM members; --";
+    const bound = (channelId: string, teamId?: string) =>
+      system(async (tx) => {
+        const channel = await tx.channelBindings.find('slack', channelId);
+        if (channel === null || teamId === undefined) return channel !== null;
+        const team = await tx.platformBindings.find('slack', teamId);
+        return team !== null && team.workspaceId === channel.workspaceId;
+      });
+    for (const [channelId, teamId] of [
+      [acme.channelId, undefined],
+      [acme.channelId, 'T-acme'],
+      [acme.channelId, 'T-globex'],
+      [globex.channelId, 'T-globex'],
+      [hostile, undefined],
+      [acme.channelId, hostile],
+    ] as const) {
+      expect(await system((tx) => tx.routingReads.channelIsBound('slack', channelId, teamId))).toBe(
+        await bound(channelId, teamId),
+      );
+    }
+    expect(await system((tx) => tx.routingReads.membersOfTeam('slack', 'T-acme'))).toEqual(
+      await system((tx) => tx.members.list(acme.workspaceId)),
+    );
+    expect(await system((tx) => tx.routingReads.membersOfTeam('slack', hostile))).toEqual([]);
+    // Asked together, as a decoder asks them: one message, each its own answer.
+    const [members, isBound] = await system((tx) =>
+      Promise.all([
+        tx.routingReads.membersOfTeam('slack', 'T-globex'),
+        tx.routingReads.channelIsBound('slack', acme.channelId, 'T-globex'),
+      ]),
+    );
+    expect(members.map((m) => m.id)).toEqual([globex.memberId]);
+    expect(isBound).toBe(false);
+  });
+
   it('textLiteral: any text without a NUL comes back from the database exactly as written', async () => {
     await fc.assert(
       fc.asyncProperty(

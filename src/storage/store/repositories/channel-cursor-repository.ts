@@ -1,5 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { ChannelCursorRepository } from '../../../core/ports/channel-cursor-store';
+import { deferStatement } from '../pending-statements';
+import { textLiteral } from '../statements-together';
 
 interface CursorRow {
   channel_id: string;
@@ -13,16 +15,19 @@ export const channelCursorRepository = (manager: EntityManager): ChannelCursorRe
     if (!/^[0-9]{1,20}$/.test(cursor.messageId)) {
       throw new RangeError(`A channel cursor is a numeric message id, not "${cursor.messageId}".`);
     }
+    const parent = cursor.parentChannelId === null ? 'NULL' : textLiteral(cursor.parentChannelId);
     // P11: the cursor never moves back; a replayed or back-filled older message leaves it.
-    await manager.query(
+    // T3: nobody reads its answer, so it goes with the transaction's next message (an upsert
+    // cannot miss its row).
+    await deferStatement(
+      manager,
       `INSERT INTO platform_channel_cursors (platform, channel_id, parent_channel_id, last_message_id)
-       VALUES ($1, $2, $3, $4)
+       VALUES (${textLiteral(platform)}, ${textLiteral(cursor.channelId)}, ${parent}, ${textLiteral(cursor.messageId)})
        ON CONFLICT ON CONSTRAINT uq_platform_channel_cursors_channel DO UPDATE
          SET last_message_id = CASE
                WHEN excluded.last_message_id::numeric > platform_channel_cursors.last_message_id::numeric
                THEN excluded.last_message_id ELSE platform_channel_cursors.last_message_id END,
              updated_at = now()`,
-      [platform, cursor.channelId, cursor.parentChannelId, cursor.messageId],
     );
   },
   async listSince(platform, since) {

@@ -1,8 +1,12 @@
 import type { EntityManager } from 'typeorm';
+import { NotFoundError } from '../../../core/errors';
 import type { InboxEntry, InboxOutcome, InboxRecord } from '../../../core/model/inbox';
 import type { Platform } from '../../../core/model/platform';
 import type { InboxRepository } from '../../../core/ports/inbox-store';
+import { isUuid } from '../ids';
+import { deferStatement } from '../pending-statements';
 import { queryRecords } from '../query-records';
+import { sqlLiteral, textLiteral } from '../statements-together';
 
 interface InboxSqlRow {
   id: string;
@@ -86,8 +90,8 @@ export const inboxRepository = (manager: EntityManager): InboxRepository => ({
     return statement.storedFrom(rows)[0] === true;
   },
 
-  async claimHead(platforms, now) {
-    if (platforms.length === 0) return null;
+  async claimHeads(platforms, now, limit) {
+    if (platforms.length === 0 || limit < 1) return [];
     const list = platforms.map((_, i) => `$${i + 2}`).join(', ');
     // T4: only a thread's oldest unrouted row may be taken, so a thread is routed in order; a
     // head another transaction holds is skipped, and so (not being heads) are the rows after it.
@@ -115,18 +119,24 @@ export const inboxRepository = (manager: EntityManager): InboxRepository => ({
        FROM inbound_inbox i
        WHERE i.id = ANY (ARRAY(SELECT id FROM heads)) AND i.routed_at IS NULL
        ORDER BY i.seq
-       LIMIT 1
+       LIMIT ${Math.min(Math.floor(limit), CLAIM_WINDOW)}
        FOR UPDATE OF i SKIP LOCKED`,
       [now, ...platforms],
     );
-    const row = rows[0];
-    return row === undefined ? null : toRecord(row);
+    return rows.map(toRecord);
   },
 
   async markRouted(id, outcome: InboxOutcome, at) {
-    await manager.query(
-      'UPDATE inbound_inbox SET routed_at = $2, outcome = $3, last_error = NULL WHERE id = $1',
-      [id, at, outcome],
+    const missing = `No inbox row with id ${id}.`;
+    if (!isUuid(id)) throw new NotFoundError(missing);
+    // T3: nobody reads its answer, so it goes with the transaction's next message (the next
+    // claim, or the COMMIT); a row that is not there still fails the transaction, on the server.
+    await deferStatement(
+      manager,
+      `WITH found AS (
+         UPDATE inbound_inbox SET routed_at = ${sqlLiteral(at)}, outcome = ${textLiteral(outcome)}, last_error = NULL
+         WHERE id = ${sqlLiteral(id)} RETURNING 1)
+       SELECT summon_row_required(EXISTS (SELECT 1 FROM found), ${textLiteral(missing)})`,
     );
   },
 

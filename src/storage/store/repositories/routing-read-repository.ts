@@ -46,7 +46,28 @@ const routingStatements = (key: RoutingKey): string[] => {
   ];
 };
 
+/** The workspace a team or guild is bound to, as a subquery. */
+const teamWorkspace = (platform: string, teamId: string) =>
+  `(SELECT workspace_id FROM platform_bindings
+      WHERE platform = ${textLiteral(platform)} AND external_id = ${textLiteral(teamId)})`;
+
 export const routingReadRepository = (manager: EntityManager): RoutingReadRepository => ({
+  async membersOfTeam(platform, teamId) {
+    const [rows] = await queryTogether(manager, [
+      `SELECT * FROM members WHERE workspace_id = ${teamWorkspace(platform, teamId)} ORDER BY created_at, seq`,
+    ]);
+    return hydrateAll(manager, MemberEntity, rows).map(toMemberRecord);
+  },
+
+  async channelIsBound(platform, channelId, teamId) {
+    const inTeam = teamId === undefined ? '' : ` AND workspace_id = ${teamWorkspace(platform, teamId)}`;
+    const [rows] = await queryTogether(manager, [
+      `SELECT EXISTS (SELECT 1 FROM channel_bindings
+         WHERE platform = ${textLiteral(platform)} AND channel_id = ${textLiteral(channelId)}${inTeam}) AS bound`,
+    ]);
+    return rows?.[0]?.bound === true;
+  },
+
   async read(key) {
     const [workspaces, bindings, spaces, senders, agents, members, conversations, participants] =
       await queryTogether(manager, routingStatements(key));
