@@ -23,9 +23,9 @@ export interface InboxRouterOptions {
   /** Routed rows are deleted after this long (their key stays in `processed_inbound_events`). */
   retentionMs: number;
   /**
-   * Rows one lane routes in one transaction at most (one commit for a burst): each is claimed
-   * as the head of its thread once the one before it is marked routed, so order holds. A batch
-   * that fails is rolled back whole and its rows routed again one transaction each.
+   * Rows one lane routes in one transaction at most (one commit for a burst), claimed as runs
+   * (`claimRun`: a row only after every earlier row of its thread and channel), so order holds.
+   * A batch that fails is rolled back whole and its rows routed again one transaction each.
    */
   batch: number;
 }
@@ -184,19 +184,19 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
     try {
       done = await this.deps.store.transaction(async (tx) => {
         const routed: Routed<R>[] = [];
-        // Heads of different threads, claimed together (one statement); a thread's next row
-        // becomes a head once the one before it is marked routed, and is claimed by the next look.
-        let heads: InboxRecord[] = [];
+        // T4: one claim takes a run of rows routable in order (heads of threads, and the rows
+        // after them: a busy channel's next messages); the next look finds what follows.
+        let run: InboxRecord[] = [];
         while (routed.length < limit && !this.closed) {
-          if (heads.length === 0) {
-            heads = await tx.inbox.claimHeads(
+          if (run.length === 0) {
+            run = await tx.inbox.claimRun(
               [...this.decoders.keys()],
               this.deps.clock.now(),
               limit - routed.length,
             );
-            if (heads.length === 0) break;
+            if (run.length === 0) break;
           }
-          const record = heads.shift() as InboxRecord;
+          const record = run.shift() as InboxRecord;
           claimed.push(record);
           routed.push(await this.routeInTransaction(tx, record));
         }

@@ -13,13 +13,15 @@ export interface InboxRepository {
    */
   add(entry: InboxEntry): Promise<boolean>;
   /**
-   * Locks, for the rest of this transaction, the oldest rows (up to `limit`, oldest first) not
-   * yet routed that each head their thread (no earlier row of that thread is still unrouted;
-   * for a top-level message, none of its channel's earlier top-level messages either) and are
-   * due; rows another transaction holds are skipped (`FOR UPDATE SKIP LOCKED`). No two of them
-   * share a thread or a channel's top level. Empty when there is none.
+   * The oldest rows not yet routed (up to `limit`) that this transaction may route now, in the
+   * order returned, each due: every earlier unrouted row of its thread (and, for a top-level
+   * message, of its channel's top level) comes before it in the list. The heads among them
+   * (no earlier unrouted row at all) are locked for the rest of the transaction, and heads
+   * another transaction holds are skipped (`FOR UPDATE SKIP LOCKED`) with every later row of
+   * their thread and channel; the rows after this transaction's heads are no heads while those
+   * are unrouted, so no other transaction takes them. Empty when there is none.
    */
-  claimHeads(platforms: readonly Platform[], now: Date, limit: number): Promise<InboxRecord[]>;
+  claimRun(platforms: readonly Platform[], now: Date, limit: number): Promise<InboxRecord[]>;
   /**
    * The row was routed (in the transaction that did the routing's work). Sent with the
    * transaction's next statement (T3); a row that is not there fails the transaction.

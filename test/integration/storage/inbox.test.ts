@@ -26,7 +26,7 @@ describe.each(DATABASE_KINDS)('the inbound inbox on %s', (kind) => {
   const store = () => db.database.store;
   const add = (e: InboxEntry) => store().transaction((tx) => tx.inbox.add(e));
   const claim = (platforms: Platform[] = ['slack', 'discord'], now = new Date()) =>
-    store().transaction(async (tx) => (await tx.inbox.claimHeads(platforms, now, 1))[0] ?? null);
+    store().transaction(async (tx) => (await tx.inbox.claimRun(platforms, now, 1))[0] ?? null);
   const route = (id: string) => store().transaction((tx) => tx.inbox.markRouted(id, 'accepted', new Date()));
   const pending = () => store().transaction((tx) => tx.inbox.countPending());
 
@@ -74,7 +74,7 @@ describe.each(DATABASE_KINDS)('the inbound inbox on %s', (kind) => {
     const claimed: string[] = [];
     for (;;) {
       const next = await store().transaction(async (tx) => {
-        const [row] = await tx.inbox.claimHeads(['slack'], new Date(), 1);
+        const [row] = await tx.inbox.claimRun(['slack'], new Date(), 1);
         if (row !== undefined) await tx.inbox.markRouted(row.id, 'accepted', new Date());
         return row ?? null;
       });
@@ -140,36 +140,40 @@ describe.each(DATABASE_KINDS)('the inbound inbox on %s', (kind) => {
     expect(await pending()).toBe(1);
   });
 
-  it('T4: claims the heads of several threads at once, oldest first, never two of one thread or one channel; once a head is marked routed, its thread’s next row is a head in the same transaction', async () => {
+  it('T4: claims a run at once: the heads of several threads, and the rows after them in their thread and channel, oldest first; a row waiting for its retry holds back what follows it', async () => {
     await add(entry('a1', 'thread-a'));
     await add(entry('t1', 'thread-1', 'slack', 'channel-x'));
     await add(entry('a2', 'thread-a'));
     await add(entry('t2', 'thread-2', 'slack', 'channel-x'));
     await add(entry('b1', 'thread-b'));
-    const order = await store().transaction(async (tx) => {
-      const looks: string[][] = [];
-      for (;;) {
-        const heads = await tx.inbox.claimHeads(['slack'], new Date(), 10);
-        if (heads.length === 0) return looks;
-        looks.push(heads.map((r) => r.eventId));
-        for (const head of heads) await tx.inbox.markRouted(head.id, 'accepted', new Date());
-      }
+    await add(entry('d1', 'thread-d', 'discord'));
+    await add(entry('t3', 'thread-3', 'slack', 'channel-x'));
+    const claimIds = (platforms: Platform[], now: Date) =>
+      store().transaction(async (tx) => (await tx.inbox.claimRun(platforms, now, 10)).map((r) => r.eventId));
+    expect(await claimIds(['slack'], new Date())).toEqual(['a1', 't1', 'a2', 't2', 'b1', 't3']);
+    // t2 failed and waits for its retry: t3, after it in channel-x, waits too; the rest goes.
+    const now = new Date();
+    const later = new Date(now.getTime() + 60_000);
+    const t2 = (await store().transaction((tx) => tx.inbox.claimRun(['slack'], now, 10)))[3];
+    expect(t2?.eventId).toBe('t2');
+    await store().transaction((tx) => tx.inbox.recordFailure(t2?.id ?? '', 'boom', later, now));
+    const run = await store().transaction(async (tx) => {
+      const rows = await tx.inbox.claimRun(['slack'], now, 10);
+      for (const row of rows) await tx.inbox.markRouted(row.id, 'accepted', now);
+      return rows.map((r) => r.eventId);
     });
-    expect(order).toEqual([
-      ['a1', 't1', 'b1'],
-      ['a2', 't2'],
-    ]);
-    expect(await pending()).toBe(0);
-    await add(entry('c1', 'thread-c'));
-    await add(entry('d1', 'thread-d'));
+    expect(run).toEqual(['a1', 't1', 'a2', 'b1']);
+    expect(await claimIds(['slack'], now)).toEqual([]);
+    // Once due, t2 and then t3, in the order they came; d1 once its platform is decoded.
+    expect(await claimIds(['slack', 'discord'], later)).toEqual(['t2', 'd1', 't3']);
     // At most `limit`.
-    expect((await store().transaction((tx) => tx.inbox.claimHeads(['slack'], new Date(), 1))).length).toBe(1);
+    expect((await store().transaction((tx) => tx.inbox.claimRun(['slack'], later, 1))).length).toBe(1);
   });
 
   it('T3: marking a row that is not there fails the transaction on the server, and nothing of it stays', async () => {
     await add(entry('a1', 'thread-a'));
     const attempt = store().transaction(async (tx) => {
-      const [head] = await tx.inbox.claimHeads(['slack'], new Date(), 1);
+      const [head] = await tx.inbox.claimRun(['slack'], new Date(), 1);
       await tx.inbox.markRouted(head?.id ?? '', 'accepted', new Date());
       // Owed: sent with the COMMIT, where the missing row is found.
       await tx.inbox.markRouted('00000000-0000-4000-8000-000000000000', 'accepted', new Date());
@@ -214,7 +218,7 @@ describe('the inbound inbox under concurrent routers on postgres', () => {
     let claimedFirst: string | undefined;
     const first = store
       .transaction(async (tx) => {
-        claimedFirst = (await tx.inbox.claimHeads(['slack'], new Date(), 1))[0]?.eventId;
+        claimedFirst = (await tx.inbox.claimRun(['slack'], new Date(), 1))[0]?.eventId;
         await held;
         throw new Error('the process died mid-routing');
       })
@@ -222,11 +226,11 @@ describe('the inbound inbox under concurrent routers on postgres', () => {
     while (claimedFirst === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(claimedFirst).toBe('a1');
     // Not a2 (a1 is still unrouted), not a1 (locked): thread b's head.
-    const second = await store.transaction((tx) => tx.inbox.claimHeads(['slack'], new Date(), 5));
+    const second = await store.transaction((tx) => tx.inbox.claimRun(['slack'], new Date(), 5));
     expect(second.map((r) => r.eventId)).toEqual(['b1']);
     release();
     expect(await first).toBe('the process died mid-routing');
-    const again = await store.transaction((tx) => tx.inbox.claimHeads(['slack'], new Date(), 5));
-    expect(again.map((r) => r.eventId)).toEqual(['a1', 'b1']);
+    const again = await store.transaction((tx) => tx.inbox.claimRun(['slack'], new Date(), 5));
+    expect(again.map((r) => r.eventId)).toEqual(['a1', 'a2', 'b1']);
   });
 });

@@ -7,6 +7,7 @@ import { isUuid } from '../ids';
 import { deferStatement } from '../pending-statements';
 import { queryRecords } from '../query-records';
 import { sqlLiteral, textLiteral } from '../statements-together';
+import { routableRun } from './inbox-routable-run';
 
 interface InboxSqlRow {
   id: string;
@@ -17,6 +18,12 @@ interface InboxSqlRow {
   payload: unknown;
   received_at: Date | string;
   attempts: number;
+}
+
+/** What the claim says of each row of its window besides the row. */
+interface WindowSqlRow {
+  due: boolean;
+  locked: boolean;
 }
 
 /** How many of the oldest unrouted rows one claim considers. */
@@ -90,19 +97,24 @@ export const inboxRepository = (manager: EntityManager): InboxRepository => ({
     return statement.storedFrom(rows)[0] === true;
   },
 
-  async claimHeads(platforms, now, limit) {
-    if (platforms.length === 0 || limit < 1) return [];
+  async claimRun(platforms, now, limit) {
+    const most = Math.min(Math.floor(limit), CLAIM_WINDOW);
+    if (platforms.length === 0 || most < 1) return [];
     const list = platforms.map((_, i) => `$${i + 2}`).join(', ');
-    // T4: only a thread's oldest unrouted row may be taken, so a thread is routed in order; a
-    // head another transaction holds is skipped, and so (not being heads) are the rows after it.
+    // T4: a thread is routed in order. Only a head (the oldest unrouted row of its thread and,
+    // top-level, of its channel's top level) is locked, so another transaction's head is
+    // skipped, and so (not being heads) are the rows after it. Rows that follow this claim's
+    // heads are taken with them, unlocked (`routableRun`): a busy channel's next top-level
+    // messages, or a thread's next replies, go in the same transaction, in order, with one claim.
     // Only the oldest CLAIM_WINDOW unrouted rows are looked at: a lane that finds nothing (every
     // head held by another lane) costs a bounded scan, however long the backlog; rows further
     // back are behind those anyway. The heads are found within that window (read once, by the
     // pending index, and ranked in memory): an earlier unrouted row of the same thread or
     // channel is in the window too, since the window is the oldest unrouted rows. Probing the
     // table once per candidate instead cost tens of milliseconds a claim on a burst's backlog,
-    // whose dead index entries each probe walked (issue 12).
-    const rows = await queryRecords<InboxSqlRow>(
+    // whose dead index entries each probe walked (issue 12). Of the window, the oldest rows
+    // (twice `limit`: where followers can be) and the locked heads are read back.
+    const rows = await queryRecords<InboxSqlRow & WindowSqlRow>(
       manager,
       `WITH w AS MATERIALIZED (
          SELECT id, seq, platform, thread_key, channel_key, available_at
@@ -114,16 +126,30 @@ export const inboxRepository = (manager: EntityManager): InboxRepository => ({
              min(seq) OVER (PARTITION BY platform, channel_key) AS channel_head
            FROM w) ranked
          WHERE seq = thread_head AND (channel_key IS NULL OR seq = channel_head)
-           AND available_at <= $1 AND platform IN (${list}))
-       SELECT i.id, i.platform, i.event_id, i.thread_key, i.channel_key, i.payload, i.received_at, i.attempts
-       FROM inbound_inbox i
-       WHERE i.id = ANY (ARRAY(SELECT id FROM heads)) AND i.routed_at IS NULL
-       ORDER BY i.seq
-       LIMIT ${Math.min(Math.floor(limit), CLAIM_WINDOW)}
-       FOR UPDATE OF i SKIP LOCKED`,
+           AND available_at <= $1 AND platform IN (${list})),
+       locked AS (
+         SELECT i.id FROM inbound_inbox i
+         WHERE i.id = ANY (ARRAY(SELECT id FROM heads)) AND i.routed_at IS NULL
+         ORDER BY i.seq
+         LIMIT ${most}
+         FOR UPDATE OF i SKIP LOCKED),
+       shown AS (
+         (SELECT id FROM w ORDER BY seq LIMIT ${2 * most}) UNION SELECT id FROM locked)
+       SELECT i.id, i.platform, i.event_id, i.thread_key, i.channel_key, i.payload, i.received_at, i.attempts,
+         (w.available_at <= $1 AND w.platform IN (${list})) AS due,
+         EXISTS (SELECT 1 FROM locked l WHERE l.id = w.id) AS locked
+       FROM w JOIN shown ON shown.id = w.id JOIN inbound_inbox i ON i.id = w.id
+       ORDER BY w.seq`,
       [now, ...platforms],
     );
-    return rows.map(toRecord);
+    const window = rows.map((row) => ({
+      platform: row.platform,
+      threadKey: row.thread_key,
+      channelKey: row.channel_key,
+      due: row.due,
+      locked: row.locked,
+    }));
+    return routableRun(window, most).map((index) => toRecord(rows[index] as InboxSqlRow));
   },
 
   async markRouted(id, outcome: InboxOutcome, at) {
