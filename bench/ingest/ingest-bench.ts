@@ -116,18 +116,18 @@ const SETUPS = {
   bare: { label: 'bare Bolt (baseline)', open: (c: Cleanup) => openBareBolt(c) },
   postgres: {
     label: 'Summon, PostgreSQL + BullMQ',
-    open: (c: Cleanup, lanes?: number, batch?: number) =>
+    open: (c: Cleanup, lanes?: number, batch?: number, acksFirstMs?: number) =>
       openSummon(
-        { database: 'postgres', bullmq: true, inboxLanes: lanes, inboxBatch: batch },
+        { database: 'postgres', bullmq: true, inboxLanes: lanes, inboxBatch: batch, acksFirstMs },
         readEndpoints(),
         c,
       ),
   },
   pglite: {
     label: 'Summon, PGlite + in-process',
-    open: (c: Cleanup, lanes?: number, batch?: number) =>
+    open: (c: Cleanup, lanes?: number, batch?: number, acksFirstMs?: number) =>
       openSummon(
-        { database: 'pglite', bullmq: false, inboxLanes: lanes, inboxBatch: batch },
+        { database: 'pglite', bullmq: false, inboxLanes: lanes, inboxBatch: batch, acksFirstMs },
         readEndpoints(),
         c,
       ),
@@ -144,6 +144,7 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
       setups: { type: 'string', default: 'bare,postgres,pglite' },
       lanes: { type: 'string' },
       batch: { type: 'string' },
+      'acks-first-ms': { type: 'string' },
       label: { type: 'string', default: '' },
       'drain-s': { type: 'string', default: '60' },
     },
@@ -153,13 +154,14 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
   const drainMs = Number(values['drain-s']) * 1000;
   const lanes = values.lanes === undefined ? undefined : Number(values.lanes);
   const batch = values.batch === undefined ? undefined : Number(values.batch);
+  const acksFirstMs = values['acks-first-ms'] === undefined ? undefined : Number(values['acks-first-ms']);
   await preflight(readEndpoints());
   const rows: Row[] = [];
   for (const id of values.setups.split(',') as (keyof typeof SETUPS)[]) {
     const spec = SETUPS[id];
     const cleanup = new Cleanup();
     try {
-      const target = await spec.open(cleanup, lanes, batch);
+      const target = await spec.open(cleanup, lanes, batch, acksFirstMs);
       await measure(spec.label, target, 100, 200, 1_700_000_000, drainMs); // warm-up, not reported
       for (const [index, rate] of rates.entries()) {
         const row = await measure(
@@ -199,7 +201,16 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
   await writeFile(
     file,
     JSON.stringify(
-      { benchmark: 'ingest', label: values.label, seconds, lanes, batch, cpus: cpus().length, rows },
+      {
+        benchmark: 'ingest',
+        label: values.label,
+        seconds,
+        lanes,
+        batch,
+        acksFirstMs,
+        cpus: cpus().length,
+        rows,
+      },
       null,
       2,
     ),

@@ -85,6 +85,7 @@ export async function openSummon(
     bullmq: boolean;
     inboxLanes: number | undefined;
     inboxBatch?: number | undefined;
+    acksFirstMs?: number | undefined;
   },
   endpoints: Endpoints,
   cleanup: Cleanup,
@@ -136,6 +137,7 @@ export async function openSummon(
     inbox: {
       lanes: spec.inboxLanes ?? (spec.database === 'pglite' ? 1 : 4),
       batch: spec.inboxBatch ?? (spec.database === 'pglite' ? 1 : 16),
+      ...(spec.acksFirstMs === undefined ? {} : { acksFirstMs: spec.acksFirstMs }),
     },
   });
   cleanup.defer('close the engine', () => engine.close());

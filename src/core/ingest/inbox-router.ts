@@ -8,6 +8,7 @@ import type { InboxDecision, InboxDecoder } from '../ports/inbox-decoder';
 import type { Logger } from '../ports/logger';
 import type { Metrics } from '../ports/metrics';
 import type { Store, StoreTx } from '../ports/store';
+import { AckGate } from './ack-gate';
 import { admitDirectMessage, type TellInThread } from './direct-message';
 import { transactionStore } from './transaction-store';
 
@@ -28,6 +29,11 @@ export interface InboxRouterOptions {
    * A batch that fails is rolled back whole and its rows routed again one transaction each.
    */
   batch: number;
+  /**
+   * Acks first (`AckGate`): before a batch, routing waits this long at most for a moment when
+   * no ack of this process is waiting for its write; 0 routes at once.
+   */
+  acksFirstMs: number;
 }
 
 export const DEFAULT_INBOX_OPTIONS: InboxRouterOptions = {
@@ -37,6 +43,7 @@ export const DEFAULT_INBOX_OPTIONS: InboxRouterOptions = {
   retryBaseMs: 500,
   retentionMs: 86_400_000,
   batch: 16,
+  acksFirstMs: 50,
 };
 
 /** Prune once in this many polls. */
@@ -84,12 +91,14 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
   private closed = false;
   /** After a batch failed: how many rows are routed one transaction each, to find the failing one. */
   private singly = 0;
+  private readonly acks: AckGate;
 
   constructor(
     private readonly deps: InboxRouterDeps<R>,
     options: Partial<InboxRouterOptions> = {},
   ) {
     this.options = { ...DEFAULT_INBOX_OPTIONS, ...options };
+    this.acks = new AckGate(this.options.acksFirstMs);
   }
 
   /** Takes up the rows a previous process left (T4), then keeps looking every `pollMs`. */
@@ -110,7 +119,7 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
   async ingest(entry: InboxEntry): Promise<IngestOutcome> {
     const metrics = this.deps.metrics;
     metrics?.eventReceived(entry.platform);
-    const stored = await this.deps.store.addToInbox(entry);
+    const stored = await this.acks.write(() => this.deps.store.addToInbox(entry));
     metrics?.eventAcknowledged(entry.platform);
     if (!stored) metrics?.eventDeduplicated(entry.platform);
     if (stored) this.kick();
@@ -180,6 +189,8 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
   private async routeBatch(): Promise<boolean> {
     const claimed: InboxRecord[] = [];
     const limit = this.singly > 0 ? 1 : Math.max(1, this.options.batch);
+    // T4: acks first; waiting here, before the transaction, holds no connection.
+    await this.acks.quiet();
     let done: Routed<R>[];
     try {
       done = await this.deps.store.transaction(async (tx) => {
