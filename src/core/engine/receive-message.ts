@@ -1,5 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { parsePersonMessage } from '../mentions';
-import type { MessageMentions } from '../model/conversation-records';
+import type {
+  ConversationRecord,
+  MessageFields,
+  MessageMentions,
+  MessageRecord,
+} from '../model/conversation-records';
 import type { ReceiveOutcome } from '../ports/chat-engine';
 import type { ChatPlatform, InboundMessage } from '../ports/chat-platform';
 import type { StoreTx } from '../ports/store';
@@ -126,25 +132,14 @@ export async function routeMessage(
   // A conversation made here, in this transaction: no other has seen it, so it has no agent
   // message and no running turn to look for (two statements fewer for each new thread).
   const fresh = existing === null;
-  const conversation =
-    existing ??
-    (await tx.conversations.insert(workspace.id, {
-      spaceId: space.id,
-      platform: message.platform,
-      threadId: message.thread,
-      title: titleOf(parsed.text || message.text),
-      ownerAgentId: null,
-      createdByAgentId: null,
-    }));
-
   const mentions: MessageMentions = {
     agents: parsed.agents.map(({ agent }) => ({ agentId: agent.id, name: agent.name })),
     // M11: a person's mention of a person starts nobody; it is kept for notification.
     members: parsed.members.map(({ member: m }) => ({ memberId: m.id, nickname: m.nickname })),
   };
-  const stored = await tx.messages.insert(workspace.id, {
-    conversationId: conversation.id,
-    authorKind: 'person',
+  const messageFields = (conversationId: string): MessageFields => ({
+    conversationId,
+    authorKind: 'person' as const,
     authorAgentId: null,
     authorMemberId: member.id,
     text: message.text,
@@ -156,6 +151,16 @@ export async function routeMessage(
       ? {}
       : { attachments: message.attachments }),
   });
+  const [conversation, stored] =
+    existing === null
+      ? await insertConversation(tx, workspace.id, randomUUID(), {
+          spaceId: space.id,
+          platform: message.platform,
+          threadId: message.thread,
+          title: titleOf(parsed.text || message.text),
+          messageFields,
+        })
+      : ([existing, await tx.messages.insert(workspace.id, messageFields(existing.id))] as const);
 
   // P12: the app's mention and nothing else: a short help, nobody starts, nothing is answered.
   const appAlone = message.summonsApp === true && parsed.agents.length === 0 && !hasWords(message.text);
@@ -265,6 +270,29 @@ export async function routeMessage(
     refusal: null,
     jobs,
   };
+}
+
+/**
+ * T3: a new thread's conversation, given its id here so that its first message is inserted in
+ * the same tick: both statements go in one round trip, the conversation first.
+ */
+function insertConversation(
+  tx: StoreTx,
+  workspaceId: string,
+  id: string,
+  fields: {
+    spaceId: string;
+    platform: InboundMessage['platform'];
+    threadId: string;
+    title: string;
+    messageFields: (conversationId: string) => MessageFields;
+  },
+): Promise<[ConversationRecord, MessageRecord]> {
+  const { messageFields, ...conversation } = fields;
+  return Promise.all([
+    tx.conversations.insert(workspaceId, { ...conversation, id, ownerAgentId: null, createdByAgentId: null }),
+    tx.messages.insert(workspaceId, messageFields(id)),
+  ]);
 }
 
 /** Anything but whitespace and punctuation. */

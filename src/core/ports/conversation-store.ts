@@ -7,12 +7,16 @@ import type { RunLiveness, RunStatus } from '../model/run';
 export interface ConversationRepository {
   findById(id: string): Promise<ConversationRecord | null>;
   findByThread(platform: Platform, threadId: string): Promise<ConversationRecord | null>;
+  /**
+   * `fields.id`, when given (a uuid the caller made), is the new conversation's id: its first
+   * message can then be inserted in the same tick, and both go in one round trip (T3).
+   */
   insert(
     workspaceId: string,
     fields: Pick<
       ConversationRecord,
       'spaceId' | 'platform' | 'threadId' | 'title' | 'ownerAgentId' | 'createdByAgentId'
-    >,
+    > & { id?: string },
   ): Promise<ConversationRecord>;
   setThreadId(id: string, threadId: string): Promise<void>;
 }

@@ -126,6 +126,40 @@ describe.each(DATABASE_KINDS)('conversations and messages on %s', (kind) => {
     );
   });
 
+  it('T3: a conversation given its id, and its first message, asked in the same tick, are stored together; a malformed id is refused, a taken one is a conflict and stores neither', async () => {
+    const id = '6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e';
+    const fields = {
+      spaceId,
+      platform: 'slack' as const,
+      threadId: 'slack:C1:1800000000.0001',
+      title: 'Given id',
+      ownerAgentId: null,
+      createdByAgentId: null,
+    };
+    const [conversation, first] = await inWs((tx) =>
+      Promise.all([
+        tx.conversations.insert(ws, { ...fields, id }),
+        tx.messages.insert(ws, said(id, 'hello')),
+      ]),
+    );
+    expect(conversation.id).toBe(id);
+    expect(first.conversationId).toBe(id);
+    expect((await inWs((tx) => tx.messages.listRecent(id, 5))).map((m) => m.text)).toEqual(['hello']);
+    await expect(
+      inWs((tx) =>
+        tx.conversations.insert(ws, { ...fields, threadId: 'slack:C1:1800000000.0002', id: "x'; --" }),
+      ),
+    ).rejects.toThrow(ValidationError);
+    const again = inWs((tx) =>
+      Promise.all([
+        tx.conversations.insert(ws, { ...fields, threadId: 'slack:C1:1800000000.0003', id }),
+        tx.messages.insert(ws, said(id, 'second')),
+      ]),
+    );
+    await expect(again).rejects.toThrow(ConflictError);
+    expect((await inWs((tx) => tx.messages.listRecent(id, 5))).map((m) => m.text)).toEqual(['hello']);
+  });
+
   it('stores a message with its mentions and hands back exactly the fields it was given (M11)', async () => {
     const conversation = await newConversation();
     const fields = said(conversation.id, '@alice ask @dana', {

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { ValidationError } from '../../../core/errors';
 import type { ConversationRecord } from '../../../core/model/conversation-records';
 import type { ConversationRepository } from '../../../core/ports/conversation-store';
 import { ConversationEntity, type ConversationRow } from '../../entities/conversation.entity';
@@ -34,7 +35,11 @@ export const conversationRepository = (manager: EntityManager): ConversationRepo
     async insert(workspaceId, fields) {
       // A2: the composite foreign keys refuse a space or agent of another workspace;
       // uq_conversations_thread refuses a second conversation for one thread (a ConflictError).
+      if (fields.id !== undefined && !isUuid(fields.id)) {
+        throw new ValidationError(`Not a conversation id: ${JSON.stringify(fields.id)}.`);
+      }
       const row = await insertReturning(manager, ConversationEntity, {
+        ...(fields.id === undefined ? {} : { id: fields.id }),
         workspaceId,
         spaceId: fields.spaceId,
         platform: fields.platform,
