@@ -243,7 +243,10 @@ export async function routeMessage(
   const runIds: string[] = [];
   const jobs: RunJob[] = [];
   for (const agentId of responders) {
-    const run = await tx.runs.insert({
+    // T3: the run is given its id here and inserted with the commit (nothing reads it back).
+    const run = { id: randomUUID() };
+    await tx.runs.insertOwed({
+      id: run.id,
       workspaceId: workspace.id,
       agentId,
       conversationId: conversation.id,

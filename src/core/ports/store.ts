@@ -189,14 +189,21 @@ export interface GuardrailRuleRepository {
 export interface RunRepository {
   /** The runs of the given agents that matter for their live status (A12), newest first. */
   recentForAgents(workspaceId: string, agentIds: string[], perAgent: number): Promise<RunRecord[]>;
-  insert(
-    run: Omit<RunRecord, 'id' | 'createdAt' | 'statusCardRef' | 'replyMessageId'> & {
-      createdAt?: Date;
-      statusCardRef?: string | null;
-      replyMessageId?: string | null;
-    },
-  ): Promise<RunRecord>;
+  insert(run: NewRun): Promise<RunRecord>;
+  /**
+   * T3: `insert` with the id the caller made, sent with the transaction's next statement (at the
+   * latest its commit) and not read back; a run the database refuses (a foreign key, a
+   * constraint) fails the transaction then.
+   */
+  insertOwed(run: NewRun & { id: string }): Promise<void>;
 }
+
+/** A run to insert: what is not given takes its default. */
+export type NewRun = Omit<RunRecord, 'id' | 'createdAt' | 'statusCardRef' | 'replyMessageId'> & {
+  createdAt?: Date;
+  statusCardRef?: string | null;
+  replyMessageId?: string | null;
+};
 
 /**
  * P6/P11: de-duplication of inbound platform events (Slack retries, Discord replays, back-fill).

@@ -113,6 +113,50 @@ describe.each(DATABASE_KINDS)('statements owed by a transaction on %s', (kind) =
     expect(theirs?.error).not.toBe('not yours');
   });
 
+  it('a run inserted owed (routing’s) goes with the COMMIT as it was given; one the database refuses rolls the whole transaction back', async () => {
+    const newRun = (id: string, conversationId = acme.conversationId) => ({
+      id,
+      workspaceId: acme.workspaceId,
+      agentId: acme.agentId,
+      conversationId,
+      triggerMessageId: acme.messageId,
+      status: 'queued' as const,
+      liveness: 'ok' as const,
+      wakeChain: [acme.agentId],
+      depth: 1,
+      startedByMemberId: acme.memberId,
+      startedByAgentId: null,
+      startedAt: null,
+      finishedAt: null,
+      lastEventAt: null,
+      error: null,
+    });
+    const id = '5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d';
+    await inAcme(async (tx) => {
+      await tx.runs.update(acme.runId, { error: null });
+      await tx.runs.insertOwed(newRun(id));
+    });
+    expect(messages).toHaveLength(2);
+    expect(messages[1]).toMatch(/^INSERT INTO "runs".*;\nCOMMIT$/s);
+    expect(await inAcme((tx) => tx.runs.findById(id))).toMatchObject({
+      id,
+      status: 'queued',
+      wakeChain: [acme.agentId],
+      triggerMessageId: acme.messageId,
+    });
+    // A conversation that does not exist: the foreign key refuses the run at the commit.
+    const other = '5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1e';
+    await expect(
+      inAcme(async (tx) => {
+        await tx.runs.update(acme.runId, { error: 'must not stay' });
+        await tx.runs.insertOwed(newRun(other, UNKNOWN));
+      }),
+    ).rejects.toThrow();
+    expect(await inAcme((tx) => tx.runs.findById(other))).toBeNull();
+    expect((await runNow())?.error).not.toBe('must not stay');
+    await expect(inAcme((tx) => tx.runs.insertOwed(newRun('not-a-uuid')))).rejects.toThrow('Not a run id');
+  });
+
   it('owed writes are dropped when the work throws after them', async () => {
     await expect(
       inAcme(async (tx) => {

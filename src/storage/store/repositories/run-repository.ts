@@ -1,9 +1,11 @@
 import type { EntityManager } from 'typeorm';
+import { ValidationError } from '../../../core/errors';
 import type { RunRecord } from '../../../core/model/records';
-import type { RunRepository } from '../../../core/ports/store';
+import type { NewRun, RunRepository } from '../../../core/ports/store';
 import { RunEntity, type RunRow } from '../../entities/run.entity';
 import { isUuid } from '../ids';
-import { insertReturning } from '../insert-returning';
+import { insertReturning, insertStatement } from '../insert-returning';
+import { deferStatement } from '../pending-statements';
 
 export const toRunRecord = (row: RunRow): RunRecord => ({
   id: row.id,
@@ -52,26 +54,32 @@ export const runRepository = (manager: EntityManager): RunRepository => {
       return found.map(toRunRecord);
     },
     async insert(run) {
-      const row = await insertReturning(manager, RunEntity, {
-        workspaceId: run.workspaceId,
-        agentId: run.agentId,
-        conversationId: run.conversationId,
-        triggerMessageId: run.triggerMessageId,
-        status: run.status,
-        liveness: run.liveness,
-        wakeChain: [...run.wakeChain],
-        depth: run.depth,
-        startedByMemberId: run.startedByMemberId,
-        startedByAgentId: run.startedByAgentId,
-        startedAt: run.startedAt,
-        finishedAt: run.finishedAt,
-        lastEventAt: run.lastEventAt,
-        error: run.error,
-        statusCardRef: run.statusCardRef ?? null,
-        replyMessageId: run.replyMessageId ?? null,
-        ...(run.createdAt ? { createdAt: run.createdAt } : {}),
-      });
-      return toRunRecord(row);
+      return toRunRecord(await insertReturning(manager, RunEntity, runColumns(run)));
+    },
+    async insertOwed(run) {
+      if (!isUuid(run.id)) throw new ValidationError(`Not a run id: ${JSON.stringify(run.id)}.`);
+      await deferStatement(manager, insertStatement(manager, RunEntity, { id: run.id, ...runColumns(run) }));
     },
   };
 };
+
+/** A new run's columns; what is not given takes its default. */
+const runColumns = (run: NewRun): Partial<RunRow> => ({
+  workspaceId: run.workspaceId,
+  agentId: run.agentId,
+  conversationId: run.conversationId,
+  triggerMessageId: run.triggerMessageId,
+  status: run.status,
+  liveness: run.liveness,
+  wakeChain: [...run.wakeChain],
+  depth: run.depth,
+  startedByMemberId: run.startedByMemberId,
+  startedByAgentId: run.startedByAgentId,
+  startedAt: run.startedAt,
+  finishedAt: run.finishedAt,
+  lastEventAt: run.lastEventAt,
+  error: run.error,
+  statusCardRef: run.statusCardRef ?? null,
+  replyMessageId: run.replyMessageId ?? null,
+  ...(run.createdAt ? { createdAt: run.createdAt } : {}),
+});
