@@ -74,16 +74,16 @@ export async function finishRun(
   const { run } = context;
   const now = deps.clock.now();
   const { finished, leftovers, laneHasMore } = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
-    // P16: what did not join the turn in time starts a turn of its own (the lane's lock first).
-    const leftovers = await queueLeftoverSteering(tx, deps, run);
-    // The posted reply's ref, in the finishing transaction rather than one of its own.
-    if (posted !== null) await tx.messages.setPlatformRef(posted.messageId, posted.ref);
-    // T2: a finished turn is not resumed: its checkpoint goes with it.
-    await tx.checkpoints.remove(run.id);
-    // Still under the lane's lock (taken for the leftovers): a run queued after the look waits
-    // for it in its own job's claim; one queued before is this worker's to claim next. Asked
-    // together, the two share one round trip (T3).
-    const [finished, laneHasMore] = await Promise.all([
+    // T3 (issue 12, item 5): everything asked in this tick, so the store sends it as one message
+    // in this order, with the START TRANSACTION; then the COMMIT (two round trips, not three).
+    const [leftovers, , , finished, hasQueued] = await Promise.all([
+      // P16: what did not join the turn in time starts a turn of its own: the lane's lock
+      // first, then the leftovers taken (their runs are inserted once they are read).
+      queueLeftoverSteering(tx, deps, run),
+      // The posted reply's ref, in the finishing transaction rather than one of its own.
+      posted === null ? undefined : tx.messages.setPlatformRef(posted.messageId, posted.ref),
+      // T2: a finished turn is not resumed: its checkpoint goes with it.
+      tx.checkpoints.remove(run.id),
       tx.runs.updateAndRead(run.id, {
         status: result.ok ? 'succeeded' : 'failed',
         // P15: a stop asked as the reply arrived is dropped: the turn ended well.
@@ -91,9 +91,11 @@ export async function finishRun(
         finishedAt: now,
         lastEventAt: now,
       }),
+      // T3: under the lane's lock, taken first: a run queued after the look waits for it in its
+      // own job's claim; one queued before is this worker's to claim next, as is a leftover's.
       tx.runs.hasQueued(run.agentId, run.conversationId),
     ]);
-    return { finished, leftovers, laneHasMore };
+    return { finished, leftovers, laneHasMore: hasQueued || leftovers.length > 0 };
   });
   await enqueueLeftovers(deps, leftovers);
   deps.metrics?.turnFinished(finished.status, finished.liveness);
