@@ -31,19 +31,12 @@ export async function postReply(
   stream: TurnReplyStream,
 ): Promise<PostedReply | null> {
   const { run, agent, conversation } = context;
-  const message = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
-    const stored = await tx.messages.insert(run.workspaceId, {
-      conversationId: conversation.id,
-      authorKind: 'agent',
-      authorAgentId: agent.id,
-      authorMemberId: null,
-      text: reply,
-      mentions: { agents: [], members: [] },
-      platformMessageRef: null,
-      note: null,
-    });
-    await tx.runs.update(run.id, { replyMessageId: stored.id });
-    return stored;
+  // Stored before it is shown; T3: with the replies of turns storing theirs at the same time.
+  const messageId = await deps.turnWrites.storeReply(run.workspaceId, {
+    runId: run.id,
+    conversationId: conversation.id,
+    agentId: agent.id,
+    text: reply,
   });
   const platform = deps.platforms.get(conversation.platform);
   if (platform === undefined || conversation.threadId === null) return null;
@@ -55,7 +48,7 @@ export async function postReply(
       as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
       content: { kind: 'text', text: reply },
     }));
-  return { messageId: message.id, ref };
+  return { messageId, ref };
 }
 
 /** A finished run, and whether its lane has another queued run for this worker to go on with. */
