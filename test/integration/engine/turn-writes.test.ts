@@ -1,4 +1,6 @@
-import { TurnWrites } from '../../../src/core/engine/turn-writes';
+import { DEFAULT_TIMINGS } from '../../../src/core/engine/engine-deps';
+import { claimAndLoad } from '../../../src/core/engine/load-claimed-turn';
+import { laneKey, TurnWrites } from '../../../src/core/engine/turn-writes';
 import type { Store } from '../../../src/core/ports/store';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
@@ -42,7 +44,7 @@ describe.each(DATABASE_KINDS)('turns’ card refs and replies stored together on
     db.database.store.inWorkspace(acme.workspaceId, work);
 
   /** `count` running runs of the seeded agent, each in a conversation of its own. */
-  const runningRuns = (count: number) =>
+  const runningRuns = (count: number, status: 'running' | 'queued' = 'running') =>
     inAcme(async (tx) => {
       const runs: { runId: string; conversationId: string }[] = [];
       for (let i = 0; i < count; i++) {
@@ -59,13 +61,13 @@ describe.each(DATABASE_KINDS)('turns’ card refs and replies stored together on
           agentId: acme.agentId,
           conversationId: conversation.id,
           triggerMessageId: null,
-          status: 'running',
+          status,
           liveness: 'ok',
           wakeChain: [],
           depth: 1,
           startedByMemberId: acme.memberId,
           startedByAgentId: null,
-          startedAt: new Date(),
+          startedAt: status === 'running' ? new Date() : null,
           finishedAt: null,
           lastEventAt: null,
           error: null,
@@ -142,5 +144,34 @@ describe.each(DATABASE_KINDS)('turns’ card refs and replies stored together on
     expect(replies[5]).toMatchObject({ status: 'rejected', reason: { code: 'not_found' } });
     const lost = await inAcme((tx) => tx.query(`SELECT 1 FROM messages WHERE text = 'lost'`));
     expect(lost).toEqual([]);
+  });
+
+  it('T3: claims of several lanes share transactions, each taking its own lane; two claims of one lane claim it once', async () => {
+    const runs = await runningRuns(5, 'queued');
+    const writes = new TurnWrites(counted);
+    const deps = { timings: DEFAULT_TIMINGS, clock: { now: () => new Date() } };
+    const lanes = runs.map(({ conversationId }) => ({
+      workspaceId: acme.workspaceId,
+      agentId: acme.agentId,
+      conversationId,
+    }));
+    const claim = (i: number) => {
+      const lane = lanes[i] ?? lanes[0];
+      if (lane === undefined) throw new Error('no lane');
+      return writes.together(
+        'claim',
+        acme.workspaceId,
+        (tx) => claimAndLoad(tx, deps, lane, runs[i]?.runId ?? null),
+        laneKey(lane),
+      );
+    };
+    // The last lane's run is claimed twice, in the batch the first two leave to gather.
+    const claims = await Promise.all([0, 1, 2, 3, 4, 4].map(claim));
+    expect(transactions).toBe(3);
+    expect(claims.slice(0, 4).map((c) => c?.claimed.id)).toEqual(runs.slice(0, 4).map((r) => r.runId));
+    const last = claims.slice(4).map((c) => c?.claimed.id ?? null);
+    expect(last.filter((id) => id !== null)).toEqual([runs[4]?.runId]);
+    const stored = await inAcme((tx) => Promise.all(runs.map(({ runId }) => tx.runs.findById(runId))));
+    expect(stored.map((run) => run?.status)).toEqual(Array(5).fill('running'));
   });
 });
