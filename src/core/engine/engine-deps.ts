@@ -19,6 +19,7 @@ import type { TurnToolsFactory } from '../ports/turn-tools-factory';
 import type { WaitSignals } from '../ports/wait-signals';
 import type { WorkspaceDirectory } from '../ports/workspace-directory';
 import type { TurnSlots } from './turn-slots';
+import type { TurnWrites } from './turn-writes';
 
 /** A queued turn: the run is stored first; the job only wakes a worker up. */
 export interface RunJob {
@@ -92,6 +93,8 @@ export interface EngineDeps {
   waits: WaitSignals;
   /** T1, T3: this process's slots for active turns; a waiting turn gives its slot back. */
   slots: TurnSlots;
+  /** T3: the card refs and replies of turns that store them at the same time, stored together. */
+  turnWrites: TurnWrites;
   /**
    * T3: starts a run's lane in this process now, without the queue, when it runs turns and a
    * slot is free at once (`LaneWorker.tryRunHere`); false: enqueue it. Set by the engine; used
@@ -129,7 +132,10 @@ export type TurnToolKit = (engine: EngineDeps) => TurnToolsFactory;
  * What builds a `TurnEngine`: its deps, with the wait signals in-process unless given, and
  * the tool kit the engine binds to itself.
  */
-export type EngineSetup = Omit<EngineDeps, 'waits' | 'slots' | 'outage' | 'tools' | 'runHere'> & {
+export type EngineSetup = Omit<
+  EngineDeps,
+  'waits' | 'slots' | 'turnWrites' | 'outage' | 'tools' | 'runHere'
+> & {
   waits?: WaitSignals;
   tools?: TurnToolKit;
 };

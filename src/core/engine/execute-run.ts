@@ -95,9 +95,8 @@ async function executeClaimedRun(
   let current: RunRecord | null;
   let reply: TurnReplyStream;
   try {
-    current = await deps.store.inWorkspace(claimed.workspaceId, (tx) =>
-      tx.runs.updateAndRead(claimed.id, { statusCardRef: cardRef }),
-    );
+    // T3: with the card refs of turns storing theirs at the same time, in one transaction.
+    current = await deps.turnWrites.storeCardRef(claimed.workspaceId, claimed.id, cardRef);
     await refreshTriggerNote(deps, context, claimed);
     // P14: the reply streams where the platform can; tool calls show there or on the card.
     reply = new TurnReplyStream(

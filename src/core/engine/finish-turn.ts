@@ -12,6 +12,7 @@ import type { BudgetBreach } from './run-budget';
 import { enqueueLeftovers, queueLeftoverSteering } from './steering';
 import type { TurnContext } from './turn-context';
 import type { TurnReplyStream } from './turn-reply-stream';
+import { laneKey } from './turn-writes';
 
 /** How a turn ended, as the runner and the engine's checks left it. */
 export type TurnResult =
@@ -31,19 +32,12 @@ export async function postReply(
   stream: TurnReplyStream,
 ): Promise<PostedReply | null> {
   const { run, agent, conversation } = context;
-  const message = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
-    const stored = await tx.messages.insert(run.workspaceId, {
-      conversationId: conversation.id,
-      authorKind: 'agent',
-      authorAgentId: agent.id,
-      authorMemberId: null,
-      text: reply,
-      mentions: { agents: [], members: [] },
-      platformMessageRef: null,
-      note: null,
-    });
-    await tx.runs.update(run.id, { replyMessageId: stored.id });
-    return stored;
+  // Stored before it is shown; T3: with the replies of turns storing theirs at the same time.
+  const messageId = await deps.turnWrites.storeReply(run.workspaceId, {
+    runId: run.id,
+    conversationId: conversation.id,
+    agentId: agent.id,
+    text: reply,
   });
   const platform = deps.platforms.get(conversation.platform);
   if (platform === undefined || conversation.threadId === null) return null;
@@ -55,7 +49,7 @@ export async function postReply(
       as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
       content: { kind: 'text', text: reply },
     }));
-  return { messageId: message.id, ref };
+  return { messageId, ref };
 }
 
 /** A finished run, and whether its lane has another queued run for this worker to go on with. */
@@ -73,28 +67,37 @@ export async function finishRun(
 ): Promise<FinishedRun> {
   const { run } = context;
   const now = deps.clock.now();
-  const { finished, leftovers, laneHasMore } = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
-    // P16: what did not join the turn in time starts a turn of its own (the lane's lock first).
-    const leftovers = await queueLeftoverSteering(tx, deps, run);
-    // The posted reply's ref, in the finishing transaction rather than one of its own.
-    if (posted !== null) await tx.messages.setPlatformRef(posted.messageId, posted.ref);
-    // T2: a finished turn is not resumed: its checkpoint goes with it.
-    await tx.checkpoints.remove(run.id);
-    // Still under the lane's lock (taken for the leftovers): a run queued after the look waits
-    // for it in its own job's claim; one queued before is this worker's to claim next. Asked
-    // together, the two share one round trip (T3).
-    const [finished, laneHasMore] = await Promise.all([
-      tx.runs.updateAndRead(run.id, {
-        status: result.ok ? 'succeeded' : 'failed',
-        // P15: a stop asked as the reply arrived is dropped: the turn ended well.
-        ...(result.ok ? { error: null } : { error: result.error, liveness: 'failed' as const }),
-        finishedAt: now,
-        lastEventAt: now,
-      }),
-      tx.runs.hasQueued(run.agentId, run.conversationId),
-    ]);
-    return { finished, leftovers, laneHasMore };
-  });
+  // T3: with the finishes of turns of this workspace ending at the same time, in one
+  // transaction (`TurnWrites`: the lanes' locks taken in the order of their keys).
+  const { finished, leftovers, laneHasMore } = await deps.turnWrites.together(
+    'finish',
+    run.workspaceId,
+    async (tx) => {
+      // T3 (issue 12, item 5): everything asked in this tick, so the store sends it as one message
+      // in this order, with the START TRANSACTION; then the COMMIT (two round trips, not three).
+      const [leftovers, , , finished, hasQueued] = await Promise.all([
+        // P16: what did not join the turn in time starts a turn of its own: the lane's lock
+        // first, then the leftovers taken (their runs are inserted once they are read).
+        queueLeftoverSteering(tx, deps, run),
+        // The posted reply's ref, in the finishing transaction rather than one of its own.
+        posted === null ? undefined : tx.messages.setPlatformRef(posted.messageId, posted.ref),
+        // T2: a finished turn is not resumed: its checkpoint goes with it.
+        tx.checkpoints.remove(run.id),
+        tx.runs.updateAndRead(run.id, {
+          status: result.ok ? 'succeeded' : 'failed',
+          // P15: a stop asked as the reply arrived is dropped: the turn ended well.
+          ...(result.ok ? { error: null } : { error: result.error, liveness: 'failed' as const }),
+          finishedAt: now,
+          lastEventAt: now,
+        }),
+        // T3: under the lane's lock, taken first: a run queued after the look waits for it in its
+        // own job's claim; one queued before is this worker's to claim next, as is a leftover's.
+        tx.runs.hasQueued(run.agentId, run.conversationId),
+      ]);
+      return { finished, leftovers, laneHasMore: hasQueued || leftovers.length > 0 };
+    },
+    laneKey(run),
+  );
   await enqueueLeftovers(deps, leftovers);
   deps.metrics?.turnFinished(finished.status, finished.liveness);
   // T1: a turn waiting for this one (ask_agent, delegate_task), in whichever process, looks again.

@@ -3,6 +3,7 @@ import type { SlotLease } from '../waits/fair-slots';
 import type { EngineDeps, RunJob, RunLane } from './engine-deps';
 import { executeRun } from './execute-run';
 import { claimAndLoad } from './load-claimed-turn';
+import { laneKey } from './turn-writes';
 
 interface Lane {
   /** Set once its turn first waits: the queue job is then complete, the lane goes on in memory. */
@@ -181,10 +182,15 @@ export class LaneWorker {
       for (;;) {
         if (signal.aborted || lease === null) return;
         // The claim and the turn's reads in one transaction; the job's own run (the first
-        // claim's likely one) read with the claim, in its round trip (T3).
+        // claim's likely one) read with the claim, in its round trip (T3). That transaction is
+        // shared with other lanes' claims made at the same time (`TurnWrites`: their locks
+        // taken in the order of their keys).
         const expected = lane.runId === null ? job.runId : null;
-        const next = await deps.store.inWorkspace(run.workspaceId, (tx) =>
-          claimAndLoad(tx, deps, run, expected),
+        const next = await deps.turnWrites.together(
+          'claim',
+          run.workspaceId,
+          (tx) => claimAndLoad(tx, deps, run, expected),
+          laneKey(run),
         );
         if (next === null) return;
         const { claimed, loaded } = next;

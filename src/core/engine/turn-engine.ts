@@ -35,6 +35,7 @@ import { resolveActor } from './resolve-sender';
 import { stopRun } from './stop-run';
 import { stopThread } from './stop-thread';
 import { TurnSlots } from './turn-slots';
+import { TurnWrites } from './turn-writes';
 
 /**
  * After the queue has given up on the turns still running (its close timeout) and aborted
@@ -63,12 +64,14 @@ export class TurnEngine implements ChatEngine {
     const { tools, ...given } = setup;
     // T2: a database or Redis restart of seconds delays the engine's work instead of failing it.
     const outage = new OutageWatch(setup.clock, setup.logger.child({ component: 'outage' }));
+    const store = RetryingStore.over(setup.store, outage);
     const deps: EngineDeps = {
       ...given,
-      store: RetryingStore.over(setup.store, outage),
+      store,
       queue: new RetryingQueue(setup.queue, outage),
       waits: setup.waits ?? new InProcessWaitSignals(),
       slots: new TurnSlots(DEFAULT_CONCURRENCY),
+      turnWrites: new TurnWrites(store),
       outage,
     };
     // A9: the tool kit is bound to this engine once its deps are whole.

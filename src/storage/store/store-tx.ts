@@ -73,25 +73,41 @@ const REPOSITORIES = {
   routingReads: routingReadRepository,
 } satisfies { [K in Exclude<keyof StoreTx, 'runs'>]: (manager: EntityManager) => StoreTx[K] };
 
+/** What each transaction holds: its entity manager and the repositories it has made so far. */
+class LazyStoreTx {
+  private readonly made = new Map<string, unknown>();
+
+  constructor(private readonly manager: EntityManager) {}
+
+  query(sql: string, params: readonly unknown[] = []) {
+    return translatingDbErrors(() => queryRecords(this.manager, sql, params));
+  }
+
+  /** The repository `name`, made the first time this transaction asks for it. */
+  repository(name: string, make: (manager: EntityManager) => object): unknown {
+    let repository = this.made.get(name);
+    if (repository === undefined) {
+      repository = translated(make(this.manager));
+      this.made.set(name, repository);
+    }
+    return repository;
+  }
+}
+
+const lazily = (name: string, make: (manager: EntityManager) => object) =>
+  Object.defineProperty(LazyStoreTx.prototype, name, {
+    enumerable: true,
+    get(this: LazyStoreTx) {
+      return this.repository(name, make);
+    },
+  });
+for (const [name, repository] of Object.entries(REPOSITORIES)) lazily(name, repository);
+lazily('runs', (manager) => ({ ...runRepository(manager), ...runLaneRepository(manager) }));
+
 /**
  * The repositories of one transaction, all on its entity manager. Each is made the first time
- * the transaction uses it (a turn's transactions use two or three of them).
+ * the transaction uses it (a turn's transactions use two or three of them). Issue 12, item 5:
+ * their getters are defined once, on the prototype, not on every transaction's object.
  */
-export const createStoreTx = (manager: EntityManager): SqlStoreTx => {
-  const tx = {
-    query: (sql: string, params: readonly unknown[] = []) =>
-      translatingDbErrors(() => queryRecords(manager, sql, params)),
-  } as SqlStoreTx;
-  const made = new Map<string, unknown>();
-  const lazily = (name: string, make: () => object) =>
-    Object.defineProperty(tx, name, {
-      enumerable: true,
-      get: () => {
-        if (!made.has(name)) made.set(name, translated(make()));
-        return made.get(name);
-      },
-    });
-  for (const [name, repository] of Object.entries(REPOSITORIES)) lazily(name, () => repository(manager));
-  lazily('runs', () => ({ ...runRepository(manager), ...runLaneRepository(manager) }));
-  return tx;
-};
+export const createStoreTx = (manager: EntityManager): SqlStoreTx =>
+  new LazyStoreTx(manager) as unknown as SqlStoreTx;

@@ -1,4 +1,4 @@
-import { GroupCommit } from '../../../src/storage/store/group-commit';
+import { GroupCommit } from '../../../src/core/waits/group-commit';
 
 /** A write whose batches the test releases by hand, recording what each batch held. */
 function controlledWrite() {
@@ -90,6 +90,19 @@ describe('GroupCommit (T4: the inbox write an ack waits for)', () => {
     expect(w.batches).toEqual([['a'], ['b', 'bad', 'c'], ['b'], ['bad'], ['c']]);
     await expect(first).resolves.toBe('stored a');
     await expect(Promise.all(rest)).resolves.toEqual(['stored b', 'refused bad', 'stored c']);
+  });
+
+  it('T2: a batch failing in a way `splits` refuses is not written again: every item gets its error', async () => {
+    const w = controlledWrite();
+    w.refuseWhen((item) => item === 'bad');
+    const group = new GroupCommit({ write: w.write, slots: 1, maxBatch: 10, splits: () => false });
+    const first = group.add('a');
+    const rest = ['b', 'bad', 'c'].map((item) => group.add(item).catch((error: Error) => error.message));
+    await w.releaseNext(); // a
+    await w.releaseNext(); // b, bad, c: refused as a whole, and not split
+    expect(w.batches).toEqual([['a'], ['b', 'bad', 'c']]);
+    await expect(first).resolves.toBe('stored a');
+    await expect(Promise.all(rest)).resolves.toEqual(['refused bad', 'refused bad', 'refused bad']);
   });
 
   it('a write answering with the wrong number of results fails its items rather than misattributing', async () => {
