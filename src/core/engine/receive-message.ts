@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { parsePersonMessage } from '../mentions';
-import type {
-  ConversationRecord,
-  MessageFields,
-  MessageMentions,
-  MessageRecord,
-} from '../model/conversation-records';
+import type { MessageFields, MessageMentions } from '../model/conversation-records';
 import type { ReceiveOutcome } from '../ports/chat-engine';
 import type { ChatPlatform, InboundMessage } from '../ports/chat-platform';
 import type { StoreTx } from '../ports/store';
@@ -151,16 +146,23 @@ export async function routeMessage(
       ? {}
       : { attachments: message.attachments }),
   });
-  const [conversation, stored] =
-    existing === null
-      ? await insertConversation(tx, workspace.id, randomUUID(), {
-          spaceId: space.id,
-          platform: message.platform,
-          threadId: message.thread,
-          title: titleOf(parsed.text || message.text),
-          messageFields,
-        })
-      : ([existing, await tx.messages.insert(workspace.id, messageFields(existing.id))] as const);
+  // T3: the conversation (in a new thread) and the message are given their ids here and
+  // inserted with the transaction's next statement (at the latest its commit): nothing reads
+  // them back, so they cost no round trip of their own.
+  const conversation = existing ?? { id: randomUUID(), ownerAgentId: null };
+  if (existing === null) {
+    await tx.conversations.insertOwed(workspace.id, {
+      id: conversation.id,
+      spaceId: space.id,
+      platform: message.platform,
+      threadId: message.thread,
+      title: titleOf(parsed.text || message.text),
+      ownerAgentId: null,
+      createdByAgentId: null,
+    });
+  }
+  const stored = { id: randomUUID() };
+  await tx.messages.insertOwed(workspace.id, { ...messageFields(conversation.id), id: stored.id });
 
   // P12: the app's mention and nothing else: a short help, nobody starts, nothing is answered.
   const appAlone = message.summonsApp === true && parsed.agents.length === 0 && !hasWords(message.text);
@@ -273,29 +275,6 @@ export async function routeMessage(
     refusal: null,
     jobs,
   };
-}
-
-/**
- * T3: a new thread's conversation, given its id here so that its first message is inserted in
- * the same tick: both statements go in one round trip, the conversation first.
- */
-function insertConversation(
-  tx: StoreTx,
-  workspaceId: string,
-  id: string,
-  fields: {
-    spaceId: string;
-    platform: InboundMessage['platform'];
-    threadId: string;
-    title: string;
-    messageFields: (conversationId: string) => MessageFields;
-  },
-): Promise<[ConversationRecord, MessageRecord]> {
-  const { messageFields, ...conversation } = fields;
-  return Promise.all([
-    tx.conversations.insert(workspaceId, { ...conversation, id, ownerAgentId: null, createdByAgentId: null }),
-    tx.messages.insert(workspaceId, messageFields(id)),
-  ]);
 }
 
 /** Anything but whitespace and punctuation. */

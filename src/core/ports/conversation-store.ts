@@ -4,25 +4,30 @@ import type { Platform } from '../model/platform';
 import type { RunRecord } from '../model/records';
 import type { RunLiveness, RunStatus } from '../model/run';
 
+/** A conversation to insert. */
+export type NewConversation = Pick<
+  ConversationRecord,
+  'spaceId' | 'platform' | 'threadId' | 'title' | 'ownerAgentId' | 'createdByAgentId'
+>;
+
 export interface ConversationRepository {
   findById(id: string): Promise<ConversationRecord | null>;
   findByThread(platform: Platform, threadId: string): Promise<ConversationRecord | null>;
+  insert(workspaceId: string, fields: NewConversation): Promise<ConversationRecord>;
   /**
-   * `fields.id`, when given (a uuid the caller made), is the new conversation's id: its first
-   * message can then be inserted in the same tick, and both go in one round trip (T3).
+   * T3: `insert` with the id the caller made (routing's new thread), sent with the
+   * transaction's next statement (at the latest its commit) and not read back; one the database
+   * refuses (a second conversation for the thread, a space of another workspace) fails the
+   * transaction then.
    */
-  insert(
-    workspaceId: string,
-    fields: Pick<
-      ConversationRecord,
-      'spaceId' | 'platform' | 'threadId' | 'title' | 'ownerAgentId' | 'createdByAgentId'
-    > & { id?: string },
-  ): Promise<ConversationRecord>;
+  insertOwed(workspaceId: string, fields: NewConversation & { id: string }): Promise<void>;
   setThreadId(id: string, threadId: string): Promise<void>;
 }
 
 export interface MessageRepository {
   insert(workspaceId: string, fields: MessageFields): Promise<MessageRecord>;
+  /** T3: `insert` with the id the caller made, owed as `ConversationRepository.insertOwed`. */
+  insertOwed(workspaceId: string, fields: MessageFields & { id: string }): Promise<void>;
   findById(id: string): Promise<MessageRecord | null>;
   /** The newest `limit` messages of a conversation, oldest first. */
   listRecent(conversationId: string, limit: number): Promise<MessageRecord[]>;

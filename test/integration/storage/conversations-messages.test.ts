@@ -126,8 +126,9 @@ describe.each(DATABASE_KINDS)('conversations and messages on %s', (kind) => {
     );
   });
 
-  it('T3: a conversation given its id, and its first message, asked in the same tick, are stored together; a malformed id is refused, a taken one is a conflict and stores neither', async () => {
+  it('T3: a conversation and its first message given their ids and owed go with the commit; a malformed id is refused, a taken one is a conflict and stores neither', async () => {
     const id = '6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e';
+    const messageId = '6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5f';
     const fields = {
       spaceId,
       platform: 'slack' as const,
@@ -136,26 +137,27 @@ describe.each(DATABASE_KINDS)('conversations and messages on %s', (kind) => {
       ownerAgentId: null,
       createdByAgentId: null,
     };
-    const [conversation, first] = await inWs((tx) =>
-      Promise.all([
-        tx.conversations.insert(ws, { ...fields, id }),
-        tx.messages.insert(ws, said(id, 'hello')),
-      ]),
-    );
-    expect(conversation.id).toBe(id);
-    expect(first.conversationId).toBe(id);
-    expect((await inWs((tx) => tx.messages.listRecent(id, 5))).map((m) => m.text)).toEqual(['hello']);
+    await inWs(async (tx) => {
+      await tx.conversations.insertOwed(ws, { ...fields, id });
+      await tx.messages.insertOwed(ws, { ...said(id, 'hello'), id: messageId });
+    });
+    expect(await inWs((tx) => tx.conversations.findById(id))).toMatchObject({ id, title: 'Given id' });
+    expect(await inWs((tx) => tx.messages.listRecent(id, 5))).toMatchObject([
+      { id: messageId, text: 'hello' },
+    ]);
     await expect(
       inWs((tx) =>
-        tx.conversations.insert(ws, { ...fields, threadId: 'slack:C1:1800000000.0002', id: "x'; --" }),
+        tx.conversations.insertOwed(ws, { ...fields, threadId: 'slack:C1:1800000000.0002', id: "x'; --" }),
       ),
     ).rejects.toThrow(ValidationError);
-    const again = inWs((tx) =>
-      Promise.all([
-        tx.conversations.insert(ws, { ...fields, threadId: 'slack:C1:1800000000.0003', id }),
-        tx.messages.insert(ws, said(id, 'second')),
-      ]),
+    await expect(inWs((tx) => tx.messages.insertOwed(ws, { ...said(id, 'x'), id: 'nope' }))).rejects.toThrow(
+      ValidationError,
     );
+    // The same conversation id again, and a message in it: the commit fails, neither stays.
+    const again = inWs(async (tx) => {
+      await tx.conversations.insertOwed(ws, { ...fields, threadId: 'slack:C1:1800000000.0003', id });
+      await tx.messages.insertOwed(ws, { ...said(id, 'second'), id: '6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d60' });
+    });
     await expect(again).rejects.toThrow(ConflictError);
     expect((await inWs((tx) => tx.messages.listRecent(id, 5))).map((m) => m.text)).toEqual(['hello']);
   });

@@ -1,10 +1,11 @@
 import type { EntityManager } from 'typeorm';
 import { ValidationError } from '../../../core/errors';
 import type { ConversationRecord } from '../../../core/model/conversation-records';
-import type { ConversationRepository } from '../../../core/ports/conversation-store';
+import type { ConversationRepository, NewConversation } from '../../../core/ports/conversation-store';
 import { ConversationEntity, type ConversationRow } from '../../entities/conversation.entity';
 import { isUuid } from '../ids';
-import { insertReturning } from '../insert-returning';
+import { insertReturning, insertStatement } from '../insert-returning';
+import { deferStatement } from '../pending-statements';
 import { updateById } from '../update-by-id';
 
 /** P2: the record's `threadId` is the row's `platform_thread_ref`. */
@@ -35,23 +36,34 @@ export const conversationRepository = (manager: EntityManager): ConversationRepo
     async insert(workspaceId, fields) {
       // A2: the composite foreign keys refuse a space or agent of another workspace;
       // uq_conversations_thread refuses a second conversation for one thread (a ConflictError).
-      if (fields.id !== undefined && !isUuid(fields.id)) {
+      return toConversationRecord(
+        await insertReturning(manager, ConversationEntity, conversationColumns(workspaceId, fields)),
+      );
+    },
+    async insertOwed(workspaceId, fields) {
+      if (!isUuid(fields.id))
         throw new ValidationError(`Not a conversation id: ${JSON.stringify(fields.id)}.`);
-      }
-      const row = await insertReturning(manager, ConversationEntity, {
-        ...(fields.id === undefined ? {} : { id: fields.id }),
-        workspaceId,
-        spaceId: fields.spaceId,
-        platform: fields.platform,
-        platformThreadRef: fields.threadId,
-        title: fields.title,
-        ownerAgentId: fields.ownerAgentId,
-        createdByAgentId: fields.createdByAgentId,
-      });
-      return toConversationRecord(row);
+      await deferStatement(
+        manager,
+        insertStatement(manager, ConversationEntity, {
+          id: fields.id,
+          ...conversationColumns(workspaceId, fields),
+        }),
+      );
     },
     async setThreadId(id, threadId) {
       await updateById(rows, id, { platformThreadRef: threadId }, ['platformThreadRef'], 'conversation');
     },
   };
 };
+
+/** A new conversation's columns (P2: its thread id is `platform_thread_ref`). */
+const conversationColumns = (workspaceId: string, fields: NewConversation): Partial<ConversationRow> => ({
+  workspaceId,
+  spaceId: fields.spaceId,
+  platform: fields.platform,
+  platformThreadRef: fields.threadId,
+  title: fields.title,
+  ownerAgentId: fields.ownerAgentId,
+  createdByAgentId: fields.createdByAgentId,
+});

@@ -3,7 +3,8 @@ import { NotFoundError, ValidationError } from '../../../core/errors';
 import type { MessageRepository } from '../../../core/ports/conversation-store';
 import { MessageEntity, type MessageRow } from '../../entities/message.entity';
 import { isUuid } from '../ids';
-import { insertReturning } from '../insert-returning';
+import { insertReturning, insertStatement } from '../insert-returning';
+import { deferStatement } from '../pending-statements';
 import { deferUpdateById } from '../update-by-id';
 import { toMessageColumns, toMessageRecord } from './message-mapping';
 
@@ -29,6 +30,18 @@ export const messageRepository = (manager: EntityManager): MessageRepository => 
         ...toMessageColumns(fields),
       });
       return toMessageRecord(row);
+    },
+    async insertOwed(workspaceId, fields) {
+      if (!isUuid(fields.id)) throw new ValidationError(`Not a message id: ${JSON.stringify(fields.id)}.`);
+      await deferStatement(
+        manager,
+        insertStatement(manager, MessageEntity, {
+          id: fields.id,
+          workspaceId,
+          conversationId: fields.conversationId,
+          ...toMessageColumns(fields),
+        }),
+      );
     },
     async findById(id) {
       if (!isUuid(id)) return null;
