@@ -56,7 +56,24 @@ export async function openApproval(
     { approvalId: approval.id, runId: request.runId, action: request.action },
     'approval requested',
   );
+  await redrawIfDecidedMeanwhile(deps, approval);
   return { ...approval, platformCardRef: ref };
+}
+
+/**
+ * G4: a click that lands between the card's post and its stored ref decides the approval but
+ * finds no card to edit; once the ref is stored, the card is drawn as decided. (A decision
+ * that comes after the ref waits on its row lock and edits the card itself.)
+ */
+async function redrawIfDecidedMeanwhile(
+  deps: Pick<EngineDeps, 'store' | 'platforms'>,
+  approval: { id: string; workspaceId: string },
+): Promise<void> {
+  const update = await deps.store.inWorkspace(approval.workspaceId, async (tx) => {
+    const current = await tx.approvals.findById(approval.id);
+    return current === null || current.status === 'pending' ? null : cardUpdate(tx, current);
+  });
+  if (update !== null) await editCard(deps, update);
 }
 
 /** A click on Approve or Deny (G4): checked against the member's role; every click is audited. */

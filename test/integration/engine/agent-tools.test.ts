@@ -372,6 +372,35 @@ describe.each(ENGINE_SETUPS)('M23, N11, N13: agent-to-agent tools through the te
     expect(h.screen()).toContain('answered by you: SQLite');
   });
 
+  it('N13: an answer that lands while the card is being posted (before its ref is stored) still draws the card as answered', async () => {
+    await open({
+      engineer: calling(
+        calls,
+        'ask_question',
+        () => ({ text: 'Which region?', options: ['eu', 'us'] }),
+        (o) => `Deploying. (${o.output})`,
+      ),
+    });
+    const post = h.platform.post.bind(h.platform);
+    h.platform.post = async (thread, message) => {
+      const ref = await post(thread, message);
+      if (message.content.kind === 'question')
+        expect(
+          await h.engine.answerQuestion(message.content.card.questionId, '1', {
+            platform: 'terminal',
+            workspace: { slug: 'default' },
+            senderId: 'you',
+          }),
+        ).toEqual({ ok: true });
+      return ref;
+    };
+    await h.type('@engineer deploy it');
+    await h.settled(1);
+    expect((await outcomeOf('engineer', 'ask_question')).output).toBe('Answer: eu');
+    await shows(1, 'question(answered) engineer: Which region? = eu (you)');
+    expect(h.thread(1).map(describeEntry)).not.toContain('question(pending) engineer: Which region?');
+  });
+
   it('N13: a person’s reply in the thread (naming no agent) answers the waiting question instead of starting a turn', async () => {
     await open({
       engineer: calling(

@@ -100,6 +100,27 @@ describe.each(ENGINE_SETUPS)('G4 approval cards on $name', (setup) => {
     expect(await h.engine.decideApproval(approval.id, 'approve', actor('you'))).toMatchObject({ ok: false });
   });
 
+  it('a click that lands while the card is being posted (before its ref is stored) still draws the card as decided', async () => {
+    // The click arrives between the platform's answer to the post and the stored ref.
+    const post = h.platform.post.bind(h.platform);
+    h.platform.post = async (thread, message) => {
+      const ref = await post(thread, message);
+      if (message.content.kind === 'approval')
+        expect(await h.engine.decideApproval(message.content.card.approvalId, 'deny', actor('you'))).toEqual({
+          ok: true,
+        });
+      return ref;
+    };
+    const approval = await h.engine.requestApproval({
+      runId: await runId(),
+      action: 'push_to_remote',
+      details,
+    });
+    expect(await h.engine.approvalState(approval.id)).toBe('deny');
+    expect(h.thread(1).map(describeEntry)).toContain('approval(denied) push to acme/api main');
+    expect(h.thread(1).map(describeEntry)).not.toContain('approval(pending) push to acme/api main');
+  });
+
   it('a deny is final: the waiting action is told to stop', async () => {
     const approval = await h.engine.requestApproval({
       runId: await runId(),

@@ -6,7 +6,7 @@ import { postInConversation } from '../post-in-conversation';
 import { stoppedByOf } from '../stop-run';
 import { waitSuspended } from '../suspended-wait';
 import { type AgentToolContext, recordAwaits, setWaiting, takeResumedWait } from './agent-tool-context';
-import { cancelQuestion, questionMessage, tellAskingAgent } from './questions';
+import { cancelQuestion, questionMessage, redrawIfSettledMeanwhile, tellAskingAgent } from './questions';
 
 /**
  * N13: a question card in this conversation; the run waits for the answer (a person's, or
@@ -107,6 +107,7 @@ async function askNew(ctx: AgentToolContext, input: AskInput): Promise<Asked> {
     questionMessage(question, turn.agent, null),
   );
   const posted: QuestionRecord = ref === null ? question : { ...question, platformCardRef: ref };
+  if (ref !== null) await redrawIfSettledMeanwhile(deps, posted);
   // N13: working on an agent's note, the asking agent is told too.
   const source = trigger?.note;
   if (source?.sourceConversationId) {

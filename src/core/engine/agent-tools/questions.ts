@@ -140,6 +140,32 @@ export async function redrawQuestionCard(
   );
 }
 
+/**
+ * N13: an answer that lands between the card's post and its stored ref is recorded but finds
+ * no card to redraw; once the ref is stored, the card is drawn as it now stands. (An answer
+ * after the ref redraws the card itself.)
+ */
+export async function redrawIfSettledMeanwhile(deps: QuestionDeps, posted: QuestionRecord): Promise<void> {
+  const settled = await deps.store.inWorkspace(posted.workspaceId, async (tx) => {
+    const current = await tx.questions.findById(posted.id);
+    if (current === null || current.status === 'pending') return null;
+    const answerer =
+      current.answeredByMemberId !== null
+        ? (await tx.members.list(current.workspaceId)).find((m) => m.id === current.answeredByMemberId)
+            ?.nickname
+        : current.answeredByAgentId !== null
+          ? (await tx.agents.list(current.workspaceId)).find((a) => a.id === current.answeredByAgentId)?.name
+          : undefined;
+    return { current, answeredBy: answerer ?? null };
+  });
+  if (settled !== null)
+    await redrawQuestionCard(
+      deps,
+      { ...settled.current, platformCardRef: posted.platformCardRef },
+      settled.answeredBy,
+    );
+}
+
 /** N13: posts a system message in the conversation the asking agent's note came from. */
 export async function tellAskingAgent(
   deps: EngineDeps,
