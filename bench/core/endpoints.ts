@@ -20,7 +20,9 @@ function loopbackUrl(variable: string, value: string): string {
   } catch {
     throw new Error(`${variable} is not a URL.`);
   }
-  if (!isLoopback(url) || url.searchParams.has('host')) {
+  // A `host` that is a directory names a Unix socket (this machine); any other host is refused.
+  const socketHost = url.searchParams.get('host');
+  if (!isLoopback(url) || (socketHost !== null && !socketHost.startsWith('/'))) {
     throw new Error(`${variable} must point at this machine (127.0.0.1, ::1 or localhost).`);
   }
   return value;

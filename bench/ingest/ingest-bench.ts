@@ -14,6 +14,7 @@ import { Worker } from 'node:worker_threads';
 import { Cleanup } from '../core/cleanup';
 import { readEndpoints } from '../core/endpoints';
 import { preflight } from '../core/preflight';
+import { cpuSpent, openServerCpuProbe, type ServerCpuProbe } from '../core/server-cpu';
 import { percentile } from '../core/stats';
 import {
   CHANNEL,
@@ -40,6 +41,13 @@ interface Row {
   routedAfterMs: number;
   /** Stored events still unrouted when the wait for routing (`--drain-s`) ended. */
   unrouted: number;
+  /**
+   * This process's CPU time per event over the deliveries and the wait for routing: the server
+   * under test and the sender's thread (the same sender for every set-up, so compare within a run).
+   */
+  cpuMsPerEvent: number;
+  /** The PostgreSQL server's CPU time per event over the same stretch (`server-cpu.ts`); null unreadable. */
+  postgresCpuMsPerEvent: number | null;
 }
 
 const TEMPLATE = JSON.stringify({
@@ -82,7 +90,10 @@ async function measure(
   count: number,
   tsBase: number,
   drainMs: number,
+  servers: ServerCpuProbe,
 ) {
+  const serversBefore = await servers.read();
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const result = await load({
     url: target.url,
@@ -94,6 +105,8 @@ async function measure(
   });
   const unrouted = await target.drained(drainMs);
   const routedAfterMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  const spent = cpuSpent(serversBefore, await servers.read());
   const sorted = [...result.latenciesMs].sort((a, b) => a - b);
   const acked = result.statuses['200'] ?? 0;
   const row: Row = {
@@ -108,6 +121,8 @@ async function measure(
     maxMs: sorted.at(-1) ?? Number.NaN,
     routedAfterMs,
     unrouted,
+    cpuMsPerEvent: (cpu.user + cpu.system) / 1000 / count,
+    postgresCpuMsPerEvent: spent.postgresMs === null ? null : spent.postgresMs / count,
   };
   return row;
 }
@@ -156,13 +171,14 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
   const batch = values.batch === undefined ? undefined : Number(values.batch);
   const acksFirstMs = values['acks-first-ms'] === undefined ? undefined : Number(values['acks-first-ms']);
   await preflight(readEndpoints());
+  const servers = await openServerCpuProbe(readEndpoints().postgresServerUrl, readEndpoints().redisUrl);
   const rows: Row[] = [];
   for (const id of values.setups.split(',') as (keyof typeof SETUPS)[]) {
     const spec = SETUPS[id];
     const cleanup = new Cleanup();
     try {
       const target = await spec.open(cleanup, lanes, batch, acksFirstMs);
-      await measure(spec.label, target, 100, 200, 1_700_000_000, drainMs); // warm-up, not reported
+      await measure(spec.label, target, 100, 200, 1_700_000_000, drainMs, servers); // warm-up, not reported
       for (const [index, rate] of rates.entries()) {
         const row = await measure(
           spec.label,
@@ -171,11 +187,13 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
           Math.round(rate * seconds),
           1_710_000_000 + index * 100_000,
           drainMs,
+          servers,
         );
         console.log(
           `${row.setup.padEnd(30)} ${String(rate).padStart(4)}/s  acked ${row.acked}/${row.sent}  ` +
             `${row.ackPerSecond.toFixed(0)} acks/s  p50 ${row.p50Ms.toFixed(1)} ms  p99 ${row.p99Ms.toFixed(1)} ms  ` +
-            `max ${row.maxMs.toFixed(0)} ms  ` +
+            `max ${row.maxMs.toFixed(0)} ms  cpu ${row.cpuMsPerEvent.toFixed(2)} ms/event ` +
+            `(+ PostgreSQL ${row.postgresCpuMsPerEvent?.toFixed(2) ?? '?'})  ` +
             (row.unrouted === 0
               ? `all routed after ${(row.routedAfterMs / 1000).toFixed(1)} s`
               : `${row.unrouted} still unrouted after ${(row.routedAfterMs / 1000).toFixed(1)} s`),
@@ -186,6 +204,7 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
       await cleanup.run();
     }
   }
+  await servers.close();
   console.log('\nratios to the bare Bolt app at the same rate (throughput: setup ÷ bare)');
   for (const row of rows) {
     const bare = rows.find((r) => r.setup === SETUPS.bare.label && r.rate === row.rate);

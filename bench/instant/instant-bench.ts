@@ -13,6 +13,7 @@ import type { RoundTrip } from '../core/drive';
 import type { Endpoints } from '../core/endpoints';
 import { openEngineSetup, SETUPS } from '../core/engine-setup';
 import { openLoop } from '../core/open-loop';
+import { cpuSpent, openServerCpuProbe, type ServerCpu, type ServerCpuProbe } from '../core/server-cpu';
 import type { Measurement } from '../core/stats';
 
 // Long: on a loaded machine a set-up that falls far behind is still measured, not failed.
@@ -35,26 +36,39 @@ export function parseInstantOptions(argv: readonly string[]): InstantBenchOption
   return { rate, seconds };
 }
 
-/** With this process's CPU time (user + system) per reply: steadier than latency on a shared machine. */
+/**
+ * With this process's CPU time (user + system) per reply: steadier than latency on a shared
+ * machine. And the PostgreSQL and Redis servers' per reply (`server-cpu.ts`), which share the
+ * machine's CPUs with this process: together, what a reply costs the machine.
+ */
 interface CpuMeasurement extends Measurement {
   cpuMsPerReply: number;
+  servers: ServerCpu;
 }
 
+const perReply = (ms: number | null, count: number) => (ms === null ? '?' : (ms / count).toFixed(2));
+
 const line = (label: string, m: CpuMeasurement) =>
-  `${label.padEnd(34)} ${m.throughput.toFixed(0).padStart(5)} replies/s  p50 ${m.p50Ms.toFixed(1).padStart(8)} ms  p99 ${m.p99Ms.toFixed(1).padStart(8)} ms  max ${m.maxMs.toFixed(0)} ms  cpu ${m.cpuMsPerReply.toFixed(2)} ms/reply`;
+  `${label.padEnd(34)} ${m.throughput.toFixed(0).padStart(5)} replies/s  p50 ${m.p50Ms.toFixed(1).padStart(8)} ms  p99 ${m.p99Ms.toFixed(1).padStart(8)} ms  max ${m.maxMs.toFixed(0)} ms  cpu ${m.cpuMsPerReply.toFixed(2)} ms/reply (+ PostgreSQL ${perReply(m.servers.postgresMs, m.count)}, Redis ${perReply(m.servers.redisMs, m.count)})`;
 
 async function measured(
   open: (cleanup: Cleanup) => Promise<RoundTrip>,
   options: InstantBenchOptions,
+  servers: ServerCpuProbe,
 ): Promise<CpuMeasurement> {
   const cleanup = new Cleanup();
   try {
     const roundTrip = await open(cleanup);
     await openLoop(Math.min(options.rate, 50), 50, roundTrip); // warm-up, not reported
+    const serversBefore = await servers.read();
     const cpuBefore = process.cpuUsage();
     const measurement = await openLoop(options.rate, Math.round(options.rate * options.seconds), roundTrip);
     const cpu = process.cpuUsage(cpuBefore);
-    return { ...measurement, cpuMsPerReply: (cpu.user + cpu.system) / 1000 / measurement.count };
+    return {
+      ...measurement,
+      cpuMsPerReply: (cpu.user + cpu.system) / 1000 / measurement.count,
+      servers: cpuSpent(serversBefore, await servers.read()),
+    };
   } finally {
     await cleanup.run();
   }
@@ -67,16 +81,39 @@ export async function runInstantBench(
 ): Promise<void> {
   const settings = { workerConcurrency: DEFAULT_CONCURRENCY, timeoutMs: TIMEOUT_MS };
   log(`instant model, ${options.rate} mentions/s for ${options.seconds} s, each in its own thread:`);
-  const baseline = await measured((cleanup) => openBaseline(endpoints.redisUrl, settings, cleanup), options);
+  const servers = await openServerCpuProbe(endpoints.postgresServerUrl, endpoints.redisUrl);
+  try {
+    await measureAll(options, endpoints, settings, servers, log);
+  } finally {
+    await servers.close();
+  }
+}
+
+async function measureAll(
+  options: InstantBenchOptions,
+  endpoints: Endpoints,
+  settings: { workerConcurrency: number; timeoutMs: number },
+  servers: ServerCpuProbe,
+  log: (line: string) => void,
+): Promise<void> {
+  const baseline = await measured(
+    (cleanup) => openBaseline(endpoints.redisUrl, settings, cleanup),
+    options,
+    servers,
+  );
   log(line('baseline: bare BullMQ round trip', baseline));
   const only = process.env.SUMMON_BENCH_SETUP;
   for (const spec of SETUPS.filter(
     (s) => s.id !== 'postgres-in-process' && (only === undefined || s.id === only),
   )) {
-    const result = await measured(async (cleanup) => {
-      const setup = await openEngineSetup(spec, endpoints, settings, cleanup);
-      return setup.roundTrip;
-    }, options);
+    const result = await measured(
+      async (cleanup) => {
+        const setup = await openEngineSetup(spec, endpoints, settings, cleanup);
+        return setup.roundTrip;
+      },
+      options,
+      servers,
+    );
     log(
       `${line(spec.label, result)}  (p99 ${(result.p99Ms / baseline.p99Ms).toFixed(1)}× the baseline's; goal ≤ 100 ms)`,
     );

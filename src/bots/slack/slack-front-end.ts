@@ -148,6 +148,9 @@ export class SlackFrontEnd {
       botUserId: identity.botUserId,
       clientOptions,
       logger,
+      // T4: no conversation store: Summon keeps none in Bolt, and its default rejects with a new
+      // Error (a stack trace) on every event that names a channel.
+      convoStore: false as const,
     };
     let app: App;
     let receiver: HTTPReceiver | null = null;
