@@ -161,8 +161,8 @@ export async function routeMessage(
       createdByAgentId: null,
     });
   }
-  const stored = { id: randomUUID() };
-  await tx.messages.insertOwed(workspace.id, { ...messageFields(conversation.id), id: stored.id });
+  const messageId = randomUUID();
+  await tx.messages.insertOwed(workspace.id, { ...messageFields(conversation.id), id: messageId });
 
   // P12: the app's mention and nothing else: a short help, nobody starts, nothing is answered.
   const appAlone = message.summonsApp === true && parsed.agents.length === 0 && !hasWords(message.text);
@@ -226,7 +226,7 @@ export async function routeMessage(
     : await steerRunningTurn(tx, deps, {
         workspaceId: workspace.id,
         conversationId: conversation.id,
-        messageId: stored.id,
+        messageId,
         whileRunning: space.whileRunning,
         mentionedAgentIds: parsed.agents.map(({ agent }) => agent.id),
         mentionOnly: parsed.isMentionOnly,
@@ -246,13 +246,13 @@ export async function routeMessage(
   const jobs: RunJob[] = [];
   for (const agentId of responders) {
     // T3: the run is given its id here and inserted with the commit (nothing reads it back).
-    const run = { id: randomUUID() };
+    const runId = randomUUID();
     await tx.runs.insertOwed({
-      id: run.id,
+      id: runId,
       workspaceId: workspace.id,
       agentId,
       conversationId: conversation.id,
-      triggerMessageId: stored.id,
+      triggerMessageId: messageId,
       status: 'queued',
       liveness: 'ok',
       wakeChain: [agentId],
@@ -265,9 +265,9 @@ export async function routeMessage(
       error: null,
       createdAt: deps.clock.now(),
     });
-    runIds.push(run.id);
+    runIds.push(runId);
     const lane = { workspaceId: workspace.id, agentId, conversationId: conversation.id, spaceId: space.id };
-    jobs.push({ runId: run.id, lane });
+    jobs.push({ runId, lane });
   }
   return {
     outcome: { kind: 'accepted', conversationId: conversation.id, runIds },

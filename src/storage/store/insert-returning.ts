@@ -1,5 +1,8 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { ValidationError } from '../../core/errors';
 import { columnLiterals, quotedTable } from './column-literal';
+import { isUuid } from './ids';
+import { deferStatement } from './pending-statements';
 import { hydrate, queryTogether } from './statements-together';
 
 /**
@@ -14,21 +17,44 @@ export const insertReturning = async <Row extends ObjectLiteral>(
   entity: EntityTarget<Row>,
   values: Partial<Row>,
 ): Promise<Row> => {
-  const [rows] = await queryTogether(manager, [insertStatement(manager, entity, values)]);
+  const [rows] = await queryTogether(manager, [insertStatement(manager, entity, values, true)]);
   const [raw] = rows ?? [];
   if (raw === undefined) throw new Error('An INSERT … RETURNING returned no row.');
   return hydrate(manager, entity, raw);
 };
 
-/** `INSERT INTO … (…) VALUES (…) RETURNING *`; columns left out take their defaults. */
-export const insertStatement = <Row extends ObjectLiteral>(
+/**
+ * T3: one row inserted with the id the caller made and not read back (routing's conversation,
+ * message and runs: `insertOwed`), owed with `deferStatement` — sent with the transaction's next
+ * statement, at the latest its COMMIT. An id that is not a uuid is refused here, before anything
+ * is sent (a `ValidationError` naming `what`); a row the database refuses (a foreign key, a
+ * unique constraint) fails the transaction at the message it goes with.
+ */
+export const deferInsert = async <Row extends ObjectLiteral & { id: string }>(
+  manager: EntityManager,
+  entity: EntityTarget<Row>,
+  values: Partial<Row> & { id: string },
+  what: string,
+): Promise<void> => {
+  if (!isUuid(values.id)) throw new ValidationError(`Not a ${what} id: ${JSON.stringify(values.id)}.`);
+  await deferStatement(manager, insertStatement(manager, entity, values, false));
+};
+
+/**
+ * `INSERT INTO … (…) VALUES (…)`, with `RETURNING *` when the row is read back; columns left out
+ * take their defaults.
+ */
+const insertStatement = <Row extends ObjectLiteral>(
   manager: EntityManager,
   entity: EntityTarget<Row>,
   values: Partial<Row>,
+  returning: boolean,
 ): string => {
   const { names, literals } = columnLiterals(manager, entity, values);
   const table = quotedTable(manager, entity);
-  return names.length === 0
-    ? `INSERT INTO ${table} DEFAULT VALUES RETURNING *`
-    : `INSERT INTO ${table} (${names.join(', ')}) VALUES (${literals.join(', ')}) RETURNING *`;
+  const insert =
+    names.length === 0
+      ? `INSERT INTO ${table} DEFAULT VALUES`
+      : `INSERT INTO ${table} (${names.join(', ')}) VALUES (${literals.join(', ')})`;
+  return returning ? `${insert} RETURNING *` : insert;
 };

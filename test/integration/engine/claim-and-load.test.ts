@@ -3,7 +3,7 @@ import { claimAndLoad } from '../../../src/core/engine/load-claimed-turn';
 import { turnContextFrom } from '../../../src/core/engine/turn-context';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
-import { type SeededWorkspace, seedWorkspace } from '../storage/workspace-fixture';
+import { queuedRun, type SeededWorkspace, seedWorkspace } from '../storage/workspace-fixture';
 
 /**
  * T3 (issue 12, item 5): a job's own run has its turn read with the claim, in one round trip;
@@ -46,23 +46,7 @@ describe.each(DATABASE_KINDS)('claiming a lane and reading its turn on %s', (kin
         platformMessageRef: null,
         note: null,
       });
-      const run = await tx.runs.insert({
-        workspaceId: acme.workspaceId,
-        agentId: acme.agentId,
-        conversationId: acme.conversationId,
-        triggerMessageId: message.id,
-        status: 'queued',
-        liveness: 'ok',
-        wakeChain: [],
-        depth: 1,
-        startedByMemberId: acme.memberId,
-        startedByAgentId: null,
-        startedAt: null,
-        finishedAt: null,
-        lastEventAt: null,
-        error: null,
-        statusCardRef: null,
-      });
+      const run = await tx.runs.insert(queuedRun(acme, message.id));
       return { run, message };
     });
 

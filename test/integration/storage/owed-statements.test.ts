@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import type { Logger as TypeormLogger } from 'typeorm';
-import { NotFoundError } from '../../../src/core/errors';
+import { NotFoundError, ValidationError } from '../../../src/core/errors';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
-import { type SeededWorkspace, seedWorkspace } from './workspace-fixture';
+import { queuedRun, type SeededWorkspace, seedWorkspace } from './workspace-fixture';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
@@ -113,23 +113,11 @@ describe.each(DATABASE_KINDS)('statements owed by a transaction on %s', (kind) =
     expect(theirs?.error).not.toBe('not yours');
   });
 
-  it('a run inserted owed (routing’s) goes with the COMMIT as it was given; one the database refuses rolls the whole transaction back', async () => {
+  it('a run inserted owed (routing’s) goes with the COMMIT as it was given, read back by nobody; a malformed id is refused before anything is sent; one the database refuses rolls the whole transaction back', async () => {
     const newRun = (id: string, conversationId = acme.conversationId) => ({
+      ...queuedRun(acme, acme.messageId),
       id,
-      workspaceId: acme.workspaceId,
-      agentId: acme.agentId,
       conversationId,
-      triggerMessageId: acme.messageId,
-      status: 'queued' as const,
-      liveness: 'ok' as const,
-      wakeChain: [acme.agentId],
-      depth: 1,
-      startedByMemberId: acme.memberId,
-      startedByAgentId: null,
-      startedAt: null,
-      finishedAt: null,
-      lastEventAt: null,
-      error: null,
     });
     const id = '5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d';
     await inAcme(async (tx) => {
@@ -138,6 +126,8 @@ describe.each(DATABASE_KINDS)('statements owed by a transaction on %s', (kind) =
     });
     expect(messages).toHaveLength(2);
     expect(messages[1]).toMatch(/^INSERT INTO "runs".*;\nCOMMIT$/s);
+    // Nobody reads the row back: no RETURNING.
+    expect(messages[1]).not.toMatch(/RETURNING/);
     expect(await inAcme((tx) => tx.runs.findById(id))).toMatchObject({
       id,
       status: 'queued',
@@ -154,7 +144,11 @@ describe.each(DATABASE_KINDS)('statements owed by a transaction on %s', (kind) =
     ).rejects.toThrow();
     expect(await inAcme((tx) => tx.runs.findById(other))).toBeNull();
     expect((await runNow())?.error).not.toBe('must not stay');
-    await expect(inAcme((tx) => tx.runs.insertOwed(newRun('not-a-uuid')))).rejects.toThrow('Not a run id');
+    // An id that is not a uuid is refused before anything is sent: no START TRANSACTION either.
+    messages = [];
+    const malformed = inAcme((tx) => tx.runs.insertOwed(newRun('not-a-uuid')));
+    await expect(malformed).rejects.toThrow(new ValidationError('Not a run id: "not-a-uuid".'));
+    expect(messages).toEqual([]);
   });
 
   it('owed writes are dropped when the work throws after them', async () => {

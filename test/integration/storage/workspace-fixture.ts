@@ -1,4 +1,5 @@
 import type { AgentFields, SpaceFields } from '../../../src/core/model/records';
+import type { NewRun } from '../../../src/core/ports/store';
 import type { SqlStore, SqlStoreTx } from '../../../src/storage/store/sql-store';
 
 export const agentFields = (name: string, overrides: Partial<AgentFields> = {}): AgentFields => ({
@@ -251,3 +252,24 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
       channelId,
     };
   });
+
+/**
+ * A queued run of the seeded agent in the seeded thread, triggered by `triggerMessageId` and
+ * started by the seeded member, as routing queues one (M20: depth 1); not inserted.
+ */
+export const queuedRun = (seeded: SeededWorkspace, triggerMessageId: string): NewRun => ({
+  workspaceId: seeded.workspaceId,
+  agentId: seeded.agentId,
+  conversationId: seeded.conversationId,
+  triggerMessageId,
+  status: 'queued',
+  liveness: 'ok',
+  wakeChain: [seeded.agentId],
+  depth: 1,
+  startedByMemberId: seeded.memberId,
+  startedByAgentId: null,
+  startedAt: null,
+  finishedAt: null,
+  lastEventAt: null,
+  error: null,
+});

@@ -1,11 +1,9 @@
 import type { EntityManager } from 'typeorm';
-import { ValidationError } from '../../../core/errors';
 import type { ConversationRecord } from '../../../core/model/conversation-records';
 import type { ConversationRepository, NewConversation } from '../../../core/ports/conversation-store';
 import { ConversationEntity, type ConversationRow } from '../../entities/conversation.entity';
 import { isUuid } from '../ids';
-import { insertReturning, insertStatement } from '../insert-returning';
-import { deferStatement } from '../pending-statements';
+import { deferInsert, insertReturning } from '../insert-returning';
 import { updateById } from '../update-by-id';
 
 /** P2: the record's `threadId` is the row's `platform_thread_ref`. */
@@ -41,15 +39,8 @@ export const conversationRepository = (manager: EntityManager): ConversationRepo
       );
     },
     async insertOwed(workspaceId, fields) {
-      if (!isUuid(fields.id))
-        throw new ValidationError(`Not a conversation id: ${JSON.stringify(fields.id)}.`);
-      await deferStatement(
-        manager,
-        insertStatement(manager, ConversationEntity, {
-          id: fields.id,
-          ...conversationColumns(workspaceId, fields),
-        }),
-      );
+      const values = { id: fields.id, ...conversationColumns(workspaceId, fields) };
+      await deferInsert(manager, ConversationEntity, values, 'conversation');
     },
     async setThreadId(id, threadId) {
       await updateById(rows, id, { platformThreadRef: threadId }, ['platformThreadRef'], 'conversation');

@@ -3,8 +3,7 @@ import { NotFoundError, ValidationError } from '../../../core/errors';
 import type { MessageRepository } from '../../../core/ports/conversation-store';
 import { MessageEntity, type MessageRow } from '../../entities/message.entity';
 import { isUuid } from '../ids';
-import { insertReturning, insertStatement } from '../insert-returning';
-import { deferStatement } from '../pending-statements';
+import { deferInsert, insertReturning } from '../insert-returning';
 import { deferUpdateById } from '../update-by-id';
 import { toMessageColumns, toMessageRecord } from './message-mapping';
 
@@ -32,16 +31,8 @@ export const messageRepository = (manager: EntityManager): MessageRepository => 
       return toMessageRecord(row);
     },
     async insertOwed(workspaceId, fields) {
-      if (!isUuid(fields.id)) throw new ValidationError(`Not a message id: ${JSON.stringify(fields.id)}.`);
-      await deferStatement(
-        manager,
-        insertStatement(manager, MessageEntity, {
-          id: fields.id,
-          workspaceId,
-          conversationId: fields.conversationId,
-          ...toMessageColumns(fields),
-        }),
-      );
+      const values = { id: fields.id, workspaceId, conversationId: fields.conversationId };
+      await deferInsert(manager, MessageEntity, { ...values, ...toMessageColumns(fields) }, 'message');
     },
     async findById(id) {
       if (!isUuid(id)) return null;

@@ -1,11 +1,9 @@
 import type { EntityManager } from 'typeorm';
-import { ValidationError } from '../../../core/errors';
 import type { RunRecord } from '../../../core/model/records';
 import type { NewRun, RunRepository } from '../../../core/ports/store';
 import { RunEntity, type RunRow } from '../../entities/run.entity';
 import { isUuid } from '../ids';
-import { insertReturning, insertStatement } from '../insert-returning';
-import { deferStatement } from '../pending-statements';
+import { deferInsert, insertReturning } from '../insert-returning';
 
 export const toRunRecord = (row: RunRow): RunRecord => ({
   id: row.id,
@@ -57,8 +55,7 @@ export const runRepository = (manager: EntityManager): RunRepository => {
       return toRunRecord(await insertReturning(manager, RunEntity, runColumns(run)));
     },
     async insertOwed(run) {
-      if (!isUuid(run.id)) throw new ValidationError(`Not a run id: ${JSON.stringify(run.id)}.`);
-      await deferStatement(manager, insertStatement(manager, RunEntity, { id: run.id, ...runColumns(run) }));
+      await deferInsert(manager, RunEntity, { id: run.id, ...runColumns(run) }, 'run');
     },
   };
 };
