@@ -3,14 +3,15 @@ import { ValidationError } from '../../core/errors';
 import { columnLiterals, quotedTable } from './column-literal';
 import { isUuid } from './ids';
 import { deferStatement } from './pending-statements';
+import { type PreparedCall, PreparedStatement } from './prepared-statement';
 import { hydrate, queryTogether } from './statements-together';
 
 /**
  * One row inserted and read back as stored (defaults, generated ids and sequence numbers
  * included): one `INSERT … RETURNING *`, without the per-entity bookkeeping of `save` (T3: a
- * turn's hot path inserts a conversation, messages and runs). Sent as a simple query with its
- * values as literals (`column-literal.ts`), so that what the transaction owes (its START
- * TRANSACTION) goes in the same round trip.
+ * turn's hot path inserts a conversation, messages and runs). Sent as a simple query, a
+ * prepared statement run with its values as literals (`column-literal.ts`), so that what the
+ * transaction owes (its START TRANSACTION) goes in the same round trip.
  */
 export const insertReturning = async <Row extends ObjectLiteral>(
   manager: EntityManager,
@@ -49,12 +50,17 @@ const insertStatement = <Row extends ObjectLiteral>(
   entity: EntityTarget<Row>,
   values: Partial<Row>,
   returning: boolean,
-): string => {
+): PreparedCall => {
   const { names, literals } = columnLiterals(manager, entity, values);
   const table = quotedTable(manager, entity);
+  // T3: prepared, one statement per set of columns; each value's type is its column's.
   const insert =
     names.length === 0
       ? `INSERT INTO ${table} DEFAULT VALUES`
-      : `INSERT INTO ${table} (${names.join(', ')}) VALUES (${literals.join(', ')})`;
-  return returning ? `${insert} RETURNING *` : insert;
+      : `INSERT INTO ${table} (${names.join(', ')}) VALUES (${literals.map((_, i) => `$${i + 1}`).join(', ')})`;
+  const text = returning ? `${insert} RETURNING *` : insert;
+  return new PreparedStatement(
+    literals.map(() => 'unknown'),
+    text,
+  ).with(...literals);
 };

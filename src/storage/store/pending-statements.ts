@@ -1,4 +1,5 @@
 import { type EntityManager, QueryFailedError, type QueryRunner } from 'typeorm';
+import { renderStatements, type Statement } from './prepared-statement';
 
 /** What the transaction's pg connection answers a simple query with: one result per statement. */
 interface SimpleQueryClient {
@@ -34,7 +35,7 @@ interface Reader {
  * with and every read in it (the transaction is then rolled back, as for any failed statement).
  */
 class PendingStatements {
-  private owed: string[] = [];
+  private owed: Statement[] = [];
   private readers: Reader[] = [];
   /** Whether the START TRANSACTION has reached the server. */
   private started = false;
@@ -58,13 +59,13 @@ class PendingStatements {
     return this.started;
   }
 
-  defer(statement: string): void {
+  defer(statement: Statement): void {
     this.owed.push(statement);
     this.besidesStart += 1;
   }
 
   /** Statements whose rows are wanted: sent at the end of this tick with whatever else is owed. */
-  read(statements: readonly string[]): Promise<Rows[]> {
+  read(statements: readonly Statement[]): Promise<Rows[]> {
     return new Promise<Rows[]>((resolve, reject) => {
       this.readers.push({ from: this.owed.length, count: statements.length, resolve, reject });
       this.owed.push(...statements);
@@ -151,7 +152,7 @@ export function owingStatements(runner: QueryRunner, enter: string | null): void
  * again). Outside a lazy transaction it is sent at once. The write must fail on the server
  * when it cannot be done (`summon_row_required`), since its answer is not read.
  */
-export async function deferStatement(manager: EntityManager, statement: string): Promise<void> {
+export async function deferStatement(manager: EntityManager, statement: Statement): Promise<void> {
   const runner = manager.queryRunner;
   if (!runner) throw new Error('A store transaction always has a query runner.');
   const statements = pending.get(runner);
@@ -165,24 +166,27 @@ export async function deferStatement(manager: EntityManager, statement: string):
  * calls made in the same tick beside them; returns each of `statements`' rows in order. Logged
  * as one query. Outside a lazy transaction they are sent at once, on their own.
  */
-export function sendTogetherWithOwed(runner: QueryRunner, statements: readonly string[]): Promise<Rows[]> {
+export function sendTogetherWithOwed(runner: QueryRunner, statements: readonly Statement[]): Promise<Rows[]> {
   return pending.get(runner)?.read(statements) ?? sendTogether(runner, statements);
 }
 
-async function sendTogether(runner: QueryRunner, statements: readonly string[]): Promise<Rows[]> {
-  const sql = statements.join(';\n');
+async function sendTogether(runner: QueryRunner, statements: readonly Statement[]): Promise<Rows[]> {
+  const client = (await runner.connect()) as SimpleQueryClient;
+  // T3: prepared statements go as EXECUTE, after their PREPARE on a connection new to them.
+  const message = renderStatements(client, statements);
+  const sql = message.sql;
   const logger = runner.connection.logger;
   logger.logQuery(sql, [], runner);
-  const client = (await runner.connect()) as SimpleQueryClient;
   let results: Awaited<ReturnType<SimpleQueryClient['query']>>;
   try {
     results = await client.query(sql);
   } catch (error) {
+    message.failed(error);
     // As TypeORM reports a failed query: the driver's error (SQLSTATE, constraint) inside.
     logger.logQueryError(error instanceof Error ? error : String(error), sql, [], runner);
     throw new QueryFailedError(sql, [], error instanceof Error ? error : new Error(String(error)));
   }
-  const list = Array.isArray(results) ? results : [results];
+  const list = message.theirs(Array.isArray(results) ? results : [results]);
   if (list.length !== statements.length) {
     throw new Error(`${statements.length} statements sent together, ${list.length} results.`);
   }

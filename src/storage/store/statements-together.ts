@@ -2,6 +2,7 @@ import { escapeLiteral } from 'pg';
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { isUuid } from './ids';
 import { sendTogetherWithOwed } from './pending-statements';
+import type { Statement } from './prepared-statement';
 
 /**
  * A value written into the text of a statement sent with others (the simple query protocol
@@ -41,7 +42,7 @@ export const textLiteral = (value: string): string => {
  */
 export const queryTogether = async (
   manager: EntityManager,
-  statements: readonly string[],
+  statements: readonly Statement[],
 ): Promise<Record<string, unknown>[][]> => {
   const runner = manager.queryRunner;
   if (!runner) throw new Error('A store transaction always has a query runner.');

@@ -3,6 +3,7 @@ import { NotFoundError } from '../../core/errors';
 import { columnLiterals, quotedTable } from './column-literal';
 import { isUuid } from './ids';
 import { deferStatement } from './pending-statements';
+import { type PreparedCall, PreparedStatement } from './prepared-statement';
 import { hydrateFirst, queryTogether, sqlLiteral, textLiteral } from './statements-together';
 
 /**
@@ -45,24 +46,38 @@ export const updateByIdReturning = async <Row extends ObjectLiteral & { id: stri
     ? null
     : Object.keys(values).length === 0
       ? await rows.findOneBy({ id } as FindOptionsWhere<Row>)
-      : await queryTogether(rows.manager, [updateStatement(rows, id, values, '*')]).then(([raws]) =>
-          hydrateFirst(rows.manager, rows.target, raws),
-        );
+      : await queryTogether(rows.manager, [
+          (({ text, args }) => preparedRun(text, args))(updateStatement(rows, id, values, '*')),
+        ]).then(([raws]) => hydrateFirst(rows.manager, rows.target, raws));
   if (!row) throw new NotFoundError(missingRow(what, id));
   return row;
 };
 
-/** `UPDATE … SET … WHERE id = … RETURNING …` with the values as literals. */
+/**
+ * `UPDATE … SET … WHERE id = $n RETURNING …`, prepared (T3: one statement per set of columns,
+ * each value's type its column's), and the values as literals: the statement's text and the
+ * arguments of its run, the id last.
+ */
 const updateStatement = <Row extends ObjectLiteral>(
   rows: Repository<Row>,
   id: string,
   values: object,
   returning: '*' | '1',
-): string => {
+): { text: string; args: string[] } => {
   const { names, literals } = columnLiterals(rows.manager, rows.target, values);
-  const set = names.map((name, i) => `${name} = ${literals[i]}`).join(', ');
-  return `UPDATE ${quotedTable(rows.manager, rows.target)} SET ${set} WHERE "id" = ${sqlLiteral(id)} RETURNING ${returning}`;
+  const set = names.map((name, i) => `${name} = $${i + 1}`).join(', ');
+  return {
+    text: `UPDATE ${quotedTable(rows.manager, rows.target)} SET ${set} WHERE "id" = $${names.length + 1}::uuid RETURNING ${returning}`,
+    args: [...literals, sqlLiteral(id)],
+  };
 };
+
+/** A statement whose arguments' types are all taken from where they are used. */
+const preparedRun = (text: string, args: string[]): PreparedCall =>
+  new PreparedStatement(
+    args.map(() => 'unknown'),
+    text,
+  ).with(...args);
 
 /**
  * `updateById` sent with the transaction's next message (T3, `deferStatement`): the row's
@@ -82,11 +97,15 @@ export const deferUpdateById = async <Row extends ObjectLiteral & { id: string }
   const table = quotedTable(rows.manager, rows.target);
   const found =
     Object.keys(values).length === 0
-      ? `SELECT 1 FROM ${table} WHERE "id" = ${sqlLiteral(id)}`
+      ? { text: `SELECT 1 FROM ${table} WHERE "id" = $1::uuid`, args: [sqlLiteral(id)] }
       : updateStatement(rows, id, values, '1');
+  const sentence = `$${found.args.length + 1}::text`;
   await deferStatement(
     rows.manager,
-    `WITH found AS (${found}) SELECT summon_row_required(EXISTS (SELECT 1 FROM found), ${textLiteral(missing)})`,
+    preparedRun(
+      `WITH found AS (${found.text}) SELECT summon_row_required(EXISTS (SELECT 1 FROM found), ${sentence})`,
+      [...found.args, textLiteral(missing)],
+    ),
   );
 };
 

@@ -5,6 +5,7 @@ import { ConversationEntity } from '../../entities/conversation.entity';
 import { MemberEntity } from '../../entities/member.entity';
 import { ChannelBindingEntity, SpaceEntity, SpaceParticipantEntity } from '../../entities/space.entity';
 import { WorkspaceEntity } from '../../entities/workspace.entity';
+import { PreparedStatement } from '../prepared-statement';
 import { hydrateAll, hydrateFirst, queryTogether, textLiteral } from '../statements-together';
 import { toAgentRecord } from './agent-repository';
 import { toChannelBindingRecord } from './channel-binding-repository';
@@ -15,25 +16,25 @@ import { toWorkspaceRecord } from './workspace-repository';
 
 /**
  * Routing's statements, each what its repository sends on its own (same filters, same order),
- * sent together; the workspace and the bound space are found inside the statements.
+ * sent together; the workspace and the bound space are found inside the statements. Prepared
+ * (T3: planned once per connection), one set for each way of naming the workspace and the
+ * sender; every statement of a set takes the same arguments, in the order of `routingArguments`.
  */
-const routingStatements = (key: RoutingKey): string[] => {
-  const platform = textLiteral(key.platform);
+const routingStatements = (workspaceBy: 'slug' | 'team', platform: RoutingKey['platform']) => {
+  const types = ['text', 'text', 'text', 'text', 'text', 'text'];
   const workspace =
-    'slug' in key.workspace
-      ? `(SELECT id FROM workspaces WHERE slug = ${textLiteral(key.workspace.slug)})`
-      : `(SELECT workspace_id FROM platform_bindings
-           WHERE platform = ${textLiteral(key.workspace.platform)} AND external_id = ${textLiteral(key.workspace.externalId)})`;
-  const binding = `channel_bindings WHERE platform = ${platform} AND channel_id = ${textLiteral(key.channelId)}`;
+    workspaceBy === 'slug'
+      ? '(SELECT id FROM workspaces WHERE slug = $5)'
+      : '(SELECT workspace_id FROM platform_bindings WHERE platform = $5 AND external_id = $6)';
+  const binding = 'channel_bindings WHERE platform = $1 AND channel_id = $2';
   const boundSpace = `(SELECT space_id FROM ${binding})`;
-  const sender = textLiteral(key.senderId);
   // P8: the terminal's sender is a nickname (M10: case ignored), Slack's and Discord's a linked account.
   const senderMatch =
-    key.platform === 'terminal'
-      ? `lower(nickname) = lower(${sender})`
-      : key.platform === 'slack'
-        ? `slack_user_id = ${sender}`
-        : `discord_user_id = ${sender}`;
+    platform === 'terminal'
+      ? 'lower(nickname) = lower($4)'
+      : platform === 'slack'
+        ? 'slack_user_id = $4'
+        : 'discord_user_id = $4';
   return [
     `SELECT * FROM workspaces WHERE id = ${workspace}`,
     `SELECT * FROM ${binding}`,
@@ -41,36 +42,75 @@ const routingStatements = (key: RoutingKey): string[] => {
     `SELECT * FROM members WHERE workspace_id = ${workspace} AND ${senderMatch}`,
     `SELECT * FROM agents WHERE workspace_id = ${workspace} ORDER BY created_at, seq`,
     `SELECT * FROM members WHERE workspace_id = ${workspace} ORDER BY created_at, seq`,
-    `SELECT * FROM conversations WHERE platform = ${platform} AND platform_thread_ref = ${textLiteral(key.thread)}`,
+    'SELECT * FROM conversations WHERE platform = $1 AND platform_thread_ref = $3',
     `SELECT * FROM space_participants WHERE space_id = ${boundSpace} ORDER BY position`,
-  ];
+  ].map((text) => new PreparedStatement(types, text));
 };
 
-/** The workspace a team or guild is bound to, as a subquery. */
-const teamWorkspace = (platform: string, teamId: string) =>
-  `(SELECT workspace_id FROM platform_bindings
-      WHERE platform = ${textLiteral(platform)} AND external_id = ${textLiteral(teamId)})`;
+const ROUTING_STATEMENTS = new Map(
+  (['slug', 'team'] as const).flatMap((workspaceBy) =>
+    (['terminal', 'slack', 'discord'] as const).map((platform) => [
+      `${workspaceBy}:${platform}`,
+      routingStatements(workspaceBy, platform),
+    ]),
+  ),
+);
+
+/** The arguments of every routing statement, as literals. */
+const routingArguments = (key: RoutingKey): string[] => [
+  textLiteral(key.platform),
+  textLiteral(key.channelId),
+  textLiteral(key.thread),
+  textLiteral(key.senderId),
+  textLiteral('slug' in key.workspace ? key.workspace.slug : key.workspace.platform),
+  textLiteral('slug' in key.workspace ? '' : key.workspace.externalId),
+];
+
+const routingCalls = (key: RoutingKey) => {
+  const statements = ROUTING_STATEMENTS.get(`${'slug' in key.workspace ? 'slug' : 'team'}:${key.platform}`);
+  if (statements === undefined) throw new Error(`No routing statements for ${key.platform}.`);
+  const args = routingArguments(key);
+  return statements.map((statement) => statement.with(...args));
+};
+
+/** The workspace a team or guild is bound to ($1: the platform, $2: the team), as a subquery. */
+const TEAM_WORKSPACE =
+  '(SELECT workspace_id FROM platform_bindings WHERE platform = $1 AND external_id = $2)';
+
+const MEMBERS_OF_TEAM = new PreparedStatement(
+  ['text', 'text'],
+  `SELECT * FROM members WHERE workspace_id = ${TEAM_WORKSPACE} ORDER BY created_at, seq`,
+);
+const CHANNEL_BOUND = new PreparedStatement(
+  ['text', 'text'],
+  'SELECT EXISTS (SELECT 1 FROM channel_bindings WHERE platform = $1 AND channel_id = $2) AS bound',
+);
+const CHANNEL_BOUND_IN_TEAM = new PreparedStatement(
+  ['text', 'text', 'text'],
+  `SELECT EXISTS (SELECT 1 FROM channel_bindings
+     WHERE platform = $1 AND channel_id = $3 AND workspace_id = ${TEAM_WORKSPACE}) AS bound`,
+);
 
 export const routingReadRepository = (manager: EntityManager): RoutingReadRepository => ({
   async membersOfTeam(platform, teamId) {
     const [rows] = await queryTogether(manager, [
-      `SELECT * FROM members WHERE workspace_id = ${teamWorkspace(platform, teamId)} ORDER BY created_at, seq`,
+      MEMBERS_OF_TEAM.with(textLiteral(platform), textLiteral(teamId)),
     ]);
     return hydrateAll(manager, MemberEntity, rows).map(toMemberRecord);
   },
 
   async channelIsBound(platform, channelId, teamId) {
-    const inTeam = teamId === undefined ? '' : ` AND workspace_id = ${teamWorkspace(platform, teamId)}`;
     const [rows] = await queryTogether(manager, [
-      `SELECT EXISTS (SELECT 1 FROM channel_bindings
-         WHERE platform = ${textLiteral(platform)} AND channel_id = ${textLiteral(channelId)}${inTeam}) AS bound`,
+      teamId === undefined
+        ? CHANNEL_BOUND.with(textLiteral(platform), textLiteral(channelId))
+        : CHANNEL_BOUND_IN_TEAM.with(textLiteral(platform), textLiteral(teamId), textLiteral(channelId)),
     ]);
     return rows?.[0]?.bound === true;
   },
 
   async read(key) {
     const [workspaces, bindings, spaces, senders, agents, members, conversations, participants] =
-      await queryTogether(manager, routingStatements(key));
+      await queryTogether(manager, routingCalls(key));
     const workspace = hydrateFirst(manager, WorkspaceEntity, workspaces);
     const binding = hydrateFirst(manager, ChannelBindingEntity, bindings);
     const space = hydrateFirst(manager, SpaceEntity, spaces);

@@ -2,7 +2,8 @@ import { type EntityManager, In } from 'typeorm';
 import type { RunLaneRepository, RunPatch } from '../../../core/ports/conversation-store';
 import { RunEntity } from '../../entities/run.entity';
 import { isUuid } from '../ids';
-import { hydrateAll, queryTogether, sqlLiteral } from '../statements-together';
+import { type PreparedCall, PreparedStatement, type Statement } from '../prepared-statement';
+import { hydrateAll, queryTogether, sqlLiteral, textLiteral } from '../statements-together';
 import { deferUpdateById, updateByIdReturning } from '../update-by-id';
 import { toRunRecord } from './run-repository';
 
@@ -18,12 +19,17 @@ const RUN_PATCH_FIELDS = [
   'replyMessageId',
 ] as const satisfies readonly (keyof RunPatch)[];
 
+const LANE_LOCK = new PreparedStatement(
+  ['text', 'text'],
+  "SELECT pg_advisory_xact_lock(hashtextextended('summon:run-lane:' || $1 || ':' || $2, 0))",
+);
+
 /**
  * The advisory lock of one lane, held to the end of the transaction: the same key wherever it is
- * taken (the claim, P16's steering). Ids checked as uuids by the caller: the key holds no quote.
+ * taken (the claim, P16's steering). Prepared (T3: planned once per connection).
  */
-export const laneLockStatement = (agentId: string, conversationId: string): string =>
-  `SELECT pg_advisory_xact_lock(hashtextextended('summon:run-lane:${agentId}:${conversationId}', 0))`;
+export const laneLockStatement = (agentId: string, conversationId: string): PreparedCall =>
+  LANE_LOCK.with(textLiteral(agentId), textLiteral(conversationId));
 
 /**
  * The lane's next queued run becomes `running`, unless one of the lane already is: the lane's
@@ -33,21 +39,27 @@ export const laneLockStatement = (agentId: string, conversationId: string): stri
  * their transaction ends, so two of them never both find the lane free. Other lanes take other
  * locks and claim in parallel. (PGlite runs one transaction at a time.)
  */
-const claimNextStatements = (agentId: string, conversationId: string, now: Date): string[] => {
-  const [agent, conversation, at] = [sqlLiteral(agentId), sqlLiteral(conversationId), sqlLiteral(now)];
-  return [
-    laneLockStatement(agentId, conversationId),
-    `UPDATE runs SET status = 'running', started_at = ${at}, last_event_at = ${at}
-      WHERE id = (
-              SELECT id FROM runs
-               WHERE agent_id = ${agent} AND conversation_id = ${conversation} AND status = 'queued'
-               ORDER BY created_at, seq
-               LIMIT 1)
-        AND NOT EXISTS (
-              SELECT 1 FROM runs WHERE agent_id = ${agent} AND conversation_id = ${conversation} AND status = 'running')
-     RETURNING *`,
-  ];
-};
+const CLAIM_NEXT = new PreparedStatement(
+  ['uuid', 'uuid', 'timestamptz'],
+  `UPDATE runs SET status = 'running', started_at = $3, last_event_at = $3
+    WHERE id = (
+            SELECT id FROM runs
+             WHERE agent_id = $1 AND conversation_id = $2 AND status = 'queued'
+             ORDER BY created_at, seq
+             LIMIT 1)
+      AND NOT EXISTS (SELECT 1 FROM runs WHERE agent_id = $1 AND conversation_id = $2 AND status = 'running')
+   RETURNING *`,
+);
+
+const claimNextStatements = (agentId: string, conversationId: string, now: Date): Statement[] => [
+  laneLockStatement(agentId, conversationId),
+  CLAIM_NEXT.with(sqlLiteral(agentId), sqlLiteral(conversationId), sqlLiteral(now)),
+];
+
+const HAS_QUEUED = new PreparedStatement(
+  ['uuid', 'uuid'],
+  "SELECT 1 AS one FROM runs WHERE agent_id = $1 AND conversation_id = $2 AND status = 'queued' LIMIT 1",
+);
 
 export const runLaneRepository = (manager: EntityManager): RunLaneRepository => {
   const rows = manager.getRepository(RunEntity);
@@ -77,7 +89,7 @@ export const runLaneRepository = (manager: EntityManager): RunLaneRepository => 
       if (!isUuid(agentId) || !isUuid(conversationId)) return false;
       // T3: sent together, so that a call made with it (the finish's read-back) shares its round trip.
       const [found] = await queryTogether(manager, [
-        `SELECT 1 AS one FROM runs WHERE agent_id = ${sqlLiteral(agentId)} AND conversation_id = ${sqlLiteral(conversationId)} AND status = 'queued' LIMIT 1`,
+        HAS_QUEUED.with(sqlLiteral(agentId), sqlLiteral(conversationId)),
       ]);
       return (found ?? []).length > 0;
     },

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { SteeringMessage, SteeringRepository } from '../../../core/ports/steering-store';
 import { RunEntity } from '../../entities/run.entity';
 import { isUuid } from '../ids';
+import { PreparedStatement } from '../prepared-statement';
 import { queryRecords } from '../query-records';
 import { hydrateAll, queryTogether, sqlLiteral } from '../statements-together';
 import { laneLockStatement } from './run-lane-repository';
@@ -23,6 +24,20 @@ const SELECT_STEERING = `
     FROM run_steering s
     JOIN messages m ON m.id = s.message_id
     LEFT JOIN members p ON p.id = m.author_member_id`;
+
+const RUNNING_TURN = new PreparedStatement(
+  ['uuid', 'uuid'],
+  "SELECT * FROM runs WHERE agent_id = $1 AND conversation_id = $2 AND status = 'running' LIMIT 1",
+);
+
+const TAKE_LEFTOVERS = new PreparedStatement(
+  ['timestamptz', 'uuid'],
+  `WITH queued AS (
+     UPDATE run_steering SET state = 'queued', settled_at = $1
+      WHERE run_id = $2 AND state = 'pending'
+     RETURNING id)
+   ${SELECT_STEERING} WHERE s.id IN (SELECT id FROM queued) ORDER BY s.created_at, s.seq`,
+);
 
 const toSteering = (row: SteeringRow): SteeringMessage => ({
   id: row.id,
@@ -50,7 +65,7 @@ export const runSteeringRepository = (manager: EntityManager): SteeringRepositor
       // The lane's lock, then its running turn: together, one round trip (T3).
       const [, running] = await queryTogether(manager, [
         laneLockStatement(agentId, conversationId),
-        `SELECT * FROM runs WHERE agent_id = ${sqlLiteral(agentId)} AND conversation_id = ${sqlLiteral(conversationId)} AND status = 'running' LIMIT 1`,
+        RUNNING_TURN.with(sqlLiteral(agentId), sqlLiteral(conversationId)),
       ]);
       const [row] = hydrateAll(manager, RunEntity, running);
       return row ? toRunRecord(row) : null;
@@ -85,11 +100,7 @@ export const runSteeringRepository = (manager: EntityManager): SteeringRepositor
       // The lane's lock, then the leftovers: together, one round trip (T3).
       const [, rows] = await queryTogether(manager, [
         laneLockStatement(run.agentId, run.conversationId),
-        `WITH queued AS (
-           UPDATE run_steering SET state = 'queued', settled_at = ${sqlLiteral(at)}
-            WHERE run_id = ${sqlLiteral(run.id)} AND state = 'pending'
-           RETURNING id)
-         ${SELECT_STEERING} WHERE s.id IN (SELECT id FROM queued) ORDER BY s.created_at, s.seq`,
+        TAKE_LEFTOVERS.with(sqlLiteral(at), sqlLiteral(run.id)),
       ]);
       return ((rows ?? []) as unknown as SteeringRow[]).map(toSteering);
     },

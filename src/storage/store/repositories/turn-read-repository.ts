@@ -9,6 +9,7 @@ import { SkillEntity } from '../../entities/skill.entity';
 import { SpaceEntity, SpaceParticipantEntity } from '../../entities/space.entity';
 import { WorkspaceEntity } from '../../entities/workspace.entity';
 import { isUuid } from '../ids';
+import { PreparedStatement, type Statement } from '../prepared-statement';
 import { hydrateAll, hydrateFirst, queryTogether, sqlLiteral } from '../statements-together';
 import { toAgentRecord } from './agent-repository';
 import { toConversationRecord } from './conversation-repository';
@@ -35,28 +36,47 @@ const EMPTY: TurnReads = {
 /**
  * The statements of a turn's start, each what its repository would have sent (same filters,
  * same order), sent together. The space is the conversation's, found in the statement itself.
+ * Prepared (T3: planned once per connection); each takes the arguments of `turnArguments`:
+ * $1 the workspace, $2 the conversation, $3 the run, $4 the history's length, $5 the trigger.
  */
-const turnReadStatements = (run: TurnReadsOf, historyMessages: number): string[] => {
-  const workspace = sqlLiteral(run.workspaceId);
-  const conversation = sqlLiteral(run.conversationId);
-  const spaceOfConversation = `(SELECT space_id FROM conversations WHERE id = ${conversation})`;
+const TURN_TYPES = ['uuid', 'uuid', 'uuid', 'integer', 'uuid'];
+const SPACE_OF_CONVERSATION = '(SELECT space_id FROM conversations WHERE id = $2)';
+const TURN_STATEMENTS = [
+  'SELECT * FROM workspaces WHERE id = $1',
+  'SELECT * FROM conversations WHERE id = $2',
+  `SELECT * FROM spaces WHERE id = ${SPACE_OF_CONVERSATION}`,
+  'SELECT * FROM agents WHERE workspace_id = $1 ORDER BY created_at, seq',
+  'SELECT * FROM members WHERE workspace_id = $1 ORDER BY created_at, seq',
+  'SELECT * FROM skills WHERE workspace_id = $1 ORDER BY created_at, seq',
+  `SELECT * FROM space_participants WHERE space_id = ${SPACE_OF_CONVERSATION} ORDER BY position`,
+  // (created_at, seq): messages stored in one transaction keep the order they were written in.
+  'SELECT * FROM messages WHERE conversation_id = $2 ORDER BY created_at DESC, seq DESC LIMIT $4',
+].map((text) => new PreparedStatement(TURN_TYPES, text));
+const TRIGGER_OF_RUN = new PreparedStatement(
+  TURN_TYPES,
+  'SELECT * FROM messages WHERE id = (SELECT trigger_message_id FROM runs WHERE id = $3)',
+);
+const TRIGGER_BY_ID = new PreparedStatement(TURN_TYPES, 'SELECT * FROM messages WHERE id = $5');
+const CHECKPOINT = new PreparedStatement(TURN_TYPES, 'SELECT * FROM run_checkpoints WHERE run_id = $3');
+
+const turnReadStatements = (run: TurnReadsOf, historyMessages: number): Statement[] => {
+  const knownTrigger =
+    run.triggerMessageId !== undefined && run.triggerMessageId !== null && isUuid(run.triggerMessageId);
+  const args = [
+    sqlLiteral(run.workspaceId),
+    sqlLiteral(run.conversationId),
+    sqlLiteral(run.id),
+    sqlLiteral(Math.max(0, Math.floor(historyMessages))),
+    knownTrigger ? sqlLiteral(run.triggerMessageId as string) : 'NULL',
+  ];
   return [
-    `SELECT * FROM workspaces WHERE id = ${workspace}`,
-    `SELECT * FROM conversations WHERE id = ${conversation}`,
-    `SELECT * FROM spaces WHERE id = ${spaceOfConversation}`,
-    `SELECT * FROM agents WHERE workspace_id = ${workspace} ORDER BY created_at, seq`,
-    `SELECT * FROM members WHERE workspace_id = ${workspace} ORDER BY created_at, seq`,
-    `SELECT * FROM skills WHERE workspace_id = ${workspace} ORDER BY created_at, seq`,
-    `SELECT * FROM space_participants WHERE space_id = ${spaceOfConversation} ORDER BY position`,
-    // (created_at, seq): messages stored in one transaction keep the order they were written in.
-    `SELECT * FROM messages WHERE conversation_id = ${conversation}
-      ORDER BY created_at DESC, seq DESC LIMIT ${sqlLiteral(Math.max(0, Math.floor(historyMessages)))}`,
+    ...TURN_STATEMENTS.map((statement) => statement.with(...args)),
     run.triggerMessageId === undefined
-      ? `SELECT * FROM messages WHERE id = (SELECT trigger_message_id FROM runs WHERE id = ${sqlLiteral(run.id)})`
-      : run.triggerMessageId !== null && isUuid(run.triggerMessageId)
-        ? `SELECT * FROM messages WHERE id = ${sqlLiteral(run.triggerMessageId)}`
+      ? TRIGGER_OF_RUN.with(...args)
+      : knownTrigger
+        ? TRIGGER_BY_ID.with(...args)
         : 'SELECT NULL WHERE false',
-    `SELECT * FROM run_checkpoints WHERE run_id = ${sqlLiteral(run.id)}`,
+    CHECKPOINT.with(...args),
   ];
 };
 
