@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource } from 'typeorm';
-import { AppError, ValidationError } from '../../core/errors';
+import { AppError, ServiceUnavailableError, ValidationError } from '../../core/errors';
 import type { InboxEntry } from '../../core/model/inbox';
 import { GroupCommit } from '../../core/waits/group-commit';
 import type { SerialQueue } from '../serial-queue';
@@ -129,6 +129,8 @@ export class TypeormStore implements SqlStore {
     // T2: once `work` has returned, the COMMIT is sent: a connection lost from then on may have
     // stored the transaction, so it is not one to repeat blindly.
     let committing = false;
+    // T2: its connection ended before the COMMIT was sent (`connectionLost`): nothing was stored.
+    let lost = false;
     return this.queue
       .run(() =>
         this.inMarked(marker, async () => {
@@ -137,10 +139,13 @@ export class TypeormStore implements SqlStore {
           try {
             await runner.startTransaction();
             const result = await work(createStoreTx(runner.manager));
+            // T2: TypeORM released the runner when its connection ended: no COMMIT can go out.
+            if (runner.isReleased) throw connectionLost(null);
             committing = true;
             await runner.commitTransaction();
             return result;
           } catch (error) {
+            lost = !committing && runner.isReleased;
             // The error that ended it is the one reported, whatever the rollback says.
             await runner.rollbackTransaction().catch(() => {});
             throw error;
@@ -150,10 +155,28 @@ export class TypeormStore implements SqlStore {
         }),
       )
       .catch((error: unknown) => {
-        throw databaseUnavailable(error, committing) ?? translateDbError(error);
+        const unavailable = databaseUnavailable(error, committing);
+        if (unavailable !== null) throw unavailable;
+        if (lost && !(error instanceof ServiceUnavailableError)) throw connectionLost(error);
+        throw translateDbError(error);
       })
       .finally(() => {
         marker.open = false;
       });
   }
 }
+
+/**
+ * T2: TypeORM releases a transaction's query runner as soon as its connection reports an error
+ * (the server ended the session while the transaction waited between two of its messages: a
+ * shutdown, a restart). Whatever the next statement then failed with — TypeORM's "Query runner
+ * already released", the driver's "not queryable", or what `work` made of either — neither it
+ * nor the COMMIT was sent: nothing of the transaction was stored, and it is safe to run again.
+ */
+const connectionLost = (cause: unknown): ServiceUnavailableError =>
+  new ServiceUnavailableError(
+    'database',
+    'The database could not be reached: the connection ended before the transaction was committed',
+    false,
+    cause === null ? {} : { cause },
+  );

@@ -173,19 +173,24 @@ describe('T2, A12: service outages (PostgreSQL and Redis servers of this test, r
       // one exception is P15's agent-session status, which this Slack (no agent sessions)
       // refuses: best effort, switched off after the first refusal (rows stored before it are
       // still sent, and refused, in their thread's order), never an outage's loss. A card's last
-      // edit may still be on its way when the replies show (seen once on a busy machine): wait
-      // until nothing is pending or sending; a call given up ('failed') or never sent fails.
-      const unsent = async () =>
-        (
-          await s.store.transaction((tx) =>
-            (tx as unknown as { query: <R>(sql: string) => Promise<R[]> }).query<{
-              kind: string;
-              status: string;
-            }>("SELECT DISTINCT kind, status FROM outbox WHERE status <> 'sent' ORDER BY 1, 2"),
-          )
-        ).filter((row) => row.kind !== 'agents.sessions.setStatus');
-      await waitFor(async () => (await unsent()).every((row) => row.status === 'failed'));
-      expect(await unsent()).toEqual([]);
+      // edit may still be on its way when the replies show: wait until no call of any kind is
+      // pending or sending. T2: one whose state change the restart caught between two
+      // statements is written again once the database is back, never left pending or sending
+      // (it was: TypeORM's "Query runner already released" was not taken for an outage).
+      const unsent = () =>
+        s.store.transaction((tx) =>
+          (tx as unknown as { query: <R>(sql: string) => Promise<R[]> }).query<{
+            kind: string;
+            status: string;
+          }>("SELECT DISTINCT kind, status FROM outbox WHERE status <> 'sent' ORDER BY 1, 2"),
+        );
+      const left = await waitFor(async () => {
+        const rows = await unsent();
+        return rows.every((row) => row.status === 'failed') ? rows : null;
+      }).catch(async (error: unknown) => {
+        throw new Error(`${String(error)}; not sent: ${JSON.stringify(await unsent())}`);
+      });
+      expect(left.filter((row) => row.kind !== 'agents.sessions.setStatus')).toEqual([]);
     } finally {
       await slack?.close();
     }
