@@ -98,6 +98,7 @@ export async function openEngineSetup(
     timings: DEFAULT_TIMINGS,
   });
   cleanup.defer('close the engine and its queue', () => engine.close());
+  await store.warm(); // as startEngine does
   await engine.start({ concurrency: options.workerConcurrency });
 
   let sent = 0;

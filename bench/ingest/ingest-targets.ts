@@ -141,6 +141,7 @@ export async function openSummon(
     },
   });
   cleanup.defer('close the engine', () => engine.close());
+  await store.warm(); // as startEngine does
   await engine.start({ concurrency: 4 });
   cleanup.defer('close the Slack front end', () => front.close());
   if (!(await front.start(engine))) throw new Error('the Slack front end did not start');

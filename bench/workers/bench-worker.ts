@@ -69,6 +69,7 @@ async function main(): Promise<void> {
     relayName: null,
     timings: DEFAULT_TIMINGS,
   });
+  await database.store.warm(); // as startEngine does
   await engine.start({ concurrency: Number(setting('BENCH_CONCURRENCY')), routeInbox: false });
   const close = () => {
     engine

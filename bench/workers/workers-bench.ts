@@ -133,6 +133,7 @@ async function measure(
       timings: DEFAULT_TIMINGS,
     });
     cleanup.defer('close the routing engine', () => engine.close());
+    await database.store.warm(); // as startEngine does
     await engine.start({ concurrency: 1, runTurns: false });
 
     const sentAt = new Map<string, number>();

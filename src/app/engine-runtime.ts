@@ -145,6 +145,9 @@ export async function startEngine(
     // cheap. PostgreSQL routes threads side by side, a burst 16 rows to a commit.
     inbox: config.databaseUrl === undefined ? { lanes: 1, batch: 1 } : { lanes: 4, batch: 16 },
   });
+  // T3: the store's connections opened and their hot statements prepared before the first
+  // turn or routed row, so a burst soon after the start costs what steady traffic does.
+  await runtime.store.warm();
   // T3: active turns at once (SUMMON_CONCURRENCY, `--concurrency`); waiting turns hold none.
   await engine.start({
     concurrency: options.concurrency ?? config.concurrency,

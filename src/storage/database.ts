@@ -8,12 +8,15 @@ import { openPglite, type PgliteConnection } from './pglite/open-pglite';
 import { concurrentQueue, createSerialQueue, type SerialQueue } from './serial-queue';
 import type { SqlStore } from './store/sql-store';
 import { type InboxConnection, TypeormStore } from './store/typeorm-store';
+import { HOT_STATEMENTS, warmConnections } from './store/warm-connections';
 import { typeormLogger } from './typeorm-logger';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
 /** T4: PostgreSQL connections kept for the inbox writes acks wait for (besides TypeORM's pool). */
 const INBOX_CONNECTIONS = 2;
+/** PostgreSQL connections of the store's pool (node-postgres' default), kept open once made (T3). */
+const POOL_CONNECTIONS = 10;
 
 export interface OpenDatabaseOptions {
   /** `DATABASE_URL`: PostgreSQL when set, the embedded PGlite database otherwise. */
@@ -67,7 +70,14 @@ const baseOptions = (logger: Logger | undefined) => ({
 /** Opens (does not migrate) the database: PostgreSQL when `databaseUrl` is set, PGlite otherwise. */
 export const openDatabase = async (options: OpenDatabaseOptions): Promise<Database> => {
   if (options.databaseUrl) {
-    const dataSource = new DataSource({ ...baseOptions(options.logger), url: options.databaseUrl });
+    // T3: connections are kept once made (`min`: no idle timeout closes them), so a burst after a
+    // lull finds them open with their statements prepared (`warmConnections` at an engine's start).
+    const dataSource = new DataSource({
+      ...baseOptions(options.logger),
+      url: options.databaseUrl,
+      poolSize: POOL_CONNECTIONS,
+      extra: { min: POOL_CONNECTIONS },
+    });
     await dataSource.initialize();
     // T2: a server that shuts down tells each session so (57P01); a session checked out between
     // statements, or just released as broken, has no listener then, and an error event without
@@ -81,12 +91,14 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
           ),
         );
       });
-    keepListening((dataSource.driver as unknown as { master: Pool }).master);
+    const master = (dataSource.driver as unknown as { master: Pool }).master;
+    keepListening(master);
     // T4: the inbox writes an ack waits for have connections of their own, so a pool busy with
     // routing and turns never holds an ack up; two writes at once, what arrives meanwhile grouped.
     const inboxPool = new Pool({
       connectionString: options.databaseUrl,
       max: INBOX_CONNECTIONS,
+      min: INBOX_CONNECTIONS,
       application_name: 'summon-inbox',
     });
     // An idle connection dropped (a restart): the pool forgets it and the next write reconnects.
@@ -101,6 +113,7 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
     return new TypeormDatabase('postgres', dataSource, concurrentQueue, () => inboxPool.end(), {
       inbox,
       checkNesting: options.checkNesting ?? false,
+      warm: () => warmConnections(master, POOL_CONNECTIONS, HOT_STATEMENTS, options.logger),
     });
   }
   const pglite = options.pglite ?? (await openPglite(options.dbDir));
@@ -130,7 +143,7 @@ class TypeormDatabase implements Database {
     readonly dataSource: DataSource,
     private readonly queue: SerialQueue,
     private readonly closeEngine: () => Promise<void>,
-    options: { inbox?: InboxConnection; checkNesting: boolean },
+    options: { inbox?: InboxConnection; checkNesting: boolean; warm?: () => Promise<void> },
   ) {
     this.store = new TypeormStore(dataSource, queue, () => this.close(), options);
   }

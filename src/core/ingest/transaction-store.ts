@@ -13,5 +13,6 @@ export const transactionStore = (tx: StoreTx): Store => ({
       new AppError('A workspace transaction cannot be opened inside the routing one.', 'nested_transaction'),
     ),
   addToInbox: (entry) => tx.inbox.add(entry),
+  warm: async () => {},
   close: async () => {},
 });

@@ -39,6 +39,10 @@ export class RetryingStore implements Store {
     return stored;
   }
 
+  warm(): Promise<void> {
+    return this.inner.warm();
+  }
+
   close(): Promise<void> {
     return this.inner.close();
   }

@@ -49,6 +49,12 @@ export interface Store {
    * round trip: what a front end waits for before it acknowledges). True when it stored the event.
    */
   addToInbox(entry: InboxEntry): Promise<boolean>;
+  /**
+   * T3: readies what a busy process uses (PostgreSQL: its connections opened and their hot
+   * statements prepared), so the first burst after a start costs what steady traffic does.
+   * Never fails: what could not be readied is logged and readied by its first use.
+   */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -3,7 +3,7 @@ import { ValidationError } from '../../core/errors';
 import { columnLiterals, quotedTable } from './column-literal';
 import { isUuid } from './ids';
 import { deferStatement } from './pending-statements';
-import { type PreparedCall, PreparedStatement } from './prepared-statement';
+import { InferredStatements, type PreparedCall } from './prepared-statement';
 import { hydrate, queryTogether } from './statements-together';
 
 /**
@@ -58,9 +58,8 @@ const insertStatement = <Row extends ObjectLiteral>(
     names.length === 0
       ? `INSERT INTO ${table} DEFAULT VALUES`
       : `INSERT INTO ${table} (${names.join(', ')}) VALUES (${literals.map((_, i) => `$${i + 1}`).join(', ')})`;
-  const text = returning ? `${insert} RETURNING *` : insert;
-  return new PreparedStatement(
-    literals.map(() => 'unknown'),
-    text,
-  ).with(...literals);
+  return inserts.with(returning ? `${insert} RETURNING *` : insert, literals);
 };
+
+/** Inserts' statements, each value's type its column's. */
+const inserts = new InferredStatements();

@@ -31,6 +31,27 @@ export class PreparedStatement {
   }
 }
 
+/**
+ * The prepared statement of a text made at run time (an update's or an insert's set of
+ * columns), its parameters' types taken from where they are used: one per text, named once.
+ * The texts come from the code's own builders, so there are few of them.
+ */
+export class InferredStatements {
+  private readonly byText = new Map<string, PreparedStatement>();
+
+  with(text: string, args: readonly string[]): PreparedCall {
+    let prepared = this.byText.get(text);
+    if (prepared === undefined) {
+      prepared = new PreparedStatement(
+        args.map(() => 'unknown'),
+        text,
+      );
+      this.byText.set(text, prepared);
+    }
+    return prepared.with(...args);
+  }
+}
+
 export interface PreparedCall {
   readonly prepared: PreparedStatement;
   readonly args: readonly string[];
@@ -57,6 +78,28 @@ export interface RenderedStatements {
 class ConnectionStatements {
   private readonly prepared = new Set<string>();
   private unknown = false;
+
+  /** T3: the PREPAREs of `statements` this connection lacks, as one message; null when none. */
+  prepares(statements: readonly PreparedStatement[]): PreparesMessage | null {
+    const parts: string[] = [];
+    if (this.unknown) {
+      parts.push('DEALLOCATE ALL');
+      this.prepared.clear();
+      this.unknown = false;
+    }
+    for (const prepared of statements) {
+      if (this.prepared.has(prepared.name)) continue;
+      this.prepared.add(prepared.name);
+      parts.push(`PREPARE ${prepared.name}(${prepared.types.join(', ')}) AS ${prepared.text}`);
+    }
+    if (parts.length === 0) return null;
+    return {
+      sql: parts.join(';\n'),
+      failed: () => {
+        this.unknown = true;
+      },
+    };
+  }
 
   render(statements: readonly Statement[]): RenderedStatements {
     const parts: string[] = [];
@@ -109,12 +152,34 @@ const codeOf = (error: unknown): string =>
 
 const byConnection = new WeakMap<object, ConnectionStatements>();
 
-/** `statements` as one message for `connection` (the driver's client of one session). */
-export function renderStatements(connection: object, statements: readonly Statement[]): RenderedStatements {
+const statementsOf = (connection: object): ConnectionStatements => {
   let known = byConnection.get(connection);
   if (known === undefined) {
     known = new ConnectionStatements();
     byConnection.set(connection, known);
   }
-  return known.render(statements);
+  return known;
+};
+
+/** `statements` as one message for `connection` (the driver's client of one session). */
+export function renderStatements(connection: object, statements: readonly Statement[]): RenderedStatements {
+  return statementsOf(connection).render(statements);
+}
+
+/** A message of PREPAREs alone (`warm-connections.ts`), and what to do when it failed. */
+export interface PreparesMessage {
+  sql: string;
+  /** After the message failed: what it prepared may or may not exist now. */
+  failed(): void;
+}
+
+/**
+ * T3: the PREPAREs of `statements` that `connection` has not run yet, as one message (null when
+ * it has them all); once sent, its later messages use them without preparing them again.
+ */
+export function preparesFor(
+  connection: object,
+  statements: readonly PreparedStatement[],
+): PreparesMessage | null {
+  return statementsOf(connection).prepares(statements);
 }

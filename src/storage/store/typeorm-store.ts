@@ -37,13 +37,23 @@ export class TypeormStore implements SqlStore {
   /** Where a transaction is open, when nesting is checked (`checkNesting`); null when not. */
   private readonly openTransaction: AsyncLocalStorage<OpenTransaction> | null;
   private readonly inbox: GroupCommit<InboxEntry, boolean>;
+  private readonly warmUp: () => Promise<void>;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly queue: SerialQueue,
     private readonly closeDatabase: () => Promise<void>,
-    { inbox, checkNesting }: { inbox?: InboxConnection | undefined; checkNesting: boolean },
+    {
+      inbox,
+      checkNesting,
+      warm,
+    }: {
+      inbox?: InboxConnection | undefined;
+      checkNesting: boolean;
+      warm?: (() => Promise<void>) | undefined;
+    },
   ) {
+    this.warmUp = warm ?? (() => Promise.resolve());
     this.openTransaction = checkNesting ? new AsyncLocalStorage<OpenTransaction>() : null;
     // Without connections of its own (PGlite's one session) the inbox write goes ahead of the
     // transactions waiting for it.
@@ -100,6 +110,11 @@ export class TypeormStore implements SqlStore {
     } catch (error) {
       throw databaseUnavailable(error, false) ?? translateDbError(error);
     }
+  }
+
+  /** T3: the connections opened and their hot statements prepared (PostgreSQL; PGlite has one session). */
+  warm(): Promise<void> {
+    return this.warmUp();
   }
 
   close(): Promise<void> {

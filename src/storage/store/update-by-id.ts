@@ -3,7 +3,7 @@ import { NotFoundError } from '../../core/errors';
 import { columnLiterals, quotedTable } from './column-literal';
 import { isUuid } from './ids';
 import { deferStatement } from './pending-statements';
-import { type PreparedCall, PreparedStatement } from './prepared-statement';
+import { InferredStatements, type PreparedCall } from './prepared-statement';
 import { hydrateFirst, queryTogether, sqlLiteral, textLiteral } from './statements-together';
 
 /**
@@ -72,12 +72,9 @@ const updateStatement = <Row extends ObjectLiteral>(
   };
 };
 
-/** A statement whose arguments' types are all taken from where they are used. */
-const preparedRun = (text: string, args: string[]): PreparedCall =>
-  new PreparedStatement(
-    args.map(() => 'unknown'),
-    text,
-  ).with(...args);
+/** Updates' statements, their arguments' types taken from where they are used. */
+const updates = new InferredStatements();
+const preparedRun = (text: string, args: string[]): PreparedCall => updates.with(text, args);
 
 /**
  * `updateById` sent with the transaction's next message (T3, `deferStatement`): the row's

@@ -32,6 +32,7 @@ describe.each(DATABASE_KINDS)('turns’ card refs and replies stored together on
         return store.inWorkspace(workspaceId, work);
       },
       addToInbox: (entry) => store.addToInbox(entry),
+      warm: () => store.warm(),
       close: () => store.close(),
     };
   });

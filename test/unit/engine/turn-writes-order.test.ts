@@ -17,6 +17,7 @@ function heldStore() {
     transaction: run,
     inWorkspace: (_workspaceId, work) => run(work),
     addToInbox: async () => true,
+    warm: async () => {},
     close: async () => {},
   };
   const settle = async () => {

@@ -1,4 +1,8 @@
-import { PreparedStatement, renderStatements } from '../../../src/storage/store/prepared-statement';
+import {
+  PreparedStatement,
+  preparesFor,
+  renderStatements,
+} from '../../../src/storage/store/prepared-statement';
 
 /** T3: how a connection's messages carry prepared statements (no database: the rendering alone). */
 describe('T3: prepared statements in a connection’s messages', () => {
@@ -53,6 +57,27 @@ describe('T3: prepared statements in a connection’s messages', () => {
       renderStatements(connection, [byId.with(id)]).failed(Object.assign(new Error('gone'), { code }));
       expect(renderStatements(connection, [byId.with(id)]).sql).toMatch(/^DEALLOCATE ALL;\nPREPARE /);
     }
+  });
+
+  it('warming a connection prepares only what it lacks, and its later messages only run them', () => {
+    const connection = {};
+    renderStatements(connection, [byId.with(id)]);
+    const warm = preparesFor(connection, [byId, byName, byName]);
+    expect(warm?.sql).toBe(`PREPARE ${byName.name}(text) AS SELECT * FROM agents WHERE name = $1`);
+    expect(preparesFor(connection, [byId, byName])).toBeNull();
+    expect(renderStatements(connection, [byName.with("'alice'")]).sql).toBe(
+      `EXECUTE ${byName.name}('alice')`,
+    );
+  });
+
+  it('a warming message that failed leaves the connection deallocated and prepared again at its next use', () => {
+    const connection = {};
+    preparesFor(connection, [byId])?.failed();
+    expect(renderStatements(connection, [byId.with(id)]).sql.split(';\n')).toEqual([
+      'DEALLOCATE ALL',
+      `PREPARE ${byId.name}(uuid) AS SELECT * FROM runs WHERE id = $1`,
+      `EXECUTE ${byId.name}(${id})`,
+    ]);
   });
 
   it('a call with the wrong number of arguments is refused before anything is sent', () => {

@@ -91,6 +91,14 @@ const CHANNEL_BOUND_IN_TEAM = new PreparedStatement(
      WHERE platform = $1 AND channel_id = $3 AND workspace_id = ${TEAM_WORKSPACE}) AS bound`,
 );
 
+/** Every statement routing's reads prepare (`warm-connections.ts` prepares them at start). */
+export const ROUTING_READ_PREPARED: readonly PreparedStatement[] = [
+  ...[...ROUTING_STATEMENTS.values()].flat(),
+  MEMBERS_OF_TEAM,
+  CHANNEL_BOUND,
+  CHANNEL_BOUND_IN_TEAM,
+];
+
 export const routingReadRepository = (manager: EntityManager): RoutingReadRepository => ({
   async membersOfTeam(platform, teamId) {
     const [rows] = await queryTogether(manager, [

@@ -61,6 +61,9 @@ const HAS_QUEUED = new PreparedStatement(
   "SELECT 1 AS one FROM runs WHERE agent_id = $1 AND conversation_id = $2 AND status = 'queued' LIMIT 1",
 );
 
+/** Every statement of a lane's lock and claim (`warm-connections.ts` prepares them at start). */
+export const RUN_LANE_PREPARED: readonly PreparedStatement[] = [LANE_LOCK, CLAIM_NEXT, HAS_QUEUED];
+
 export const runLaneRepository = (manager: EntityManager): RunLaneRepository => {
   const rows = manager.getRepository(RunEntity);
   const oldestFirst = { createdAt: 'ASC', seq: 'ASC' } as const;

@@ -39,6 +39,9 @@ const TAKE_LEFTOVERS = new PreparedStatement(
    ${SELECT_STEERING} WHERE s.id IN (SELECT id FROM queued) ORDER BY s.created_at, s.seq`,
 );
 
+/** Every statement steering prepares (`warm-connections.ts` prepares them at start). */
+export const STEERING_PREPARED: readonly PreparedStatement[] = [RUNNING_TURN, TAKE_LEFTOVERS];
+
 const toSteering = (row: SteeringRow): SteeringMessage => ({
   id: row.id,
   runId: row.run_id,

@@ -59,6 +59,14 @@ const TRIGGER_OF_RUN = new PreparedStatement(
 const TRIGGER_BY_ID = new PreparedStatement(TURN_TYPES, 'SELECT * FROM messages WHERE id = $5');
 const CHECKPOINT = new PreparedStatement(TURN_TYPES, 'SELECT * FROM run_checkpoints WHERE run_id = $3');
 
+/** Every statement a turn's reads prepare (`warm-connections.ts` prepares them at start). */
+export const TURN_READ_PREPARED: readonly PreparedStatement[] = [
+  ...TURN_STATEMENTS,
+  TRIGGER_OF_RUN,
+  TRIGGER_BY_ID,
+  CHECKPOINT,
+];
+
 const turnReadStatements = (run: TurnReadsOf, historyMessages: number): Statement[] => {
   const knownTrigger =
     run.triggerMessageId !== undefined && run.triggerMessageId !== null && isUuid(run.triggerMessageId);
