@@ -6,6 +6,9 @@ import { type Database, type DatabaseKind, openDatabase } from '../../src/storag
 import { createPostgresDatabase, databaseUrlFor, dropPostgresDatabase } from '../../src/storage/server-admin';
 import type { Cleanup } from './cleanup';
 
+/** A fresh database's name: `summon_bench_<random>` (what the cleanup and Ctrl-C look for). */
+export const randomBenchDatabaseName = (): string => `summon_bench_${randomBytes(6).toString('hex')}`;
+
 /**
  * A fresh, migrated database: `summon_bench_<random>` on the PostgreSQL server, or PGlite in a
  * new temp dir. Its removal (drop, or delete the dir) is registered on `cleanup` before it is
@@ -18,7 +21,7 @@ export async function openBenchDatabase(
 ): Promise<Database> {
   let database: Database;
   if (kind === 'postgres') {
-    const name = `summon_bench_${randomBytes(6).toString('hex')}`;
+    const name = randomBenchDatabaseName();
     await createPostgresDatabase(postgresServerUrl, name);
     cleanup.defer(`drop database ${name}`, () => dropPostgresDatabase(postgresServerUrl, name));
     database = await openDatabase({ databaseUrl: databaseUrlFor(postgresServerUrl, name), dbDir: '' });

@@ -20,6 +20,7 @@ import {
   CHANNEL,
   type IngestTarget,
   openBareBolt,
+  openDurableBolt,
   openSummon,
   PERSON,
   SIGNING_SECRET,
@@ -129,6 +130,7 @@ async function measure(
 
 const SETUPS = {
   bare: { label: 'bare Bolt (baseline)', open: (c: Cleanup) => openBareBolt(c) },
+  durable: { label: 'bare Bolt + one INSERT', open: (c: Cleanup) => openDurableBolt(readEndpoints(), c) },
   postgres: {
     label: 'Summon, PostgreSQL + BullMQ',
     open: (c: Cleanup, lanes?: number, batch?: number, acksFirstMs?: number) =>
@@ -156,7 +158,7 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
     options: {
       rates: { type: 'string', default: '100,200,400,800' },
       seconds: { type: 'string', default: '3' },
-      setups: { type: 'string', default: 'bare,postgres,pglite' },
+      setups: { type: 'string', default: 'bare,durable,postgres,pglite' },
       lanes: { type: 'string' },
       batch: { type: 'string' },
       'acks-first-ms': { type: 'string' },
@@ -209,9 +211,14 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
   for (const row of rows) {
     const bare = rows.find((r) => r.setup === SETUPS.bare.label && r.rate === row.rate);
     if (bare === undefined || row.setup === SETUPS.bare.label) continue;
+    const durable = rows.find((r) => r.setup === SETUPS.durable.label && r.rate === row.rate);
+    const floor =
+      durable === undefined || row.setup === SETUPS.durable.label
+        ? ''
+        : `, ${durable.p99Ms.toFixed(1)} ms after one INSERT (the durable write's floor)`;
     console.log(
       `${row.setup.padEnd(30)} ${String(row.rate).padStart(4)}/s  throughput ${(row.ackPerSecond / bare.ackPerSecond).toFixed(2)}×  ` +
-        `p99 ${row.p99Ms.toFixed(1)} ms vs ${bare.p99Ms.toFixed(1)} ms`,
+        `p99 ${row.p99Ms.toFixed(1)} ms vs ${bare.p99Ms.toFixed(1)} ms bare${floor}`,
     );
   }
   const dir = join(__dirname, '..', 'results');

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
+import { Pool } from 'pg';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
 import { frontEndServices } from '../../src/app/front-end-services';
@@ -15,8 +16,9 @@ import type { Store } from '../../src/core/ports/store';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
 import { ensureLocalChat } from '../../src/core/workspace/local-chat';
 import type { DatabaseKind } from '../../src/storage/database';
+import { createPostgresDatabase, databaseUrlFor, dropPostgresDatabase } from '../../src/storage/server-admin';
 import { SlackWebApiStandIn } from '../../test/support/stand-ins/slack-web-api-stand-in';
-import { openBenchDatabase } from '../core/bench-database';
+import { openBenchDatabase, randomBenchDatabaseName } from '../core/bench-database';
 import { deferObliterate, freshQueueNames } from '../core/bench-queues';
 import type { Cleanup } from '../core/cleanup';
 import type { Endpoints } from '../core/endpoints';
@@ -65,6 +67,48 @@ export async function openBareBolt(cleanup: Cleanup): Promise<IngestTarget> {
     logLevel: LogLevel.ERROR,
   });
   app.event('message', async () => {});
+  const url = await listen(receiver.requestListener, cleanup);
+  return { url, drained: async () => 0 };
+}
+
+/**
+ * The floor of any ack after a durable write (T4): the same bare Bolt app, whose listener
+ * stores each event with one autocommitted INSERT (its id and body, keyed by the id: ON
+ * CONFLICT DO NOTHING) on the same PostgreSQL server, through two connections as Summon's
+ * inbox has, before it acks. No routing, no engine: what the server's commit (its WAL flush on
+ * this machine's disk) adds to an ack, measured in the same run.
+ */
+export async function openDurableBolt(endpoints: Endpoints, cleanup: Cleanup): Promise<IngestTarget> {
+  const name = randomBenchDatabaseName();
+  await createPostgresDatabase(endpoints.postgresServerUrl, name);
+  cleanup.defer(`drop database ${name}`, () => dropPostgresDatabase(endpoints.postgresServerUrl, name));
+  const pool = new Pool({
+    connectionString: databaseUrlFor(endpoints.postgresServerUrl, name),
+    max: 2,
+    min: 2,
+  });
+  cleanup.defer('close the durable baseline’s connections', () => pool.end());
+  await pool.query('CREATE TABLE events (event_id text PRIMARY KEY, body jsonb NOT NULL)');
+  const receiver = new HTTPReceiver({
+    signingSecret: SIGNING_SECRET,
+    endpoints: SLACK_EVENTS_PATH,
+    processBeforeResponse: true,
+    logLevel: LogLevel.ERROR,
+  });
+  const app = new App({
+    token: 'xoxb-bench',
+    botId: 'B0BENCH001',
+    botUserId: BOT_USER,
+    receiver,
+    tokenVerificationEnabled: false,
+    logLevel: LogLevel.ERROR,
+  });
+  app.event('message', async ({ body }) => {
+    await pool.query('INSERT INTO events (event_id, body) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+      (body as { event_id: string }).event_id,
+      JSON.stringify(body),
+    ]);
+  });
   const url = await listen(receiver.requestListener, cleanup);
   return { url, drained: async () => 0 };
 }
