@@ -47,6 +47,11 @@ interface Row {
    * under test and the sender's thread (the same sender for every set-up, so compare within a run).
    */
   cpuMsPerEvent: number;
+  /**
+   * How busy the server's event loop (the main thread: Bolt, the acks, routing) was while the
+   * events were sent: 1 is a loop that never waited, so every ack queued behind other work.
+   */
+  loopBusy: number;
   /** The PostgreSQL server's CPU time per event over the same stretch (`server-cpu.ts`); null unreadable. */
   postgresCpuMsPerEvent: number | null;
 }
@@ -96,6 +101,7 @@ async function measure(
   const serversBefore = await servers.read();
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
+  const loopBefore = performance.eventLoopUtilization();
   const result = await load({
     url: target.url,
     signingSecret: SIGNING_SECRET,
@@ -104,6 +110,7 @@ async function measure(
     template: TEMPLATE,
     tsBase,
   });
+  const loopBusy = performance.eventLoopUtilization(loopBefore).utilization;
   const unrouted = await target.drained(drainMs);
   const routedAfterMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
@@ -123,6 +130,7 @@ async function measure(
     routedAfterMs,
     unrouted,
     cpuMsPerEvent: (cpu.user + cpu.system) / 1000 / count,
+    loopBusy,
     postgresCpuMsPerEvent: spent.postgresMs === null ? null : spent.postgresMs / count,
   };
   return row;
@@ -194,7 +202,7 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
         console.log(
           `${row.setup.padEnd(30)} ${String(rate).padStart(4)}/s  acked ${row.acked}/${row.sent}  ` +
             `${row.ackPerSecond.toFixed(0)} acks/s  p50 ${row.p50Ms.toFixed(1)} ms  p99 ${row.p99Ms.toFixed(1)} ms  ` +
-            `max ${row.maxMs.toFixed(0)} ms  cpu ${row.cpuMsPerEvent.toFixed(2)} ms/event ` +
+            `max ${row.maxMs.toFixed(0)} ms  loop ${(row.loopBusy * 100).toFixed(0)}% busy  cpu ${row.cpuMsPerEvent.toFixed(2)} ms/event ` +
             `(+ PostgreSQL ${row.postgresCpuMsPerEvent?.toFixed(2) ?? '?'})  ` +
             (row.unrouted === 0
               ? `all routed after ${(row.routedAfterMs / 1000).toFixed(1)} s`

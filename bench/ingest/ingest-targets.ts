@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
 import { Pool } from 'pg';
+import { EventLoopLoad } from '../../src/adapters/process/event-loop-load';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
 import { frontEndServices } from '../../src/app/front-end-services';
@@ -183,6 +184,7 @@ export async function openSummon(
       batch: spec.inboxBatch ?? (spec.database === 'pglite' ? 1 : 16),
       ...(spec.acksFirstMs === undefined ? {} : { acksFirstMs: spec.acksFirstMs }),
     },
+    loopLoad: new EventLoopLoad(),
   });
   cleanup.defer('close the engine', () => engine.close());
   await store.warm(); // as startEngine does

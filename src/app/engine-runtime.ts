@@ -1,6 +1,7 @@
 import { FolderAttachmentShelf } from '../adapters/attachments/folder-attachment-shelf';
 import type { RunEgressProxies } from '../adapters/egress-proxy/run-egress-proxies';
 import { meteredRunners } from '../adapters/metrics/metered-runners';
+import { EventLoopLoad } from '../adapters/process/event-loop-load';
 import { createJobQueue } from '../adapters/queue/create-job-queue';
 import { createRedisClient } from '../adapters/redis/redis-connection-options';
 import { RedisPairRateLimiter } from '../adapters/redis/redis-pair-rate-limiter';
@@ -144,6 +145,8 @@ export async function startEngine(
     // would only queue ahead of the front ends' inbox writes (the acks), and its commits are
     // cheap. PostgreSQL routes threads side by side, a burst 16 rows to a commit.
     inbox: config.databaseUrl === undefined ? { lanes: 1, batch: 1 } : { lanes: 4, batch: 16 },
+    // T4: acks first — routing lets the front ends' acks go first while the loop is busy.
+    loopLoad: new EventLoopLoad(),
   });
   // T3: the store's connections opened and their hot statements prepared before the first
   // turn or routed row, so a burst soon after the start costs what steady traffic does.

@@ -9,6 +9,7 @@ import type { Clock } from '../ports/clock';
 import type { EgressProxies } from '../ports/egress';
 import type { JobQueue } from '../ports/job-queue';
 import type { Logger } from '../ports/logger';
+import type { LoopLoad } from '../ports/loop-load';
 import type { Metrics } from '../ports/metrics';
 import type { PairRateLimiter } from '../ports/pair-rate-limiter';
 import type { RelayClient } from '../ports/relay-client';
@@ -116,6 +117,8 @@ export interface EngineDeps {
   timings: EngineTimings;
   /** T4: how the inbox is routed (lanes, poll, retries); defaults in `DEFAULT_INBOX_OPTIONS`. */
   inbox?: Partial<InboxRouterOptions>;
+  /** T4: how busy this process's event loop is, so that routing lets acks go first; absent: never busy. */
+  loopLoad?: LoopLoad;
   /** P13: keeps attached files the model is not shown in the run's working folder; absent, they are only named. */
   attachmentShelf?: AttachmentShelf;
   /** P13: the bounds of a message's attachments (`DEFAULT_ATTACHMENT_LIMITS` when absent). */

@@ -86,6 +86,7 @@ export class TurnEngine implements ChatEngine {
         clock: deps.clock,
         logger: deps.logger,
         metrics: deps.metrics,
+        load: deps.loopLoad,
         route: (tx, message) => routeMessage(tx, deps, message),
         after: (message, routed) => afterRouting(deps, message, routed),
         tell: tellInThread(deps.platforms, deps.logger),

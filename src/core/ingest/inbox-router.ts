@@ -6,6 +6,7 @@ import type { InboundMessage } from '../ports/chat-platform';
 import type { Clock } from '../ports/clock';
 import type { InboxDecision, InboxDecoder } from '../ports/inbox-decoder';
 import type { Logger } from '../ports/logger';
+import type { LoopLoad } from '../ports/loop-load';
 import type { Metrics } from '../ports/metrics';
 import type { Store, StoreTx } from '../ports/store';
 import { AckGate } from './ack-gate';
@@ -30,8 +31,9 @@ export interface InboxRouterOptions {
    */
   batch: number;
   /**
-   * Acks first (`AckGate`): before a batch, routing waits this long at most for a moment when
-   * no ack of this process is waiting for its write; 0 routes at once.
+   * Acks first (`AckGate`): before a batch, while acks keep coming, routing waits at most this
+   * long for the loop to have room and for no ack of this process to be waiting for its write;
+   * 0 routes at once.
    */
   acksFirstMs: number;
 }
@@ -43,7 +45,7 @@ export const DEFAULT_INBOX_OPTIONS: InboxRouterOptions = {
   retryBaseMs: 500,
   retentionMs: 86_400_000,
   batch: 16,
-  acksFirstMs: 50,
+  acksFirstMs: 100,
 };
 
 /** Prune once in this many polls. */
@@ -55,6 +57,8 @@ export interface InboxRouterDeps<R extends { outcome: ReceiveOutcome }> {
   logger: Logger;
   /** T4: events received, acknowledged and de-duplicated here; absent: nothing counted. */
   metrics?: Metrics | undefined;
+  /** T4: how busy this process's event loop is (acks first); absent: routing waits only for writes. */
+  load?: LoopLoad | undefined;
   /** Routes one message inside the routing transaction (P6, P8, M1–M12, P3). */
   route: (tx: StoreTx, message: InboundMessage) => Promise<R>;
   /** What follows the committed routing (refusals told, hints, runs enqueued). */
@@ -98,7 +102,7 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
     options: Partial<InboxRouterOptions> = {},
   ) {
     this.options = { ...DEFAULT_INBOX_OPTIONS, ...options };
-    this.acks = new AckGate(this.options.acksFirstMs);
+    this.acks = new AckGate(this.options.acksFirstMs, deps.load);
   }
 
   /** Takes up the rows a previous process left (T4), then keeps looking every `pollMs`. */

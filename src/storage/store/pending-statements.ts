@@ -1,5 +1,6 @@
 import { type EntityManager, QueryFailedError, type QueryRunner } from 'typeorm';
 import { renderStatements, type Statement } from './prepared-statement';
+import { forgetOnWrite } from './transaction-read-memo';
 
 /** What the transaction's pg connection answers a simple query with: one result per statement. */
 interface SimpleQueryClient {
@@ -135,6 +136,7 @@ export function owingStatements(runner: QueryRunner, enter: string | null): void
   const statements = new PendingStatements(runner, send);
   pending.set(runner, statements);
   const query: SendQuery = async (sql, parameters, structured) => {
+    forgetOnWrite(runner, sql);
     if (sql === START) return statements.begin(enter);
     if (sql === 'COMMIT') return statements.commit();
     if (sql === 'ROLLBACK') return statements.rollback();
@@ -155,6 +157,7 @@ export function owingStatements(runner: QueryRunner, enter: string | null): void
 export async function deferStatement(manager: EntityManager, statement: Statement): Promise<void> {
   const runner = manager.queryRunner;
   if (!runner) throw new Error('A store transaction always has a query runner.');
+  forgetOnWrite(runner, statement);
   const statements = pending.get(runner);
   if (statements?.hasStarted()) statements.defer(statement);
   else await sendTogetherWithOwed(runner, [statement]);
@@ -167,6 +170,7 @@ export async function deferStatement(manager: EntityManager, statement: Statemen
  * as one query. Outside a lazy transaction they are sent at once, on their own.
  */
 export function sendTogetherWithOwed(runner: QueryRunner, statements: readonly Statement[]): Promise<Rows[]> {
+  for (const statement of statements) forgetOnWrite(runner, statement);
   return pending.get(runner)?.read(statements) ?? sendTogether(runner, statements);
 }
 

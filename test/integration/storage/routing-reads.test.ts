@@ -1,9 +1,10 @@
 import fc from 'fast-check';
+import type { Logger as TypeormLogger } from 'typeorm';
 import type { RoutingKey } from '../../../src/core/ports/routing-reads';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
 import { textLiteral } from '../../../src/storage/store/statements-together';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
-import { type SeededWorkspace, seedWorkspace } from './workspace-fixture';
+import { agentFields, type SeededWorkspace, seedWorkspace } from './workspace-fixture';
 
 /**
  * T3, T4 (issue 12, item 5): what routing reads, sent together in one round trip, is exactly what
@@ -168,5 +169,85 @@ describe.each(DATABASE_KINDS)('routing’s reads in one round trip on %s', (kind
       { numRuns: 60 },
     );
     expect(() => textLiteral('a\0b')).toThrow(/NUL/);
+  });
+
+  describe('T4: the directory remembered for the transaction', () => {
+    let messages: string[] = [];
+    beforeAll(() => {
+      const counting: TypeormLogger = {
+        logQuery: (query) => void messages.push(query),
+        logQueryError: () => {},
+        logQuerySlow: () => {},
+        logSchemaBuild: () => {},
+        logMigration: () => {},
+        log: () => {},
+      };
+      Object.defineProperty(db.database.dataSource, 'logger', { value: counting, configurable: true });
+    });
+    beforeEach(() => {
+      messages = [];
+    });
+    const executes = (message: string | undefined) => (message ?? '').split('EXECUTE ').length - 1;
+    /** Runs `work` in a transaction that is rolled back, so what it writes touches no other test. */
+    const rolledBack = async (work: (tx: SqlStoreTx) => Promise<void>) => {
+      const undone = new Error('rolled back by the test');
+      await expect(
+        system(async (tx) => {
+          await work(tx);
+          throw undone;
+        }),
+      ).rejects.toBe(undone);
+    };
+
+    it('a second read of the same channel sends only its thread’s conversation, and answers the same', async () => {
+      const key = slackKey(acme);
+      const [first, second, other] = await system(async (tx) => [
+        await tx.routingReads.read(key),
+        await tx.routingReads.read(key),
+        await tx.routingReads.read({ ...key, thread: 'C-acme:2.0' }),
+      ]);
+      expect(second).toEqual(first);
+      expect(other).toEqual({ ...first, conversation: null });
+      const reads = messages.filter((m) => m.includes('EXECUTE '));
+      expect(reads.map(executes)).toEqual([8, 1, 1]);
+    });
+
+    it('a participant added in the transaction (M2) is in the next read, as the repositories say', async () => {
+      const key = slackKey(acme);
+      await rolledBack(async (tx) => {
+        const before = await tx.routingReads.read(key);
+        const agent = await tx.agents.insert(acme.workspaceId, agentFields('reviewer'));
+        await tx.spaces.addParticipant(acme.spaceId, { kind: 'agent', agentId: agent.id });
+        const after = await tx.routingReads.read(key);
+        expect(after.participants).toHaveLength(before.participants.length + 1);
+        expect(after).toEqual(await oneByOne(tx, key));
+      });
+    });
+
+    it('a member or a channel binding written in the transaction is in the decoder’s next look', async () => {
+      await rolledBack(async (tx) => {
+        const before = await tx.routingReads.membersOfTeam('slack', 'T-acme');
+        expect(await tx.routingReads.channelIsBound('slack', 'C-new', 'T-acme')).toBe(false);
+        await tx.members.insert(acme.workspaceId, {
+          nickname: 'newcomer',
+          role: 'member',
+          slackUserId: 'U-new',
+          discordUserId: null,
+        });
+        await tx.channelBindings.bind(acme.spaceId, 'slack', 'C-new');
+        const after = await tx.routingReads.membersOfTeam('slack', 'T-acme');
+        expect(after.map((m) => m.nickname)).toEqual([...before.map((m) => m.nickname), 'newcomer']);
+        expect(await tx.routingReads.channelIsBound('slack', 'C-new', 'T-acme')).toBe(true);
+      });
+    });
+
+    it('what another transaction commits is read by the next transaction', async () => {
+      const key = slackKey(acme);
+      const before = await system((tx) => tx.routingReads.read(key));
+      await system((tx) => tx.spaces.update(acme.spaceId, { dedicated: !before.space?.dedicated }));
+      const after = await system((tx) => tx.routingReads.read(key));
+      expect(after.space?.dedicated).toBe(!before.space?.dedicated);
+      await system((tx) => tx.spaces.update(acme.spaceId, { dedicated: before.space?.dedicated ?? false }));
+    });
   });
 });

@@ -57,3 +57,66 @@ describe('T4: acks first', () => {
     stuck.finish(true);
   });
 });
+
+/** A loop load the test sets. */
+const loopAt = (share: number) => {
+  const load = { share, busy: () => load.share };
+  return load;
+};
+
+describe('T4: acks first while the loop is busy', () => {
+  it('while acks keep coming and the loop is busy, routing waits until the loop has room', async () => {
+    const load = loopAt(0.95);
+    const gate = new AckGate(60_000, load);
+    // Acks keep coming, each written at once: none is under way when routing looks.
+    const acks = setInterval(() => void gate.write(async () => true), 1);
+    await gate.write(async () => true);
+    let routed = false;
+    const routing = gate.quiet().then(() => {
+      routed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(routed).toBe(false);
+    load.share = 0.3;
+    await routing;
+    clearInterval(acks);
+    expect(routed).toBe(true);
+  });
+
+  it('an ack under way is let finish first, whatever the loop', async () => {
+    const gate = new AckGate(60_000, loopAt(0.3));
+    const ack = pendingWrite();
+    const acked = gate.write(() => ack.written);
+    let routed = false;
+    const routing = gate.quiet().then(() => {
+      routed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(routed).toBe(false);
+    ack.finish(true);
+    await acked;
+    await routing;
+    expect(routed).toBe(true);
+  });
+
+  it('a busy loop with no ack coming holds routing back for nothing', async () => {
+    const gate = new AckGate(60_000, loopAt(1));
+    await gate.quiet();
+  });
+
+  it('once acks stop coming, routing goes on even while the loop stays busy', async () => {
+    const gate = new AckGate(60_000, loopAt(1));
+    await gate.write(async () => true);
+    // One look finds the ack written before it; the next finds none since, and goes.
+    await gate.quiet();
+  });
+
+  it('never stops routing: with acks and a busy loop that never end, it goes on after its longest wait', async () => {
+    const gate = new AckGate(30, loopAt(1));
+    const stuck = pendingWrite();
+    void gate.write(() => stuck.written);
+    await gate.quiet();
+    expect(gate.busy).toBe(true);
+    stuck.finish(true);
+  });
+});

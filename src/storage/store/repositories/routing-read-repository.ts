@@ -1,12 +1,13 @@
 import type { EntityManager } from 'typeorm';
-import type { RoutingKey, RoutingReadRepository } from '../../../core/ports/routing-reads';
+import type { RoutingKey, RoutingReadRepository, RoutingReads } from '../../../core/ports/routing-reads';
 import { AgentEntity } from '../../entities/agent.entity';
 import { ConversationEntity } from '../../entities/conversation.entity';
 import { MemberEntity } from '../../entities/member.entity';
 import { ChannelBindingEntity, SpaceEntity, SpaceParticipantEntity } from '../../entities/space.entity';
 import { WorkspaceEntity } from '../../entities/workspace.entity';
-import { PreparedStatement } from '../prepared-statement';
+import { type PreparedCall, PreparedStatement } from '../prepared-statement';
 import { hydrateAll, hydrateFirst, queryTogether, textLiteral } from '../statements-together';
+import { remembered } from '../transaction-read-memo';
 import { toAgentRecord } from './agent-repository';
 import { toChannelBindingRecord } from './channel-binding-repository';
 import { toConversationRecord } from './conversation-repository';
@@ -99,40 +100,83 @@ export const ROUTING_READ_PREPARED: readonly PreparedStatement[] = [
   CHANNEL_BOUND_IN_TEAM,
 ];
 
+/** The statement of routing's set that reads the thread's conversation (not remembered: routing makes it). */
+const CONVERSATION = 6;
+
+/** A routing key's remembered part: everything but the thread, which only the conversation read uses. */
+const directoryKey = (key: RoutingKey): string =>
+  JSON.stringify(['routing', key.platform, key.channelId, key.senderId, key.workspace]);
+
+type Directory = Omit<RoutingReads, 'conversation'>;
+
 export const routingReadRepository = (manager: EntityManager): RoutingReadRepository => ({
-  async membersOfTeam(platform, teamId) {
-    const [rows] = await queryTogether(manager, [
-      MEMBERS_OF_TEAM.with(textLiteral(platform), textLiteral(teamId)),
-    ]);
-    return hydrateAll(manager, MemberEntity, rows).map(toMemberRecord);
+  // T4: the decoder's and routing's reads of the directory are remembered for the transaction
+  // (`transaction-read-memo.ts`): a batch of a busy channel's rows reads them once.
+  membersOfTeam(platform, teamId) {
+    return remembered(manager.queryRunner, JSON.stringify(['team-members', platform, teamId]), async () => {
+      const [rows] = await queryTogether(manager, [
+        MEMBERS_OF_TEAM.with(textLiteral(platform), textLiteral(teamId)),
+      ]);
+      return hydrateAll(manager, MemberEntity, rows).map(toMemberRecord);
+    }).then((members) => [...members]);
   },
 
-  async channelIsBound(platform, channelId, teamId) {
-    const [rows] = await queryTogether(manager, [
-      teamId === undefined
-        ? CHANNEL_BOUND.with(textLiteral(platform), textLiteral(channelId))
-        : CHANNEL_BOUND_IN_TEAM.with(textLiteral(platform), textLiteral(teamId), textLiteral(channelId)),
-    ]);
-    return rows?.[0]?.bound === true;
+  channelIsBound(platform, channelId, teamId) {
+    return remembered(
+      manager.queryRunner,
+      JSON.stringify(['bound', platform, channelId, teamId ?? null]),
+      async () => {
+        const [rows] = await queryTogether(manager, [
+          teamId === undefined
+            ? CHANNEL_BOUND.with(textLiteral(platform), textLiteral(channelId))
+            : CHANNEL_BOUND_IN_TEAM.with(textLiteral(platform), textLiteral(teamId), textLiteral(channelId)),
+        ]);
+        return rows?.[0]?.bound === true;
+      },
+    );
   },
 
   async read(key) {
-    const [workspaces, bindings, spaces, senders, agents, members, conversations, participants] =
-      await queryTogether(manager, routingCalls(key));
-    const workspace = hydrateFirst(manager, WorkspaceEntity, workspaces);
-    const binding = hydrateFirst(manager, ChannelBindingEntity, bindings);
-    const space = hydrateFirst(manager, SpaceEntity, spaces);
-    const sender = hydrateFirst(manager, MemberEntity, senders);
+    const calls = routingCalls(key);
+    const conversationCall = calls[CONVERSATION];
+    if (conversationCall === undefined) throw new Error('No conversation statement in routing’s set.');
+    // Asked in the same tick: one message when the directory is not remembered yet.
+    const [directory, [conversations]] = await Promise.all([
+      remembered(manager.queryRunner, directoryKey(key), () =>
+        readDirectory(
+          manager,
+          calls.filter((_, i) => i !== CONVERSATION),
+        ),
+      ),
+      queryTogether(manager, [conversationCall]),
+    ]);
     const conversation = hydrateFirst(manager, ConversationEntity, conversations);
     return {
-      workspace: workspace && toWorkspaceRecord(workspace),
-      binding: binding && toChannelBindingRecord(binding),
-      space: space && toSpaceRecord(space),
-      sender: sender && toMemberRecord(sender),
-      agents: hydrateAll(manager, AgentEntity, agents).map(toAgentRecord),
-      members: hydrateAll(manager, MemberEntity, members).map(toMemberRecord),
+      ...directory,
+      agents: [...directory.agents],
+      members: [...directory.members],
+      participants: [...directory.participants],
       conversation: conversation && toConversationRecord(conversation),
-      participants: hydrateAll(manager, SpaceParticipantEntity, participants).map(toParticipantRef),
     };
   },
 });
+
+async function readDirectory(manager: EntityManager, calls: readonly PreparedCall[]): Promise<Directory> {
+  const [workspaces, bindings, spaces, senders, agents, members, participants] = await queryTogether(
+    manager,
+    calls,
+  );
+  const workspace = hydrateFirst(manager, WorkspaceEntity, workspaces);
+  const binding = hydrateFirst(manager, ChannelBindingEntity, bindings);
+  const space = hydrateFirst(manager, SpaceEntity, spaces);
+  const sender = hydrateFirst(manager, MemberEntity, senders);
+  return {
+    workspace: workspace && toWorkspaceRecord(workspace),
+    binding: binding && toChannelBindingRecord(binding),
+    space: space && toSpaceRecord(space),
+    sender: sender && toMemberRecord(sender),
+    agents: hydrateAll(manager, AgentEntity, agents).map(toAgentRecord),
+    members: hydrateAll(manager, MemberEntity, members).map(toMemberRecord),
+    participants: hydrateAll(manager, SpaceParticipantEntity, participants).map(toParticipantRef),
+  };
+}

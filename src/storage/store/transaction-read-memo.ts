@@ -1,0 +1,68 @@
+import type { QueryRunner } from 'typeorm';
+import type { Statement } from './prepared-statement';
+
+/**
+ * The tables routing's remembered reads come from (`routing-read-repository.ts`): who the
+ * workspace, its channels, spaces, participants, members and agents are.
+ */
+const DIRECTORY_TABLES = new Set([
+  'workspaces',
+  'platform_bindings',
+  'channel_bindings',
+  'spaces',
+  'space_participants',
+  'members',
+  'agents',
+]);
+
+/** Every table a statement may write, however nested (a CTE's `UPDATE`, a quoted name). */
+const WRITTEN = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:"?\w+"?\.)?"?(\w+)"?/gi;
+
+/** Whether `sql` may write one of the directory's tables (conservative: any mention of a write). */
+export const writesDirectory = (sql: string): boolean => {
+  for (const match of sql.matchAll(WRITTEN)) {
+    if (DIRECTORY_TABLES.has((match[1] ?? '').toLowerCase())) return true;
+  }
+  return false;
+};
+
+const memos = new WeakMap<QueryRunner, Map<string, Promise<unknown>>>();
+
+/**
+ * T4, T3: a read of the directory made once per transaction. Routing a batch of inbox rows
+ * (16 to a transaction) read the same workspace, channel, space, participants, agents and
+ * members for every row of a busy channel: ten statements a row whose answers could not
+ * change but through the transaction itself. Now the first row's answer is kept for the
+ * transaction, and forgotten as soon as the transaction issues a statement that may write one
+ * of those tables (`forgetOnWrite`: a participant added, M2; a direct message's space made,
+ * P1). What another transaction commits meanwhile is seen from the next transaction on: the
+ * batch's rows are routed against the directory as it stood at the batch's first look, a few
+ * milliseconds, as if they had been routed that much sooner.
+ */
+export function remembered<T>(
+  runner: QueryRunner | undefined,
+  key: string,
+  read: () => Promise<T>,
+): Promise<T> {
+  if (runner === undefined) return read();
+  let memo = memos.get(runner);
+  if (memo === undefined) {
+    memo = new Map();
+    memos.set(runner, memo);
+  }
+  const known = memo.get(key);
+  if (known !== undefined) return known as Promise<T>;
+  const reading = read();
+  memo.set(key, reading);
+  reading.catch(() => {
+    if (memo.get(key) === reading) memo.delete(key);
+  });
+  return reading;
+}
+
+/** Forgets `runner`'s remembered reads when `statement` may write the directory. */
+export function forgetOnWrite(runner: QueryRunner, statement: Statement): void {
+  const memo = memos.get(runner);
+  if (memo === undefined || memo.size === 0) return;
+  if (writesDirectory(typeof statement === 'string' ? statement : statement.prepared.text)) memo.clear();
+}
