@@ -52,7 +52,15 @@ async function listen(listener: RequestListener, cleanup: Cleanup): Promise<stri
 }
 
 /** The baseline: a bare Bolt app on the same HTTP receiver settings, acking every message event. */
-export async function openBareBolt(cleanup: Cleanup): Promise<IngestTarget> {
+export function openBareBolt(cleanup: Cleanup): Promise<IngestTarget> {
+  return openBolt(async () => {}, cleanup);
+}
+
+/** A bare Bolt app on Summon's HTTP receiver settings, acking each message once `listener` is done. */
+async function openBolt(
+  listener: (body: { event_id: string }) => Promise<void>,
+  cleanup: Cleanup,
+): Promise<IngestTarget> {
   const receiver = new HTTPReceiver({
     signingSecret: SIGNING_SECRET,
     endpoints: SLACK_EVENTS_PATH,
@@ -67,7 +75,7 @@ export async function openBareBolt(cleanup: Cleanup): Promise<IngestTarget> {
     tokenVerificationEnabled: false,
     logLevel: LogLevel.ERROR,
   });
-  app.event('message', async () => {});
+  app.event('message', ({ body }) => listener(body as { event_id: string }));
   const url = await listen(receiver.requestListener, cleanup);
   return { url, drained: async () => 0 };
 }
@@ -90,28 +98,12 @@ export async function openDurableBolt(endpoints: Endpoints, cleanup: Cleanup): P
   });
   cleanup.defer('close the durable baseline’s connections', () => pool.end());
   await pool.query('CREATE TABLE events (event_id text PRIMARY KEY, body jsonb NOT NULL)');
-  const receiver = new HTTPReceiver({
-    signingSecret: SIGNING_SECRET,
-    endpoints: SLACK_EVENTS_PATH,
-    processBeforeResponse: true,
-    logLevel: LogLevel.ERROR,
-  });
-  const app = new App({
-    token: 'xoxb-bench',
-    botId: 'B0BENCH001',
-    botUserId: BOT_USER,
-    receiver,
-    tokenVerificationEnabled: false,
-    logLevel: LogLevel.ERROR,
-  });
-  app.event('message', async ({ body }) => {
+  return openBolt(async (body) => {
     await pool.query('INSERT INTO events (event_id, body) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
-      (body as { event_id: string }).event_id,
+      body.event_id,
       JSON.stringify(body),
     ]);
-  });
-  const url = await listen(receiver.requestListener, cleanup);
-  return { url, drained: async () => 0 };
+  }, cleanup);
 }
 
 /** Rows still to route; 0 on a schema without an inbox (the code path that routes before its ack). */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import type { Logger as TypeormLogger } from 'typeorm';
 import { NotFoundError, ValidationError } from '../../../src/core/errors';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
+import { recordMessages } from '../../support/logged-messages';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
 import { queuedRun, type SeededWorkspace, seedWorkspace } from './workspace-fixture';
 
@@ -44,15 +44,7 @@ describe.each(DATABASE_KINDS)('statements owed by a transaction on %s', (kind) =
   beforeAll(async () => {
     db = await openTestDatabase(kind);
     acme = await seedWorkspace(db.database.store, 'acme');
-    const counting: TypeormLogger = {
-      logQuery: (query) => void messages.push(readable(query)),
-      logQueryError: () => {},
-      logQuerySlow: () => {},
-      logSchemaBuild: () => {},
-      logMigration: () => {},
-      log: () => {},
-    };
-    Object.defineProperty(db.database.dataSource, 'logger', { value: counting, configurable: true });
+    recordMessages(db.database.dataSource, (query) => void messages.push(readable(query)));
   });
   afterAll(() => db.dispose());
   beforeEach(() => {

@@ -1,8 +1,8 @@
-import type { Logger as TypeormLogger } from 'typeorm';
 import type { RoutingKey } from '../../../src/core/ports/routing-reads';
 import { PreparedStatement } from '../../../src/storage/store/prepared-statement';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
 import { queryTogether, sqlLiteral } from '../../../src/storage/store/statements-together';
+import { recordMessages } from '../../support/logged-messages';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
 import { type SeededWorkspace, seedWorkspace } from './workspace-fixture';
 
@@ -19,15 +19,7 @@ describe.each(DATABASE_KINDS)('prepared statements on %s', (kind) => {
   beforeAll(async () => {
     db = await openTestDatabase(kind);
     acme = await seedWorkspace(db.database.store, 'acme');
-    const counting: TypeormLogger = {
-      logQuery: (query) => void messages.push(query),
-      logQueryError: () => {},
-      logQuerySlow: () => {},
-      logSchemaBuild: () => {},
-      logMigration: () => {},
-      log: () => {},
-    };
-    Object.defineProperty(db.database.dataSource, 'logger', { value: counting, configurable: true });
+    recordMessages(db.database.dataSource, (query) => void messages.push(query));
   });
   afterAll(() => db.dispose());
   beforeEach(() => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import type { Logger as TypeormLogger } from 'typeorm';
 import type { RoutingKey } from '../../../src/core/ports/routing-reads';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
 import { textLiteral } from '../../../src/storage/store/statements-together';
+import { recordMessages } from '../../support/logged-messages';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
 import { agentFields, type SeededWorkspace, seedWorkspace } from './workspace-fixture';
 
@@ -174,15 +174,7 @@ describe.each(DATABASE_KINDS)('routing’s reads in one round trip on %s', (kind
   describe('T4: the directory remembered for the transaction', () => {
     let messages: string[] = [];
     beforeAll(() => {
-      const counting: TypeormLogger = {
-        logQuery: (query) => void messages.push(query),
-        logQueryError: () => {},
-        logQuerySlow: () => {},
-        logSchemaBuild: () => {},
-        logMigration: () => {},
-        log: () => {},
-      };
-      Object.defineProperty(db.database.dataSource, 'logger', { value: counting, configurable: true });
+      recordMessages(db.database.dataSource, (query) => void messages.push(query));
     });
     beforeEach(() => {
       messages = [];
