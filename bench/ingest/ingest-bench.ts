@@ -15,6 +15,7 @@ import { Cleanup } from '../core/cleanup';
 import { readEndpoints } from '../core/endpoints';
 import { preflight } from '../core/preflight';
 import { cpuSpent, openServerCpuProbe, type ServerCpuProbe } from '../core/server-cpu';
+import { settleServer } from '../core/settle-server';
 import { percentile } from '../core/stats';
 import {
   CHANNEL,
@@ -188,6 +189,7 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
     const cleanup = new Cleanup();
     try {
       const target = await spec.open(cleanup, lanes, batch, acksFirstMs);
+      await settleServer(readEndpoints().postgresServerUrl, console.log);
       await measure(spec.label, target, 100, 200, 1_700_000_000, drainMs, servers); // warm-up, not reported
       for (const [index, rate] of rates.entries()) {
         const row = await measure(
