@@ -5,8 +5,9 @@ const STEP_MS = 5;
 
 /**
  * Above this share of a busy loop, while acks keep coming, routing lets them go first. Measured
- * on the ingest bench at 800 events/s: 0.8 left the loop 78–80 % busy and the ack p99 at
- * 40–51 ms; 0.7 at 27–29 ms; 0.6 no better than 0.7 and routing slower at 400/s.
+ * on the ingest bench at 800 events/s before routing's reads were remembered for a batch: 0.8
+ * left the loop 78–80 % busy and the ack p99 at 40–51 ms, 0.7 at 27–29 ms, 0.6 no better than
+ * 0.7 and routing slower at 400/s; since, 0.5 and 0.6 were no steadier than 0.7 (`docs/ingest.md`).
  */
 export const BUSY_LOOP = 0.7;
 
