@@ -211,9 +211,17 @@ export class TurnEngine implements ChatEngine {
       }
       const foldState = nextFoldState(note.note.foldState, action);
       await tx.messages.setNoteFoldState(note.id, foldState);
+      // N7: the card's ref read after the write, which holds the row: a card whose ref is being
+      // stored is edited here once it is, or redrawn by its poster (`postNote`) if not yet.
+      const platformMessageRef = (await tx.messages.findById(note.id))?.platformMessageRef ?? null;
       const run = note.note.runId === null ? null : await tx.runs.findById(note.note.runId);
       const sender = noteAuthorOf(note, await tx.agents.list(note.workspaceId));
-      return { note: { ...note, note: { ...note.note, foldState } }, conversation, run, sender };
+      return {
+        note: { ...note, platformMessageRef, note: { ...note.note, foldState } },
+        conversation,
+        run,
+        sender,
+      };
     });
     const { note, conversation, run, sender } = found;
     const platform = this.deps.platforms.get(conversation.platform);

@@ -2,9 +2,7 @@ import { parseAgentReply } from '../mentions';
 import type { RunRecord } from '../model/records';
 import { planWakes } from '../wake';
 import type { EngineDeps } from './engine-deps';
-import { noteMessage } from './note-card';
-import { noteSourceOf } from './note-source';
-import { postInConversation } from './post-in-conversation';
+import { postNote } from './post-note';
 import { postSystemMessage } from './system-message';
 import type { TurnContext } from './turn-context';
 import { wakeRun } from './wake-run';
@@ -85,15 +83,7 @@ export async function wakeAfterTurn(deps: EngineDeps, context: TurnContext, repl
   });
 
   for (const { note, run: woken } of started) {
-    await postInConversation(deps, conversation, { kind: 'message', id: note.id }, async () =>
-      noteMessage(
-        note,
-        woken,
-        agent,
-        deps.relayName,
-        await noteSourceOf(deps.store, note, conversation.platform, agent),
-      ),
-    );
+    await postNote(deps, conversation, note, woken, agent);
     // T3: its lane is known, so it starts here when a slot is free (`wakeRun`), else is enqueued.
     const lane = {
       workspaceId: woken.workspaceId,

@@ -86,6 +86,44 @@ describe.each(ENGINE_SETUPS)('wake chains and notes on $name', (setup) => {
     ).toMatch(/^note\(open\)/);
   });
 
+  it('N7: a note folded while its card is being posted (before its ref is stored) is drawn folded once it is', async () => {
+    const qa = held('verified');
+    h = await openEngineHarness(setup, new ScriptedRunner({ engineer: say('@qa verify'), qa: qa.script }));
+    // The click arrives between the platform's answer to the post and the stored ref.
+    const post = h.platform.post.bind(h.platform);
+    const you = { platform: 'terminal' as const, workspace: { slug: 'default' }, senderId: 'you' };
+    h.platform.post = async (thread, message) => {
+      const ref = await post(thread, message);
+      if (message.content.kind === 'note')
+        await h.engine.toggleNote(message.content.card.messageId, 'fold', you);
+      return ref;
+    };
+    // Which redraws of the note came while qa's run was still queued (before anything else runs).
+    const update = h.platform.update.bind(h.platform);
+    const redrawnWhileQueued: boolean[] = [];
+    h.platform.update = async (thread, ref, message) => {
+      if (message.content.kind === 'note') {
+        const qaRun = (await h.runs()).find((r) => r.depth === 2);
+        redrawnWhileQueued.push(qaRun?.status === 'queued' && !message.content.card.open);
+      }
+      return update(thread, ref, message);
+    };
+    await h.type('@engineer ship it');
+    await qa.started;
+    // N9 would show it open while qa works; the person folded it: folded it stays.
+    await waitFor(async () => h.thread(1).some((e) => describeEntry(e).startsWith('note(folded) engineer')));
+    expect(
+      h
+        .thread(1)
+        .map(describeEntry)
+        .filter((e) => e.startsWith('note(')),
+    ).toEqual([expect.stringMatching(/^note\(folded\) engineer/)]);
+    // Drawn folded by its poster, once its ref was stored: not left to a later redraw.
+    expect(redrawnWhileQueued[0]).toBe(true);
+    qa.release();
+    await h.settled(2);
+  });
+
   it('M20: an agent already in the chain is not woken again, and the thread is told why', async () => {
     await open({ engineer: say('@qa over to you'), qa: say('done, back to @engineer') });
     await h.type('@engineer start');

@@ -3,9 +3,7 @@ import type { AgentRecord, RunRecord, SpaceRecord } from '../../model/records';
 import { conversationMarker } from '../../notes';
 import type { StoreTx } from '../../ports/store';
 import { checkHandoff, type HandoffTool } from '../../tools/handoff-limits';
-import { noteMessage } from '../note-card';
-import { noteSourceOf } from '../note-source';
-import { postInConversation } from '../post-in-conversation';
+import { postNote } from '../post-note';
 import { type AgentToolContext, recordAwaits } from './agent-tool-context';
 
 export interface HandoffRequest {
@@ -67,18 +65,12 @@ export async function handOff(ctx: AgentToolContext, request: HandoffRequest): P
         tx.conversations.setThreadId(conversation.id, started.thread),
       );
     }
-    await postInConversation(
+    await postNote(
       deps,
       { workspaceId, platform: conversation.platform, threadId: thread },
-      { kind: 'message', id: note.id },
-      async () =>
-        noteMessage(
-          note,
-          run,
-          turn.agent,
-          deps.relayName,
-          await noteSourceOf(deps.store, note, conversation.platform, turn.agent),
-        ),
+      note,
+      run,
+      turn.agent,
     );
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
