@@ -34,14 +34,31 @@ export async function postInConversation(
   holder: RefHolder,
   message: OutboundMessage | (() => Promise<OutboundMessage>),
 ): Promise<string | null> {
+  const posted = await postAndReadBack(deps, conversation, holder, message, async () => undefined);
+  return posted?.ref ?? null;
+}
+
+/**
+ * `postInConversation`, with `readBack` run in the transaction that stores the ref, after the
+ * ref's write (which holds the record's row): what a click that landed meanwhile changed is
+ * read there, and a click after it finds the ref. Null when nothing was posted.
+ */
+export async function postAndReadBack<T>(
+  deps: ConversationPosting,
+  conversation: PostTarget,
+  holder: RefHolder,
+  message: OutboundMessage | (() => Promise<OutboundMessage>),
+  readBack: (tx: StoreTx) => Promise<T>,
+): Promise<{ ref: string; thread: ThreadId; read: T } | null> {
   const platform = deps.platforms.get(conversation.platform);
-  if (platform === undefined || conversation.threadId === null) return null;
-  const ref = await platform.post(
-    conversation.threadId,
-    typeof message === 'function' ? await message() : message,
-  );
-  await deps.store.inWorkspace(conversation.workspaceId, (tx) => keepRef(tx, holder, ref));
-  return ref;
+  const thread = conversation.threadId;
+  if (platform === undefined || thread === null) return null;
+  const ref = await platform.post(thread, typeof message === 'function' ? await message() : message);
+  const read = await deps.store.inWorkspace(conversation.workspaceId, async (tx) => {
+    await keepRef(tx, holder, ref);
+    return readBack(tx);
+  });
+  return { ref, thread, read };
 }
 
 function keepRef(tx: StoreTx, holder: RefHolder, ref: string): Promise<void> {

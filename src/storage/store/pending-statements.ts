@@ -157,10 +157,11 @@ export function owingStatements(runner: QueryRunner, enter: string | null): void
 export async function deferStatement(manager: EntityManager, statement: Statement): Promise<void> {
   const runner = manager.queryRunner;
   if (!runner) throw new Error('A store transaction always has a query runner.');
-  forgetOnWrite(runner, statement);
   const statements = pending.get(runner);
-  if (statements?.hasStarted()) statements.defer(statement);
-  else await sendTogetherWithOwed(runner, [statement]);
+  if (statements?.hasStarted()) {
+    forgetOnWrite(runner, statement);
+    statements.defer(statement);
+  } else await sendTogetherWithOwed(runner, [statement]);
 }
 
 /**

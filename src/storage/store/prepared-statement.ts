@@ -81,17 +81,10 @@ class ConnectionStatements {
 
   /** T3: the PREPAREs of `statements` this connection lacks, as one message; null when none. */
   prepares(statements: readonly PreparedStatement[]): PreparesMessage | null {
-    const parts: string[] = [];
-    if (this.unknown) {
-      parts.push('DEALLOCATE ALL');
-      this.prepared.clear();
-      this.unknown = false;
-    }
-    for (const prepared of statements) {
-      if (this.prepared.has(prepared.name)) continue;
-      this.prepared.add(prepared.name);
-      parts.push(`PREPARE ${prepared.name}(${prepared.types.join(', ')}) AS ${prepared.text}`);
-    }
+    const parts = [
+      this.resetIfUnknown(),
+      ...statements.map((prepared) => this.prepareIfNew(prepared)),
+    ].filter((part): part is string => part !== null);
     if (parts.length === 0) return null;
     return {
       sql: parts.join(';\n'),
@@ -104,30 +97,23 @@ class ConnectionStatements {
   render(statements: readonly Statement[]): RenderedStatements {
     const parts: string[] = [];
     const keep: boolean[] = [];
-    const added = (sql: string, theirs: boolean) => {
+    const added = (sql: string | null, theirs: boolean) => {
+      if (sql === null) return;
       parts.push(sql);
       keep.push(theirs);
     };
-    const changed = this.unknown;
-    if (this.unknown) {
-      added('DEALLOCATE ALL', false);
-      this.prepared.clear();
-      this.unknown = false;
-    }
-    let prepares = changed;
+    const reset = this.resetIfUnknown();
+    added(reset, false);
+    let prepares = reset !== null;
     for (const statement of statements) {
       if (typeof statement === 'string') {
         added(statement, true);
         continue;
       }
       const { prepared, args } = statement;
-      if (!this.prepared.has(prepared.name)) {
-        // Counted as prepared at once: a message sent behind this one on the same connection
-        // runs after it, so it must not prepare the statement again.
-        this.prepared.add(prepared.name);
-        added(`PREPARE ${prepared.name}(${prepared.types.join(', ')}) AS ${prepared.text}`, false);
-        prepares = true;
-      }
+      const prepare = this.prepareIfNew(prepared);
+      added(prepare, false);
+      prepares ||= prepare !== null;
       added(`EXECUTE ${prepared.name}(${args.join(', ')})`, true);
     }
     return {
@@ -137,6 +123,23 @@ class ConnectionStatements {
         if (prepares || STATEMENT_GONE.has(codeOf(error))) this.unknown = true;
       },
     };
+  }
+
+  /** `DEALLOCATE ALL` when the connection's statements are unknown (they are then none); else null. */
+  private resetIfUnknown(): string | null {
+    if (!this.unknown) return null;
+    this.prepared.clear();
+    this.unknown = false;
+    return 'DEALLOCATE ALL';
+  }
+
+  /** The statement's PREPARE when the connection does not have it yet; else null. */
+  private prepareIfNew(prepared: PreparedStatement): string | null {
+    if (this.prepared.has(prepared.name)) return null;
+    // Counted as prepared at once: a message sent behind this one on the same connection runs
+    // after it, so it must not prepare the statement again.
+    this.prepared.add(prepared.name);
+    return `PREPARE ${prepared.name}(${prepared.types.join(', ')}) AS ${prepared.text}`;
   }
 }
 

@@ -48,10 +48,10 @@ async function prepareOn(
   const message = preparesFor(client, statements);
   try {
     if (message !== null) await client.query(message.sql);
-    client.release();
   } catch (error) {
     message?.failed();
     logger?.warn({ component: 'database', err: String(error) }, 'a database connection could not be warmed');
+  } finally {
     client.release();
   }
 }
