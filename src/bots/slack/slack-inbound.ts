@@ -74,3 +74,27 @@ export function toInboundMessage(
 /** P12: `<@U…>` (or `<@U…|name>`) of this user in Slack's markup. */
 const mentionsUser = (text: string, userId: string | null): boolean =>
   userId !== null && (text.includes(`<@${userId}>`) || text.includes(`<@${userId}|`));
+
+/** The Events API events that are a person's message (each needs its subscription in the manifest). */
+export const MESSAGE_EVENT_TYPES = ['message', 'app_mention'] as const;
+
+/**
+ * The `message` or `app_mention` event an Events API delivery carries, with its team and event
+ * id, or null for anything else (another event, a click, a command, a form): what the listeners'
+ * front door takes in (T4) and what it hands on to Bolt's listeners.
+ */
+export function personMessageOf(
+  body: unknown,
+): { event: SlackMessageEvent; teamId: string | undefined; eventId: string | undefined } | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const delivery = body as { type?: unknown; event?: unknown; team_id?: unknown; event_id?: unknown };
+  if (delivery.type !== 'event_callback' || typeof delivery.event !== 'object' || delivery.event === null)
+    return null;
+  const event = delivery.event as SlackMessageEvent;
+  if (!(MESSAGE_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
+  return {
+    event,
+    teamId: typeof delivery.team_id === 'string' ? delivery.team_id : undefined,
+    eventId: typeof delivery.event_id === 'string' ? delivery.event_id : undefined,
+  };
+}
