@@ -5,6 +5,7 @@ import type { InboundMessage } from '../../../src/core/ports/chat-platform';
 import type { InboxDecoder } from '../../../src/core/ports/inbox-decoder';
 import { silentLogger } from '../../../src/core/ports/logger';
 import type { StoreTx } from '../../../src/core/ports/store';
+import { recordMessages } from '../../support/logged-messages';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
 
 /**
@@ -59,7 +60,11 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
     mostInOneCommit: number;
   }
 
-  const startRouter = (failing: { eventId: string; times: number } | null, batch: number) => {
+  const startRouter = (
+    failing: { eventId: string; times: number } | null,
+    batch: number,
+    lanes = { lanes: 1, pollMs: 50 },
+  ) => {
     const seen: Routing = { committed: [], attempts: new Map(), mostInOneCommit: 0 };
     let routings = 0;
     const router = new InboxRouter<{ outcome: ReceiveOutcome }>(
@@ -85,7 +90,7 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
           return routed.outcome;
         },
       },
-      { lanes: 1, batch, pollMs: 50, retryBaseMs: 1, maxAttempts: 3 },
+      { ...lanes, batch, retryBaseMs: 1, maxAttempts: 3 },
     );
     router.use('terminal', decoder);
     return { router, seen };
@@ -146,5 +151,57 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
     expect(rows.filter((row) => row.event_id !== 'top-2').every((row) => row.attempts === 0)).toBe(true);
     expect(seen.attempts.get('top-0')).toBe(2);
     expect(seen.attempts.get('top-2')).toBe(3);
+  });
+
+  /** Counts the router's claims from now on (each is one statement the store sends). */
+  const countClaims = () => {
+    const counted = { claims: 0 };
+    recordMessages(db.database.dataSource, (query) => {
+      if (query.includes('FROM inbound_inbox WHERE routed_at IS NULL ORDER BY seq')) counted.claims += 1;
+    });
+    return counted;
+  };
+
+  // Four lanes, and no poll while the test runs: every look is one the router chose to make.
+  const quietLanes = { lanes: 4, pollMs: 3_600_000 };
+
+  it('T4: a message at a time costs one claim: the lane that took it stops without looking again for nothing', async () => {
+    const { router, seen } = startRouter(null, 16, quietLanes);
+    router.start();
+    await router.settled();
+    const counted = countClaims();
+    const trickle = Array.from({ length: 12 }, (_, i) => entry(`top-${i}`, `t:top-${i}`, 'c:general'));
+    for (const e of trickle) {
+      await router.ingest(e);
+      await until(async () => seen.committed.includes(e.eventId));
+      await router.settled();
+    }
+    await router.close();
+
+    expect(seen.committed).toEqual(trickle.map((e) => e.eventId));
+    // Its claim took fewer rows than it asked for and no row was stored since: nothing to find.
+    expect(counted.claims).toBe(trickle.length);
+  });
+
+  it('T4: a burst of one channel stored while its rows are routed starts no lane that would find nothing', async () => {
+    const { router, seen } = startRouter(null, 4, quietLanes);
+    router.start();
+    await router.settled();
+    const counted = countClaims();
+    const burst = Array.from({ length: 40 }, (_, i) => entry(`top-${i}`, `t:top-${i}`, 'c:general'));
+    // Stored one after another, each kicking the router while the channel's earlier rows are
+    // being routed: their lane looks again after its batch, and a lane started for them would
+    // find the channel's head taken.
+    for (const e of burst) await router.ingest(e);
+    await until(async () => (await pendingRows()) === 0);
+    await router.settled();
+    await router.close();
+
+    expect(seen.committed).toEqual(burst.map((e) => e.eventId));
+    expect([...seen.attempts.values()].every((n) => n === 1)).toBe(true);
+    // A claim a batch of four, and a few more where a row came between a batch and the next
+    // look. PGlite has one connection: each insert waits for the routing transaction before it,
+    // so each claim finds the one row stored meanwhile, and never none.
+    expect(counted.claims).toBeLessThanOrEqual(kind === 'pglite' ? burst.length : burst.length / 4 + 5);
   });
 });
