@@ -153,24 +153,27 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
     expect(seen.attempts.get('top-2')).toBe(3);
   });
 
-  /** Counts the router's claims from now on (each is one statement the store sends). */
-  const countClaims = () => {
+  /**
+   * A router with four lanes and no poll while the test runs (every look is one it chose to
+   * make), started on an empty inbox; its claims counted from then on (one statement each).
+   */
+  const startCountingClaims = async (batch: number) => {
+    const { router, seen } = startRouter(null, batch, { lanes: 4, pollMs: 3_600_000 });
+    router.start();
+    await router.settled();
     const counted = { claims: 0 };
     recordMessages(db.database.dataSource, (query) => {
       if (query.includes('FROM inbound_inbox WHERE routed_at IS NULL ORDER BY seq')) counted.claims += 1;
     });
-    return counted;
+    return { router, seen, counted };
   };
 
-  // Four lanes, and no poll while the test runs: every look is one the router chose to make.
-  const quietLanes = { lanes: 4, pollMs: 3_600_000 };
+  const channelMessages = (count: number) =>
+    Array.from({ length: count }, (_, i) => entry(`top-${i}`, `t:top-${i}`, 'c:general'));
 
   it('T4: a message at a time costs one claim: the lane that took it stops without looking again for nothing', async () => {
-    const { router, seen } = startRouter(null, 16, quietLanes);
-    router.start();
-    await router.settled();
-    const counted = countClaims();
-    const trickle = Array.from({ length: 12 }, (_, i) => entry(`top-${i}`, `t:top-${i}`, 'c:general'));
+    const { router, seen, counted } = await startCountingClaims(16);
+    const trickle = channelMessages(12);
     for (const e of trickle) {
       await router.ingest(e);
       await until(async () => seen.committed.includes(e.eventId));
@@ -184,11 +187,8 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
   });
 
   it('T4: a burst of one channel stored while its rows are routed starts no lane that would find nothing', async () => {
-    const { router, seen } = startRouter(null, 4, quietLanes);
-    router.start();
-    await router.settled();
-    const counted = countClaims();
-    const burst = Array.from({ length: 40 }, (_, i) => entry(`top-${i}`, `t:top-${i}`, 'c:general'));
+    const { router, seen, counted } = await startCountingClaims(4);
+    const burst = channelMessages(40);
     // Stored one after another, each kicking the router while the channel's earlier rows are
     // being routed: their lane looks again after its batch, and a lane started for them would
     // find the channel's head taken.
