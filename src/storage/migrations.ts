@@ -13,6 +13,7 @@ import { PairedRelays1796141235316 } from '../../migrations/1796141235316-Paired
 import { MessageAttachments1796141574522 } from '../../migrations/1796141574522-MessageAttachments';
 import { RunCheckpointWaits1796154145378 } from '../../migrations/1796154145378-RunCheckpointWaits';
 import { RowRequired1796212116145 } from '../../migrations/1796212116145-RowRequired';
+import { InboxClaimIndexes1796300000000 } from '../../migrations/1796300000000-InboxClaimIndexes';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -34,4 +35,5 @@ export const MIGRATIONS = [
   MessageAttachments1796141574522,
   RunCheckpointWaits1796154145378,
   RowRequired1796212116145,
+  InboxClaimIndexes1796300000000,
 ];

@@ -45,17 +45,8 @@ export const InboxEntity = new EntitySchema<InboxRow>({
   ],
   uniques: [{ name: 'uq_inbound_inbox_event', columns: ['platform', 'eventId'] }],
   indices: [
+    // T4: the claim's window, oldest first (`claimRun`); and the prune's routed rows, only those.
     { name: 'ix_inbound_inbox_pending', columns: ['seq'], where: 'routed_at IS NULL' },
-    {
-      name: 'ix_inbound_inbox_thread',
-      columns: ['platform', 'threadKey', 'seq'],
-      where: 'routed_at IS NULL',
-    },
-    {
-      name: 'ix_inbound_inbox_channel',
-      columns: ['platform', 'channelKey', 'seq'],
-      where: 'routed_at IS NULL AND channel_key IS NOT NULL',
-    },
-    { name: 'ix_inbound_inbox_routed', columns: ['routedAt'] },
+    { name: 'ix_inbound_inbox_routed', columns: ['routedAt'], where: 'routed_at IS NOT NULL' },
   ],
 });

@@ -225,6 +225,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('InboxClaimIndexes1796300000000');
       expect(await db.database.revert()).toBe('RowRequired1796212116145');
       expect(await db.database.revert()).toBe('RunCheckpointWaits1796154145378');
       expect(await db.database.revert()).toBe('MessageAttachments1796141574522');
@@ -283,6 +284,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
         'MessageAttachments1796141574522',
         'RunCheckpointWaits1796154145378',
         'RowRequired1796212116145',
+        'InboxClaimIndexes1796300000000',
       ]);
       expect(await columns()).toEqual(expect.arrayContaining(['status_card_ref', 'reply_message_id']));
       // O3: an old run has used nothing; an old workspace has no budgets.
@@ -323,6 +325,7 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
+      expect(await db.database.revert()).toBe('InboxClaimIndexes1796300000000');
       expect(await db.database.revert()).toBe('RowRequired1796212116145');
       expect(await db.database.revert()).toBe('RunCheckpointWaits1796154145378');
       expect(await db.database.revert()).toBe('MessageAttachments1796141574522');
@@ -351,6 +354,7 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
         'MessageAttachments1796141574522',
         'RunCheckpointWaits1796154145378',
         'RowRequired1796212116145',
+        'InboxClaimIndexes1796300000000',
       ]);
       const question = await store.transaction((tx) => tx.questions.findById(old?.id ?? ''));
       expect(question).toMatchObject({ text: 'CSV or JSON?', options: [], status: 'pending' });
