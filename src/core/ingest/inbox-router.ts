@@ -11,7 +11,7 @@ import type { Metrics } from '../ports/metrics';
 import type { Store, StoreTx } from '../ports/store';
 import { AckGate } from './ack-gate';
 import { admitDirectMessage, type TellInThread } from './direct-message';
-import { RoutingKeys } from './routing-keys';
+import { LaneLooks, type Look } from './lane-looks';
 import { transactionStore } from './transaction-store';
 
 export interface InboxRouterOptions {
@@ -100,13 +100,8 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
   /** After a batch failed: how many rows are routed one transaction each, to find the failing one. */
   private singly = 0;
   private readonly acks: AckGate;
-  /**
-   * Lanes whose next claim has not answered yet: each will look again after a kick (its claim
-   * sent later sees the row; one sent before it is followed by another look, `lane`).
-   */
-  private looking = 0;
-  /** The threads and channels of the rows this process's batches are routing now. */
-  private readonly routing = new RoutingKeys();
+  /** What this process's lanes will look at (`kick`). */
+  private readonly looks = new LaneLooks();
 
   constructor(
     private readonly deps: InboxRouterDeps<R>,
@@ -165,7 +160,7 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
   kick(entry?: Pick<InboxEntry, 'platform' | 'threadKey' | 'channelKey'>): void {
     this.generation += 1;
     if (this.closed || this.decoders.size === 0 || this.running.size >= this.options.lanes) return;
-    if (entry !== undefined && (this.looking > 0 || this.routing.covers(entry))) return;
+    if (entry !== undefined && this.looks.willSee(entry)) return;
     const lane: Promise<void> = this.lane()
       .catch((error: unknown) => {
         this.deps.logger.error({ component: 'inbox', err: String(error) }, 'inbox lane failed');
@@ -197,13 +192,12 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
     for (;;) {
       const seen = this.generation;
       if (this.closed) return seen;
-      this.looking += 1;
-      const held: InboxRecord[] = [];
+      const look = this.looks.begin();
       let batch: Batch;
       try {
-        batch = await this.routeBatch(held, () => (this.looking -= 1));
+        batch = await this.routeBatch(look);
       } catch (error) {
-        this.routing.remove(held);
+        this.looks.end(look);
         throw error;
       }
       // Its last claim took every row it could (`drained`: no need to look again and find
@@ -215,7 +209,7 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
         (batch === 'none' && this.running.size === 1 && seen !== this.generation);
       // The rows' threads and channels are let go only now, in the tick that decided: a row
       // of theirs stored meanwhile started no lane, and this one looks for it next.
-      this.routing.remove(held);
+      this.looks.end(look);
       if (!again) return seen;
     }
   }
@@ -225,19 +219,11 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
    * each, in order. `none` when there was none (or the store could not be reached); `drained`
    * when its last claim took fewer rows than it asked for (all it could claim then); `more`
    * otherwise, and after a failure. `claimed` holds the rows whose routing began: on a failure,
-   * the last is the one that failed. Every row its claims take is added to `held` (and to
-   * `this.routing`, for the lane to let go), and `onLooked` is called once its first claim has
-   * answered (or it ended without one).
+   * the last is the one that failed. Its claims' rows are kept in `look`, for the lane to let go.
    */
-  private async routeBatch(held: InboxRecord[], onLooked: () => void): Promise<Batch> {
+  private async routeBatch(look: Look): Promise<Batch> {
     const claimed: InboxRecord[] = [];
     const limit = this.singly > 0 ? 1 : Math.max(1, this.options.batch);
-    let once = false;
-    const looked = () => {
-      if (once) return;
-      once = true;
-      onLooked();
-    };
     let drained = false;
     let done: Routed<R>[];
     try {
@@ -254,9 +240,8 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
             if (drained) break;
             const asked = limit - routed.length;
             run = await tx.inbox.claimRun([...this.decoders.keys()], this.deps.clock.now(), asked);
-            held.push(...run);
-            this.routing.add(run);
-            looked();
+            this.looks.took(look, run);
+            this.looks.answered(look);
             drained = run.length < asked;
             if (run.length === 0) break;
           }
@@ -267,7 +252,7 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
         return routed;
       });
     } catch (error) {
-      looked();
+      this.looks.answered(look);
       const record = claimed[claimed.length - 1];
       if (record === undefined) {
         this.deps.logger.warn({ component: 'inbox', err: String(error) }, 'inbox could not be read');
@@ -283,7 +268,7 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
       await this.recordFailure(record, error);
       return 'more';
     }
-    looked();
+    this.looks.answered(look);
     if (this.singly > 0) this.singly -= done.length;
     if (done.length === 0) return 'none';
     for (const one of done) await this.afterCommit(one);
