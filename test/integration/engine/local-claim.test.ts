@@ -98,6 +98,8 @@ describe.each(ENGINE_SETUPS)('T3: a routed turn started by the process that rout
       'engineer: answered here',
     ]);
     expect(await wakeups(metrics)).toEqual({ local: 1, queue: 0 });
+    // The lane gives its slot back once its finish is stored, which may come just after the reply shows.
+    await waitFor(async () => (h.engine.slotStats().active === 0 ? true : null));
     expect(h.engine.slotStats()).toMatchObject({ active: 0, waiting: 0 });
     expect(runner.requests).toHaveLength(1);
   });
