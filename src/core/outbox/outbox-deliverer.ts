@@ -1,10 +1,11 @@
+import { ServiceUnavailableError } from '../errors';
 import type { Platform } from '../model/platform';
 import { RetryingStore } from '../outage/retrying-store';
 import { systemClock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { Metrics } from '../ports/metrics';
 import type { Outbox } from '../ports/outbox';
-import type { OutboxItem, OutboxRepository } from '../ports/outbox-store';
+import type { OutboxItem, OutboxRepository, OutboxRowState } from '../ports/outbox-store';
 import type { Store } from '../ports/store';
 import { DeliveryError, type PlatformSender } from './delivery-error';
 import { KeyedSerialQueue } from './keyed-serial-queue';
@@ -29,6 +30,12 @@ export const OUTBOX_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** A call to deliver: stored (an outbox row), or, for a channel no workspace owns, kept in memory only. */
 type Delivery = Omit<OutboxItem, 'id' | 'workspaceId'> & { id: string | null };
+
+/** A stored call this deliverer marked `sending`: its row and the version that mark wrote; null in memory. */
+type Held = { id: string; version: string } | null;
+
+/** T2: the connection dropped while the write's COMMIT was in flight: it may or may not be stored. */
+const outcomeUnknown = (error: unknown) => error instanceof ServiceUnavailableError && error.maybeDone;
 
 /**
  * P7: every outgoing platform call is stored first, then sent. A 429 waits the platform's
@@ -63,14 +70,13 @@ export class OutboxDeliverer implements Outbox {
     kind: string,
     payload: unknown,
   ): Promise<string | null> {
-    const { store } = this;
     const { platform } = this.options;
     const { workspaceId, lane } = target;
     // Stored inside the lane's turn, so the row order (what a restart resumes) is the call order.
     return this.enqueue(lane, async () =>
       workspaceId === null
         ? { id: null, platform, lane, kind, payload, status: 'pending', attempts: 0, platformRef: null }
-        : await store.transaction((tx) => tx.outbox.add({ workspaceId, platform, lane, kind, payload })),
+        : await this.add({ workspaceId, platform, lane, kind, payload }),
     );
   }
 
@@ -114,21 +120,83 @@ export class OutboxDeliverer implements Outbox {
       .finally(() => metrics?.outboxBacklog(platform, -1));
   }
 
-  /** Runs a state change of a stored call; an in-memory call has none to record. */
-  private mark<T>(item: Delivery, change: (outbox: OutboxRepository, id: string) => Promise<T>, none: T) {
+  /**
+   * Stores the call. T2: an insert whose COMMIT's outcome is unknown is looked up, once the
+   * database answers, by the id it returned: there, it is sent; not there, it is stored again.
+   */
+  private async add(item: Parameters<OutboxRepository['add']>[0]): Promise<OutboxItem> {
+    for (;;) {
+      const written: { row?: OutboxItem } = {};
+      try {
+        return await this.store.transaction(async (tx) => (written.row = await tx.outbox.add(item)));
+      } catch (error) {
+        const { row } = written;
+        if (row === undefined || !outcomeUnknown(error)) throw error;
+        if ((await this.stateOf(row.id)) !== null) return row;
+      }
+    }
+  }
+
+  /**
+   * P7: marks a stored call `sending` before it goes out; throws when another deliverer took it.
+   * T2: a mark whose COMMIT's outcome is unknown is read back once the database answers:
+   * `sending` under this very mark, it landed and the call is sent; still `pending`, it is
+   * marked again. Left as it was, the call would go out at the next start only, if at all.
+   */
+  private async take(item: Delivery): Promise<Held> {
     const { id } = item;
-    if (id === null) return Promise.resolve(none);
-    return this.store.transaction((tx) => change(tx.outbox, id));
+    if (id === null) return null;
+    for (;;) {
+      const written: { version?: string | null } = {};
+      try {
+        const version = await this.store.transaction(
+          async (tx) => (written.version = await tx.outbox.markSending(id)),
+        );
+        if (version !== null) return { id, version };
+      } catch (error) {
+        const { version } = written;
+        if (typeof version !== 'string' || !outcomeUnknown(error)) throw error;
+        const now = await this.stateOf(id);
+        if (now?.status === 'sending' && now.version === version) return { id, version };
+        if (now?.status === 'pending') continue;
+      }
+      throw new DeliveryError('This outgoing call was taken by another deliverer.', { kind: 'never' });
+    }
+  }
+
+  /**
+   * A state change of a call this deliverer holds. T2: one whose COMMIT's outcome is unknown is
+   * read back once the database answers and run again while the row is still as this
+   * deliverer's mark left it (`sending` at that version): it did not land.
+   */
+  private async change(held: Held, change: (outbox: OutboxRepository, id: string) => Promise<void>) {
+    if (held === null) return;
+    for (;;) {
+      try {
+        return await this.store.transaction((tx) => change(tx.outbox, held.id));
+      } catch (error) {
+        if (!outcomeUnknown(error)) throw error;
+        const now = await this.stateOf(held.id);
+        if (now?.status !== 'sending' || now.version !== held.version) return;
+      }
+    }
+  }
+
+  /** The row as it is now; a read whose COMMIT's outcome is unknown changed nothing, and is read again. */
+  private async stateOf(id: string): Promise<OutboxRowState | null> {
+    for (;;) {
+      try {
+        return await this.store.transaction((tx) => tx.outbox.state(id));
+      } catch (error) {
+        if (!outcomeUnknown(error)) throw error;
+      }
+    }
   }
 
   private async send(item: Delivery): Promise<string | null> {
     const { sender, logger } = this.options;
     const log = logger.child({ outboxId: item.id, kind: item.kind });
-    if (!(await this.mark(item, (o, id) => o.markSending(id), true))) {
-      throw new DeliveryError('This outgoing call was already taken by another deliverer.', {
-        kind: 'never',
-      });
-    }
+    let held = await this.take(item);
     let attempts = item.attempts;
     for (;;) {
       let ref: string | null;
@@ -139,7 +207,7 @@ export class OutboxDeliverer implements Outbox {
         const advice = error instanceof DeliveryError ? error.retry : ({ kind: 'never' } as const);
         const reason = error instanceof Error ? error.message : String(error);
         if (advice.kind === 'never' || attempts >= this.backoff.maxAttempts) {
-          await this.mark(item, (o, id) => o.markFailed(id, reason), undefined);
+          await this.change(held, (o, id) => o.markFailed(id, reason));
           log.warn({ attempts, reason }, 'outgoing call failed');
           throw error;
         }
@@ -150,17 +218,16 @@ export class OutboxDeliverer implements Outbox {
         log.info({ attempts, waitMs: wait, reason }, 'outgoing call will be retried');
         this.options.metrics?.outboxRetry(this.options.platform, advice.kind === 'after');
         const availableAt = new Date(this.now().getTime() + wait);
-        await this.mark(item, (o, id) => o.markRetry(id, availableAt, reason), undefined);
+        await this.change(held, (o, id) => o.markRetry(id, availableAt, reason));
         await this.sleep(wait);
-        if (!(await this.mark(item, (o, id) => o.markSending(id), true))) {
-          throw new DeliveryError('This outgoing call was taken by another deliverer.', { kind: 'never' });
-        }
+        held = await this.take(item);
         continue;
       }
-      // P7, T2: it went out. Recording that waits out a database outage (the store retries);
-      // failing to record it is never a reason to send it again: the row stays `sending`, which
-      // a restart marks failed rather than post twice.
-      await this.mark(item, (o, id) => o.markSent(id, ref), undefined).catch((error: unknown) =>
+      // P7, T2: it went out. Recording that waits out a database outage (the store retries, and
+      // a COMMIT whose outcome is unknown is read back); failing to record it is never a reason
+      // to send it again: the row stays `sending`, which a restart marks failed rather than
+      // post twice.
+      await this.change(held, (o, id) => o.markSent(id, ref)).catch((error: unknown) =>
         log.warn({ err: error }, 'delivered, but could not be recorded as sent'),
       );
       return ref;

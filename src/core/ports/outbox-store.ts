@@ -18,11 +18,23 @@ export interface OutboxItem {
   platformRef: string | null;
 }
 
+/** T2: a call's row as it is now, read back after a write whose COMMIT's outcome is unknown. */
+export interface OutboxRowState {
+  status: OutboxStatus;
+  /** Changes with every write of the row: the one `markSending` returned names that very mark. */
+  version: string;
+}
+
 /** The outbox table, used in the system context (resuming reads every workspace's calls). */
 export interface OutboxRepository {
   add(item: Pick<OutboxItem, 'workspaceId' | 'platform' | 'lane' | 'kind' | 'payload'>): Promise<OutboxItem>;
-  /** Marks the call as on its way; false when it was not pending (another deliverer took it). */
-  markSending(id: string): Promise<boolean>;
+  /**
+   * Marks the call as on its way; the row's version under this mark, or null when it was not
+   * pending (another deliverer took it).
+   */
+  markSending(id: string): Promise<string | null>;
+  /** T2: the row's status and version; null when there is none (an `add` that was not stored). */
+  state(id: string): Promise<OutboxRowState | null>;
   markSent(id: string, platformRef: string | null): Promise<void>;
   /** Back to pending, to be tried again after `availableAt`. */
   markRetry(id: string, availableAt: Date, error: string): Promise<void>;

@@ -41,13 +41,23 @@ export const outboxRepository = (manager: EntityManager): OutboxRepository => ({
     if (row === undefined) throw new Error('outbox insert returned no row');
     return toItem(row);
   },
+  // T2: a row's version is its `xmin`, the transaction that wrote it last: the mark's own
+  // transaction is known from its UPDATE before its COMMIT goes out.
   async markSending(id) {
-    const rows = await queryRecords<{ id: string }>(
+    const rows = await queryRecords<{ version: string }>(
       manager,
-      `UPDATE outbox SET status = 'sending' WHERE id = $1 AND status = 'pending' RETURNING id`,
+      `UPDATE outbox SET status = 'sending' WHERE id = $1 AND status = 'pending' RETURNING xmin::text AS version`,
       [id],
     );
-    return rows.length === 1;
+    return rows[0]?.version ?? null;
+  },
+  async state(id) {
+    const rows = await queryRecords<{ status: OutboxItem['status']; version: string }>(
+      manager,
+      'SELECT status, xmin::text AS version FROM outbox WHERE id = $1',
+      [id],
+    );
+    return rows[0] ?? null;
   },
   async markSent(id, platformRef) {
     await queryRecords(
