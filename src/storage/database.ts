@@ -7,7 +7,7 @@ import { SnakeNamingStrategy } from './naming-strategy';
 import { openPglite, type PgliteConnection } from './pglite/open-pglite';
 import { concurrentQueue, createSerialQueue, type SerialQueue } from './serial-queue';
 import type { SqlStore } from './store/sql-store';
-import { type InboxConnection, TypeormStore } from './store/typeorm-store';
+import { type InboxConnection, type NamedStatement, TypeormStore } from './store/typeorm-store';
 import { HOT_STATEMENTS, warmConnections } from './store/warm-connections';
 import { typeormLogger } from './typeorm-logger';
 
@@ -108,7 +108,11 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
     keepListening(inboxPool);
     const inbox = {
       slots: INBOX_CONNECTIONS,
-      query: async (sql: string, params: unknown[]) => (await inboxPool.query(sql, params)).rows,
+      // T4: a named statement, parsed and planned once per connection (pg prepares it again on
+      // a new one). These connections run nothing else, so nothing deallocates it behind pg's back.
+      query: async (statement: NamedStatement) =>
+        (await inboxPool.query({ name: statement.name, text: statement.sql, values: [...statement.params] }))
+          .rows,
     };
     return new TypeormDatabase('postgres', dataSource, concurrentQueue, () => inboxPool.end(), {
       inbox,

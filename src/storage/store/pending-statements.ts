@@ -49,7 +49,7 @@ class PendingStatements {
     private readonly send: SendQuery,
   ) {}
 
-  begin(enter: string | null): void {
+  begin(enter: Statement | null): void {
     this.owed = enter === null ? [START] : [START, enter];
     this.readers = [];
     this.started = false;
@@ -131,7 +131,7 @@ const pending = new WeakMap<QueryRunner, PendingStatements>();
  * Makes `runner`'s transactions lazy: TypeORM's START TRANSACTION (with `enter`, the tenant's
  * settings) is owed, not sent, and every query the runner sends first pays what is owed.
  */
-export function owingStatements(runner: QueryRunner, enter: string | null): void {
+export function owingStatements(runner: QueryRunner, enter: Statement | null): void {
   const send = runner.query.bind(runner) as SendQuery;
   const statements = new PendingStatements(runner, send);
   pending.set(runner, statements);

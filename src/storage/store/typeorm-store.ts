@@ -8,20 +8,29 @@ import { databaseUnavailable } from './connection-errors';
 import { translateDbError } from './db-errors';
 import { isUuid } from './ids';
 import { owingStatements } from './pending-statements';
+import type { Statement } from './prepared-statement';
 import { addToInboxStatement } from './repositories/inbox-repository';
 import type { SqlStore, SqlStoreTx } from './sql-store';
 import { textLiteral } from './statements-together';
 import { createStoreTx } from './store-tx';
+import { TENANT_SETTINGS } from './tenant-settings';
 
 /** Inbox events stored by one statement at most. */
 const INBOX_BATCH = 500;
 
 /** T4: where the inbox writes go when not through the store's own connection. */
+/** A statement with parameters that a connection plans once, under its name, and runs again. */
+export interface NamedStatement {
+  name: string;
+  sql: string;
+  params: readonly unknown[];
+}
+
 export interface InboxConnection {
   /** Writes at once (each on its own connection). */
   slots: number;
-  /** Runs one autocommitted statement; resolves with its rows. */
-  query(sql: string, params: unknown[]): Promise<unknown[]>;
+  /** Runs one autocommitted statement, prepared on its connection; resolves with its rows. */
+  query(statement: NamedStatement): Promise<unknown[]>;
 }
 
 /** Marks the async context of an open store transaction (see `run`). */
@@ -56,12 +65,13 @@ export class TypeormStore implements SqlStore {
     this.warmUp = warm ?? (() => Promise.resolve());
     this.openTransaction = checkNesting ? new AsyncLocalStorage<OpenTransaction>() : null;
     // Without connections of its own (PGlite's one session) the inbox write goes ahead of the
-    // transactions waiting for it.
+    // transactions waiting for it. Unnamed there: the session is the transactions' too, whose
+    // `DEALLOCATE ALL` (`prepared-statement.ts`) would drop a statement pg believes prepared.
     const query =
       inbox?.query ??
-      ((sql: string, params: unknown[]) =>
+      ((statement: NamedStatement) =>
         this.queue.runFirst(async () => {
-          const rows: unknown = await this.dataSource.query(sql, params);
+          const rows: unknown = await this.dataSource.query(statement.sql, [...statement.params]);
           if (!Array.isArray(rows)) throw new Error('The inbox insert returned no rows.');
           return rows;
         }));
@@ -82,12 +92,7 @@ export class TypeormStore implements SqlStore {
     if (!isUuid(workspaceId)) {
       return Promise.reject(new ValidationError(`Not a workspace id: ${JSON.stringify(workspaceId)}.`));
     }
-    // Both are local to the transaction: the pooled connection goes back clean.
-    // `set_config('role', …, true)` is `SET LOCAL ROLE`, with the same permission check.
-    return this.run(
-      work,
-      `SELECT set_config('role', 'summon_tenant', true), set_config('summon.workspace_id', ${textLiteral(workspaceId)}, true)`,
-    );
+    return this.run(work, TENANT_SETTINGS.with(textLiteral(workspaceId)));
   }
 
   /**
@@ -105,7 +110,7 @@ export class TypeormStore implements SqlStore {
   ): Promise<boolean[]> {
     const statement = addToInboxStatement(entries);
     try {
-      const rows = await query(statement.sql, statement.params);
+      const rows = await query(statement);
       return statement.storedFrom(rows as { platform: string; event_id: string }[]);
     } catch (error) {
       throw databaseUnavailable(error, false) ?? translateDbError(error);
@@ -132,7 +137,7 @@ export class TypeormStore implements SqlStore {
    * transaction that sends nothing sends no START and no COMMIT (`pending-statements.ts`). As
    * TypeORM's own `transaction`, but for that.
    */
-  private run<T>(work: (tx: SqlStoreTx) => Promise<T>, enter: string | null) {
+  private run<T>(work: (tx: SqlStoreTx) => Promise<T>, enter: Statement | null) {
     // A transaction opened inside another would wait forever for PGlite's single session, and on
     // PostgreSQL would not see the outer one's writes: refuse it on both, loudly.
     if (this.openTransaction?.getStore()?.open) {

@@ -5,6 +5,7 @@ import type { InboundMessage } from '../../../src/core/ports/chat-platform';
 import type { InboxDecoder } from '../../../src/core/ports/inbox-decoder';
 import { silentLogger } from '../../../src/core/ports/logger';
 import type { StoreTx } from '../../../src/core/ports/store';
+import { INBOX_CLAIM, INBOX_MARK_ROUTED } from '../../../src/storage/store/repositories/inbox-repository';
 import { recordMessages } from '../../support/logged-messages';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
 
@@ -163,7 +164,7 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
     await router.settled();
     const counted = { claims: 0 };
     recordMessages(db.database.dataSource, (query) => {
-      if (query.includes('FROM inbound_inbox WHERE routed_at IS NULL ORDER BY seq')) counted.claims += 1;
+      if (query.includes(`EXECUTE ${INBOX_CLAIM.name}(`)) counted.claims += 1;
     });
     return { router, seen, counted };
   };
@@ -184,6 +185,34 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
     expect(seen.committed).toEqual(trickle.map((e) => e.eventId));
     // Its claim took fewer rows than it asked for and no row was stored since: nothing to find.
     expect(counted.claims).toBe(trickle.length);
+  });
+
+  it("T3, T4: a lane transaction's claim goes with its START TRANSACTION, one round trip, and its rows' routed marks with the COMMIT", async () => {
+    const burst = channelMessages(8);
+    await addAll(burst);
+    const messages: string[] = [];
+    recordMessages(db.database.dataSource, (query) => void messages.push(query));
+    const { router, seen } = startRouter(null, 8);
+    router.start();
+    // Waited for without a statement of the test's own: every message recorded is the router's.
+    while (seen.committed.length < burst.length) await new Promise((resolve) => setTimeout(resolve, 20));
+    await router.settled();
+    await router.close();
+
+    expect(seen.committed).toEqual(burst.map((e) => e.eventId));
+    const claims = messages.filter((m) => m.includes(`EXECUTE ${INBOX_CLAIM.name}(`));
+    expect(claims.length).toBeGreaterThanOrEqual(1);
+    // No round trip for a START TRANSACTION alone: each claim is its transaction's first message.
+    expect(messages).not.toContain('START TRANSACTION');
+    for (const claim of claims) expect(claim.startsWith('START TRANSACTION;')).toBe(true);
+    // Each row's mark went with the next statement: the next row's P6 record, or the COMMIT.
+    const marks = messages
+      .flatMap((m) => m.split(';\n'))
+      .filter((s) => s.startsWith(`EXECUTE ${INBOX_MARK_ROUTED.name}(`));
+    expect(marks).toHaveLength(burst.length);
+    expect(
+      messages.some((m) => m.includes(`EXECUTE ${INBOX_MARK_ROUTED.name}(`) && m.endsWith('COMMIT')),
+    ).toBe(true);
   });
 
   it('T4: a burst of one channel stored while its rows are routed starts no lane that would find nothing', async () => {

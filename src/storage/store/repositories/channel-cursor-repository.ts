@@ -1,7 +1,23 @@
 import type { EntityManager } from 'typeorm';
 import type { ChannelCursorRepository } from '../../../core/ports/channel-cursor-store';
 import { deferStatement } from '../pending-statements';
+import { PreparedStatement } from '../prepared-statement';
 import { textLiteral } from '../statements-together';
+
+/**
+ * P11: a channel's cursor, which never moves back; $1 the platform, $2 the channel, $3 its
+ * parent (a thread's channel) or NULL, $4 the message id. Prepared (T3: one per routed event).
+ */
+const ADVANCE_CURSOR = new PreparedStatement(
+  ['text', 'text', 'text', 'text'],
+  `INSERT INTO platform_channel_cursors (platform, channel_id, parent_channel_id, last_message_id)
+   VALUES ($1, $2, $3, $4)
+   ON CONFLICT ON CONSTRAINT uq_platform_channel_cursors_channel DO UPDATE
+     SET last_message_id = CASE
+           WHEN excluded.last_message_id::numeric > platform_channel_cursors.last_message_id::numeric
+           THEN excluded.last_message_id ELSE platform_channel_cursors.last_message_id END,
+         updated_at = now()`,
+);
 
 interface CursorRow {
   channel_id: string;
@@ -21,13 +37,12 @@ export const channelCursorRepository = (manager: EntityManager): ChannelCursorRe
     // cannot miss its row).
     await deferStatement(
       manager,
-      `INSERT INTO platform_channel_cursors (platform, channel_id, parent_channel_id, last_message_id)
-       VALUES (${textLiteral(platform)}, ${textLiteral(cursor.channelId)}, ${parent}, ${textLiteral(cursor.messageId)})
-       ON CONFLICT ON CONSTRAINT uq_platform_channel_cursors_channel DO UPDATE
-         SET last_message_id = CASE
-               WHEN excluded.last_message_id::numeric > platform_channel_cursors.last_message_id::numeric
-               THEN excluded.last_message_id ELSE platform_channel_cursors.last_message_id END,
-             updated_at = now()`,
+      ADVANCE_CURSOR.with(
+        textLiteral(platform),
+        textLiteral(cursor.channelId),
+        parent,
+        textLiteral(cursor.messageId),
+      ),
     );
   },
   async listSince(platform, since) {

@@ -5,8 +5,9 @@ import type { Platform } from '../../../core/model/platform';
 import type { InboxRepository } from '../../../core/ports/inbox-store';
 import { isUuid } from '../ids';
 import { deferStatement } from '../pending-statements';
+import { PreparedStatement } from '../prepared-statement';
 import { queryRecords } from '../query-records';
-import { sqlLiteral, textLiteral } from '../statements-together';
+import { queryTogether, sqlLiteral, textLiteral } from '../statements-together';
 import { routableRun } from './inbox-routable-run';
 
 interface InboxSqlRow {
@@ -28,6 +29,46 @@ interface WindowSqlRow {
 
 /** How many of the oldest unrouted rows one claim considers. */
 const CLAIM_WINDOW = 256;
+
+/**
+ * T4: the claim of a run of rows (see `claimRun`). $1 the time (rows waiting for a retry are not
+ * due before theirs), $2 the platforms this engine routes, $3 the most rows to take.
+ */
+export const INBOX_CLAIM = new PreparedStatement(
+  ['timestamptz', 'text[]', 'integer'],
+  `WITH w AS MATERIALIZED (
+     SELECT id, seq, platform, thread_key, channel_key, available_at
+     FROM inbound_inbox WHERE routed_at IS NULL ORDER BY seq LIMIT ${CLAIM_WINDOW}),
+   heads AS (
+     SELECT id FROM (
+       SELECT id, seq, platform, channel_key, available_at,
+         min(seq) OVER (PARTITION BY platform, thread_key) AS thread_head,
+         min(seq) OVER (PARTITION BY platform, channel_key) AS channel_head
+       FROM w) ranked
+     WHERE seq = thread_head AND (channel_key IS NULL OR seq = channel_head)
+       AND available_at <= $1 AND platform = ANY ($2)),
+   locked AS (
+     SELECT i.id FROM inbound_inbox i
+     WHERE i.id = ANY (ARRAY(SELECT id FROM heads)) AND i.routed_at IS NULL
+     ORDER BY i.seq
+     LIMIT $3
+     FOR UPDATE OF i SKIP LOCKED),
+   shown AS (
+     (SELECT id FROM w ORDER BY seq LIMIT 2 * $3) UNION SELECT id FROM locked)
+   SELECT i.id, i.platform, i.event_id, i.thread_key, i.channel_key, i.payload, i.received_at, i.attempts,
+     (w.available_at <= $1 AND w.platform = ANY ($2)) AS due,
+     EXISTS (SELECT 1 FROM locked l WHERE l.id = w.id) AS locked
+   FROM w JOIN shown ON shown.id = w.id JOIN inbound_inbox i ON i.id = w.id
+   ORDER BY w.seq`,
+);
+
+/** T4: a row routed, with its outcome; $1 when, $2 the outcome, $3 the row, $4 the error when it is not there. */
+export const INBOX_MARK_ROUTED = new PreparedStatement(
+  ['timestamptz', 'text', 'uuid', 'text'],
+  `WITH found AS (
+     UPDATE inbound_inbox SET routed_at = $1, outcome = $2, last_error = NULL WHERE id = $3 RETURNING 1)
+   SELECT summon_row_required(EXISTS (SELECT 1 FROM found), $4)`,
+);
 
 const toRecord = (row: InboxSqlRow): InboxRecord => ({
   id: row.id,
@@ -83,7 +124,7 @@ export const addToInboxStatement = (entries: readonly InboxEntry[]) => {
     // Only the first occurrence of a key may claim its row.
     return entries.map((entry) => stored.delete(keyOf(entry.platform, entry.eventId)));
   };
-  return { sql: ADD_TO_INBOX, params, storedFrom };
+  return { name: 'summon_inbox_add', sql: ADD_TO_INBOX, params, storedFrom };
 };
 
 export const inboxRepository = (manager: EntityManager): InboxRepository => ({
@@ -100,7 +141,6 @@ export const inboxRepository = (manager: EntityManager): InboxRepository => ({
   async claimRun(platforms, now, limit) {
     const most = Math.min(Math.floor(limit), CLAIM_WINDOW);
     if (platforms.length === 0 || most < 1) return [];
-    const list = platforms.map((_, i) => `$${i + 2}`).join(', ');
     // T4: a thread is routed in order. Only a head (the oldest unrouted row of its thread and,
     // top-level, of its channel's top level) is locked, so another transaction's head is
     // skipped, and so (not being heads) are the rows after it. Rows that follow this claim's
@@ -114,34 +154,15 @@ export const inboxRepository = (manager: EntityManager): InboxRepository => ({
     // table once per candidate instead cost tens of milliseconds a claim on a burst's backlog,
     // whose dead index entries each probe walked (issue 12). Of the window, the oldest rows
     // (twice `limit`: where followers can be) and the locked heads are read back.
-    const rows = await queryRecords<InboxSqlRow & WindowSqlRow>(
-      manager,
-      `WITH w AS MATERIALIZED (
-         SELECT id, seq, platform, thread_key, channel_key, available_at
-         FROM inbound_inbox WHERE routed_at IS NULL ORDER BY seq LIMIT ${CLAIM_WINDOW}),
-       heads AS (
-         SELECT id FROM (
-           SELECT id, seq, platform, channel_key, available_at,
-             min(seq) OVER (PARTITION BY platform, thread_key) AS thread_head,
-             min(seq) OVER (PARTITION BY platform, channel_key) AS channel_head
-           FROM w) ranked
-         WHERE seq = thread_head AND (channel_key IS NULL OR seq = channel_head)
-           AND available_at <= $1 AND platform IN (${list})),
-       locked AS (
-         SELECT i.id FROM inbound_inbox i
-         WHERE i.id = ANY (ARRAY(SELECT id FROM heads)) AND i.routed_at IS NULL
-         ORDER BY i.seq
-         LIMIT ${most}
-         FOR UPDATE OF i SKIP LOCKED),
-       shown AS (
-         (SELECT id FROM w ORDER BY seq LIMIT ${2 * most}) UNION SELECT id FROM locked)
-       SELECT i.id, i.platform, i.event_id, i.thread_key, i.channel_key, i.payload, i.received_at, i.attempts,
-         (w.available_at <= $1 AND w.platform IN (${list})) AS due,
-         EXISTS (SELECT 1 FROM locked l WHERE l.id = w.id) AS locked
-       FROM w JOIN shown ON shown.id = w.id JOIN inbound_inbox i ON i.id = w.id
-       ORDER BY w.seq`,
-      [now, ...platforms],
-    );
+    const args = [
+      sqlLiteral(now),
+      `ARRAY[${platforms.map(textLiteral).join(', ')}]::text[]`,
+      sqlLiteral(most),
+    ];
+    // T3: prepared (planned once per connection) and sent with what the transaction owes (the
+    // last batch's routed marks and writes): one round trip a claim.
+    const [claimed] = await queryTogether(manager, [INBOX_CLAIM.with(...args)]);
+    const rows = (claimed ?? []) as unknown as (InboxSqlRow & WindowSqlRow)[];
     const window = rows.map((row) => ({
       platform: row.platform,
       threadKey: row.thread_key,
@@ -159,10 +180,7 @@ export const inboxRepository = (manager: EntityManager): InboxRepository => ({
     // claim, or the COMMIT); a row that is not there still fails the transaction, on the server.
     await deferStatement(
       manager,
-      `WITH found AS (
-         UPDATE inbound_inbox SET routed_at = ${sqlLiteral(at)}, outcome = ${textLiteral(outcome)}, last_error = NULL
-         WHERE id = ${sqlLiteral(id)} RETURNING 1)
-       SELECT summon_row_required(EXISTS (SELECT 1 FROM found), ${textLiteral(missing)})`,
+      INBOX_MARK_ROUTED.with(sqlLiteral(at), textLiteral(outcome), sqlLiteral(id), textLiteral(missing)),
     );
   },
 

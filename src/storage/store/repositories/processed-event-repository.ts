@@ -1,15 +1,22 @@
 import type { EntityManager } from 'typeorm';
 import type { ProcessedEventRepository } from '../../../core/ports/store';
+import { PreparedStatement } from '../prepared-statement';
 import { queryTogether, textLiteral } from '../statements-together';
+
+/** P6: an event's record; $1 the platform, $2 its de-duplication key. Prepared (T3: one per routed event). */
+const RECORD_EVENT = new PreparedStatement(
+  ['text', 'text'],
+  `INSERT INTO processed_inbound_events (platform, event_id) VALUES ($1, $2)
+   ON CONFLICT ON CONSTRAINT uq_processed_inbound_events_event DO NOTHING
+   RETURNING id`,
+);
 
 export const processedEventRepository = (manager: EntityManager): ProcessedEventRepository => ({
   async record(platform, eventId) {
     // P6: a retried or replayed event finds its row and is dropped; the first delivery inserts it.
     // T3: sent together, so that routing's reads made with it share its round trip.
     const [inserted] = await queryTogether(manager, [
-      `INSERT INTO processed_inbound_events (platform, event_id) VALUES (${textLiteral(platform)}, ${textLiteral(eventId)})
-       ON CONFLICT ON CONSTRAINT uq_processed_inbound_events_event DO NOTHING
-       RETURNING id`,
+      RECORD_EVENT.with(textLiteral(platform), textLiteral(eventId)),
     ]);
     return (inserted ?? []).length === 1;
   },

@@ -9,8 +9,12 @@ import type {
 import { RunCheckpointEntity, type RunCheckpointRow } from '../../entities/run-checkpoint.entity';
 import { isUuid } from '../ids';
 import { deferStatement } from '../pending-statements';
+import { PreparedStatement } from '../prepared-statement';
 import { queryRecords } from '../query-records';
 import { sqlLiteral } from '../statements-together';
+
+/** T2: a finished turn's checkpoint removed ($1 the run). Prepared (T3: every turn's finish sends it). */
+const REMOVE_CHECKPOINT = new PreparedStatement(['uuid'], 'DELETE FROM run_checkpoints WHERE run_id = $1');
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -156,7 +160,7 @@ export const runCheckpointRepository = (manager: EntityManager): RunCheckpoints 
     async remove(runId) {
       if (!isUuid(runId)) return;
       // T3: sent with the transaction's next message.
-      await deferStatement(manager, `DELETE FROM run_checkpoints WHERE run_id = ${sqlLiteral(runId)}`);
+      await deferStatement(manager, REMOVE_CHECKPOINT.with(sqlLiteral(runId)));
     },
   };
 };
