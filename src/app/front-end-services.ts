@@ -1,6 +1,7 @@
 import type { RunActivityLookup } from '../core/agents/agent-roster';
 import { SummonCommands } from '../core/commands/summon-commands';
 import { StoreChatDirectory } from '../core/directory/store-chat-directory';
+import { RetryingStore } from '../core/outage/retrying-store';
 import { OutboxDeliverer } from '../core/outbox/outbox-deliverer';
 import type { ChatDirectory } from '../core/ports/chat-directory';
 import type { CommandService } from '../core/ports/command-service';
@@ -13,6 +14,12 @@ import type { Store } from '../core/ports/store';
 export interface FrontEndServices {
   /** P1, M11, P11, App Home: the lookups over the store. */
   directory: ChatDirectory;
+  /**
+   * P7, T2: the same lookups for outgoing calls (a post's channel owner, its workspace), which
+   * wait out a database outage as the outbox that stores the call does. Interactions keep the
+   * plain directory: a click must be answered within the platform's seconds.
+   */
+  outgoingDirectory: ChatDirectory;
   /** `/summon`, the same on every platform. */
   commands: CommandService;
   /** P7: each platform's outbox around the sender its front end builds. */
@@ -33,6 +40,7 @@ export function frontEndServices(deps: {
   const { store, logger, metrics, activity, outboxBackoff } = deps;
   return {
     directory: new StoreChatDirectory(store, activity),
+    outgoingDirectory: new StoreChatDirectory(RetryingStore.over(store), activity),
     commands: new SummonCommands(store),
     outbox: (platform, sender) =>
       new OutboxDeliverer({

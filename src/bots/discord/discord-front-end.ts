@@ -20,6 +20,8 @@ import { DiscordWebhooks } from './discord-webhooks';
 export interface DiscordFrontEndOptions {
   /** P1, M11, P11: what the translation looks up (the core's, over the store; `src/app` builds it). */
   directory: ChatDirectory;
+  /** P7, T2: what outgoing calls look up (a guild's members and workspace), waiting out a database outage. */
+  outgoingDirectory: ChatDirectory;
   /** `/summon`: the core's command service (`src/app` builds it). */
   commands: CommandService;
   /** P7: this platform's outbox around the front end's `DiscordSender` (`src/app` builds it). */
@@ -75,7 +77,7 @@ export class DiscordFrontEnd {
     this.platform = new DiscordPlatform({
       rest: this.client.rest,
       deliver: (target, kind, payload) => this.deliverer.deliver(target, kind, payload),
-      directory: this.directory,
+      directory: discordDirectory(options.outgoingDirectory),
       logger: this.logger,
       ...(options.streamEditIntervalMs === undefined
         ? {}

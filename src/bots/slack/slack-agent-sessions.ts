@@ -22,7 +22,7 @@ interface ThreadSession {
   /** The turns of this thread this process runs, each working or waiting. */
   turns: Map<object, 'processing' | 'suspended'>;
   shown: SlackSessionStatus | null;
-  /** Set once a call for this thread was refused: its session is left as it is. */
+  /** Set once Slack refused a call for this thread: its session is left as it is. */
   refused: boolean;
 }
 
@@ -100,6 +100,13 @@ export class SlackAgentSessions {
   private call(thread: ThreadId, args: Record<string, unknown>, session: ThreadSession): Promise<void> {
     return this.send(thread, args).catch((error: unknown) => {
       const code = slackErrorOf(error);
+      if (code === undefined) {
+        // Not Slack refusing (the call could not be made, e.g. the database away past the
+        // outbox's patience): the thread's next change is sent as usual.
+        if (session.shown === args.status) session.shown = null;
+        this.logger.warn({ thread, err: error }, 'an agent session status could not be sent');
+        return;
+      }
       session.refused = true;
       if (code !== undefined && UNSUPPORTED.has(code)) {
         if (!this.unsupported)

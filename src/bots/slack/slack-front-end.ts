@@ -37,6 +37,8 @@ export interface SlackFrontEndOptions {
   credentials: SlackCredentials;
   /** P1, M11, P11, App Home: what the translation looks up (the core's, over the store; `src/app` builds it). */
   directory: ChatDirectory;
+  /** P7, T2: what outgoing calls look up (a channel's owner), waiting out a database outage. */
+  outgoingDirectory: ChatDirectory;
   /** `/summon`: the core's command service (`src/app` builds it). */
   commands: CommandService;
   /** P7: this platform's outbox around the front end's `SlackSender` (`src/app` builds it). */
@@ -196,7 +198,7 @@ export class SlackFrontEnd {
       identity,
       client,
       historyClient,
-      new SlackDirectory(options.directory, identity.teamId),
+      new SlackDirectory(options.outgoingDirectory, identity.teamId),
     );
   }
 

@@ -86,6 +86,21 @@ describe('P15: SlackAgentSessions (a thread’s agent session follows its turns)
     ]);
   });
 
+  it('T2: a call that could not be made (no Slack refusal: the database away) leaves the session to the next change, sent as usual', async () => {
+    const all = sessions();
+    answer = async () => {
+      throw new Error('The database could not be reached: Connection terminated unexpectedly');
+    };
+    const turn = all.open('slack:C1:1.1', { initiatorUserId: null });
+    turn.working();
+    await settle();
+    answer = async () => {};
+    turn.waiting();
+    turn.working();
+    await turn.end();
+    expect(sent.map((s) => s.args.status)).toEqual(['processing', 'suspended', 'processing', 'closed']);
+  });
+
   it('close: a session Slack stopped while no turn here runs in it is closed; one with a turn is left to it', async () => {
     const all = sessions();
     await all.close('slack:C1:9.9');
