@@ -18,7 +18,7 @@ import type { InboxRouterOptions } from '../../src/core/ingest/inbox-router';
 import { tellInThread } from '../../src/core/ingest/tell-in-thread';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
 import type { Runner } from '../../src/core/ports/runner';
-import type { StoreTx } from '../../src/core/ports/store';
+import type { Store, StoreTx } from '../../src/core/ports/store';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
 import { parseWorkspaceFile } from '../../src/core/workspace/parse-workspace-file';
 import { WorkspaceService } from '../../src/core/workspace/workspace-service';
@@ -63,6 +63,11 @@ export async function openDiscordHarness(options: {
   streamEditIntervalMs?: number;
   /** P13: the bounds of attachments. */
   attachmentLimits?: AttachmentLimits;
+  /**
+   * T2: the store the front end's services (lookups, outbox) are built over, in place of the
+   * real one (an `OutageSwitch`'s, to take the database away from them); the engine keeps the real one.
+   */
+  frontEndStore?: (store: Store) => Store;
 }) {
   const standIn = await new DiscordStandIn().start();
   const channel = standIn.addTextChannel('backend');
@@ -103,7 +108,7 @@ spaces:
   /** A front end and its engine, as one process of Summon has them. */
   const boot = async () => {
     const frontEnd = new DiscordFrontEnd({
-      ...frontEndServices({ store, logger }),
+      ...frontEndServices({ store: options.frontEndStore?.(store) ?? store, logger }),
       logger,
       apiUrl: standIn.apiUrl,
       streamEditIntervalMs: options.streamEditIntervalMs ?? 20,

@@ -23,7 +23,7 @@ import type { MemberRole } from '../../src/core/model/member';
 import type { InboxChatEngine } from '../../src/core/ports/chat-engine';
 import { type Logger, silentLogger } from '../../src/core/ports/logger';
 import type { Runner } from '../../src/core/ports/runner';
-import type { StoreTx } from '../../src/core/ports/store';
+import type { Store, StoreTx } from '../../src/core/ports/store';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
 import { ensureLocalChat } from '../../src/core/workspace/local-chat';
 import type { DatabaseKind } from '../../src/storage/database';
@@ -73,6 +73,11 @@ export interface SlackHarnessOptions {
   queue?: { redisUrl: string; prefix: string };
   /** T5: false for a `web` role: the engine routes the inbox and runs no turn. */
   runTurns?: boolean;
+  /**
+   * T2: the store the front end's services (lookups, outbox) are built over, in place of the
+   * real one (an `OutageSwitch`'s, to take the database away from them); the engine keeps the real one.
+   */
+  frontEndStore?: (store: Store) => Store;
 }
 
 export const APP_TOKEN = 'xapp-1-A0APP00001-test';
@@ -137,7 +142,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
         apiUrl,
       },
       ...frontEndServices({
-        store,
+        store: options.frontEndStore?.(store) ?? store,
         logger,
         outboxBackoff: { baseMs: 20, maxMs: 200, maxAttempts: 6 },
         activity: (runId) => activity.activityOf(runId),

@@ -32,6 +32,8 @@ interface ThreadSession {
  * another agent), `closed` once the last has ended. Only changes are sent; the first call of a
  * session names the person who started the turn (`initiator_user_id`). A refusal is logged and
  * costs the turn nothing; one meaning the app has no agent sessions stops the calls for good.
+ * T2: a call that failed without Slack's answer (no Slack error code: the database away past
+ * the outbox's patience) is no refusal: it is logged at warn and the thread's next change is sent.
  */
 export class SlackAgentSessions {
   private readonly threads = new Map<ThreadId, ThreadSession>();
@@ -108,7 +110,7 @@ export class SlackAgentSessions {
         return;
       }
       session.refused = true;
-      if (code !== undefined && UNSUPPORTED.has(code)) {
+      if (UNSUPPORTED.has(code)) {
         if (!this.unsupported)
           this.logger.warn(
             { slackError: code },

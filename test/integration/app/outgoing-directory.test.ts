@@ -1,7 +1,8 @@
 import { frontEndServices } from '../../../src/app/front-end-services';
 import { ServiceUnavailableError } from '../../../src/core/errors';
 import { silentLogger } from '../../../src/core/ports/logger';
-import type { Store } from '../../../src/core/ports/store';
+import { waitFor } from '../../support/engine-harness';
+import { OutageSwitch, outcomeOf } from '../../support/outage-switch';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
 import { type SeededWorkspace, seedWorkspace } from '../storage/workspace-fixture';
 
@@ -24,36 +25,26 @@ describe.each(DATABASE_KINDS)(
     });
     afterAll(() => db.dispose());
 
-    /** The real store, its first `failures` transactions refused as by a server that is away. */
-    const awayFor = (store: Store, failures: number): Store => {
-      let left = failures;
-      const away = () =>
-        new ServiceUnavailableError(
-          'database',
-          'The database could not be reached: connect ECONNREFUSED',
-          false,
-        );
-      return {
-        transaction: (work) => (left-- > 0 ? Promise.reject(away()) : store.transaction(work)),
-        inWorkspace: (workspaceId, work) =>
-          left-- > 0 ? Promise.reject(away()) : store.inWorkspace(workspaceId, work),
-        addToInbox: (entry) => store.addToInbox(entry),
-        warm: () => store.warm(),
-        close: () => store.close(),
-      };
-    };
-
     it('an outgoing call’s lookup of its channel’s owner is answered once the database is back', async () => {
-      const services = frontEndServices({ store: awayFor(db.database.store, 2), logger: silentLogger });
-      const owner = await services.outgoingDirectory.channelOwner('slack', acme.channelId, null);
-      expect(owner?.workspaceId).toBe(acme.workspaceId);
+      const database = new OutageSwitch(db.database.store);
+      const services = frontEndServices({ store: database.store, logger: silentLogger });
+      database.down();
+      const lookup = services.outgoingDirectory.channelOwner('slack', acme.channelId, null);
+      const outcome = outcomeOf(lookup);
+      await waitFor(async () => database.refused > 1 || outcome.now !== 'pending', 10_000);
+      expect(outcome.now).toBe('pending');
+      database.up();
+      expect((await lookup)?.workspaceId).toBe(acme.workspaceId);
     });
 
     it('an interaction’s lookup still fails at once while the database is away', async () => {
-      const services = frontEndServices({ store: awayFor(db.database.store, 1), logger: silentLogger });
+      const database = new OutageSwitch(db.database.store);
+      const services = frontEndServices({ store: database.store, logger: silentLogger });
+      database.down();
       await expect(services.directory.channelOwner('slack', acme.channelId, null)).rejects.toBeInstanceOf(
         ServiceUnavailableError,
       );
+      expect(database.refused).toBe(1);
     });
   },
 );

@@ -1,4 +1,5 @@
 import { SlackAgentSessions } from '../../../../src/bots/slack/slack-agent-sessions';
+import { ServiceUnavailableError } from '../../../../src/core/errors';
 import { silentLogger } from '../../../../src/core/ports/logger';
 
 /** A Slack refusal as the outbox hands it back (the WebClient's error as the cause). */
@@ -87,13 +88,25 @@ describe('P15: SlackAgentSessions (a thread’s agent session follows its turns)
   });
 
   it('T2: a call that could not be made (no Slack refusal: the database away) leaves the session to the next change, sent as usual', async () => {
-    const all = sessions();
+    const warnings: string[] = [];
+    const all = new SlackAgentSessions(
+      async (thread, args) => {
+        sent.push({ thread, args });
+        await answer(args);
+      },
+      { ...silentLogger, warn: (_fields, message) => warnings.push(message) },
+    );
     answer = async () => {
-      throw new Error('The database could not be reached: Connection terminated unexpectedly');
+      throw new ServiceUnavailableError(
+        'database',
+        'The database could not be reached: Connection terminated unexpectedly',
+        false,
+      );
     };
     const turn = all.open('slack:C1:1.1', { initiatorUserId: null });
     turn.working();
     await settle();
+    expect(warnings).toEqual(['an agent session status could not be sent']);
     answer = async () => {};
     turn.waiting();
     turn.working();
