@@ -1,17 +1,24 @@
 import type { Pool, PoolClient } from 'pg';
 import type { Logger } from '../../core/ports/logger';
 import { type PreparedStatement, preparesFor } from './prepared-statement';
-import { INBOX_CLAIM } from './repositories/inbox-repository';
+import { ADVANCE_CURSOR } from './repositories/channel-cursor-repository';
+import { INBOX_CLAIM, INBOX_MARK_ROUTED } from './repositories/inbox-repository';
+import { RECORD_EVENT } from './repositories/processed-event-repository';
 import { ROUTING_READ_PREPARED } from './repositories/routing-read-repository';
+import { REMOVE_CHECKPOINT } from './repositories/run-checkpoint-repository';
 import { RUN_LANE_PREPARED } from './repositories/run-lane-repository';
 import { STEERING_PREPARED } from './repositories/run-steering-repository';
 import { TURN_READ_PREPARED } from './repositories/turn-read-repository';
 import { TENANT_SETTINGS } from './tenant-settings';
 
-/** The statements of routing (the inbox's claim too) and of every turn, prepared on each connection at start. */
+/** The statements of routing (the inbox's too) and of every turn, prepared on each connection at start. */
 export const HOT_STATEMENTS: readonly PreparedStatement[] = [
   TENANT_SETTINGS,
   INBOX_CLAIM,
+  INBOX_MARK_ROUTED,
+  RECORD_EVENT,
+  ADVANCE_CURSOR,
+  REMOVE_CHECKPOINT,
   ...ROUTING_READ_PREPARED,
   ...TURN_READ_PREPARED,
   ...RUN_LANE_PREPARED,

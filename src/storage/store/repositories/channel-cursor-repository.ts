@@ -8,7 +8,7 @@ import { textLiteral } from '../statements-together';
  * P11: a channel's cursor, which never moves back; $1 the platform, $2 the channel, $3 its
  * parent (a thread's channel) or NULL, $4 the message id. Prepared (T3: one per routed event).
  */
-const ADVANCE_CURSOR = new PreparedStatement(
+export const ADVANCE_CURSOR = new PreparedStatement(
   ['text', 'text', 'text', 'text'],
   `INSERT INTO platform_channel_cursors (platform, channel_id, parent_channel_id, last_message_id)
    VALUES ($1, $2, $3, $4)

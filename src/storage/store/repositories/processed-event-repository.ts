@@ -4,7 +4,7 @@ import { PreparedStatement } from '../prepared-statement';
 import { queryTogether, textLiteral } from '../statements-together';
 
 /** P6: an event's record; $1 the platform, $2 its de-duplication key. Prepared (T3: one per routed event). */
-const RECORD_EVENT = new PreparedStatement(
+export const RECORD_EVENT = new PreparedStatement(
   ['text', 'text'],
   `INSERT INTO processed_inbound_events (platform, event_id) VALUES ($1, $2)
    ON CONFLICT ON CONSTRAINT uq_processed_inbound_events_event DO NOTHING

@@ -14,7 +14,10 @@ import { queryRecords } from '../query-records';
 import { sqlLiteral } from '../statements-together';
 
 /** T2: a finished turn's checkpoint removed ($1 the run). Prepared (T3: every turn's finish sends it). */
-const REMOVE_CHECKPOINT = new PreparedStatement(['uuid'], 'DELETE FROM run_checkpoints WHERE run_id = $1');
+export const REMOVE_CHECKPOINT = new PreparedStatement(
+  ['uuid'],
+  'DELETE FROM run_checkpoints WHERE run_id = $1',
+);
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
