@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createToolKit } from '../../src/core/engine/turn-tool-kit';
+import { createToolKit } from '../../src/core/engine/tool-kit/turn-tool-kit';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../src/core/ports/runner';
 import { defineTool } from '../../src/core/tools/tool-definition';
 

@@ -2,7 +2,7 @@ import type { ProcessLauncher } from '../adapters/sandbox/process-launcher';
 import type { PullRequestOpener } from '../adapters/tools/open-pull-request-tool';
 import { builtinTools } from '../adapters/tools/tool-registry';
 import type { TurnToolKit } from '../core/engine/engine-deps';
-import { createToolKit } from '../core/engine/turn-tool-kit';
+import { createToolKit } from '../core/engine/tool-kit/turn-tool-kit';
 import { agentEnvironment } from '../core/tools/agent-environment';
 
 /**

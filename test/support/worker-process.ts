@@ -24,8 +24,8 @@ import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { AnthropicRunner } from '../../src/adapters/runners/anthropic-runner';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
 import { DEFAULT_TIMINGS, type RunJob } from '../../src/core/engine/engine-deps';
+import { createToolKit } from '../../src/core/engine/tool-kit/turn-tool-kit';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
-import { createToolKit } from '../../src/core/engine/turn-tool-kit';
 import type {
   ChatPlatform,
   InboundMessage,

@@ -1,4 +1,4 @@
-import { postSystemMessage } from '../../core/engine/system-message';
+import { postSystemMessage } from '../../core/engine/cards/system-message';
 import type { Platform } from '../../core/model/platform';
 import type { ChatPlatform } from '../../core/ports/chat-platform';
 import type { Store } from '../../core/ports/store';

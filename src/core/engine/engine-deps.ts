@@ -19,8 +19,8 @@ import type { Store } from '../ports/store';
 import type { TurnToolsFactory } from '../ports/turn-tools-factory';
 import type { WaitSignals } from '../ports/wait-signals';
 import type { WorkspaceDirectory } from '../ports/workspace-directory';
-import type { TurnSlots } from './turn-slots';
-import type { TurnWrites } from './turn-writes';
+import type { TurnWrites } from './turn/turn-writes';
+import type { TurnSlots } from './waits/turn-slots';
 
 /** A queued turn: the run is stored first; the job only wakes a worker up. */
 export interface RunJob {

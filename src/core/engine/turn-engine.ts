@@ -21,21 +21,21 @@ import type { InboundMessage } from '../ports/chat-platform';
 import type { InboxDecoder } from '../ports/inbox-decoder';
 import { InProcessWaitSignals } from '../waits/in-process-wait-signals';
 import { recordAnswer } from './agent-tools';
-import { type ApprovalWait, awaitApproval } from './approval-wait';
-import { approvalState, decide, expireDueApprovals, openApproval } from './approvals';
-import { DEFAULT_CONCURRENCY } from './concurrency';
+import { type ApprovalWait, awaitApproval } from './approvals/approval-wait';
+import { approvalState, decide, expireDueApprovals, openApproval } from './approvals/approvals';
+import { noteAuthorOf } from './cards/note-author';
+import { noteMessage } from './cards/note-card';
+import { noteSourceOf } from './cards/note-source';
 import type { EngineDeps, EngineSetup } from './engine-deps';
-import { LaneWorker } from './lane-worker';
-import { noteAuthorOf } from './note-author';
-import { noteMessage } from './note-card';
-import { noteSourceOf } from './note-source';
-import { afterRouting, type RoutedMessage, receiveMessage, routeMessage } from './receive-message';
-import { recoverRuns } from './recover-runs';
-import { resolveActor } from './resolve-sender';
-import { stopRun } from './stop-run';
-import { stopThread } from './stop-thread';
-import { TurnSlots } from './turn-slots';
-import { TurnWrites } from './turn-writes';
+import { recoverRuns } from './recovery/recover-runs';
+import { afterRouting, type RoutedMessage, receiveMessage, routeMessage } from './routing/receive-message';
+import { resolveActor } from './routing/resolve-sender';
+import { stopRun } from './stop/stop-run';
+import { stopThread } from './stop/stop-thread';
+import { LaneWorker } from './turn/lane-worker';
+import { TurnWrites } from './turn/turn-writes';
+import { DEFAULT_CONCURRENCY } from './waits/concurrency';
+import { TurnSlots } from './waits/turn-slots';
 
 /**
  * After the queue has given up on the turns still running (its close timeout) and aborted

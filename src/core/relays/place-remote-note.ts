@@ -1,5 +1,5 @@
-import { noteMessage } from '../engine/note-card';
-import { noteSourceOf } from '../engine/note-source';
+import { noteMessage } from '../engine/cards/note-card';
+import { noteSourceOf } from '../engine/cards/note-source';
 import type { ConversationRecord } from '../model/conversation-records';
 import type { AgentRecord, SpaceRecord } from '../model/records';
 import { conversationMarker } from '../notes';

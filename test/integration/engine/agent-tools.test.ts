@@ -1,6 +1,6 @@
 import { AnthropicRunner } from '../../../src/adapters/runners/anthropic-runner';
 import type { AgentToolTimings } from '../../../src/core/engine/agent-tools';
-import { createToolKit } from '../../../src/core/engine/turn-tool-kit';
+import { createToolKit } from '../../../src/core/engine/tool-kit/turn-tool-kit';
 import type { RunRecord } from '../../../src/core/model/records';
 import type { ToolOutcome } from '../../../src/core/ports/turn-tools';
 import {

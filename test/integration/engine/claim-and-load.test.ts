@@ -1,6 +1,6 @@
 import { DEFAULT_TIMINGS } from '../../../src/core/engine/engine-deps';
-import { claimAndLoad } from '../../../src/core/engine/load-claimed-turn';
-import { turnContextFrom } from '../../../src/core/engine/turn-context';
+import { claimAndLoad } from '../../../src/core/engine/turn/load-claimed-turn';
+import { turnContextFrom } from '../../../src/core/engine/turn/turn-context';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
 import { queuedRun, type SeededWorkspace, seedWorkspace } from '../storage/workspace-fixture';

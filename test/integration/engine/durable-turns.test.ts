@@ -8,10 +8,10 @@ import { AnthropicRunner } from '../../../src/adapters/runners/anthropic-runner'
 import { FileWorkspaceDirectory } from '../../../src/adapters/workspace-directory/file-workspace-directory';
 import { TerminalChat, TerminalPlatform } from '../../../src/bots/terminal';
 import { DEFAULT_TIMINGS, type RunJob } from '../../../src/core/engine/engine-deps';
-import { PUSH_AGAIN_LINE } from '../../../src/core/engine/held-pushes';
-import { INTERRUPTED_CALL } from '../../../src/core/engine/turn-checkpoints';
+import { PUSH_AGAIN_LINE } from '../../../src/core/engine/recovery/held-pushes';
+import { createToolKit } from '../../../src/core/engine/tool-kit/turn-tool-kit';
+import { INTERRUPTED_CALL } from '../../../src/core/engine/turn/turn-checkpoints';
 import { TurnEngine } from '../../../src/core/engine/turn-engine';
-import { createToolKit } from '../../../src/core/engine/turn-tool-kit';
 import { silentLogger } from '../../../src/core/ports/logger';
 import { InProcessWaitSignals } from '../../../src/core/waits/in-process-wait-signals';
 import { InMemoryPairRateLimiter } from '../../../src/core/wake/in-memory-pair-rate-limiter';

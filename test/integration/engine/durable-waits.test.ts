@@ -8,8 +8,8 @@ import { AnthropicRunner } from '../../../src/adapters/runners/anthropic-runner'
 import { FileWorkspaceDirectory } from '../../../src/adapters/workspace-directory/file-workspace-directory';
 import { TerminalChat, TerminalPlatform } from '../../../src/bots/terminal';
 import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../../src/core/engine/engine-deps';
+import { createToolKit } from '../../../src/core/engine/tool-kit/turn-tool-kit';
 import { TurnEngine } from '../../../src/core/engine/turn-engine';
-import { createToolKit } from '../../../src/core/engine/turn-tool-kit';
 import type { ChatPlatform } from '../../../src/core/ports/chat-platform';
 import { silentLogger } from '../../../src/core/ports/logger';
 import { InProcessWaitSignals } from '../../../src/core/waits/in-process-wait-signals';

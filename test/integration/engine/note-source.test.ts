@@ -1,4 +1,4 @@
-import { noteSourceOf } from '../../../src/core/engine/note-source';
+import { noteSourceOf } from '../../../src/core/engine/cards/note-source';
 import type { MessageRecord, NoteFields } from '../../../src/core/model/conversation-records';
 import type { StoreTx } from '../../../src/core/ports/store';
 import { ensureLocalChat } from '../../../src/core/workspace/local-chat';

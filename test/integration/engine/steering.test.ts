@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AnthropicRunner } from '../../../src/adapters/runners/anthropic-runner';
 import type { ThreadEntry } from '../../../src/bots/terminal';
-import { createToolKit } from '../../../src/core/engine/turn-tool-kit';
+import { createToolKit } from '../../../src/core/engine/tool-kit/turn-tool-kit';
 import type { RunRecord } from '../../../src/core/model/records';
 import type { ToolOutcome } from '../../../src/core/ports/turn-tools';
 import { defineTool } from '../../../src/core/tools/tool-definition';

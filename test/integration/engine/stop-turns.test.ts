@@ -1,5 +1,5 @@
 import type { ThreadEntry } from '../../../src/bots/terminal';
-import { createToolKit } from '../../../src/core/engine/turn-tool-kit';
+import { createToolKit } from '../../../src/core/engine/tool-kit/turn-tool-kit';
 import { COMMITS_ASK_FIRST } from '../../support/anthropic-agent';
 import {
   describeEntry,

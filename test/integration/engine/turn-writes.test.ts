@@ -1,6 +1,6 @@
 import { DEFAULT_TIMINGS } from '../../../src/core/engine/engine-deps';
-import { claimAndLoad } from '../../../src/core/engine/load-claimed-turn';
-import { laneKey, TurnWrites } from '../../../src/core/engine/turn-writes';
+import { claimAndLoad } from '../../../src/core/engine/turn/load-claimed-turn';
+import { laneKey, TurnWrites } from '../../../src/core/engine/turn/turn-writes';
 import type { Store } from '../../../src/core/ports/store';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';

@@ -1,5 +1,5 @@
 import { OpenAiRunner, type OpenAiRunnerOptions } from '../../../src/adapters/runners/openai-runner';
-import { INTERRUPTED_CALL, prepareResume } from '../../../src/core/engine/turn-checkpoints';
+import { INTERRUPTED_CALL, prepareResume } from '../../../src/core/engine/turn/turn-checkpoints';
 import type { TurnCheckpoint } from '../../../src/core/ports/run-checkpoints';
 import type { RunnerRequest } from '../../../src/core/ports/runner';
 import { pathTool, recordingTools } from '../../support/recording-tools';

@@ -92,7 +92,7 @@ describe('P18: the bots only translate', () => {
     ['outbox/outbox-deliverer', false],
     ['outbox/outbox-deliverer', true],
     ['engine/turn-engine', false],
-    ['engine/receive-message', true],
+    ['engine/routing/receive-message', true],
     ['ingest/direct-inbox', false],
     ['commands/summon-commands', false],
     ['directory/store-chat-directory', false],

@@ -1,4 +1,4 @@
-import { chooseResponders, type RoutingInput } from '../../../src/core/engine/choose-responders';
+import { chooseResponders, type RoutingInput } from '../../../src/core/engine/routing/choose-responders';
 
 const base: RoutingInput = {
   mentionedAgentIds: [],

@@ -1,4 +1,4 @@
-import { gatedHere } from '../../../src/core/engine/turn-tool-kit';
+import { gatedHere } from '../../../src/core/engine/tool-kit/turn-tool-kit';
 
 const sandboxed = { gatewayGatesPush: true, proxyGatesNetwork: true };
 const bare = { gatewayGatesPush: false, proxyGatesNetwork: false };

@@ -1,4 +1,4 @@
-import { RunMonitor } from '../../../src/core/engine/run-monitor';
+import { RunMonitor } from '../../../src/core/engine/turn/run-monitor';
 import type { RunLiveness } from '../../../src/core/model/run';
 
 describe('RunMonitor (A12 liveness)', () => {

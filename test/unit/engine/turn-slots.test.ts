@@ -1,4 +1,4 @@
-import { TurnSlots } from '../../../src/core/engine/turn-slots';
+import { TurnSlots } from '../../../src/core/engine/waits/turn-slots';
 
 const owner = { workspaceId: 'w', spaceId: 's' };
 

@@ -1,4 +1,4 @@
-import { laneKey, TurnWrites } from '../../../src/core/engine/turn-writes';
+import { laneKey, TurnWrites } from '../../../src/core/engine/turn/turn-writes';
 import { ServiceUnavailableError } from '../../../src/core/errors';
 import type { Store, StoreTx } from '../../../src/core/ports/store';
 

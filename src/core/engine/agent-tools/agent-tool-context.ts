@@ -2,7 +2,7 @@ import type { CheckpointAwait } from '../../ports/run-checkpoints';
 import type { StoreTx } from '../../ports/store';
 import type { ResumedWait, TurnToolsScope } from '../../ports/turn-tools-factory';
 import type { EngineDeps } from '../engine-deps';
-import { markRunWaiting } from '../run-waiting';
+import { markRunWaiting } from '../waits/run-waiting';
 
 /** How long the agent-to-agent tools wait (M23, N11, N13); T1: they are woken, never poll. */
 export interface AgentToolTimings {

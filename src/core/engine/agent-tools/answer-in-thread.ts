@@ -5,7 +5,7 @@ import type { StoreTx } from '../../ports/store';
 import { waitTopics } from '../../ports/wait-signals';
 import { parseAnswer } from '../../tools/question-answer';
 import type { EngineDeps } from '../engine-deps';
-import { resumeTurnAwaitingQuestion } from '../parked-waits';
+import { resumeTurnAwaitingQuestion } from '../waits/parked-waits';
 import { redrawQuestionCard } from './questions';
 
 export type AnsweredInThread =

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { QuestionRecord } from '../../model/question-record';
 import { waitTopics } from '../../ports/wait-signals';
 import { ALL_MODES, defineTool } from '../../tools/tool-definition';
-import { postInConversation } from '../post-in-conversation';
-import { stoppedByOf } from '../stop-run';
-import { waitSuspended } from '../suspended-wait';
+import { postInConversation } from '../cards/post-in-conversation';
+import { stoppedByOf } from '../stop/stop-run';
+import { waitSuspended } from '../waits/suspended-wait';
 import { type AgentToolContext, recordAwaits, setWaiting, takeResumedWait } from './agent-tool-context';
 import { cancelQuestion, questionMessage, redrawIfSettledMeanwhile, tellAskingAgent } from './questions';
 

@@ -3,7 +3,7 @@ import type { AgentRecord, RunRecord, SpaceRecord } from '../../model/records';
 import { conversationMarker } from '../../notes';
 import type { StoreTx } from '../../ports/store';
 import { checkHandoff, type HandoffTool } from '../../tools/handoff-limits';
-import { postNote } from '../post-note';
+import { postNote } from '../cards/post-note';
 import { type AgentToolContext, recordAwaits } from './agent-tool-context';
 
 export interface HandoffRequest {

@@ -3,9 +3,9 @@ import type { OutboundMessage } from '../../ports/chat-platform';
 import type { StoreTx } from '../../ports/store';
 import { waitTopics } from '../../ports/wait-signals';
 import { parseAnswer } from '../../tools/question-answer';
+import { postSystemMessage } from '../cards/system-message';
 import type { EngineDeps } from '../engine-deps';
-import { resumeTurnAwaitingQuestion } from '../parked-waits';
-import { postSystemMessage } from '../system-message';
+import { resumeTurnAwaitingQuestion } from '../waits/parked-waits';
 
 /** N13: the card of a question, as every platform receives it. */
 export function questionMessage(

@@ -1,5 +1,5 @@
 import { waitTopics } from '../../ports/wait-signals';
-import { waitSuspended } from '../suspended-wait';
+import { waitSuspended } from '../waits/suspended-wait';
 import type { AgentToolContext } from './agent-tool-context';
 
 export type RunWait =

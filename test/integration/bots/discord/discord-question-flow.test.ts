@@ -1,4 +1,4 @@
-import { createToolKit } from '../../../../src/core/engine/turn-tool-kit';
+import { createToolKit } from '../../../../src/core/engine/tool-kit/turn-tool-kit';
 import { type DiscordHarness, openDiscordHarness, visibleText } from '../../../support/discord-harness';
 import { waitFor } from '../../../support/engine-harness';
 import type { Script } from '../../../support/scripted-runner';

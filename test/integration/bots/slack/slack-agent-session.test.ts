@@ -1,5 +1,5 @@
 import { ACTIONS } from '../../../../src/bots/slack/slack-cards';
-import { createToolKit } from '../../../../src/core/engine/turn-tool-kit';
+import { createToolKit } from '../../../../src/core/engine/tool-kit/turn-tool-kit';
 import type { RunnerRequest } from '../../../../src/core/ports/runner';
 import { COMMIT_COMMAND, COMMITS_ASK_FIRST } from '../../../support/anthropic-agent';
 import { waitFor } from '../../../support/engine-harness';

@@ -7,8 +7,8 @@ import { AnthropicRunner } from '../../../../src/adapters/runners/anthropic-runn
 import { FileWorkspaceDirectory } from '../../../../src/adapters/workspace-directory/file-workspace-directory';
 import { RunActivityBoard } from '../../../../src/core/agents/run-activity-board';
 import { DEFAULT_TIMINGS, type RunJob } from '../../../../src/core/engine/engine-deps';
+import { createToolKit } from '../../../../src/core/engine/tool-kit/turn-tool-kit';
 import { TurnEngine } from '../../../../src/core/engine/turn-engine';
-import { createToolKit } from '../../../../src/core/engine/turn-tool-kit';
 import { silentLogger } from '../../../../src/core/ports/logger';
 import { InMemoryPairRateLimiter } from '../../../../src/core/wake/in-memory-pair-rate-limiter';
 import { checkpointTools } from '../../../support/checkpoint-tools';

@@ -1,4 +1,4 @@
-import { createToolKit } from '../../../../src/core/engine/turn-tool-kit';
+import { createToolKit } from '../../../../src/core/engine/tool-kit/turn-tool-kit';
 import { waitFor } from '../../../support/engine-harness';
 import { ScriptedRunner } from '../../../support/scripted-runner';
 import { CHANNEL, eventFrom, TEAM } from '../../../support/slack-delivery';

@@ -1,5 +1,5 @@
 import { ACTIONS } from '../../../../src/bots/slack/slack-cards';
-import { createToolKit } from '../../../../src/core/engine/turn-tool-kit';
+import { createToolKit } from '../../../../src/core/engine/tool-kit/turn-tool-kit';
 import { waitFor } from '../../../support/engine-harness';
 import { type Script, ScriptedRunner } from '../../../support/scripted-runner';
 import { clickPayload } from '../../../support/slack-clicks';

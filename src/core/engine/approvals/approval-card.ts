@@ -1,0 +1,25 @@
+import type { ApprovalRecord } from '../../model/approval-record';
+import type { OutboundMessage } from '../../ports/chat-platform';
+
+/** G4, P5: the card people approve or deny from; its buttons carry only the record id. */
+export function approvalMessage(
+  approval: ApprovalRecord,
+  agentName: string,
+  decidedBy: string | null,
+): OutboundMessage {
+  return {
+    as: { kind: 'system' },
+    content: {
+      kind: 'approval',
+      card: {
+        approvalId: approval.id,
+        agent: agentName,
+        action: approval.action,
+        summary: approval.details.summary,
+        details: approval.details.lines,
+        status: approval.status,
+        decidedBy,
+      },
+    },
+  };
+}

@@ -1,0 +1,269 @@
+import { AppError, NotFoundError } from '../../errors';
+import { approvalExpiry, approvalOutcome, DEFAULT_APPROVAL_TTL_MS, decideApproval } from '../../guardrails';
+import type { ApprovalOutcome } from '../../guardrails/approval';
+import type { ApprovalDetails, ApprovalRecord } from '../../model/approval-record';
+import type { GuardrailAction } from '../../model/guardrail';
+import type { Platform } from '../../model/platform';
+import type { PlatformActor } from '../../ports/chat-engine';
+import type { StoreTx } from '../../ports/store';
+import { waitTopics } from '../../ports/wait-signals';
+import { postInConversation } from '../cards/post-in-conversation';
+import type { EngineDeps } from '../engine-deps';
+import { resolveActor } from '../routing/resolve-sender';
+import { requeueFromCheckpoint } from '../turn/turn-checkpoints';
+import { approvalMessage } from './approval-card';
+
+/**
+ * G4: an `ask` becomes an approval card in the run's conversation. The record is stored
+ * first, then the card is posted; a decision edits the card. Pending approvals are rows, so
+ * they survive a restart, and an unanswered one expires and counts as denied.
+ */
+export async function openApproval(
+  deps: Pick<EngineDeps, 'store' | 'platforms' | 'clock' | 'logger'>,
+  request: { runId: string; action: GuardrailAction; details: ApprovalDetails; ttlMs?: number },
+): Promise<ApprovalRecord> {
+  const now = deps.clock.now();
+  const { approval, thread, platformName, agentName } = await deps.store.transaction(async (tx) => {
+    const run = await tx.runs.findById(request.runId);
+    if (run === null) throw new NotFoundError(`no run ${request.runId}`);
+    const conversation = await tx.conversations.findById(run.conversationId);
+    const agent = (await tx.agents.list(run.workspaceId)).find((a) => a.id === run.agentId);
+    const approval = await tx.approvals.insert(run.workspaceId, {
+      runId: run.id,
+      action: request.action,
+      details: request.details,
+      requestedAt: now,
+      expiresAt: approvalExpiry(now, request.ttlMs ?? DEFAULT_APPROVAL_TTL_MS),
+    });
+    return {
+      approval,
+      thread: conversation?.threadId ?? null,
+      platformName: conversation?.platform,
+      agentName: agent?.name ?? 'an agent',
+    };
+  });
+  const ref =
+    platformName === undefined
+      ? null
+      : await postInConversation(
+          deps,
+          { workspaceId: approval.workspaceId, platform: platformName, threadId: thread },
+          { kind: 'approval', id: approval.id },
+          approvalMessage(approval, agentName, null),
+        );
+  if (ref === null) return approval;
+  deps.logger.info(
+    { approvalId: approval.id, runId: request.runId, action: request.action },
+    'approval requested',
+  );
+  await redrawIfDecidedMeanwhile(deps, approval);
+  return { ...approval, platformCardRef: ref };
+}
+
+/**
+ * G4: a click that lands between the card's post and its stored ref decides the approval but
+ * finds no card to edit; once the ref is stored, the card is drawn as decided. (A decision
+ * that comes after the ref waits on its row lock and edits the card itself.)
+ */
+async function redrawIfDecidedMeanwhile(
+  deps: Pick<EngineDeps, 'store' | 'platforms'>,
+  approval: { id: string; workspaceId: string },
+): Promise<void> {
+  const update = await deps.store.inWorkspace(approval.workspaceId, async (tx) => {
+    const current = await tx.approvals.findById(approval.id);
+    return current === null || current.status === 'pending' ? null : cardUpdate(tx, current);
+  });
+  if (update !== null) await editCard(deps, update);
+}
+
+/** A click on Approve or Deny (G4): checked against the member's role; every click is audited. */
+export async function decide(
+  deps: Pick<EngineDeps, 'store' | 'platforms' | 'waits' | 'queue' | 'clock' | 'logger'>,
+  approvalId: string,
+  verdict: 'approve' | 'deny',
+  actor: PlatformActor,
+): Promise<{ ok: true } | { ok: false; reason: string }> {
+  const now = deps.clock.now();
+  const result = await deps.store.transaction(async (tx) => {
+    const approval = await tx.approvals.findById(approvalId);
+    if (approval === null)
+      return { ok: false as const, reason: `There is no approval ${approvalId}.`, changed: null };
+    const member = await resolveActor(tx, actor);
+    if (member === null || member.workspaceId !== approval.workspaceId) {
+      return {
+        ok: false as const,
+        reason: 'Only members of this workspace can decide its approvals.',
+        changed: null,
+      };
+    }
+    const members = await tx.members.list(approval.workspaceId);
+    const decision = decideApproval(
+      approval,
+      { kind: 'member', memberId: member.id, role: member.role },
+      verdict,
+      now,
+      {
+        memberName: (id) => members.find((m) => m.id === id)?.nickname,
+      },
+    );
+    deps.logger.info({ audit: decision.audit }, 'approval click');
+    if (!decision.ok && !decision.changed)
+      return { ok: false as const, reason: decision.reason, changed: null };
+    const status = decision.approval.status;
+    if (status === 'pending')
+      throw new AppError(`approval ${approvalId} was left pending by a decision`, 'internal');
+    const stored = await tx.approvals.decide(approval.id, {
+      status,
+      decidedByMemberId: decision.approval.decidedByMemberId,
+      decidedAt: decision.approval.decidedAt ?? now,
+    });
+    if (stored === null) {
+      // Someone else decided between our read and our write.
+      return { ok: false as const, reason: 'This approval was decided a moment ago.', changed: null };
+    }
+    const changed = await cardUpdate(tx, stored);
+    return decision.ok
+      ? { ok: true as const, changed }
+      : { ok: false as const, reason: decision.reason, changed };
+  });
+  if (result.changed !== null) {
+    // T1: the turn (or push) waiting on this approval, in whichever process, looks again.
+    await deps.waits.notify(waitTopics.approval(approvalId));
+    await editCard(deps, result.changed);
+    // T2: a turn parked on it (its worker died while it waited) goes back to the queue.
+    const { approval } = result.changed;
+    await requeueFromCheckpoint(deps, { id: approval.runId, workspaceId: approval.workspaceId }, approval.id);
+  }
+  return result.ok ? { ok: true } : { ok: false, reason: result.reason };
+}
+
+/** G4: unanswered approvals expire (default 30 minutes) and count as denied. */
+export async function expireDueApprovals(
+  deps: Pick<EngineDeps, 'store' | 'platforms' | 'waits' | 'queue' | 'clock' | 'logger'>,
+): Promise<string[]> {
+  const due = await deps.store.transaction((tx) => tx.approvals.listPendingDue(deps.clock.now()));
+  const expired: string[] = [];
+  for (const approval of due) {
+    if (!(await expireApproval(deps, approval))) continue;
+    expired.push(approval.id);
+    // T2: a turn parked on it resumes, to be told it lapsed.
+    await requeueFromCheckpoint(deps, { id: approval.runId, workspaceId: approval.workspaceId }, approval.id);
+  }
+  return expired;
+}
+
+/**
+ * G4: one pending approval lapses (stamped with its expiry time); its card says so and its
+ * waiter is told. False when it was decided first.
+ */
+export async function expireApproval(
+  deps: Pick<EngineDeps, 'store' | 'platforms' | 'waits'>,
+  approval: ApprovalRecord,
+): Promise<boolean> {
+  const update = await deps.store.transaction(async (tx) => {
+    const stored = await tx.approvals.decide(approval.id, {
+      status: 'expired',
+      decidedByMemberId: null,
+      decidedAt: approval.expiresAt,
+    });
+    return stored === null ? null : cardUpdate(tx, stored);
+  });
+  if (update === null) return false;
+  await deps.waits.notify(waitTopics.approval(approval.id));
+  await editCard(deps, update);
+  return true;
+}
+
+/**
+ * P15: a pending approval of a turn a person stopped no longer waits: it is closed as denied
+ * (nobody decided it; the action does not happen), its card loses its buttons and gains the
+ * line saying who stopped the turn, and anything still waiting on it (a held push) is told.
+ */
+export async function withdrawApproval(
+  deps: Pick<EngineDeps, 'store' | 'platforms' | 'waits' | 'clock' | 'logger'>,
+  approvalId: string,
+  line: string,
+): Promise<boolean> {
+  const update = await deps.store.transaction(async (tx) => {
+    const stored = await tx.approvals.decide(approvalId, {
+      status: 'denied',
+      decidedByMemberId: null,
+      decidedAt: deps.clock.now(),
+    });
+    if (stored === null) return null;
+    const details = { ...stored.details, lines: [...stored.details.lines, line] };
+    await tx.approvals.setDetails(stored.id, details);
+    return cardUpdate(tx, { ...stored, details });
+  });
+  if (update === null) return false;
+  deps.logger.info(
+    { approvalId, runId: update.approval.runId, line },
+    'approval withdrawn: its turn was stopped',
+  );
+  await deps.waits.notify(waitTopics.approval(approvalId));
+  await editCard(deps, update);
+  return true;
+}
+
+/** T2: adds `line` to an approval's card (once), stored with it so that later edits keep it. */
+export async function annotateApproval(
+  deps: Pick<EngineDeps, 'store' | 'platforms'>,
+  approval: { id: string; workspaceId: string },
+  line: string,
+): Promise<void> {
+  const update = await deps.store.inWorkspace(approval.workspaceId, async (tx) => {
+    const current = await tx.approvals.findById(approval.id);
+    if (current === null || current.details.lines.includes(line)) return null;
+    const details = { ...current.details, lines: [...current.details.lines, line] };
+    await tx.approvals.setDetails(current.id, details);
+    return cardUpdate(tx, { ...current, details });
+  });
+  if (update !== null) await editCard(deps, update);
+}
+
+/** What a waiting action does now: allow, deny (denied or expired), or keep waiting (G2a: never a silent yes). */
+export async function approvalState(
+  deps: Pick<EngineDeps, 'store' | 'clock'>,
+  approvalId: string,
+): Promise<ApprovalOutcome> {
+  const approval = await deps.store.transaction((tx) => tx.approvals.findById(approvalId));
+  if (approval === null) throw new AppError(`no approval ${approvalId}`, 'not_found');
+  return approvalOutcome(approval, deps.clock.now());
+}
+
+interface CardUpdate {
+  approval: ApprovalRecord;
+  thread: string | null;
+  platform: Platform | undefined;
+  agentName: string;
+  decidedBy: string | null;
+}
+
+async function cardUpdate(tx: StoreTx, approval: ApprovalRecord): Promise<CardUpdate> {
+  const run = await tx.runs.findById(approval.runId);
+  const conversation = run === null ? null : await tx.conversations.findById(run.conversationId);
+  const agent =
+    run === null ? undefined : (await tx.agents.list(run.workspaceId)).find((a) => a.id === run.agentId);
+  const decider =
+    approval.decidedByMemberId === null
+      ? null
+      : (await tx.members.list(approval.workspaceId)).find((m) => m.id === approval.decidedByMemberId);
+  return {
+    approval,
+    thread: conversation?.threadId ?? null,
+    platform: conversation?.platform,
+    agentName: agent?.name ?? 'an agent',
+    decidedBy: decider?.nickname ?? null,
+  };
+}
+
+async function editCard(deps: Pick<EngineDeps, 'platforms'>, update: CardUpdate): Promise<void> {
+  const platform = update.platform === undefined ? undefined : deps.platforms.get(update.platform);
+  const ref = update.approval.platformCardRef;
+  if (platform === undefined || update.thread === null || ref === null) return;
+  await platform.update(
+    update.thread,
+    ref,
+    approvalMessage(update.approval, update.agentName, update.decidedBy),
+  );
+}

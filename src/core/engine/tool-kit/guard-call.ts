@@ -1,0 +1,101 @@
+import type { GuardrailAction } from '../../model/guardrail';
+import type { AgentRecord, SpaceRecord } from '../../model/records';
+import type { ToolAuthorization } from '../../ports/turn-tools';
+import { awaitApproval } from '../approvals/approval-wait';
+import { openApproval } from '../approvals/approvals';
+import { resolveRunGuardrail } from '../approvals/run-guardrail';
+import type { EngineDeps } from '../engine-deps';
+import { markRunWaiting } from '../waits/run-waiting';
+
+/** What deciding a call and waiting on its approval use of the engine. */
+type GuardDeps = Pick<
+  EngineDeps,
+  'store' | 'platforms' | 'waits' | 'slots' | 'clock' | 'logger' | 'relayName'
+>;
+
+export interface GuardedCall {
+  runId: string;
+  agent: AgentRecord;
+  space: SpaceRecord;
+  /** G1: the action classes of the call (never empty here). */
+  actions: readonly GuardrailAction[];
+  /** P9/G4: one line saying what the call does, for the card and the log. */
+  summary: string;
+  /**
+   * T2: a call of the built-in loop, whose turn is checkpointed: the approval it waits on is
+   * recorded on the run's checkpoint until the wait ends, so a restarted turn waits on it again.
+   */
+  checkpointed?: boolean;
+  /** T2: a resumed call waits on this approval (opened before the restart) instead of a new one. */
+  approvalId?: string;
+}
+
+/**
+ * G1, G2, G2a, G2b, G4 for one tool call: the workspace's rules for this agent and space,
+ * resolved; `deny` comes back with the sentence the agent is told; `ask` posts an approval
+ * card in the run's conversation and waits for the decision (an expiry is a no; a stopped
+ * turn stops waiting). T1: while it waits the turn holds no slot and nothing polls.
+ */
+export async function guardCall(
+  deps: GuardDeps,
+  call: GuardedCall,
+  signal: AbortSignal,
+): Promise<ToolAuthorization> {
+  const { agent, space } = call;
+  if (call.approvalId !== undefined) return waitForApproval(deps, call, call.approvalId, signal);
+  const resolution = await deps.store.inWorkspace(agent.workspaceId, (tx) =>
+    resolveRunGuardrail(tx, agent, space, call.actions),
+  );
+  const log = deps.logger.child({ component: 'tools', runId: call.runId });
+  log.info({ actions: call.actions, decision: resolution.decision }, 'guardrail decision');
+  if (resolution.decision === 'allow') return { allowed: true };
+  if (resolution.decision === 'deny') return { allowed: false, reason: `Refused: ${resolution.reason}` };
+
+  const approval = await openApproval(deps, {
+    runId: call.runId,
+    action: resolution.decidingAction,
+    details: {
+      summary: `${agent.name} wants to run: ${call.summary}`,
+      lines: [`actions: ${call.actions.join(', ')}`, resolution.reason],
+    },
+  });
+  if (call.checkpointed === true) {
+    await deps.store.inWorkspace(agent.workspaceId, (tx) =>
+      tx.checkpoints.setApproval(call.runId, approval.id),
+    );
+  }
+  return waitForApproval(deps, call, approval.id, signal);
+}
+
+async function waitForApproval(
+  deps: GuardDeps,
+  call: GuardedCall,
+  approvalId: string,
+  signal: AbortSignal,
+): Promise<ToolAuthorization> {
+  const run = { runId: call.runId, workspaceId: call.agent.workspaceId };
+  if (call.checkpointed === true) {
+    // T2: recorded on the checkpoint (again, for a resumed call: its boundary cleared it), so
+    // that a restart meanwhile parks the turn on this approval.
+    await deps.store.inWorkspace(run.workspaceId, (tx) => tx.checkpoints.setApproval(run.runId, approvalId));
+  }
+  // A12, A13: a run waiting on an approval is blocked, not silent.
+  await markRunWaiting(deps, run, true);
+  try {
+    const outcome = await awaitApproval(deps, approvalId, signal);
+    // T2: decided (or expired): from here on the call may run, so a restart must not run it
+    // again. A stopped turn keeps the approval on its checkpoint, to wait on it once resumed.
+    if (outcome !== 'aborted' && call.checkpointed === true) {
+      await deps.store.inWorkspace(run.workspaceId, (tx) => tx.checkpoints.setApproval(run.runId, null));
+    }
+    if (outcome === 'allow') return { allowed: true };
+    if (outcome === 'aborted')
+      return { allowed: false, reason: 'The turn was stopped while waiting for approval.' };
+    return {
+      allowed: false,
+      reason: `Refused: a person denied the approval for ${call.summary} (or it expired unanswered). Do not retry it; tell the people what you would have done.`,
+    };
+  } finally {
+    await markRunWaiting(deps, run, false);
+  }
+}

@@ -1,0 +1,183 @@
+import type { GuardrailAction } from '../../model/guardrail';
+import type { ToolCall, ToolOutcome } from '../../ports/turn-tools';
+import type { ResumedWait } from '../../ports/turn-tools-factory';
+import { summarizeCall } from '../../tools/call-summary';
+import { classifyCommand, pushesOnlyToNamedRemotes } from '../../tools/classify-command';
+import { planContract } from '../../tools/submit-plan-tool';
+import { type AnyToolDefinition, type ToolScope, toolSpec } from '../../tools/tool-definition';
+import { toolSurface } from '../../tools/tool-surface';
+import { type AgentToolTimings, agentTools, DEFAULT_AGENT_TOOL_TIMINGS } from '../agent-tools';
+import type { TurnToolKit } from '../engine-deps';
+import { type GuardedCall, guardCall } from './guard-call';
+import { createHostAuthorizer, createRunReachCheck } from './host-authorizer';
+
+/**
+ * The built-in harness's tool kit (A9): the surface from the space mode, every call parsed,
+ * classified into guardrail actions (G1) and decided (G2, G4) before it runs, and plan
+ * mode's completion contract. `authorize` decides calls a CLI agent makes itself.
+ */
+export function createToolKit(
+  definitions: readonly AnyToolDefinition[],
+  options: { agentTools?: Partial<AgentToolTimings> } = {},
+): TurnToolKit {
+  const timings = { ...DEFAULT_AGENT_TOOL_TIMINGS, ...options.agentTools };
+  return (deps) => (turn) => {
+    // M23, N13: the agent-to-agent tools need the engine, so they are built per turn. T2, A9:
+    // `awaiting` hands the call a resumed turn was waiting in what it waited on.
+    const awaiting = { current: undefined as ResumedWait | undefined };
+    const surface = toolSurface(turn.space.mode, [
+      ...definitions,
+      ...agentTools({ deps, turn, timings, resumed: awaiting }),
+    ]);
+    const gatewayGatesPush = turn.workspace?.gatewayGatesPush === true;
+    const log = deps.logger.child({ component: 'tools', runId: turn.runId });
+    // A12: a call waiting on an approval is blocked, so the silence watch is held meanwhile.
+    const guard = async (
+      summary: string,
+      actions: readonly GuardrailAction[],
+      signal: AbortSignal,
+      durable: Pick<GuardedCall, 'checkpointed' | 'approvalId'> = {},
+    ) => {
+      turn.onWaiting?.(true);
+      try {
+        return await guardCall(
+          deps,
+          {
+            runId: turn.runId,
+            agent: turn.agent,
+            space: turn.space,
+            actions,
+            summary,
+            ...durable,
+          },
+          signal,
+        );
+      } finally {
+        turn.onWaiting?.(false);
+      }
+    };
+    // X2: in the sandbox the run's egress proxy decides `network` for each host it is asked to
+    // reach (an `ask` is a card naming the host, through the same guard as tool calls).
+    const egress = deps.egress?.forRun(
+      turn.runId,
+      createHostAuthorizer(deps, {
+        runId: turn.runId,
+        agent: turn.agent,
+        space: turn.space,
+        ask: (summary, signal) => guard(summary, ['network'], signal),
+      }),
+      // X2: a run that can reach no host gets no proxy and no forward at all.
+      createRunReachCheck(deps, { agent: turn.agent, space: turn.space }),
+    );
+    const gates = { gatewayGatesPush, proxyGatesNetwork: egress !== undefined };
+    const scope: ToolScope = {
+      runId: turn.runId,
+      workspaceId: turn.agent.workspaceId,
+      agent: turn.agent,
+      space: turn.space,
+      workingDir: turn.workingDir,
+      skills: turn.skills,
+      state: new Map(),
+      ...(egress === undefined ? {} : { egress }),
+      ...(turn.workspace == null
+        ? {}
+        : {
+            env: turn.workspace.env,
+            linkedRoots: turn.workspace.linkedRoots,
+            noteWrite: turn.workspace.noteWrite,
+          }),
+    };
+
+    let resumedApproval = turn.resumedApproval;
+    let resumedWait = turn.resumedWait;
+    const call = async (request: ToolCall, signal: AbortSignal): Promise<ToolOutcome> => {
+      const definition = surface.find((d) => d.name === request.name);
+      if (definition === undefined) {
+        return { ok: false, output: `There is no tool named ${request.name} in this turn.` };
+      }
+      const parsed = definition.input.safeParse(request.input);
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`);
+        return { ok: false, output: `Invalid input for ${request.name}: ${issues.join('; ')}.` };
+      }
+      const actions = gatedHere(definition.classify(parsed.data), gates, request.input);
+      // T2: the call a resumed turn was waiting on waits on the same approval (once).
+      const resumed = resumedApproval?.callId === request.callId ? resumedApproval.approvalId : undefined;
+      if (resumed !== undefined) resumedApproval = undefined;
+      if (actions.length > 0) {
+        // T2: the call's approval is recorded on the checkpoint, so a restart waits on it again.
+        const decision = await guard(`${request.name}: ${summarizeCall(request)}`, actions, signal, {
+          checkpointed: true,
+          ...(resumed === undefined ? {} : { approvalId: resumed }),
+        });
+        if (!decision.allowed) return { ok: false, output: decision.reason };
+      }
+      log.info({ tool: request.name, actions }, 'tool call');
+      // T2, A9: the call a resumed turn was waiting in waits on the same question or run (once).
+      awaiting.current = resumedWait?.callId === request.callId ? resumedWait : undefined;
+      if (awaiting.current !== undefined) resumedWait = undefined;
+      try {
+        return await definition.run(parsed.data, scope, signal);
+      } catch (error) {
+        log.warn({ err: error, tool: request.name }, 'tool failed');
+        return {
+          ok: false,
+          output: `${request.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+        };
+      } finally {
+        awaiting.current = undefined;
+      }
+    };
+
+    return {
+      specs: surface.map((definition) => toolSpec(definition)),
+      call,
+      authorize: async (request, signal) => {
+        const definition = surface.find((d) => d.name === request.name);
+        const parsed = definition?.input.safeParse(request.input);
+        // A CLI agent's own tools (e.g. Claude Code's Bash): a `command` is classified as a shell line.
+        const actions = gatedHere(
+          definition !== undefined && parsed?.success === true
+            ? definition.classify(parsed.data)
+            : externalActions(request.input),
+          gates,
+          request.input,
+        );
+        if (actions.length === 0) return { allowed: true };
+        return guard(`${request.name}: ${summarizeCall(request)}`, actions, signal);
+      },
+      ...(turn.space.mode === 'plan' ? { completion: planContract(scope, turn.agent.name) } : {}),
+      ...(egress === undefined ? {} : { egress }),
+    };
+  };
+}
+
+function externalActions(input: unknown): readonly GuardrailAction[] {
+  const command = (input as { command?: unknown } | null)?.command;
+  return typeof command === 'string' ? classifyCommand(command) : [];
+}
+
+/**
+ * X2: one decision per host. When the run's commands are sandboxed, `curl` and the like are
+ * not gated by their text: the egress proxy decides the host they actually reach. A tool that
+ * Summon itself sends over the network (an agent of a paired relay, N13) stays gated here.
+ *
+ * G5: one decision per push. When the run's git goes through the gateway, `git push` to a
+ * named remote passes the tool's guard and the gateway applies `push_to_remote` at the moment
+ * of the push, with the exact refs on the card (asking here too would ask twice, and about
+ * less). Without a gateway, or for a push naming a URL or path, the tool-level guard stays.
+ */
+export function gatedHere(
+  actions: readonly GuardrailAction[],
+  gates: { gatewayGatesPush: boolean; proxyGatesNetwork: boolean },
+  input: unknown,
+): readonly GuardrailAction[] {
+  const command = (input as { command?: unknown } | null)?.command;
+  const toGateway =
+    gates.gatewayGatesPush && (typeof command !== 'string' || pushesOnlyToNamedRemotes(command));
+  // X2: only a command's network goes through the proxy; a call to another relay (N13) does not.
+  const proxied = gates.proxyGatesNetwork && typeof command === 'string';
+  return actions.filter(
+    (action) => !(toGateway && action === 'push_to_remote') && !(proxied && action === 'network'),
+  );
+}

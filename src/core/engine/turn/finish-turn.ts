@@ -1,0 +1,135 @@
+// The end of a turn: its reply stored and shown (streamed, or posted whole), the run finished in
+// one transaction (the reply's ref, the checkpoint removed, steering leftovers queued), and the
+// note that started it redrawn (N9).
+import type { RunRecord } from '../../model/records';
+import { waitTopics } from '../../ports/wait-signals';
+import { noteAuthorOf } from '../cards/note-author';
+import { noteMessage } from '../cards/note-card';
+import { noteSourceOf } from '../cards/note-source';
+import type { EngineDeps } from '../engine-deps';
+import { enqueueLeftovers, queueLeftoverSteering } from '../routing/steering';
+import { resumeTurnsAwaitingRun } from '../waits/parked-waits';
+import type { BudgetBreach } from './run-budget';
+import type { TurnContext } from './turn-context';
+import type { TurnReplyStream } from './turn-reply-stream';
+import { laneKey } from './turn-writes';
+
+/** How a turn ended, as the runner and the engine's checks left it. */
+export type TurnResult =
+  | { ok: true; reply: string }
+  | { ok: false; error: string; interrupted: boolean; budget?: BudgetBreach; stoppedBy?: string };
+
+/** The stored reply and its ref on the platform, recorded by `finishRun` in its transaction. */
+export interface PostedReply {
+  messageId: string;
+  ref: string;
+}
+
+export async function postReply(
+  deps: EngineDeps,
+  context: TurnContext,
+  reply: string,
+  stream: TurnReplyStream,
+): Promise<PostedReply | null> {
+  const { run, agent, conversation } = context;
+  // Stored before it is shown; T3: with the replies of turns storing theirs at the same time.
+  const messageId = await deps.turnWrites.storeReply(run.workspaceId, {
+    runId: run.id,
+    conversationId: conversation.id,
+    agentId: agent.id,
+    text: reply,
+  });
+  const platform = deps.platforms.get(conversation.platform);
+  if (platform === undefined || conversation.threadId === null) return null;
+  // N6: the reply is never folded; it is ordinary text under the agent's name (P2). P14: a
+  // streamed reply is already in the thread; what did not stream is posted whole.
+  const ref =
+    (await stream.finish(reply)) ??
+    (await platform.post(conversation.threadId, {
+      as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
+      content: { kind: 'text', text: reply },
+    }));
+  return { messageId, ref };
+}
+
+/** A finished run, and whether its lane has another queued run for this worker to go on with. */
+export interface FinishedRun {
+  run: RunRecord;
+  /** T3: read under the lane's lock; false lets the worker end the lane without another claim. */
+  laneHasMore: boolean;
+}
+
+export async function finishRun(
+  deps: EngineDeps,
+  context: TurnContext,
+  result: TurnResult,
+  posted: PostedReply | null = null,
+): Promise<FinishedRun> {
+  const { run } = context;
+  const now = deps.clock.now();
+  // T3: with the finishes of turns of this workspace ending at the same time, in one
+  // transaction (`TurnWrites`: the lanes' locks taken in the order of their keys).
+  const { finished, leftovers, laneHasMore } = await deps.turnWrites.together(
+    'finish',
+    run.workspaceId,
+    async (tx) => {
+      // T3 (issue 12, item 5): everything asked in this tick, so the store sends it as one message
+      // in this order, with the START TRANSACTION; then the COMMIT (two round trips, not three).
+      const [leftovers, , , finished, hasQueued] = await Promise.all([
+        // P16: what did not join the turn in time starts a turn of its own: the lane's lock
+        // first, then the leftovers taken (their runs are inserted once they are read).
+        queueLeftoverSteering(tx, deps, run),
+        // The posted reply's ref, in the finishing transaction rather than one of its own.
+        posted === null ? undefined : tx.messages.setPlatformRef(posted.messageId, posted.ref),
+        // T2: a finished turn is not resumed: its checkpoint goes with it.
+        tx.checkpoints.remove(run.id),
+        tx.runs.updateAndRead(run.id, {
+          status: result.ok ? 'succeeded' : 'failed',
+          // P15: a stop asked as the reply arrived is dropped: the turn ended well.
+          ...(result.ok ? { error: null } : { error: result.error, liveness: 'failed' as const }),
+          finishedAt: now,
+          lastEventAt: now,
+        }),
+        // T3: under the lane's lock, taken first: a run queued after the look waits for it in its
+        // own job's claim; one queued before is this worker's to claim next, as is a leftover's.
+        tx.runs.hasQueued(run.agentId, run.conversationId),
+      ]);
+      return { finished, leftovers, laneHasMore: hasQueued || leftovers.length > 0 };
+    },
+    laneKey(run),
+  );
+  await enqueueLeftovers(deps, leftovers);
+  deps.metrics?.turnFinished(finished.status, finished.liveness);
+  // T1: a turn waiting for this one (ask_agent, delegate_task), in whichever process, looks again.
+  await deps.waits.notify(waitTopics.run(run.id));
+  // T2, A9: a waiting turn whose worker died meanwhile is parked: it goes back to the queue.
+  await resumeTurnsAwaitingRun(deps, run);
+  return { run: finished, laneHasMore };
+}
+
+/** N9: a note's fold follows the run it started; redraw it when that run starts and ends. */
+export async function refreshTriggerNote(
+  deps: EngineDeps,
+  context: TurnContext,
+  run: RunRecord,
+): Promise<void> {
+  const note = context.trigger;
+  if (note?.note == null || note.platformMessageRef === null || context.conversation.threadId === null)
+    return;
+  const sender = noteAuthorOf(note, context.agents);
+  const platform = deps.platforms.get(context.conversation.platform);
+  if (sender === undefined || platform === undefined) return;
+  const current = await deps.store.inWorkspace(run.workspaceId, (tx) => tx.messages.findById(note.id));
+  if (current === null) return;
+  await platform.update(
+    context.conversation.threadId,
+    note.platformMessageRef,
+    noteMessage(
+      current,
+      run,
+      sender,
+      deps.relayName,
+      await noteSourceOf(deps.store, current, context.conversation.platform, sender),
+    ),
+  );
+}

@@ -1,0 +1,49 @@
+import type { RunnerEvent } from '../../ports/runner';
+import { type Budget, budgetsFor, isExhausted, periodStart, type Spent } from '../../usage/budget';
+import { costOf } from '../../usage/price-table';
+import type { EngineDeps } from '../engine-deps';
+import type { TurnContext } from './turn-context';
+
+/** O3: a budget that bounds a run and is used up, with what its scope spent. */
+export interface BudgetBreach {
+  budget: Budget;
+  spent: Spent;
+}
+
+/**
+ * O3: the first budget bounding this run (the workspace's, its space's, its agent's) that is
+ * used up in its current period, or null. Checked before a turn starts and after each model
+ * call.
+ */
+export async function exhaustedBudget(
+  deps: Pick<EngineDeps, 'store' | 'clock'>,
+  context: TurnContext,
+): Promise<BudgetBreach | null> {
+  const { run, space, agent } = context;
+  const budgets = budgetsFor(context.budgets, space.name, agent.name);
+  if (budgets.length === 0) return null;
+  const now = deps.clock.now();
+  return deps.store.inWorkspace(run.workspaceId, async (tx) => {
+    for (const budget of budgets) {
+      const spent = await tx.usage.spent(run.workspaceId, {
+        since: periodStart(budget.per, now),
+        ...(budget.scope === 'agent' ? { agentId: agent.id } : {}),
+        ...(budget.scope === 'space' ? { spaceId: space.id } : {}),
+      });
+      if (isExhausted(budget, spent)) return { budget, spent };
+    }
+    return null;
+  });
+}
+
+/** O3: stores one model call's usage on the run, priced by the provider or the price table. */
+export async function recordUsage(
+  deps: Pick<EngineDeps, 'store'>,
+  context: TurnContext,
+  event: Extract<RunnerEvent, { type: 'usage' }>,
+): Promise<void> {
+  const costUsd = event.costUsd ?? costOf(event.model, event.usage);
+  await deps.store.inWorkspace(context.run.workspaceId, (tx) =>
+    tx.usage.addToRun(context.run.id, { model: event.model, usage: event.usage, costUsd }),
+  );
+}

@@ -1,0 +1,131 @@
+import type { RunRecord } from '../../model/records';
+import type { RunCheckpointRecord, TurnCheckpoint } from '../../ports/run-checkpoints';
+import type { ResumedWait } from '../../ports/turn-tools-factory';
+import type { EngineDeps } from '../engine-deps';
+
+/**
+ * T2: what the model is told about a tool call that was in flight when its worker died: it may
+ * have run, partly or wholly, and it is not run again.
+ */
+export const INTERRUPTED_CALL =
+  'Interrupted: the worker running this call stopped (a crash or a restart) before the call reported back. It may have run partly or wholly; it was not run again. Check its effects before you retry it.';
+
+/** The prompt a checkpointed turn was started with, kept so that a resumed turn sees the same one. */
+type CheckpointPrompt = NonNullable<TurnCheckpoint['prompt']>;
+
+/** What `executeRun` hands the runner and the tool kit to go on from a stored checkpoint. */
+export interface PreparedResume {
+  resumeFrom: TurnCheckpoint;
+  /** The turn's original prompt (absent for a checkpoint written without one). */
+  prompt: CheckpointPrompt | undefined;
+  /** G4, T2: the in-flight call had not run yet: it waits again on the approval it opened. */
+  approval: { callId: string; approvalId: string } | undefined;
+  /** T2, A9: the in-flight call waited on a question or another run: it waits on it again. */
+  awaited: ResumedWait | undefined;
+}
+
+/**
+ * T2: a stored checkpoint made ready to resume. A call that was in flight is answered as
+ * interrupted, unless it was still waiting for its approval (then it has not run, and waits
+ * on that approval again: a click runs it, once) or (A9) on a question or another agent's run
+ * (its result is read from that one: it waits on it again, asking nothing twice).
+ */
+export function prepareResume(stored: RunCheckpointRecord): PreparedResume {
+  const { prompt, ...checkpoint } = stored.checkpoint;
+  const none = { approval: undefined, awaited: undefined };
+  const round = checkpoint.round;
+  if (round === null || !round.inFlight) return { resumeFrom: checkpoint, prompt, ...none };
+  const call = round.calls[round.outcomes.length];
+  if (call === undefined)
+    return {
+      resumeFrom: { ...checkpoint, round: { ...round, inFlight: false } },
+      prompt,
+      ...none,
+    };
+  if (stored.approvalId !== null) {
+    return {
+      resumeFrom: checkpoint,
+      prompt,
+      ...none,
+      approval: { callId: call.callId, approvalId: stored.approvalId },
+    };
+  }
+  if (stored.awaits !== null) {
+    return { resumeFrom: checkpoint, prompt, ...none, awaited: { ...stored.awaits, callId: call.callId } };
+  }
+  return {
+    ...none,
+    resumeFrom: {
+      ...checkpoint,
+      round: {
+        ...round,
+        outcomes: [...round.outcomes, { ok: false, output: INTERRUPTED_CALL }],
+        inFlight: false,
+      },
+    },
+    prompt,
+  };
+}
+
+/**
+ * T2: the checkpoint with its in-flight call answered as interrupted, `note` added to what the
+ * model is told (e.g. that a push it held was not sent); null when no call is in flight.
+ */
+export function interruptInFlight(checkpoint: TurnCheckpoint, note: string): TurnCheckpoint | null {
+  const round = checkpoint.round;
+  if (round === null || !round.inFlight || round.calls[round.outcomes.length] === undefined) return null;
+  const outcome = { ok: false, output: `${INTERRUPTED_CALL} ${note}` };
+  return { ...checkpoint, round: { ...round, outcomes: [...round.outcomes, outcome], inFlight: false } };
+}
+
+/**
+ * T2: the runner's `checkpoint` callback for run `run`: each boundary replaces the run's row,
+ * with the turn's prompt and its status card (and marks the steering messages it took, P16). Awaited by the runner, so a call never runs
+ * before its boundary is stored.
+ */
+export function checkpointWriter(
+  deps: Pick<EngineDeps, 'store' | 'clock'>,
+  run: RunRecord,
+  statusCardRef: string | null,
+  prompt: CheckpointPrompt,
+): (state: TurnCheckpoint) => Promise<void> {
+  return ({ steered, ...state }) =>
+    deps.store.inWorkspace(run.workspaceId, async (tx) => {
+      const at = deps.clock.now();
+      await tx.checkpoints.save(run.workspaceId, {
+        runId: run.id,
+        checkpoint: { ...state, prompt },
+        statusCardRef,
+        at,
+      });
+      // P16: the steering messages in this transcript are taken with it, or not at all.
+      if (steered !== undefined) await tx.steering.markTaken(steered, at);
+    });
+}
+
+/**
+ * T2: a run no process holds goes back to the queue, to resume from its checkpoint on any
+ * worker. `parkedOn`: only if it is parked on that approval (a decision's click); otherwise
+ * (recovery) a run still `running` whose worker died. False when someone else took it.
+ */
+export async function requeueFromCheckpoint(
+  deps: Pick<EngineDeps, 'store' | 'queue' | 'clock' | 'logger'>,
+  run: { id: string; workspaceId: string },
+  parkedOn?: string,
+): Promise<boolean> {
+  const now = deps.clock.now();
+  const step = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
+    const unparked = await tx.checkpoints.unpark(run.id, parkedOn);
+    if (parkedOn !== undefined && !unparked) return null;
+    const current = await tx.runs.findById(run.id);
+    if (current?.status !== 'running') return null;
+    await tx.runs.update(run.id, { status: 'queued', liveness: 'ok', lastEventAt: now });
+    return (await tx.checkpoints.find(run.id))?.step ?? 0;
+  });
+  if (step === null) return false;
+  // A job id of its own: the dead worker's job may still be held under its lock. (A second
+  // job for the same run is harmless: whoever comes second finds it no longer queued.)
+  await deps.queue.enqueue({ id: `${run.id}-resume-${step}-${now.getTime()}`, data: { runId: run.id } });
+  deps.logger.info({ runId: run.id, parkedOn }, 'turn resumes from its checkpoint');
+  return true;
+}

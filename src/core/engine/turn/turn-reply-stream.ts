@@ -1,0 +1,120 @@
+import type { ChatPlatform, ReplyStep, ReplyStream, ThreadId } from '../../ports/chat-platform';
+import type { Logger } from '../../ports/logger';
+import type { RunnerEvent } from '../../ports/runner';
+import { steeredRow } from '../routing/steering';
+import type { StatusCardPublisher } from './status-card-publisher';
+import type { TurnContext } from './turn-context';
+
+/**
+ * P9, P14: where a turn's events show. The card carries the headline and Stop; the reply
+ * streams where the platform can (`ChatPlatform.streamReply`), and tool calls are steps of that
+ * stream where it shows them (Slack's task chunks), else rows of the card, never both. When the
+ * platform refuses to stream, the steps so far move to the card and the reply is posted whole.
+ */
+export class TurnReplyStream {
+  private readonly stream: ReplyStream | null;
+  private refused = false;
+  private readonly steps = new Map<string, ReplyStep>();
+  private afterTool = false;
+  private wroteText = false;
+
+  constructor(
+    readonly card: StatusCardPublisher,
+    platform: ChatPlatform,
+    thread: ThreadId,
+    context: TurnContext,
+    private readonly logger: Logger,
+    /** P15: whether a person asked the turn to stop (a stream closed at their Stop is not continued). */
+    stopAsked?: () => Promise<boolean>,
+  ) {
+    const { agent } = context;
+    this.stream =
+      platform.streamReply?.(thread, {
+        as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
+        recipientUserId: recipientOf(context, platform.platform),
+        onRefused: () => this.fallBack(),
+        ...(stopAsked === undefined ? {} : { stopAsked }),
+      }) ?? null;
+  }
+
+  private get stepsOnStream(): boolean {
+    return this.stream !== null && !this.refused && this.stream.showsSteps;
+  }
+
+  observe(event: RunnerEvent): void {
+    if (event.type === 'thinking') this.card.headline('Thinking…');
+    // P16, N10: a message that joined the turn is shown as part of it, on the card.
+    if (event.type === 'steered') this.card.row(steeredRow(event.from, event.text));
+    if (event.type === 'tool_start') {
+      this.afterTool = true;
+      const step: ReplyStep = {
+        id: event.callId,
+        title: `${event.tool}: ${event.summary}`,
+        status: 'in_progress',
+      };
+      this.steps.set(step.id, step);
+      if (this.stepsOnStream) this.stream?.step(step);
+      else this.card.row(rowOf(step));
+    }
+    if (event.type === 'tool_end') {
+      const started = this.steps.get(event.callId);
+      const step: ReplyStep = {
+        id: event.callId,
+        title: started?.title ?? event.callId,
+        status: event.ok ? 'complete' : 'error',
+        ...(event.summary === undefined ? {} : { details: event.summary }),
+      };
+      this.steps.set(step.id, step);
+      if (this.stepsOnStream) this.stream?.step(step);
+      else this.card.replaceLastRow(rowOf(step));
+    }
+    if (event.type === 'text' && event.delta !== '') {
+      // The agent's words after a tool call start a new paragraph of the stream.
+      const delta = this.afterTool && this.wroteText ? `\n\n${event.delta.trimStart()}` : event.delta;
+      this.afterTool = false;
+      this.wroteText = true;
+      this.stream?.append(delta);
+    }
+  }
+
+  /** P14: the stream ends showing the reply; null when nothing was streamed (post it instead). */
+  async finish(reply: string): Promise<string | null> {
+    if (this.stream === null) return null;
+    try {
+      return await this.stream.finish(reply);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'ending the reply stream failed');
+      return null;
+    }
+  }
+
+  /** The turn ends without a reply: the stream closes with what it showed. */
+  async abandon(): Promise<void> {
+    await this.stream
+      ?.abandon()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'closing the reply stream failed'));
+  }
+
+  private fallBack(): void {
+    if (this.refused) return;
+    this.refused = true;
+    if (this.stream?.showsSteps !== true) return;
+    // P9: the calls shown so far as steps go on the card, one row each, in order.
+    for (const step of this.steps.values()) this.card.row(rowOf(step));
+  }
+}
+
+/** P9: a call's row on the card: `▸ tool: summary` while it runs, `✓ summary` / `✗ summary` once done. */
+function rowOf(step: ReplyStep): string {
+  if (step.status === 'in_progress') return `▸ ${step.title}`;
+  return `${step.status === 'complete' ? '✓' : '✗'} ${step.details ?? ''}`.trimEnd();
+}
+
+/** The platform account of the person who started the turn (Slack streams to them). */
+export function recipientOf(context: TurnContext, platform: string): string | null {
+  const member = context.members.find((m) => m.id === context.run.startedByMemberId);
+  if (member === undefined) return null;
+  if (platform === 'slack') return member.slackUserId;
+  if (platform === 'discord') return member.discordUserId;
+  return null;
+}

@@ -1,0 +1,138 @@
+import { ServiceUnavailableError } from '../../errors';
+import type { RunRecord } from '../../model/records';
+import type { Store, StoreTx } from '../../ports/store';
+import { GroupCommit } from '../../waits/group-commit';
+
+/** Transactions of one kind in flight at once per workspace; the turns that come meanwhile gather. */
+const SLOTS = 2;
+/** Turns in one transaction at most. */
+const MAX_BATCH = 32;
+
+/** A turn's reply, to store before it is shown (P2: under the agent's name). */
+export interface ReplyToStore {
+  runId: string;
+  conversationId: string;
+  agentId: string;
+  text: string;
+}
+
+/** The key a batch orders its lanes by (T3: one lane per agent and conversation). */
+export const laneKey = (lane: { agentId: string; conversationId: string }): string =>
+  `${lane.agentId}:${lane.conversationId}`;
+
+/** The transactions a turn makes on its way, each of which may share a transaction with other turns'. */
+export type TurnWriteKind = 'claim' | 'card' | 'reply' | 'finish';
+
+/** One turn's part of a batch: its statements, in the batch's transaction. */
+interface TurnPart {
+  work: (tx: StoreTx) => Promise<unknown>;
+  /** Its lane's key when `work` takes the lane's lock: a batch takes its lanes' locks in this order. */
+  lane: string;
+}
+
+/**
+ * T3 (issue 12, item 5): the transactions every turn makes on its way — the claim with its
+ * reads, its status card's ref (with the run read back: P15's first look for a Stop), its reply
+ * (the message, and the run naming it) and its finish — run together with other turns' of the
+ * same kind and workspace when they come at the same time. A turn with a transaction slot free
+ * goes at once, alone (an idle engine waits for nothing); while both slots of its kind are busy
+ * the next turns gather and go as one transaction: each turn's `work` issues its statements in
+ * the same tick, so the store sends them as one message, then one COMMIT, whatever their number.
+ * Each turn gets its own result, as from a transaction of its own.
+ *
+ * Locks: a turn's `work` that takes its lane's lock (the claim, the finish) takes it first, and
+ * a batch starts its turns in the order of their lanes, so two batches take their common lanes'
+ * locks in the same order and never wait for each other in a cycle.
+ *
+ * A batch that fails is run again turn by turn, so one turn's failure is its own
+ * (`GroupCommit`). T2: not when the database could not be reached — the store has already
+ * retried that, and a batch whose COMMIT may have landed must not run twice — then every turn
+ * of the batch gets the error, as it would have alone.
+ */
+export class TurnWrites {
+  private readonly groups = new Map<string, GroupCommit<TurnPart, unknown>>();
+
+  constructor(private readonly store: Store) {}
+
+  /**
+   * `work` in a transaction in `workspaceId`'s tenant context, shared with other turns' `kind`.
+   * `work` issues its first statements before it first awaits (so they share the batch's
+   * message), and its lane's lock first when it takes one (`lane`: `laneKey`).
+   */
+  together<T>(
+    kind: TurnWriteKind,
+    workspaceId: string,
+    work: (tx: StoreTx) => Promise<T>,
+    lane = '',
+  ): Promise<T> {
+    return this.group(kind, workspaceId).add({ work, lane }) as Promise<T>;
+  }
+
+  /** P9, P15: the card's ref stored on the run; the run as it stands after it. */
+  storeCardRef(workspaceId: string, runId: string, cardRef: string | null): Promise<RunRecord> {
+    return this.together('card', workspaceId, (tx) =>
+      tx.runs.updateAndRead(runId, { statusCardRef: cardRef }),
+    );
+  }
+
+  /** The reply stored as the agent's message and named on its run; resolves to the message's id. */
+  storeReply(workspaceId: string, reply: ReplyToStore): Promise<string> {
+    return this.together('reply', workspaceId, async (tx) => {
+      // The inserts of a batch in one message; each run's update goes with the COMMIT (T3).
+      const stored = await tx.messages.insert(workspaceId, {
+        conversationId: reply.conversationId,
+        authorKind: 'agent',
+        authorAgentId: reply.agentId,
+        authorMemberId: null,
+        text: reply.text,
+        mentions: { agents: [], members: [] },
+        platformMessageRef: null,
+        note: null,
+      });
+      await tx.runs.update(reply.runId, { replyMessageId: stored.id });
+      return stored.id;
+    });
+  }
+
+  /** The group commit of one kind in one workspace (workspaces are few: each keeps its own). */
+  private group(kind: TurnWriteKind, workspaceId: string): GroupCommit<TurnPart, unknown> {
+    const key = `${kind}:${workspaceId}`;
+    let group = this.groups.get(key);
+    if (group === undefined) {
+      group = new GroupCommit({
+        write: (parts) => this.store.inWorkspace(workspaceId, (tx) => runParts(tx, parts)),
+        slots: SLOTS,
+        maxBatch: MAX_BATCH,
+        splits: (error) => !(error instanceof ServiceUnavailableError),
+      });
+      this.groups.set(key, group);
+    }
+    return group;
+  }
+}
+
+/**
+ * Every part started in one tick, in the order of their lanes; the results in the parts' order.
+ * The transaction ends only once every part has (a failed one fails the batch after the others
+ * stop sending).
+ */
+async function runParts(tx: StoreTx, parts: readonly TurnPart[]): Promise<unknown[]> {
+  const order = parts.map((_, i) => i).sort((a, b) => compare(parts[a]?.lane ?? '', parts[b]?.lane ?? ''));
+  const started = new Map<number, Promise<unknown>>();
+  for (const i of order) started.set(i, start(tx, parts[i] as TurnPart));
+  const settled = await Promise.allSettled(parts.map((_, i) => started.get(i)));
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value);
+}
+
+/** A part's work as a promise, even when it throws before its first await. */
+const start = (tx: StoreTx, part: TurnPart): Promise<unknown> => {
+  try {
+    return part.work(tx);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+};
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
