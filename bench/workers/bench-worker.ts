@@ -10,7 +10,8 @@
  */
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
-import { DEFAULT_TIMINGS, type RunJob } from '../../src/core/engine/engine-deps';
+import { DEFAULT_TIMINGS } from '../../src/core/engine/engine-timings';
+import type { RunJob } from '../../src/core/engine/run-job';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
 import type { ChatPlatform, OutboundMessage, ThreadId } from '../../src/core/ports/chat-platform';
 import { silentLogger } from '../../src/core/ports/logger';

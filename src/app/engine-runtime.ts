@@ -12,12 +12,9 @@ import { type DiscoveredModel, describeDiscovery, discoverModel } from '../adapt
 import { createRunnerResolver } from '../adapters/runners/runner-resolver';
 import type { ServeRole } from '../config/serve-role';
 import type { RunActivityBoard } from '../core/agents/run-activity-board';
-import {
-  DEFAULT_TIMINGS,
-  type EngineTimings,
-  type RunJob,
-  type TurnToolKit,
-} from '../core/engine/engine-deps';
+import type { TurnToolKit } from '../core/engine/engine-deps';
+import { DEFAULT_TIMINGS, type EngineTimings } from '../core/engine/engine-timings';
+import type { RunJob } from '../core/engine/run-job';
 import { TurnEngine } from '../core/engine/turn-engine';
 import type { Platform } from '../core/model/platform';
 import type { ChatPlatform } from '../core/ports/chat-platform';

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { describeDiscovery } from '../adapters/runners/model-discovery';
 import { TerminalChat, TerminalPlatform } from '../bots/terminal';
-import type { EngineTimings } from '../core/engine/engine-deps';
+import type { EngineTimings } from '../core/engine/engine-timings';
 import type { RunWorkspace } from '../core/ports/run-workspace';
 import type { RunnerResolver } from '../core/ports/runner';
 import { ensureLocalChat } from '../core/workspace/local-chat';

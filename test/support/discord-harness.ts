@@ -6,12 +6,9 @@ import { frontEndServices } from '../../src/app/front-end-services';
 import { createLogger } from '../../src/app/logger';
 import { DiscordFrontEnd } from '../../src/bots/discord';
 import type { AttachmentLimits } from '../../src/core/attachments/attachment-limits';
-import {
-  DEFAULT_TIMINGS,
-  type EngineTimings,
-  type RunJob,
-  type TurnToolKit,
-} from '../../src/core/engine/engine-deps';
+import type { TurnToolKit } from '../../src/core/engine/engine-deps';
+import { DEFAULT_TIMINGS, type EngineTimings } from '../../src/core/engine/engine-timings';
+import type { RunJob } from '../../src/core/engine/run-job';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
 import { withDirectInbox } from '../../src/core/ingest/direct-inbox';
 import type { InboxRouterOptions } from '../../src/core/ingest/inbox-router';

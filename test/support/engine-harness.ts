@@ -6,12 +6,9 @@ import { RedisPairRateLimiter } from '../../src/adapters/redis/redis-pair-rate-l
 import { RedisWaitSignals } from '../../src/adapters/redis/redis-wait-signals';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
 import { TerminalChat, TerminalPlatform, type ThreadEntry } from '../../src/bots/terminal';
-import {
-  DEFAULT_TIMINGS,
-  type EngineTimings,
-  type RunJob,
-  type TurnToolKit,
-} from '../../src/core/engine/engine-deps';
+import type { TurnToolKit } from '../../src/core/engine/engine-deps';
+import { DEFAULT_TIMINGS, type EngineTimings } from '../../src/core/engine/engine-timings';
+import type { RunJob } from '../../src/core/engine/run-job';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
 import type { RunRecord } from '../../src/core/model/records';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';

@@ -9,12 +9,9 @@ import { SlackFrontEnd } from '../../src/bots/slack/slack-front-end';
 import type { SlackStreamSettings } from '../../src/bots/slack/slack-reply-stream';
 import { RunActivityBoard } from '../../src/core/agents/run-activity-board';
 import type { AttachmentLimits } from '../../src/core/attachments/attachment-limits';
-import {
-  DEFAULT_TIMINGS,
-  type EngineTimings,
-  type RunJob,
-  type TurnToolKit,
-} from '../../src/core/engine/engine-deps';
+import type { TurnToolKit } from '../../src/core/engine/engine-deps';
+import { DEFAULT_TIMINGS, type EngineTimings } from '../../src/core/engine/engine-timings';
+import type { RunJob } from '../../src/core/engine/run-job';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
 import { withDirectInbox } from '../../src/core/ingest/direct-inbox';
 import type { InboxRouterOptions } from '../../src/core/ingest/inbox-router';

@@ -23,7 +23,8 @@ import { createInterface } from 'node:readline';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { AnthropicRunner } from '../../src/adapters/runners/anthropic-runner';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
-import { DEFAULT_TIMINGS, type RunJob } from '../../src/core/engine/engine-deps';
+import { DEFAULT_TIMINGS } from '../../src/core/engine/engine-timings';
+import type { RunJob } from '../../src/core/engine/run-job';
 import { createToolKit } from '../../src/core/engine/tool-kit/turn-tool-kit';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
 import type {

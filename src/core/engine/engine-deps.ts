@@ -19,48 +19,11 @@ import type { Store } from '../ports/store';
 import type { TurnToolsFactory } from '../ports/turn-tools-factory';
 import type { WaitSignals } from '../ports/wait-signals';
 import type { WorkspaceDirectory } from '../ports/workspace-directory';
+import type { EngineTimings } from './engine-timings';
+import type { RunJob } from './run-job';
 import type { TurnWrites } from './turn/turn-writes';
+
 import type { TurnSlots } from './waits/turn-slots';
-
-/** A queued turn: the run is stored first; the job only wakes a worker up. */
-export interface RunJob {
-  runId: string;
-  /**
-   * The run's lane and fair-share owner, when the enqueuer knows them (routing does): the
-   * worker claims the lane without reading the run first (issue 12, item 5). Without it the
-   * worker reads them.
-   */
-  lane?: RunLane;
-}
-
-/** T3: the (agent, conversation) lane of a run, and the workspace and space it is shared in. */
-export interface RunLane {
-  workspaceId: string;
-  agentId: string;
-  conversationId: string;
-  spaceId: string;
-}
-
-export interface EngineTimings {
-  /** P9: status-card edits are coalesced to about one a second. */
-  statusEditIntervalMs: number;
-  /** A worker proves a running run alive this often (the run's `lastEventAt`). */
-  heartbeatMs: number;
-  /** A running run unheard of for this long belongs to a dead worker (A12 `dead`). */
-  deadAfterMs: number;
-  /** A12 `looping`: the same tool call this many times in a row. */
-  loopThreshold: number;
-  /** How many recent messages a prompt's history is drawn from (then cut to the context size). */
-  historyMessages: number;
-}
-
-export const DEFAULT_TIMINGS: EngineTimings = {
-  statusEditIntervalMs: 1000,
-  heartbeatMs: 15_000,
-  deadAfterMs: 60_000,
-  loopThreshold: 5,
-  historyMessages: 200,
-};
 
 /** Everything the turn engine needs, handed in (no singletons). */
 export interface EngineDeps {

@@ -1,4 +1,4 @@
-import { DEFAULT_TIMINGS } from '../../../src/core/engine/engine-deps';
+import { DEFAULT_TIMINGS } from '../../../src/core/engine/engine-timings';
 import { claimAndLoad } from '../../../src/core/engine/turn/load-claimed-turn';
 import { turnContextFrom } from '../../../src/core/engine/turn/turn-context';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';

@@ -7,8 +7,9 @@ import { createRedisClient } from '../../../src/adapters/redis/redis-connection-
 import { AnthropicRunner } from '../../../src/adapters/runners/anthropic-runner';
 import { FileWorkspaceDirectory } from '../../../src/adapters/workspace-directory/file-workspace-directory';
 import { TerminalChat, TerminalPlatform } from '../../../src/bots/terminal';
-import { DEFAULT_TIMINGS, type RunJob } from '../../../src/core/engine/engine-deps';
+import { DEFAULT_TIMINGS } from '../../../src/core/engine/engine-timings';
 import { PUSH_AGAIN_LINE } from '../../../src/core/engine/recovery/held-pushes';
+import type { RunJob } from '../../../src/core/engine/run-job';
 import { createToolKit } from '../../../src/core/engine/tool-kit/turn-tool-kit';
 import { INTERRUPTED_CALL } from '../../../src/core/engine/turn/turn-checkpoints';
 import { TurnEngine } from '../../../src/core/engine/turn-engine';

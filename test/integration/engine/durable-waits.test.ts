@@ -7,7 +7,8 @@ import { createRedisClient } from '../../../src/adapters/redis/redis-connection-
 import { AnthropicRunner } from '../../../src/adapters/runners/anthropic-runner';
 import { FileWorkspaceDirectory } from '../../../src/adapters/workspace-directory/file-workspace-directory';
 import { TerminalChat, TerminalPlatform } from '../../../src/bots/terminal';
-import { DEFAULT_TIMINGS, type EngineTimings, type RunJob } from '../../../src/core/engine/engine-deps';
+import { DEFAULT_TIMINGS, type EngineTimings } from '../../../src/core/engine/engine-timings';
+import type { RunJob } from '../../../src/core/engine/run-job';
 import { createToolKit } from '../../../src/core/engine/tool-kit/turn-tool-kit';
 import { TurnEngine } from '../../../src/core/engine/turn-engine';
 import type { ChatPlatform } from '../../../src/core/ports/chat-platform';

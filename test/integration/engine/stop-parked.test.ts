@@ -7,7 +7,8 @@ import { createRedisClient } from '../../../src/adapters/redis/redis-connection-
 import { AnthropicRunner } from '../../../src/adapters/runners/anthropic-runner';
 import { FileWorkspaceDirectory } from '../../../src/adapters/workspace-directory/file-workspace-directory';
 import { TerminalChat, TerminalPlatform, type ThreadEntry } from '../../../src/bots/terminal';
-import { DEFAULT_TIMINGS, type RunJob } from '../../../src/core/engine/engine-deps';
+import { DEFAULT_TIMINGS } from '../../../src/core/engine/engine-timings';
+import type { RunJob } from '../../../src/core/engine/run-job';
 import { createToolKit } from '../../../src/core/engine/tool-kit/turn-tool-kit';
 import { TurnEngine } from '../../../src/core/engine/turn-engine';
 import { silentLogger } from '../../../src/core/ports/logger';

@@ -1,4 +1,4 @@
-import { DEFAULT_TIMINGS } from '../../../src/core/engine/engine-deps';
+import { DEFAULT_TIMINGS } from '../../../src/core/engine/engine-timings';
 import { claimAndLoad } from '../../../src/core/engine/turn/load-claimed-turn';
 import { laneKey, TurnWrites } from '../../../src/core/engine/turn/turn-writes';
 import type { Store } from '../../../src/core/ports/store';

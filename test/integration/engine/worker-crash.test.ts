@@ -9,7 +9,8 @@ import {
 } from '../../../src/adapters/redis/redis-connection-options';
 import { FileWorkspaceDirectory } from '../../../src/adapters/workspace-directory/file-workspace-directory';
 import { TerminalChat, TerminalPlatform } from '../../../src/bots/terminal';
-import { DEFAULT_TIMINGS, type RunJob } from '../../../src/core/engine/engine-deps';
+import { DEFAULT_TIMINGS } from '../../../src/core/engine/engine-timings';
+import type { RunJob } from '../../../src/core/engine/run-job';
 import { TurnEngine } from '../../../src/core/engine/turn-engine';
 import type { ChatEngine, ReceiveOutcome } from '../../../src/core/ports/chat-engine';
 import { silentLogger } from '../../../src/core/ports/logger';

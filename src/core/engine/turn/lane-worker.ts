@@ -1,6 +1,7 @@
 import type { QueuedJob } from '../../ports/job-queue';
 import type { SlotLease } from '../../waits/fair-slots';
-import type { EngineDeps, RunJob, RunLane } from '../engine-deps';
+import type { EngineDeps } from '../engine-deps';
+import type { RunJob, RunLane } from '../run-job';
 import { executeRun } from './execute-run';
 import { claimAndLoad } from './load-claimed-turn';
 import { laneKey } from './turn-writes';

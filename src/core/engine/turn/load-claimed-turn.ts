@@ -3,7 +3,8 @@ import type { RunRecord } from '../../model/records';
 import type { RunCheckpointRecord } from '../../ports/run-checkpoints';
 import type { StoreTx } from '../../ports/store';
 import type { TurnReads } from '../../ports/turn-reads';
-import type { EngineDeps, RunLane } from '../engine-deps';
+import type { EngineDeps } from '../engine-deps';
+import type { RunLane } from '../run-job';
 import { type TurnContext, turnContextFrom } from './turn-context';
 
 /** What a claimed turn reads before it starts: its context, and its checkpoint if it has one (T2). */

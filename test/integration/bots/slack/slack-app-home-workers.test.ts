@@ -6,7 +6,8 @@ import { createRedisClient } from '../../../../src/adapters/redis/redis-connecti
 import { AnthropicRunner } from '../../../../src/adapters/runners/anthropic-runner';
 import { FileWorkspaceDirectory } from '../../../../src/adapters/workspace-directory/file-workspace-directory';
 import { RunActivityBoard } from '../../../../src/core/agents/run-activity-board';
-import { DEFAULT_TIMINGS, type RunJob } from '../../../../src/core/engine/engine-deps';
+import { DEFAULT_TIMINGS } from '../../../../src/core/engine/engine-timings';
+import type { RunJob } from '../../../../src/core/engine/run-job';
 import { createToolKit } from '../../../../src/core/engine/tool-kit/turn-tool-kit';
 import { TurnEngine } from '../../../../src/core/engine/turn-engine';
 import { silentLogger } from '../../../../src/core/ports/logger';

@@ -1,0 +1,18 @@
+/** A queued turn: the run is stored first; the job only wakes a worker up. */
+export interface RunJob {
+  runId: string;
+  /**
+   * The run's lane and fair-share owner, when the enqueuer knows them (routing does): the
+   * worker claims the lane without reading the run first. Without it the
+   * worker reads them.
+   */
+  lane?: RunLane;
+}
+
+/** T3: the (agent, conversation) lane of a run, and the workspace and space it is shared in. */
+export interface RunLane {
+  workspaceId: string;
+  agentId: string;
+  conversationId: string;
+  spaceId: string;
+}
