@@ -1,5 +1,4 @@
-import { noteMessage } from '../engine/cards/note-card';
-import { noteSourceOf } from '../engine/cards/note-source';
+import { postNote } from '../engine/cards/post-note';
 import type { ConversationRecord } from '../model/conversation-records';
 import type { AgentRecord, SpaceRecord } from '../model/records';
 import { conversationMarker } from '../notes';
@@ -124,10 +123,14 @@ export async function placeRemoteNote(
     await deps.store.inWorkspace(workspaceId, (tx) =>
       tx.conversations.setThreadId(conversation.id, started.thread),
     );
-    const sender = { name: request.sender.agent, avatarUrl: null };
-    const source = await noteSourceOf(deps.store, note, conversation.platform, sender);
-    const ref = await platform.post(started.thread, noteMessage(note, run, sender, deps.relayName, source));
-    await deps.store.inWorkspace(workspaceId, (tx) => tx.messages.setPlatformRef(note.id, ref));
+    // N7, P7: posted as every note is, so a click that lands before its ref is stored is drawn.
+    await postNote(
+      deps,
+      { workspaceId, platform: conversation.platform, threadId: started.thread },
+      note,
+      run,
+      { name: request.sender.agent, avatarUrl: null },
+    );
   }
   await deps.queue.enqueue({ id: run.id, data: { runId: run.id } });
   deps.logger.info(
