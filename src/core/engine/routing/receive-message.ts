@@ -108,7 +108,8 @@ export async function routeMessage(
     return { outcome: { kind: 'refused', reason: sender.reason }, hints: [], refusal: sender.reason };
   const { workspace, space, member } = sender;
   const parsed = mentionsIn(message.text, reads);
-  const stored = await storeMessage(tx, message, { ...sender, existing: reads.conversation }, parsed);
+  const place = { workspace, space, member, existing: reads.conversation };
+  const stored = await storeMessage(tx, message, place, parsed);
   const conversationId = stored.conversation.id;
   const accepted = (rest: Partial<RoutedMessage>): RoutedMessage => ({
     outcome: { kind: 'accepted', conversationId, runIds: [] },
