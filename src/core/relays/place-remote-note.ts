@@ -1,7 +1,7 @@
-import { noteMessage } from '../engine/cards/note-card';
-import { noteSourceOf } from '../engine/cards/note-source';
-import type { ConversationRecord } from '../model/conversation-records';
-import type { AgentRecord, SpaceRecord } from '../model/records';
+import { postNote } from '../engine/cards/post-note';
+import { queuedRun } from '../engine/routing/queued-run';
+import type { ConversationRecord, MessageRecord } from '../model/conversation-records';
+import type { AgentRecord, RunRecord, SpaceRecord } from '../model/records';
 import { conversationMarker } from '../notes';
 import type { StoreTx } from '../ports/store';
 import { MAX_WAKE_DEPTH } from '../wake/wake-limits';
@@ -25,110 +25,14 @@ export async function placeRemoteNote(
   pairing: RelayPairingRecord,
   request: PromptRequest,
 ): Promise<PromptResponse> {
-  const workspaceId = pairing.workspaceId;
   const ownName = deps.relayName ?? 'this relay';
-  const planned = await deps.store.inWorkspace(workspaceId, async (tx) => {
-    const agents = await tx.agents.list(workspaceId);
-    const target = agents.find((a) => a.name.toLowerCase() === request.agent.trim().toLowerCase());
-    if (target === undefined) {
-      throw new RelayRefusal(
-        'not_found',
-        `There is no agent named "${request.agent}" on relay ${ownName}. Agents: ${agents.map((a) => a.name).join(', ')}.`,
-      );
-    }
-    const chain = checkRelayChain({
-      tool: 'the prompt',
-      chain: request.chain,
-      depth: request.depth,
-      target: { agent: target.name, relay: ownName },
-    });
-    if (!chain.ok) throw new RelayRefusal('limit', chain.reason);
-    if (
-      !(await deps.pairLimiter.tryAcquire(workspaceId, `relay:${pairing.id}`, target.id, deps.clock.now()))
-    ) {
-      throw new RelayRefusal(
-        'rate_limited',
-        `Relay ${ownName} is not taking more notes from ${pairing.remoteName} for ${target.name} right now (too many in a short time). Try again later.`,
-      );
-    }
-    const place = await placeFor(tx, deps, workspaceId, target, request.space, ownName);
-    const conversation = await tx.conversations.insert(workspaceId, {
-      spaceId: place.space.id,
-      platform: place.platform,
-      threadId: null,
-      title: titleOf(request.text),
-      ownerAgentId: target.id,
-      createdByAgentId: null,
-    });
-    await tx.spaces.addParticipant(place.space.id, { kind: 'agent', agentId: target.id });
-    const note = await tx.messages.insert(workspaceId, {
-      conversationId: conversation.id,
-      authorKind: 'agent',
-      authorAgentId: null,
-      authorMemberId: null,
-      text: request.text,
-      mentions: { agents: [{ agentId: target.id, name: target.name }], members: [] },
-      platformMessageRef: null,
-      note: {
-        senderAgentId: null,
-        senderRelay: pairing.remoteName,
-        sourceConversationId: null,
-        sourceTitle: request.sender.session.title,
-        runId: null,
-        foldState: 'auto',
-        remote: {
-          pairingId: pairing.id,
-          agentName: request.sender.agent,
-          modelId: request.sender.model,
-          sessionUrl: request.sender.session.url,
-          chain: chain.chain,
-        },
-      },
-    });
-    const run = await tx.runs.insert({
-      workspaceId,
-      agentId: target.id,
-      conversationId: conversation.id,
-      triggerMessageId: note.id,
-      status: 'queued',
-      liveness: 'ok',
-      // M20: the local part of the chain starts with the target; the depth counts every relay.
-      wakeChain: [target.id],
-      depth: Math.min(chain.depth, MAX_WAKE_DEPTH),
-      startedByMemberId: null,
-      startedByAgentId: null,
-      startedAt: null,
-      finishedAt: null,
-      lastEventAt: null,
-      error: null,
-      createdAt: deps.clock.now(),
-    });
-    await tx.messages.linkNoteRun(note.id, run.id);
-    return {
-      target,
-      conversation,
-      note: { ...note, note: note.note && { ...note.note, runId: run.id } },
-      run,
-      place,
-    };
+  const placed = await deps.store.inWorkspace(pairing.workspaceId, async (tx) => {
+    const admitted = await admitNote(tx, deps, pairing, request, ownName);
+    const place = await placeFor(tx, deps, pairing.workspaceId, admitted.target, request.space, ownName);
+    return storeNote(tx, deps, pairing, request, admitted, place);
   });
-  const { target, conversation, note, run, place } = planned;
-  const platform = deps.platforms.get(conversation.platform);
-  if (platform !== undefined) {
-    // N4: the thread opens with the mark of the paired relay whose agent started it.
-    const marker = conversationMarker({ paired: true, relayName: pairing.remoteName });
-    const started = await platform.startThread(place.channelId, {
-      as: { kind: 'system' },
-      content: { kind: 'text', text: marker },
-    });
-    await deps.store.inWorkspace(workspaceId, (tx) =>
-      tx.conversations.setThreadId(conversation.id, started.thread),
-    );
-    const sender = { name: request.sender.agent, avatarUrl: null };
-    const source = await noteSourceOf(deps.store, note, conversation.platform, sender);
-    const ref = await platform.post(started.thread, noteMessage(note, run, sender, deps.relayName, source));
-    await deps.store.inWorkspace(workspaceId, (tx) => tx.messages.setPlatformRef(note.id, ref));
-  }
+  const { target, conversation, run, place } = placed;
+  await showNote(deps, pairing, request, placed);
   await deps.queue.enqueue({ id: run.id, data: { runId: run.id } });
   deps.logger.info(
     {
@@ -146,14 +50,165 @@ export async function placeRemoteNote(
   };
 }
 
+/** The agent a note is for, and the chain it joins (M20, R3). */
+interface Admitted {
+  target: AgentRecord;
+  chain: { chain: string[]; depth: number };
+}
+
+/** Where a placed note's conversation is made. */
+interface NotePlace {
+  space: SpaceRecord;
+  platform: ConversationRecord['platform'];
+  channelId: string;
+}
+
+/** What placing stored: the conversation, its note (linked to its run) and the queued run. */
+interface Placed extends Admitted {
+  place: NotePlace;
+  conversation: ConversationRecord;
+  note: MessageRecord;
+  run: RunRecord;
+}
+
+/**
+ * R2, R3, M20: the note's agent exists here, the chain it carries may reach it, and the pair's
+ * limit takes one more note for it; otherwise the refusal is the sending agent's sentence.
+ */
+async function admitNote(
+  tx: StoreTx,
+  deps: Pick<RelayInboundDeps, 'pairLimiter' | 'clock'>,
+  pairing: RelayPairingRecord,
+  request: PromptRequest,
+  ownName: string,
+): Promise<Admitted> {
+  const agents = await tx.agents.list(pairing.workspaceId);
+  const target = agents.find((a) => a.name.toLowerCase() === request.agent.trim().toLowerCase());
+  if (target === undefined) {
+    throw new RelayRefusal(
+      'not_found',
+      `There is no agent named "${request.agent}" on relay ${ownName}. Agents: ${agents.map((a) => a.name).join(', ')}.`,
+    );
+  }
+  const chain = checkRelayChain({
+    tool: 'the prompt',
+    chain: request.chain,
+    depth: request.depth,
+    target: { agent: target.name, relay: ownName },
+  });
+  if (!chain.ok) throw new RelayRefusal('limit', chain.reason);
+  const pair = `relay:${pairing.id}`;
+  if (!(await deps.pairLimiter.tryAcquire(pairing.workspaceId, pair, target.id, deps.clock.now()))) {
+    throw new RelayRefusal(
+      'rate_limited',
+      `Relay ${ownName} is not taking more notes from ${pairing.remoteName} for ${target.name} right now (too many in a short time). Try again later.`,
+    );
+  }
+  return { target, chain };
+}
+
+/**
+ * N1–N5, M2: a new conversation owned by the target, which joins the space; the note from the
+ * paired relay's agent (N5: named by its relay, N3: with its session's address), and its run.
+ */
+async function storeNote(
+  tx: StoreTx,
+  deps: Pick<RelayInboundDeps, 'clock'>,
+  pairing: RelayPairingRecord,
+  request: PromptRequest,
+  { target, chain }: Admitted,
+  place: NotePlace,
+): Promise<Placed> {
+  const workspaceId = pairing.workspaceId;
+  const conversation = await tx.conversations.insert(workspaceId, {
+    spaceId: place.space.id,
+    platform: place.platform,
+    threadId: null,
+    title: titleOf(request.text),
+    ownerAgentId: target.id,
+    createdByAgentId: null,
+  });
+  await tx.spaces.addParticipant(place.space.id, { kind: 'agent', agentId: target.id });
+  const note = await tx.messages.insert(workspaceId, {
+    conversationId: conversation.id,
+    authorKind: 'agent',
+    authorAgentId: null,
+    authorMemberId: null,
+    text: request.text,
+    mentions: { agents: [{ agentId: target.id, name: target.name }], members: [] },
+    platformMessageRef: null,
+    note: {
+      senderAgentId: null,
+      senderRelay: pairing.remoteName,
+      sourceConversationId: null,
+      sourceTitle: request.sender.session.title,
+      runId: null,
+      foldState: 'auto',
+      remote: {
+        pairingId: pairing.id,
+        agentName: request.sender.agent,
+        modelId: request.sender.model,
+        sessionUrl: request.sender.session.url,
+        chain: chain.chain,
+      },
+    },
+  });
+  const run = await tx.runs.insert(
+    queuedRun(
+      {
+        workspaceId,
+        agentId: target.id,
+        conversationId: conversation.id,
+        triggerMessageId: note.id,
+        createdAt: deps.clock.now(),
+      },
+      // M20, R3: the local part of the chain starts with the target; the depth counts every relay.
+      { by: 'relay', wakeChain: [target.id], depth: Math.min(chain.depth, MAX_WAKE_DEPTH) },
+    ),
+  );
+  await tx.messages.linkNoteRun(note.id, run.id);
+  const linked = { ...note, note: note.note && { ...note.note, runId: run.id } };
+  return { target, chain, place, conversation, note: linked, run };
+}
+
+/**
+ * N4: the conversation's thread opens with the mark of the paired relay whose agent started
+ * it; N7, P7: the note is posted as every note is (`postNote`), so an Open or Fold that lands
+ * before its ref is stored is drawn. Nothing is shown when the platform is not connected here.
+ */
+async function showNote(
+  deps: Pick<RelayInboundDeps, 'store' | 'platforms' | 'relayName'>,
+  pairing: RelayPairingRecord,
+  request: PromptRequest,
+  { conversation, note, run, place }: Placed,
+): Promise<void> {
+  const platform = deps.platforms.get(conversation.platform);
+  if (platform === undefined) return;
+  const marker = conversationMarker({ paired: true, relayName: pairing.remoteName });
+  const started = await platform.startThread(place.channelId, {
+    as: { kind: 'system' },
+    content: { kind: 'text', text: marker },
+  });
+  await deps.store.inWorkspace(pairing.workspaceId, (tx) =>
+    tx.conversations.setThreadId(conversation.id, started.thread),
+  );
+  const target = {
+    workspaceId: pairing.workspaceId,
+    platform: conversation.platform,
+    threadId: started.thread,
+  };
+  await postNote(deps, target, note, run, { name: request.sender.agent, avatarUrl: null });
+}
+
+/** R2: the named space, else the first the agent takes part in, with a channel on a platform connected here. */
 async function placeFor(
   tx: StoreTx,
-  deps: RelayInboundDeps,
+  deps: Pick<RelayInboundDeps, 'platforms'>,
   workspaceId: string,
   target: AgentRecord,
   spaceName: string | null,
   ownName: string,
-): Promise<{ space: SpaceRecord; platform: ConversationRecord['platform']; channelId: string }> {
+): Promise<NotePlace> {
   const spaces = await tx.spaces.list(workspaceId);
   let candidates: SpaceRecord[];
   if (spaceName !== null) {

@@ -19,7 +19,7 @@ export type AnsweredInThread =
  */
 export async function answerInThread(
   tx: StoreTx,
-  deps: EngineDeps,
+  deps: Pick<EngineDeps, 'clock'>,
   conversationId: string,
   text: string,
   member: MemberRecord,
@@ -41,7 +41,7 @@ export async function answerInThread(
 
 /** After the commit: the card shows the answer, or the person is told why it was not taken. */
 export async function afterAnswerInThread(
-  deps: EngineDeps,
+  deps: Pick<EngineDeps, 'store' | 'clock' | 'waits' | 'platforms' | 'queue' | 'logger'>,
   message: InboundMessage,
   answered: AnsweredInThread,
 ): Promise<void> {

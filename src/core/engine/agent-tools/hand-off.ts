@@ -4,6 +4,7 @@ import { conversationMarker } from '../../notes';
 import type { StoreTx } from '../../ports/store';
 import { checkHandoff, type HandoffTool } from '../../tools/handoff-limits';
 import { postNote } from '../cards/post-note';
+import { queuedRun } from '../routing/queued-run';
 import { type AgentToolContext, recordAwaits } from './agent-tool-context';
 
 export interface HandoffRequest {
@@ -156,23 +157,18 @@ async function plan(
       foldState: 'auto',
     },
   });
-  const run = await tx.runs.insert({
-    workspaceId,
-    agentId: target.id,
-    conversationId: conversation.id,
-    triggerMessageId: note.id,
-    status: 'queued',
-    liveness: 'ok',
-    wakeChain: limits.chain,
-    depth: limits.depth,
-    startedByMemberId: null,
-    startedByAgentId: turn.agent.id,
-    startedAt: null,
-    finishedAt: null,
-    lastEventAt: null,
-    error: null,
-    createdAt: deps.clock.now(),
-  });
+  const run = await tx.runs.insert(
+    queuedRun(
+      {
+        workspaceId,
+        agentId: target.id,
+        conversationId: conversation.id,
+        triggerMessageId: note.id,
+        createdAt: deps.clock.now(),
+      },
+      { by: 'agent', agentId: turn.agent.id, wakeChain: limits.chain, depth: limits.depth },
+    ),
+  );
   await tx.messages.linkNoteRun(note.id, run.id);
   if (request.awaitsUntil !== undefined) {
     await recordAwaits(tx, ctx, { kind: 'run', id: run.id, until: request.awaitsUntil });

@@ -1,9 +1,13 @@
 import type { MessageRecord } from '../../model/conversation-records';
 import type { RunRecord } from '../../model/records';
-import type { EngineDeps } from '../engine-deps';
 import { noteMessage } from './note-card';
 import { noteSourceOf } from './note-source';
-import { type PostTarget, postAndReadBack } from './post-in-conversation';
+import { type ConversationPosting, type PostTarget, postAndReadBack } from './post-in-conversation';
+
+/** What posting a note needs: posting into a conversation, and this relay's name for its row (N5). */
+export interface NotePosting extends ConversationPosting {
+  relayName: string | null;
+}
 
 /**
  * N7, P7: a note's card posted into its conversation, its ref stored on the note's message.
@@ -15,7 +19,7 @@ import { type PostTarget, postAndReadBack } from './post-in-conversation';
  * the ref; null when nothing was posted.
  */
 export async function postNote(
-  deps: Pick<EngineDeps, 'store' | 'platforms' | 'relayName'>,
+  deps: NotePosting,
   target: PostTarget,
   note: MessageRecord,
   run: RunRecord | null,

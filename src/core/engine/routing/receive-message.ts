@@ -1,20 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { parsePersonMessage } from '../../mentions';
-import type { MessageFields, MessageMentions } from '../../model/conversation-records';
 import type { ReceiveOutcome } from '../../ports/chat-engine';
 import type { ChatPlatform, InboundMessage } from '../../ports/chat-platform';
 import type { StoreTx } from '../../ports/store';
 import { waitTopics } from '../../ports/wait-signals';
 import { type AnsweredInThread, afterAnswerInThread, answerInThread } from '../agent-tools/answer-in-thread';
-import type { EngineDeps } from '../engine-deps';
 import type { RunJob } from '../run-job';
-import { appHelp } from './app-help';
-import { chooseResponders } from './choose-responders';
+import { appAlone, chooseForMessage } from './choose-for-message';
+import { queueResponders } from './queue-responders';
+import { mentionsIn, recordAndRead, storeMessage } from './record-message';
 import { senderFrom } from './resolve-sender';
+import type { AfterRoutingDeps, ReceiveDeps, RouteDeps } from './routing-deps';
 import { steerRunningTurn } from './steering';
 import { wakeRun } from './wake-run';
-
-const TITLE_LENGTH = 80;
 
 /** What must happen after the transaction commits: never post or enqueue for a rolled-back change. */
 export interface RoutedMessage {
@@ -38,14 +34,14 @@ export interface RoutedMessage {
  * the same transaction as the work, so a failure rolls both back. (T4: the front ends' inbox
  * routes each stored event with `routeMessage` inside its own transaction, then `afterRouting`.)
  */
-export async function receiveMessage(deps: EngineDeps, message: InboundMessage): Promise<ReceiveOutcome> {
+export async function receiveMessage(deps: ReceiveDeps, message: InboundMessage): Promise<ReceiveOutcome> {
   const result = await deps.store.transaction((tx) => routeMessage(tx, deps, message));
   return afterRouting(deps, message, result);
 }
 
 /** What follows a committed routing: the refusal told, hints, a redrawn question card, runs enqueued. */
 export async function afterRouting(
-  deps: EngineDeps,
+  deps: AfterRoutingDeps,
   message: InboundMessage,
   result: RoutedMessage,
 ): Promise<ReceiveOutcome> {
@@ -94,196 +90,72 @@ export async function afterRouting(
   return result.outcome;
 }
 
-/** P6, P8, M1–M12, P3: the routing of one message, inside the caller's transaction. */
+/**
+ * P6, P8, M1–M12, N13, P12, P16, P3: the routing of one message, inside the caller's
+ * transaction, in steps: recorded once and read (one round trip, T3), its sender resolved, the
+ * message stored; then it answers a waiting question, or its responders are chosen and it
+ * steers a running turn or queues their runs.
+ */
 export async function routeMessage(
   tx: StoreTx,
-  deps: EngineDeps,
+  deps: RouteDeps,
   message: InboundMessage,
 ): Promise<RoutedMessage> {
-  // P6 (the event recorded once), and what routing reads: who sent it where, the workspace's
-  // agents and members, the thread's conversation and the space's participants — asked together,
-  // one round trip (T3); a duplicate's reads are simply not used.
-  const [first, reads] = await Promise.all([
-    tx.processedEvents.record(message.platform, message.eventId),
-    tx.routingReads.read({
-      platform: message.platform,
-      workspace: message.workspace,
-      channelId: message.channelId,
-      thread: message.thread,
-      senderId: message.senderId,
-    }),
-  ]);
-  if (!first) return { outcome: { kind: 'duplicate' }, hints: [], refusal: null };
+  const reads = await recordAndRead(tx, message);
+  if (reads === null) return { outcome: { kind: 'duplicate' }, hints: [], refusal: null };
   const sender = senderFrom(reads);
   if (!sender.ok)
     return { outcome: { kind: 'refused', reason: sender.reason }, hints: [], refusal: sender.reason };
   const { workspace, space, member } = sender;
-  const { agents, members } = reads;
-  const parsed = parsePersonMessage(message.text, {
-    agents: agents.map((a) => ({ id: a.id, name: a.name })),
-    members: members.map((m) => ({ id: m.id, nickname: m.nickname })),
+  const parsed = mentionsIn(message.text, reads);
+  const place = { workspace, space, member, existing: reads.conversation };
+  const stored = await storeMessage(tx, message, place, parsed);
+  const conversationId = stored.conversation.id;
+  const accepted = (rest: Partial<RoutedMessage>): RoutedMessage => ({
+    outcome: { kind: 'accepted', conversationId, runIds: [] },
+    hints: [],
+    refusal: null,
+    ...rest,
   });
 
-  const existing = reads.conversation;
-  // A conversation made here, in this transaction: no other has seen it, so it has no agent
-  // message and no running turn to look for (two statements fewer for each new thread).
-  const fresh = existing === null;
-  const mentions: MessageMentions = {
-    agents: parsed.agents.map(({ agent }) => ({ agentId: agent.id, name: agent.name })),
-    // M11: a person's mention of a person starts nobody; it is kept for notification.
-    members: parsed.members.map(({ member: m }) => ({ memberId: m.id, nickname: m.nickname })),
-  };
-  const messageFields = (conversationId: string): MessageFields => ({
-    conversationId,
-    authorKind: 'person' as const,
-    authorAgentId: null,
-    authorMemberId: member.id,
-    text: message.text,
-    mentions,
-    platformMessageRef: message.messageRef,
-    note: null,
-    // P13: what was attached is recorded with the message; the turn fetches it when it starts.
-    ...(message.attachments === undefined || message.attachments.length === 0
-      ? {}
-      : { attachments: message.attachments }),
-  });
-  // T3: the conversation (in a new thread) and the message are given their ids here and
-  // inserted with the transaction's next statement (at the latest its commit): nothing reads
-  // them back, so they cost no round trip of their own.
-  const conversation = existing ?? { id: randomUUID(), ownerAgentId: null };
-  if (existing === null) {
-    await tx.conversations.insertOwed(workspace.id, {
-      id: conversation.id,
-      spaceId: space.id,
-      platform: message.platform,
-      threadId: message.thread,
-      title: titleOf(parsed.text || message.text),
-      ownerAgentId: null,
-      createdByAgentId: null,
-    });
-  }
-  const messageId = randomUUID();
-  await tx.messages.insertOwed(workspace.id, { ...messageFields(conversation.id), id: messageId });
-
-  // P12: the app's mention and nothing else: a short help, nobody starts, nothing is answered.
-  const appAlone = message.summonsApp === true && parsed.agents.length === 0 && !hasWords(message.text);
   // N13: a reply that names no agent, in a thread where a question waits, answers it.
-  if (!message.topLevel && parsed.agents.length === 0 && !appAlone) {
-    const answered = await answerInThread(tx, deps, conversation.id, message.text, member);
-    if (answered !== null) {
-      return {
-        outcome: { kind: 'accepted', conversationId: conversation.id, runIds: [] },
-        hints: [],
-        refusal: null,
-        answered,
-      };
-    }
+  if (!message.topLevel && parsed.agents.length === 0 && !appAlone(message, parsed)) {
+    const answered = await answerInThread(tx, deps, conversationId, message.text, member);
+    if (answered !== null) return accepted({ answered });
   }
+  const choice = await chooseForMessage(tx, { message, parsed, space, reads, stored });
+  if (choice.kind === 'help') return accepted({ help: choice.help });
 
-  // M2: a mentioned agent that is not yet a participant joins the space. The list is read
-  // again only after an addition (made here or by another transaction meanwhile): most
-  // mentions name participants already there, and cost one statement.
-  let participantRefs = reads.participants;
-  let added = false;
-  for (const { agent } of parsed.agents) {
-    if (participantRefs.some((p) => p.kind === 'agent' && p.agentId === agent.id)) continue;
-    await tx.spaces.addParticipant(space.id, { kind: 'agent', agentId: agent.id });
-    added = true;
-  }
-  if (added) participantRefs = await tx.spaces.listParticipants(space.id);
-  const byId = new Map(agents.map((a) => [a.id, a]));
-  const participants = participantRefs.flatMap((p) => {
-    const agent = p.kind === 'agent' ? byId.get(p.agentId) : undefined;
-    return agent ? [{ id: agent.id, reportsToId: agent.reportsToId }] : [];
-  });
-
-  const responders = chooseResponders({
-    mentionedAgentIds: parsed.agents.map(({ agent }) => agent.id),
-    mentionOnly: parsed.isMentionOnly,
-    dedicated: space.dedicated,
-    topLevel: message.topLevel,
-    summonsApp: message.summonsApp === true,
-    lastAgentId: fresh ? null : await tx.messages.lastAgentAuthorId(conversation.id),
-    ownerAgentId: conversation.ownerAgentId,
-    participants,
-  });
-
-  // P12: the app's mention alone, or one no agent here answers (M3 finds none): a short help.
-  if (message.summonsApp === true && parsed.agents.length === 0 && (appAlone || responders.length === 0)) {
-    return {
-      outcome: { kind: 'accepted', conversationId: conversation.id, runIds: [] },
-      hints: [],
-      refusal: null,
-      help: appHelp(
-        participants.flatMap((p) => byId.get(p.id)?.name ?? []),
-        { alone: appAlone },
-      ),
-    };
-  }
-
+  const hints = parsed.hints.map((hint) => hint.message);
   // P16: one agent's running built-in turn takes the message at its next tool boundary.
-  const steers = fresh
+  const steers = stored.fresh
     ? null
     : await steerRunningTurn(tx, deps, {
         workspaceId: workspace.id,
-        conversationId: conversation.id,
-        messageId,
+        conversationId,
+        messageId: stored.messageId,
         whileRunning: space.whileRunning,
         mentionedAgentIds: parsed.agents.map(({ agent }) => agent.id),
         mentionOnly: parsed.isMentionOnly,
-        responders,
-        agents: byId,
+        responders: choice.responders,
+        agents: choice.agents,
       });
-  if (steers !== null) {
-    return {
-      outcome: { kind: 'accepted', conversationId: conversation.id, runIds: [] },
-      hints: parsed.hints.map((hint) => hint.message),
-      refusal: null,
-      steers,
-    };
-  }
+  if (steers !== null) return accepted({ hints, steers });
 
-  const runIds: string[] = [];
-  const jobs: RunJob[] = [];
-  for (const agentId of responders) {
-    // T3: the run is given its id here and inserted with the commit (nothing reads it back).
-    const runId = randomUUID();
-    await tx.runs.insertOwed({
-      id: runId,
-      workspaceId: workspace.id,
-      agentId,
-      conversationId: conversation.id,
-      triggerMessageId: messageId,
-      status: 'queued',
-      liveness: 'ok',
-      wakeChain: [agentId],
-      depth: 1, // M20: a person's message starts depth 1
-      startedByMemberId: member.id,
-      startedByAgentId: null,
-      startedAt: null,
-      finishedAt: null,
-      lastEventAt: null,
-      error: null,
-      createdAt: deps.clock.now(),
-    });
-    runIds.push(runId);
-    const lane = { workspaceId: workspace.id, agentId, conversationId: conversation.id, spaceId: space.id };
-    jobs.push({ runId, lane });
-  }
+  const trigger = {
+    workspaceId: workspace.id,
+    spaceId: space.id,
+    conversationId,
+    messageId: stored.messageId,
+    memberId: member.id,
+  };
+  const jobs = await queueResponders(tx, deps, trigger, choice.responders);
   return {
-    outcome: { kind: 'accepted', conversationId: conversation.id, runIds },
-    hints: parsed.hints.map((hint) => hint.message),
+    outcome: { kind: 'accepted', conversationId, runIds: jobs.map((job) => job.runId) },
+    hints,
     refusal: null,
     jobs,
   };
-}
-
-/** Anything but whitespace and punctuation. */
-const hasWords = (text: string): boolean => /[\p{L}\p{N}]/u.test(text);
-
-function titleOf(text: string): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
 }
 
 /** M5: the sender is told which agent a prefix chose and which others matched. */

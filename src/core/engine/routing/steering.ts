@@ -2,7 +2,9 @@ import type { AgentRecord, RunRecord } from '../../model/records';
 import type { SteeringFeed } from '../../ports/runner';
 import type { StoreTx } from '../../ports/store';
 import { waitTopics } from '../../ports/wait-signals';
-import type { EngineDeps } from '../engine-deps';
+import { queuedRun } from './queued-run';
+import type { RouteDeps, SteeringFeedDeps } from './routing-deps';
+import type { WakeRunDeps } from './wake-run';
 
 /** What routing knows when it asks whether a person's message steers a running turn. */
 export interface SteeringCandidate {
@@ -28,7 +30,7 @@ export interface SteeringCandidate {
  */
 export async function steerRunningTurn(
   tx: StoreTx,
-  deps: Pick<EngineDeps, 'runners' | 'clock'>,
+  deps: RouteDeps,
   candidate: SteeringCandidate,
 ): Promise<string | null> {
   const named = [...new Set(candidate.mentionedAgentIds)];
@@ -63,30 +65,25 @@ export async function steerRunningTurn(
  */
 export async function queueLeftoverSteering(
   tx: StoreTx,
-  deps: Pick<EngineDeps, 'clock'>,
+  deps: Pick<RouteDeps, 'clock'>,
   run: RunRecord,
 ): Promise<string[]> {
   const now = deps.clock.now();
   const leftovers = await tx.steering.takeLeftovers(run, now);
   const runIds: string[] = [];
   for (const message of leftovers) {
-    const queued = await tx.runs.insert({
-      workspaceId: run.workspaceId,
-      agentId: run.agentId,
-      conversationId: run.conversationId,
-      triggerMessageId: message.messageId,
-      status: 'queued',
-      liveness: 'ok',
-      wakeChain: [run.agentId],
-      depth: 1, // M20: a person's message starts depth 1
-      startedByMemberId: message.memberId,
-      startedByAgentId: null,
-      startedAt: null,
-      finishedAt: null,
-      lastEventAt: null,
-      error: null,
-      createdAt: now,
-    });
+    const queued = await tx.runs.insert(
+      queuedRun(
+        {
+          workspaceId: run.workspaceId,
+          agentId: run.agentId,
+          conversationId: run.conversationId,
+          triggerMessageId: message.messageId,
+          createdAt: now,
+        },
+        { by: 'person', memberId: message.memberId },
+      ),
+    );
     runIds.push(queued.id);
   }
   return runIds;
@@ -102,7 +99,7 @@ export function steeredRow(from: string, text: string): string {
 }
 
 /** Enqueues the turns `queueLeftoverSteering` stored, once its transaction committed. */
-export async function enqueueLeftovers(deps: Pick<EngineDeps, 'queue'>, runIds: readonly string[]) {
+export async function enqueueLeftovers(deps: Pick<WakeRunDeps, 'queue'>, runIds: readonly string[]) {
   for (const runId of runIds) await deps.queue.enqueue({ id: runId, data: { runId } });
 }
 
@@ -112,7 +109,7 @@ export async function enqueueLeftovers(deps: Pick<EngineDeps, 'queue'>, runIds: 
  * at the start, since a message may have come before the subscription.
  */
 export async function openSteeringFeed(
-  deps: Pick<EngineDeps, 'store' | 'waits'>,
+  deps: SteeringFeedDeps,
   run: Pick<RunRecord, 'id' | 'workspaceId'>,
 ): Promise<SteeringFeed & { close(): void }> {
   let announced = true;

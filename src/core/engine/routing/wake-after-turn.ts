@@ -1,10 +1,12 @@
 import { parseAgentReply } from '../../mentions';
+import type { MessageRecord } from '../../model/conversation-records';
 import type { RunRecord } from '../../model/records';
-import { planWakes } from '../../wake';
+import { type PlannedWake, planWakes, type WakePlan } from '../../wake';
 import { postNote } from '../cards/post-note';
 import { postSystemMessage } from '../cards/system-message';
-import type { EngineDeps } from '../engine-deps';
 import type { TurnContext } from '../turn/turn-context';
+import { queuedRun } from './queued-run';
+import type { WakeAfterTurnDeps } from './routing-deps';
 import { wakeRun } from './wake-run';
 
 /**
@@ -12,16 +14,45 @@ import { wakeRun } from './wake-run';
  * each with the reply delivered as a note (N1); every rejected wake posts one system message
  * (M21). Runs are stored before they are enqueued.
  */
-export async function wakeAfterTurn(deps: EngineDeps, context: TurnContext, reply: string): Promise<void> {
-  const { run, agent, agents, conversation } = context;
+export async function wakeAfterTurn(
+  deps: WakeAfterTurnDeps,
+  context: TurnContext,
+  reply: string,
+): Promise<void> {
+  const { agent, conversation } = context;
+  const plan = await planReplyWakes(deps, context, reply);
+  if (plan === null) return;
+  const started = await storeWakes(deps, context, reply, plan.wakes);
+  for (const { note, run: woken } of started) {
+    await postNote(deps, conversation, note, woken, agent);
+    // T3: its lane is known, so it starts here when a slot is free (`wakeRun`), else is enqueued.
+    const lane = {
+      workspaceId: woken.workspaceId,
+      agentId: woken.agentId,
+      conversationId: woken.conversationId,
+      spaceId: conversation.spaceId,
+    };
+    await wakeRun(deps, { runId: woken.id, lane });
+  }
+  for (const rejection of plan.rejections) {
+    await postSystemMessage(deps, conversation, rejection.message);
+  }
+}
+
+/** M15, M19–M22: whom the reply wakes and which wakes are refused; null when it names nobody. */
+async function planReplyWakes(
+  deps: Pick<WakeAfterTurnDeps, 'clock' | 'rateLimiter'>,
+  context: TurnContext,
+  reply: string,
+): Promise<WakePlan | null> {
+  const { run, agent, agents } = context;
   const parsed = parseAgentReply(reply, {
     agents: agents.map((a) => ({ id: a.id, name: a.name })),
     selfId: agent.id,
   });
-  if (parsed.agents.length === 0 && parsed.ambiguous.length === 0) return;
-
+  if (parsed.agents.length === 0 && parsed.ambiguous.length === 0) return null;
   const nameOf = new Map(agents.map((a) => [a.id, a.name]));
-  const plan = await planWakes(
+  return planWakes(
     {
       outcome: 'succeeded',
       replier: { agentId: agent.id, name: agent.name },
@@ -37,10 +68,22 @@ export async function wakeAfterTurn(deps: EngineDeps, context: TurnContext, repl
     },
     deps.rateLimiter,
   );
+}
 
-  const started = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
-    const created: { note: Awaited<ReturnType<typeof tx.messages.insert>>; run: RunRecord }[] = [];
-    for (const wake of plan.wakes) {
+/**
+ * M2, N1: in one transaction, each woken agent joins the space and gets the reply as a note
+ * (linked to its run) and a queued run, started by the replying agent with the planned chain.
+ */
+function storeWakes(
+  deps: Pick<WakeAfterTurnDeps, 'store' | 'clock'>,
+  context: TurnContext,
+  reply: string,
+  wakes: readonly PlannedWake[],
+): Promise<{ note: MessageRecord; run: RunRecord }[]> {
+  const { run, agent, conversation } = context;
+  return deps.store.inWorkspace(run.workspaceId, async (tx) => {
+    const created: { note: MessageRecord; run: RunRecord }[] = [];
+    for (const wake of wakes) {
       await tx.spaces.addParticipant(conversation.spaceId, { kind: 'agent', agentId: wake.agentId });
       const note = await tx.messages.insert(run.workspaceId, {
         conversationId: conversation.id,
@@ -59,41 +102,21 @@ export async function wakeAfterTurn(deps: EngineDeps, context: TurnContext, repl
           foldState: 'auto',
         },
       });
-      const woken = await tx.runs.insert({
-        workspaceId: run.workspaceId,
-        agentId: wake.agentId,
-        conversationId: conversation.id,
-        triggerMessageId: note.id,
-        status: 'queued',
-        liveness: 'ok',
-        wakeChain: wake.chain,
-        depth: wake.depth,
-        startedByMemberId: null,
-        startedByAgentId: agent.id,
-        startedAt: null,
-        finishedAt: null,
-        lastEventAt: null,
-        error: null,
-        createdAt: deps.clock.now(),
-      });
+      const woken = await tx.runs.insert(
+        queuedRun(
+          {
+            workspaceId: run.workspaceId,
+            agentId: wake.agentId,
+            conversationId: conversation.id,
+            triggerMessageId: note.id,
+            createdAt: deps.clock.now(),
+          },
+          { by: 'agent', agentId: agent.id, wakeChain: wake.chain, depth: wake.depth },
+        ),
+      );
       await tx.messages.linkNoteRun(note.id, woken.id);
       created.push({ note: { ...note, note: note.note && { ...note.note, runId: woken.id } }, run: woken });
     }
     return created;
   });
-
-  for (const { note, run: woken } of started) {
-    await postNote(deps, conversation, note, woken, agent);
-    // T3: its lane is known, so it starts here when a slot is free (`wakeRun`), else is enqueued.
-    const lane = {
-      workspaceId: woken.workspaceId,
-      agentId: woken.agentId,
-      conversationId: woken.conversationId,
-      spaceId: conversation.spaceId,
-    };
-    await wakeRun(deps, { runId: woken.id, lane });
-  }
-  for (const rejection of plan.rejections) {
-    await postSystemMessage(deps, conversation, rejection.message);
-  }
 }
