@@ -52,6 +52,7 @@ export async function createGitGateway(runtime: Runtime): Promise<GitGateway | n
     metrics: runtime.metrics,
     clock: systemClock,
     timings: DEFAULT_GATEWAY_TIMINGS,
+    processSlots: runtime.launcher.slots,
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/ports/clock';
 import type { Logger } from '../../core/ports/logger';
 import type { Metrics } from '../../core/ports/metrics';
+import type { ProcessSlots } from '../../core/ports/process-slots';
 import type { RunApprovals } from '../../core/ports/run-approvals';
 import type { Store } from '../../core/ports/store';
 import type { PackInspector } from './pack-inspector';
@@ -37,4 +38,6 @@ export interface GitGatewayDeps {
   metrics?: Metrics;
   clock: Clock;
   timings: GatewayTimings;
+  /** T1: the agents' process slots (the launcher's): a held push gives its run's slot back. */
+  processSlots?: ProcessSlots;
 }

@@ -52,6 +52,7 @@ export class GitGateway {
       clock: deps.clock,
       logger: deps.logger,
       ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
+      ...(deps.processSlots === undefined ? {} : { processSlots: deps.processSlots }),
       ...(deps.timings.approvalTtlMs === undefined ? {} : { approvalTtlMs: deps.timings.approvalTtlMs }),
     });
   }

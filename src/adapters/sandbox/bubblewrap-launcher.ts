@@ -8,6 +8,7 @@ import { watchCall } from './call-lifetime';
 import type { FairSemaphore } from './fair-semaphore';
 import { type LoopbackRelay, openLoopbackRelay } from './loopback-relay';
 import type { LaunchedProcess, LauncherStatus, ProcessLauncher } from './process-launcher';
+import { RunProcessSlots } from './run-process-slots';
 import { DEFAULT_LIMITS, type SandboxPolicy } from './sandbox-policy';
 import { innerArgv, launchArgv } from './sandbox-prelude';
 import { type ProbeResult, probeSandbox } from './sandbox-probe';
@@ -26,12 +27,15 @@ export class BubblewrapLauncher implements ProcessLauncher {
   private readonly state = prepareSandboxState(undefined, this.layout.etc);
   private readonly cgroups = CallCgroups.detect();
   private probe: Promise<ProbeResult> | undefined;
+  readonly slots: RunProcessSlots;
 
   /** `programs`: where bubblewrap and socat are (default: found on PATH). */
   constructor(
-    private readonly slots: FairSemaphore,
+    semaphore: FairSemaphore,
     private readonly programs: { bwrap?: string; socat?: string } = {},
-  ) {}
+  ) {
+    this.slots = new RunProcessSlots(semaphore);
+  }
 
   async status(): Promise<LauncherStatus> {
     this.probe ??= probeSandbox(this.layout, this.state.etc, this.programs);
@@ -61,7 +65,7 @@ export class BubblewrapLauncher implements ProcessLauncher {
     this.probe ??= probeSandbox(this.layout, this.state.etc, this.programs);
     const probe = await this.probe;
     if (!probe.ok) throw new SandboxUnavailableError(probe.problem); // X4: fail closed
-    const release = await this.slots.acquire(signal);
+    const release = await this.slots.hold(policy.runId, signal);
     const limits = { ...DEFAULT_LIMITS, ...policy.limits };
     let callDir: string | undefined;
     let cgroup: CallCgroup | undefined;

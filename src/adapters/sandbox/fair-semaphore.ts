@@ -1,6 +1,7 @@
 /**
- * Issue 12 (T3): a bound on the agents' processes running at once (CPU), separate from the
- * engine's turn concurrency. First come, first served: a waiter is never overtaken.
+ * T3: a bound on the agents' processes running at once (CPU), separate from the engine's turn
+ * concurrency (held per run by `RunProcessSlots`). First come, first served: a waiter is never
+ * overtaken.
  */
 export class FairSemaphore {
   private running = 0;

@@ -1,4 +1,5 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ProcessSlots } from '../../core/ports/process-slots';
 import type { SandboxPolicy } from './sandbox-policy';
 
 /** How one call ended. `stopped` says why Summon ended it, when it did. */
@@ -35,9 +36,11 @@ export interface LauncherStatus {
 /**
  * X1–X4: starts the processes of agents (`bash` calls, CLI agents). The bubblewrap launcher
  * confines them by a `SandboxPolicy`; `SUMMON_SANDBOX=off` gives an unconfined one. Every launch
- * waits for a slot of the process concurrency bound (issue 12, T3) first.
+ * waits for a slot of the process concurrency bound (T3) first, held for the policy's run.
  */
 export interface ProcessLauncher {
+  /** T1: the bound's slots, per run: a run whose process waits for a person gives its slot back. */
+  readonly slots: ProcessSlots;
   /** Probes once (cached) whether the sandbox works. */
   status(): Promise<LauncherStatus>;
   /**

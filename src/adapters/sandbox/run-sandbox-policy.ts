@@ -4,6 +4,8 @@ import { gatewayForwards } from './gateway-forward';
 import type { SandboxForward, SandboxLimits, SandboxPolicy } from './sandbox-policy';
 
 export interface RunSandboxInput {
+  /** T1, T3: the run whose process this is (its slot is given back while the run waits for a person). */
+  runId?: string;
   /** The run's working directory (the agent's folder, or its overlay in a space with repositories). */
   workingDir: string;
   /** M9: the folders the working directory links into (the space's checkouts, the agent's folder). */
@@ -33,6 +35,7 @@ export function runSandboxPolicy(input: RunSandboxInput): SandboxPolicy {
     .filter((target) => !writable.some((dir) => target === dir || target.startsWith(`${dir}/`)));
   const forwards = uniqueByPort([...gatewayForwards(input.env), ...(input.forwards ?? [])]);
   return {
+    ...(input.runId === undefined ? {} : { runId: input.runId }),
     workingDir: input.workingDir,
     writablePaths,
     readOnlyPaths: [...new Set([...skillTargets, ...(input.readOnlyPaths ?? [])])],

@@ -29,6 +29,8 @@ export interface SandboxLimits {
  * with the `forwards` as its only ways out.
  */
 export interface SandboxPolicy {
+  /** T1, T3: the run the call is of; its process slot is held for that run (`ProcessSlots`). */
+  runId?: string;
   /** Where the command starts; visible and writable at the same path. */
   workingDir: string;
   /** Visible and writable at the same path (M9: the space's checkouts, the agent's folder). */

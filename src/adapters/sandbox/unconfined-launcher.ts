@@ -3,6 +3,7 @@ import { terminateGroup } from '../runners/command/process-group';
 import { watchCall } from './call-lifetime';
 import type { FairSemaphore } from './fair-semaphore';
 import type { LaunchedProcess, LauncherStatus, ProcessLauncher } from './process-launcher';
+import { RunProcessSlots } from './run-process-slots';
 import type { SandboxPolicy } from './sandbox-policy';
 
 export const SANDBOX_OFF_WARNING =
@@ -15,7 +16,11 @@ export const SANDBOX_OFF_WARNING =
  * Nothing else of the policy is enforced.
  */
 export class UnconfinedLauncher implements ProcessLauncher {
-  constructor(private readonly slots: FairSemaphore) {}
+  readonly slots: RunProcessSlots;
+
+  constructor(semaphore: FairSemaphore) {
+    this.slots = new RunProcessSlots(semaphore);
+  }
 
   async status(): Promise<LauncherStatus> {
     return {
@@ -30,7 +35,7 @@ export class UnconfinedLauncher implements ProcessLauncher {
     argv: readonly [string, ...string[]],
     signal?: AbortSignal,
   ): Promise<LaunchedProcess> {
-    const release = await this.slots.acquire(signal);
+    const release = await this.slots.hold(policy.runId, signal);
     const [file, ...args] = argv;
     try {
       const child = spawn(file, args, {

@@ -92,6 +92,7 @@ async function runCommand(
   const egress = await sandboxEgress(scope.egress);
   // X1–X3: the call runs in the run's sandbox: its folders, the gateway, its limits.
   const policy = runSandboxPolicy({
+    runId: scope.runId,
     workingDir: scope.workingDir,
     ...(scope.linkedRoots === undefined ? {} : { linkedRoots: scope.linkedRoots }),
     // G3: the run's own additions (its git configuration for the gateway) over the base environment.

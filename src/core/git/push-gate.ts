@@ -3,6 +3,7 @@ import type { RunRecord } from '../model/records';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { Metrics } from '../ports/metrics';
+import { noProcessSlots, type ProcessSlots } from '../ports/process-slots';
 import type { RunApprovals } from '../ports/run-approvals';
 import type { Store } from '../ports/store';
 import { pushApprovalDetails, type UpdateFacts } from './push-card';
@@ -19,6 +20,8 @@ export interface PushGateDeps {
   metrics?: Metrics;
   /** G4: how long a push's approval waits (the engine's default when unset). */
   approvalTtlMs?: number;
+  /** T1: the agents' process slots, given back by the pushing run while its push is held. */
+  processSlots?: ProcessSlots;
 }
 
 /** One push, as the gateway read it from the client's commands. */
@@ -155,8 +158,13 @@ export class PushGate {
     });
     holder.held(details.summary);
     // G4, T1: the engine's one approval wait (woken by the decision, no polling); a client
-    // that leaves ends it.
-    const outcome = await deps.approvals.awaitApproval(approval.id, holder.signal);
+    // that leaves ends it. T1: the pushing process is idle meanwhile, so its run gives its
+    // process slot back and takes one again only to run on.
+    const outcome = await (deps.processSlots ?? noProcessSlots).suspendWhile(
+      request.run.id,
+      () => deps.approvals.awaitApproval(approval.id, holder.signal),
+      holder.signal,
+    );
     if (outcome === 'aborted') {
       await deps.store.transaction((tx) =>
         tx.gitPushes.setStatus(

@@ -11,6 +11,7 @@ import { StaticTokenAuth, type UpstreamAuth } from '../../../src/adapters/git-ga
 import { PrometheusMetrics } from '../../../src/adapters/metrics/prometheus-metrics';
 import type { GuardrailDecision } from '../../../src/core/model/guardrail';
 import { type Logger, silentLogger } from '../../../src/core/ports/logger';
+import type { ProcessSlots } from '../../../src/core/ports/process-slots';
 import { type EngineSetup, held, openEngineHarness, waitFor } from '../../support/engine-harness';
 import { ScriptedRunner } from '../../support/scripted-runner';
 import { GitHubGitStandIn, git } from '../../support/stand-ins/github-git-stand-in';
@@ -31,6 +32,8 @@ export async function openGatewayFixture(
     logger?: Logger;
     credentialTtlMs?: number;
     auth?: (upstream: GitHubGitStandIn) => Promise<UpstreamAuth>;
+    /** T1: the launcher's process slots, given back while a push is held. */
+    processSlots?: ProcessSlots;
   } = {},
 ) {
   const turn = held('done');
@@ -73,6 +76,7 @@ export async function openGatewayFixture(
     metrics,
     clock,
     timings: { progressMs: 200, ...timings },
+    ...(options.processSlots === undefined ? {} : { processSlots: options.processSlots }),
   });
   const server: Server = createServer((req, res) => {
     if (!gateway.handle(req, res)) {

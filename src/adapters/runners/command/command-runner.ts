@@ -81,6 +81,7 @@ export class CommandRunner implements Runner {
       () => {
         lastOutputAt = Date.now(); // a decision that took a while is not the agent's silence
       },
+      { slots: this.launcher.slots, runId: request.runId },
     );
     let call: LaunchedProcess | undefined;
     let watchdog: NodeJS.Timeout | undefined;
@@ -110,6 +111,7 @@ export class CommandRunner implements Runner {
       // X1, X2, A9: the agent (and so its own file tools) sees only the run's folders; the
       // gateway, its hook channel and the run's egress proxy are its only connections.
       const policy = runSandboxPolicy({
+        runId: request.runId,
         workingDir: request.workingDir,
         ...(request.linkedRoots === undefined ? {} : { linkedRoots: request.linkedRoots }),
         env: { ...env, ...egress.env },

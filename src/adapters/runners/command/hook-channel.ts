@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ProcessSlots } from '../../../core/ports/process-slots';
 import type { ToolAuthorization, ToolCall } from '../../../core/ports/turn-tools';
 import { HOOK_PATH, preToolUseInputSchema, toToolCall } from './pre-tool-use-protocol';
 
@@ -18,15 +19,25 @@ export interface HookChannel {
 
 export type Authorize = (call: ToolCall, signal: AbortSignal) => Promise<ToolAuthorization>;
 
+/** T1: the agent's run and the process slots it gives back while its hook waits. */
+export interface HookRun {
+  slots: ProcessSlots;
+  runId: string;
+}
+
 /**
  * A9: the runner's side of the pre-tool-use hook: an HTTP server on 127.0.0.1 (a random port)
  * that answers only requests carrying this run's random token, with the guardrail decision for
  * the CLI agent's tool call. A decision still pending when the run ends is a denial (G2a).
+ * T1: the agent is blocked on its hook meanwhile (an `ask` waits for a person), so its run
+ * gives its process slot back while the decision is pending and takes one again, in turn,
+ * before the agent hears it; a decision made at once finds the slot free unless others wait.
  */
 export async function openHookChannel(
   authorize: Authorize,
   runSignal: AbortSignal,
   onSettled: () => void,
+  run?: HookRun,
 ): Promise<HookChannel> {
   const token = randomBytes(24).toString('hex');
   let pending = 0;
@@ -55,7 +66,9 @@ export async function openHookChannel(
     pending += 1;
     let decision: ToolAuthorization;
     try {
-      decision = await authorize(toToolCall(parsed.data), signal);
+      const call = toToolCall(parsed.data);
+      const decide = () => authorize(call, signal);
+      decision = await (run === undefined ? decide() : run.slots.suspendWhile(run.runId, decide, signal));
     } catch (error) {
       decision = {
         allowed: false,
