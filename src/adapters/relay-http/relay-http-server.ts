@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RelayPairingRecord } from '../../core/model/relay-records';
 import type { Clock } from '../../core/ports/clock';
 import type { Logger } from '../../core/ports/logger';
 import type { Store } from '../../core/ports/store';
@@ -11,7 +12,6 @@ import {
   type RelayOperation,
   RelayRefusal,
 } from '../../core/relays/relay-protocol';
-import type { RelayPairingRecord } from '../../core/relays/relay-records';
 import { completeOffer } from './relay-pairing';
 import { HEADERS, verifyRequest } from './relay-signature';
 

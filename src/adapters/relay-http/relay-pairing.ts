@@ -1,14 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { RelayLevel } from '../../core/model/relay-level';
+import type { PairRequest } from '../../core/model/relay-protocol';
+import type { RelayPairingRecord } from '../../core/model/relay-records';
 import type { Clock } from '../../core/ports/clock';
 import type { Store } from '../../core/ports/store';
-import type { RelayLevel } from '../../core/relays/relay-level';
-import {
-  type PairRequest,
-  pairResponse,
-  RELAY_PATH_PREFIX,
-  RelayRefusal,
-} from '../../core/relays/relay-protocol';
-import type { RelayPairingRecord } from '../../core/relays/relay-records';
+import { pairResponse, RELAY_PATH_PREFIX, RelayRefusal } from '../../core/relays/relay-protocol';
 import { newKeyPair, signedHeaders } from './relay-signature';
 
 /** R1: an offer is good for this long, once. */

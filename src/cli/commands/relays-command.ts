@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import { RelayHttpClient } from '../../adapters/relay-http/relay-http-client';
 import { acceptOffer, createOffer, decodeOffer } from '../../adapters/relay-http/relay-pairing';
 import { AppError } from '../../core/errors';
+import type { RelayLevel } from '../../core/model/relay-level';
 import { systemClock } from '../../core/ports/clock';
 import type { Store } from '../../core/ports/store';
-import { isRelayLevel, LEVEL_WORDS, type RelayLevel } from '../../core/relays/relay-level';
+import { isRelayLevel, LEVEL_WORDS } from '../../core/relays/relay-level';
 import { type CliContext, withRuntime } from '../cli-context';
 import { formatTable } from '../format-table';
 

@@ -1,5 +1,7 @@
 import { parse } from 'yaml';
 import { z } from 'zod';
+import type { SameType } from '../model/same-type';
+import type { SkillFrontMatter } from '../model/skill-verdict';
 import { SLUG_PATTERN, SLUG_RULE } from '../workspace/slug';
 
 /**
@@ -20,7 +22,11 @@ export const skillFrontMatterSchema = z.looseObject({
   assets: z.array(relativePath).optional(),
 });
 
-export type SkillFrontMatter = z.infer<typeof skillFrontMatterSchema>;
+/** The model's `SkillFrontMatter` is exactly what the schema reads (the compiler checks it). */
+export const FRONT_MATTER_MATCHES_THE_MODEL = true satisfies SameType<
+  z.output<typeof skillFrontMatterSchema>,
+  SkillFrontMatter
+>;
 
 export type ParsedSkillMarkdown =
   | { ok: true; frontMatter: SkillFrontMatter; body: string; bodyStartLine: number }

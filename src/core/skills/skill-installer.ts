@@ -1,5 +1,6 @@
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { WorkspaceRecord } from '../model/records';
+import type { LockEntry, SkillSource } from '../model/skill-lock';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type {
@@ -12,7 +13,7 @@ import type {
 import type { Store } from '../ports/store';
 import { isSlug, SLUG_RULE } from '../workspace/slug';
 import { skillContentHash } from './content-hash';
-import { type LockEntry, REPO_PATTERN, type SkillSource, skillPathIn, sourcePath } from './skill-lock';
+import { REPO_PATTERN, skillPathIn, sourcePath } from './skill-lock';
 import { type CheckedSkill, checkSkill } from './skill-review';
 
 export interface SkillInstallerDeps {
