@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { gatewayUrlProblem } from '../adapters/sandbox/gateway-forward';
+import { gatewayUrlProblem } from './gateway-url';
 import { parseServeRole, type ServeRole } from './serve-role';
 
 /**
