@@ -2,7 +2,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import type { SameType } from '../model/same-type';
 import type { SkillFrontMatter } from '../model/skill-verdict';
-import { SLUG_PATTERN, SLUG_RULE } from '../workspace/slug';
+import { SLUG_PATTERN, SLUG_RULE } from '../model/slug';
 
 /**
  * A5, A6: what a `SKILL.md` front matter must hold: a slug `name` (its folder's), a

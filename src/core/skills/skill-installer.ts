@@ -1,6 +1,7 @@
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { WorkspaceRecord } from '../model/records';
 import type { LockEntry, SkillSource } from '../model/skill-lock';
+import { isSlug, SLUG_RULE } from '../model/slug';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type {
@@ -11,7 +12,6 @@ import type {
   SourceListing,
 } from '../ports/skill-sources';
 import type { Store } from '../ports/store';
-import { isSlug, SLUG_RULE } from '../workspace/slug';
 import { skillContentHash } from './content-hash';
 import { REPO_PATTERN, skillPathIn, sourcePath } from './skill-lock';
 import { type CheckedSkill, checkSkill } from './skill-review';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { SameType } from '../model/same-type';
 import type { LockEntry, SkillLock, SkillSource, SkillSources } from '../model/skill-lock';
-import { SLUG_PATTERN, SLUG_RULE } from '../workspace/slug';
+import { SLUG_PATTERN, SLUG_RULE } from '../model/slug';
 
 export const REPO_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 export const REPO_RULE = 'must be a GitHub repository "owner/name"';
