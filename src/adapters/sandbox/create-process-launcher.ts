@@ -7,7 +7,7 @@ import { UnconfinedLauncher } from './unconfined-launcher';
 export interface SandboxSettings {
   /** X4: 'off' only when the operator says so (`SUMMON_SANDBOX=off`). */
   mode: 'on' | 'off';
-  /** Issue 12 (T3): agents' processes (bash calls, CLI agents) running at once. */
+  /** T3: agents' processes (bash calls, CLI agents) running at once. */
   processConcurrency: number;
 }
 

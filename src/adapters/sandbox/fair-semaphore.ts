@@ -1,5 +1,5 @@
 /**
- * Issue 12 (T3): a bound on the agents' processes running at once (CPU), separate from the
+ * T3: a bound on the agents' processes running at once (CPU), separate from the
  * engine's turn concurrency. First come, first served: a waiter is never overtaken.
  */
 export class FairSemaphore {

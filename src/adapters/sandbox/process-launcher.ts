@@ -35,7 +35,7 @@ export interface LauncherStatus {
 /**
  * X1–X4: starts the processes of agents (`bash` calls, CLI agents). The bubblewrap launcher
  * confines them by a `SandboxPolicy`; `SUMMON_SANDBOX=off` gives an unconfined one. Every launch
- * waits for a slot of the process concurrency bound (issue 12, T3) first.
+ * waits for a slot of the process concurrency bound (T3) first.
  */
 export interface ProcessLauncher {
   /** Probes once (cached) whether the sandbox works. */
