@@ -11,6 +11,7 @@ import { GitHubAppAuth, type GitHubTokens, StaticGitHubTokens } from '../adapter
 import { PullRequests } from '../adapters/github/pull-requests';
 import { threadPoster } from '../adapters/github/thread-poster';
 import { type GitHubConfig, workspacesDir } from '../config/config';
+import { postSystemMessage } from '../core/engine/cards/system-message';
 import type { Platform } from '../core/model/platform';
 import type { ChatPlatform } from '../core/ports/chat-platform';
 import { systemClock } from '../core/ports/clock';
@@ -71,7 +72,9 @@ export function createPullRequests(
     approvals: runtime.engineApprovals,
     tokens,
     apiUrl: runtime.config.github.apiUrl,
-    post: threadPoster(runtime.store, platforms),
+    post: threadPoster(runtime.store, (conversation, text) =>
+      postSystemMessage({ store: runtime.store, platforms }, conversation, text),
+    ),
     logger: runtime.logger.child({ component: 'pull-requests' }),
   });
 }

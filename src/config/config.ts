@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { gatewayUrlProblem } from '../adapters/sandbox/gateway-forward';
+import { gatewayUrlProblem } from './gateway-url';
 import { parseServeRole, type ServeRole } from './serve-role';
 
 /**
@@ -39,7 +39,7 @@ export interface Config {
 /** X4: the sandbox is on unless `SUMMON_SANDBOX=off`; any other value than on/off is an error. */
 export interface SandboxConfig {
   mode: 'on' | 'off';
-  /** SUMMON_PROCESS_CONCURRENCY: agents' processes running at once (issue 12, T3; default 2 × CPUs, at least 2). */
+  /** SUMMON_PROCESS_CONCURRENCY: agents' processes running at once (T3; default 2 × CPUs, at least 2). */
   processConcurrency: number;
   /** SUMMON_SANDBOX_READ_ONLY: more host paths (colon-separated) a CLI agent needs, visible read-only. */
   readOnlyPaths: string[];

@@ -1,5 +1,5 @@
+import type { RunReach } from '../../core/model/host-reach';
 import { normalizeHost } from '../../core/network/allowed-domains';
-import type { RunReach } from '../../core/network/host-verdict';
 import type { EgressProxies, HostAuthorizer, RunEgress, RunReachCheck } from '../../core/ports/egress';
 import type { Logger } from '../../core/ports/logger';
 import { type StartedEgressProxy, startEgressProxy } from './egress-proxy';

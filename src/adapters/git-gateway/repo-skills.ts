@@ -2,9 +2,10 @@ import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import matter from 'gray-matter';
 import { REPO_SKILL_DIRS } from '../../core/git/active-repo';
+import type { GateVerdict } from '../../core/model/skill-verdict';
 import { skillContentHash } from '../../core/skills/content-hash';
 import { checkSkillFiles } from '../../core/skills/skill-gate';
-import { formatFinding, type GateVerdict } from '../../core/skills/skill-verdict';
+import { formatFinding } from '../../core/skills/skill-verdict';
 import { skillEntrySchema } from '../../core/workspace/workspace-file-schema';
 import { readSkillFolder } from '../skill-sources/read-skill-folder';
 

@@ -3,6 +3,7 @@ import type { GitCredentialRecord } from '../../core/model/git-gateway';
 import type { RunRecord } from '../../core/model/records';
 import type { Clock } from '../../core/ports/clock';
 import type { Store } from '../../core/ports/store';
+import { readRunScopeIn, scopeRepos } from '../../core/spaces/run-scope';
 
 /** Per-run credentials live at most this long, and never past the end of their run. */
 export const DEFAULT_CREDENTIAL_TTL_MS = 6 * 60 * 60 * 1000;
@@ -31,13 +32,10 @@ export class RunCredentials {
     const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
     const now = this.clock.now();
     return this.store.transaction(async (tx) => {
-      const run = await tx.runs.findById(runId);
-      if (run === null) return null;
-      const conversation = await tx.conversations.findById(run.conversationId);
-      const space = conversation === null ? null : await findSpace(tx, run.workspaceId, conversation.spaceId);
-      const repos = space?.repos ?? [];
-      if (repos.length === 0) return null;
-      await tx.gitCredentials.insert(run.workspaceId, {
+      const scope = await readRunScopeIn(tx, runId);
+      const repos = scopeRepos(scope);
+      if (scope === null || repos.length === 0) return null;
+      await tx.gitCredentials.insert(scope.run.workspaceId, {
         runId,
         tokenHash: hashToken(token),
         repos,
@@ -83,14 +81,6 @@ export class RunCredentials {
     }
     return { ok: true, credential, run };
   }
-}
-
-async function findSpace(
-  tx: Parameters<Parameters<Store['transaction']>[0]>[0],
-  workspaceId: string,
-  id: string,
-) {
-  return (await tx.spaces.list(workspaceId)).find((s) => s.id === id) ?? null;
 }
 
 /** The password of HTTP Basic authentication, or null. */

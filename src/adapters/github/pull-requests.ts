@@ -2,6 +2,7 @@ import { Octokit } from '@octokit/rest';
 import { resolveRunAction } from '../../core/git/push-policy';
 import type { Logger } from '../../core/ports/logger';
 import type { Store } from '../../core/ports/store';
+import { readRunScope, scopeRepos } from '../../core/spaces/run-scope';
 import type { GatewayApprovals } from '../git-gateway/gateway-deps';
 import { DEFAULT_GITHUB_API_URL, type GitHubTokens } from './github-app-auth';
 
@@ -41,24 +42,16 @@ export class PullRequests {
 
   async open(input: OpenPullRequestInput, signal?: AbortSignal): Promise<OpenPullRequestResult> {
     const { store } = this.deps;
-    const found = await store.transaction(async (tx) => {
-      const run = await tx.runs.findById(input.runId);
-      const conversation = run === null ? null : await tx.conversations.findById(run.conversationId);
-      const space =
-        run === null || conversation === null
-          ? null
-          : ((await tx.spaces.list(run.workspaceId)).find((s) => s.id === conversation.spaceId) ?? null);
-      return { run, space };
-    });
-    if (found.run === null) return { ok: false, reason: `There is no run ${input.runId}.` };
-    const repos = found.space?.repos ?? [];
+    const scope = await readRunScope(store, input.runId);
+    if (scope === null) return { ok: false, reason: `There is no run ${input.runId}.` };
+    const repos = scopeRepos(scope);
     if (!repos.some((r) => r.toLowerCase() === input.repo.toLowerCase())) {
       return {
         ok: false,
         reason: `${input.repo} is not a repository of this space (${repos.join(', ') || 'none'}).`,
       };
     }
-    const resolution = await resolveRunAction(store, found.run, 'open_pull_request');
+    const resolution = await resolveRunAction(store, scope.run, 'open_pull_request');
     if (resolution.decision === 'deny') return { ok: false, reason: resolution.reason };
     if (resolution.decision === 'ask') {
       const approval = await this.deps.approvals.requestApproval({

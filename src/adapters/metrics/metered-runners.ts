@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
+import type { TokenUsage } from '../../core/model/token-usage';
 import type { Metrics, TokenKind } from '../../core/ports/metrics';
 import type { Runner, RunnerEvent, RunnerResolver } from '../../core/ports/runner';
-import type { TokenUsage } from '../../core/usage/token-usage';
 
 const TOKEN_FIELDS: readonly [keyof TokenUsage, TokenKind][] = [
   ['inputTokens', 'input'],

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RelayPairingRecord } from '../../core/model/relay-records';
 import type { Clock } from '../../core/ports/clock';
 import type { Logger } from '../../core/ports/logger';
 import type { Store } from '../../core/ports/store';
 import type { RelayInbound } from '../../core/relays/relay-inbound';
+import { completeOffer } from '../../core/relays/relay-pairing';
 import {
   pairRequest,
   RELAY_OPERATIONS,
@@ -11,8 +13,6 @@ import {
   type RelayOperation,
   RelayRefusal,
 } from '../../core/relays/relay-protocol';
-import type { RelayPairingRecord } from '../../core/relays/relay-records';
-import { completeOffer } from './relay-pairing';
 import { HEADERS, verifyRequest } from './relay-signature';
 
 /** R1: a request's timestamp may be this far from our clock, either way; nonces are kept as long. */

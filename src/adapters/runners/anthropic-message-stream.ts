@@ -5,9 +5,10 @@ import type {
   RawMessageStreamEvent,
   StopReason,
 } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { TokenUsage } from '../../core/model/token-usage';
 import type { RunnerEvent } from '../../core/ports/runner';
 import type { ToolCall } from '../../core/ports/turn-tools';
-import { type TokenUsage, tokenCount } from '../../core/usage/token-usage';
+import { tokenCount } from '../../core/usage/token-usage';
 import { parseToolInput } from './tool-round';
 
 type Block =

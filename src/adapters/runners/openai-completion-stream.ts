@@ -2,9 +2,10 @@ import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionChunk,
 } from 'openai/resources/chat/completions';
+import type { TokenUsage } from '../../core/model/token-usage';
 import type { RunnerEvent } from '../../core/ports/runner';
 import type { ToolCall } from '../../core/ports/turn-tools';
-import { type TokenUsage, tokenCount } from '../../core/usage/token-usage';
+import { tokenCount } from '../../core/usage/token-usage';
 import { parseToolInput } from './tool-round';
 
 /** One streamed completion, assembled: the assistant message to send back and its calls. */

@@ -2,16 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { cp, lstat, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ValidationError } from '../../core/errors';
+import type { SkillFile } from '../../core/model/skill-files';
+import type { SkillLock, SkillSources } from '../../core/model/skill-lock';
 import type { SkillLibrary } from '../../core/ports/skill-sources';
-import type { SkillFile } from '../../core/skills/skill-files';
-import {
-  emptyLock,
-  emptySources,
-  type SkillLock,
-  type SkillSources,
-  skillLockSchema,
-  skillSourcesSchema,
-} from '../../core/skills/skill-lock';
+import { emptyLock, emptySources, skillLockSchema, skillSourcesSchema } from '../../core/skills/skill-lock';
 import { assertSlug, pathInside } from '../../core/workspace/slug';
 import { writeFileAtomic } from '../workspace-directory/atomic-write';
 import { readSkillFolder } from './read-skill-folder';

@@ -1,6 +1,6 @@
 import type { App, webApi } from '@slack/bolt';
-import type { AgentPresence } from '../../core/agents/presence';
-import type { WorkspaceOverview } from '../../core/commands/workspace-overview';
+import type { AgentPresence } from '../../core/model/agent-view';
+import type { WorkspaceOverview } from '../../core/model/workspace-overview';
 import type { ChatDirectory } from '../../core/ports/chat-directory';
 import type { Logger } from '../../core/ports/logger';
 import { formatTokens, formatUsd } from '../../core/usage/budget';

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { type AgentView, listAgentViews, showAgentView } from '../../core/agents/agent-roster';
+import { listAgentViews, showAgentView } from '../../core/agents/agent-roster';
+import type { AgentView } from '../../core/model/agent-view';
 import { type CliContext, withRuntime } from '../cli-context';
 import { formatTable } from '../format-table';
 

@@ -1,10 +1,13 @@
 import type { Command } from 'commander';
+import { httpPairingChannel } from '../../adapters/relay-http/http-pairing-channel';
 import { RelayHttpClient } from '../../adapters/relay-http/relay-http-client';
-import { acceptOffer, createOffer, decodeOffer } from '../../adapters/relay-http/relay-pairing';
 import { AppError } from '../../core/errors';
+import type { RelayLevel } from '../../core/model/relay-level';
 import { systemClock } from '../../core/ports/clock';
 import type { Store } from '../../core/ports/store';
-import { isRelayLevel, LEVEL_WORDS, type RelayLevel } from '../../core/relays/relay-level';
+import { isRelayLevel, LEVEL_WORDS } from '../../core/relays/relay-level';
+import { decodeOffer } from '../../core/relays/relay-offer';
+import { acceptOffer, createOffer } from '../../core/relays/relay-pairing';
 import { type CliContext, withRuntime } from '../cli-context';
 import { formatTable } from '../format-table';
 
@@ -33,7 +36,7 @@ export function registerRelaysCommand(program: Command, context: CliContext): vo
             'invalid',
           );
         const workspaceId = await workspaceIdOf(store, options.workspace);
-        const deps = { store, clock: systemClock };
+        const deps = { store, clock: systemClock, channel: httpPairingChannel };
         if (options.accept === undefined) {
           if (config.publicUrl === undefined)
             throw new AppError(

@@ -1,18 +1,8 @@
 import { NotFoundError } from '../errors';
-import type { AgentRecord } from '../model/records';
-import type { AgentLiveStatus } from '../model/run';
+import type { AgentView } from '../model/agent-view';
 import type { Store } from '../ports/store';
 import { deriveLiveStatus } from './live-status';
-import { type AgentPresence, derivePresence, type RunActivity } from './presence';
-
-export interface AgentView {
-  agent: AgentRecord;
-  reportsTo: string | null;
-  status: AgentLiveStatus;
-  /** A13: thinking, running, blocked on approval, done; null when it never ran. */
-  presence: AgentPresence | null;
-  lastRunAt: Date | null;
-}
+import { derivePresence, type RunActivity } from './presence';
 
 /**
  * A13: what the events of a run in progress showed in this process (`RunActivityBoard`); runs of

@@ -1,15 +1,13 @@
+import type { AgentPresence } from '../model/agent-view';
 import type { RunLiveness, RunStatus } from '../model/run';
 import type { RunnerEvent } from '../ports/runner';
 
-/**
- * A13: presence, a coarser live picture than A12's live status, from run events: the model is
- * `thinking`, a tool call is `running`, a call is `blockedOnApproval`, or the agent is `done`.
- * The events are this process's (`RunActivityBoard`); a run another worker executes is judged
- * from the store (its liveness, its pending approvals, its checkpoint's call in flight), so
- * every process shows the runs of every worker.
+/*
+ * A13: presence (`AgentPresence`) from run events. The events are this process's
+ * (`RunActivityBoard`); a run another worker executes is judged from the store (its liveness,
+ * its pending approvals, its checkpoint's call in flight), so every process shows the runs of
+ * every worker.
  */
-export const AGENT_PRESENCES = ['thinking', 'running', 'blockedOnApproval', 'done'] as const;
-export type AgentPresence = (typeof AGENT_PRESENCES)[number];
 
 /** What a run in progress is doing, from its events: the model's turn, or tool calls in flight. */
 export interface RunActivity {

@@ -1,22 +1,9 @@
-import { type AgentView, listAgentViews, type RunActivityLookup } from '../agents/agent-roster';
-import type { ApprovalRecord } from '../model/approval-record';
+import { listAgentViews, type RunActivityLookup } from '../agents/agent-roster';
 import type { BindablePlatform } from '../model/platform';
+import type { WorkspaceOverview } from '../model/workspace-overview';
 import { type Clock, systemClock } from '../ports/clock';
 import type { Store } from '../ports/store';
-import type { UsageReportRow } from '../ports/usage-store';
 import { periodStart } from '../usage/budget';
-
-export interface WorkspaceOverview {
-  workspaceName: string;
-  /** A12, A13: every agent with its live status and presence. */
-  agents: AgentView[];
-  /** G4: approvals waiting for a decision, oldest first. */
-  pendingApprovals: ApprovalRecord[];
-  /** P1: the spaces and this platform's channels bound to each. */
-  spaces: { name: string; channels: string[] }[];
-  /** O3: this month's usage (UTC) by agent, the largest first. */
-  usageThisMonth: UsageReportRow[];
-}
 
 const FAR_FUTURE = new Date(8.64e15);
 

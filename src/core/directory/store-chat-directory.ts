@@ -1,7 +1,8 @@
 import type { RunActivityLookup } from '../agents/agent-roster';
-import { type WorkspaceOverview, workspaceOverview } from '../commands/workspace-overview';
+import { workspaceOverview } from '../commands/workspace-overview';
 import type { BindablePlatform } from '../model/platform';
 import type { MemberRecord } from '../model/records';
+import type { WorkspaceOverview } from '../model/workspace-overview';
 import type { ChannelCursor } from '../ports/channel-cursor-store';
 import type { ChatDirectory, PlatformMember } from '../ports/chat-directory';
 import type { Store } from '../ports/store';

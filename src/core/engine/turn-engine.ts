@@ -1,7 +1,7 @@
 import { AppError } from '../errors';
-import type { ApprovalOutcome } from '../guardrails/approval';
 import { InboxRouter } from '../ingest/inbox-router';
 import { tellInThread } from '../ingest/tell-in-thread';
+import type { ApprovalOutcome } from '../model/approval';
 import type { ApprovalRecord } from '../model/approval-record';
 import type { InboxEntry } from '../model/inbox';
 import { canStartWork } from '../model/member';

@@ -1,6 +1,6 @@
+import type { Approval, ApprovalDecider, ApprovalVerdict } from '../model/approval';
 import type { ApprovalStatus } from '../model/guardrail';
 import { canApprove } from '../model/member';
-import type { Approval, ApprovalDecider, ApprovalVerdict } from './approval';
 import { expireIfDue } from './approval-expiry';
 
 export type ApprovalRefusalCode = 'agent' | 'role' | 'already_decided' | 'expired';

@@ -1,5 +1,5 @@
 /** Action guardrails (G1–G2b) and approvals (G4): pure decisions, no I/O. */
-export type { Approval, ApprovalDecider, ApprovalOutcome, ApprovalVerdict } from './approval';
+export type { Approval, ApprovalDecider, ApprovalOutcome, ApprovalVerdict } from '../model/approval';
 export type {
   ApprovalAuditEntry,
   ApprovalDecisionResult,

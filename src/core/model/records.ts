@@ -1,5 +1,5 @@
-import type { Budget } from '../usage/budget';
 import type { AdapterId } from './agent';
+import type { Budget } from './budget';
 import type { GuardrailAction, GuardrailDecision, GuardrailScopeKind } from './guardrail';
 import type { MemberRole } from './member';
 import type { BindablePlatform, Platform } from './platform';

@@ -1,7 +1,5 @@
 import type { GuardrailDecision } from '../model/guardrail';
-
-/** What the egress proxy does with one host (X2). */
-export type HostVerdict = { kind: 'pass' } | { kind: 'ask' } | { kind: 'refuse'; reason: string };
+import type { HostVerdict, RunReach } from '../model/host-reach';
 
 export interface HostVerdictInput {
   host: string;
@@ -37,9 +35,6 @@ function parentDomain(host: string): string {
   const labels = host.split('.');
   return labels.length > 2 ? labels.slice(1).join('.') : host;
 }
-
-/** X2: can the run's commands reach any host at all? When not, why (the sentence a refusal shows). */
-export type RunReach = { reachable: true } | { reachable: false; reason: string };
 
 /**
  * X2: the whole run at once, from the same inputs as `hostVerdict`: under `deny`, or with no

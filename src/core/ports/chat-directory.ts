@@ -1,5 +1,5 @@
-import type { WorkspaceOverview } from '../commands/workspace-overview';
 import type { BindablePlatform } from '../model/platform';
+import type { WorkspaceOverview } from '../model/workspace-overview';
 import type { ChannelCursor } from './channel-cursor-store';
 
 /** A member of a workspace as a front end mentions them: the nickname, and their account on its platform. */

@@ -1,4 +1,4 @@
-import type { RunReach } from '../network/host-verdict';
+import type { RunReach } from '../model/host-reach';
 import type { ToolAuthorization } from './tool-authorization';
 
 /**

@@ -32,9 +32,9 @@ export type InboxDecision =
   | { kind: 'drop'; reason: string; afterCommit?: () => Promise<void> };
 
 /**
- * T4: a front end's reading of its own inbox rows: the lookups it used to do before the ack
- * (member nicknames for mentions, whether a channel is bound) happen here, after the ack,
- * inside the routing transaction.
+ * T4: a front end's reading of its own inbox rows. Its lookups (member nicknames for mentions,
+ * whether a channel is bound) happen here, after the ack, inside the routing transaction, so
+ * the ack waits for one durable write only.
  */
 export interface InboxDecoder {
   /**

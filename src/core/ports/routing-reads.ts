@@ -43,7 +43,7 @@ export interface RoutingReads {
 }
 
 /**
- * T3, T4 (issue 12, item 5): routing's reads in one round trip, in the routing transaction.
+ * T3, T4: routing's reads in one round trip, in the routing transaction.
  * Each is one statement, sent with whatever else the transaction asks in the same tick: an
  * inbox decoder's `membersOfTeam` and `channelIsBound` asked together (`Promise.all`) cost one
  * round trip.

@@ -1,4 +1,4 @@
-import type { ApprovalOutcome } from '../guardrails/approval';
+import type { ApprovalOutcome } from '../model/approval';
 import type { ApprovalDetails, ApprovalRecord } from '../model/approval-record';
 import type { GuardrailAction } from '../model/guardrail';
 

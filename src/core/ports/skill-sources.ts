@@ -1,7 +1,6 @@
-import type { SkillFile } from '../skills/skill-files';
-import type { GateReport } from '../skills/skill-gate';
-import type { SkillLock, SkillSources } from '../skills/skill-lock';
-import type { GateVerdict } from '../skills/skill-verdict';
+import type { SkillFile } from '../model/skill-files';
+import type { SkillLock, SkillSources } from '../model/skill-lock';
+import type { GateReport, GateVerdict } from '../model/skill-verdict';
 
 /** A skill folder fetched at one commit into a temporary folder (A6: not `skills/` yet). */
 export interface FetchedSkill {

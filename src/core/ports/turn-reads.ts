@@ -35,7 +35,7 @@ export interface TurnReads {
 }
 
 /**
- * T3 (issue 12, item 5): a turn's reads at its start in one round trip to the database, in the
+ * T3: a turn's reads at its start in one round trip to the database, in the
  * transaction that claimed it, instead of one statement per repository.
  */
 export interface TurnReadRepository {

@@ -1,18 +1,6 @@
-import type { Spent } from '../usage/budget';
-import type { TokenUsage } from '../usage/token-usage';
-
-export const USAGE_GROUPINGS = ['agent', 'space', 'member'] as const;
-export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
-
-/** One line of `summon usage`: the runs of one agent, space or member since a moment. */
-export interface UsageReportRow {
-  /** The agent's or space's name, the member's nickname; `(an agent)` for runs an agent started. */
-  name: string;
-  runs: number;
-  usage: TokenUsage;
-  /** US dollars of the priced calls; null when none of them had a price. */
-  costUsd: number | null;
-}
+import type { Spent } from '../model/budget';
+import type { TokenUsage } from '../model/token-usage';
+import type { UsageGrouping, UsageReportRow } from '../model/usage-report';
 
 /** O3: token usage and cost, stored on each run as its model calls report them. */
 export interface UsageRepository {

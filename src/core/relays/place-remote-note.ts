@@ -2,14 +2,14 @@ import { postNote } from '../engine/cards/post-note';
 import { queuedRun } from '../engine/routing/queued-run';
 import type { ConversationRecord, MessageRecord } from '../model/conversation-records';
 import type { AgentRecord, RunRecord, SpaceRecord } from '../model/records';
+import type { PromptRequest, PromptResponse } from '../model/relay-protocol';
+import type { RelayPairingRecord } from '../model/relay-records';
 import { conversationMarker } from '../notes';
 import type { StoreTx } from '../ports/store';
 import { MAX_WAKE_DEPTH } from '../wake/wake-limits';
 import { checkRelayChain } from './relay-chain';
 import type { RelayInboundDeps } from './relay-inbound-deps';
-import type { PromptRequest, PromptResponse } from './relay-protocol';
 import { RelayRefusal } from './relay-protocol';
-import type { RelayPairingRecord } from './relay-records';
 
 const TITLE_LENGTH = 80;
 

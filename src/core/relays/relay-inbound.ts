@@ -1,19 +1,13 @@
 import { recordAnswer } from '../engine/agent-tools';
+import type { RelayLevel } from '../model/relay-level';
+import type { AgentsResponse, AnswerResponse, RevokeResponse, WaitResponse } from '../model/relay-protocol';
+import type { RelayPairingRecord } from '../model/relay-records';
 import { waitTopics } from '../ports/wait-signals';
 import { awaitSignal } from '../waits/await-signal';
 import { placeRemoteNote } from './place-remote-note';
 import type { RelayInboundDeps } from './relay-inbound-deps';
-import { levelAllows, type RelayLevel } from './relay-level';
-import {
-  type AgentsResponse,
-  type AnswerResponse,
-  RELAY_OPERATIONS,
-  type RelayOperation,
-  RelayRefusal,
-  type RevokeResponse,
-  type WaitResponse,
-} from './relay-protocol';
-import type { RelayPairingRecord } from './relay-records';
+import { levelAllows } from './relay-level';
+import { RELAY_OPERATIONS, type RelayOperation, RelayRefusal } from './relay-protocol';
 import { type SessionLink, sessionLink } from './session-link';
 
 /**

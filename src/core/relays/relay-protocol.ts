@@ -1,5 +1,18 @@
 import { z } from 'zod';
-import { RELAY_LEVELS } from './relay-level';
+import { RELAY_LEVELS } from '../model/relay-level';
+import type {
+  AgentsResponse,
+  AnswerRequest,
+  AnswerResponse,
+  PairRequest,
+  PairResponse,
+  PromptRequest,
+  PromptResponse,
+  RevokeResponse,
+  WaitRequest,
+  WaitResponse,
+} from '../model/relay-protocol';
+import type { SameType } from '../model/same-type';
 
 /**
  * R1, R2: the relay protocol, version 1 (`docs/relays.md`): JSON bodies over HTTPS POST under
@@ -72,16 +85,22 @@ export const answerResponse = z.strictObject({ prompt: z.uuid(), answer: z.strin
 export const revokeRequest = z.strictObject({});
 export const revokeResponse = z.strictObject({ relay: name, revoked: z.literal(true) });
 
-export type PairRequest = z.infer<typeof pairRequest>;
-export type PairResponse = z.infer<typeof pairResponse>;
-export type AgentsResponse = z.infer<typeof agentsResponse>;
-export type PromptRequest = z.infer<typeof promptRequest>;
-export type PromptResponse = z.infer<typeof promptResponse>;
-export type WaitRequest = z.infer<typeof waitRequest>;
-export type WaitResponse = z.infer<typeof waitResponse>;
-export type AnswerRequest = z.infer<typeof answerRequest>;
-export type AnswerResponse = z.infer<typeof answerResponse>;
-export type RevokeResponse = z.infer<typeof revokeResponse>;
+/**
+ * The model's declarations of the bodies (`model/relay-protocol.ts`) are exactly what these
+ * schemas read: the compiler refuses this list when one of them drifts.
+ */
+export const BODIES_MATCH_THE_MODEL: readonly true[] = [
+  true satisfies SameType<z.output<typeof pairRequest>, PairRequest>,
+  true satisfies SameType<z.output<typeof pairResponse>, PairResponse>,
+  true satisfies SameType<z.output<typeof agentsResponse>, AgentsResponse>,
+  true satisfies SameType<z.output<typeof promptRequest>, PromptRequest>,
+  true satisfies SameType<z.output<typeof promptResponse>, PromptResponse>,
+  true satisfies SameType<z.output<typeof waitRequest>, WaitRequest>,
+  true satisfies SameType<z.output<typeof waitResponse>, WaitResponse>,
+  true satisfies SameType<z.output<typeof answerRequest>, AnswerRequest>,
+  true satisfies SameType<z.output<typeof answerResponse>, AnswerResponse>,
+  true satisfies SameType<z.output<typeof revokeResponse>, RevokeResponse>,
+];
 
 /** The operations, by path under the prefix, with the level each needs (R1; null: any, even not accepted). */
 export const RELAY_OPERATIONS = {

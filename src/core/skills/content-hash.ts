@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SkillFile } from './skill-files';
+import type { SkillFile } from '../model/skill-files';
 
 /**
  * A6: the hash `skills-lock.json` pins: every entry's path, kind, execute bit and bytes (or

@@ -1,4 +1,4 @@
-import type { GateRule } from './skill-verdict';
+import type { GateRule } from '../model/skill-verdict';
 
 interface LinePattern {
   rule: GateRule;

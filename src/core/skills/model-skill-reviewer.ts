@@ -1,11 +1,10 @@
 import { AppError } from '../errors';
 import type { AgentRecord } from '../model/records';
+import type { SkillFile } from '../model/skill-files';
+import type { GateReport, GateVerdict } from '../model/skill-verdict';
 import type { Runner } from '../ports/runner';
 import type { SkillReviewer } from '../ports/skill-sources';
 import { NO_TOOLS } from '../ports/turn-tools';
-import type { SkillFile } from './skill-files';
-import type { GateReport } from './skill-gate';
-import type { GateVerdict } from './skill-verdict';
 
 const SYSTEM = [
   'You review a skill (instructions an AI agent will follow) before a team installs it.',

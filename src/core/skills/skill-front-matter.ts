@@ -1,6 +1,8 @@
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { SLUG_PATTERN, SLUG_RULE } from '../workspace/slug';
+import type { SameType } from '../model/same-type';
+import type { SkillFrontMatter } from '../model/skill-verdict';
+import { SLUG_PATTERN, SLUG_RULE } from '../model/slug';
 
 /**
  * A5, A6: what a `SKILL.md` front matter must hold: a slug `name` (its folder's), a
@@ -20,7 +22,11 @@ export const skillFrontMatterSchema = z.looseObject({
   assets: z.array(relativePath).optional(),
 });
 
-export type SkillFrontMatter = z.infer<typeof skillFrontMatterSchema>;
+/** The model's `SkillFrontMatter` is exactly what the schema reads (the compiler checks it). */
+export const FRONT_MATTER_MATCHES_THE_MODEL = true satisfies SameType<
+  z.output<typeof skillFrontMatterSchema>,
+  SkillFrontMatter
+>;
 
 export type ParsedSkillMarkdown =
   | { ok: true; frontMatter: SkillFrontMatter; body: string; bodyStartLine: number }

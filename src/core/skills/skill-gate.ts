@@ -1,17 +1,13 @@
 import path from 'node:path/posix';
+import type { SkillFile } from '../model/skill-files';
+import type { GateFinding, GateReport } from '../model/skill-verdict';
 import { matchLine } from './instruction-patterns';
-import { DEFAULT_SKILL_LIMITS, type SkillFile, type SkillLimits } from './skill-files';
-import { parseSkillMarkdown, type SkillFrontMatter } from './skill-front-matter';
-import { type GateFinding, type GateVerdict, verdictOf } from './skill-verdict';
+import { DEFAULT_SKILL_LIMITS, type SkillLimits } from './skill-files';
+import { parseSkillMarkdown } from './skill-front-matter';
+import { verdictOf } from './skill-verdict';
 
 /** Files whose name says they are run (a script must be listed in `scripts`). */
 const SCRIPT_EXTENSIONS = /\.(sh|bash|zsh|fish|py|js|mjs|cjs|ts|rb|pl|php|ps1|bat|cmd|exe|bin)$/i;
-
-export interface GateReport extends Readonly<{ findings: GateFinding[] }> {
-  verdict: GateVerdict;
-  /** The parsed front matter and body, when `SKILL.md` parses. */
-  skill: { frontMatter: SkillFrontMatter; body: string } | null;
-}
 
 /**
  * A6 (and A7 for repo-bound skills): the deterministic half of the supply-chain check over a

@@ -1,5 +1,7 @@
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { WorkspaceRecord } from '../model/records';
+import type { LockEntry, SkillSource } from '../model/skill-lock';
+import { isSlug, SLUG_RULE } from '../model/slug';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type {
@@ -10,9 +12,8 @@ import type {
   SourceListing,
 } from '../ports/skill-sources';
 import type { Store } from '../ports/store';
-import { isSlug, SLUG_RULE } from '../workspace/slug';
 import { skillContentHash } from './content-hash';
-import { type LockEntry, REPO_PATTERN, type SkillSource, skillPathIn, sourcePath } from './skill-lock';
+import { REPO_PATTERN, skillPathIn, sourcePath } from './skill-lock';
 import { type CheckedSkill, checkSkill } from './skill-review';
 
 export interface SkillInstallerDeps {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { SLUG_PATTERN, SLUG_RULE } from '../workspace/slug';
+import type { SameType } from '../model/same-type';
+import type { LockEntry, SkillLock, SkillSource, SkillSources } from '../model/skill-lock';
+import { SLUG_PATTERN, SLUG_RULE } from '../model/slug';
 
 export const REPO_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 export const REPO_RULE = 'must be a GitHub repository "owner/name"';
@@ -46,10 +48,13 @@ export const skillLockSchema = z.strictObject({
   skills: z.record(z.string().regex(SLUG_PATTERN, SLUG_RULE), lockEntrySchema),
 });
 
-export type SkillSource = z.infer<typeof skillSourceSchema>;
-export type SkillSources = z.infer<typeof skillSourcesSchema>;
-export type LockEntry = z.infer<typeof lockEntrySchema>;
-export type SkillLock = z.infer<typeof skillLockSchema>;
+/** The model's declarations (`model/skill-lock.ts`) are exactly what these schemas read (the compiler checks it). */
+export const LOCK_FILES_MATCH_THE_MODEL: readonly true[] = [
+  true satisfies SameType<z.output<typeof skillSourceSchema>, SkillSource>,
+  true satisfies SameType<z.output<typeof skillSourcesSchema>, SkillSources>,
+  true satisfies SameType<z.output<typeof lockEntrySchema>, LockEntry>,
+  true satisfies SameType<z.output<typeof skillLockSchema>, SkillLock>,
+];
 
 export const emptyLock = (): SkillLock => ({ version: 1, skills: {} });
 export const emptySources = (): SkillSources => ({ sources: [] });

@@ -1,7 +1,7 @@
+import type { SkillFile } from '../model/skill-files';
+import type { GateReport, GateVerdict } from '../model/skill-verdict';
 import type { SkillReviewer } from '../ports/skill-sources';
-import type { SkillFile } from './skill-files';
-import { checkSkillFiles, type GateReport } from './skill-gate';
-import type { GateVerdict } from './skill-verdict';
+import { checkSkillFiles } from './skill-gate';
 
 /** A6: the full check: the deterministic rules, then (when configured) the model review. */
 export interface CheckedSkill {

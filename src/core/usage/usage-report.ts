@@ -1,6 +1,6 @@
 import { NotFoundError } from '../errors';
+import type { UsageGrouping, UsageReportRow } from '../model/usage-report';
 import type { Store } from '../ports/store';
-import type { UsageGrouping, UsageReportRow } from '../ports/usage-store';
 import { formatUsd } from './budget';
 import { totalTokens } from './token-usage';
 

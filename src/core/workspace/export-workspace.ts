@@ -1,7 +1,7 @@
 import { NotFoundError } from '../errors';
 import type { AgentRecord } from '../model/records';
+import type { LockEntry, SkillSources } from '../model/skill-lock';
 import type { StoreTx } from '../ports/store';
-import type { LockEntry, SkillSources } from '../skills/skill-lock';
 import { installedSource } from './apply-workspace-file';
 import { budgetEntryOf } from './budget-entries';
 import type {

@@ -1,17 +1,8 @@
 import path from 'node:path';
 import { ValidationError } from '../errors';
+import { isSlug, SLUG_RULE } from '../model/slug';
 
-/**
- * Slugs name workspaces, agents, members, spaces and skills, and become directory names in
- * the data directory (A3): lower-case letters, digits, `_` and `-` only, so `..` and `/`
- * can never appear.
- */
-export const SLUG_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
-export const SLUG_RULE =
-  'must be a slug: 1-63 lower-case letters, digits, "_" or "-", starting with a letter or digit';
-
-export const isSlug = (value: string): boolean => SLUG_PATTERN.test(value);
-
+/** A3: `value` when it is a slug (`model/slug.ts`), else a validation error naming `what`. */
 export function assertSlug(value: string, what: string): string {
   if (!isSlug(value))
     throw new ValidationError(`${what} "${value}" ${SLUG_RULE}`, [{ path: what, message: SLUG_RULE }]);

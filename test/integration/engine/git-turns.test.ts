@@ -17,6 +17,7 @@ import { AnthropicRunner } from '../../../src/adapters/runners/anthropic-runner'
 import { CommandRunner } from '../../../src/adapters/runners/command/command-runner';
 import { createLogger } from '../../../src/app/logger';
 import { createTurnTools } from '../../../src/app/turn-tools';
+import { postSystemMessage } from '../../../src/core/engine/cards/system-message';
 import type { TurnToolKit } from '../../../src/core/engine/engine-deps';
 import type { GuardrailAction, GuardrailDecision } from '../../../src/core/model/guardrail';
 import type { RunWorkspace } from '../../../src/core/ports/run-workspace';
@@ -196,7 +197,13 @@ describe.each(ENGINE_SETUPS)(
         approvals,
         tokens: auth,
         apiUrl: api.url,
-        post: threadPoster(h.store, new Map([['terminal', h.platform]])),
+        post: threadPoster(h.store, (conversation, text) =>
+          postSystemMessage(
+            { store: h.store, platforms: new Map([['terminal', h.platform]]) },
+            conversation,
+            text,
+          ),
+        ),
         logger,
       });
       tools = createTurnTools(process.env, { pullRequests });

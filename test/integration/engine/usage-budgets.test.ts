@@ -3,8 +3,8 @@ import path from 'node:path';
 import { AnthropicRunner } from '../../../src/adapters/runners/anthropic-runner';
 import { OpenAiRunner } from '../../../src/adapters/runners/openai-runner';
 import { createTurnTools } from '../../../src/app/turn-tools';
+import type { Budget } from '../../../src/core/model/budget';
 import type { Runner } from '../../../src/core/ports/runner';
-import type { Budget } from '../../../src/core/usage/budget';
 import {
   describeEntry,
   ENGINE_SETUPS,

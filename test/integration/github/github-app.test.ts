@@ -3,6 +3,7 @@ import { Octokit } from '@octokit/rest';
 import { GitHubAppAuth } from '../../../src/adapters/github/github-app-auth';
 import { PullRequests } from '../../../src/adapters/github/pull-requests';
 import { threadPoster } from '../../../src/adapters/github/thread-poster';
+import { postSystemMessage } from '../../../src/core/engine/cards/system-message';
 import { silentLogger } from '../../../src/core/ports/logger';
 import { describeEntry, ENGINE_SETUPS, waitFor } from '../../support/engine-harness';
 import { GitHubApiStandIn } from '../../support/stand-ins/github-api-stand-in';
@@ -53,7 +54,13 @@ describe('GitHub App credentials and pull requests (@octokit/auth-app, @octokit/
       },
       tokens: new GitHubAppAuth({ appId: 4242, privateKey, apiUrl: api.url }),
       apiUrl: api.url,
-      post: threadPoster(f.h.store, new Map([['terminal', f.h.platform]])),
+      post: threadPoster(f.h.store, (conversation, text) =>
+        postSystemMessage(
+          { store: f.h.store, platforms: new Map([['terminal', f.h.platform]]) },
+          conversation,
+          text,
+        ),
+      ),
       logger: silentLogger,
     });
 

@@ -115,7 +115,7 @@ describe('P18: the bots only translate', () => {
   it('reads multi-line and type-only imports', () => {
     const probe = 'src/bots/slack/slack-app-home.ts';
     const specs = importsOf(probe);
-    expect(specs).toContainEqual({ spec: '../../core/commands/workspace-overview', typeOnly: true });
+    expect(specs).toContainEqual({ spec: '../../core/model/workspace-overview', typeOnly: true });
     expect(coreModule(probe, '../../core/spaces/direct-space')).toBe('spaces/direct-space');
     expect(coreModule(probe, './slack-cards')).toBeNull();
   });

@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * Where each library may be imported (AGENTS.md, STYLE.md): a forbidden import fails here,
- * so the core stays free of platforms, SDKs and the ORM.
+ * Where each library may be imported (AGENTS.md's map): a forbidden import fails here, so
+ * the core stays free of platforms, SDKs and the ORM. Which of our own folders may import
+ * which is `layers.test.ts`.
  */
 const root = path.join(__dirname, '../../..');
 const sourceFiles = (dir: string): string[] =>

@@ -1,10 +1,6 @@
 import type { GuardrailDecision } from '../../../src/core/model/guardrail';
-import {
-  type HostVerdict,
-  hostVerdict,
-  NO_DOMAINS_SENTENCE,
-  runReach,
-} from '../../../src/core/network/host-verdict';
+import type { HostVerdict } from '../../../src/core/model/host-reach';
+import { hostVerdict, NO_DOMAINS_SENTENCE, runReach } from '../../../src/core/network/host-verdict';
 
 const REASON = 'network is denied by the workspace rule';
 

@@ -1,9 +1,9 @@
-import { decodeOffer, encodeOffer } from '../../../src/adapters/relay-http/relay-pairing';
 import { newKeyPair, signRequest, verifyRequest } from '../../../src/adapters/relay-http/relay-signature';
 import { loadConfig } from '../../../src/config/config';
 import { parseAgentAddress } from '../../../src/core/relays/relay-address';
 import { checkRelayChain } from '../../../src/core/relays/relay-chain';
 import { levelAllows } from '../../../src/core/relays/relay-level';
+import { decodeOffer, encodeOffer } from '../../../src/core/relays/relay-offer';
 import { toRemoteNoteOrigin } from '../../../src/core/relays/remote-note-origin';
 
 const fields = {

@@ -1,6 +1,7 @@
 import { bwrapArguments } from '../../../src/adapters/sandbox/bwrap-arguments';
-import { gatewayForwards, gatewayUrlProblem } from '../../../src/adapters/sandbox/gateway-forward';
+import { gatewayForwards } from '../../../src/adapters/sandbox/gateway-forward';
 import { runSandboxPolicy } from '../../../src/adapters/sandbox/run-sandbox-policy';
+import { gatewayUrlProblem } from '../../../src/config/gateway-url';
 
 const plan = {
   layout: {

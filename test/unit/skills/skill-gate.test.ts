@@ -1,5 +1,5 @@
+import type { SkillFile } from '../../../src/core/model/skill-files';
 import { skillContentHash } from '../../../src/core/skills/content-hash';
-import type { SkillFile } from '../../../src/core/skills/skill-files';
 import { checkSkillFiles } from '../../../src/core/skills/skill-gate';
 import { formatVerdict } from '../../../src/core/skills/skill-verdict';
 

@@ -1,8 +1,8 @@
 import type { GuardrailAction } from '../../model/guardrail';
+import type { PromptResponse, WaitResponse } from '../../model/relay-protocol';
 import type { RelayCall, RelayClient } from '../../ports/relay-client';
 import { parseAgentAddress, qualifiedName } from '../../relays/relay-address';
 import { checkRelayChain } from '../../relays/relay-chain';
-import type { PromptResponse, WaitResponse } from '../../relays/relay-protocol';
 import type { HandoffTool } from '../../tools/handoff-limits';
 import type { AgentToolContext } from './agent-tool-context';
 

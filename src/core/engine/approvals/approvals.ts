@@ -1,6 +1,6 @@
 import { AppError, NotFoundError } from '../../errors';
 import { approvalExpiry, approvalOutcome, DEFAULT_APPROVAL_TTL_MS, decideApproval } from '../../guardrails';
-import type { ApprovalOutcome } from '../../guardrails/approval';
+import type { ApprovalOutcome } from '../../model/approval';
 import type { ApprovalDetails, ApprovalRecord } from '../../model/approval-record';
 import type { GuardrailAction } from '../../model/guardrail';
 import type { Platform } from '../../model/platform';

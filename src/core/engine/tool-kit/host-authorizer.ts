@@ -1,6 +1,7 @@
+import type { RunReach } from '../../model/host-reach';
 import type { AgentRecord, SpaceRecord } from '../../model/records';
 import { isAllowedDomain, normalizeHost } from '../../network/allowed-domains';
-import { hostVerdict, type RunReach, runReach } from '../../network/host-verdict';
+import { hostVerdict, runReach } from '../../network/host-verdict';
 import type { HostAuthorizer, RunReachCheck } from '../../ports/egress';
 import type { ToolAuthorization } from '../../ports/turn-tools';
 import { resolveRunGuardrail } from '../approvals/run-guardrail';

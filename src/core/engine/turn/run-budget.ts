@@ -1,5 +1,6 @@
+import type { Budget, Spent } from '../../model/budget';
 import type { RunnerEvent } from '../../ports/runner';
-import { type Budget, budgetsFor, isExhausted, periodStart, type Spent } from '../../usage/budget';
+import { budgetsFor, isExhausted, periodStart } from '../../usage/budget';
 import { costOf } from '../../usage/price-table';
 import type { EngineDeps } from '../engine-deps';
 import type { TurnContext } from './turn-context';

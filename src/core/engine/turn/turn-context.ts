@@ -1,11 +1,11 @@
 import { NotFoundError } from '../../errors';
 import { parsePersonMessage } from '../../mentions';
+import type { Budget } from '../../model/budget';
 import type { ConversationRecord, MessageRecord } from '../../model/conversation-records';
 import type { AgentRecord, MemberRecord, RunRecord, SkillRecord, SpaceRecord } from '../../model/records';
 import type { TurnReads } from '../../ports/turn-reads';
 import type { HistoryMessage, PromptInput } from '../../prompt';
 import { loadSkillCommands } from '../../prompt/skill-commands';
-import type { Budget } from '../../usage/budget';
 
 /** Everything one turn reads from the store, loaded in one workspace-scoped transaction. */
 export interface TurnContext {

@@ -1,12 +1,13 @@
 import type { EntityManager } from 'typeorm';
-import type { RelayRepository } from '../../../core/ports/relay-store';
-import { isRelayLevel, type RelayLevel } from '../../../core/relays/relay-level';
+import type { RelayLevel } from '../../../core/model/relay-level';
 import {
   DEFAULT_RELAY_SETTINGS,
   type RelayOfferRecord,
   type RelayPairingRecord,
   type RelaySettings,
-} from '../../../core/relays/relay-records';
+} from '../../../core/model/relay-records';
+import type { RelayRepository } from '../../../core/ports/relay-store';
+import { isRelayLevel } from '../../../core/relays/relay-level';
 import { isUuid } from '../ids';
 import { queryRecords } from '../query-records';
 
