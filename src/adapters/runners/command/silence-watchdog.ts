@@ -1,7 +1,7 @@
 /**
- * A4: the silence watchdog of a CLI agent's run (`silenceTimeoutMinutes`): no output for `silenceMs` ends the agent.
- * Heard from its stdout and stderr and from the hook channel's decisions; a call waiting for an
- * approval (`waiting`) is not silence.
+ * A4: the silence watchdog of a CLI agent's run (`silenceTimeoutMinutes`): no output for
+ * `silenceMs` ends the agent. Heard from its stdout and stderr and from the hook channel's
+ * decisions; a call waiting for an approval (`waiting`) is not silence.
  */
 export class SilenceWatchdog {
   private lastOutputAt = Date.now();
