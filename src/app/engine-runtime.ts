@@ -19,9 +19,11 @@ import { TurnEngine } from '../core/engine/turn-engine';
 import type { Platform } from '../core/model/platform';
 import type { ChatPlatform } from '../core/ports/chat-platform';
 import { systemClock } from '../core/ports/clock';
+import type { JobQueue } from '../core/ports/job-queue';
 import type { PairRateLimiter } from '../core/ports/pair-rate-limiter';
 import type { RunWorkspace } from '../core/ports/run-workspace';
 import type { RunnerResolver } from '../core/ports/runner';
+import type { WaitSignals } from '../core/ports/wait-signals';
 import { RelayInbound } from '../core/relays/relay-inbound';
 import { InProcessWaitSignals } from '../core/waits/in-process-wait-signals';
 import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limiter';
@@ -43,6 +45,33 @@ export interface EngineRuntime {
   close(): Promise<void>;
 }
 
+export interface StartEngineOptions {
+  runners?: RunnerResolver;
+  tools?: TurnToolKit;
+  /** Default: the gateway's run workspaces when GitHub is configured; null: none (no gateway served). */
+  workspaces?: RunWorkspace | null;
+  timings?: Partial<EngineTimings>;
+  concurrency?: number;
+  queueName?: string;
+  /** X2: default: a proxy per run when the sandbox is on; null: none (commands classified by text). */
+  egress?: RunEgressProxies | null;
+  /** A13: the run activity board shown on App Home (presence). */
+  activity?: RunActivityBoard;
+  /** `web`: routes the inbox, runs no turns; `worker`: runs turns, routes nothing; default `all`. */
+  role?: ServeRole;
+}
+
+/** What the engine shares with the rest of the process: its queue, Redis, waits and limits. */
+interface EngineBackends {
+  queue: JobQueue<RunJob>;
+  redis: ReturnType<typeof createRedisClient> | null;
+  rateLimiter: PairRateLimiter;
+  waits: WaitSignals;
+  egress: RunEgressProxies | null;
+  model: DiscoveredModel | undefined;
+  relays: RelayHttpClient | undefined;
+}
+
 /**
  * The turn engine with its queue (BullMQ with REDIS_URL, in-process otherwise) and its wake
  * rate limiter (Redis-backed with REDIS_URL, so every worker shares one count, M20).
@@ -50,25 +79,54 @@ export interface EngineRuntime {
 export async function startEngine(
   runtime: Runtime,
   platforms: ReadonlyMap<Platform, ChatPlatform>,
-  options: {
-    runners?: RunnerResolver;
-    tools?: TurnToolKit;
-    /** Default: the gateway's run workspaces when GitHub is configured; null: none (no gateway served). */
-    workspaces?: RunWorkspace | null;
-    timings?: Partial<EngineTimings>;
-    concurrency?: number;
-    queueName?: string;
-    /** X2: default: a proxy per run when the sandbox is on; null: none (commands classified by text). */
-    egress?: RunEgressProxies | null;
-    /** A13: the run activity board shown on App Home (presence). */
-    activity?: RunActivityBoard;
-    /** `web`: routes the inbox, runs no turns; `worker`: runs turns, routes nothing; default `all`. */
-    role?: ServeRole;
-  } = {},
+  options: StartEngineOptions = {},
 ): Promise<EngineRuntime> {
-  const { config, logger } = runtime;
+  const { config } = runtime;
   // X4: said at every start whether agents' commands are confined (refused when they cannot be).
   await logSandboxStatus(runtime);
+  const role = options.role ?? 'all';
+  const backends = await engineBackends(runtime, options, role);
+  const { queue, redis, waits, egress, model } = backends;
+  const engine = createTurnEngine(runtime, platforms, options, backends);
+  // T3: the store's connections opened and their hot statements prepared before the first
+  // turn or routed row, so a burst soon after the start costs what steady traffic does.
+  await runtime.store.warm();
+  // T3: active turns at once (SUMMON_CONCURRENCY, `--concurrency`); waiting turns hold none.
+  await engine.start({
+    concurrency: options.concurrency ?? config.concurrency,
+    runTurns: role !== 'web',
+    routeInbox: role !== 'worker',
+  });
+  // T1, T3: the queue's depth and this process's waiting and active turns, read at scrape time.
+  runtime.metrics.observe({
+    queueDepth: () => queue.depth(),
+    waitingTurns: () => engine.slotStats().suspended,
+    activeTurns: () => engine.slotStats().active,
+  });
+  // G4: the git gateway posts its approval cards through this engine.
+  runtime.engineApprovals.attach(engine);
+  const relayInbound = createRelayInbound(runtime, platforms, backends);
+  return {
+    engine,
+    relayInbound,
+    ...(model === undefined ? {} : { model }),
+    close: async () => {
+      runtime.engineApprovals.detach(engine);
+      await engine.close();
+      await egress?.closeAll();
+      if (waits instanceof RedisWaitSignals) await waits.close();
+      await redis?.quit();
+    },
+  };
+}
+
+/** The queue, Redis, limits and waits the engine works with, and the model agents run on. */
+async function engineBackends(
+  runtime: Runtime,
+  options: StartEngineOptions,
+  role: ServeRole,
+): Promise<EngineBackends> {
+  const { config, logger } = runtime;
   const queue = createJobQueue<RunJob>({
     name: options.queueName ?? TURN_QUEUE,
     redisUrl: config.redisUrl,
@@ -82,7 +140,6 @@ export async function startEngine(
   // T1: with Redis, a click handled by any process wakes the turn waiting in this one.
   const waits = redis === null ? new InProcessWaitSignals() : new RedisWaitSignals(redis, { logger });
   // A10: agents without an adapter run on the first model found (key, server, Ollama, claude CLI).
-  const role = options.role ?? 'all';
   // A web process runs no turn: it needs no model.
   const model =
     options.runners === undefined && role !== 'web' ? await discoverModel(config.models) : undefined;
@@ -99,7 +156,18 @@ export async function startEngine(
           publicUrl: config.publicUrl,
           defaultModel: model !== undefined && 'model' in model ? (model.model ?? null) : null,
         });
-  const engine = new TurnEngine({
+  return { queue, redis, rateLimiter, waits, egress, model, relays };
+}
+
+/** The turn engine's dependencies, each a default of the runtime unless handed in. */
+function createTurnEngine(
+  runtime: Runtime,
+  platforms: ReadonlyMap<Platform, ChatPlatform>,
+  options: StartEngineOptions,
+  { queue, rateLimiter, waits, egress, model, relays }: EngineBackends,
+): TurnEngine {
+  const { config, logger } = runtime;
+  return new TurnEngine({
     store: runtime.store,
     platforms,
     queue,
@@ -145,25 +213,16 @@ export async function startEngine(
     // T4: acks first — routing lets the front ends' acks go first while the loop is busy.
     loopLoad: new EventLoopLoad(),
   });
-  // T3: the store's connections opened and their hot statements prepared before the first
-  // turn or routed row, so a burst soon after the start costs what steady traffic does.
-  await runtime.store.warm();
-  // T3: active turns at once (SUMMON_CONCURRENCY, `--concurrency`); waiting turns hold none.
-  await engine.start({
-    concurrency: options.concurrency ?? config.concurrency,
-    runTurns: role !== 'web',
-    routeInbox: role !== 'worker',
-  });
-  // T1, T3: the queue's depth and this process's waiting and active turns, read at scrape time.
-  runtime.metrics.observe({
-    queueDepth: () => queue.depth(),
-    waitingTurns: () => engine.slotStats().suspended,
-    activeTurns: () => engine.slotStats().active,
-  });
-  // G4: the git gateway posts its approval cards through this engine.
-  runtime.engineApprovals.attach(engine);
-  // R3: notes from one paired relay to one agent, per 10 minutes (shared through Redis when set).
-  const relayInbound = new RelayInbound({
+}
+
+/** R3: notes from one paired relay to one agent, per 10 minutes (shared through Redis when set). */
+function createRelayInbound(
+  runtime: Runtime,
+  platforms: ReadonlyMap<Platform, ChatPlatform>,
+  { queue, redis, waits }: EngineBackends,
+): RelayInbound {
+  const { config, logger } = runtime;
+  return new RelayInbound({
     store: runtime.store,
     platforms,
     queue,
@@ -173,18 +232,6 @@ export async function startEngine(
     relayName: config.relayName ?? null,
     pairLimiter: relayPairLimiter(redis, config.relayRateLimit),
   });
-  return {
-    engine,
-    relayInbound,
-    ...(model === undefined ? {} : { model }),
-    close: async () => {
-      runtime.engineApprovals.detach(engine);
-      await engine.close();
-      await egress?.closeAll();
-      if (waits instanceof RedisWaitSignals) await waits.close();
-      await redis?.quit();
-    },
-  };
 }
 
 const withWorkspaces = (workspaces: RunWorkspace | null) => (workspaces === null ? {} : { workspaces });

@@ -50,11 +50,7 @@ export async function startServer(
   const runtime = await openRuntime(config, logger);
   runtime.metrics.withProcessMetrics();
   try {
-    const exists = await runtime.store.transaction((tx) => tx.workspaces.findBySlug(DEFAULT_WORKSPACE));
-    if (exists === null) {
-      const { seededAgents } = await runtime.workspaces.create(DEFAULT_WORKSPACE, 'Default workspace');
-      logger.info({ workspace: DEFAULT_WORKSPACE, agents: seededAgents }, 'created the default workspace');
-    }
+    await createDefaultWorkspace(runtime);
     // A6: installed skills whose files no longer match skills-lock.json are refused, not loaded.
     await verifySkillsAtStart(runtime);
     // X4: whether agents' commands can be confined (the engine logs it when it starts).
@@ -69,16 +65,7 @@ export async function startServer(
       );
     }
     // R1–R3: the relay protocol, where the chat front ends (and so the engine) run.
-    const relayServer =
-      chat === null || config.role === 'worker'
-        ? null
-        : new RelayHttpServer({
-            store: runtime.store,
-            clock: systemClock,
-            logger: logger.child({ component: 'relays' }),
-            relayName: config.relayName ?? null,
-            inbound: chat.relayInbound,
-          });
+    const relayServer = chat === null || config.role === 'worker' ? null : createRelayServer(runtime, chat);
     const http = createServer((request, response) => {
       if (gitGateway?.handle(request, response)) return;
       if (relayServer?.handle(request, response)) return;
@@ -117,6 +104,28 @@ export async function startServer(
     await runtime.close();
     throw error;
   }
+}
+
+/** A3: the `default` workspace on first start; seeding runs when a workspace is created. */
+async function createDefaultWorkspace(runtime: Runtime): Promise<void> {
+  const exists = await runtime.store.transaction((tx) => tx.workspaces.findBySlug(DEFAULT_WORKSPACE));
+  if (exists !== null) return;
+  const { seededAgents } = await runtime.workspaces.create(DEFAULT_WORKSPACE, 'Default workspace');
+  runtime.logger.info(
+    { workspace: DEFAULT_WORKSPACE, agents: seededAgents },
+    'created the default workspace',
+  );
+}
+
+/** R1–R3: the relay protocol's HTTP side, over the chat front ends' relay inbound. */
+function createRelayServer(runtime: Runtime, chat: ChatFrontEnds): RelayHttpServer {
+  return new RelayHttpServer({
+    store: runtime.store,
+    clock: systemClock,
+    logger: runtime.logger.child({ component: 'relays' }),
+    relayName: runtime.config.relayName ?? null,
+    inbound: chat.relayInbound,
+  });
 }
 
 async function logFile(dataDir: string) {

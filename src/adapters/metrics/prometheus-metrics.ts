@@ -52,35 +52,7 @@ export class PrometheusMetrics implements Metrics {
       labelNames: ['liveness'],
       registers,
     });
-    const sources = () => this.sources;
-    new Gauge({
-      name: 'summon_queue_depth',
-      help: 'Turns waiting in the queue for a worker.',
-      registers,
-      async collect() {
-        const read = sources().queueDepth;
-        // A queue that cannot be read (Redis away) keeps the last value; /readyz says why.
-        if (read !== undefined) this.set(await Promise.resolve(read()).catch(() => Number.NaN));
-      },
-    });
-    new Gauge({
-      name: 'summon_turns_waiting',
-      help: 'Turns of this process waiting (for a person, another agent, an approval) without a slot.',
-      registers,
-      collect() {
-        const read = sources().waitingTurns;
-        if (read !== undefined) this.set(read());
-      },
-    });
-    new Gauge({
-      name: 'summon_turns_active',
-      help: 'Turns of this process holding a slot.',
-      registers,
-      collect() {
-        const read = sources().activeTurns;
-        if (read !== undefined) this.set(read());
-      },
-    });
+    this.observedGauges(registers);
     this.backlog = new Gauge({
       name: 'summon_outbox_backlog',
       help: 'Outgoing platform calls of this process not yet sent or given up.',
@@ -111,6 +83,39 @@ export class PrometheusMetrics implements Metrics {
       help: 'Pushes at the git gateway, by decision (allow, deny, ask).',
       labelNames: ['decision'],
       registers,
+    });
+  }
+
+  /** T1, T3: gauges read at scrape time from what the engine observes (`observe`). */
+  private observedGauges(registers: Registry[]): void {
+    const sources = () => this.sources;
+    new Gauge({
+      name: 'summon_queue_depth',
+      help: 'Turns waiting in the queue for a worker.',
+      registers,
+      async collect() {
+        const read = sources().queueDepth;
+        // A queue that cannot be read (Redis away) keeps the last value; /readyz says why.
+        if (read !== undefined) this.set(await Promise.resolve(read()).catch(() => Number.NaN));
+      },
+    });
+    new Gauge({
+      name: 'summon_turns_waiting',
+      help: 'Turns of this process waiting (for a person, another agent, an approval) without a slot.',
+      registers,
+      collect() {
+        const read = sources().waitingTurns;
+        if (read !== undefined) this.set(read());
+      },
+    });
+    new Gauge({
+      name: 'summon_turns_active',
+      help: 'Turns of this process holding a slot.',
+      registers,
+      collect() {
+        const read = sources().activeTurns;
+        if (read !== undefined) this.set(read());
+      },
     });
   }
 

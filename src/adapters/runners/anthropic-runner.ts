@@ -13,8 +13,9 @@ import { anthropicTokenPlan } from './anthropic-effort';
 import { describeAnthropicError } from './anthropic-errors';
 import { type AssembledMessage, readMessageStream } from './anthropic-message-stream';
 import { droppedNotice, fitExchanges } from './bounded-exchanges';
+import { finishOrNudge } from './completion-nudge';
 import { anthropicPromptContent } from './image-content';
-import { checkpointedRound, runToolRound, startToolLoop } from './tool-round';
+import { answerCalls, startToolLoop } from './tool-round';
 
 export interface AnthropicRunnerOptions {
   /** `ANTHROPIC_API_KEY`; without it every run fails with a sentence saying how to configure one. */
@@ -105,13 +106,7 @@ export class AnthropicRunner implements Runner {
       yield { type: 'error', message: `${request.agent.name} cannot answer: ${NO_ANTHROPIC_KEY_REASON}` };
       return;
     }
-    const apiKey = this.options.apiKey ?? '';
     const { tools, signal } = request;
-    const first = this.params(request);
-    const contextBudget =
-      (request.agent.contextSize ?? DEFAULT_CONTEXT_TOKENS) -
-      first.max_tokens -
-      estimateTokens(request.system);
     const maxRounds = this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
     // T2: a new turn is checkpointed at once; a resumed one goes on from its checkpoint.
     const progress = yield* startToolLoop<MessageParam[]>(
@@ -119,100 +114,101 @@ export class AnthropicRunner implements Runner {
       CHECKPOINT_FORMAT,
       tools,
       signal,
-      (pending, outcomes) => [
-        { role: 'assistant', content: pending.assistant as ContentBlockParam[] },
-        { role: 'user', content: toolResults(pending.calls, outcomes) },
-      ],
+      (pending, outcomes) => toolExchange(pending.assistant as ContentBlockParam[], pending.calls, outcomes),
       withSteering,
     );
     if (progress === null) return;
-    const { exchanges, save } = progress;
     for (let round = progress.firstRound; ; round++) {
       if (signal.aborted) return;
-      // A4: contextSize bounds what the loop keeps; the oldest exchanges go first, whole.
-      const prompt: MessageParam = { role: 'user', content: request.prompt };
-      // (P13: the images are not counted here; a turn's images are few and bounded in size.)
-      const { kept, dropped } = fitExchanges([prompt], exchanges, contextBudget);
-      const headText = dropped > 0 ? request.prompt + droppedNotice(dropped) : request.prompt;
-      const head: MessageParam = { role: 'user', content: anthropicPromptContent(headText, request.images) };
-      let message: AssembledMessage | undefined;
-      const retries = this.options.maxRetries ?? 2;
-      for (let attempt = 0; message === undefined; attempt++) {
-        let streamed = false;
-        try {
-          const stream = await client.messages.create(this.params(request, [head, ...kept.flat()]), {
-            signal,
-          });
-          message = yield* markStreamed(readMessageStream(stream), () => {
-            streamed = true;
-          });
-        } catch (error) {
-          if (signal.aborted || error instanceof APIUserAbortError) return;
-          // The SDK retries a 429/529 answer; an `overloaded_error` event inside a stream that
-          // has shown nothing yet is retried here, with the same backoff.
-          if (!streamed && attempt < retries && isOverloadedEvent(error)) {
-            await backoff(attempt, signal);
-            continue;
-          }
-          yield { type: 'error', message: describeAnthropicError(error, apiKey, retries) };
-          return;
-        }
-      }
-      if (signal.aborted) return;
+      const message = yield* this.nextMessage(client, request, progress.exchanges);
+      if (message === undefined || signal.aborted) return;
       // O3: the call's usage, before anything else happens (a budget may end the turn here).
       yield { type: 'usage', model: message.model ?? this.params(request).model, usage: message.usage };
       if (!message.completed) {
         yield { type: 'error', message: 'The Anthropic API stream ended before the message was complete.' };
         return;
       }
-      if (message.stopReason === 'tool_use' && message.calls.length > 0) {
-        if (round >= maxRounds) {
-          yield {
-            type: 'error',
-            message: `stopped after ${maxRounds} rounds of tool calls without an answer.`,
-          };
-          return;
-        }
-        // T2: before each call the round is checkpointed with that call in flight.
-        const pending = { assistant: message.content, calls: message.calls, outcomes: [], inFlight: false };
-        const outcomes = yield* runToolRound(
-          message.calls,
-          tools,
-          signal,
-          checkpointedRound(pending, round, save),
-        );
-        if (signal.aborted) return;
-        yield* progress.endRound(
-          [
-            { role: 'assistant', content: message.content },
-            { role: 'user', content: toolResults(message.calls, outcomes) },
-          ],
-          round + 1,
-        );
-        continue;
-      }
-      // A9: a completion contract (plan mode: submit_plan) nudges once, then fails the turn.
-      const nudge = tools.completion?.unmet();
-      if (nudge !== undefined && tools.completion !== undefined) {
-        if (progress.nudged) {
-          yield { type: 'error', message: tools.completion.failure };
-          return;
-        }
-        progress.nudged = true;
-        const said: ContentBlockParam[] =
-          message.content.length > 0 ? message.content : [{ type: 'text', text: '(no answer)' }];
-        exchanges.push([
-          { role: 'assistant', content: said },
-          { role: 'user', content: nudge },
-        ]);
-        await save(round + 1, null);
-        continue;
-      }
-      yield { type: 'final', text: message.text };
-      return;
+      const goesOn =
+        message.stopReason === 'tool_use' && message.calls.length > 0
+          ? yield* answerCalls(
+              progress,
+              round,
+              maxRounds,
+              { assistant: message.content, calls: message.calls },
+              tools,
+              signal,
+              (outcomes) => toolExchange(message.content, message.calls, outcomes),
+            )
+          : yield* finishOrNudge(tools, progress, round + 1, message.text, (nudge) =>
+              nudgeExchange(message.content, nudge),
+            );
+      if (!goesOn) return;
     }
   }
+
+  /**
+   * The round's message, streamed: the history bounded to the agent's window (A4). An
+   * `overloaded_error` event inside a stream that has shown nothing yet is retried here, with
+   * the SDK's backoff (the SDK retries a 429/529 answer itself). Undefined when the call failed
+   * (the error yielded) or was stopped.
+   */
+  private async *nextMessage(
+    client: Anthropic,
+    request: RunnerRequest,
+    exchanges: MessageParam[][],
+  ): AsyncGenerator<RunnerEvent, AssembledMessage | undefined> {
+    const { signal } = request;
+    const messages = this.boundedMessages(request, exchanges);
+    const retries = this.options.maxRetries ?? 2;
+    for (let attempt = 0; ; attempt++) {
+      let streamed = false;
+      try {
+        const stream = await client.messages.create(this.params(request, messages), { signal });
+        return yield* markStreamed(readMessageStream(stream), () => {
+          streamed = true;
+        });
+      } catch (error) {
+        if (signal.aborted || error instanceof APIUserAbortError) return undefined;
+        if (!streamed && attempt < retries && isOverloadedEvent(error)) {
+          await backoff(attempt, signal);
+          continue;
+        }
+        yield { type: 'error', message: describeAnthropicError(error, this.options.apiKey ?? '', retries) };
+        return undefined;
+      }
+    }
+  }
+
+  /** A4: contextSize bounds what the loop keeps; the oldest exchanges go first, whole. */
+  private boundedMessages(request: RunnerRequest, exchanges: MessageParam[][]): MessageParam[] {
+    const contextBudget =
+      (request.agent.contextSize ?? DEFAULT_CONTEXT_TOKENS) -
+      this.params(request).max_tokens -
+      estimateTokens(request.system);
+    const prompt: MessageParam = { role: 'user', content: request.prompt };
+    // (P13: the images are not counted here; a turn's images are few and bounded in size.)
+    const { kept, dropped } = fitExchanges([prompt], exchanges, contextBudget);
+    const headText = dropped > 0 ? request.prompt + droppedNotice(dropped) : request.prompt;
+    const head: MessageParam = { role: 'user', content: anthropicPromptContent(headText, request.images) };
+    return [head, ...kept.flat()];
+  }
 }
+
+/** A round as the API takes it back: the assistant message with its calls, then their results. */
+const toolExchange = (
+  content: ContentBlockParam[],
+  calls: readonly ToolCall[],
+  outcomes: readonly ToolOutcome[],
+): MessageParam[] => [
+  { role: 'assistant', content },
+  { role: 'user', content: toolResults(calls, outcomes) },
+];
+
+/** A9: what the model said (or that it said nothing) and the completion contract's nudge. */
+const nudgeExchange = (said: ContentBlockParam[], nudge: string): MessageParam[] => [
+  { role: 'assistant', content: said.length > 0 ? said : [{ type: 'text', text: '(no answer)' }] },
+  { role: 'user', content: nudge },
+];
 
 /** The results answering a round's calls, in order (a failure flagged as an error). */
 const toolResults = (calls: readonly ToolCall[], outcomes: readonly ToolOutcome[]): ToolResultBlockParam[] =>

@@ -5,7 +5,7 @@ import type { ImageInput } from '../../core/model/attachment';
 /**
  * P13: the turn's prompt with its attached images, as a Messages API user message's content:
  * each image labelled with its file name, images before the text (as Anthropic advises).
- * Without images, the plain text as before.
+ * Without images, the plain text.
  */
 export function anthropicPromptContent(
   text: string,

@@ -4,10 +4,11 @@ import type { Runner, RunnerEvent, RunnerRequest } from '../../core/ports/runner
 import type { ToolCall, ToolOutcome } from '../../core/ports/turn-tools';
 import { DEFAULT_MAX_TOOL_ROUNDS } from './anthropic-runner';
 import { droppedNotice, fitExchanges } from './bounded-exchanges';
+import { finishOrNudge } from './completion-nudge';
 import { openAiPromptContent } from './image-content';
 import { type AssembledCompletion, readCompletionStream } from './openai-completion-stream';
 import { describeOpenAiError } from './openai-errors';
-import { checkpointedRound, runToolRound, startToolLoop } from './tool-round';
+import { answerCalls, startToolLoop } from './tool-round';
 
 export interface OpenAiRunnerOptions {
   /** An OpenAI-compatible API root, e.g. `http://localhost:11434/v1` (Ollama). Unset = OpenAI's own API. */
@@ -56,35 +57,14 @@ export class OpenAiRunner implements Runner {
   }
 
   async *run(request: RunnerRequest): AsyncIterable<RunnerEvent> {
-    const name = request.agent.name;
-    if (this.client === undefined) {
-      // A10: no model server yet: say how to configure one, crash nothing.
-      yield {
-        type: 'error',
-        message: `${name} cannot answer: no model server is configured. Set OPENAI_BASE_URL to an OpenAI-compatible server (for example http://localhost:11434/v1 for Ollama) and OPENAI_API_KEY if it needs one.`,
-      };
-      return;
-    }
+    const client = this.client;
     const model = request.agent.modelId ?? this.options.defaultModel;
-    if (model === undefined || model.trim() === '') {
-      yield {
-        type: 'error',
-        message: `${name} cannot answer: no model is chosen. Set the agent's \`model\` in the workspace file (for example \`model: llama3.1\`).`,
-      };
+    const unready = this.unready(request.agent.name, client, model);
+    if (unready !== undefined || client === undefined || model === undefined) {
+      if (unready !== undefined) yield unready;
       return;
     }
     const { tools, signal } = request;
-    const head: ChatCompletionMessageParam[] = [
-      { role: 'system', content: request.system },
-      { role: 'user', content: request.prompt },
-    ];
-    const offered: ChatCompletionTool[] = tools.specs.map((spec) => ({
-      type: 'function',
-      function: { name: spec.name, description: spec.description, parameters: spec.inputSchema },
-    }));
-    const budget =
-      (request.agent.contextSize ?? this.options.defaultContextTokens ?? DEFAULT_OPENAI_CONTEXT) -
-      ANSWER_ROOM;
     const maxRounds = this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
     // T2: a new turn is checkpointed at once; a resumed one goes on from its checkpoint.
     const progress = yield* startToolLoop<ChatCompletionMessageParam[]>(
@@ -101,102 +81,128 @@ export class OpenAiRunner implements Runner {
       ],
     );
     if (progress === null) return;
-    const { exchanges, save } = progress;
     for (let round = progress.firstRound; ; round++) {
       if (signal.aborted) return;
       yield { type: 'thinking' };
-      // A4: contextSize bounds the loop's history; the oldest tool exchanges go first, whole.
-      const { kept, dropped } = fitExchanges(head, exchanges, budget);
-      // P13: the attached images go with the prompt (they are not counted in the estimate above).
-      const prompt: ChatCompletionMessageParam[] = [
-        head[0] as ChatCompletionMessageParam,
-        {
-          role: 'user',
-          content: openAiPromptContent(
-            dropped > 0 ? request.prompt + droppedNotice(dropped) : request.prompt,
-            request.images,
-          ),
-        },
-      ];
-      let completion: AssembledCompletion;
-      try {
-        const stream = await this.client.chat.completions.create(
-          {
-            model,
-            messages: [...prompt, ...kept.flat()],
-            stream: true,
-            // O3: the last chunk carries the call's usage.
-            stream_options: { include_usage: true },
-            // A9: only the tools of this space mode are offered.
-            ...(offered.length > 0 ? { tools: offered } : {}),
-          },
-          { signal },
-        );
-        completion = yield* readCompletionStream(stream);
-      } catch (error) {
-        // A stopped turn ends quietly: the engine already knows why it stopped.
-        if (signal.aborted) return;
-        yield {
-          type: 'error',
-          message: describeOpenAiError(error, {
-            agentName: name,
-            serverUrl: this.client.baseURL,
-            model,
-            apiKey: this.options.apiKey,
-            retries: this.options.maxRetries ?? 2,
-          }),
-        };
-        return;
-      }
-      if (signal.aborted) return;
+      const completion = yield* this.complete(client, model, request, progress.exchanges);
+      if (completion === undefined || signal.aborted) return;
       // O3: the call's usage, before anything else happens (a budget may end the turn here).
       if (completion.usage !== undefined)
         yield { type: 'usage', model: completion.model ?? model, usage: completion.usage };
-      if (completion.calls.length > 0) {
-        if (round >= maxRounds) {
-          yield {
-            type: 'error',
-            message: `stopped after ${maxRounds} rounds of tool calls without an answer.`,
-          };
-          return;
-        }
-        // T2: before each call the round is checkpointed with that call in flight.
-        const pending = {
-          assistant: completion.message,
-          calls: completion.calls,
-          outcomes: [],
-          inFlight: false,
-        };
-        const outcomes = yield* runToolRound(
-          completion.calls,
-          tools,
-          signal,
-          checkpointedRound(pending, round, save),
-        );
-        if (signal.aborted) return;
-        yield* progress.endRound(toolExchange(completion.message, completion.calls, outcomes), round + 1);
-        continue;
-      }
-      // A9: a completion contract (plan mode: submit_plan) nudges once, then fails the turn.
-      const nudge = tools.completion?.unmet();
-      if (nudge !== undefined && tools.completion !== undefined) {
-        if (progress.nudged) {
-          yield { type: 'error', message: tools.completion.failure };
-          return;
-        }
-        progress.nudged = true;
-        exchanges.push([
-          { role: 'assistant', content: completion.text === '' ? '(no answer)' : completion.text },
-          { role: 'user', content: nudge },
-        ]);
-        await save(round + 1, null);
-        continue;
-      }
-      yield { type: 'final', text: completion.text };
-      return;
+      const goesOn =
+        completion.calls.length > 0
+          ? yield* answerCalls(
+              progress,
+              round,
+              maxRounds,
+              { assistant: completion.message, calls: completion.calls },
+              tools,
+              signal,
+              (outcomes) => toolExchange(completion.message, completion.calls, outcomes),
+            )
+          : yield* finishOrNudge(tools, progress, round + 1, completion.text, (nudge) =>
+              nudgeExchange(completion.text, nudge),
+            );
+      if (!goesOn) return;
+    }
+  }
+
+  /** A10: why this runner cannot answer the agent yet (no server, no model), as an error event. */
+  private unready(
+    name: string,
+    client: OpenAI | undefined,
+    model: string | undefined,
+  ): RunnerEvent | undefined {
+    if (client === undefined)
+      // A10: no model server yet: say how to configure one, crash nothing.
+      return {
+        type: 'error',
+        message: `${name} cannot answer: no model server is configured. Set OPENAI_BASE_URL to an OpenAI-compatible server (for example http://localhost:11434/v1 for Ollama) and OPENAI_API_KEY if it needs one.`,
+      };
+    if (model === undefined || model.trim() === '')
+      return {
+        type: 'error',
+        message: `${name} cannot answer: no model is chosen. Set the agent's \`model\` in the workspace file (for example \`model: llama3.1\`).`,
+      };
+    return undefined;
+  }
+
+  /**
+   * One streamed completion of the round: the history bounded to the agent's window, the
+   * round's tools offered. Undefined when the call failed (the error yielded) or was stopped.
+   */
+  private async *complete(
+    client: OpenAI,
+    model: string,
+    request: RunnerRequest,
+    exchanges: ChatCompletionMessageParam[][],
+  ): AsyncGenerator<RunnerEvent, AssembledCompletion | undefined> {
+    const { signal } = request;
+    const head: ChatCompletionMessageParam[] = [
+      { role: 'system', content: request.system },
+      { role: 'user', content: request.prompt },
+    ];
+    const budget =
+      (request.agent.contextSize ?? this.options.defaultContextTokens ?? DEFAULT_OPENAI_CONTEXT) -
+      ANSWER_ROOM;
+    // A4: contextSize bounds the loop's history; the oldest tool exchanges go first, whole.
+    const { kept, dropped } = fitExchanges(head, exchanges, budget);
+    // P13: the attached images go with the prompt (they are not counted in the estimate above).
+    const prompt: ChatCompletionMessageParam[] = [
+      head[0] as ChatCompletionMessageParam,
+      {
+        role: 'user',
+        content: openAiPromptContent(
+          dropped > 0 ? request.prompt + droppedNotice(dropped) : request.prompt,
+          request.images,
+        ),
+      },
+    ];
+    const offered = offeredTools(request);
+    try {
+      const stream = await client.chat.completions.create(
+        {
+          model,
+          messages: [...prompt, ...kept.flat()],
+          stream: true,
+          // O3: the last chunk carries the call's usage.
+          stream_options: { include_usage: true },
+          // A9: only the tools of this space mode are offered.
+          ...(offered.length > 0 ? { tools: offered } : {}),
+        },
+        { signal },
+      );
+      return yield* readCompletionStream(stream);
+    } catch (error) {
+      // A stopped turn ends quietly: the engine already knows why it stopped.
+      if (signal.aborted) return undefined;
+      yield {
+        type: 'error',
+        message: describeOpenAiError(error, {
+          agentName: request.agent.name,
+          serverUrl: client.baseURL,
+          model,
+          apiKey: this.options.apiKey,
+          retries: this.options.maxRetries ?? 2,
+        }),
+      };
+      return undefined;
     }
   }
 }
+
+/** A9: the model's words (or that it said nothing) and the completion contract's nudge. */
+const nudgeExchange = (said: string, nudge: string): ChatCompletionMessageParam[] => [
+  { role: 'assistant', content: said === '' ? '(no answer)' : said },
+  { role: 'user', content: nudge },
+];
+
+/** A9: the turn's tools as chat-completions functions. */
+const offeredTools = (request: RunnerRequest): ChatCompletionTool[] =>
+  request.tools.specs.map((spec) => ({
+    type: 'function',
+    function: { name: spec.name, description: spec.description, parameters: spec.inputSchema },
+  }));
 
 /** A round as the API takes it back: the assistant message with its calls, then one `tool` message each. */
 const toolExchange = (

@@ -51,6 +51,38 @@ export function checkpointedRound(
   };
 }
 
+/**
+ * A9, T2: the model asked for tools: the round's calls run (`runToolRound`), checkpointed before
+ * each call, and the round's exchange (`exchangeOf` its outcomes) ends the round, `round + 1`
+ * done. A turn past `maxRounds` rounds fails instead (a runaway guard). Resolves true when the
+ * loop goes on, false when the turn ended (failed, or aborted meanwhile).
+ */
+export async function* answerCalls<Exchange extends unknown[]>(
+  progress: LoopProgress<Exchange>,
+  round: number,
+  maxRounds: number,
+  asked: Pick<TurnCheckpointRound, 'assistant' | 'calls'>,
+  tools: TurnTools,
+  signal: AbortSignal,
+  exchangeOf: (outcomes: ToolOutcome[]) => Exchange,
+): AsyncGenerator<RunnerEvent, boolean> {
+  if (round >= maxRounds) {
+    yield { type: 'error', message: `stopped after ${maxRounds} rounds of tool calls without an answer.` };
+    return false;
+  }
+  // T2: before each call the round is checkpointed with that call in flight.
+  const pending = { assistant: asked.assistant, calls: asked.calls, outcomes: [], inFlight: false };
+  const outcomes = yield* runToolRound(
+    asked.calls,
+    tools,
+    signal,
+    checkpointedRound(pending, round, progress.save),
+  );
+  if (signal.aborted) return false;
+  yield* progress.endRound(exchangeOf(outcomes), round + 1);
+  return true;
+}
+
 /** Parses a tool call's JSON arguments; an unparsable input becomes a sentence for the model. */
 export function parseToolInput(json: string): { input: unknown; inputError?: string } {
   if (json.trim() === '') return { input: {} };

@@ -20,7 +20,7 @@ const input = z.object({
 });
 
 /**
- * `open_pull_request` (G1, issue 7): opens a pull request on one of the space's repositories
+ * `open_pull_request` (G1): opens a pull request on one of the space's repositories
  * and posts its link in the thread. Offered only in `chat` mode and only when GitHub is
  * configured (the registry leaves it out otherwise).
  */

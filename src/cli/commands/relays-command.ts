@@ -18,6 +18,13 @@ export function registerRelaysCommand(program: Command, context: CliContext): vo
   const relays = program
     .command('relays')
     .description('paired relays: other Summon deployments whose agents talk to ours');
+  registerPair(relays, context);
+  registerList(relays, context);
+  registerRevoke(relays, context);
+}
+
+/** R1: `summon relays pair`: makes a one-time offer, or accepts the other relay's. */
+function registerPair(relays: Command, context: CliContext): void {
   relays
     .command('pair')
     .description(
@@ -85,6 +92,10 @@ export function registerRelaysCommand(program: Command, context: CliContext): vo
         );
       }),
     );
+}
+
+/** R1: `summon relays list`: a workspace's pairings and what each side grants. */
+function registerList(relays: Command, context: CliContext): void {
   relays
     .command('list')
     .description('the pairings of a workspace, with the level each side grants')
@@ -119,6 +130,10 @@ export function registerRelaysCommand(program: Command, context: CliContext): vo
           context.output.out('acceptRemoteAgentPrompts is off: prompts from these relays are refused.');
       }),
     );
+}
+
+/** R1: `summon relays revoke`: ends a pairing on both sides (ours ends even when theirs cannot be told). */
+function registerRevoke(relays: Command, context: CliContext): void {
   relays
     .command('revoke <relay>')
     .description(

@@ -20,10 +20,22 @@ const REFUSED_EXIT_CODE = 2;
  */
 export function registerSkillsCommand(program: Command, context: CliContext): void {
   const skills = program.command('skills').description('skills from registered GitHub sources (A6)');
-  const withInstaller = <T>(work: (installer: ReturnType<typeof createSkillInstaller>) => Promise<T>) =>
-    withRuntime(context, (runtime) => work(createSkillInstaller(runtime)));
-  const workspaceOption = ['-w, --workspace <slug>', 'workspace', 'default'] as const;
+  registerSourceCommands(skills, context);
+  registerSkillCommands(skills, context);
+}
 
+type SkillInstaller = ReturnType<typeof createSkillInstaller>;
+
+const workspaceOption = ['-w, --workspace <slug>', 'workspace', 'default'] as const;
+
+const installerWork =
+  (context: CliContext) =>
+  <T>(work: (installer: SkillInstaller) => Promise<T>) =>
+    withRuntime(context, (runtime) => work(createSkillInstaller(runtime)));
+
+/** A6: `summon skills source add|list|remove`: the repositories skills come from. */
+function registerSourceCommands(skills: Command, context: CliContext): void {
+  const withInstaller = installerWork(context);
   const source = skills.command('source').description('the GitHub repositories skills are installed from');
   source
     .command('add <repo>')
@@ -72,7 +84,12 @@ export function registerSkillsCommand(program: Command, context: CliContext): vo
         context.output.out(removed ? `source ${repo} removed` : `no source ${repo}`);
       }),
     );
+}
 
+/** A6: `summon skills search|install|update|remove|check`. */
+function registerSkillCommands(skills: Command, context: CliContext): void {
+  const withInstaller = installerWork(context);
+  const report = (outcomes: InstallOutcome[]) => reportOutcomes(context, outcomes);
   skills
     .command('search [text]')
     .description('what the registered sources offer (repository metadata is untrusted)')
@@ -131,33 +148,34 @@ export function registerSkillsCommand(program: Command, context: CliContext): vo
         const checked = isDir
           ? await installer.checkFolder(options.workspace, dir, path.basename(dir))
           : (await installer.checkRemote(options.workspace, target)).checked;
-        printChecked(isDir ? dir : target, checked);
+        printChecked(context, isDir ? dir : target, checked);
         if (checked.verdict.verdict === 'fail') throw new CliExit(REFUSED_EXIT_CODE);
       }),
     );
+}
 
-  function printChecked(what: string, checked: CheckedSkill) {
-    context.output.out(
-      `${what}\n${formatVerdict(checked.verdict)}${checked.reviewedBy ? `\nreviewed by ${checked.reviewedBy}` : ''}`,
-    );
-  }
+function printChecked(context: CliContext, what: string, checked: CheckedSkill) {
+  context.output.out(
+    `${what}\n${formatVerdict(checked.verdict)}${checked.reviewedBy ? `\nreviewed by ${checked.reviewedBy}` : ''}`,
+  );
+}
 
-  function report(outcomes: InstallOutcome[]) {
-    let refused = false;
-    for (const outcome of outcomes) {
-      if (outcome.status === 'refused') {
-        refused = true;
-        context.output.out(`${outcome.name} @ ${outcome.commit.slice(0, 12)}: refused, nothing written`);
-        printChecked(outcome.name, outcome.checked);
-      } else if (outcome.status === 'unchanged') {
-        context.output.out(`${outcome.name}: up to date at ${outcome.entry.commit.slice(0, 12)}`);
-      } else {
-        context.output.out(
-          `${outcome.name}: ${outcome.status} from ${outcome.entry.source} at ${outcome.entry.commit.slice(0, 12)}`,
-        );
-        printChecked(outcome.name, outcome.checked);
-      }
+/** Prints each outcome; a refusal among them exits with REFUSED_EXIT_CODE once all are printed. */
+function reportOutcomes(context: CliContext, outcomes: InstallOutcome[]) {
+  let refused = false;
+  for (const outcome of outcomes) {
+    if (outcome.status === 'refused') {
+      refused = true;
+      context.output.out(`${outcome.name} @ ${outcome.commit.slice(0, 12)}: refused, nothing written`);
+      printChecked(context, outcome.name, outcome.checked);
+    } else if (outcome.status === 'unchanged') {
+      context.output.out(`${outcome.name}: up to date at ${outcome.entry.commit.slice(0, 12)}`);
+    } else {
+      context.output.out(
+        `${outcome.name}: ${outcome.status} from ${outcome.entry.source} at ${outcome.entry.commit.slice(0, 12)}`,
+      );
+      printChecked(context, outcome.name, outcome.checked);
     }
-    if (refused) throw new CliExit(REFUSED_EXIT_CODE);
   }
+  if (refused) throw new CliExit(REFUSED_EXIT_CODE);
 }

@@ -4,10 +4,9 @@ import { idleLoop, type LoopLoad } from '../ports/loop-load';
 const STEP_MS = 5;
 
 /**
- * Above this share of a busy loop, while acks keep coming, routing lets them go first. Measured
- * on the ingest bench at 800 events/s before routing's reads were remembered for a batch: 0.8
- * left the loop 78–80 % busy and the ack p99 at 40–51 ms, 0.7 at 27–29 ms, 0.6 no better than
- * 0.7 and routing slower at 400/s; since, 0.5 and 0.6 were no steadier than 0.7 (`docs/ingest.md`).
+ * T4: above this share of a busy loop, while acks keep coming, routing lets them go first. A
+ * higher share lets routing delay the acks; a lower one slows routing without steadier acks
+ * (`docs/ingest.md`, "Measuring").
  */
 export const BUSY_LOOP = 0.7;
 
@@ -17,8 +16,8 @@ export const BUSY_LOOP = 0.7;
  * the acks (Slack gives up on an event after 3 s) and routing catches up in the gaps and after.
  * It waits while acks keep coming (one written since its last look, or one under way) and the
  * process's event loop, which the acks and routing share, is busier than `BUSY_LOOP`; then
- * until no ack is waiting for its write. Measured (`npm run bench -- ingest`): routing a burst
- * kept the loop 88 % busy, and every ack queued behind routing's work.
+ * until no ack is waiting for its write. Without it, routing a burst keeps the loop busy and
+ * every ack queues behind routing's work.
  *
  * It waits at most `maxMs` before a batch: routing is never stopped by steady traffic, only
  * slowed — it keeps what the loop has beyond the acks' share up to `BUSY_LOOP`, and at least one

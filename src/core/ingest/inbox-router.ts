@@ -1,28 +1,18 @@
-import { StoreChatDirectory } from '../directory/store-chat-directory';
 import type { InboxEntry, InboxRecord } from '../model/inbox';
 import type { Platform } from '../model/platform';
 import type { IngestOutcome, ReceiveOutcome } from '../ports/chat-engine';
-import type { InboundMessage } from '../ports/chat-platform';
-import type { Clock } from '../ports/clock';
-import type { InboxDecision, InboxDecoder } from '../ports/inbox-decoder';
-import type { Logger } from '../ports/logger';
+import type { InboxDecoder } from '../ports/inbox-decoder';
 import type { LoopLoad } from '../ports/loop-load';
 import type { Metrics } from '../ports/metrics';
-import type { Store, StoreTx } from '../ports/store';
 import { AckGate } from './ack-gate';
-import { admitDirectMessage, type TellInThread } from './direct-message';
+import { type InboxRetries, type InboxRowDeps, InboxRowRouting, type RoutedRow } from './inbox-row-routing';
 import { LaneLooks, type Look } from './lane-looks';
-import { transactionStore } from './transaction-store';
 
-export interface InboxRouterOptions {
+export interface InboxRouterOptions extends InboxRetries {
   /** Threads routed at once (each in its own transaction); one thread is always routed in order. */
   lanes: number;
   /** How often rows stored by another process, or due for a retry, are looked for. */
   pollMs: number;
-  /** Failed routing attempts before a row is given up (`failed`) and its thread moves on. */
-  maxAttempts: number;
-  /** The first retry's delay; each next one doubles it. */
-  retryBaseMs: number;
   /** Routed rows are deleted after this long (their key stays in `processed_inbound_events`). */
   retentionMs: number;
   /**
@@ -52,33 +42,15 @@ export const DEFAULT_INBOX_OPTIONS: InboxRouterOptions = {
 /** Prune once in this many polls. */
 const PRUNE_EVERY_POLLS = 600;
 
-export interface InboxRouterDeps<R extends { outcome: ReceiveOutcome }> {
-  store: Store;
-  clock: Clock;
-  logger: Logger;
+export interface InboxRouterDeps<R extends { outcome: ReceiveOutcome }> extends InboxRowDeps<R> {
   /** T4: events received, acknowledged and de-duplicated here; absent: nothing counted. */
   metrics?: Metrics | undefined;
   /** T4: how busy this process's event loop is (acks first); absent: routing waits only for writes. */
   load?: LoopLoad | undefined;
-  /** Routes one message inside the routing transaction (P6, P8, M1–M12, P3). */
-  route: (tx: StoreTx, message: InboundMessage) => Promise<R>;
-  /** What follows the committed routing (refusals told, hints, runs enqueued). */
-  after: (message: InboundMessage, routed: R) => Promise<ReceiveOutcome>;
-  /**
-   * P1: tells the sender of a direct message that was not admitted why (no space could be
-   * made); absent (a router with no platforms), the reason is only logged.
-   */
-  tell?: TellInThread | undefined;
 }
 
 /** How a batch ended: no row to claim, its last claim took all it could, or there may be more. */
 type Batch = 'none' | 'drained' | 'more';
-
-interface Routed<R> {
-  record: InboxRecord;
-  decision: InboxDecision;
-  routed: R | null;
-}
 
 /**
  * T4: the front ends store each inbound event once and acknowledge; this routes the stored
@@ -102,6 +74,7 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
   private readonly acks: AckGate;
   /** What this process's lanes will look at (`kick`). */
   private readonly looks = new LaneLooks();
+  private readonly rows: InboxRowRouting<R>;
 
   constructor(
     private readonly deps: InboxRouterDeps<R>,
@@ -109,6 +82,7 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
   ) {
     this.options = { ...DEFAULT_INBOX_OPTIONS, ...options };
     this.acks = new AckGate(this.options.acksFirstMs, deps.load);
+    this.rows = new InboxRowRouting(deps, this.options, this.decoders);
   }
 
   /** Takes up the rows a previous process left (T4), then keeps looking every `pollMs`. */
@@ -154,8 +128,8 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
    * was stored (`entry`), no lane is started when one of this process's lanes will look for it
    * anyway: a lane whose claim has not answered yet, or the lane routing the row's thread or
    * channel (the row cannot be claimed before those rows are routed). A lane started there
-   * would most often find nothing: a claim for no row (T4, measured on the ingest bench: two
-   * claims a message in a busy channel).
+   * would most often find nothing: a claim for no row, a round trip that holds the acks up (T4;
+   * `docs/ingest.md`, "Measuring").
    */
   kick(entry?: Pick<InboxEntry, 'platform' | 'threadKey' | 'channelKey'>): void {
     this.generation += 1;
@@ -225,12 +199,12 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
     const claimed: InboxRecord[] = [];
     const limit = this.singly > 0 ? 1 : Math.max(1, this.options.batch);
     let drained = false;
-    let done: Routed<R>[];
+    let done: RoutedRow<R>[];
     try {
       // T4: acks first; waiting here, before the transaction, holds no connection.
       await this.acks.quiet();
       done = await this.deps.store.transaction(async (tx) => {
-        const routed: Routed<R>[] = [];
+        const routed: RoutedRow<R>[] = [];
         // T4: one claim takes a run of rows routable in order (heads of threads, and the rows
         // after them: a busy channel's next messages); the next look finds what follows.
         let run: InboxRecord[] = [];
@@ -247,7 +221,7 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
           }
           const record = run.shift() as InboxRecord;
           claimed.push(record);
-          routed.push(await this.routeInTransaction(tx, record));
+          routed.push(await this.rows.route(tx, record));
         }
         return routed;
       });
@@ -265,84 +239,13 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
         return 'more';
       }
       if (this.singly > 0) this.singly -= 1;
-      await this.recordFailure(record, error);
+      await this.rows.recordFailure(record, error);
       return 'more';
     }
     this.looks.answered(look);
     if (this.singly > 0) this.singly -= done.length;
     if (done.length === 0) return 'none';
-    for (const one of done) await this.afterCommit(one);
+    for (const one of done) await this.rows.afterCommit(one);
     return drained && this.singly === 0 ? 'drained' : 'more';
-  }
-
-  private async routeInTransaction(tx: StoreTx, record: InboxRecord): Promise<Routed<R>> {
-    const now = this.deps.clock.now();
-    const decoder = this.decoders.get(record.platform);
-    if (decoder === undefined) throw new Error(`No inbox decoder for ${record.platform}.`);
-    const store = transactionStore(tx);
-    // P1: a direct message's one-person space is made in the routing transaction too.
-    const decision = await admitDirectMessage(
-      store,
-      await decoder.decode(record, new StoreChatDirectory(store)),
-      this.deps.tell ?? this.logRefusal,
-    );
-    if (decision.kind === 'drop') {
-      await tx.inbox.markRouted(record.id, 'dropped', now);
-      return { record, decision, routed: null };
-    }
-    const routed = await this.deps.route(tx, decision.message);
-    // T4: marked in the transaction that did the routing's work: both commit or neither does.
-    await tx.inbox.markRouted(record.id, routed.outcome.kind, now);
-    return { record, decision, routed };
-  }
-
-  /** After the commit: failures here are logged, never retried (the routing itself stands). */
-  private async afterCommit({ record, decision, routed }: Routed<R>): Promise<void> {
-    const log = this.deps.logger.child({
-      component: 'inbox',
-      platform: record.platform,
-      eventId: record.eventId,
-    });
-    try {
-      if (decision.kind === 'drop') {
-        log.debug({ reason: decision.reason }, 'inbound event dropped');
-        await decision.afterCommit?.();
-        return;
-      }
-      if (routed === null) return;
-      const outcome = await this.deps.after(decision.message, routed);
-      await decision.afterCommit?.(outcome);
-    } catch (error) {
-      log.error({ err: String(error) }, 'work after routing an inbound event failed');
-    }
-  }
-
-  private readonly logRefusal: TellInThread = async (message, sentence) => {
-    this.deps.logger.info(
-      { component: 'inbox', platform: message.platform, eventId: message.eventId, reason: sentence },
-      'a direct message was not admitted',
-    );
-  };
-
-  private async recordFailure(record: InboxRecord, error: unknown): Promise<void> {
-    const attempts = record.attempts + 1;
-    const now = this.deps.clock.now();
-    const giveUp = attempts >= this.options.maxAttempts;
-    const retryAt = giveUp ? null : new Date(now.getTime() + this.options.retryBaseMs * 2 ** (attempts - 1));
-    const log = this.deps.logger.child({
-      component: 'inbox',
-      platform: record.platform,
-      eventId: record.eventId,
-    });
-    if (giveUp) log.error({ attempts, err: String(error) }, 'an inbound event could not be routed; given up');
-    else log.warn({ attempts, err: String(error) }, 'routing an inbound event failed; it is tried again');
-    try {
-      await this.deps.store.transaction((tx) =>
-        tx.inbox.recordFailure(record.id, String(error), retryAt, now),
-      );
-    } catch (recordError) {
-      // The row stays unrouted and due: the next poll tries it again.
-      log.warn({ err: String(recordError) }, 'the failed routing could not be recorded');
-    }
   }
 }

@@ -95,7 +95,7 @@ describe('P13: the built-in runners give attached images to the model', () => {
     }
   });
 
-  it('P13: without images the prompt is sent as plain text, as before', async () => {
+  it('P13: without images the prompt is sent as plain text', async () => {
     const standIn = await AnthropicStandIn.start({ apiKey: ANTHROPIC_KEY });
     try {
       const runner = new AnthropicRunner({

@@ -8,16 +8,17 @@ import { createProcessLauncher } from '../../sandbox/create-process-launcher';
 import { removeAtExit } from '../../sandbox/exit-cleanup';
 import type { LaunchedProcess, ProcessLauncher } from '../../sandbox/process-launcher';
 import { runSandboxPolicy } from '../../sandbox/run-sandbox-policy';
-import { AgentOutput } from './agent-output';
+import type { SandboxPolicy } from '../../sandbox/sandbox-policy';
+import { type AgentProcessEnd, agentProcessEvents } from './agent-process-events';
 import { installPreToolUseHook } from './claude-code-hook';
 import { isClaudeCode, shellArgv, shellQuote } from './command-line';
-import { EventQueue } from './event-queue';
-import { openHookChannel } from './hook-channel';
+import { type HookChannel, openHookChannel } from './hook-channel';
 import { writeHookScript } from './hook-script';
 import { HOOK_TOKEN_ENV, HOOK_URL_ENV } from './pre-tool-use-protocol';
 import { nodePaths, programPaths } from './program-paths';
 import { scrubSecrets } from './scrub-secrets';
-import { StderrTail } from './stderr-tail';
+import { SilenceWatchdog } from './silence-watchdog';
+import type { StderrTail } from './stderr-tail';
 
 export interface CommandRunnerOptions {
   /** X1–X4: starts the agent confined (default: a bubblewrap launcher, fail closed). */
@@ -72,129 +73,34 @@ export class CommandRunner implements Runner {
       return;
     }
     if (signal.aborted) return;
-    const claude = isClaudeCode(command);
-    const queue = new EventQueue<RunnerEvent>();
-    let lastOutputAt = Date.now();
+    const watchdog = new SilenceWatchdog();
     const channel = await openHookChannel(
       (call, callSignal) => request.tools.authorize(call, callSignal),
       signal,
-      () => {
-        lastOutputAt = Date.now(); // a decision that took a while is not the agent's silence
-      },
+      () => watchdog.heard(), // a decision that took a while is not the agent's silence
       { slots: this.launcher.slots, runId: request.runId },
     );
     let call: LaunchedProcess | undefined;
-    let watchdog: NodeJS.Timeout | undefined;
     const endGroup = () => call?.end(this.options.killGraceMs ?? 5000) ?? Promise.resolve();
     const onAbort = () => void endGroup();
     try {
-      await mkdir(request.workingDir, { recursive: true });
-      const hookScript = claude ? await this.writeHookScript() : undefined;
-      if (hookScript !== undefined)
-        await installPreToolUseHook(
-          request.workingDir,
-          [process.execPath, hookScript].map(shellQuote).join(' '),
-        );
-      const systemAsArg =
-        claude && request.system !== '' && Buffer.byteLength(request.system) <= MAX_SYSTEM_ARG;
-      const stdin =
-        systemAsArg || request.system === '' ? request.prompt : `${request.system}\n\n${request.prompt}`;
-      const env = agentEnvironment(this.baseEnv, {
-        // G3: the run's git configuration (the gateway and the run's own credential).
-        ...request.env,
-        [HOOK_URL_ENV]: channel.url,
-        [HOOK_TOKEN_ENV]: channel.token,
-        SUMMON_RUN_ID: request.runId,
-      });
-      // X2: the run's egress proxy, with the agent's own model API always reachable.
-      const egress = await cliAgentEgress(request.tools.egress, env);
-      // X1, X2, A9: the agent (and so its own file tools) sees only the run's folders; the
-      // gateway, its hook channel and the run's egress proxy are its only connections.
-      const policy = runSandboxPolicy({
-        runId: request.runId,
-        workingDir: request.workingDir,
-        ...(request.linkedRoots === undefined ? {} : { linkedRoots: request.linkedRoots }),
-        env: { ...env, ...egress.env },
-        readOnlyPaths: [
-          ...programPaths(command, env.PATH ?? ''),
-          ...(hookScript === undefined ? [] : [path.dirname(hookScript), ...nodePaths()]),
-          ...(this.options.readOnlyPaths ?? []),
-        ],
-        forwards: [
-          { port: channel.port, target: { host: '127.0.0.1', port: channel.port } },
-          ...egress.forwards,
-        ],
-      });
-      call = await this.launcher.launch(
-        policy,
-        shellArgv(command, systemAsArg ? ['--append-system-prompt', request.system] : []),
-        signal,
-      );
-      const { child } = call;
+      const launch = await this.launchPlan(request, command, channel);
+      call = await this.launcher.launch(launch.policy, launch.argv, signal);
       signal.addEventListener('abort', onAbort, { once: true });
       if (signal.aborted) void endGroup(); // stopped while the hook was being installed
-
-      const output = new AgentOutput();
-      const stderr = new StderrTail();
-      let silent = false;
-      let spawnError: Error | undefined;
       const silenceMs = this.options.silenceTimeoutMs?.(request) ?? agent.silenceTimeoutMinutes * 60_000;
-      watchdog = setInterval(
-        () => {
-          if (channel.pending > 0) lastOutputAt = Date.now(); // waiting for an approval is not silence
-          if (Date.now() - lastOutputAt < silenceMs) return;
-          silent = true;
-          clearInterval(watchdog);
-          void endGroup();
-        },
-        Math.max(10, Math.min(1000, Math.floor(silenceMs / 4))),
+      watchdog.start(
+        silenceMs,
+        () => channel.pending > 0,
+        () => void endGroup(),
       );
-
-      child.stdin.on('error', () => undefined); // an agent that never reads its stdin
-      child.stdin.end(stdin);
-      child.stdout.setEncoding('utf8');
-      child.stderr.setEncoding('utf8');
-      let lingering: NodeJS.Timeout | undefined;
-      child.stdout.on('data', (chunk: string) => {
-        lastOutputAt = Date.now();
-        for (const event of output.take(chunk)) queue.push(event);
-        // The answer is in: a CLI that does not exit after its `result` is ended, not waited for.
-        if (output.outcome() !== undefined && output.format === 'stream-json' && lingering === undefined)
-          lingering = setTimeout(() => void endGroup(), this.options.afterResultMs ?? 10_000);
+      const events = agentProcessEvents(call.child, launch.stdin, {
+        watchdog,
+        endGroup,
+        afterResultMs: this.options.afterResultMs ?? 10_000,
+        lastEvent: (end) => this.terminalEvent({ request, silenceMs, ...end }),
       });
-      child.stderr.on('data', (chunk: string) => {
-        lastOutputAt = Date.now();
-        stderr.add(chunk);
-      });
-      let finished = false;
-      const finish = (code: number | null, killedBy: NodeJS.Signals | null) => {
-        if (finished) return;
-        finished = true;
-        clearInterval(watchdog);
-        clearTimeout(lingering);
-        for (const event of output.flush()) queue.push(event);
-        const terminal = this.terminalEvent({
-          request,
-          output,
-          stderr,
-          silent,
-          silenceMs,
-          spawnError,
-          code,
-          killedBy,
-        });
-        if (terminal !== undefined) queue.push(terminal);
-        queue.end();
-      };
-      child.on('error', (error) => {
-        spawnError = error;
-        if (child.pid === undefined) finish(null, null); // never started: no 'close' to wait for
-      });
-      // The agent's leftovers (a background process still holding stdout) end with it: no orphan.
-      child.on('exit', () => void endGroup());
-      child.on('close', (code, killedBy) => finish(code, killedBy));
-      queue.push({ type: 'thinking' });
-      for await (const event of queue) yield event;
+      for await (const event of events) yield event;
     } catch (error) {
       if (!signal.aborted)
         yield {
@@ -205,11 +111,63 @@ export class CommandRunner implements Runner {
           ),
         };
     } finally {
-      clearInterval(watchdog);
+      watchdog.stop();
       signal.removeEventListener('abort', onAbort);
       await endGroup();
       await channel.close();
     }
+  }
+
+  /**
+   * How the agent is started: its working folder made, Claude Code's PreToolUse hook installed,
+   * the system prompt as an argument (Claude Code, when it fits) or ahead of the prompt on stdin,
+   * and the sandbox's policy.
+   */
+  private async launchPlan(
+    request: RunnerRequest,
+    command: string,
+    channel: HookChannel,
+  ): Promise<{ policy: SandboxPolicy; argv: ReturnType<typeof shellArgv>; stdin: string }> {
+    const claude = isClaudeCode(command);
+    await mkdir(request.workingDir, { recursive: true });
+    const hookScript = claude ? await this.writeHookScript() : undefined;
+    if (hookScript !== undefined)
+      await installPreToolUseHook(
+        request.workingDir,
+        [process.execPath, hookScript].map(shellQuote).join(' '),
+      );
+    const systemAsArg =
+      claude && request.system !== '' && Buffer.byteLength(request.system) <= MAX_SYSTEM_ARG;
+    const stdin =
+      systemAsArg || request.system === '' ? request.prompt : `${request.system}\n\n${request.prompt}`;
+    const env = agentEnvironment(this.baseEnv, {
+      // G3: the run's git configuration (the gateway and the run's own credential).
+      ...request.env,
+      [HOOK_URL_ENV]: channel.url,
+      [HOOK_TOKEN_ENV]: channel.token,
+      SUMMON_RUN_ID: request.runId,
+    });
+    // X2: the run's egress proxy, with the agent's own model API always reachable.
+    const egress = await cliAgentEgress(request.tools.egress, env);
+    // X1, X2, A9: the agent (and so its own file tools) sees only the run's folders; the
+    // gateway, its hook channel and the run's egress proxy are its only connections.
+    const policy = runSandboxPolicy({
+      runId: request.runId,
+      workingDir: request.workingDir,
+      ...(request.linkedRoots === undefined ? {} : { linkedRoots: request.linkedRoots }),
+      env: { ...env, ...egress.env },
+      readOnlyPaths: [
+        ...programPaths(command, env.PATH ?? ''),
+        ...(hookScript === undefined ? [] : [path.dirname(hookScript), ...nodePaths()]),
+        ...(this.options.readOnlyPaths ?? []),
+      ],
+      forwards: [
+        { port: channel.port, target: { host: '127.0.0.1', port: channel.port } },
+        ...egress.forwards,
+      ],
+    });
+    const argv = shellArgv(command, systemAsArg ? ['--append-system-prompt', request.system] : []);
+    return { policy, argv, stdin };
   }
 
   /** A9: the hook script, once per runner, in a folder of its own (mounted read-only). */
@@ -222,16 +180,9 @@ export class CommandRunner implements Runner {
   }
 
   /** How the turn ends once the agent's process has: the reply, the error, or nothing when stopped. */
-  private terminalEvent(end: {
-    request: RunnerRequest;
-    output: AgentOutput;
-    stderr: StderrTail;
-    silent: boolean;
-    silenceMs: number;
-    spawnError: Error | undefined;
-    code: number | null;
-    killedBy: NodeJS.Signals | null;
-  }): RunnerEvent | undefined {
+  private terminalEvent(
+    end: AgentProcessEnd & { request: RunnerRequest; silenceMs: number },
+  ): RunnerEvent | undefined {
     const { request, output, stderr, code, killedBy } = end;
     const name = request.agent.name;
     if (request.signal.aborted) return undefined; // a stopped turn ends quietly

@@ -1,0 +1,125 @@
+import { StoreChatDirectory } from '../directory/store-chat-directory';
+import type { InboxRecord } from '../model/inbox';
+import type { Platform } from '../model/platform';
+import type { ReceiveOutcome } from '../ports/chat-engine';
+import type { InboundMessage } from '../ports/chat-platform';
+import type { Clock } from '../ports/clock';
+import type { InboxDecision, InboxDecoder } from '../ports/inbox-decoder';
+import type { Logger } from '../ports/logger';
+import type { Store, StoreTx } from '../ports/store';
+import { admitDirectMessage, type TellInThread } from './direct-message';
+import { transactionStore } from './transaction-store';
+
+/** What routing one stored row needs. */
+export interface InboxRowDeps<R extends { outcome: ReceiveOutcome }> {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  /** Routes one message inside the routing transaction (P6, P8, M1–M12, P3). */
+  route: (tx: StoreTx, message: InboundMessage) => Promise<R>;
+  /** What follows the committed routing (refusals told, hints, runs enqueued). */
+  after: (message: InboundMessage, routed: R) => Promise<ReceiveOutcome>;
+  /**
+   * P1: tells the sender of a direct message that was not admitted why (no space could be
+   * made); absent (a router with no platforms), the reason is only logged.
+   */
+  tell?: TellInThread | undefined;
+}
+
+/** The retries of a row whose routing failed. */
+export interface InboxRetries {
+  /** Failed routing attempts before a row is given up (`failed`) and its thread moves on. */
+  maxAttempts: number;
+  /** The first retry's delay; each next one doubles it. */
+  retryBaseMs: number;
+}
+
+/** A row routed in a transaction not yet committed, and what it was decoded to. */
+export interface RoutedRow<R> {
+  record: InboxRecord;
+  decision: InboxDecision;
+  routed: R | null;
+}
+
+/**
+ * T4, one stored row: decoded, routed and marked in the routing transaction; the work that
+ * follows it done after the commit; a failed routing recorded, with its retry.
+ */
+export class InboxRowRouting<R extends { outcome: ReceiveOutcome }> {
+  constructor(
+    private readonly deps: InboxRowDeps<R>,
+    private readonly retries: InboxRetries,
+    private readonly decoders: ReadonlyMap<Platform, InboxDecoder>,
+  ) {}
+
+  async route(tx: StoreTx, record: InboxRecord): Promise<RoutedRow<R>> {
+    const now = this.deps.clock.now();
+    const decoder = this.decoders.get(record.platform);
+    if (decoder === undefined) throw new Error(`No inbox decoder for ${record.platform}.`);
+    const store = transactionStore(tx);
+    // P1: a direct message's one-person space is made in the routing transaction too.
+    const decision = await admitDirectMessage(
+      store,
+      await decoder.decode(record, new StoreChatDirectory(store)),
+      this.deps.tell ?? this.logRefusal,
+    );
+    if (decision.kind === 'drop') {
+      await tx.inbox.markRouted(record.id, 'dropped', now);
+      return { record, decision, routed: null };
+    }
+    const routed = await this.deps.route(tx, decision.message);
+    // T4: marked in the transaction that did the routing's work: both commit or neither does.
+    await tx.inbox.markRouted(record.id, routed.outcome.kind, now);
+    return { record, decision, routed };
+  }
+
+  /** After the commit: failures here are logged, never retried (the routing itself stands). */
+  async afterCommit({ record, decision, routed }: RoutedRow<R>): Promise<void> {
+    const log = this.rowLog(record);
+    try {
+      if (decision.kind === 'drop') {
+        log.debug({ reason: decision.reason }, 'inbound event dropped');
+        await decision.afterCommit?.();
+        return;
+      }
+      if (routed === null) return;
+      const outcome = await this.deps.after(decision.message, routed);
+      await decision.afterCommit?.(outcome);
+    } catch (error) {
+      log.error({ err: String(error) }, 'work after routing an inbound event failed');
+    }
+  }
+
+  async recordFailure(record: InboxRecord, error: unknown): Promise<void> {
+    const attempts = record.attempts + 1;
+    const now = this.deps.clock.now();
+    const giveUp = attempts >= this.retries.maxAttempts;
+    const retryAt = giveUp ? null : new Date(now.getTime() + this.retries.retryBaseMs * 2 ** (attempts - 1));
+    const log = this.rowLog(record);
+    if (giveUp) log.error({ attempts, err: String(error) }, 'an inbound event could not be routed; given up');
+    else log.warn({ attempts, err: String(error) }, 'routing an inbound event failed; it is tried again');
+    try {
+      await this.deps.store.transaction((tx) =>
+        tx.inbox.recordFailure(record.id, String(error), retryAt, now),
+      );
+    } catch (recordError) {
+      // The row stays unrouted and due: the next poll tries it again.
+      log.warn({ err: String(recordError) }, 'the failed routing could not be recorded');
+    }
+  }
+
+  private rowLog(record: InboxRecord): Logger {
+    return this.deps.logger.child({
+      component: 'inbox',
+      platform: record.platform,
+      eventId: record.eventId,
+    });
+  }
+
+  private readonly logRefusal: TellInThread = async (message, sentence) => {
+    this.deps.logger.info(
+      { component: 'inbox', platform: message.platform, eventId: message.eventId, reason: sentence },
+      'a direct message was not admitted',
+    );
+  };
+}
