@@ -1,3 +1,5 @@
+import type { CardAction } from '../../core/model/card-action';
+
 /** What a button of ours carries: only a record id and the action (cards survive restarts). */
 export type ButtonAction =
   | { kind: 'note'; action: 'open' | 'fold'; messageId: string }
@@ -34,4 +36,18 @@ export function decodeCustomId(customId: string): ButtonAction | null {
   if (kind === 'answer' && /^[0-9]+$/.test(verb)) return { kind, option: Number(verb), questionId: id };
   if (kind === 'stop' && verb === 'run') return { kind, runId: id };
   return null;
+}
+
+/** The core's action for a button of ours (N7, G4, N13, P15): decoded once, here. */
+export function cardActionOf(button: ButtonAction): CardAction {
+  switch (button.kind) {
+    case 'note':
+      return { kind: 'note', verb: button.action, messageId: button.messageId };
+    case 'approval':
+      return { kind: 'approval', verdict: button.verdict, approvalId: button.approvalId };
+    case 'answer':
+      return { kind: 'answer', questionId: button.questionId, answer: String(button.option) };
+    case 'stop':
+      return { kind: 'stop-run', runId: button.runId };
+  }
 }

@@ -8,7 +8,7 @@ import {
 import { FORM_NO_LONGER_ACTIVE, NO_LONGER_ACTIVE } from '../../core/commands/unknown-interaction';
 import type { ChatEngine, PlatformActor } from '../../core/ports/chat-engine';
 import type { Logger } from '../../core/ports/logger';
-import { decodeCustomId } from './custom-id';
+import { cardActionOf, decodeCustomId } from './custom-id';
 import type { DiscordDirectory } from './discord-directory';
 import { loggable } from './discord-errors';
 import type { DiscordPlatform } from './discord-platform';
@@ -73,19 +73,9 @@ export class DiscordInteractions {
       interaction.guildId ??
       (await this.deps.directory.guildOfDirectMessage(interaction.channelId, interaction.user.id, []));
     if (guild === null) return;
-    const actor = this.actor(guild, interaction.user.id);
-    if (button.kind === 'note') {
-      await this.deps.engine.toggleNote(button.messageId, button.action, actor);
-      return;
-    }
-    // N13: an option button answers the question; the engine checks who may answer.
-    // P15: Stop; the engine checks who may (the starter, owners, admins, approvers).
-    const result =
-      button.kind === 'answer'
-        ? await this.deps.engine.answerQuestion(button.questionId, String(button.option), actor)
-        : button.kind === 'stop'
-          ? await this.deps.engine.stopRun(button.runId, actor)
-          : await this.deps.engine.decideApproval(button.approvalId, button.verdict, actor);
+    // N7: a note's card is edited by the core. N13: the engine checks who may answer. P15: who
+    // may stop (the starter, owners, admins, approvers). G4: who may approve.
+    const result = await this.deps.engine.act(cardActionOf(button), this.actor(guild, interaction.user.id));
     if (result.ok) return;
     this.deps.logger.info({ button: button.kind, reason: result.reason }, 'a button click was refused');
     await interaction.followUp({ content: result.reason, flags: MessageFlags.Ephemeral });

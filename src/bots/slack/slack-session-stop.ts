@@ -23,7 +23,7 @@ interface SessionStopped {
 /**
  * P15 on Slack: the native Stop of an agent session is the card's Stop for the whole thread.
  * The event names the person who pressed it (`user`), so the same rule applies (the starter,
- * owners, admins, approvers: `ChatEngine.stopThread`); a refusal is told to them privately and
+ * owners, admins, approvers: `ChatEngine.act`, `stop-thread`); a refusal is told to them privately and
  * the turn goes on. Acknowledged at once; the stop follows. Slack has already stopped the
  * thread's streams (`streaming_message_ts`) and leaves the session's status to the app: a
  * stopped turn closes it as it ends, a refused stop leaves the turn working (its reply goes on
@@ -54,7 +54,7 @@ export function registerSessionStop(app: App, deps: SlackSessionStopDeps): void 
       senderId: user,
     };
     const work = (async () => {
-      const result = await deps.engine.stopThread(thread, actor);
+      const result = await deps.engine.act({ kind: 'stop-thread', thread }, actor);
       if (result.ok) {
         log.info({ user, stopped: result.stopped }, 'agent session stopped in Slack: turns stopping');
         return;

@@ -2,17 +2,13 @@ import type { App } from '@slack/bolt';
 import { FORM_NO_LONGER_ACTIVE, NO_LONGER_ACTIVE } from '../../core/commands/unknown-interaction';
 import type { ChatPlatform } from '../../core/ports/chat-platform';
 import type { Logger } from '../../core/ports/logger';
-import { ACTIONS, ANSWER_ACTION } from './slack-cards';
+import { SUMMON_CLICK } from './slack-click-decoder';
 import { encodeSlackThreadId } from './slack-thread-id';
 
 export const UNKNOWN_SHORTCUT = 'Summon has no such shortcut. Try `/summon help`.';
 export const unknownCommand = (command: string) =>
   `Summon does not know ${command}: its command is \`/summon\` (try \`/summon help\`).`;
 
-/** Every action id a listener of ours answers (`slack-listeners.ts`). */
-const KNOWN_ACTIONS = new RegExp(
-  `^(?:${Object.values(ACTIONS).join('|')}|${ANSWER_ACTION.source.replace(/^\^|\$$/g, '')})$`,
-);
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const notOneOf = (known: RegExp) => new RegExp(`^(?!(?:${known.source.replace(/^\^|\$$/g, '')})$)`);
 
@@ -54,7 +50,7 @@ export function registerUnknownInteractions(
     void running.then(() => deps.inFlight.delete(running));
   };
 
-  app.action({ action_id: notOneOf(KNOWN_ACTIONS) }, async ({ ack, body }) => {
+  app.action({ action_id: notOneOf(SUMMON_CLICK) }, async ({ ack, body }) => {
     await ack();
     const b = body as UnknownActionBody;
     const action = b.actions?.[0];
