@@ -1,8 +1,8 @@
 import type { Attachment, Collection } from 'discord.js';
-import { boundedDownload } from '../../adapters/attachments/bounded-download';
-import { FileHost } from '../../adapters/attachments/file-host';
+import { FileHost } from '../../core/attachments/file-host';
 import { type AttachmentRef, MAX_ATTACHMENTS_PER_MESSAGE } from '../../core/model/attachment';
 import type { AttachmentFetcher, DownloadLimits, DownloadResult } from '../../core/ports/attachment-fetcher';
+import type { BoundedDownloader } from '../../core/ports/bounded-downloader';
 
 /** Discord's own hosts for attachments (its CDN and media proxy). */
 const DISCORD_FILE_HOSTS = new Set(['cdn.discordapp.com', 'media.discordapp.net']);
@@ -26,7 +26,10 @@ export function discordAttachmentRefs(attachments: Collection<string, Attachment
 export class DiscordAttachmentFetcher implements AttachmentFetcher {
   private readonly fileHost: FileHost;
 
-  constructor(apiUrl: string | undefined) {
+  constructor(
+    private readonly downloader: BoundedDownloader,
+    apiUrl: string | undefined,
+  ) {
     this.fileHost = new FileHost(apiUrl, (hostname) => DISCORD_FILE_HOSTS.has(hostname));
   }
 
@@ -34,7 +37,7 @@ export class DiscordAttachmentFetcher implements AttachmentFetcher {
     if (ref.url === null || !this.fileHost.serves(ref.url)) {
       return { ok: false, reason: 'refused', sentence: "its link is not on Discord's file host." };
     }
-    const result = await boundedDownload({ url: ref.url, service: 'Discord' }, limits);
+    const result = await this.downloader.download({ url: ref.url, service: 'Discord' }, limits);
     if (!result.ok && result.sentence.includes('HTTP 404')) {
       // Discord answers an expired or unsigned link so.
       return {

@@ -1,4 +1,5 @@
 import { type Client, DiscordjsError, DiscordjsErrorCodes, Events, REST, Routes } from 'discord.js';
+import type { BoundedDownloader } from '../../core/ports/bounded-downloader';
 import type { ChatDirectory } from '../../core/ports/chat-directory';
 import type { InboxChatEngine } from '../../core/ports/chat-engine';
 import type { CommandService } from '../../core/ports/command-service';
@@ -26,6 +27,8 @@ export interface DiscordFrontEndOptions {
   commands: CommandService;
   /** P7: this platform's outbox around the front end's `DiscordSender` (`src/app` builds it). */
   outbox: OutboxFactory;
+  /** P13: how attachments are fetched (`src/app` hands it the adapter). */
+  downloads: BoundedDownloader;
   logger: Logger;
   /** `DISCORD_API_URL`: the REST base; the gateway URL then comes from `GET /gateway/bot`. */
   apiUrl?: string | undefined;
@@ -82,7 +85,7 @@ export class DiscordFrontEnd {
       ...(options.streamEditIntervalMs === undefined
         ? {}
         : { streamEditIntervalMs: options.streamEditIntervalMs }),
-      attachments: new DiscordAttachmentFetcher(options.apiUrl),
+      attachments: new DiscordAttachmentFetcher(options.downloads, options.apiUrl),
     });
   }
 

@@ -1,7 +1,7 @@
-import { boundedDownload } from '../../adapters/attachments/bounded-download';
-import { FileHost } from '../../adapters/attachments/file-host';
+import { FileHost } from '../../core/attachments/file-host';
 import type { AttachmentRef } from '../../core/model/attachment';
 import type { AttachmentFetcher, DownloadLimits, DownloadResult } from '../../core/ports/attachment-fetcher';
+import type { BoundedDownloader } from '../../core/ports/bounded-downloader';
 
 /**
  * P13: a file attached to a Slack message, downloaded from its `url_private` with the bot
@@ -14,6 +14,7 @@ export class SlackFileFetcher implements AttachmentFetcher {
   private readonly fileHost: FileHost;
 
   constructor(
+    private readonly downloader: BoundedDownloader,
     private readonly botToken: string,
     apiUrl: string | undefined,
   ) {
@@ -31,7 +32,7 @@ export class SlackFileFetcher implements AttachmentFetcher {
         sentence: "its link is not on Slack's file host, and Summon sends its Slack token nowhere else.",
       };
     }
-    const result = await boundedDownload(
+    const result = await this.downloader.download(
       { url: ref.url, headers: { Authorization: `Bearer ${this.botToken}` }, service: 'Slack' },
       limits,
     );

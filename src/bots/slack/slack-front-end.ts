@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, HTTPReceiver, SocketModeReceiver, webApi } from '@slack/bolt';
+import type { BoundedDownloader } from '../../core/ports/bounded-downloader';
 import type { ChatDirectory } from '../../core/ports/chat-directory';
 import type { InboxChatEngine } from '../../core/ports/chat-engine';
 import type { CommandService } from '../../core/ports/command-service';
@@ -43,6 +44,8 @@ export interface SlackFrontEndOptions {
   commands: CommandService;
   /** P7: this platform's outbox around the front end's `SlackSender` (`src/app` builds it). */
   outbox: OutboxFactory;
+  /** P13: how attachments are fetched (`src/app` hands it the adapter). */
+  downloads: BoundedDownloader;
   logger: Logger;
   now?: () => Date;
   replyPartLimit?: number;
@@ -94,7 +97,11 @@ export class SlackFrontEnd {
       deliver: (target, call, args) => this.deliverer.deliver(target, call, args),
       channelOwner: (channel) => directory.channelOwner(channel),
       permalink: slackPermalinks(client, options.logger.child({ component: 'slack' })),
-      attachments: new SlackFileFetcher(options.credentials.botToken, options.credentials.apiUrl),
+      attachments: new SlackFileFetcher(
+        options.downloads,
+        options.credentials.botToken,
+        options.credentials.apiUrl,
+      ),
       ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
       teamId: identity.teamId,
       ...(options.stream === undefined ? {} : { stream: options.stream }),
