@@ -15,10 +15,10 @@ import { SlackInboxDecoder, slackInboxEntry } from './slack-inbox';
 import { registerSlackListeners } from './slack-listeners';
 import { slackPermalinks } from './slack-permalink';
 import { SlackPlatform } from './slack-platform';
-import type { SlackStreamSettings } from './slack-reply-stream';
 import { SlackSender } from './slack-sender';
 import { registerSessionStop } from './slack-session-stop';
 import { registerSlashCommand } from './slack-slash-command';
+import type { SlackStreamSettings } from './slack-stream-options';
 import { futureTimestampRefusal } from './slack-timestamp-guard';
 import { registerUnknownInteractions } from './slack-unknown-interactions';
 

@@ -16,8 +16,9 @@ import { splitMessage } from '../../core/text/split-message';
 import { SlackAgentSessions } from './slack-agent-sessions';
 import { cardContent, SLACK_LIMITS, type SlackContent } from './slack-cards';
 import { agentTextToMrkdwn, escapeMrkdwn, type SlackMemberRef } from './slack-mrkdwn';
-import { DEFAULT_SLACK_STREAM, SlackReplyStream, type SlackStreamSettings } from './slack-reply-stream';
+import { SlackReplyStream } from './slack-reply-stream';
 import type { SlackCall } from './slack-sender';
+import { DEFAULT_SLACK_STREAM, type SlackStreamSettings } from './slack-stream-options';
 import { decodeSlackThreadId, encodeSlackThreadId, type SlackThreadParts } from './slack-thread-id';
 
 /** Sends one Web API call through the outbox (P7) and returns Slack's ts of the message. */
