@@ -5,18 +5,18 @@ import type { InboxChatEngine } from '../../core/ports/chat-engine';
 import type { CommandService } from '../../core/ports/command-service';
 import type { Logger } from '../../core/ports/logger';
 import type { Outbox, OutboxFactory } from '../../core/ports/outbox';
-import { registerGuildCommands } from './ask-command';
-import { DiscordAttachmentFetcher } from './discord-attachments';
-import { DiscordBackfill } from './discord-backfill';
 import { createDiscordClient } from './discord-client';
 import { type DiscordDirectory, discordDirectory } from './discord-directory';
 import { loggable } from './discord-errors';
-import { DiscordInboxDecoder } from './discord-inbox';
-import { DiscordInteractions } from './discord-interactions';
-import { DiscordMessages } from './discord-messages';
 import { DiscordPlatform } from './discord-platform';
-import { DiscordSender } from './discord-sender';
-import { DiscordWebhooks } from './discord-webhooks';
+import { registerGuildCommands } from './inbound/ask-command';
+import { DiscordAttachmentFetcher } from './inbound/discord-attachments';
+import { DiscordBackfill } from './inbound/discord-backfill';
+import { DiscordInboxDecoder } from './inbound/discord-inbox';
+import { DiscordInteractions } from './inbound/discord-interactions';
+import { DiscordMessages } from './inbound/discord-messages';
+import { DiscordSender } from './outbound/discord-sender';
+import { DiscordWebhooks } from './outbound/discord-webhooks';
 
 export interface DiscordFrontEndOptions {
   /** P1, M11, P11: what the translation looks up (the core's, over the store; `src/app` builds it). */

@@ -6,8 +6,17 @@ import type { InboxChatEngine } from '../../core/ports/chat-engine';
 import type { CommandService } from '../../core/ports/command-service';
 import type { Logger } from '../../core/ports/logger';
 import type { Outbox, OutboxFactory } from '../../core/ports/outbox';
+import { SlackBackfill } from './inbound/slack-backfill';
+import { SlackFileFetcher } from './inbound/slack-file-fetcher';
+import { SlackInboxDecoder, slackInboxEntry } from './inbound/slack-inbox';
+import { registerSlackListeners } from './inbound/slack-listeners';
+import { registerSessionStop } from './inbound/slack-session-stop';
+import { registerSlashCommand } from './inbound/slack-slash-command';
+import { futureTimestampRefusal } from './inbound/slack-timestamp-guard';
+import { registerUnknownInteractions } from './inbound/slack-unknown-interactions';
+import { slackPermalinks } from './outbound/slack-permalink';
+import { SlackSender } from './outbound/slack-sender';
 import { publishHome, registerAppHome } from './slack-app-home';
-import { SlackBackfill } from './slack-backfill';
 import {
   connectSlack,
   isDeadToken,
@@ -16,17 +25,8 @@ import {
   type SlackCredentials,
 } from './slack-connection';
 import { SlackDirectory } from './slack-directory';
-import { SlackFileFetcher } from './slack-file-fetcher';
-import { SlackInboxDecoder, slackInboxEntry } from './slack-inbox';
-import { registerSlackListeners } from './slack-listeners';
-import { slackPermalinks } from './slack-permalink';
 import { SlackPlatform } from './slack-platform';
-import { SlackSender } from './slack-sender';
-import { registerSessionStop } from './slack-session-stop';
-import { registerSlashCommand } from './slack-slash-command';
-import type { SlackStreamSettings } from './slack-stream-options';
-import { futureTimestampRefusal } from './slack-timestamp-guard';
-import { registerUnknownInteractions } from './slack-unknown-interactions';
+import type { SlackStreamSettings } from './stream/slack-stream-options';
 
 export type { SlackCredentials };
 export { SLACK_EVENTS_PATH };

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { MESSAGE_EVENT_TYPES } from '../../../src/bots/slack/slack-inbound';
+import { MESSAGE_EVENT_TYPES } from '../../../src/bots/slack/inbound/slack-inbound';
 import { SUMMON_HELP } from '../../../src/core/commands/summon-commands';
 
 /** slack/manifest.yml asks Slack for what the Slack front end uses, and says what `/summon` takes. */

@@ -1,4 +1,8 @@
-import { cardActionOf, decodeCustomId, encodeCustomId } from '../../../../src/bots/discord/custom-id';
+import {
+  cardActionOf,
+  decodeCustomId,
+  encodeCustomId,
+} from '../../../../src/bots/discord/outbound/custom-id';
 
 describe('Discord buttons decoded once into the core’s action', () => {
   it('N7, G4, N13, P15: each button of ours is one action with its record id', () => {

@@ -1,10 +1,10 @@
-import { ACTIONS } from '../../../../src/bots/slack/slack-cards';
 import {
   cardActionOfButton,
   decodeSlackClick,
   type SlackActionBody,
   SUMMON_CLICK,
-} from '../../../../src/bots/slack/slack-click-decoder';
+} from '../../../../src/bots/slack/inbound/slack-click-decoder';
+import { ACTIONS } from '../../../../src/bots/slack/outbound/slack-cards';
 
 const click = (actionId: string, value: string | undefined, extra: Partial<SlackActionBody> = {}) => ({
   team: { id: 'T1' },
