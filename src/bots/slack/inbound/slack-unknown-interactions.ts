@@ -66,7 +66,7 @@ export function registerUnknownInteractions(
     );
   });
 
-  // Summon opens no forms today: every submission is one it no longer knows.
+  // Summon opens no forms: every submission is one it no longer knows (P17).
   app.view(/.*/, async ({ ack, body }) => {
     log.info({ callbackId: body.view.callback_id, user: body.user.id }, 'a form Summon does not know');
     await ack({ response_action: 'update', view: sentenceModal(FORM_NO_LONGER_ACTIVE) });
