@@ -14,15 +14,15 @@ export interface PlatformActor {
   senderId: string;
 }
 
-/**
- * What a chat front end calls: the core's side of the platform port. Bots translate a
- * platform event into one of these calls and nothing more.
- */
 /** T4: whether `ingest` stored the event (false: a duplicate of one stored or processed before). */
 export interface IngestOutcome {
   stored: boolean;
 }
 
+/**
+ * What a chat front end calls: the core's side of the platform port. Bots translate a
+ * platform event into one of these calls and nothing more.
+ */
 export interface ChatEngine {
   receive(message: InboundMessage): Promise<ReceiveOutcome>;
   /**
