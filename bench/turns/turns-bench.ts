@@ -56,7 +56,8 @@ export async function runTurnsBench(
         `${options.pending} suspended turns`,
       );
       const pending = await drive(options.messages, options.slots, setup.roundTrip, signal);
-      for (const id of setup.platform.approvalIds) await setup.engine.decideApproval(id, 'deny', YOU);
+      for (const id of setup.platform.approvalIds)
+        await setup.engine.act({ kind: 'approval', approvalId: id, verdict: 'deny' }, YOU);
       await until(() => setup.engine.slotStats().suspended === 0, TIMEOUT_MS, 'the denied turns to end');
       // Measured again once nothing is pending: the machine's drift during the run shows here.
       const after = await drive(options.messages, options.slots, setup.roundTrip, signal);

@@ -1,8 +1,10 @@
+import { httpDownloader } from '../adapters/attachments/http-downloader';
 import type { RunActivityLookup } from '../core/agents/agent-roster';
 import { SummonCommands } from '../core/commands/summon-commands';
 import { StoreChatDirectory } from '../core/directory/store-chat-directory';
 import { RetryingStore } from '../core/outage/retrying-store';
 import { OutboxDeliverer } from '../core/outbox/outbox-deliverer';
+import type { BoundedDownloader } from '../core/ports/bounded-downloader';
 import type { ChatDirectory } from '../core/ports/chat-directory';
 import type { CommandService } from '../core/ports/command-service';
 import type { Logger } from '../core/ports/logger';
@@ -24,6 +26,8 @@ export interface FrontEndServices {
   commands: CommandService;
   /** P7: each platform's outbox around the sender its front end builds. */
   outbox: OutboxFactory;
+  /** P13: attachment downloads (the front ends choose the links and credentials). */
+  downloads: BoundedDownloader;
 }
 
 /** Builds the services of the chat front ends over one store (production, test harnesses, benchmarks). */
@@ -51,5 +55,6 @@ export function frontEndServices(deps: {
         metrics,
         ...(outboxBackoff === undefined ? {} : { backoff: outboxBackoff }),
       }),
+    downloads: httpDownloader,
   };
 }

@@ -130,11 +130,7 @@ export async function openEngineHarness(
   // The chat talks to whichever engine is current, so a restart keeps its selected thread.
   const current: ChatEngine = {
     receive: (message) => (receiver ?? engine).receive(message),
-    toggleNote: (messageId, action, actor) => engine.toggleNote(messageId, action, actor),
-    decideApproval: (approvalId, verdict, actor) => engine.decideApproval(approvalId, verdict, actor),
-    answerQuestion: (questionId, answer, actor) => engine.answerQuestion(questionId, answer, actor),
-    stopRun: (runId, actor) => engine.stopRun(runId, actor),
-    stopThread: (thread, actor) => engine.stopThread(thread, actor),
+    act: (action, actor) => engine.act(action, actor),
   };
   const chat = new TerminalChat({
     input: new PassThrough(),

@@ -1,3 +1,4 @@
+import type { CardAction, CardActionResult } from '../../src/core/model/card-action';
 import type { ChatEngine, PlatformActor, ReceiveOutcome } from '../../src/core/ports/chat-engine';
 import type {
   ChatPlatform,
@@ -15,8 +16,8 @@ export type EngineCall =
   | { kind: 'stopRun'; runId: string; actor: PlatformActor }
   | { kind: 'stopThread'; thread: string; actor: PlatformActor };
 
-export type DecideResult = Awaited<ReturnType<ChatEngine['decideApproval']>>;
-type StopThreadResult = Awaited<ReturnType<ChatEngine['stopThread']>>;
+export type DecideResult = CardActionResult<Extract<CardAction, { kind: 'approval' }>>;
+type StopThreadResult = CardActionResult<Extract<CardAction, { kind: 'stop-thread' }>>;
 type NoteAction = 'open' | 'fold';
 type Verdict = 'approve' | 'deny';
 
@@ -54,29 +55,44 @@ export class RecordingChatEngine implements ChatEngine {
     );
   }
 
-  async toggleNote(messageId: string, action: NoteAction, actor: PlatformActor): Promise<void> {
-    this.calls.push({ kind: 'toggleNote', messageId, action, actor });
-    await this.behaviour.toggleNote?.(messageId, action, actor);
+  /** Recorded as the call each kind of action stands for, answered by its hook. */
+  async act<A extends CardAction>(action: A, actor: PlatformActor): Promise<CardActionResult<A>> {
+    return (await this.answer(action, actor)) as CardActionResult<A>;
   }
 
-  async decideApproval(approvalId: string, verdict: Verdict, actor: PlatformActor): Promise<DecideResult> {
-    this.calls.push({ kind: 'decideApproval', approvalId, verdict, actor });
-    return (await this.behaviour.decideApproval?.(approvalId, verdict, actor)) ?? { ok: true };
-  }
-
-  async answerQuestion(questionId: string, answer: string, actor: PlatformActor): Promise<DecideResult> {
-    this.calls.push({ kind: 'answerQuestion', questionId, answer, actor });
-    return (await this.behaviour.answerQuestion?.(questionId, answer, actor)) ?? { ok: true };
-  }
-
-  async stopRun(runId: string, actor: PlatformActor): Promise<DecideResult> {
-    this.calls.push({ kind: 'stopRun', runId, actor });
-    return (await this.behaviour.stopRun?.(runId, actor)) ?? { ok: true };
-  }
-
-  async stopThread(thread: string, actor: PlatformActor): Promise<StopThreadResult> {
-    this.calls.push({ kind: 'stopThread', thread, actor });
-    return (await this.behaviour.stopThread?.(thread, actor)) ?? { ok: true, stopped: 1 };
+  private async answer(action: CardAction, actor: PlatformActor): Promise<CardActionResult> {
+    switch (action.kind) {
+      case 'note':
+        this.calls.push({ kind: 'toggleNote', messageId: action.messageId, action: action.verb, actor });
+        await this.behaviour.toggleNote?.(action.messageId, action.verb, actor);
+        return { ok: true };
+      case 'approval':
+        this.calls.push({
+          kind: 'decideApproval',
+          approvalId: action.approvalId,
+          verdict: action.verdict,
+          actor,
+        });
+        return (
+          (await this.behaviour.decideApproval?.(action.approvalId, action.verdict, actor)) ?? { ok: true }
+        );
+      case 'answer':
+        this.calls.push({
+          kind: 'answerQuestion',
+          questionId: action.questionId,
+          answer: action.answer,
+          actor,
+        });
+        return (
+          (await this.behaviour.answerQuestion?.(action.questionId, action.answer, actor)) ?? { ok: true }
+        );
+      case 'stop-run':
+        this.calls.push({ kind: 'stopRun', runId: action.runId, actor });
+        return (await this.behaviour.stopRun?.(action.runId, actor)) ?? { ok: true };
+      case 'stop-thread':
+        this.calls.push({ kind: 'stopThread', thread: action.thread, actor });
+        return (await this.behaviour.stopThread?.(action.thread, actor)) ?? { ok: true, stopped: 1 };
+    }
   }
 }
 

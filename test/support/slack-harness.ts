@@ -6,7 +6,7 @@ import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
 import { frontEndServices } from '../../src/app/front-end-services';
 import { SlackFrontEnd } from '../../src/bots/slack/slack-front-end';
-import type { SlackStreamSettings } from '../../src/bots/slack/slack-reply-stream';
+import type { SlackStreamSettings } from '../../src/bots/slack/stream/slack-stream-options';
 import { RunActivityBoard } from '../../src/core/agents/run-activity-board';
 import type { AttachmentLimits } from '../../src/core/attachments/attachment-limits';
 import type { TurnToolKit } from '../../src/core/engine/engine-deps';

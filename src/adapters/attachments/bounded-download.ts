@@ -1,13 +1,6 @@
 import { describeSize } from '../../core/attachments/attachment-limits';
 import type { DownloadLimits, DownloadResult } from '../../core/ports/attachment-fetcher';
-
-export interface DownloadRequest {
-  url: string;
-  /** Sent with the request only (never logged, never in a sentence). */
-  headers?: Readonly<Record<string, string>>;
-  /** Who serves the file, as the sentences name it ("Slack", "Discord"). */
-  service: string;
-}
+import type { DownloadRequest } from '../../core/ports/bounded-downloader';
 
 /**
  * P13: one bounded HTTP download: at most `maxBytes` (refused by `Content-Length`, or cut off

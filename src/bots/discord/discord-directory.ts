@@ -1,5 +1,5 @@
 import type { ChatDirectory } from '../../core/ports/chat-directory';
-import type { DiscordMember } from './discord-mentions';
+import type { DiscordMember } from './outbound/discord-mentions';
 
 /** What the Discord front end looks up in Summon's records (P1: guild → workspace, channel → space). */
 export interface DiscordDirectory {

@@ -1,21 +1,22 @@
 import { type Client, DiscordjsError, DiscordjsErrorCodes, Events, REST, Routes } from 'discord.js';
+import type { BoundedDownloader } from '../../core/ports/bounded-downloader';
 import type { ChatDirectory } from '../../core/ports/chat-directory';
 import type { InboxChatEngine } from '../../core/ports/chat-engine';
 import type { CommandService } from '../../core/ports/command-service';
 import type { Logger } from '../../core/ports/logger';
 import type { Outbox, OutboxFactory } from '../../core/ports/outbox';
-import { registerGuildCommands } from './ask-command';
-import { DiscordAttachmentFetcher } from './discord-attachments';
-import { DiscordBackfill } from './discord-backfill';
 import { createDiscordClient } from './discord-client';
 import { type DiscordDirectory, discordDirectory } from './discord-directory';
 import { loggable } from './discord-errors';
-import { DiscordInboxDecoder } from './discord-inbox';
-import { DiscordInteractions } from './discord-interactions';
-import { DiscordMessages } from './discord-messages';
 import { DiscordPlatform } from './discord-platform';
-import { DiscordSender } from './discord-sender';
-import { DiscordWebhooks } from './discord-webhooks';
+import { registerGuildCommands } from './inbound/ask-command';
+import { DiscordAttachmentFetcher } from './inbound/discord-attachments';
+import { DiscordBackfill } from './inbound/discord-backfill';
+import { DiscordInboxDecoder } from './inbound/discord-inbox';
+import { DiscordInteractions } from './inbound/discord-interactions';
+import { DiscordMessages } from './inbound/discord-messages';
+import { DiscordSender } from './outbound/discord-sender';
+import { DiscordWebhooks } from './outbound/discord-webhooks';
 
 export interface DiscordFrontEndOptions {
   /** P1, M11, P11: what the translation looks up (the core's, over the store; `src/app` builds it). */
@@ -26,6 +27,8 @@ export interface DiscordFrontEndOptions {
   commands: CommandService;
   /** P7: this platform's outbox around the front end's `DiscordSender` (`src/app` builds it). */
   outbox: OutboxFactory;
+  /** P13: how attachments are fetched (`src/app` hands it the adapter). */
+  downloads: BoundedDownloader;
   logger: Logger;
   /** `DISCORD_API_URL`: the REST base; the gateway URL then comes from `GET /gateway/bot`. */
   apiUrl?: string | undefined;
@@ -82,7 +85,7 @@ export class DiscordFrontEnd {
       ...(options.streamEditIntervalMs === undefined
         ? {}
         : { streamEditIntervalMs: options.streamEditIntervalMs }),
-      attachments: new DiscordAttachmentFetcher(options.apiUrl),
+      attachments: new DiscordAttachmentFetcher(options.downloads, options.apiUrl),
     });
   }
 

@@ -12,7 +12,13 @@ import type { Logger } from '../../core/ports/logger';
 import { EditedReplyStream } from '../../core/streaming/edited-reply-stream';
 import type { DiscordDirectory } from './discord-directory';
 import { DiscordRequestError, withoutTokens } from './discord-errors';
-import { discordThreadLink } from './discord-note-badge';
+import {
+  type DiscordThreadParts,
+  decodeDiscordThreadId,
+  encodeDiscordThreadId,
+  isDirectConversation,
+} from './discord-thread-id';
+import { discordThreadLink } from './outbound/discord-note-badge';
 import {
   DISCORD_CONTENT_LIMIT,
   renderDirectBodies,
@@ -20,14 +26,8 @@ import {
   renderEditBody,
   renderWebhookBodies,
   splitForDiscord,
-} from './discord-render';
-import type { DiscordCall } from './discord-sender';
-import {
-  type DiscordThreadParts,
-  decodeDiscordThreadId,
-  encodeDiscordThreadId,
-  isDirectConversation,
-} from './discord-thread-id';
+} from './outbound/discord-render';
+import type { DiscordCall } from './outbound/discord-sender';
 
 /** Discord's JSON error code for "A thread has already been created for this message". */
 const THREAD_ALREADY_CREATED = 160004;

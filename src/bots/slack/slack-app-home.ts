@@ -5,8 +5,8 @@ import type { ChatDirectory } from '../../core/ports/chat-directory';
 import type { Logger } from '../../core/ports/logger';
 import { formatTokens, formatUsd } from '../../core/usage/budget';
 import { totalTokens } from '../../core/usage/token-usage';
-import { ACTIONS, type SlackBlock } from './slack-cards';
-import { escapeMrkdwn } from './slack-mrkdwn';
+import { ACTIONS, type SlackBlock } from './outbound/slack-cards';
+import { escapeMrkdwn } from './outbound/slack-mrkdwn';
 
 const MAX_BLOCKS = 100; // a Home tab view holds at most 100 blocks
 

@@ -1,5 +1,5 @@
 import type { ChatDirectory } from '../../core/ports/chat-directory';
-import type { SlackMemberRef } from './slack-mrkdwn';
+import type { SlackMemberRef } from './outbound/slack-mrkdwn';
 
 /**
  * What the Slack translation needs to know about people, in Slack's terms, from the core's

@@ -1,37 +1,35 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { App, HTTPReceiver, SocketModeReceiver, webApi } from '@slack/bolt';
+import type { App, HTTPReceiver, SocketModeReceiver, webApi } from '@slack/bolt';
+import type { BoundedDownloader } from '../../core/ports/bounded-downloader';
 import type { ChatDirectory } from '../../core/ports/chat-directory';
 import type { InboxChatEngine } from '../../core/ports/chat-engine';
 import type { CommandService } from '../../core/ports/command-service';
 import type { Logger } from '../../core/ports/logger';
 import type { Outbox, OutboxFactory } from '../../core/ports/outbox';
+import { SlackBackfill } from './inbound/slack-backfill';
+import { SlackFileFetcher } from './inbound/slack-file-fetcher';
+import { SlackInboxDecoder, slackInboxEntry } from './inbound/slack-inbox';
+import { registerSlackListeners } from './inbound/slack-listeners';
+import { registerSessionStop } from './inbound/slack-session-stop';
+import { registerSlashCommand } from './inbound/slack-slash-command';
+import { futureTimestampRefusal } from './inbound/slack-timestamp-guard';
+import { registerUnknownInteractions } from './inbound/slack-unknown-interactions';
+import { slackPermalinks } from './outbound/slack-permalink';
+import { SlackSender } from './outbound/slack-sender';
 import { publishHome, registerAppHome } from './slack-app-home';
-import { SlackBackfill } from './slack-backfill';
-import { boltLogger } from './slack-bolt-logger';
+import {
+  connectSlack,
+  isDeadToken,
+  SLACK_EVENTS_PATH,
+  type SlackConnection,
+  type SlackCredentials,
+} from './slack-connection';
 import { SlackDirectory } from './slack-directory';
-import { SlackFileFetcher } from './slack-file-fetcher';
-import { SlackInboxDecoder, slackInboxEntry } from './slack-inbox';
-import { registerSlackListeners } from './slack-listeners';
-import { slackPermalinks } from './slack-permalink';
 import { SlackPlatform } from './slack-platform';
-import type { SlackStreamSettings } from './slack-reply-stream';
-import { SlackSender } from './slack-sender';
-import { registerSessionStop } from './slack-session-stop';
-import { registerSlashCommand } from './slack-slash-command';
-import { futureTimestampRefusal } from './slack-timestamp-guard';
-import { registerUnknownInteractions } from './slack-unknown-interactions';
+import type { SlackStreamSettings } from './stream/slack-stream-options';
 
-export const SLACK_EVENTS_PATH = '/slack/events';
-
-export interface SlackCredentials {
-  botToken: string;
-  /** HTTP mode: Bolt verifies every request's signature with it. */
-  signingSecret: string | undefined;
-  /** Socket Mode when set (no public URL needed). */
-  appToken: string | undefined;
-  /** The Web API base URL (tests, Slack-compatible servers). */
-  apiUrl: string | undefined;
-}
+export type { SlackCredentials };
+export { SLACK_EVENTS_PATH };
 
 export interface SlackFrontEndOptions {
   credentials: SlackCredentials;
@@ -43,6 +41,8 @@ export interface SlackFrontEndOptions {
   commands: CommandService;
   /** P7: this platform's outbox around the front end's `SlackSender` (`src/app` builds it). */
   outbox: OutboxFactory;
+  /** P13: how attachments are fetched (`src/app` hands it the adapter). */
+  downloads: BoundedDownloader;
   logger: Logger;
   now?: () => Date;
   replyPartLimit?: number;
@@ -58,15 +58,6 @@ export interface SlackFrontEndOptions {
   stream?: Partial<SlackStreamSettings>;
 }
 
-/** Slack's answers that mean the token itself is no good: retrying cannot help. */
-const DEAD_TOKEN = new Set([
-  'invalid_auth',
-  'not_authed',
-  'token_revoked',
-  'account_inactive',
-  'token_expired',
-]);
-
 /**
  * The Slack front end: one Bolt app (HTTP on Summon's server, or Socket Mode), the Slack
  * platform the core posts through, and the sender behind the outbox `src/app` hands it.
@@ -78,23 +69,37 @@ export class SlackFrontEnd {
   private readonly clicks = new Set<Promise<void>>();
   private backfills: Promise<unknown> = Promise.resolve();
 
+  readonly identity: SlackConnection['identity'];
+  private readonly app: App;
+  private readonly receiver: HTTPReceiver | null;
+  private readonly socket: SocketModeReceiver | null;
+  private readonly client: webApi.WebClient;
+  private readonly historyClient: webApi.WebClient;
+
   private constructor(
-    private readonly app: App,
-    private readonly receiver: HTTPReceiver | null,
-    private readonly socket: SocketModeReceiver | null,
+    connection: SlackConnection,
     private readonly options: SlackFrontEndOptions,
-    readonly identity: { teamId: string; botUserId: string; botId: string },
-    private readonly client: webApi.WebClient,
-    /** P11: reads history for the back-fill, waiting out 429s (Retry-After) as the outbox does not. */
-    private readonly historyClient: webApi.WebClient,
-    directory: SlackDirectory,
   ) {
+    ({
+      app: this.app,
+      receiver: this.receiver,
+      socket: this.socket,
+      identity: this.identity,
+      client: this.client,
+      historyClient: this.historyClient,
+    } = connection);
+    const { client, identity } = connection;
+    const directory = new SlackDirectory(options.outgoingDirectory, identity.teamId);
     this.deliverer = options.outbox('slack', new SlackSender(client));
     this.platform = new SlackPlatform({
       deliver: (target, call, args) => this.deliverer.deliver(target, call, args),
       channelOwner: (channel) => directory.channelOwner(channel),
       permalink: slackPermalinks(client, options.logger.child({ component: 'slack' })),
-      attachments: new SlackFileFetcher(options.credentials.botToken, options.credentials.apiUrl),
+      attachments: new SlackFileFetcher(
+        options.downloads,
+        options.credentials.botToken,
+        options.credentials.apiUrl,
+      ),
       ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
       teamId: identity.teamId,
       ...(options.stream === undefined ? {} : { stream: options.stream }),
@@ -107,99 +112,12 @@ export class SlackFrontEnd {
   }
 
   /**
-   * Checks the bot token with `auth.test`, then builds the app. An invalid or revoked token is
-   * one clear log line and no front end (null): no retry loop against a dead credential.
+   * Checks the bot token with `auth.test`, then builds the app (`connectSlack`); null, after one
+   * clear log line, for a token Slack refuses.
    */
   static async connect(options: SlackFrontEndOptions): Promise<SlackFrontEnd | null> {
-    const { credentials } = options;
-    const log = options.logger.child({ component: 'slack' });
-    const logger = boltLogger(log);
-    const clientOptions = {
-      ...(credentials.apiUrl === undefined ? {} : { slackApiUrl: credentials.apiUrl }),
-      // P7: the outbox handles 429s and retries; the client must hand them back at once.
-      retryConfig: { retries: 0 },
-      rejectRateLimitedCalls: true,
-      logger,
-    };
-    const client = new webApi.WebClient(credentials.botToken, clientOptions);
-    let auth: { user_id?: string; bot_id?: string; team_id?: string };
-    try {
-      auth = await client.auth.test();
-    } catch (error) {
-      const code = (error as { data?: { error?: string } }).data?.error;
-      if (code !== undefined && DEAD_TOKEN.has(code)) {
-        log.error(
-          { slackError: code },
-          `Slack refused SLACK_BOT_TOKEN (${code}): the Slack front end is not started`,
-        );
-        return null;
-      }
-      throw error;
-    }
-    if (auth.user_id === undefined || auth.bot_id === undefined || auth.team_id === undefined) {
-      log.error(
-        {},
-        'SLACK_BOT_TOKEN is not a bot token (auth.test named no bot): the Slack front end is not started',
-      );
-      return null;
-    }
-    const identity = { teamId: auth.team_id, botUserId: auth.user_id, botId: auth.bot_id };
-    const common = {
-      token: credentials.botToken,
-      botId: identity.botId,
-      botUserId: identity.botUserId,
-      clientOptions,
-      logger,
-      // T4: no conversation store: Summon keeps none in Bolt, and its default rejects with a new
-      // Error (a stack trace) on every event that names a channel.
-      convoStore: false as const,
-    };
-    let app: App;
-    let receiver: HTTPReceiver | null = null;
-    let socket: SocketModeReceiver | null = null;
-    if (credentials.appToken !== undefined) {
-      // Built here rather than by Bolt, so its client's `connected` (each new connection) is ours (P11).
-      socket = new SocketModeReceiver({
-        appToken: credentials.appToken,
-        logger,
-        ...(options.socketPingTimeoutMs === undefined
-          ? {}
-          : { clientPingTimeout: options.socketPingTimeoutMs }),
-        installerOptions: { clientOptions },
-      });
-      app = new App({ ...common, receiver: socket, socketMode: true });
-    } else {
-      if (credentials.signingSecret === undefined) {
-        throw new Error(
-          'SLACK_SIGNING_SECRET is required for Slack over HTTP (or set SLACK_APP_TOKEN for Socket Mode).',
-        );
-      }
-      receiver = new HTTPReceiver({
-        signingSecret: credentials.signingSecret,
-        endpoints: SLACK_EVENTS_PATH,
-        // T4: the ack waits for the event to be stored (one write): a failure answers 500 and
-        // Slack retries (P6); routing follows from the inbox.
-        processBeforeResponse: true,
-        logger,
-      });
-      app = new App({ ...common, receiver });
-    }
-    const historyClient = new webApi.WebClient(credentials.botToken, {
-      ...clientOptions,
-      // P11: the WebClient sleeps for Slack's Retry-After on a 429 and tries again.
-      retryConfig: webApi.retryPolicies.fiveRetriesInFiveMinutes,
-      rejectRateLimitedCalls: false,
-    });
-    return new SlackFrontEnd(
-      app,
-      receiver,
-      socket,
-      options,
-      identity,
-      client,
-      historyClient,
-      new SlackDirectory(options.outgoingDirectory, identity.teamId),
-    );
+    const connection = await connectSlack(options);
+    return connection === null ? null : new SlackFrontEnd(connection, options);
   }
 
   /**
@@ -263,7 +181,7 @@ export class SlackFrontEnd {
         await this.app.start();
       } catch (error) {
         const code = (error as { data?: { error?: string } }).data?.error;
-        if (code === undefined || !DEAD_TOKEN.has(code)) throw error;
+        if (!isDeadToken(code)) throw error;
         log.error(
           { slackError: code },
           `Slack refused SLACK_APP_TOKEN (${code}): Socket Mode is not started`,

@@ -13,12 +13,13 @@ import type { Logger } from '../../core/ports/logger';
 import { silentLogger } from '../../core/ports/logger';
 import type { TurnSession, TurnSessionOpening } from '../../core/ports/turn-session';
 import { splitMessage } from '../../core/text/split-message';
-import { SlackAgentSessions } from './slack-agent-sessions';
-import { cardContent, SLACK_LIMITS, type SlackContent } from './slack-cards';
-import { agentTextToMrkdwn, escapeMrkdwn, type SlackMemberRef } from './slack-mrkdwn';
-import { DEFAULT_SLACK_STREAM, SlackReplyStream, type SlackStreamSettings } from './slack-reply-stream';
-import type { SlackCall } from './slack-sender';
+import { cardContent, SLACK_LIMITS, type SlackContent } from './outbound/slack-cards';
+import { agentTextToMrkdwn, escapeMrkdwn, type SlackMemberRef } from './outbound/slack-mrkdwn';
+import type { SlackCall } from './outbound/slack-sender';
 import { decodeSlackThreadId, encodeSlackThreadId, type SlackThreadParts } from './slack-thread-id';
+import { SlackAgentSessions } from './stream/slack-agent-sessions';
+import { SlackReplyStream } from './stream/slack-reply-stream';
+import { DEFAULT_SLACK_STREAM, type SlackStreamSettings } from './stream/slack-stream-options';
 
 /** Sends one Web API call through the outbox (P7) and returns Slack's ts of the message. */
 export type SlackDeliver = (

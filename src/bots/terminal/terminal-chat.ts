@@ -174,7 +174,10 @@ export class TerminalChat {
       this.options.platform.screen.problem(`${threadLabel(thread)} has no note #${card}`);
       return;
     }
-    await this.options.engine.toggleNote(content.card.messageId, action, this.actor());
+    await this.options.engine.act(
+      { kind: 'note', verb: action, messageId: content.card.messageId },
+      this.actor(),
+    );
   }
 
   /** G4, P5: the core checks the person's role; a refusal carries the sentence to show. */
@@ -187,7 +190,10 @@ export class TerminalChat {
       platform.screen.problem(`${threadLabel(thread)} has no approval card #${card}`);
       return;
     }
-    const result = await engine.decideApproval(content.card.approvalId, verdict, this.actor());
+    const result = await engine.act(
+      { kind: 'approval', verdict, approvalId: content.card.approvalId },
+      this.actor(),
+    );
     if (!result.ok) platform.screen.problem(`${threadLabel(thread)} approval #${card}: ${result.reason}`);
   }
 
@@ -201,7 +207,8 @@ export class TerminalChat {
       platform.screen.problem(`${threadLabel(thread)} has no question waiting for an answer`);
       return;
     }
-    const result = await engine.answerQuestion(entry.message.content.card.questionId, answer, this.actor());
+    const { questionId } = entry.message.content.card;
+    const result = await engine.act({ kind: 'answer', questionId, answer }, this.actor());
     if (!result.ok)
       platform.screen.problem(`${threadLabel(thread)} question #${entry.cardNumber}: ${result.reason}`);
   }
@@ -217,7 +224,7 @@ export class TerminalChat {
       return;
     }
     for (const runId of runIds) {
-      const result = await engine.stopRun(runId, this.actor());
+      const result = await engine.act({ kind: 'stop-run', runId }, this.actor());
       if (!result.ok) platform.screen.problem(`${threadLabel(thread)} stop: ${result.reason}`);
     }
   }

@@ -1,37 +1,23 @@
-import { AppError } from '../errors';
 import { InboxRouter } from '../ingest/inbox-router';
 import { tellInThread } from '../ingest/tell-in-thread';
 import type { ApprovalOutcome } from '../model/approval';
 import type { ApprovalRecord } from '../model/approval-record';
+import type { CardAction, CardActionResult } from '../model/card-action';
 import type { InboxEntry } from '../model/inbox';
-import { canStartWork } from '../model/member';
 import type { Platform } from '../model/platform';
-import { toggleNote as nextFoldState } from '../notes';
 import { OutageWatch } from '../outage/outage-watch';
 import { RetryingQueue } from '../outage/retrying-queue';
 import { RetryingStore } from '../outage/retrying-store';
-import type {
-  ChatEngine,
-  IngestOutcome,
-  PlatformActor,
-  ReceiveOutcome,
-  ThreadId,
-} from '../ports/chat-engine';
+import type { ChatEngine, IngestOutcome, PlatformActor, ReceiveOutcome } from '../ports/chat-engine';
 import type { InboundMessage } from '../ports/chat-platform';
 import type { InboxDecoder } from '../ports/inbox-decoder';
 import { InProcessWaitSignals } from '../waits/in-process-wait-signals';
-import { recordAnswer } from './agent-tools';
+import { actOnCard } from './actions/card-actions';
 import { type ApprovalWait, awaitApproval } from './approvals/approval-wait';
-import { approvalState, decide, expireDueApprovals, openApproval } from './approvals/approvals';
-import { noteAuthorOf } from './cards/note-author';
-import { noteMessage } from './cards/note-card';
-import { noteSourceOf } from './cards/note-source';
+import { approvalState, expireDueApprovals, openApproval } from './approvals/approvals';
 import type { EngineDeps, EngineSetup } from './engine-deps';
 import { recoverRuns } from './recovery/recover-runs';
 import { afterRouting, type RoutedMessage, receiveMessage, routeMessage } from './routing/receive-message';
-import { resolveActor } from './routing/resolve-sender';
-import { stopRun } from './stop/stop-run';
-import { stopThread } from './stop/stop-thread';
 import { LaneWorker } from './turn/lane-worker';
 import { TurnWrites } from './turn/turn-writes';
 import { DEFAULT_CONCURRENCY } from './waits/concurrency';
@@ -199,65 +185,9 @@ export class TurnEngine implements ChatEngine {
     return this.inbox.settled();
   }
 
-  async toggleNote(messageId: string, action: 'open' | 'fold', actor: PlatformActor): Promise<void> {
-    const found = await this.deps.store.transaction(async (tx) => {
-      const note = await tx.messages.findById(messageId);
-      if (note?.note == null) throw new AppError(`There is no note ${messageId}.`, 'not_found');
-      const conversation = await tx.conversations.findById(note.conversationId);
-      if (conversation === null) throw new AppError(`There is no note ${messageId}.`, 'not_found');
-      const member = await resolveActor(tx, actor);
-      if (member === null || member.workspaceId !== note.workspaceId) {
-        throw new AppError('Only members of this workspace can open or fold its notes.', 'forbidden');
-      }
-      const foldState = nextFoldState(note.note.foldState, action);
-      await tx.messages.setNoteFoldState(note.id, foldState);
-      // N7: the card's ref read after the write, which holds the row: a card whose ref is being
-      // stored is edited here once it is, or redrawn by its poster (`postNote`) if not yet.
-      const platformMessageRef = (await tx.messages.findById(note.id))?.platformMessageRef ?? null;
-      const run = note.note.runId === null ? null : await tx.runs.findById(note.note.runId);
-      const sender = noteAuthorOf(note, await tx.agents.list(note.workspaceId));
-      return {
-        note: { ...note, platformMessageRef, note: { ...note.note, foldState } },
-        conversation,
-        run,
-        sender,
-      };
-    });
-    const { note, conversation, run, sender } = found;
-    const platform = this.deps.platforms.get(conversation.platform);
-    if (!platform || !sender || conversation.threadId === null || note.platformMessageRef === null) return;
-    await platform.update(
-      conversation.threadId,
-      note.platformMessageRef,
-      noteMessage(
-        note,
-        run,
-        sender,
-        this.deps.relayName,
-        await noteSourceOf(this.deps.store, note, conversation.platform, sender),
-      ),
-    );
-  }
-
-  decideApproval(
-    approvalId: string,
-    verdict: 'approve' | 'deny',
-    actor: PlatformActor,
-  ): Promise<{ ok: true } | { ok: false; reason: string }> {
-    return decide(this.deps, approvalId, verdict, actor);
-  }
-
-  /** P15: Stop on a status card; the worker running the turn, in whichever process, ends it. */
-  stopRun(runId: string, actor: PlatformActor): Promise<{ ok: true } | { ok: false; reason: string }> {
-    return stopRun(this.deps, runId, actor);
-  }
-
-  /** P15: a platform's own Stop for a thread (Slack's agent session): its running turns, same rule. */
-  stopThread(
-    thread: ThreadId,
-    actor: PlatformActor,
-  ): Promise<{ ok: true; stopped: number } | { ok: false; reason: string; running: number }> {
-    return stopThread(this.deps, thread, actor);
+  /** N7, G4, N13, P15: a person's action on a card or a thread (`actions/card-actions.ts`). */
+  act<A extends CardAction>(action: A, actor: PlatformActor): Promise<CardActionResult<A>> {
+    return actOnCard(this.deps, action, actor);
   }
 
   /**
@@ -275,37 +205,6 @@ export class TurnEngine implements ChatEngine {
   /** G4, T1: waits for the decision without a slot or a poll (the gateway's held pushes). */
   awaitApproval(approvalId: string, signal: AbortSignal): Promise<ApprovalWait> {
     return awaitApproval(this.deps, approvalId, signal);
-  }
-
-  /** N13: a person answers a question card; only members of the question's workspace may. */
-  async answerQuestion(
-    questionId: string,
-    answer: string,
-    actor: PlatformActor,
-  ): Promise<{ ok: true } | { ok: false; reason: string }> {
-    const found = await this.deps.store.transaction(async (tx) => {
-      const question = await tx.questions.findById(questionId);
-      const member = await resolveActor(tx, actor);
-      return { question, member };
-    });
-    const { question, member } = found;
-    if (question === null) return { ok: false, reason: `There is no question ${questionId}.` };
-    if (member === null || member.workspaceId !== question.workspaceId) {
-      return { ok: false, reason: 'Only members of this workspace can answer its questions.' };
-    }
-    if (!canStartWork(member.role)) {
-      return {
-        ok: false,
-        reason: `Your role (${member.role}) can read along but cannot answer an agent's question. An admin can change it.`,
-      };
-    }
-    const result = await recordAnswer(this.deps, question.workspaceId, question.id, answer, {
-      kind: 'member',
-      id: member.id,
-      name: member.nickname,
-    });
-    this.deps.logger.info({ questionId, ok: result.ok }, 'question answer');
-    return result.ok ? { ok: true } : result;
   }
 
   /** T1, T3: this process's turn slots: the bound, active turns, turns waiting for a slot, suspended turns. */

@@ -18,11 +18,7 @@ export function withDirectInbox(
   const decoders = new Map<Platform, InboxDecoder>();
   return {
     receive: (message) => engine.receive(message),
-    toggleNote: (messageId, action, actor) => engine.toggleNote(messageId, action, actor),
-    decideApproval: (approvalId, verdict, actor) => engine.decideApproval(approvalId, verdict, actor),
-    stopRun: (runId, actor) => engine.stopRun(runId, actor),
-    stopThread: (thread, actor) => engine.stopThread(thread, actor),
-    answerQuestion: (questionId, answer, actor) => engine.answerQuestion(questionId, answer, actor),
+    act: (action, actor) => engine.act(action, actor),
     routeInboxWith: (platform, decoder) => {
       decoders.set(platform, decoder);
     },

@@ -70,7 +70,7 @@ export interface ApprovalCard {
  * N13: a question an agent asked while working; the run waits for the answer. A platform
  * shows the agent, the question, the options numbered from 1, and how to answer (the
  * terminal: `/answer <n|text>`; buttons or a reply where the platform has them), and once
- * answered, the answer and who gave it. Answers go to `ChatEngine.answerQuestion`.
+ * answered, the answer and who gave it. Answers go to `ChatEngine.act` (an `answer` action).
  */
 export interface QuestionCard {
   /** The stored question id: what an answer carries back. */

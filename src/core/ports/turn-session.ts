@@ -1,8 +1,9 @@
 /**
  * P15: a platform's own session around a turn (Slack's agent session): its status follows the
  * turn — working, waiting (on an approval, a question, another agent), ended — and its native
- * Stop reaches the core as `ChatEngine.stopThread`. Calls return at once (but `end`); the
- * platform sends them in order and may combine the turns of one thread into one status.
+ * Stop reaches the core as `ChatEngine.act` (a `stop-thread` action). Calls return at once (but
+ * `end`); the platform sends them in order and may combine the turns of one thread into one
+ * status.
  */
 export interface TurnSession {
   /** The turn works: it thinks or runs a tool (again, after a wait). */

@@ -386,11 +386,14 @@ describe.each(ENGINE_SETUPS)('M23, N11, N13: agent-to-agent tools through the te
       const ref = await post(thread, message);
       if (message.content.kind === 'question')
         expect(
-          await h.engine.answerQuestion(message.content.card.questionId, '1', {
-            platform: 'terminal',
-            workspace: { slug: 'default' },
-            senderId: 'you',
-          }),
+          await h.engine.act(
+            { kind: 'answer', questionId: message.content.card.questionId, answer: '1' },
+            {
+              platform: 'terminal',
+              workspace: { slug: 'default' },
+              senderId: 'you',
+            },
+          ),
         ).toEqual({ ok: true });
       return ref;
     };

@@ -54,7 +54,9 @@ describe.each(ENGINE_SETUPS)('G4 approval cards on $name', (setup) => {
     expect(h.thread(1).map(describeEntry)).toContain('approval(approved) push to acme/api main');
     expect(h.screen()).toContain('approved by you');
     // A second click is refused and changes nothing.
-    expect(await h.engine.decideApproval(approval.id, 'deny', actor('you'))).toEqual({
+    expect(
+      await h.engine.act({ kind: 'approval', approvalId: approval.id, verdict: 'deny' }, actor('you')),
+    ).toEqual({
       ok: false,
       reason: expect.stringMatching(/already approved by you/i),
     });
@@ -75,10 +77,18 @@ describe.each(ENGINE_SETUPS)('G4 approval cards on $name', (setup) => {
       details,
     });
     for (const who of ['val', 'mo']) {
-      const result = await h.engine.decideApproval(approval.id, 'approve', actor(who));
+      const result = await h.engine.act(
+        { kind: 'approval', approvalId: approval.id, verdict: 'approve' },
+        actor(who),
+      );
       expect(result).toEqual({ ok: false, reason: expect.stringMatching(/owner, admin or approver/i) });
     }
-    expect(await h.engine.decideApproval(approval.id, 'approve', actor('stranger'))).toEqual({
+    expect(
+      await h.engine.act(
+        { kind: 'approval', approvalId: approval.id, verdict: 'approve' },
+        actor('stranger'),
+      ),
+    ).toEqual({
       ok: false,
       reason: 'Only members of this workspace can decide its approvals.',
     });
@@ -97,7 +107,9 @@ describe.each(ENGINE_SETUPS)('G4 approval cards on $name', (setup) => {
     expect(await h.engine.expireApprovals()).toEqual([approval.id]);
     expect(await h.engine.approvalState(approval.id)).toBe('deny');
     expect(h.thread(1).map(describeEntry)).toContain('approval(expired) push to acme/api main');
-    expect(await h.engine.decideApproval(approval.id, 'approve', actor('you'))).toMatchObject({ ok: false });
+    expect(
+      await h.engine.act({ kind: 'approval', approvalId: approval.id, verdict: 'approve' }, actor('you')),
+    ).toMatchObject({ ok: false });
   });
 
   it('a click that lands while the card is being posted (before its ref is stored) still draws the card as decided', async () => {
@@ -106,7 +118,12 @@ describe.each(ENGINE_SETUPS)('G4 approval cards on $name', (setup) => {
     h.platform.post = async (thread, message) => {
       const ref = await post(thread, message);
       if (message.content.kind === 'approval')
-        expect(await h.engine.decideApproval(message.content.card.approvalId, 'deny', actor('you'))).toEqual({
+        expect(
+          await h.engine.act(
+            { kind: 'approval', approvalId: message.content.card.approvalId, verdict: 'deny' },
+            actor('you'),
+          ),
+        ).toEqual({
           ok: true,
         });
       return ref;
@@ -127,7 +144,9 @@ describe.each(ENGINE_SETUPS)('G4 approval cards on $name', (setup) => {
       action: 'open_pull_request',
       details,
     });
-    expect(await h.engine.decideApproval(approval.id, 'deny', actor('you'))).toEqual({ ok: true });
+    expect(
+      await h.engine.act({ kind: 'approval', approvalId: approval.id, verdict: 'deny' }, actor('you')),
+    ).toEqual({ ok: true });
     expect(await h.engine.approvalState(approval.id)).toBe('deny');
   });
 });

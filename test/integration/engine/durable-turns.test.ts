@@ -200,7 +200,9 @@ describe('T2: a turn survives SIGKILL of its worker (PostgreSQL + BullMQ, the bu
     ]);
 
     // The click lands on the front end, which holds no turn: the parked one goes back to the queue.
-    expect(await w.frontEnd.decideApproval(approval.id, 'approve', you)).toEqual({ ok: true });
+    expect(
+      await w.frontEnd.act({ kind: 'approval', approvalId: approval.id, verdict: 'approve' }, you),
+    ).toEqual({ ok: true });
     const finished = await waitFor(async () => {
       const current = await w.store.transaction((tx) => tx.runs.findById(run.id));
       return current?.status === 'succeeded' ? current : null;
@@ -350,7 +352,9 @@ describe('T2: a turn survives SIGKILL of its worker (PostgreSQL + BullMQ, the bu
     expect(cardsOf(w.platform.threads.list()).approvals).toEqual([{ id: approval.id, status: 'pending' }]);
     expect(model.requests).toHaveLength(1);
 
-    expect(await w.frontEnd.decideApproval(approval.id, 'approve', you)).toEqual({ ok: true });
+    expect(
+      await w.frontEnd.act({ kind: 'approval', approvalId: approval.id, verdict: 'approve' }, you),
+    ).toEqual({ ok: true });
     await waitFor(async () => w.thread().includes('engineer: r2 is out'));
     expect(toolRuns(w.countFile)).toEqual(['release r2']);
     expect(model.requests).toHaveLength(2);

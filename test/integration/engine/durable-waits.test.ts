@@ -195,7 +195,9 @@ describe('T2, A9: a turn waiting on a question or another agent survives SIGKILL
     expect(model.requests).toHaveLength(1);
 
     // The answer lands on the front end, which holds no turn: the parked turn goes back to the queue.
-    expect(await w.frontEnd.answerQuestion(question.id, '1', you)).toEqual({ ok: true });
+    expect(await w.frontEnd.act({ kind: 'answer', questionId: question.id, answer: '1' }, you)).toEqual({
+      ok: true,
+    });
     expect(await w.succeeded(run.id)).toMatchObject({ liveness: 'ok', error: null });
     await waitFor(async () => w.thread().includes('engineer: shipping r3'));
 
@@ -360,7 +362,9 @@ describe('T2, A9: a turn waiting on a question or another agent survives SIGKILL
       );
     });
     expect(model.requests).toHaveLength(1);
-    expect(await w.frontEnd.answerQuestion(question.id, 'no', you)).toEqual({ ok: true });
+    expect(await w.frontEnd.act({ kind: 'answer', questionId: question.id, answer: 'no' }, you)).toEqual({
+      ok: true,
+    });
     await waitFor(async () => w.thread().includes('engineer: not tagging r4'));
     const { results } = lastToolResult(model, 1);
     expect(results).toMatchObject([{ type: 'tool_result', content: 'Answer: no' }]);

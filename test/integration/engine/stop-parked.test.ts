@@ -196,7 +196,7 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
     await w.chat.handleLine('/thread 1');
     await w.chat.handleLine('@engineer still there?');
     // The Stop lands on the front end, which holds no turn: the parked run ends there and then.
-    expect(await w.frontEnd.stopRun(run.id, you)).toEqual({ ok: true });
+    expect(await w.frontEnd.act({ kind: 'stop-run', runId: run.id }, you)).toEqual({ ok: true });
     expect(await w.runOf(run.id)).toMatchObject({
       status: 'failed',
       liveness: 'failed',
@@ -212,9 +212,12 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
     });
 
     // The old cards' buttons do nothing harmful: a sentence each, nothing resumes.
-    const click = await w.frontEnd.decideApproval(approval.id, 'approve', you);
+    const click = await w.frontEnd.act(
+      { kind: 'approval', approvalId: approval.id, verdict: 'approve' },
+      you,
+    );
     expect(click).toMatchObject({ ok: false, reason: expect.stringMatching(/\w+ \w+/) });
-    expect(await w.frontEnd.stopRun(run.id, you)).toEqual({
+    expect(await w.frontEnd.act({ kind: 'stop-run', runId: run.id }, you)).toEqual({
       ok: false,
       reason: 'This turn has already ended.',
     });
@@ -257,7 +260,7 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
         card: expect.objectContaining({ state: 'stopped', headline: 'Stopped by @you' }),
       }),
     ]);
-    expect(await w.frontEnd.answerQuestion(question.id, '1', you)).toEqual({
+    expect(await w.frontEnd.act({ kind: 'answer', questionId: question.id, answer: '1' }, you)).toEqual({
       ok: false,
       reason: 'That question is no longer waiting for an answer (cancelled).',
     });
@@ -281,8 +284,8 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
     await w.parkAfterKill(run.id);
 
     const [stop, click] = await Promise.all([
-      w.frontEnd.stopRun(run.id, you),
-      w.frontEnd.decideApproval(approval.id, 'approve', you),
+      w.frontEnd.act({ kind: 'stop-run', runId: run.id }, you),
+      w.frontEnd.act({ kind: 'approval', approvalId: approval.id, verdict: 'approve' }, you),
     ]);
     expect(stop).toEqual({ ok: true });
     const ended = await waitFor(async () => {
@@ -334,7 +337,7 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
       await tx.runs.update(run.id, { status: 'queued', liveness: 'ok', lastEventAt: new Date() });
     });
     await took;
-    const stopping = w.frontEnd.stopRun(run.id, you);
+    const stopping = w.frontEnd.act({ kind: 'stop-run', runId: run.id }, you);
     // Long enough for the Stop to reach the row the resume holds (it waits there, or comes after).
     await new Promise((resolve) => setTimeout(resolve, 300));
     release();
@@ -362,7 +365,7 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
     await w.chat.handleLine('@engineer do it later');
     const run = await w.onlyRun();
     expect(run.status).toBe('queued');
-    expect(await w.frontEnd.stopRun(run.id, you)).toEqual({ ok: true });
+    expect(await w.frontEnd.act({ kind: 'stop-run', runId: run.id }, you)).toEqual({ ok: true });
     expect(await w.runOf(run.id)).toMatchObject({ status: 'failed', error: 'Stopped by @you' });
     // A worker comes up and finds its job: the run is not claimed, the model never asked.
     await w.engineWith().start({ concurrency: 2 });

@@ -95,20 +95,20 @@ describe.each(ENGINE_SETUPS)('P15: Stop on $name', (setup) => {
     await turn.started;
     const runId = await runningRunId();
 
-    expect(await h.engine.stopRun(runId, actor('mo'))).toEqual({
+    expect(await h.engine.act({ kind: 'stop-run', runId: runId }, actor('mo'))).toEqual({
       ok: false,
       reason: expect.stringMatching(/only the person who started this turn, or an owner, admin or approver/i),
     });
-    expect(await h.engine.stopRun(runId, actor('stranger'))).toEqual({
+    expect(await h.engine.act({ kind: 'stop-run', runId: runId }, actor('stranger'))).toEqual({
       ok: false,
       reason: 'Only members of this workspace can stop its turns.',
     });
     const [still] = await h.runs();
     expect(still).toMatchObject({ status: 'running', error: null });
     // The starter (an owner here) may; then the ended turn cannot be stopped again.
-    expect(await h.engine.stopRun(runId, actor('you'))).toEqual({ ok: true });
+    expect(await h.engine.act({ kind: 'stop-run', runId: runId }, actor('you'))).toEqual({ ok: true });
     await h.settled(1);
-    expect(await h.engine.stopRun(runId, actor('you'))).toEqual({
+    expect(await h.engine.act({ kind: 'stop-run', runId: runId }, actor('you'))).toEqual({
       ok: false,
       reason: 'This turn has already ended.',
     });
@@ -128,7 +128,7 @@ describe.each(ENGINE_SETUPS)('P15: Stop on $name', (setup) => {
     await waitFor(async () => h.engine.slotStats().suspended === 1);
     const runId = await runningRunId();
 
-    expect(await h.engine.stopRun(runId, actor('you'))).toEqual({ ok: true });
+    expect(await h.engine.act({ kind: 'stop-run', runId: runId }, actor('you'))).toEqual({ ok: true });
     const [run] = await h.settled(1);
     expect(run).toMatchObject({ status: 'failed', error: 'Stopped by @you' });
     expect(released).toEqual([]);
@@ -160,7 +160,7 @@ describe.each(ENGINE_SETUPS)('P15: Stop on $name', (setup) => {
 
     const client = new AbortController();
     const waiting = h.engine.awaitApproval(approval.id, client.signal);
-    expect(await h.engine.stopRun(runId, actor('you'))).toEqual({ ok: true });
+    expect(await h.engine.act({ kind: 'stop-run', runId: runId }, actor('you'))).toEqual({ ok: true });
     await h.settled(1);
     // The stopped turn's git client goes away: its held push's wait ends, and the approval with it.
     client.abort();
@@ -180,7 +180,7 @@ describe.each(ENGINE_SETUPS)('P15: Stop on $name', (setup) => {
       await turn.started;
       const runId = await runningRunId();
       const peer = await h.openPeer();
-      expect(await peer.stopRun(runId, actor('you'))).toEqual({ ok: true });
+      expect(await peer.act({ kind: 'stop-run', runId: runId }, actor('you'))).toEqual({ ok: true });
       const [run] = await h.settled(1);
       expect(run).toMatchObject({ status: 'failed', error: 'Stopped by @you' });
       await waitFor(async () => statusCards(h.thread(1))[0]?.headline === 'Stopped by @you');

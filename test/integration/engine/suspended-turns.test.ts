@@ -64,12 +64,19 @@ describe.each(ENGINE_SETUPS)('T1: turns that wait hold no slot, on $name', (setu
     // G4: approve the even ones, deny the odd ones; N13: answer every question.
     const { approvals, questions } = cards();
     for (const [i, approval] of approvals.entries()) {
-      expect(await h.engine.decideApproval(approval.id, i % 2 === 0 ? 'approve' : 'deny', you)).toEqual({
+      expect(
+        await h.engine.act(
+          { kind: 'approval', approvalId: approval.id, verdict: i % 2 === 0 ? 'approve' : 'deny' },
+          you,
+        ),
+      ).toEqual({
         ok: true,
       });
     }
     for (const question of questions) {
-      expect(await h.engine.answerQuestion(question.id, '2', you)).toEqual({ ok: true });
+      expect(await h.engine.act({ kind: 'answer', questionId: question.id, answer: '2' }, you)).toEqual({
+        ok: true,
+      });
     }
     const runs = await h.settled(APPROVALS + QUESTIONS + 1);
     expect(runs.every((r) => r.status === 'succeeded')).toBe(true);
@@ -122,7 +129,9 @@ describe.each(ENGINE_SETUPS)('T1: turns that wait hold no slot, on $name', (setu
     // It starts from the beginning: a new card, which an approver answers this time.
     await waitFor(async () => cards().approvals.filter((a) => a.status === 'pending').length === 2);
     const fresh = cards().approvals[1];
-    expect(await h.engine.decideApproval(fresh?.id ?? 'none', 'approve', you)).toEqual({ ok: true });
+    expect(
+      await h.engine.act({ kind: 'approval', approvalId: fresh?.id ?? 'none', verdict: 'approve' }, you),
+    ).toEqual({ ok: true });
     await h.settled(1);
     expect(released).toEqual(['again']);
   });
@@ -135,7 +144,9 @@ describe.each(ENGINE_SETUPS)('T1: turns that wait hold no slot, on $name', (setu
       await waitFor(async () => h.engine.slotStats().suspended === 1);
       const peer = await h.openPeer();
       const [approval] = cards().approvals;
-      expect(await peer.decideApproval(approval?.id ?? 'none', 'approve', you)).toEqual({ ok: true });
+      expect(
+        await peer.act({ kind: 'approval', approvalId: approval?.id ?? 'none', verdict: 'approve' }, you),
+      ).toEqual({ ok: true });
       await h.settled(1);
       expect(released).toEqual(['cross']);
       expect(replies()).toEqual(['engineer: cross: released cross']);

@@ -95,7 +95,7 @@ describe.each(ENGINE_SETUPS)('wake chains and notes on $name', (setup) => {
     h.platform.post = async (thread, message) => {
       const ref = await post(thread, message);
       if (message.content.kind === 'note')
-        await h.engine.toggleNote(message.content.card.messageId, 'fold', you);
+        await h.engine.act({ kind: 'note', messageId: message.content.card.messageId, verb: 'fold' }, you);
       return ref;
     };
     // Which redraws of the note came while qa's run was still queued (before anything else runs).

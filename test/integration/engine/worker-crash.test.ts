@@ -228,11 +228,7 @@ describe('A12 a worker killed with SIGKILL mid-run (PostgreSQL + BullMQ)', () =>
         const line = worker.lines.find((l) => l.startsWith('RECEIVED')) ?? '';
         return JSON.parse(line.slice('RECEIVED '.length)) as ReceiveOutcome;
       },
-      toggleNote: notHere,
-      decideApproval: notHere,
-      answerQuestion: notHere,
-      stopRun: notHere,
-      stopThread: notHere,
+      act: notHere,
     };
     const chat = new TerminalChat({
       input: new PassThrough(),

@@ -1,5 +1,5 @@
 import { signedHeaders } from '../../../src/adapters/relay-http/relay-signature';
-import { ACTIONS } from '../../../src/bots/slack/slack-cards';
+import { ACTIONS } from '../../../src/bots/slack/outbound/slack-cards';
 import { waitFor } from '../../support/engine-harness';
 import { DANA, openRelaySide, type RelaySide } from '../../support/relay-pair';
 import {

@@ -46,7 +46,7 @@ describe.each(ENGINE_SETUPS)('a relayed note folded while it is posted, on $name
     h.platform.post = async (thread, message) => {
       const ref = await post(thread, message);
       if (message.content.kind === 'note')
-        await h.engine.toggleNote(message.content.card.messageId, 'fold', you);
+        await h.engine.act({ kind: 'note', messageId: message.content.card.messageId, verb: 'fold' }, you);
       return ref;
     };
     try {

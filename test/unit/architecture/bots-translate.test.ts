@@ -24,6 +24,7 @@ const ALLOWED = [
   'commands/unknown-interaction', // P17's sentences
   'outbox/delivery-error', // the error a platform sender throws (P7's retry advice)
   'outbox/keyed-serial-queue', // one platform call after another, per key
+  'attachments/file-host', // P13: which links a platform's files are fetched from
 ] as const;
 
 /** Imported for their types only (`import type`): the shapes a front end renders. */
@@ -82,6 +83,17 @@ describe('P18: the bots only translate', () => {
         const module = coreModule(file, spec);
         const why = module === null ? null : refusal(module, typeOnly);
         return why === null ? [] : [`${file} → ${spec}: ${why}`];
+      }),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('src/bots imports nothing of src/adapters, src/storage or src/app: their work reaches a front end through a port', () => {
+    const offenders = files.flatMap((file) =>
+      importsOf(file).flatMap(({ spec }) => {
+        if (!spec.startsWith('.')) return [];
+        const resolved = path.posix.join(path.posix.dirname(file.split(path.sep).join('/')), spec);
+        return /^src\/(adapters|storage|app|cli)\//.test(resolved) ? [`${file} → ${spec}`] : [];
       }),
     );
     expect(offenders).toEqual([]);

@@ -43,17 +43,8 @@ function offending(from: string, refused: (target: string) => boolean): string[]
   );
 }
 
-/**
- * The front ends' last imports of an adapter, kept until the file fetchers take their download
- * helpers through a port. Only these exact imports are tolerated; the list can only shrink and
- * is to be emptied when the bots stop importing `adapters/attachments`.
- */
-const BOTS_IMPORTING_ADAPTERS_ALLOWED: readonly string[] = [
-  'src/bots/discord/discord-attachments.ts → src/adapters/attachments/bounded-download.ts',
-  'src/bots/discord/discord-attachments.ts → src/adapters/attachments/file-host.ts',
-  'src/bots/slack/slack-file-fetcher.ts → src/adapters/attachments/bounded-download.ts',
-  'src/bots/slack/slack-file-fetcher.ts → src/adapters/attachments/file-host.ts',
-];
+/** Imports of an adapter by a front end that are tolerated: none (P18); the list can only shrink. */
+const BOTS_IMPORTING_ADAPTERS_ALLOWED: readonly string[] = [];
 
 /** The folder of `src/core` a file is in (`engine`, `model`, …); a file at its root (`errors.ts`) is its own. */
 const coreFolder = (file: string): string =>

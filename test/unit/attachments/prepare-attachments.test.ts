@@ -1,4 +1,4 @@
-import { slackFileRefs } from '../../../src/bots/slack/slack-files';
+import { slackFileRefs } from '../../../src/bots/slack/inbound/slack-files';
 import { DEFAULT_ATTACHMENT_LIMITS } from '../../../src/core/attachments/attachment-limits';
 import { prepareAttachments } from '../../../src/core/attachments/prepare-attachments';
 import type { AttachmentRef } from '../../../src/core/model/attachment';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { MESSAGE_EVENT_TYPES } from '../../../src/bots/slack/slack-inbound';
+import { MESSAGE_EVENT_TYPES } from '../../../src/bots/slack/inbound/slack-inbound';
 import { SUMMON_HELP } from '../../../src/core/commands/summon-commands';
 
 /** slack/manifest.yml asks Slack for what the Slack front end uses, and says what `/summon` takes. */
@@ -11,7 +11,7 @@ const manifest = parse(readFileSync(path.join(root, 'slack/manifest.yml'), 'utf8
   settings: { event_subscriptions: { bot_events: string[] } };
 };
 const slackDir = path.join(root, 'src/bots/slack');
-const slackSource = readdirSync(slackDir)
+const slackSource = readdirSync(slackDir, { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.ts'))
   .map((f) => readFileSync(path.join(slackDir, f), 'utf8'))
   .join('\n');

@@ -1,4 +1,4 @@
-import { unknownCommand } from '../../../../src/bots/discord/discord-interactions';
+import { unknownCommand } from '../../../../src/bots/discord/inbound/discord-interactions';
 import { FORM_NO_LONGER_ACTIVE, NO_LONGER_ACTIVE } from '../../../../src/core/commands/unknown-interaction';
 import { type DiscordHarness, openDiscordHarness } from '../../../support/discord-harness';
 import { waitFor } from '../../../support/engine-harness';

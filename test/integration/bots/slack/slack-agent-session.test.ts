@@ -1,4 +1,4 @@
-import { ACTIONS } from '../../../../src/bots/slack/slack-cards';
+import { ACTIONS } from '../../../../src/bots/slack/outbound/slack-cards';
 import { createToolKit } from '../../../../src/core/engine/tool-kit/turn-tool-kit';
 import type { RunnerRequest } from '../../../../src/core/ports/runner';
 import { COMMIT_COMMAND, COMMITS_ASK_FIRST } from '../../../support/anthropic-agent';

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ACTIONS } from '../../../../src/bots/slack/slack-cards';
+import { ACTIONS } from '../../../../src/bots/slack/outbound/slack-cards';
 import { anthropicAgent, COMMIT_COMMAND, COMMITS_ASK_FIRST } from '../../../support/anthropic-agent';
 import { waitFor } from '../../../support/engine-harness';
 import { buttonValue, clickPayload } from '../../../support/slack-clicks';

@@ -1,4 +1,4 @@
-import { slackTsCursor } from '../../../../src/bots/slack/slack-backfill';
+import { slackTsCursor } from '../../../../src/bots/slack/inbound/slack-backfill';
 import type { Logger } from '../../../../src/core/ports/logger';
 import { waitFor } from '../../../support/engine-harness';
 import { replies, ScriptedRunner } from '../../../support/scripted-runner';

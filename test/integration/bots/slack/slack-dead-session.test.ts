@@ -99,7 +99,7 @@ describe('P15, T2: the agent session a dead worker left at processing is settled
     // Parked and seen again by the next pass: nothing more is sent.
     expect(await engine.recover()).toMatchObject({ parked: [orphan.id] });
 
-    expect(await engine.stopRun(orphan.id, mia)).toEqual({ ok: true });
+    expect(await engine.act({ kind: 'stop-run', runId: orphan.id }, mia)).toEqual({ ok: true });
     await waitFor(async () => session()?.status === 'closed');
     expect(session()?.statuses).toEqual(['processing', 'closed', 'processing', 'suspended', 'closed']);
     expect(await h.read((tx) => tx.runs.findById(orphan.id))).toMatchObject({

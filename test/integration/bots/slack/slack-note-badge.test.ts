@@ -1,4 +1,4 @@
-import { ACTIONS } from '../../../../src/bots/slack/slack-cards';
+import { ACTIONS } from '../../../../src/bots/slack/outbound/slack-cards';
 import { createToolKit } from '../../../../src/core/engine/tool-kit/turn-tool-kit';
 import { waitFor } from '../../../support/engine-harness';
 import { type Script, ScriptedRunner } from '../../../support/scripted-runner';

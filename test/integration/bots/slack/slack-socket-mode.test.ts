@@ -1,4 +1,4 @@
-import { ACTIONS } from '../../../../src/bots/slack/slack-cards';
+import { ACTIONS } from '../../../../src/bots/slack/outbound/slack-cards';
 import { waitFor } from '../../../support/engine-harness';
 import { eventFrom, fixture } from '../../../support/slack-delivery';
 import { openSlackHarness, PEOPLE, type SlackHarness } from '../../../support/slack-harness';

@@ -1,4 +1,4 @@
-import { ACTIONS } from '../../../../src/bots/slack/slack-cards';
+import { ACTIONS } from '../../../../src/bots/slack/outbound/slack-cards';
 import { anthropicAgent, COMMIT_COMMAND, COMMITS_ASK_FIRST } from '../../../support/anthropic-agent';
 import { waitFor } from '../../../support/engine-harness';
 import { buttonValue, clickPayload } from '../../../support/slack-clicks';

@@ -1,4 +1,4 @@
-import { ACTIONS } from '../../../../src/bots/slack/slack-cards';
+import { ACTIONS } from '../../../../src/bots/slack/outbound/slack-cards';
 import type { RunnerEvent } from '../../../../src/core/ports/runner';
 import { waitFor } from '../../../support/engine-harness';
 import { type Script, ScriptedRunner } from '../../../support/scripted-runner';

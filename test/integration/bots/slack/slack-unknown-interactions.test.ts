@@ -1,5 +1,5 @@
-import { ACTIONS } from '../../../../src/bots/slack/slack-cards';
-import { unknownCommand } from '../../../../src/bots/slack/slack-unknown-interactions';
+import { unknownCommand } from '../../../../src/bots/slack/inbound/slack-unknown-interactions';
+import { ACTIONS } from '../../../../src/bots/slack/outbound/slack-cards';
 import { FORM_NO_LONGER_ACTIVE, NO_LONGER_ACTIVE } from '../../../../src/core/commands/unknown-interaction';
 import { held, waitFor } from '../../../support/engine-harness';
 import { ScriptedRunner } from '../../../support/scripted-runner';

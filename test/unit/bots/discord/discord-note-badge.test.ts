@@ -1,5 +1,8 @@
-import { discordNoteBadge, discordThreadLink } from '../../../../src/bots/discord/discord-note-badge';
-import { renderWebhookBodies } from '../../../../src/bots/discord/discord-render';
+import {
+  discordNoteBadge,
+  discordThreadLink,
+} from '../../../../src/bots/discord/outbound/discord-note-badge';
+import { renderWebhookBodies } from '../../../../src/bots/discord/outbound/discord-render';
 
 const THREAD = 'discord:111111111111111111:222222222222222222:333333333333333333';
 

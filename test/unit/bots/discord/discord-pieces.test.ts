@@ -1,11 +1,14 @@
 import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
-import { decodeCustomId, encodeCustomId } from '../../../../src/bots/discord/custom-id';
 import { DiscordRequestError, scrubTokens, withoutTokens } from '../../../../src/bots/discord/discord-errors';
-import { mentionMembers, translateUserMentions } from '../../../../src/bots/discord/discord-mentions';
-import { renderEditBody, renderWebhookBodies } from '../../../../src/bots/discord/discord-render';
-import { toDeliveryError } from '../../../../src/bots/discord/discord-sender';
 import { isNewer } from '../../../../src/bots/discord/discord-thread-id';
-import { webhookUsername } from '../../../../src/bots/discord/webhook-username';
+import { decodeCustomId, encodeCustomId } from '../../../../src/bots/discord/outbound/custom-id';
+import {
+  mentionMembers,
+  translateUserMentions,
+} from '../../../../src/bots/discord/outbound/discord-mentions';
+import { renderEditBody, renderWebhookBodies } from '../../../../src/bots/discord/outbound/discord-render';
+import { toDeliveryError } from '../../../../src/bots/discord/outbound/discord-sender';
+import { webhookUsername } from '../../../../src/bots/discord/outbound/webhook-username';
 import type { DeliveryError } from '../../../../src/core/outbox/delivery-error';
 
 const members = [

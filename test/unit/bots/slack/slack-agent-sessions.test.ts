@@ -1,4 +1,4 @@
-import { SlackAgentSessions } from '../../../../src/bots/slack/slack-agent-sessions';
+import { SlackAgentSessions } from '../../../../src/bots/slack/stream/slack-agent-sessions';
 import { ServiceUnavailableError } from '../../../../src/core/errors';
 import { silentLogger } from '../../../../src/core/ports/logger';
 

@@ -1,4 +1,4 @@
-import { cursorSlackTs, slackTsCursor } from '../../../../src/bots/slack/slack-backfill';
+import { cursorSlackTs, slackTsCursor } from '../../../../src/bots/slack/inbound/slack-backfill';
 
 describe('P11: a Slack ts as a channel cursor', () => {
   it('is the ts without its dot, the fraction padded to six digits, and reads back', () => {

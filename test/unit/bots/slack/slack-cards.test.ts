@@ -4,7 +4,7 @@ import {
   noteContent,
   SLACK_LIMITS,
   statusContent,
-} from '../../../../src/bots/slack/slack-cards';
+} from '../../../../src/bots/slack/outbound/slack-cards';
 
 const sectionTexts = (blocks: Record<string, unknown>[] | undefined) =>
   (blocks ?? []).flatMap((b) => {

@@ -1,4 +1,4 @@
-import { personMessageOf } from '../../../../src/bots/slack/slack-inbound';
+import { personMessageOf } from '../../../../src/bots/slack/inbound/slack-inbound';
 import { fixture } from '../../../support/slack-delivery';
 
 /**

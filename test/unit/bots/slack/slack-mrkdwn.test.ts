@@ -1,4 +1,4 @@
-import { agentTextToMrkdwn, slackTextToPlain } from '../../../../src/bots/slack/slack-mrkdwn';
+import { agentTextToMrkdwn, slackTextToPlain } from '../../../../src/bots/slack/outbound/slack-mrkdwn';
 
 const members = [
   { nickname: 'dana', slackUserId: 'U0DANA0001' },

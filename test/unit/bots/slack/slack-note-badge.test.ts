@@ -1,5 +1,5 @@
-import { noteContent } from '../../../../src/bots/slack/slack-cards';
-import { noteBadge } from '../../../../src/bots/slack/slack-note-badge';
+import { noteContent } from '../../../../src/bots/slack/outbound/slack-cards';
+import { noteBadge } from '../../../../src/bots/slack/outbound/slack-note-badge';
 import type { NoteCard } from '../../../../src/core/ports/chat-platform';
 
 const LINK = 'https://acme.slack.com/archives/C0GENERAL1/p1764700000000001';

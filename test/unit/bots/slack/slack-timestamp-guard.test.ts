@@ -1,4 +1,4 @@
-import { futureTimestampRefusal } from '../../../../src/bots/slack/slack-timestamp-guard';
+import { futureTimestampRefusal } from '../../../../src/bots/slack/inbound/slack-timestamp-guard';
 
 describe('Summon’s refusal of future Slack timestamps', () => {
   const now = 1_764_700_000_000;
