@@ -21,7 +21,6 @@ import type { InboundMessage } from '../ports/chat-platform';
 import type { InboxDecoder } from '../ports/inbox-decoder';
 import { InProcessWaitSignals } from '../waits/in-process-wait-signals';
 import { recordAnswer } from './agent-tools';
-import { type ApprovalWait, awaitApproval } from './approvals/approval-wait';
 import { approvalState, decide, expireDueApprovals, openApproval } from './approvals/approvals';
 import { noteAuthorOf } from './cards/note-author';
 import { noteMessage } from './cards/note-card';
@@ -34,8 +33,8 @@ import { stopRun } from './stop/stop-run';
 import { stopThread } from './stop/stop-thread';
 import { LaneWorker } from './turn/lane-worker';
 import { TurnWrites } from './turn/turn-writes';
-import { DEFAULT_CONCURRENCY } from './waits/concurrency';
-import { TurnSlots } from './waits/turn-slots';
+import { type ApprovalWait, awaitApproval } from './waits/await-approval';
+import { DEFAULT_CONCURRENCY, TurnSlots } from './waits/turn-slots';
 
 /**
  * After the queue has given up on the turns still running (its close timeout) and aborted
@@ -65,7 +64,7 @@ export class TurnEngine implements ChatEngine {
     // T2: a database or Redis restart of seconds delays the engine's work instead of failing it.
     const outage = new OutageWatch(setup.clock, setup.logger.child({ component: 'outage' }));
     const store = RetryingStore.over(setup.store, outage);
-    const deps: EngineDeps = {
+    const base = {
       ...given,
       store,
       queue: new RetryingQueue(setup.queue, outage),
@@ -74,12 +73,12 @@ export class TurnEngine implements ChatEngine {
       turnWrites: new TurnWrites(store),
       outage,
     };
-    // A9: the tool kit is bound to this engine once its deps are whole.
-    if (tools !== undefined) deps.tools = tools(deps);
-    this.deps = deps;
-    this.lanes = new LaneWorker(deps);
+    // A9: the tool kit is bound to this engine once its ports are whole.
+    const withTools = tools === undefined ? base : { ...base, tools: tools(base) };
+    this.lanes = new LaneWorker(withTools);
     // T3: routing's runs start here when a slot is free (`wakeRun`); the same lanes as the queue's.
-    deps.runHere = (job) => this.lanes.tryRunHere(job);
+    const deps: EngineDeps = { ...withTools, localLanes: this.lanes };
+    this.deps = deps;
     this.inbox = new InboxRouter(
       {
         store: deps.store,

@@ -1,10 +1,10 @@
 import { ALL_MODES, defineTool } from '../../tools/tool-definition';
 import { duration } from '../../wake/wake-messages';
 import { type AgentToolContext, setWaiting, takeResumedWait } from './agent-tool-context';
+import { awaitRun } from './await-run';
 import { handOff, resumedHandOff } from './hand-off';
 import { awaitRemote, relayCallActions, remoteOutcome, remoteTargetOf, sendRemote } from './remote-agent';
 import { handoffInput } from './send-to-agent-tool';
-import { waitForRun } from './wait-for-run';
 
 /**
  * M23, N11: like send_to_agent, then waits for the target's reply and returns it as the tool
@@ -52,7 +52,7 @@ export const askAgentTool = (ctx: AgentToolContext) =>
       const name = asked.target.name;
       await setWaiting(ctx, true);
       try {
-        const outcome = await waitForRun(ctx, { runId: asked.runId }, until, signal);
+        const outcome = await awaitRun(ctx, { runId: asked.runId }, until, signal);
         switch (outcome.state) {
           case 'succeeded':
             return { ok: true, output: `${name} replied:\n${outcome.reply}` };

@@ -4,7 +4,7 @@ import { waitTopics } from '../../ports/wait-signals';
 import { ALL_MODES, defineTool } from '../../tools/tool-definition';
 import { postInConversation } from '../cards/post-in-conversation';
 import { stoppedByOf } from '../stop/stop-run';
-import { waitSuspended } from '../waits/suspended-wait';
+import { awaitWithoutSlot } from '../waits/await-without-slot';
 import { type AgentToolContext, recordAwaits, setWaiting, takeResumedWait } from './agent-tool-context';
 import { cancelQuestion, questionMessage, redrawIfSettledMeanwhile, tellAskingAgent } from './questions';
 
@@ -43,7 +43,7 @@ export const askQuestionTool = (ctx: AgentToolContext) =>
       try {
         // T1: the turn gives its slot back and is woken by the answer (a card, a reply in the
         // thread, answer_question), in whichever process it is given.
-        const outcome = await waitSuspended(deps, turn.runId, {
+        const outcome = await awaitWithoutSlot(deps, turn.runId, {
           topic: waitTopics.question(posted.id),
           ...(until === null ? {} : { until }),
           signal,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../tools/tool-definition';
 import { type AgentToolContext, setWaiting, takeResumedWait } from './agent-tool-context';
+import { awaitRun } from './await-run';
 import { handOff, resumedHandOff } from './hand-off';
-import { waitForRun } from './wait-for-run';
 
 /**
  * M23, M20: a child run of another agent in this conversation, which the caller waits for;
@@ -38,7 +38,7 @@ export const delegateTaskTool = (ctx: AgentToolContext) =>
       await setWaiting(ctx, true);
       try {
         // The caller's own abort ends the wait; the child keeps working and replies in the thread.
-        const outcome = await waitForRun(ctx, { runId: child.runId }, null, signal);
+        const outcome = await awaitRun(ctx, { runId: child.runId }, null, signal);
         switch (outcome.state) {
           case 'succeeded':
             return { ok: true, output: `${name} finished the task:\n${outcome.reply}` };

@@ -7,9 +7,9 @@ import { planContract } from '../../tools/submit-plan-tool';
 import { type AnyToolDefinition, type ToolScope, toolSpec } from '../../tools/tool-definition';
 import { toolSurface } from '../../tools/tool-surface';
 import { type AgentToolTimings, agentTools, DEFAULT_AGENT_TOOL_TIMINGS } from '../agent-tools';
-import type { TurnToolKit } from '../engine-deps';
 import { type GuardedCall, guardCall } from './guard-call';
 import { createHostAuthorizer, createRunReachCheck } from './host-authorizer';
+import type { TurnToolKit } from './tool-kit-deps';
 
 /**
  * The built-in harness's tool kit (A9): the surface from the space mode, every call parsed,

@@ -8,7 +8,6 @@ import { NO_TOOLS } from '../../ports/turn-tools';
 import { composePrompt } from '../../prompt';
 import { budgetMessage } from '../../usage/budget';
 import { postSystemMessage } from '../cards/system-message';
-import type { EngineDeps } from '../engine-deps';
 import { openSteeringFeed } from '../routing/steering';
 import { wakeAfterTurn } from '../routing/wake-after-turn';
 import { StopListener } from '../stop/stop-listener';
@@ -23,6 +22,7 @@ import { StatusCardPublisher } from './status-card-publisher';
 import { attachmentsForTurn, withAttachments } from './turn-attachments';
 import { checkpointWriter, type PreparedResume, prepareResume } from './turn-checkpoints';
 import type { TurnContext } from './turn-context';
+import type { TurnDeps } from './turn-deps';
 import { openTurnSession } from './turn-platform-session';
 import { TurnReplyStream } from './turn-reply-stream';
 
@@ -33,7 +33,7 @@ import { TurnReplyStream } from './turn-reply-stream';
  * (false: its finish saw none).
  */
 export async function executeRun(
-  deps: EngineDeps,
+  deps: TurnDeps,
   claimed: RunRecord,
   loaded: LoadedTurn | NotFoundError,
   signal: AbortSignal,
@@ -50,7 +50,7 @@ export async function executeRun(
 }
 
 async function executeClaimedRun(
-  deps: EngineDeps,
+  deps: TurnDeps,
   claimed: RunRecord,
   { context, stored }: LoadedTurn,
   signal: AbortSignal,
@@ -135,7 +135,7 @@ async function executeClaimedRun(
  * chain. Resolves to whether the lane may have another queued run.
  */
 async function runAndFinish(
-  deps: EngineDeps,
+  deps: TurnDeps,
   context: TurnContext,
   turn: {
     claimed: RunRecord;
@@ -206,7 +206,7 @@ async function runAndFinish(
 }
 
 async function runTurn(
-  deps: EngineDeps,
+  deps: TurnDeps,
   context: TurnContext,
   reply: TurnReplyStream,
   workerSignal: AbortSignal,

@@ -1,9 +1,10 @@
 import type { QueuedJob } from '../../ports/job-queue';
 import type { SlotLease } from '../../waits/fair-slots';
-import type { EngineDeps } from '../engine-deps';
+import type { LocalLanes } from '../routing/wake-run';
 import type { RunJob, RunLane } from '../run-job';
 import { executeRun } from './execute-run';
 import { claimAndLoad } from './load-claimed-turn';
+import type { TurnDeps } from './turn-deps';
 import { laneKey } from './turn-writes';
 
 interface Lane {
@@ -34,7 +35,7 @@ interface LocalLane {
  * slot free at once (`tryRunHere`, through `wakeRun`): no queue round trips, the same claim,
  * slots and hand-back.
  */
-export class LaneWorker {
+export class LaneWorker implements LocalLanes {
   private stopping = false;
   /** Set when this process runs turns (`TurnEngine.start`): only then may a lane start here. */
   private accepting = false;
@@ -42,7 +43,12 @@ export class LaneWorker {
   /** Lanes started by `tryRunHere` and not yet detached: `close()` waits for them as the queue does for its jobs. */
   private readonly local = new Set<LocalLane>();
 
-  constructor(private readonly deps: EngineDeps) {}
+  /** The engine's ports, with these lanes as the ones a woken run starts in (`wakeRun`). */
+  private readonly deps: TurnDeps;
+
+  constructor(deps: Omit<TurnDeps, 'localLanes'>) {
+    this.deps = { ...deps, localLanes: this };
+  }
 
   /** This process runs turns: from now on `tryRunHere` may start a lane. */
   accept(): void {

@@ -1,8 +1,8 @@
 import type { RunnerEvent } from '../../ports/runner';
 import { type Budget, budgetsFor, isExhausted, periodStart, type Spent } from '../../usage/budget';
 import { costOf } from '../../usage/price-table';
-import type { EngineDeps } from '../engine-deps';
 import type { TurnContext } from './turn-context';
+import type { TurnDeps } from './turn-deps';
 
 /** O3: a budget that bounds a run and is used up, with what its scope spent. */
 export interface BudgetBreach {
@@ -16,7 +16,7 @@ export interface BudgetBreach {
  * call.
  */
 export async function exhaustedBudget(
-  deps: Pick<EngineDeps, 'store' | 'clock'>,
+  deps: Pick<TurnDeps, 'store' | 'clock'>,
   context: TurnContext,
 ): Promise<BudgetBreach | null> {
   const { run, space, agent } = context;
@@ -38,7 +38,7 @@ export async function exhaustedBudget(
 
 /** O3: stores one model call's usage on the run, priced by the provider or the price table. */
 export async function recordUsage(
-  deps: Pick<EngineDeps, 'store'>,
+  deps: Pick<TurnDeps, 'store'>,
   context: TurnContext,
   event: Extract<RunnerEvent, { type: 'usage' }>,
 ): Promise<void> {
