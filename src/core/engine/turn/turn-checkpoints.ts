@@ -11,7 +11,7 @@ export const INTERRUPTED_CALL =
   'Interrupted: the worker running this call stopped (a crash or a restart) before the call reported back. It may have run partly or wholly; it was not run again. Check its effects before you retry it.';
 
 /** The prompt a checkpointed turn was started with, kept so that a resumed turn sees the same one. */
-type CheckpointPrompt = NonNullable<TurnCheckpoint['prompt']>;
+export type CheckpointPrompt = NonNullable<TurnCheckpoint['prompt']>;
 
 /** What `executeRun` hands the runner and the tool kit to go on from a stored checkpoint. */
 export interface PreparedResume {
