@@ -37,13 +37,6 @@ import { type ApprovalWait, awaitApproval } from './waits/await-approval';
 import { DEFAULT_CONCURRENCY, TurnSlots } from './waits/turn-slots';
 
 /**
- * After the queue has given up on the turns still running (its close timeout) and aborted
- * them, how long `close()` still waits for each to record its hand-back. Within Docker's 10 s
- * from SIGTERM to SIGKILL after the queue's default 8 s.
- */
-const HAND_BACK_GRACE_MS = 1000;
-
-/**
  * The turn engine: the core's side of every chat platform (ChatEngine) and the worker that
  * runs turns from the queue. One turn at a time per (agent, conversation): a worker that
  * claims a lane runs its queued turns in order, oldest first.
@@ -147,28 +140,7 @@ export class TurnEngine implements ChatEngine {
     this.sweep = null;
     for (const unwatch of this.unwatch.splice(0)) unwatch();
     await this.inbox.close();
-    // Waiting turns (no job of their own) stop now and hand back; the others as the queue says,
-    // and lanes started here without a job (`wakeRun`) as if they were its jobs: waited for up
-    // to the queue's close timeout, then aborted to hand back.
-    this.lanes.stopDetached();
-    await Promise.all([this.deps.queue.close(), this.closeLanesHere()]);
-    // The queue resolves once it has handed unfinished turns back, without waiting for them;
-    // aborted, each still records its hand-back (run `queued` again, card "will start again").
-    // Wait for that, so a process that exits after close leaves no run `running` to be taken
-    // for dead.
-    const inProgress = this.lanes.inProgress();
-    if (!(await settledWithin(inProgress, HAND_BACK_GRACE_MS))) {
-      this.deps.logger.warn(
-        { turns: inProgress.length },
-        'turns did not stop in time; they will be marked dead',
-      );
-    }
-  }
-
-  /** The lanes started here (no job): waited for up to the queue's close timeout, then handed back. */
-  private async closeLanesHere(): Promise<void> {
-    const attached = this.lanes.attachedHere();
-    if (!(await settledWithin(attached, this.deps.queue.closeTimeoutMs))) this.lanes.handBackHere();
+    await this.lanes.close(this.deps.queue);
   }
 
   /**
@@ -315,19 +287,5 @@ export class TurnEngine implements ChatEngine {
   /** G4: expires unanswered approvals (also run periodically). */
   expireApprovals(): Promise<string[]> {
     return expireDueApprovals(this.deps);
-  }
-}
-
-/** True when every promise settled within `ms`. */
-async function settledWithin(work: Promise<unknown>[], ms: number): Promise<boolean> {
-  if (work.length === 0) return true;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([Promise.allSettled(work).then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }
