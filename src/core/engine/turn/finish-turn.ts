@@ -73,8 +73,8 @@ export async function finishRun(
     'finish',
     run.workspaceId,
     async (tx) => {
-      // T3 (issue 12, item 5): everything asked in this tick, so the store sends it as one message
-      // in this order, with the START TRANSACTION; then the COMMIT (two round trips, not three).
+      // T3: everything asked in this tick, so the store sends it as one message in this order,
+      // with the START TRANSACTION, and then the COMMIT: the fewest round trips to the store.
       const [leftovers, , , finished, hasQueued] = await Promise.all([
         // P16: what did not join the turn in time starts a turn of its own: the lane's lock
         // first, then the leftovers taken (their runs are inserted once they are read).

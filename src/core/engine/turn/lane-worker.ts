@@ -77,7 +77,7 @@ export class LaneWorker implements LocalLanes {
   /**
    * T3: runs a routed run's lane here and now, without the queue, when this process runs turns,
    * is not stopping, and a fair slot is free at once (none waited for: `TurnSlots.tryAcquire`).
-   * False otherwise: the caller enqueues the job as before. The run is stored `queued` first, so
+   * False otherwise: the caller enqueues the job. The run is stored `queued` first, so
    * a crash before the claim leaves it to recovery (T2, `recoverRuns`: at start and every
    * `deadAfterMs / 2`). A lane that throws before it detaches is what a queue job's handler
    * would have thrown: its job is enqueued to be retried (`queue.retry`'s first backoff).
