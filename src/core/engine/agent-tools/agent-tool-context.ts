@@ -51,7 +51,7 @@ export const recordAwaits = (tx: StoreTx, ctx: AgentToolContext, awaits: Checkpo
   tx.checkpoints.setAwaits(ctx.turn.runId, awaits);
 
 /** A12: a run waiting on another agent or a person is blocked, not silent. */
-export async function setWaiting(ctx: AgentToolContext, waiting: boolean): Promise<void> {
+export async function markAwaiting(ctx: AgentToolContext, waiting: boolean): Promise<void> {
   ctx.turn.onWaiting?.(waiting);
   await markRunAwaiting(
     ctx.deps,

@@ -1,6 +1,6 @@
 import { ALL_MODES, defineTool } from '../../tools/tool-definition';
 import { duration } from '../../wake/wake-messages';
-import { type AgentToolContext, setWaiting, takeResumedWait } from './agent-tool-context';
+import { type AgentToolContext, markAwaiting, takeResumedWait } from './agent-tool-context';
 import { awaitRun } from './await-run';
 import { handOff, resumedHandOff } from './hand-off';
 import { awaitRemote, relayCallActions, remoteOutcome, remoteTargetOf, sendRemote } from './remote-agent';
@@ -27,12 +27,12 @@ export const askAgentTool = (ctx: AgentToolContext) =>
         if ('refused' in remote) return { ok: false, output: remote.refused };
         const sent = await sendRemote(ctx, 'ask_agent', remote, input.text, input.space);
         if (!sent.ok) return { ok: false, output: sent.reason };
-        await setWaiting(ctx, true);
+        await markAwaiting(ctx, true);
         try {
           const wait = await awaitRemote(ctx, remote, sent.value.prompt, ctx.timings.askTimeoutMs, signal);
           return remoteOutcome(remote, wait, ctx.timings.askTimeoutMs);
         } finally {
-          await setWaiting(ctx, false);
+          await markAwaiting(ctx, false);
         }
       }
       // T2, A9: a turn resumed after its worker died waits on the run it had started.
@@ -50,7 +50,7 @@ export const askAgentTool = (ctx: AgentToolContext) =>
           : await resumedHandOff(ctx, resumed);
       if (!asked.ok) return { ok: false, output: asked.reason };
       const name = asked.target.name;
-      await setWaiting(ctx, true);
+      await markAwaiting(ctx, true);
       try {
         const outcome = await awaitRun(ctx, { runId: asked.runId }, until, signal);
         switch (outcome.state) {
@@ -79,7 +79,7 @@ export const askAgentTool = (ctx: AgentToolContext) =>
           }
         }
       } finally {
-        await setWaiting(ctx, false);
+        await markAwaiting(ctx, false);
       }
     },
   });

@@ -5,7 +5,7 @@ import { ALL_MODES, defineTool } from '../../tools/tool-definition';
 import { postInConversation } from '../cards/post-in-conversation';
 import { stoppedByOf } from '../stop/stop-run';
 import { awaitWithoutSlot } from '../waits/await-without-slot';
-import { type AgentToolContext, recordAwaits, setWaiting, takeResumedWait } from './agent-tool-context';
+import { type AgentToolContext, markAwaiting, recordAwaits, takeResumedWait } from './agent-tool-context';
 import { cancelQuestion, questionMessage, redrawIfSettledMeanwhile, tellAskingAgent } from './questions';
 
 /**
@@ -39,7 +39,7 @@ export const askQuestionTool = (ctx: AgentToolContext) =>
       if (asked === null) return { ok: false, output: 'ask_question failed: the question is gone.' };
       const { posted, until, recorded } = asked;
 
-      await setWaiting(ctx, true);
+      await markAwaiting(ctx, true);
       try {
         // T1: the turn gives its slot back and is woken by the answer (a card, a reply in the
         // thread, answer_question), in whichever process it is given.
@@ -70,7 +70,7 @@ export const askQuestionTool = (ctx: AgentToolContext) =>
           output: 'Nobody answered the question in time. Decide sensibly yourself and say what you decided.',
         };
       } finally {
-        await setWaiting(ctx, false);
+        await markAwaiting(ctx, false);
       }
     },
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../tools/tool-definition';
-import { type AgentToolContext, setWaiting, takeResumedWait } from './agent-tool-context';
+import { type AgentToolContext, markAwaiting, takeResumedWait } from './agent-tool-context';
 import { awaitRun } from './await-run';
 import { handOff, resumedHandOff } from './hand-off';
 
@@ -35,7 +35,7 @@ export const delegateTaskTool = (ctx: AgentToolContext) =>
           : await resumedHandOff(ctx, resumed);
       if (!child.ok) return { ok: false, output: child.reason };
       const name = child.target.name;
-      await setWaiting(ctx, true);
+      await markAwaiting(ctx, true);
       try {
         // The caller's own abort ends the wait; the child keeps working and replies in the thread.
         const outcome = await awaitRun(ctx, { runId: child.runId }, null, signal);
@@ -48,7 +48,7 @@ export const delegateTaskTool = (ctx: AgentToolContext) =>
             return { ok: false, output: `Your turn was stopped while waiting for ${name}'s result.` };
         }
       } finally {
-        await setWaiting(ctx, false);
+        await markAwaiting(ctx, false);
       }
     },
   });
