@@ -6,7 +6,7 @@
  * rate in the same run. Goal: reply p99 ≤ 100 ms at 200 events/s.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_CONCURRENCY } from '../../src/core/engine/waits/concurrency';
+import { DEFAULT_CONCURRENCY } from '../../src/core/engine/waits/turn-slots';
 import { openBaseline } from '../core/baseline';
 import { Cleanup } from '../core/cleanup';
 import type { RoundTrip } from '../core/drive';

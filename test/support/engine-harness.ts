@@ -12,20 +12,63 @@ import type { RunJob } from '../../src/core/engine/run-job';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
 import type { RunRecord } from '../../src/core/model/records';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
+import type { ChatPlatform } from '../../src/core/ports/chat-platform';
 import type { Clock } from '../../src/core/ports/clock';
 import type { EgressProxies } from '../../src/core/ports/egress';
+import type { JobQueue } from '../../src/core/ports/job-queue';
 import { type Logger, silentLogger } from '../../src/core/ports/logger';
 import type { Metrics } from '../../src/core/ports/metrics';
+import type { PairRateLimiter } from '../../src/core/ports/pair-rate-limiter';
 import type { RunWorkspace } from '../../src/core/ports/run-workspace';
-import type { Runner } from '../../src/core/ports/runner';
+import type { Runner, RunnerResolver } from '../../src/core/ports/runner';
 import type { Store, StoreTx } from '../../src/core/ports/store';
 import type { WaitSignals } from '../../src/core/ports/wait-signals';
+import type { WorkspaceDirectory } from '../../src/core/ports/workspace-directory';
 import { InProcessWaitSignals } from '../../src/core/waits/in-process-wait-signals';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
 import { ensureLocalChat } from '../../src/core/workspace/local-chat';
 import { deleteKeysUnder } from '../integration/queue/redis-test-prefix';
 import { makeTempDir } from './temp-dir';
 import { openTestDatabase } from './test-database';
+
+/** What a test's engine is built on; what it leaves out is as every engine scenario has it. */
+export interface EngineParts {
+  store: Store;
+  /** The `terminal` chat every engine of the test posts to. */
+  platform: ChatPlatform;
+  queue: JobQueue<RunJob>;
+  runners: RunnerResolver;
+  directory: WorkspaceDirectory;
+  timings: EngineTimings;
+  tools?: TurnToolKit;
+  /** T1: absent: the engine's own, in-process. */
+  waits?: WaitSignals;
+  /** M20: absent: an in-memory one of its own. */
+  rateLimiter?: PairRateLimiter;
+  /** Absent: real time. */
+  clock?: Clock;
+  /** Absent: silent. */
+  logger?: Logger;
+  metrics?: Metrics;
+  workspaces?: RunWorkspace;
+  egress?: EgressProxies;
+}
+
+/**
+ * A turn engine as a test's process would build one: its store, chat, queue and runners from
+ * the test, with no relay name. Not started: the test starts it (or leaves it a front end).
+ */
+export function buildEngine(parts: EngineParts): TurnEngine {
+  const { platform, rateLimiter, clock, logger, ...given } = parts;
+  return new TurnEngine({
+    ...given,
+    platforms: new Map([['terminal', platform]]),
+    rateLimiter: rateLimiter ?? new InMemoryPairRateLimiter(),
+    clock: clock ?? { now: () => new Date() },
+    logger: logger ?? silentLogger,
+    relayName: null,
+  });
+}
 
 /** The two set-ups every engine scenario runs on: the embedded default and the scaled-out one. */
 export const ENGINE_SETUPS = [
@@ -99,9 +142,9 @@ export async function openEngineHarness(
   };
   let waits = waitsFor();
   const newEngine = (turnRunner: Runner, engineWaits: WaitSignals = waits) =>
-    new TurnEngine({
+    buildEngine({
       store: options.wrapStore?.(store) ?? store,
-      platforms: new Map([['terminal', platform]]),
+      platform,
       queue: createJobQueue<RunJob>({
         name: queueName,
         redisUrl: setup.redis ? redisUrl() : undefined,
@@ -110,17 +153,16 @@ export async function openEngineHarness(
         closeTimeoutMs: 2000,
       }),
       runners: () => turnRunner,
+      directory,
+      timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, ...timings },
+      rateLimiter,
+      clock,
+      waits: engineWaits,
       ...(options.tools === undefined ? {} : { tools: options.tools }),
       ...(options.workspaces === undefined ? {} : { workspaces: options.workspaces }),
       ...(options.egress === undefined ? {} : { egress: options.egress }),
-      rateLimiter,
-      directory,
-      clock,
-      waits: engineWaits,
-      logger: options.logger ?? silentLogger,
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
-      relayName: null,
-      timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20, ...timings },
     });
   let engine = newEngine(runner);
   const peers: TurnEngine[] = [];

@@ -20,9 +20,10 @@ import type { TurnToolsFactory } from '../ports/turn-tools-factory';
 import type { WaitSignals } from '../ports/wait-signals';
 import type { WorkspaceDirectory } from '../ports/workspace-directory';
 import type { EngineTimings } from './engine-timings';
+import type { LocalLanes } from './routing/wake-run';
 import type { RunJob } from './run-job';
+import type { TurnToolKit } from './tool-kit/tool-kit-deps';
 import type { TurnWrites } from './turn/turn-writes';
-
 import type { TurnSlots } from './waits/turn-slots';
 
 /** Everything the turn engine needs, handed in (no singletons). */
@@ -33,7 +34,7 @@ export interface EngineDeps {
   runners: RunnerResolver;
   /**
    * A9: builds each run's tools (surface from the space mode, guardrails per call), bound to
-   * this engine. Absent: turns get no tools (NO_TOOLS), as engines built before the tool kit did.
+   * this engine. Absent: turns get no tools (`NO_TOOLS`).
    */
   tools?: TurnToolsFactory;
   /**
@@ -45,7 +46,7 @@ export interface EngineDeps {
    * X2: each run's filtering egress proxy, given when commands run in the sandbox (which has
    * no network of its own). Present: the proxy decides `network` per host it is asked to reach
    * and the tool kit stops classifying command text for it. Absent (`SUMMON_SANDBOX=off`):
-   * the old per-command classification stays.
+   * the tool kit classifies each command's text.
    */
   egress?: EgressProxies;
   /** A13: told each run event and each run's end, so presence can be shown (App Home). */
@@ -60,11 +61,10 @@ export interface EngineDeps {
   /** T3: the card refs and replies of turns that store them at the same time, stored together. */
   turnWrites: TurnWrites;
   /**
-   * T3: starts a run's lane in this process now, without the queue, when it runs turns and a
-   * slot is free at once (`LaneWorker.tryRunHere`); false: enqueue it. Set by the engine; used
-   * only through `wakeRun`.
+   * T3: this process's lanes, where a woken run starts at once when a slot is free
+   * (`wakeRun`); handed in by the engine, which builds them.
    */
-  runHere?: (job: RunJob) => boolean;
+  localLanes?: LocalLanes;
   /**
    * T2, A12: what this process saw of database and Redis outages (the engine's store and queue
    * retry through them and report here); recovery judges no run dead for silence during one.
@@ -88,11 +88,7 @@ export interface EngineDeps {
   attachmentLimits?: AttachmentLimits;
 }
 
-/**
- * A9: a tool kit, bound to an engine once that engine's deps exist (its slots and wait signals
- * are made by the engine): the tools of a turn wait, hand off and ask through the engine.
- */
-export type TurnToolKit = (engine: EngineDeps) => TurnToolsFactory;
+export type { TurnToolKit };
 
 /**
  * What builds a `TurnEngine`: its deps, with the wait signals in-process unless given, and
@@ -100,7 +96,7 @@ export type TurnToolKit = (engine: EngineDeps) => TurnToolsFactory;
  */
 export type EngineSetup = Omit<
   EngineDeps,
-  'waits' | 'slots' | 'turnWrites' | 'outage' | 'tools' | 'runHere'
+  'waits' | 'slots' | 'turnWrites' | 'outage' | 'tools' | 'localLanes'
 > & {
   waits?: WaitSignals;
   tools?: TurnToolKit;

@@ -2,9 +2,8 @@
 export interface RunJob {
   runId: string;
   /**
-   * The run's lane and fair-share owner, when the enqueuer knows them (routing does): the
-   * worker claims the lane without reading the run first. Without it the
-   * worker reads them.
+   * T3: the run's lane and fair-share owner, when the enqueuer knows them (routing does): the
+   * worker claims the lane without reading the run first. Without it the worker reads them.
    */
   lane?: RunLane;
 }

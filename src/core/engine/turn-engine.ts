@@ -13,22 +13,14 @@ import type { InboundMessage } from '../ports/chat-platform';
 import type { InboxDecoder } from '../ports/inbox-decoder';
 import { InProcessWaitSignals } from '../waits/in-process-wait-signals';
 import { actOnCard } from './actions/card-actions';
-import { type ApprovalWait, awaitApproval } from './approvals/approval-wait';
 import { approvalState, expireDueApprovals, openApproval } from './approvals/approvals';
 import type { EngineDeps, EngineSetup } from './engine-deps';
 import { recoverRuns } from './recovery/recover-runs';
 import { afterRouting, type RoutedMessage, receiveMessage, routeMessage } from './routing/receive-message';
 import { LaneWorker } from './turn/lane-worker';
 import { TurnWrites } from './turn/turn-writes';
-import { DEFAULT_CONCURRENCY } from './waits/concurrency';
-import { TurnSlots } from './waits/turn-slots';
-
-/**
- * After the queue has given up on the turns still running (its close timeout) and aborted
- * them, how long `close()` still waits for each to record its hand-back. Within Docker's 10 s
- * from SIGTERM to SIGKILL after the queue's default 8 s.
- */
-const HAND_BACK_GRACE_MS = 1000;
+import { type ApprovalWait, awaitApproval } from './waits/await-approval';
+import { DEFAULT_CONCURRENCY, TurnSlots } from './waits/turn-slots';
 
 /**
  * The turn engine: the core's side of every chat platform (ChatEngine) and the worker that
@@ -51,7 +43,7 @@ export class TurnEngine implements ChatEngine {
     // T2: a database or Redis restart of seconds delays the engine's work instead of failing it.
     const outage = new OutageWatch(setup.clock, setup.logger.child({ component: 'outage' }));
     const store = RetryingStore.over(setup.store, outage);
-    const deps: EngineDeps = {
+    const base = {
       ...given,
       store,
       queue: new RetryingQueue(setup.queue, outage),
@@ -60,12 +52,12 @@ export class TurnEngine implements ChatEngine {
       turnWrites: new TurnWrites(store),
       outage,
     };
-    // A9: the tool kit is bound to this engine once its deps are whole.
-    if (tools !== undefined) deps.tools = tools(deps);
-    this.deps = deps;
-    this.lanes = new LaneWorker(deps);
+    // A9: the tool kit is bound to this engine once its ports are whole.
+    const withTools = tools === undefined ? base : { ...base, tools: tools(base) };
+    this.lanes = new LaneWorker(withTools);
     // T3: routing's runs start here when a slot is free (`wakeRun`); the same lanes as the queue's.
-    deps.runHere = (job) => this.lanes.tryRunHere(job);
+    const deps: EngineDeps = { ...withTools, localLanes: this.lanes };
+    this.deps = deps;
     this.inbox = new InboxRouter(
       {
         store: deps.store,
@@ -134,28 +126,7 @@ export class TurnEngine implements ChatEngine {
     this.sweep = null;
     for (const unwatch of this.unwatch.splice(0)) unwatch();
     await this.inbox.close();
-    // Waiting turns (no job of their own) stop now and hand back; the others as the queue says,
-    // and lanes started here without a job (`wakeRun`) as if they were its jobs: waited for up
-    // to the queue's close timeout, then aborted to hand back.
-    this.lanes.stopDetached();
-    await Promise.all([this.deps.queue.close(), this.closeLanesHere()]);
-    // The queue resolves once it has handed unfinished turns back, without waiting for them;
-    // aborted, each still records its hand-back (run `queued` again, card "will start again").
-    // Wait for that, so a process that exits after close leaves no run `running` to be taken
-    // for dead.
-    const inProgress = this.lanes.inProgress();
-    if (!(await settledWithin(inProgress, HAND_BACK_GRACE_MS))) {
-      this.deps.logger.warn(
-        { turns: inProgress.length },
-        'turns did not stop in time; they will be marked dead',
-      );
-    }
-  }
-
-  /** The lanes started here (no job): waited for up to the queue's close timeout, then handed back. */
-  private async closeLanesHere(): Promise<void> {
-    const attached = this.lanes.attachedHere();
-    if (!(await settledWithin(attached, this.deps.queue.closeTimeoutMs))) this.lanes.handBackHere();
+    await this.lanes.close(this.deps.queue);
   }
 
   /**
@@ -215,19 +186,5 @@ export class TurnEngine implements ChatEngine {
   /** G4: expires unanswered approvals (also run periodically). */
   expireApprovals(): Promise<string[]> {
     return expireDueApprovals(this.deps);
-  }
-}
-
-/** True when every promise settled within `ms`. */
-async function settledWithin(work: Promise<unknown>[], ms: number): Promise<boolean> {
-  if (work.length === 0) return true;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([Promise.allSettled(work).then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

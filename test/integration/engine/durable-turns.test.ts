@@ -12,15 +12,13 @@ import { PUSH_AGAIN_LINE } from '../../../src/core/engine/recovery/held-pushes';
 import type { RunJob } from '../../../src/core/engine/run-job';
 import { createToolKit } from '../../../src/core/engine/tool-kit/turn-tool-kit';
 import { INTERRUPTED_CALL } from '../../../src/core/engine/turn/turn-checkpoints';
-import { TurnEngine } from '../../../src/core/engine/turn-engine';
-import { silentLogger } from '../../../src/core/ports/logger';
+import type { TurnEngine } from '../../../src/core/engine/turn-engine';
 import { InProcessWaitSignals } from '../../../src/core/waits/in-process-wait-signals';
-import { InMemoryPairRateLimiter } from '../../../src/core/wake/in-memory-pair-rate-limiter';
 import { ensureLocalChat } from '../../../src/core/workspace/local-chat';
 import { COMMITS_ASK_FIRST } from '../../support/anthropic-agent';
 import { checkpointTools, toolRuns } from '../../support/checkpoint-tools';
 import { ChildWorker } from '../../support/child-worker';
-import { describeEntry, waitFor } from '../../support/engine-harness';
+import { buildEngine, describeEntry, waitFor } from '../../support/engine-harness';
 import { AnthropicStandIn } from '../../support/stand-ins/anthropic-stand-in';
 import { makeTempDir } from '../../support/temp-dir';
 import { openTestDatabase, type TestDatabase } from '../../support/test-database';
@@ -87,9 +85,9 @@ describe('T2: a turn survives SIGKILL of its worker (PostgreSQL + BullMQ, the bu
     // The test process's engines share their wait notifications, as processes do over Redis.
     const waits = new InProcessWaitSignals();
     const engineWith = () => {
-      const engine = new TurnEngine({
+      const engine = buildEngine({
         store,
-        platforms: new Map([['terminal', platform]]),
+        platform,
         queue: createJobQueue<RunJob>({ name: queueName, redisUrl: TEST_REDIS_URL, prefix }),
         runners: () =>
           new AnthropicRunner({
@@ -98,14 +96,11 @@ describe('T2: a turn survives SIGKILL of its worker (PostgreSQL + BullMQ, the bu
             defaultModel: 'claude-sonnet-4-6',
             maxRetries: 0,
           }),
-        tools: createToolKit(checkpointTools(countFile)),
-        rateLimiter: new InMemoryPairRateLimiter(),
         directory: new FileWorkspaceDirectory(dataDir?.path ?? ''),
-        clock: { now },
-        logger: silentLogger,
-        relayName: null,
         timings: TIMINGS,
+        tools: createToolKit(checkpointTools(countFile)),
         waits,
+        clock: { now },
       });
       engines.push(engine);
       return engine;

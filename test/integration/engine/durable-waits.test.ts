@@ -10,15 +10,13 @@ import { TerminalChat, TerminalPlatform } from '../../../src/bots/terminal';
 import { DEFAULT_TIMINGS, type EngineTimings } from '../../../src/core/engine/engine-timings';
 import type { RunJob } from '../../../src/core/engine/run-job';
 import { createToolKit } from '../../../src/core/engine/tool-kit/turn-tool-kit';
-import { TurnEngine } from '../../../src/core/engine/turn-engine';
+import type { TurnEngine } from '../../../src/core/engine/turn-engine';
 import type { ChatPlatform } from '../../../src/core/ports/chat-platform';
-import { silentLogger } from '../../../src/core/ports/logger';
 import { InProcessWaitSignals } from '../../../src/core/waits/in-process-wait-signals';
-import { InMemoryPairRateLimiter } from '../../../src/core/wake/in-memory-pair-rate-limiter';
 import { ensureLocalChat } from '../../../src/core/workspace/local-chat';
 import { checkpointTools } from '../../support/checkpoint-tools';
 import { ChildWorker } from '../../support/child-worker';
-import { describeEntry, waitFor } from '../../support/engine-harness';
+import { buildEngine, describeEntry, waitFor } from '../../support/engine-harness';
 import { AnthropicStandIn } from '../../support/stand-ins/anthropic-stand-in';
 import { makeTempDir } from '../../support/temp-dir';
 import { openTestDatabase, type TestDatabase } from '../../support/test-database';
@@ -88,9 +86,9 @@ describe('T2, A9: a turn waiting on a question or another agent survives SIGKILL
     const model = standIn;
     const waits = new InProcessWaitSignals();
     const engineWith = (timings: Partial<EngineTimings> = {}) => {
-      const engine = new TurnEngine({
+      const engine = buildEngine({
         store,
-        platforms: new Map([['terminal', platform]]),
+        platform,
         queue: createJobQueue<RunJob>({ name: queueName, redisUrl: TEST_REDIS_URL, prefix }),
         runners: () =>
           new AnthropicRunner({
@@ -99,14 +97,11 @@ describe('T2, A9: a turn waiting on a question or another agent survives SIGKILL
             defaultModel: 'claude-sonnet-4-6',
             maxRetries: 0,
           }),
-        tools: createToolKit(checkpointTools(countFile)),
-        rateLimiter: new InMemoryPairRateLimiter(),
         directory: new FileWorkspaceDirectory(dataDir?.path ?? ''),
-        clock: { now },
-        logger: silentLogger,
-        relayName: null,
         timings: { ...TIMINGS, ...timings },
+        tools: createToolKit(checkpointTools(countFile)),
         waits,
+        clock: { now },
       });
       engines.push(engine);
       return engine;

@@ -10,15 +10,13 @@ import { TerminalChat, TerminalPlatform, type ThreadEntry } from '../../../src/b
 import { DEFAULT_TIMINGS } from '../../../src/core/engine/engine-timings';
 import type { RunJob } from '../../../src/core/engine/run-job';
 import { createToolKit } from '../../../src/core/engine/tool-kit/turn-tool-kit';
-import { TurnEngine } from '../../../src/core/engine/turn-engine';
-import { silentLogger } from '../../../src/core/ports/logger';
+import type { TurnEngine } from '../../../src/core/engine/turn-engine';
 import { InProcessWaitSignals } from '../../../src/core/waits/in-process-wait-signals';
-import { InMemoryPairRateLimiter } from '../../../src/core/wake/in-memory-pair-rate-limiter';
 import { ensureLocalChat } from '../../../src/core/workspace/local-chat';
 import { COMMITS_ASK_FIRST } from '../../support/anthropic-agent';
 import { checkpointTools, toolRuns } from '../../support/checkpoint-tools';
 import { ChildWorker } from '../../support/child-worker';
-import { describeEntry, waitFor } from '../../support/engine-harness';
+import { buildEngine, describeEntry, waitFor } from '../../support/engine-harness';
 import { AnthropicStandIn } from '../../support/stand-ins/anthropic-stand-in';
 import { makeTempDir } from '../../support/temp-dir';
 import { openTestDatabase, type TestDatabase } from '../../support/test-database';
@@ -80,9 +78,9 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
     const model = standIn;
     const waits = new InProcessWaitSignals();
     const engineWith = () => {
-      const engine = new TurnEngine({
+      const engine = buildEngine({
         store,
-        platforms: new Map([['terminal', platform]]),
+        platform,
         queue: createJobQueue<RunJob>({ name: queueName, redisUrl: TEST_REDIS_URL, prefix }),
         runners: () =>
           new AnthropicRunner({
@@ -91,14 +89,11 @@ describe('P15, T2: a Stop on a turn no process holds (parked after its worker wa
             defaultModel: 'claude-sonnet-4-6',
             maxRetries: 0,
           }),
-        tools: createToolKit(checkpointTools(countFile)),
-        rateLimiter: new InMemoryPairRateLimiter(),
         directory: new FileWorkspaceDirectory(dataDir?.path ?? ''),
-        clock: { now },
-        logger: silentLogger,
-        relayName: null,
         timings: TIMINGS,
+        tools: createToolKit(checkpointTools(countFile)),
         waits,
+        clock: { now },
       });
       engines.push(engine);
       return engine;

@@ -11,14 +11,12 @@ import { FileWorkspaceDirectory } from '../../../src/adapters/workspace-director
 import { TerminalChat, TerminalPlatform } from '../../../src/bots/terminal';
 import { DEFAULT_TIMINGS } from '../../../src/core/engine/engine-timings';
 import type { RunJob } from '../../../src/core/engine/run-job';
-import { TurnEngine } from '../../../src/core/engine/turn-engine';
+import type { TurnEngine } from '../../../src/core/engine/turn-engine';
 import type { ChatEngine, ReceiveOutcome } from '../../../src/core/ports/chat-engine';
-import { silentLogger } from '../../../src/core/ports/logger';
 import type { Runner } from '../../../src/core/ports/runner';
-import { InMemoryPairRateLimiter } from '../../../src/core/wake/in-memory-pair-rate-limiter';
 import { ensureLocalChat } from '../../../src/core/workspace/local-chat';
 import { ChildWorker } from '../../support/child-worker';
-import { describeEntry, waitFor } from '../../support/engine-harness';
+import { buildEngine, describeEntry, waitFor } from '../../support/engine-harness';
 import { ScriptedRunner } from '../../support/scripted-runner';
 import { makeTempDir } from '../../support/temp-dir';
 import { openTestDatabase, type TestDatabase } from '../../support/test-database';
@@ -63,17 +61,14 @@ describe('A12 a worker killed with SIGKILL mid-run (PostgreSQL + BullMQ)', () =>
     // The chat service both processes post to (as they would share one Slack).
     const platform = new TerminalPlatform({ output: new PassThrough(), now });
     const engineWith = (runner: Runner) => {
-      const engine = new TurnEngine({
+      const engine = buildEngine({
         store,
-        platforms: new Map([['terminal', platform]]),
+        platform,
         queue: createJobQueue<RunJob>({ name: queueName, redisUrl: TEST_REDIS_URL, prefix }),
         runners: () => runner,
-        rateLimiter: new InMemoryPairRateLimiter(),
         directory: new FileWorkspaceDirectory(dataDir?.path ?? ''),
-        clock: { now },
-        logger: silentLogger,
-        relayName: null,
         timings: TIMINGS,
+        clock: { now },
       });
       engines.push(engine);
       return engine;
@@ -255,17 +250,14 @@ describe('A12 a worker killed with SIGKILL mid-run (PostgreSQL + BullMQ)', () =>
     const restarted = new ScriptedRunner({}, (request) => [
       { type: 'final', text: `${request.agent.name} here` },
     ]);
-    const engine = new TurnEngine({
+    const engine = buildEngine({
       store,
-      platforms: new Map([['terminal', platform]]),
+      platform,
       queue: createJobQueue<RunJob>({ name: queueName, redisUrl: TEST_REDIS_URL, prefix }),
       runners: () => restarted,
-      rateLimiter: new InMemoryPairRateLimiter(),
       directory: new FileWorkspaceDirectory(dataDir.path),
-      clock: { now },
-      logger: silentLogger,
-      relayName: null,
       timings: TIMINGS,
+      clock: { now },
     });
     engines.push(engine);
     await engine.start({ concurrency: 4 });

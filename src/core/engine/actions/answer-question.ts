@@ -2,8 +2,8 @@ import type { Refusable } from '../../model/card-action';
 import { canStartWork } from '../../model/member';
 import type { PlatformActor } from '../../ports/chat-engine';
 import { recordAnswer } from '../agent-tools';
-import type { EngineDeps } from '../engine-deps';
 import { resolveActor } from '../routing/resolve-sender';
+import type { ActionDeps } from './action-deps';
 
 /**
  * N13: a person answers a question card; only members of the question's workspace whose role
@@ -11,7 +11,7 @@ import { resolveActor } from '../routing/resolve-sender';
  * sentence to show.
  */
 export async function answerQuestion(
-  deps: EngineDeps,
+  deps: ActionDeps,
   questionId: string,
   answer: string,
   actor: PlatformActor,

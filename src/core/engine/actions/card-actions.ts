@@ -6,14 +6,14 @@ import type {
 } from '../../model/card-action';
 import type { PlatformActor } from '../../ports/chat-engine';
 import { decide } from '../approvals/approvals';
-import type { EngineDeps } from '../engine-deps';
 import { stopRun } from '../stop/stop-run';
 import { stopThread } from '../stop/stop-thread';
+import type { ActionDeps } from './action-deps';
 import { answerQuestion } from './answer-question';
 import { toggleNote } from './toggle-note';
 
 type Handler<K extends CardActionKind> = (
-  deps: EngineDeps,
+  deps: ActionDeps,
   action: Extract<CardAction, { kind: K }>,
   actor: PlatformActor,
 ) => Promise<CardActionResults[K]>;
@@ -35,13 +35,13 @@ const HANDLERS: { [K in CardActionKind]: Handler<K> } = {
  * kind; the result carries the refusal's sentence for the front end to show.
  */
 export function actOnCard<A extends CardAction>(
-  deps: EngineDeps,
+  deps: ActionDeps,
   action: A,
   actor: PlatformActor,
 ): Promise<CardActionResult<A>> {
   // The table is keyed by kind, so the handler found takes exactly this action.
   const handler = HANDLERS[action.kind] as unknown as (
-    deps: EngineDeps,
+    deps: ActionDeps,
     action: A,
     actor: PlatformActor,
   ) => Promise<CardActionResult<A>>;

@@ -4,15 +4,15 @@ import type { PlatformActor } from '../../ports/chat-engine';
 import { noteAuthorOf } from '../cards/note-author';
 import { noteMessage } from '../cards/note-card';
 import { noteSourceOf } from '../cards/note-source';
-import type { EngineDeps } from '../engine-deps';
 import { resolveActor } from '../routing/resolve-sender';
+import type { ActionDeps } from './action-deps';
 
 /**
  * N7: a person opens or folds a note; only the display changes, and only for members of the
  * note's workspace (P8). A refusal is thrown as an `AppError` the front end tells the person.
  */
 export async function toggleNote(
-  deps: EngineDeps,
+  deps: ActionDeps,
   messageId: string,
   action: 'open' | 'fold',
   actor: PlatformActor,

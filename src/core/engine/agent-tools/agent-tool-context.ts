@@ -1,8 +1,8 @@
 import type { CheckpointAwait } from '../../ports/run-checkpoints';
 import type { StoreTx } from '../../ports/store';
 import type { ResumedWait, TurnToolsScope } from '../../ports/turn-tools-factory';
-import type { EngineDeps } from '../engine-deps';
-import { markRunWaiting } from '../waits/run-waiting';
+import { markRunAwaiting } from '../waits/mark-run-awaiting';
+import type { AgentToolDeps } from './agent-tool-deps';
 
 /** How long the agent-to-agent tools wait (M23, N11, N13); T1: they are woken, never poll. */
 export interface AgentToolTimings {
@@ -19,7 +19,7 @@ export const DEFAULT_AGENT_TOOL_TIMINGS: AgentToolTimings = {
 
 /** What an agent-to-agent tool knows: the engine and the calling turn. */
 export interface AgentToolContext {
-  deps: EngineDeps;
+  deps: AgentToolDeps;
   turn: TurnToolsScope;
   timings: AgentToolTimings;
   /**
@@ -51,7 +51,11 @@ export const recordAwaits = (tx: StoreTx, ctx: AgentToolContext, awaits: Checkpo
   tx.checkpoints.setAwaits(ctx.turn.runId, awaits);
 
 /** A12: a run waiting on another agent or a person is blocked, not silent. */
-export async function setWaiting(ctx: AgentToolContext, waiting: boolean): Promise<void> {
+export async function markAwaiting(ctx: AgentToolContext, waiting: boolean): Promise<void> {
   ctx.turn.onWaiting?.(waiting);
-  await markRunWaiting(ctx.deps, { runId: ctx.turn.runId, workspaceId: ctx.turn.agent.workspaceId }, waiting);
+  await markRunAwaiting(
+    ctx.deps,
+    { runId: ctx.turn.runId, workspaceId: ctx.turn.agent.workspaceId },
+    waiting,
+  );
 }

@@ -4,8 +4,8 @@ import type { InboundMessage } from '../../ports/chat-platform';
 import type { StoreTx } from '../../ports/store';
 import { waitTopics } from '../../ports/wait-signals';
 import { parseAnswer } from '../../tools/question-answer';
-import type { EngineDeps } from '../engine-deps';
-import { resumeTurnAwaitingQuestion } from '../waits/parked-waits';
+import { resumeTurnAwaitingQuestion } from '../waits/parked-turns';
+import type { AgentToolDeps } from './agent-tool-deps';
 import { redrawQuestionCard } from './questions';
 
 export type AnsweredInThread =
@@ -19,7 +19,7 @@ export type AnsweredInThread =
  */
 export async function answerInThread(
   tx: StoreTx,
-  deps: Pick<EngineDeps, 'clock'>,
+  deps: Pick<AgentToolDeps, 'clock'>,
   conversationId: string,
   text: string,
   member: MemberRecord,
@@ -41,7 +41,7 @@ export async function answerInThread(
 
 /** After the commit: the card shows the answer, or the person is told why it was not taken. */
 export async function afterAnswerInThread(
-  deps: Pick<EngineDeps, 'store' | 'clock' | 'waits' | 'platforms' | 'queue' | 'logger'>,
+  deps: Pick<AgentToolDeps, 'store' | 'clock' | 'waits' | 'platforms' | 'queue' | 'logger'>,
   message: InboundMessage,
   answered: AnsweredInThread,
 ): Promise<void> {

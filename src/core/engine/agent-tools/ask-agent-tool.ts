@@ -1,10 +1,10 @@
 import { ALL_MODES, defineTool } from '../../tools/tool-definition';
 import { duration } from '../../wake/wake-messages';
-import { type AgentToolContext, setWaiting, takeResumedWait } from './agent-tool-context';
+import { type AgentToolContext, markAwaiting, takeResumedWait } from './agent-tool-context';
+import { awaitRun } from './await-run';
 import { handOff, resumedHandOff } from './hand-off';
 import { awaitRemote, relayCallActions, remoteOutcome, remoteTargetOf, sendRemote } from './remote-agent';
 import { handoffInput } from './send-to-agent-tool';
-import { waitForRun } from './wait-for-run';
 
 /**
  * M23, N11: like send_to_agent, then waits for the target's reply and returns it as the tool
@@ -27,12 +27,12 @@ export const askAgentTool = (ctx: AgentToolContext) =>
         if ('refused' in remote) return { ok: false, output: remote.refused };
         const sent = await sendRemote(ctx, 'ask_agent', remote, input.text, input.space);
         if (!sent.ok) return { ok: false, output: sent.reason };
-        await setWaiting(ctx, true);
+        await markAwaiting(ctx, true);
         try {
           const wait = await awaitRemote(ctx, remote, sent.value.prompt, ctx.timings.askTimeoutMs, signal);
           return remoteOutcome(remote, wait, ctx.timings.askTimeoutMs);
         } finally {
-          await setWaiting(ctx, false);
+          await markAwaiting(ctx, false);
         }
       }
       // T2, A9: a turn resumed after its worker died waits on the run it had started.
@@ -50,9 +50,9 @@ export const askAgentTool = (ctx: AgentToolContext) =>
           : await resumedHandOff(ctx, resumed);
       if (!asked.ok) return { ok: false, output: asked.reason };
       const name = asked.target.name;
-      await setWaiting(ctx, true);
+      await markAwaiting(ctx, true);
       try {
-        const outcome = await waitForRun(ctx, { runId: asked.runId }, until, signal);
+        const outcome = await awaitRun(ctx, { runId: asked.runId }, until, signal);
         switch (outcome.state) {
           case 'succeeded':
             return { ok: true, output: `${name} replied:\n${outcome.reply}` };
@@ -79,7 +79,7 @@ export const askAgentTool = (ctx: AgentToolContext) =>
           }
         }
       } finally {
-        await setWaiting(ctx, false);
+        await markAwaiting(ctx, false);
       }
     },
   });

@@ -4,8 +4,8 @@ import { waitTopics } from '../../ports/wait-signals';
 import { ALL_MODES, defineTool } from '../../tools/tool-definition';
 import { postInConversation } from '../cards/post-in-conversation';
 import { stoppedByOf } from '../stop/stop-run';
-import { waitSuspended } from '../waits/suspended-wait';
-import { type AgentToolContext, recordAwaits, setWaiting, takeResumedWait } from './agent-tool-context';
+import { awaitWithoutSlot } from '../waits/await-without-slot';
+import { type AgentToolContext, markAwaiting, recordAwaits, takeResumedWait } from './agent-tool-context';
 import { cancelQuestion, questionMessage, redrawIfSettledMeanwhile, tellAskingAgent } from './questions';
 
 /**
@@ -39,11 +39,11 @@ export const askQuestionTool = (ctx: AgentToolContext) =>
       if (asked === null) return { ok: false, output: 'ask_question failed: the question is gone.' };
       const { posted, until, recorded } = asked;
 
-      await setWaiting(ctx, true);
+      await markAwaiting(ctx, true);
       try {
         // T1: the turn gives its slot back and is woken by the answer (a card, a reply in the
         // thread, answer_question), in whichever process it is given.
-        const outcome = await waitSuspended(deps, turn.runId, {
+        const outcome = await awaitWithoutSlot(deps, turn.runId, {
           topic: waitTopics.question(posted.id),
           ...(until === null ? {} : { until }),
           signal,
@@ -70,7 +70,7 @@ export const askQuestionTool = (ctx: AgentToolContext) =>
           output: 'Nobody answered the question in time. Decide sensibly yourself and say what you decided.',
         };
       } finally {
-        await setWaiting(ctx, false);
+        await markAwaiting(ctx, false);
       }
     },
   });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../tools/tool-definition';
-import { type AgentToolContext, setWaiting, takeResumedWait } from './agent-tool-context';
+import { type AgentToolContext, markAwaiting, takeResumedWait } from './agent-tool-context';
+import { awaitRun } from './await-run';
 import { handOff, resumedHandOff } from './hand-off';
-import { waitForRun } from './wait-for-run';
 
 /**
  * M23, M20: a child run of another agent in this conversation, which the caller waits for;
@@ -35,10 +35,10 @@ export const delegateTaskTool = (ctx: AgentToolContext) =>
           : await resumedHandOff(ctx, resumed);
       if (!child.ok) return { ok: false, output: child.reason };
       const name = child.target.name;
-      await setWaiting(ctx, true);
+      await markAwaiting(ctx, true);
       try {
         // The caller's own abort ends the wait; the child keeps working and replies in the thread.
-        const outcome = await waitForRun(ctx, { runId: child.runId }, null, signal);
+        const outcome = await awaitRun(ctx, { runId: child.runId }, null, signal);
         switch (outcome.state) {
           case 'succeeded':
             return { ok: true, output: `${name} finished the task:\n${outcome.reply}` };
@@ -48,7 +48,7 @@ export const delegateTaskTool = (ctx: AgentToolContext) =>
             return { ok: false, output: `Your turn was stopped while waiting for ${name}'s result.` };
         }
       } finally {
-        await setWaiting(ctx, false);
+        await markAwaiting(ctx, false);
       }
     },
   });

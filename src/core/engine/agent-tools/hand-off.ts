@@ -1,11 +1,12 @@
 import type { ConversationRecord, MessageRecord } from '../../model/conversation-records';
-import type { AgentRecord, RunRecord, SpaceRecord } from '../../model/records';
+import type { AgentRecord, RunRecord } from '../../model/records';
 import { conversationMarker } from '../../notes';
 import type { StoreTx } from '../../ports/store';
-import { checkHandoff, type HandoffTool } from '../../tools/handoff-limits';
+import { checkHandoff, type HandoffCheck, type HandoffTool } from '../../tools/handoff-limits';
 import { postNote } from '../cards/post-note';
 import { queuedRun } from '../routing/queued-run';
 import { type AgentToolContext, recordAwaits } from './agent-tool-context';
+import { conversationAt, placeOf } from './hand-off-place';
 
 export interface HandoffRequest {
   tool: HandoffTool;
@@ -35,8 +36,6 @@ interface Planned {
   run: RunRecord;
   where: string;
 }
-
-const TITLE_LENGTH = 80;
 
 /**
  * M23, N1–N4: the note that hands text to another agent, and the turn it starts. The target
@@ -100,44 +99,12 @@ async function plan(
 ): Promise<{ ok: true; value: Planned } | { ok: false; reason: string }> {
   const { deps, turn } = ctx;
   const workspaceId = turn.agent.workspaceId;
-  const caller = await tx.runs.findById(turn.runId);
-  if (caller === null)
-    return { ok: false, reason: `${request.tool} failed: this turn is no longer recorded.` };
-  const agents = await tx.agents.list(workspaceId);
-  const wanted = request.agent.trim().replace(/^@/, '').toLowerCase();
-  const target = agents.find((a) => a.name.toLowerCase() === wanted);
-  if (target === undefined) {
-    return {
-      ok: false,
-      reason: `${request.tool} refused: there is no agent named "${request.agent}" in this workspace. Agents: ${agents.map((a) => a.name).join(', ')}.`,
-    };
-  }
-  const nameOf = (id: string) => agents.find((a) => a.id === id)?.name ?? id;
-  const limits = checkHandoff({
-    tool: request.tool,
-    chain: caller.wakeChain,
-    depth: caller.depth,
-    callerId: turn.agent.id,
-    targetId: target.id,
-    nameOf,
-  });
-  if (!limits.ok) return limits;
-
+  const chosen = await targetOf(ctx, tx, request);
+  if (!chosen.ok) return chosen;
+  const { target, limits } = chosen;
   const place = await placeOf(ctx, tx, request, target);
   if (!place.ok) return place;
-  const conversation =
-    place.space === null
-      ? turn.conversation
-      : await tx.conversations.insert(workspaceId, {
-          spaceId: place.space.id,
-          platform: place.platform,
-          threadId: null,
-          title: titleOf(request.text),
-          ownerAgentId: target.id,
-          createdByAgentId: turn.agent.id,
-        });
-  if (place.space !== null)
-    await tx.spaces.addParticipant(place.space.id, { kind: 'agent', agentId: target.id });
+  const conversation = await conversationAt(ctx, tx, request, place, target);
 
   const note = await tx.messages.insert(workspaceId, {
     conversationId: conversation.id,
@@ -190,6 +157,42 @@ async function plan(
   };
 }
 
+/** M20: the agent handed to, by name, and the chain and depth its turn gets; or the refusal. */
+async function targetOf(
+  ctx: AgentToolContext,
+  tx: StoreTx,
+  request: HandoffRequest,
+): Promise<
+  | { ok: true; target: AgentRecord; limits: Extract<HandoffCheck, { ok: true }> }
+  | { ok: false; reason: string }
+> {
+  const { turn } = ctx;
+  const workspaceId = turn.agent.workspaceId;
+  const caller = await tx.runs.findById(turn.runId);
+  if (caller === null)
+    return { ok: false, reason: `${request.tool} failed: this turn is no longer recorded.` };
+  const agents = await tx.agents.list(workspaceId);
+  const wanted = request.agent.trim().replace(/^@/, '').toLowerCase();
+  const target = agents.find((a) => a.name.toLowerCase() === wanted);
+  if (target === undefined) {
+    return {
+      ok: false,
+      reason: `${request.tool} refused: there is no agent named "${request.agent}" in this workspace. Agents: ${agents.map((a) => a.name).join(', ')}.`,
+    };
+  }
+  const nameOf = (id: string) => agents.find((a) => a.id === id)?.name ?? id;
+  const limits = checkHandoff({
+    tool: request.tool,
+    chain: caller.wakeChain,
+    depth: caller.depth,
+    callerId: turn.agent.id,
+    targetId: target.id,
+    nameOf,
+  });
+  if (!limits.ok) return limits;
+  return { ok: true, target, limits };
+}
+
 /**
  * T2, A9: the hand-off a resumed call had made (its run started before the restart), read back
  * as `handOff` returned it, so the call waits on that run instead of handing off again; the
@@ -214,58 +217,4 @@ export async function resumedHandOff(
     const where = `a new conversation in space ${space?.name ?? '?'} ("${conversation?.title ?? ''}")`;
     return { ok: true, runId, conversationId: run.conversationId, target, where };
   });
-}
-
-type Place =
-  | { ok: true; space: null }
-  | { ok: true; space: SpaceRecord; platform: ConversationRecord['platform']; channelId: string }
-  | { ok: false; reason: string };
-
-/** Where the target's turn happens: this conversation (space null) or a new one in a space. */
-async function placeOf(
-  ctx: AgentToolContext,
-  tx: StoreTx,
-  request: HandoffRequest,
-  target: AgentRecord,
-): Promise<Place> {
-  const { deps, turn } = ctx;
-  const workspaceId = turn.agent.workspaceId;
-  if (request.inCurrentConversation) return { ok: true, space: null };
-  const spaces = await tx.spaces.list(workspaceId);
-  const isIn = async (space: SpaceRecord) =>
-    (await tx.spaces.listParticipants(space.id)).some((p) => p.kind === 'agent' && p.agentId === target.id);
-
-  let candidates: SpaceRecord[];
-  if (request.space !== undefined && request.space.trim() !== '') {
-    const named = spaces.find((s) => s.name.toLowerCase() === request.space?.trim().toLowerCase());
-    if (named === undefined) {
-      return {
-        ok: false,
-        reason: `${request.tool} refused: there is no space named "${request.space}". Spaces: ${spaces.map((s) => s.name).join(', ')}.`,
-      };
-    }
-    if (named.id === turn.space.id && (await isIn(named))) return { ok: true, space: null };
-    candidates = [named];
-  } else {
-    if (await isIn(turn.space)) return { ok: true, space: null };
-    candidates = [];
-    for (const space of spaces) if (await isIn(space)) candidates.push(space);
-    if (candidates.length === 0) candidates = [turn.space];
-  }
-  const bindings = await tx.channelBindings.listForWorkspace(workspaceId);
-  for (const space of candidates) {
-    const binding = bindings.find((b) => b.spaceId === space.id && deps.platforms.has(b.platform));
-    if (binding !== undefined) {
-      return { ok: true, space, platform: binding.platform, channelId: binding.channelId };
-    }
-  }
-  return {
-    ok: false,
-    reason: `${request.tool} refused: ${target.name} takes part in no space with a chat channel here (${candidates.map((s) => s.name).join(', ')}), so there is nowhere to start its conversation. Name a space with a channel, or mention ${target.name} in this conversation.`,
-  };
-}
-
-function titleOf(text: string): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
 }

@@ -4,8 +4,8 @@ import type { StoreTx } from '../../ports/store';
 import { waitTopics } from '../../ports/wait-signals';
 import { parseAnswer } from '../../tools/question-answer';
 import { postSystemMessage } from '../cards/system-message';
-import type { EngineDeps } from '../engine-deps';
-import { resumeTurnAwaitingQuestion } from '../waits/parked-waits';
+import { resumeTurnAwaitingQuestion } from '../waits/parked-turns';
+import type { AgentToolDeps } from './agent-tool-deps';
 
 /** N13: the card of a question, as every platform receives it. */
 export function questionMessage(
@@ -41,9 +41,9 @@ export type Answerer =
   | { kind: 'remote'; name: string };
 
 /** What answering and redrawing a question card need of the engine. */
-type QuestionDeps = Pick<EngineDeps, 'store' | 'clock' | 'waits' | 'platforms'>;
+type QuestionDeps = Pick<AgentToolDeps, 'store' | 'clock' | 'waits' | 'platforms'>;
 /** T2: answering also takes a turn parked on the question back to the queue. */
-type AnswerDeps = QuestionDeps & Pick<EngineDeps, 'queue' | 'logger'>;
+type AnswerDeps = QuestionDeps & Pick<AgentToolDeps, 'queue' | 'logger'>;
 
 export type AnswerResult =
   | { ok: true; question: QuestionRecord }
@@ -104,7 +104,7 @@ export async function recordAnswer(
  * (P15) who stopped the turn when a person did.
  */
 export async function cancelQuestion(
-  deps: EngineDeps,
+  deps: QuestionDeps,
   question: QuestionRecord,
   stoppedBy: string | null = null,
 ): Promise<void> {
@@ -168,7 +168,7 @@ export async function redrawIfSettledMeanwhile(deps: QuestionDeps, posted: Quest
 
 /** N13: posts a system message in the conversation the asking agent's note came from. */
 export async function tellAskingAgent(
-  deps: EngineDeps,
+  deps: AgentToolDeps,
   workspaceId: string,
   sourceConversationId: string,
   text: string,

@@ -1,5 +1,5 @@
 import type { AgentToolContext } from './agent-tool-context';
-import { setWaiting } from './agent-tool-context';
+import { markAwaiting } from './agent-tool-context';
 import { awaitRemote, remoteOutcome, remoteTargetOf } from './remote-agent';
 
 /**
@@ -25,12 +25,12 @@ export async function answerRemote(
   });
   if (!answered.ok)
     return { ok: false, output: `answer_question refused by relay ${relay}: ${answered.reason}` };
-  await setWaiting(ctx, true);
+  await markAwaiting(ctx, true);
   try {
     const wait = await awaitRemote(ctx, target, answered.value.prompt, ctx.timings.askTimeoutMs, signal);
     const outcome = remoteOutcome({ ...target, agent: 'its agent' }, wait, ctx.timings.askTimeoutMs);
     return { ok: outcome.ok, output: `Answered: ${answered.value.answer}\n${outcome.output}` };
   } finally {
-    await setWaiting(ctx, false);
+    await markAwaiting(ctx, false);
   }
 }

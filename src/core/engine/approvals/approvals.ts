@@ -8,10 +8,10 @@ import type { PlatformActor } from '../../ports/chat-engine';
 import type { StoreTx } from '../../ports/store';
 import { waitTopics } from '../../ports/wait-signals';
 import { postInConversation } from '../cards/post-in-conversation';
-import type { EngineDeps } from '../engine-deps';
 import { resolveActor } from '../routing/resolve-sender';
 import { requeueFromCheckpoint } from '../turn/turn-checkpoints';
 import { approvalMessage } from './approval-card';
+import type { ApprovalDeps } from './approval-deps';
 
 /**
  * G4: an `ask` becomes an approval card in the run's conversation. The record is stored
@@ -19,7 +19,7 @@ import { approvalMessage } from './approval-card';
  * they survive a restart, and an unanswered one expires and counts as denied.
  */
 export async function openApproval(
-  deps: Pick<EngineDeps, 'store' | 'platforms' | 'clock' | 'logger'>,
+  deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'clock' | 'logger'>,
   request: { runId: string; action: GuardrailAction; details: ApprovalDetails; ttlMs?: number },
 ): Promise<ApprovalRecord> {
   const now = deps.clock.now();
@@ -66,7 +66,7 @@ export async function openApproval(
  * that comes after the ref waits on its row lock and edits the card itself.)
  */
 async function redrawIfDecidedMeanwhile(
-  deps: Pick<EngineDeps, 'store' | 'platforms'>,
+  deps: Pick<ApprovalDeps, 'store' | 'platforms'>,
   approval: { id: string; workspaceId: string },
 ): Promise<void> {
   const update = await deps.store.inWorkspace(approval.workspaceId, async (tx) => {
@@ -78,7 +78,7 @@ async function redrawIfDecidedMeanwhile(
 
 /** A click on Approve or Deny (G4): checked against the member's role; every click is audited. */
 export async function decide(
-  deps: Pick<EngineDeps, 'store' | 'platforms' | 'waits' | 'queue' | 'clock' | 'logger'>,
+  deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'waits' | 'queue' | 'clock' | 'logger'>,
   approvalId: string,
   verdict: 'approve' | 'deny',
   actor: PlatformActor,
@@ -139,7 +139,7 @@ export async function decide(
 
 /** G4: unanswered approvals expire (default 30 minutes) and count as denied. */
 export async function expireDueApprovals(
-  deps: Pick<EngineDeps, 'store' | 'platforms' | 'waits' | 'queue' | 'clock' | 'logger'>,
+  deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'waits' | 'queue' | 'clock' | 'logger'>,
 ): Promise<string[]> {
   const due = await deps.store.transaction((tx) => tx.approvals.listPendingDue(deps.clock.now()));
   const expired: string[] = [];
@@ -157,7 +157,7 @@ export async function expireDueApprovals(
  * waiter is told. False when it was decided first.
  */
 export async function expireApproval(
-  deps: Pick<EngineDeps, 'store' | 'platforms' | 'waits'>,
+  deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'waits'>,
   approval: ApprovalRecord,
 ): Promise<boolean> {
   const update = await deps.store.transaction(async (tx) => {
@@ -180,7 +180,7 @@ export async function expireApproval(
  * line saying who stopped the turn, and anything still waiting on it (a held push) is told.
  */
 export async function withdrawApproval(
-  deps: Pick<EngineDeps, 'store' | 'platforms' | 'waits' | 'clock' | 'logger'>,
+  deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'waits' | 'clock' | 'logger'>,
   approvalId: string,
   line: string,
 ): Promise<boolean> {
@@ -207,7 +207,7 @@ export async function withdrawApproval(
 
 /** T2: adds `line` to an approval's card (once), stored with it so that later edits keep it. */
 export async function annotateApproval(
-  deps: Pick<EngineDeps, 'store' | 'platforms'>,
+  deps: Pick<ApprovalDeps, 'store' | 'platforms'>,
   approval: { id: string; workspaceId: string },
   line: string,
 ): Promise<void> {
@@ -223,7 +223,7 @@ export async function annotateApproval(
 
 /** What a waiting action does now: allow, deny (denied or expired), or keep waiting (G2a: never a silent yes). */
 export async function approvalState(
-  deps: Pick<EngineDeps, 'store' | 'clock'>,
+  deps: Pick<ApprovalDeps, 'store' | 'clock'>,
   approvalId: string,
 ): Promise<ApprovalOutcome> {
   const approval = await deps.store.transaction((tx) => tx.approvals.findById(approvalId));
@@ -257,7 +257,7 @@ async function cardUpdate(tx: StoreTx, approval: ApprovalRecord): Promise<CardUp
   };
 }
 
-async function editCard(deps: Pick<EngineDeps, 'platforms'>, update: CardUpdate): Promise<void> {
+async function editCard(deps: Pick<ApprovalDeps, 'platforms'>, update: CardUpdate): Promise<void> {
   const platform = update.platform === undefined ? undefined : deps.platforms.get(update.platform);
   const ref = update.approval.platformCardRef;
   if (platform === undefined || update.thread === null || ref === null) return;

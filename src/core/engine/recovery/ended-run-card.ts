@@ -2,7 +2,7 @@ import type { RunRecord } from '../../model/records';
 import type { StatusCard } from '../../ports/chat-platform';
 import { noteMessage } from '../cards/note-card';
 import { noteSourceOf } from '../cards/note-source';
-import type { EngineDeps } from '../engine-deps';
+import type { RecoveryDeps } from './recovery-deps';
 
 /**
  * A12, P15, T2: the cards of a run that ended with no process holding it (marked dead, stopped
@@ -10,7 +10,7 @@ import type { EngineDeps } from '../engine-deps';
  * worker's) and the note that started it is redrawn with the ended run (N9).
  */
 export async function showEndedRun(
-  deps: Pick<EngineDeps, 'store' | 'platforms' | 'relayName'>,
+  deps: Pick<RecoveryDeps, 'store' | 'platforms' | 'relayName'>,
   finished: RunRecord,
   card: { state: StatusCard['state']; headline: string },
 ): Promise<void> {

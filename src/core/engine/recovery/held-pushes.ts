@@ -1,7 +1,7 @@
 import type { GitPushRecord } from '../../model/git-gateway';
 import type { RunRecord } from '../../model/records';
 import { annotateApproval } from '../approvals/approvals';
-import type { EngineDeps } from '../engine-deps';
+import type { RecoveryDeps } from './recovery-deps';
 
 /** G5, T2: on the card of a push that was held at the gateway when the process holding it died. */
 export const PUSH_AGAIN_LINE =
@@ -17,7 +17,7 @@ export const pushAgainNote = (pushes: readonly GitPushRecord[]): string =>
  * approval card says it must be pushed again. Returns the pushes it moved.
  */
 export async function abandonHeldPushes(
-  deps: Pick<EngineDeps, 'store' | 'platforms' | 'logger'>,
+  deps: Pick<RecoveryDeps, 'store' | 'platforms' | 'logger'>,
   run: RunRecord,
 ): Promise<GitPushRecord[]> {
   const moved = await deps.store.inWorkspace(run.workspaceId, async (tx) => {

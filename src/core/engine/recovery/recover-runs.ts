@@ -3,14 +3,14 @@ import type { RunRecord } from '../../model/records';
 import { waitTopics } from '../../ports/wait-signals';
 import { expireApproval } from '../approvals/approvals';
 import { postSystemMessage } from '../cards/system-message';
-import type { EngineDeps } from '../engine-deps';
 import { enqueueLeftovers, queueLeftoverSteering } from '../routing/steering';
 import { stoppedBySentence, stopRequestOf } from '../stop/stop-run';
 import { closeStoppedUnheld, stopUnheldRun } from '../stop/stop-unheld';
 import { interruptInFlight, requeueFromCheckpoint } from '../turn/turn-checkpoints';
-import { parkOrResumeAwaiting, resumeTurnsAwaitingRun } from '../waits/parked-waits';
+import { parkOrResumeAwaiting, resumeTurnsAwaitingRun } from '../waits/parked-turns';
 import { showEndedRun } from './ended-run-card';
 import { abandonHeldPushes, pushAgainNote } from './held-pushes';
+import type { RecoveryDeps } from './recovery-deps';
 import { settleUnheldSession } from './unheld-session';
 
 /**
@@ -23,7 +23,7 @@ import { settleUnheldSession } from './unheld-session';
  * another's death. Enqueueing is idempotent: a run already waiting is not added twice.
  */
 export async function recoverRuns(
-  deps: EngineDeps,
+  deps: RecoveryDeps,
 ): Promise<{ dead: string[]; requeued: string[]; resumed: string[]; parked: string[] }> {
   const now = deps.clock.now();
   const staleBefore = new Date(now.getTime() - deps.timings.deadAfterMs);
@@ -61,11 +61,11 @@ export async function recoverRuns(
 /**
  * T2: a silent run with a checkpoint. Waiting on a pending approval: parked (no process holds
  * it; the decision re-enqueues it), and expired once its time is up; on a question or another
- * run (A9): parked until the answer or the run's end (`parked-waits.ts`).
+ * run (A9): parked until the answer or the run's end (`parked-turns.ts`).
  * Otherwise it goes back to the queue and resumes from the checkpoint. `none`: no checkpoint.
  */
 async function recoverSilentRun(
-  deps: EngineDeps,
+  deps: RecoveryDeps,
   run: RunRecord,
   now: Date,
 ): Promise<'resumed' | 'parked' | 'none' | 'taken'> {
@@ -121,7 +121,7 @@ async function recoverSilentRun(
  * out) ends it now, as a Stop on a parked turn does; otherwise, newly parked, the platform's
  * session its dead worker left at `processing` shows it `suspended`.
  */
-async function afterParking(deps: EngineDeps, run: RunRecord, newly: boolean): Promise<void> {
+async function afterParking(deps: RecoveryDeps, run: RunRecord, newly: boolean): Promise<void> {
   const by = stopRequestOf(run);
   if (by !== null) {
     const taken = await deps.store.inWorkspace(run.workspaceId, (tx) =>
@@ -136,7 +136,7 @@ async function afterParking(deps: EngineDeps, run: RunRecord, newly: boolean): P
   if (newly) await settleUnheldSession(deps, run, 'suspended');
 }
 
-async function markDead(deps: EngineDeps, run: RunRecord, now: Date, staleBefore: Date): Promise<boolean> {
+async function markDead(deps: RecoveryDeps, run: RunRecord, now: Date, staleBefore: Date): Promise<boolean> {
   const marked = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
     const current = await tx.runs.findById(run.id);
     if (current?.status !== 'running') return null;

@@ -1,5 +1,5 @@
 import type { RunRecord } from '../../model/records';
-import type { EngineDeps } from '../engine-deps';
+import type { RecoveryDeps } from './recovery-deps';
 
 /**
  * P15, T2: the platform's session (Slack's agent session) of a turn no process holds: its
@@ -9,7 +9,7 @@ import type { EngineDeps } from '../engine-deps';
  * at best, and a platform without one loses nothing.
  */
 export async function settleUnheldSession(
-  deps: Pick<EngineDeps, 'store' | 'platforms' | 'logger'>,
+  deps: Pick<RecoveryDeps, 'store' | 'platforms' | 'logger'>,
   run: Pick<RunRecord, 'id' | 'workspaceId' | 'conversationId'>,
   status: 'suspended' | 'closed',
 ): Promise<void> {

@@ -1,5 +1,22 @@
-import type { EngineDeps } from '../engine-deps';
+import type { JobQueue } from '../../ports/job-queue';
+import type { Metrics } from '../../ports/metrics';
 import type { RunJob } from '../run-job';
+
+/**
+ * T3: this process's lanes, which start a run at once when it runs turns and a fair slot is
+ * free (`LaneWorker`); false: the run is enqueued instead.
+ */
+export interface LocalLanes {
+  tryRunHere(job: RunJob): boolean;
+}
+
+/** What `wakeRun` needs: a room that wakes runs includes it in its own dependency type. */
+export interface WakeRunDeps {
+  queue: JobQueue<RunJob>;
+  metrics?: Metrics;
+  /** Absent (a process that runs no turns, a test without a worker): every run is enqueued. */
+  localLanes?: LocalLanes;
+}
 
 /**
  * Wakes a stored `queued` run (its row committed first: the wake-up is not its only record).
@@ -10,11 +27,8 @@ import type { RunJob } from '../run-job';
  * dies before the claim leaves the run `queued` for recovery (`recoverRuns`), which enqueues
  * every queued run at a worker's start and every `deadAfterMs / 2`.
  */
-/** What `wakeRun` needs: a room that wakes runs includes it in its own dependency type. */
-export type WakeRunDeps = Pick<EngineDeps, 'queue' | 'runHere' | 'metrics'>;
-
 export async function wakeRun(deps: WakeRunDeps, job: RunJob): Promise<void> {
-  if (deps.runHere?.(job) === true) {
+  if (deps.localLanes?.tryRunHere(job) === true) {
     deps.metrics?.turnWoken('local');
     return;
   }

@@ -3,8 +3,8 @@ import { waitTopics } from '../../ports/wait-signals';
 
 /**
  * P15: a run's stop notifications, heard from the moment it subscribes. The turn subscribes
- * before it stores its card's ref and reads the run back in the same transaction (issue 12,
- * item 5: one transaction, not two), and listens once its runner is about to start: a stop
+ * before it stores its card's ref and reads the run back in the same transaction (T3: one
+ * transaction for both), and listens once its runner is about to start: a stop
  * asked before the read is in what it read, one asked after is heard, and one heard before
  * anyone listened is handed over when someone does.
  */

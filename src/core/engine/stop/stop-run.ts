@@ -2,8 +2,8 @@ import { canApprove } from '../../model/member';
 import type { RunRecord } from '../../model/records';
 import type { PlatformActor } from '../../ports/chat-engine';
 import { waitTopics } from '../../ports/wait-signals';
-import type { EngineDeps } from '../engine-deps';
 import { resolveActor } from '../routing/resolve-sender';
+import type { StopDeps } from './stop-deps';
 import { closeStoppedUnheld, type StoppedUnheldRun, stopUnheldRun } from './stop-unheld';
 
 /**
@@ -26,7 +26,7 @@ export function stopRequestOf(run: Pick<RunRecord, 'status' | 'error'> | null): 
  * ended stopped (a push held at the gateway can outlive its turn); null when nobody did.
  */
 export async function stoppedByOf(
-  deps: Pick<EngineDeps, 'store'>,
+  deps: Pick<StopDeps, 'store'>,
   runId: string,
   workspaceId: string,
 ): Promise<string | null> {
@@ -44,7 +44,7 @@ export async function stoppedByOf(
  * ended here at once, the same way (`stop-unheld.ts`), and never runs.
  */
 export async function stopRun(
-  deps: EngineDeps,
+  deps: StopDeps,
   runId: string,
   actor: PlatformActor,
 ): Promise<{ ok: true } | { ok: false; reason: string }> {

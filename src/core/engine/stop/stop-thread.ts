@@ -1,5 +1,5 @@
 import type { PlatformActor, ThreadId } from '../../ports/chat-engine';
-import type { EngineDeps } from '../engine-deps';
+import type { StopDeps } from './stop-deps';
 import { stopRun } from './stop-run';
 
 /**
@@ -9,7 +9,7 @@ import { stopRun } from './stop-run';
  * could be, the refusal (or "nothing is running") is the sentence for the person.
  */
 export async function stopThread(
-  deps: EngineDeps,
+  deps: StopDeps,
   thread: ThreadId,
   actor: PlatformActor,
 ): Promise<{ ok: true; stopped: number } | { ok: false; reason: string; running: number }> {

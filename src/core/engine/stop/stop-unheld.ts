@@ -4,11 +4,11 @@ import type { StoreTx } from '../../ports/store';
 import { waitTopics } from '../../ports/wait-signals';
 import { cancelQuestion } from '../agent-tools/questions';
 import { withdrawApproval } from '../approvals/approvals';
-import type { EngineDeps } from '../engine-deps';
 import { showEndedRun } from '../recovery/ended-run-card';
 import { settleUnheldSession } from '../recovery/unheld-session';
 import { enqueueLeftovers, queueLeftoverSteering } from '../routing/steering';
-import { resumeTurnsAwaitingRun } from '../waits/parked-waits';
+import { resumeTurnsAwaitingRun } from '../waits/parked-turns';
+import type { StopDeps } from './stop-deps';
 
 /** P15, T2: a run a Stop ended in the transaction that handled it, and what it left open. */
 export interface StoppedUnheldRun {
@@ -33,7 +33,7 @@ export interface StoppedUnheldRun {
  */
 export async function stopUnheldRun(
   tx: StoreTx,
-  deps: Pick<EngineDeps, 'clock'>,
+  deps: Pick<StopDeps, 'clock'>,
   run: RunRecord,
   error: string,
 ): Promise<{ stopped: StoppedUnheldRun } | { stopped: null; current: RunRecord | null }> {
@@ -82,7 +82,7 @@ export async function stopUnheldRun(
  * session is closed — and nobody is woken; a turn waiting for it (ask_agent) is told it ended.
  */
 export async function closeStoppedUnheld(
-  deps: EngineDeps,
+  deps: StopDeps,
   stopped: StoppedUnheldRun,
   by: string,
   sentence: string,

@@ -1,17 +1,14 @@
 import type { GuardrailAction } from '../../model/guardrail';
 import type { AgentRecord, SpaceRecord } from '../../model/records';
 import type { ToolAuthorization } from '../../ports/turn-tools';
-import { awaitApproval } from '../approvals/approval-wait';
 import { openApproval } from '../approvals/approvals';
 import { resolveRunGuardrail } from '../approvals/run-guardrail';
-import type { EngineDeps } from '../engine-deps';
-import { markRunWaiting } from '../waits/run-waiting';
+import { awaitApproval } from '../waits/await-approval';
+import { markRunAwaiting } from '../waits/mark-run-awaiting';
+import type { WaitsDeps } from '../waits/waits-deps';
 
-/** What deciding a call and waiting on its approval use of the engine. */
-type GuardDeps = Pick<
-  EngineDeps,
-  'store' | 'platforms' | 'waits' | 'slots' | 'clock' | 'logger' | 'relayName'
->;
+/** What deciding a call and waiting on its approval use of the engine: what a run's waits use. */
+type GuardDeps = WaitsDeps;
 
 export interface GuardedCall {
   runId: string;
@@ -80,7 +77,7 @@ async function waitForApproval(
     await deps.store.inWorkspace(run.workspaceId, (tx) => tx.checkpoints.setApproval(run.runId, approvalId));
   }
   // A12, A13: a run waiting on an approval is blocked, not silent.
-  await markRunWaiting(deps, run, true);
+  await markRunAwaiting(deps, run, true);
   try {
     const outcome = await awaitApproval(deps, approvalId, signal);
     // T2: decided (or expired): from here on the call may run, so a restart must not run it
@@ -96,6 +93,6 @@ async function waitForApproval(
       reason: `Refused: a person denied the approval for ${call.summary} (or it expired unanswered). Do not retry it; tell the people what you would have done.`,
     };
   } finally {
-    await markRunWaiting(deps, run, false);
+    await markRunAwaiting(deps, run, false);
   }
 }

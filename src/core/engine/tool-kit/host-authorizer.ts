@@ -5,7 +5,7 @@ import { hostVerdict, runReach } from '../../network/host-verdict';
 import type { HostAuthorizer, RunReachCheck } from '../../ports/egress';
 import type { ToolAuthorization } from '../../ports/turn-tools';
 import { resolveRunGuardrail } from '../approvals/run-guardrail';
-import type { EngineDeps } from '../engine-deps';
+import type { ToolKitDeps } from './tool-kit-deps';
 
 export interface HostAuthorizerScope {
   runId: string;
@@ -23,7 +23,7 @@ export interface HostAuthorizerScope {
  * cut short by a stopped turn is not remembered.
  */
 export function createHostAuthorizer(
-  deps: Pick<EngineDeps, 'store' | 'logger'>,
+  deps: Pick<ToolKitDeps, 'store' | 'logger'>,
   scope: HostAuthorizerScope,
 ): HostAuthorizer {
   const decided = new Map<string, Promise<ToolAuthorization>>();
@@ -60,7 +60,7 @@ export function createHostAuthorizer(
  * domains, calls then need no proxy and no forward (the common, cheap path).
  */
 export function createRunReachCheck(
-  deps: Pick<EngineDeps, 'store'>,
+  deps: Pick<ToolKitDeps, 'store'>,
   scope: Pick<HostAuthorizerScope, 'agent' | 'space'>,
 ): RunReachCheck {
   let known: Promise<RunReach> | undefined;
@@ -74,7 +74,7 @@ export function createRunReachCheck(
 }
 
 /** G2, G2a, G2b: the `network` rule for this agent and space, and the workspace's allowed domains. */
-async function networkRule(deps: Pick<EngineDeps, 'store'>, agent: AgentRecord, space: SpaceRecord) {
+async function networkRule(deps: Pick<ToolKitDeps, 'store'>, agent: AgentRecord, space: SpaceRecord) {
   return deps.store.inWorkspace(agent.workspaceId, async (tx) => {
     const workspace = await tx.workspaces.findById(agent.workspaceId);
     const resolution = await resolveRunGuardrail(tx, agent, space, 'network');

@@ -1,15 +1,28 @@
 import type { GuardrailAction } from '../../model/guardrail';
-import type { ToolCall, ToolOutcome } from '../../ports/turn-tools';
-import type { ResumedWait } from '../../ports/turn-tools-factory';
+import type { RunEgress } from '../../ports/egress';
+import type { Logger } from '../../ports/logger';
+import type { ToolAuthorization, ToolCall, ToolOutcome, TurnTools } from '../../ports/turn-tools';
+import type { ResumedWait, TurnToolsScope } from '../../ports/turn-tools-factory';
 import { summarizeCall } from '../../tools/call-summary';
 import { classifyCommand, pushesOnlyToNamedRemotes } from '../../tools/classify-command';
 import { planContract } from '../../tools/submit-plan-tool';
 import { type AnyToolDefinition, type ToolScope, toolSpec } from '../../tools/tool-definition';
 import { toolSurface } from '../../tools/tool-surface';
 import { type AgentToolTimings, agentTools, DEFAULT_AGENT_TOOL_TIMINGS } from '../agent-tools';
-import type { TurnToolKit } from '../engine-deps';
 import { type GuardedCall, guardCall } from './guard-call';
 import { createHostAuthorizer, createRunReachCheck } from './host-authorizer';
+import type { ToolKitDeps, TurnToolKit } from './tool-kit-deps';
+
+/** Decides a call's guarded actions before it runs (G1, G2, G4); `durable`: its checkpoint's approval (T2). */
+type Guard = (
+  summary: string,
+  actions: readonly GuardrailAction[],
+  signal: AbortSignal,
+  durable?: Pick<GuardedCall, 'checkpointed' | 'approvalId'>,
+) => Promise<ToolAuthorization>;
+
+/** X2, G5: which actions are decided elsewhere (the egress proxy, the git gateway). */
+type Gates = { gatewayGatesPush: boolean; proxyGatesNetwork: boolean };
 
 /**
  * The built-in harness's tool kit (A9): the surface from the space mode, every call parsed,
@@ -29,33 +42,7 @@ export function createToolKit(
       ...definitions,
       ...agentTools({ deps, turn, timings, resumed: awaiting }),
     ]);
-    const gatewayGatesPush = turn.workspace?.gatewayGatesPush === true;
-    const log = deps.logger.child({ component: 'tools', runId: turn.runId });
-    // A12: a call waiting on an approval is blocked, so the silence watch is held meanwhile.
-    const guard = async (
-      summary: string,
-      actions: readonly GuardrailAction[],
-      signal: AbortSignal,
-      durable: Pick<GuardedCall, 'checkpointed' | 'approvalId'> = {},
-    ) => {
-      turn.onWaiting?.(true);
-      try {
-        return await guardCall(
-          deps,
-          {
-            runId: turn.runId,
-            agent: turn.agent,
-            space: turn.space,
-            actions,
-            summary,
-            ...durable,
-          },
-          signal,
-        );
-      } finally {
-        turn.onWaiting?.(false);
-      }
-    };
+    const guard = guardFor(deps, turn);
     // X2: in the sandbox the run's egress proxy decides `network` for each host it is asked to
     // reach (an `ask` is a card naming the host, through the same guard as tool calls).
     const egress = deps.egress?.forRun(
@@ -69,87 +56,136 @@ export function createToolKit(
       // X2: a run that can reach no host gets no proxy and no forward at all.
       createRunReachCheck(deps, { agent: turn.agent, space: turn.space }),
     );
-    const gates = { gatewayGatesPush, proxyGatesNetwork: egress !== undefined };
-    const scope: ToolScope = {
-      runId: turn.runId,
-      workspaceId: turn.agent.workspaceId,
-      agent: turn.agent,
-      space: turn.space,
-      workingDir: turn.workingDir,
-      skills: turn.skills,
-      state: new Map(),
-      ...(egress === undefined ? {} : { egress }),
-      ...(turn.workspace == null
-        ? {}
-        : {
-            env: turn.workspace.env,
-            linkedRoots: turn.workspace.linkedRoots,
-            noteWrite: turn.workspace.noteWrite,
-          }),
+    const gates = {
+      gatewayGatesPush: turn.workspace?.gatewayGatesPush === true,
+      proxyGatesNetwork: egress !== undefined,
     };
-
-    let resumedApproval = turn.resumedApproval;
-    let resumedWait = turn.resumedWait;
-    const call = async (request: ToolCall, signal: AbortSignal): Promise<ToolOutcome> => {
-      const definition = surface.find((d) => d.name === request.name);
-      if (definition === undefined) {
-        return { ok: false, output: `There is no tool named ${request.name} in this turn.` };
-      }
-      const parsed = definition.input.safeParse(request.input);
-      if (!parsed.success) {
-        const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`);
-        return { ok: false, output: `Invalid input for ${request.name}: ${issues.join('; ')}.` };
-      }
-      const actions = gatedHere(definition.classify(parsed.data), gates, request.input);
-      // T2: the call a resumed turn was waiting on waits on the same approval (once).
-      const resumed = resumedApproval?.callId === request.callId ? resumedApproval.approvalId : undefined;
-      if (resumed !== undefined) resumedApproval = undefined;
-      if (actions.length > 0) {
-        // T2: the call's approval is recorded on the checkpoint, so a restart waits on it again.
-        const decision = await guard(`${request.name}: ${summarizeCall(request)}`, actions, signal, {
-          checkpointed: true,
-          ...(resumed === undefined ? {} : { approvalId: resumed }),
-        });
-        if (!decision.allowed) return { ok: false, output: decision.reason };
-      }
-      log.info({ tool: request.name, actions }, 'tool call');
-      // T2, A9: the call a resumed turn was waiting in waits on the same question or run (once).
-      awaiting.current = resumedWait?.callId === request.callId ? resumedWait : undefined;
-      if (awaiting.current !== undefined) resumedWait = undefined;
-      try {
-        return await definition.run(parsed.data, scope, signal);
-      } catch (error) {
-        log.warn({ err: error, tool: request.name }, 'tool failed');
-        return {
-          ok: false,
-          output: `${request.name} failed: ${error instanceof Error ? error.message : String(error)}`,
-        };
-      } finally {
-        awaiting.current = undefined;
-      }
-    };
-
+    const scope = scopeOf(turn, egress);
+    const log = deps.logger.child({ component: 'tools', runId: turn.runId });
     return {
       specs: surface.map((definition) => toolSpec(definition)),
-      call,
-      authorize: async (request, signal) => {
-        const definition = surface.find((d) => d.name === request.name);
-        const parsed = definition?.input.safeParse(request.input);
-        // A CLI agent's own tools (e.g. Claude Code's Bash): a `command` is classified as a shell line.
-        const actions = gatedHere(
-          definition !== undefined && parsed?.success === true
-            ? definition.classify(parsed.data)
-            : externalActions(request.input),
-          gates,
-          request.input,
-        );
-        if (actions.length === 0) return { allowed: true };
-        return guard(`${request.name}: ${summarizeCall(request)}`, actions, signal);
-      },
+      call: callerFor(turn, { surface, gates, scope, guard, log, awaiting }),
+      authorize: (request, signal) => authorizeExternal(surface, gates, guard, request, signal),
       ...(turn.space.mode === 'plan' ? { completion: planContract(scope, turn.agent.name) } : {}),
       ...(egress === undefined ? {} : { egress }),
     };
   };
+}
+
+/** The turn's guard: A12, a call waiting on an approval is blocked, so the silence watch is held meanwhile. */
+function guardFor(deps: ToolKitDeps, turn: TurnToolsScope): Guard {
+  return async (summary, actions, signal, durable = {}) => {
+    turn.onWaiting?.(true);
+    try {
+      return await guardCall(
+        deps,
+        { runId: turn.runId, agent: turn.agent, space: turn.space, actions, summary, ...durable },
+        signal,
+      );
+    } finally {
+      turn.onWaiting?.(false);
+    }
+  };
+}
+
+/** What every tool of the turn runs with: its run, agent, space, folder and sandbox. */
+function scopeOf(turn: TurnToolsScope, egress: RunEgress | undefined): ToolScope {
+  return {
+    runId: turn.runId,
+    workspaceId: turn.agent.workspaceId,
+    agent: turn.agent,
+    space: turn.space,
+    workingDir: turn.workingDir,
+    skills: turn.skills,
+    state: new Map(),
+    ...(egress === undefined ? {} : { egress }),
+    ...(turn.workspace == null
+      ? {}
+      : {
+          env: turn.workspace.env,
+          linkedRoots: turn.workspace.linkedRoots,
+          noteWrite: turn.workspace.noteWrite,
+        }),
+  };
+}
+
+/**
+ * The built-in loop's calls: parsed, guarded, run. T2: the call a resumed turn was waiting in
+ * waits again on the same approval, question or run (each once).
+ */
+function callerFor(
+  turn: TurnToolsScope,
+  kit: {
+    surface: readonly AnyToolDefinition[];
+    gates: Gates;
+    scope: ToolScope;
+    guard: Guard;
+    log: Logger;
+    awaiting: { current: ResumedWait | undefined };
+  },
+): TurnTools['call'] {
+  const { surface, gates, scope, guard, log, awaiting } = kit;
+  let resumedApproval = turn.resumedApproval;
+  let resumedWait = turn.resumedWait;
+  return async (request: ToolCall, signal: AbortSignal): Promise<ToolOutcome> => {
+    const definition = surface.find((d) => d.name === request.name);
+    if (definition === undefined) {
+      return { ok: false, output: `There is no tool named ${request.name} in this turn.` };
+    }
+    const parsed = definition.input.safeParse(request.input);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`);
+      return { ok: false, output: `Invalid input for ${request.name}: ${issues.join('; ')}.` };
+    }
+    const actions = gatedHere(definition.classify(parsed.data), gates, request.input);
+    // T2: the call a resumed turn was waiting on waits on the same approval (once).
+    const resumed = resumedApproval?.callId === request.callId ? resumedApproval.approvalId : undefined;
+    if (resumed !== undefined) resumedApproval = undefined;
+    if (actions.length > 0) {
+      // T2: the call's approval is recorded on the checkpoint, so a restart waits on it again.
+      const decision = await guard(`${request.name}: ${summarizeCall(request)}`, actions, signal, {
+        checkpointed: true,
+        ...(resumed === undefined ? {} : { approvalId: resumed }),
+      });
+      if (!decision.allowed) return { ok: false, output: decision.reason };
+    }
+    log.info({ tool: request.name, actions }, 'tool call');
+    // T2, A9: the call a resumed turn was waiting in waits on the same question or run (once).
+    awaiting.current = resumedWait?.callId === request.callId ? resumedWait : undefined;
+    if (awaiting.current !== undefined) resumedWait = undefined;
+    try {
+      return await definition.run(parsed.data, scope, signal);
+    } catch (error) {
+      log.warn({ err: error, tool: request.name }, 'tool failed');
+      return {
+        ok: false,
+        output: `${request.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    } finally {
+      awaiting.current = undefined;
+    }
+  };
+}
+
+/** A call a CLI agent makes itself, decided before it runs: a `command` is classified as a shell line. */
+async function authorizeExternal(
+  surface: readonly AnyToolDefinition[],
+  gates: Gates,
+  guard: Guard,
+  request: ToolCall,
+  signal: AbortSignal,
+): Promise<ToolAuthorization> {
+  const definition = surface.find((d) => d.name === request.name);
+  const parsed = definition?.input.safeParse(request.input);
+  const actions = gatedHere(
+    definition !== undefined && parsed?.success === true
+      ? definition.classify(parsed.data)
+      : externalActions(request.input),
+    gates,
+    request.input,
+  );
+  if (actions.length === 0) return { allowed: true };
+  return guard(`${request.name}: ${summarizeCall(request)}`, actions, signal);
 }
 
 function externalActions(input: unknown): readonly GuardrailAction[] {
@@ -169,7 +205,7 @@ function externalActions(input: unknown): readonly GuardrailAction[] {
  */
 export function gatedHere(
   actions: readonly GuardrailAction[],
-  gates: { gatewayGatesPush: boolean; proxyGatesNetwork: boolean },
+  gates: Gates,
   input: unknown,
 ): readonly GuardrailAction[] {
   const command = (input as { command?: unknown } | null)?.command;

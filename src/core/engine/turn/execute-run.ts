@@ -1,28 +1,22 @@
 import { NotFoundError } from '../../errors';
 import type { RunRecord } from '../../model/records';
-import type { RunLiveness } from '../../model/run';
 import { notifiesOnFinish } from '../../notes';
 import type { Logger } from '../../ports/logger';
 import type { RunCheckpointRecord } from '../../ports/run-checkpoints';
-import { NO_TOOLS } from '../../ports/turn-tools';
-import { composePrompt } from '../../prompt';
 import { budgetMessage } from '../../usage/budget';
 import { postSystemMessage } from '../cards/system-message';
-import type { EngineDeps } from '../engine-deps';
-import { openSteeringFeed } from '../routing/steering';
 import { wakeAfterTurn } from '../routing/wake-after-turn';
 import { StopListener } from '../stop/stop-listener';
-import { stoppedByOf, stoppedBySentence, stopRequestOf } from '../stop/stop-run';
+import { stoppedByOf } from '../stop/stop-run';
 import { finishRun, type PostedReply, postReply, refreshTriggerNote, type TurnResult } from './finish-turn';
 import type { LoadedTurn } from './load-claimed-turn';
-import { withRepoSkills } from './repo-skill-commands';
-import { type BudgetBreach, exhaustedBudget, recordUsage } from './run-budget';
+import { exhaustedBudget } from './run-budget';
 import { RunHeartbeat } from './run-heartbeat';
-import { RunMonitor } from './run-monitor';
+import { runTurn } from './run-turn';
 import { StatusCardPublisher } from './status-card-publisher';
-import { attachmentsForTurn, withAttachments } from './turn-attachments';
-import { checkpointWriter, type PreparedResume, prepareResume } from './turn-checkpoints';
+import { prepareResume } from './turn-checkpoints';
 import type { TurnContext } from './turn-context';
+import type { TurnDeps } from './turn-deps';
 import { openTurnSession } from './turn-platform-session';
 import { TurnReplyStream } from './turn-reply-stream';
 
@@ -33,7 +27,7 @@ import { TurnReplyStream } from './turn-reply-stream';
  * (false: its finish saw none).
  */
 export async function executeRun(
-  deps: EngineDeps,
+  deps: TurnDeps,
   claimed: RunRecord,
   loaded: LoadedTurn | NotFoundError,
   signal: AbortSignal,
@@ -50,7 +44,7 @@ export async function executeRun(
 }
 
 async function executeClaimedRun(
-  deps: EngineDeps,
+  deps: TurnDeps,
   claimed: RunRecord,
   { context, stored }: LoadedTurn,
   signal: AbortSignal,
@@ -135,7 +129,7 @@ async function executeClaimedRun(
  * chain. Resolves to whether the lane may have another queued run.
  */
 async function runAndFinish(
-  deps: EngineDeps,
+  deps: TurnDeps,
   context: TurnContext,
   turn: {
     claimed: RunRecord;
@@ -203,181 +197,4 @@ async function runAndFinish(
   // M14: only a turn that ended cleanly wakes anyone.
   await wakeAfterTurn(deps, context, result.reply);
   return ended.laneHasMore;
-}
-
-async function runTurn(
-  deps: EngineDeps,
-  context: TurnContext,
-  reply: TurnReplyStream,
-  workerSignal: AbortSignal,
-  durable: {
-    cardRef: string | null;
-    resume: PreparedResume | undefined;
-    /** P15: the run's stop notifications, and the run as read when its card's ref was stored. */
-    stop: StopListener;
-    current: RunRecord | null;
-  },
-): Promise<TurnResult> {
-  const { resume } = durable;
-  const { run, agent } = context;
-  const { card } = reply;
-  const abort = new AbortController();
-  const stop = () => abort.abort(workerSignal.reason);
-  workerSignal.addEventListener('abort', stop, { once: true });
-  // P15: a person's Stop, clicked in whichever process, aborts the turn: its runner, its tools
-  // (their process groups are killed on abort) and any wait it is suspended in.
-  let stoppedBy = null as string | null;
-  const stopIfAsked = (current: RunRecord | null) => {
-    const by = stopRequestOf(current);
-    if (by === null || stoppedBy !== null) return;
-    stoppedBy = by;
-    deps.logger.info({ runId: run.id, stoppedBy: by }, 'turn stopped by a person');
-    abort.abort(new Error(stoppedBySentence(by)));
-  };
-  const lookForStop = async () =>
-    stopIfAsked(await deps.store.inWorkspace(run.workspaceId, (tx) => tx.runs.findById(run.id)));
-  const onStopSignal = () => {
-    lookForStop().catch((error: unknown) =>
-      deps.logger.warn({ err: error, runId: run.id }, 'reading a stop request failed'),
-    );
-  };
-  const settle = (result: TurnResult): TurnResult =>
-    stoppedBy === null || result.ok
-      ? result
-      : { ok: false, error: stoppedBySentence(stoppedBy), interrupted: false, stoppedBy };
-  let closeSteering = () => {};
-
-  let liveness: RunLiveness = 'ok';
-  const persistLiveness = (next: RunLiveness) => {
-    liveness = next;
-    deps.metrics?.livenessChanged(next);
-    void deps.store
-      .inWorkspace(run.workspaceId, (tx) => tx.runs.update(run.id, { liveness: next }))
-      .catch((error: unknown) => deps.logger.warn({ err: error, runId: run.id }, 'liveness update failed'));
-  };
-  const monitor = new RunMonitor(
-    agent.silenceTimeoutMinutes * 60_000,
-    deps.timings.loopThreshold,
-    persistLiveness,
-  );
-  monitor.start();
-  let text = '';
-  let breach: BudgetBreach | null = null;
-  try {
-    // Subscribed before the run was read (`durable.current`): a stop asked before is in it.
-    stopIfAsked(durable.current);
-    durable.stop.listen(onStopSignal);
-    if (stoppedBy !== null) return settle({ ok: false, error: 'stopped', interrupted: true });
-    const runner = deps.runners(agent);
-    // P16: people's messages for this turn, announced from whichever process received them.
-    const steering = runner.takesSteering === true ? await openSteeringFeed(deps, run) : undefined;
-    closeSteering = () => steering?.close();
-    const agentDir = deps.directory.agentDir(context.workspaceSlug, agent.name);
-    // M9, G3: in a space with repositories the run works in its synced overlay, with git
-    // pointed at the gateway by a per-run credential (released in `finally`, however it ends).
-    const workspace =
-      deps.workspaces === undefined
-        ? null
-        : await deps.workspaces.prepare({
-            runId: run.id,
-            workspaceSlug: context.workspaceSlug,
-            agent,
-            space: context.space,
-            agentDir,
-            // A6, A7: the card says which repo skill was left out, and why.
-            onSkillRefused: (skill) => card.row(`✗ skill ${skill.name} left out: ${skill.refused}`),
-          });
-    const workingDir = workspace?.workingDir ?? agentDir;
-    // P13: the message's files, fetched at the turn's start (a resumed turn fetches its images again).
-    const attached = await attachmentsForTurn(deps, context, runner, workingDir, abort.signal);
-    // T2: a resumed turn keeps the prompt it started with (the thread has moved on since).
-    const composed =
-      resume?.prompt ??
-      composePrompt(
-        withAttachments(await withRepoSkills(context.promptInput, context.trigger, workspace), attached),
-      );
-    // A9: the turn's tools, built from the space mode; every call passes the guardrails.
-    const tools =
-      deps.tools === undefined
-        ? NO_TOOLS
-        : deps.tools({
-            runId: run.id,
-            agent,
-            space: context.space,
-            conversation: context.conversation,
-            workingDir,
-            skills: context.skills,
-            onWaiting: (waiting) => monitor.hold(waiting),
-            workspace,
-            ...(resume?.approval === undefined ? {} : { resumedApproval: resume.approval }),
-            ...(resume?.awaited === undefined ? {} : { resumedWait: resume.awaited }),
-          });
-    for await (const event of runner.run({
-      runId: run.id,
-      agent,
-      system: composed.system,
-      prompt: composed.prompt,
-      ...(attached === null || attached.images.length === 0 ? {} : { images: attached.images }),
-      workingDir,
-      ...(workspace === null ? {} : { env: workspace.env, linkedRoots: workspace.linkedRoots }),
-      tools,
-      signal: abort.signal,
-      // T2: the built-in runners store the turn at each tool boundary (a CLI agent does not).
-      checkpoint: checkpointWriter(deps, run, durable.cardRef, {
-        system: composed.system,
-        prompt: composed.prompt,
-      }),
-      ...(resume === undefined ? {} : { resumeFrom: resume.resumeFrom }),
-      ...(steering === undefined ? {} : { steering }),
-    })) {
-      // O3: once a model call used a budget up, the turn ends before the next one (a call
-      // that was the answer still ends the turn with it).
-      if (breach !== null && event.type !== 'final' && event.type !== 'error') {
-        const error = budgetMessage(breach.budget, breach.spent, agent.name, 'stop');
-        return settle({ ok: false, error, interrupted: false, budget: breach });
-      }
-      if (event.type === 'usage') {
-        await recordUsage(deps, context, event);
-        breach = await exhaustedBudget(deps, context);
-      }
-      monitor.observe(event);
-      deps.activity?.observe(run.id, event);
-      reply.observe(event);
-      if (event.type === 'text') text += event.delta;
-      if (event.type === 'final') return { ok: true, reply: event.text || text };
-      if (event.type === 'error') return settle({ ok: false, error: event.message, interrupted: false });
-    }
-    if (abort.signal.aborted) return settle({ ok: false, error: 'stopped', interrupted: true });
-    return text.trim() === ''
-      ? settle({ ok: false, error: 'the runner ended without a reply', interrupted: false })
-      : { ok: true, reply: text };
-  } catch (error) {
-    if (abort.signal.aborted) return settle({ ok: false, error: 'stopped', interrupted: true });
-    return settle({
-      ok: false,
-      error: error instanceof Error ? error.message : String(error),
-      interrupted: false,
-    });
-  } finally {
-    durable.stop.close();
-    closeSteering();
-    monitor.stop();
-    deps.activity?.finish(run.id);
-    if (deps.workspaces !== undefined) {
-      // G3: the run's gateway credential ends with the run (the gateway also refuses it then).
-      await deps.workspaces
-        .release(run.id)
-        .catch((error: unknown) =>
-          deps.logger.warn({ err: error, runId: run.id }, 'releasing the run failed'),
-        );
-    }
-    // X2: the run's egress proxy closes with its workspace.
-    await deps.egress
-      ?.release(run.id)
-      .catch((error: unknown) =>
-        deps.logger.warn({ err: error, runId: run.id }, 'closing the egress proxy failed'),
-      );
-    workerSignal.removeEventListener('abort', stop);
-    if (liveness !== 'ok') deps.logger.info({ runId: run.id, liveness }, 'run ended with liveness');
-  }
 }

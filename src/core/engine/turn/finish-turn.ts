@@ -6,11 +6,11 @@ import { waitTopics } from '../../ports/wait-signals';
 import { noteAuthorOf } from '../cards/note-author';
 import { noteMessage } from '../cards/note-card';
 import { noteSourceOf } from '../cards/note-source';
-import type { EngineDeps } from '../engine-deps';
 import { enqueueLeftovers, queueLeftoverSteering } from '../routing/steering';
-import { resumeTurnsAwaitingRun } from '../waits/parked-waits';
+import { resumeTurnsAwaitingRun } from '../waits/parked-turns';
 import type { BudgetBreach } from './run-budget';
 import type { TurnContext } from './turn-context';
+import type { TurnDeps } from './turn-deps';
 import type { TurnReplyStream } from './turn-reply-stream';
 import { laneKey } from './turn-writes';
 
@@ -26,7 +26,7 @@ export interface PostedReply {
 }
 
 export async function postReply(
-  deps: EngineDeps,
+  deps: TurnDeps,
   context: TurnContext,
   reply: string,
   stream: TurnReplyStream,
@@ -60,7 +60,7 @@ export interface FinishedRun {
 }
 
 export async function finishRun(
-  deps: EngineDeps,
+  deps: TurnDeps,
   context: TurnContext,
   result: TurnResult,
   posted: PostedReply | null = null,
@@ -73,8 +73,8 @@ export async function finishRun(
     'finish',
     run.workspaceId,
     async (tx) => {
-      // T3 (issue 12, item 5): everything asked in this tick, so the store sends it as one message
-      // in this order, with the START TRANSACTION; then the COMMIT (two round trips, not three).
+      // T3: everything asked in this tick, so the store sends it as one message in this order,
+      // with the START TRANSACTION, and then the COMMIT: the fewest round trips to the store.
       const [leftovers, , , finished, hasQueued] = await Promise.all([
         // P16: what did not join the turn in time starts a turn of its own: the lane's lock
         // first, then the leftovers taken (their runs are inserted once they are read).
@@ -109,7 +109,7 @@ export async function finishRun(
 
 /** N9: a note's fold follows the run it started; redraw it when that run starts and ends. */
 export async function refreshTriggerNote(
-  deps: EngineDeps,
+  deps: TurnDeps,
   context: TurnContext,
   run: RunRecord,
 ): Promise<void> {

@@ -1,10 +1,19 @@
-import type { QueuedJob } from '../../ports/job-queue';
+import type { JobQueue, QueuedJob } from '../../ports/job-queue';
 import type { SlotLease } from '../../waits/fair-slots';
-import type { EngineDeps } from '../engine-deps';
+import type { LocalLanes } from '../routing/wake-run';
 import type { RunJob, RunLane } from '../run-job';
 import { executeRun } from './execute-run';
 import { claimAndLoad } from './load-claimed-turn';
+import { settledWithin } from './settled-within';
+import type { TurnDeps } from './turn-deps';
 import { laneKey } from './turn-writes';
+
+/**
+ * After the queue has given up on the turns still running (its close timeout) and aborted
+ * them, how long `close()` still waits for each to record its hand-back: within Docker's
+ * grace from SIGTERM to SIGKILL after the queue's own close timeout.
+ */
+const HAND_BACK_GRACE_MS = 1000;
 
 interface Lane {
   /** Set once its turn first waits: the queue job is then complete, the lane goes on in memory. */
@@ -34,7 +43,7 @@ interface LocalLane {
  * slot free at once (`tryRunHere`, through `wakeRun`): no queue round trips, the same claim,
  * slots and hand-back.
  */
-export class LaneWorker {
+export class LaneWorker implements LocalLanes {
   private stopping = false;
   /** Set when this process runs turns (`TurnEngine.start`): only then may a lane start here. */
   private accepting = false;
@@ -42,7 +51,12 @@ export class LaneWorker {
   /** Lanes started by `tryRunHere` and not yet detached: `close()` waits for them as the queue does for its jobs. */
   private readonly local = new Set<LocalLane>();
 
-  constructor(private readonly deps: EngineDeps) {}
+  /** The engine's ports, with these lanes as the ones a woken run starts in (`wakeRun`). */
+  private readonly deps: TurnDeps;
+
+  constructor(deps: Omit<TurnDeps, 'localLanes'>) {
+    this.deps = { ...deps, localLanes: this };
+  }
 
   /** This process runs turns: from now on `tryRunHere` may start a lane. */
   accept(): void {
@@ -63,7 +77,7 @@ export class LaneWorker {
   /**
    * T3: runs a routed run's lane here and now, without the queue, when this process runs turns,
    * is not stopping, and a fair slot is free at once (none waited for: `TurnSlots.tryAcquire`).
-   * False otherwise: the caller enqueues the job as before. The run is stored `queued` first, so
+   * False otherwise: the caller enqueues the job. The run is stored `queued` first, so
    * a crash before the claim leaves it to recovery (T2, `recoverRuns`: at start and every
    * `deadAfterMs / 2`). A lane that throws before it detaches is what a queue job's handler
    * would have thrown: its job is enqueued to be retried (`queue.retry`'s first backoff).
@@ -86,13 +100,39 @@ export class LaneWorker {
     return true;
   }
 
+  /**
+   * SIGTERM, after the inbox is closed. Waiting turns (no job of their own) stop now and hand
+   * back; the others as the queue says, and lanes started here without a job (`wakeRun`) as if
+   * they were its jobs: waited for up to the queue's close timeout, then aborted to hand back.
+   * The queue resolves once it has handed unfinished turns back, without waiting for them;
+   * aborted, each still records its hand-back (run `queued` again, card "will start again").
+   * That is waited for, so a process that exits after close leaves no run `running` to be
+   * taken for dead (A12).
+   */
+  async close(queue: Pick<JobQueue<RunJob>, 'close' | 'closeTimeoutMs'>): Promise<void> {
+    this.stopDetached();
+    await Promise.all([queue.close(), this.closeLanesHere(queue.closeTimeoutMs)]);
+    const inProgress = this.inProgress();
+    if (!(await settledWithin(inProgress, HAND_BACK_GRACE_MS))) {
+      this.deps.logger.warn(
+        { turns: inProgress.length },
+        'turns did not stop in time; they will be marked dead',
+      );
+    }
+  }
+
+  /** The lanes started here (no job): waited for up to the queue's close timeout, then handed back. */
+  private async closeLanesHere(closeTimeoutMs: number): Promise<void> {
+    if (!(await settledWithin(this.attachedHere(), closeTimeoutMs))) this.handBackHere();
+  }
+
   /** Every lane in progress (attached or not), for `close()` to wait on. */
-  inProgress(): Promise<void>[] {
+  private inProgress(): Promise<void>[] {
     return [...this.lanes.keys()];
   }
 
   /** Lanes started here without a job and still attached: `close()` waits for them up to the queue's close timeout. */
-  attachedHere(): Promise<void>[] {
+  private attachedHere(): Promise<void>[] {
     return [...this.local].map((entry) => entry.attached);
   }
 
@@ -102,7 +142,7 @@ export class LaneWorker {
    * hand back, the run waits for a recovery pass (this process's successor at start, or another
    * worker's periodic one), as a detached lane's does.
    */
-  handBackHere(): void {
+  private handBackHere(): void {
     for (const { lane } of this.local) if (!lane.detached) lane.abort.abort();
   }
 
@@ -112,7 +152,7 @@ export class LaneWorker {
    * another worker's periodic one) enqueues it. Enqueueing it here could hand it straight
    * back to this closing process. No lane starts here any more (`tryRunHere`).
    */
-  stopDetached(): void {
+  private stopDetached(): void {
     this.stopping = true;
     for (const lane of this.lanes.values()) if (lane.detached) lane.abort.abort();
   }

@@ -3,9 +3,9 @@ import type { RunRecord } from '../../model/records';
 import type { RunCheckpointRecord } from '../../ports/run-checkpoints';
 import type { StoreTx } from '../../ports/store';
 import type { TurnReads } from '../../ports/turn-reads';
-import type { EngineDeps } from '../engine-deps';
 import type { RunLane } from '../run-job';
 import { type TurnContext, turnContextFrom } from './turn-context';
+import type { TurnDeps } from './turn-deps';
 
 /** What a claimed turn reads before it starts: its context, and its checkpoint if it has one (T2). */
 export interface LoadedTurn {
@@ -27,7 +27,7 @@ export interface ClaimedTurn {
  */
 export async function claimAndLoad(
   tx: StoreTx,
-  deps: Pick<EngineDeps, 'timings' | 'clock'>,
+  deps: Pick<TurnDeps, 'timings' | 'clock'>,
   lane: Pick<RunLane, 'workspaceId' | 'agentId' | 'conversationId'>,
   expected: string | null,
 ): Promise<ClaimedTurn | null> {
@@ -55,7 +55,7 @@ export async function claimAndLoad(
  */
 export async function loadClaimedTurn(
   tx: StoreTx,
-  deps: Pick<EngineDeps, 'timings'>,
+  deps: Pick<TurnDeps, 'timings'>,
   claimed: RunRecord,
 ): Promise<LoadedTurn | NotFoundError> {
   // One round trip for all of it (T3): the context, and the checkpoint a turn that stopped

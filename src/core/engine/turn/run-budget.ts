@@ -2,8 +2,8 @@ import type { Budget, Spent } from '../../model/budget';
 import type { RunnerEvent } from '../../ports/runner';
 import { budgetsFor, isExhausted, periodStart } from '../../usage/budget';
 import { costOf } from '../../usage/price-table';
-import type { EngineDeps } from '../engine-deps';
 import type { TurnContext } from './turn-context';
+import type { TurnDeps } from './turn-deps';
 
 /** O3: a budget that bounds a run and is used up, with what its scope spent. */
 export interface BudgetBreach {
@@ -17,7 +17,7 @@ export interface BudgetBreach {
  * call.
  */
 export async function exhaustedBudget(
-  deps: Pick<EngineDeps, 'store' | 'clock'>,
+  deps: Pick<TurnDeps, 'store' | 'clock'>,
   context: TurnContext,
 ): Promise<BudgetBreach | null> {
   const { run, space, agent } = context;
@@ -39,7 +39,7 @@ export async function exhaustedBudget(
 
 /** O3: stores one model call's usage on the run, priced by the provider or the price table. */
 export async function recordUsage(
-  deps: Pick<EngineDeps, 'store'>,
+  deps: Pick<TurnDeps, 'store'>,
   context: TurnContext,
   event: Extract<RunnerEvent, { type: 'usage' }>,
 ): Promise<void> {

@@ -1,5 +1,7 @@
+import type { AgentRecord, RunRecord } from '../../model/records';
 import type { RunLiveness } from '../../model/run';
 import type { RunnerEvent } from '../../ports/runner';
+import type { TurnDeps } from './turn-deps';
 
 /**
  * A12 liveness from runner events: `stalled` after the agent's silence timeout without an
@@ -71,4 +73,26 @@ export class RunMonitor {
     this.liveness = liveness;
     this.onChange(liveness);
   }
+}
+
+/**
+ * A12: watches run `run`'s liveness from its events (the agent's silence timeout, the loop
+ * threshold); each change is counted and stored, best-effort (a failed write is logged).
+ */
+export function watchLiveness(
+  deps: Pick<TurnDeps, 'store' | 'logger' | 'metrics' | 'timings'>,
+  run: Pick<RunRecord, 'id' | 'workspaceId'>,
+  agent: Pick<AgentRecord, 'silenceTimeoutMinutes'>,
+): { monitor: RunMonitor; liveness: () => RunLiveness } {
+  let liveness: RunLiveness = 'ok';
+  const persist = (next: RunLiveness) => {
+    liveness = next;
+    deps.metrics?.livenessChanged(next);
+    void deps.store
+      .inWorkspace(run.workspaceId, (tx) => tx.runs.update(run.id, { liveness: next }))
+      .catch((error: unknown) => deps.logger.warn({ err: error, runId: run.id }, 'liveness update failed'));
+  };
+  const monitor = new RunMonitor(agent.silenceTimeoutMinutes * 60_000, deps.timings.loopThreshold, persist);
+  monitor.start();
+  return { monitor, liveness: () => liveness };
 }

@@ -1,8 +1,8 @@
 import { type PreparedAttachments, prepareAttachments } from '../../attachments/prepare-attachments';
 import type { Runner } from '../../ports/runner';
 import type { PromptInput } from '../../prompt';
-import type { EngineDeps } from '../engine-deps';
 import type { TurnContext } from './turn-context';
+import type { TurnDeps } from './turn-deps';
 
 /**
  * P13, T4: the files of the turn's message are fetched here, when the turn starts (never on
@@ -10,7 +10,7 @@ import type { TurnContext } from './turn-context';
  * for a runner that takes them. Null when the message has none.
  */
 export async function attachmentsForTurn(
-  deps: EngineDeps,
+  deps: TurnDeps,
   context: TurnContext,
   runner: Runner,
   workingDir: string,

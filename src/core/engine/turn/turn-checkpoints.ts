@@ -1,7 +1,7 @@
 import type { RunRecord } from '../../model/records';
 import type { RunCheckpointRecord, TurnCheckpoint } from '../../ports/run-checkpoints';
 import type { ResumedWait } from '../../ports/turn-tools-factory';
-import type { EngineDeps } from '../engine-deps';
+import type { TurnDeps } from './turn-deps';
 
 /**
  * T2: what the model is told about a tool call that was in flight when its worker died: it may
@@ -11,7 +11,7 @@ export const INTERRUPTED_CALL =
   'Interrupted: the worker running this call stopped (a crash or a restart) before the call reported back. It may have run partly or wholly; it was not run again. Check its effects before you retry it.';
 
 /** The prompt a checkpointed turn was started with, kept so that a resumed turn sees the same one. */
-type CheckpointPrompt = NonNullable<TurnCheckpoint['prompt']>;
+export type CheckpointPrompt = NonNullable<TurnCheckpoint['prompt']>;
 
 /** What `executeRun` hands the runner and the tool kit to go on from a stored checkpoint. */
 export interface PreparedResume {
@@ -84,7 +84,7 @@ export function interruptInFlight(checkpoint: TurnCheckpoint, note: string): Tur
  * before its boundary is stored.
  */
 export function checkpointWriter(
-  deps: Pick<EngineDeps, 'store' | 'clock'>,
+  deps: Pick<TurnDeps, 'store' | 'clock'>,
   run: RunRecord,
   statusCardRef: string | null,
   prompt: CheckpointPrompt,
@@ -109,7 +109,7 @@ export function checkpointWriter(
  * (recovery) a run still `running` whose worker died. False when someone else took it.
  */
 export async function requeueFromCheckpoint(
-  deps: Pick<EngineDeps, 'store' | 'queue' | 'clock' | 'logger'>,
+  deps: Pick<TurnDeps, 'store' | 'queue' | 'clock' | 'logger'>,
   run: { id: string; workspaceId: string },
   parkedOn?: string,
 ): Promise<boolean> {

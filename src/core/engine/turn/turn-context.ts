@@ -53,14 +53,6 @@ export function turnContextFrom(run: RunRecord, reads: TurnReads): TurnContext {
       at: message.createdAt,
     }));
 
-  const remote = trigger?.note?.remote;
-  // R2, N12: a note from a paired relay names its agent there, on its relay, with its model.
-  const sender =
-    remote !== undefined
-      ? remote.agentName
-      : trigger?.note?.senderAgentId
-        ? agentName.get(trigger.note.senderAgentId)
-        : undefined;
   const prompt = promptText(trigger, agents, members);
   // A5: `/skill:<name>` in a person's message loads that skill's body for this turn.
   const loadedSkills =
@@ -69,46 +61,12 @@ export function turnContextFrom(run: RunRecord, reads: TurnReads): TurnContext {
     agent,
     skills,
     space,
-    roster: {
-      agents: participants.flatMap((p) => {
-        const a = p.kind === 'agent' ? agents.find((x) => x.id === p.agentId) : undefined;
-        return a
-          ? [
-              {
-                name: a.name,
-                title: a.title,
-                reportsTo: a.reportsToId ? (agentName.get(a.reportsToId) ?? null) : null,
-              },
-            ]
-          : [];
-      }),
-      people: participants.flatMap((p) => {
-        const m = p.kind === 'member' ? memberById.get(p.memberId) : undefined;
-        return m ? [{ nickname: m.nickname, role: m.role }] : [];
-      }),
-    },
-    summoner:
-      remote !== undefined
-        ? {
-            kind: 'agent',
-            name: `${remote.agentName} on relay ${trigger?.note?.senderRelay ?? 'a paired relay'}`,
-          }
-        : run.startedByAgentId !== null
-          ? { kind: 'agent', name: agentName.get(run.startedByAgentId) ?? 'an agent' }
-          : { kind: 'person', nickname: memberById.get(run.startedByMemberId ?? '')?.nickname ?? 'someone' },
+    roster: rosterOf(participants, agents, agentName, memberById),
+    summoner: summonerOf(run, trigger, agentName, memberById),
     history,
     prompt,
     ...(loadedSkills.length > 0 ? { loadedSkills } : {}),
-    ...(trigger?.note && sender !== undefined
-      ? {
-          note: {
-            fromAgent: sender,
-            ...(trigger.note.senderRelay ? { relayName: trigger.note.senderRelay } : {}),
-            ...(trigger.note.sourceTitle ? { sessionTitle: trigger.note.sourceTitle } : {}),
-            ...(remote?.modelId ? { model: remote.modelId } : {}),
-          },
-        }
-      : {}),
+    ...noteOf(trigger, agentName),
   };
   return {
     run,
@@ -122,6 +80,75 @@ export function turnContextFrom(run: RunRecord, reads: TurnReads): TurnContext {
     trigger,
     skills,
     promptInput,
+  };
+}
+
+type Roster = PromptInput['roster'];
+
+/** The conversation's participants as the prompt names them: agents with their place, people with their role. */
+function rosterOf(
+  participants: TurnReads['participants'],
+  agents: AgentRecord[],
+  agentName: Map<string, string>,
+  memberById: Map<string, MemberRecord>,
+): Roster {
+  return {
+    agents: participants.flatMap((p) => {
+      const a = p.kind === 'agent' ? agents.find((x) => x.id === p.agentId) : undefined;
+      return a
+        ? [
+            {
+              name: a.name,
+              title: a.title,
+              reportsTo: a.reportsToId ? (agentName.get(a.reportsToId) ?? null) : null,
+            },
+          ]
+        : [];
+    }),
+    people: participants.flatMap((p) => {
+      const m = p.kind === 'member' ? memberById.get(p.memberId) : undefined;
+      return m ? [{ nickname: m.nickname, role: m.role }] : [];
+    }),
+  };
+}
+
+/** Who started the turn: an agent of a paired relay (R2), an agent here, or a person. */
+function summonerOf(
+  run: RunRecord,
+  trigger: MessageRecord | null,
+  agentName: Map<string, string>,
+  memberById: Map<string, MemberRecord>,
+): PromptInput['summoner'] {
+  const remote = trigger?.note?.remote;
+  if (remote !== undefined) {
+    return {
+      kind: 'agent',
+      name: `${remote.agentName} on relay ${trigger?.note?.senderRelay ?? 'a paired relay'}`,
+    };
+  }
+  return run.startedByAgentId !== null
+    ? { kind: 'agent', name: agentName.get(run.startedByAgentId) ?? 'an agent' }
+    : { kind: 'person', nickname: memberById.get(run.startedByMemberId ?? '')?.nickname ?? 'someone' };
+}
+
+/** N1, N12: the note the turn answers, by its sender; nothing for a person's message. */
+function noteOf(trigger: MessageRecord | null, agentName: Map<string, string>): Pick<PromptInput, 'note'> {
+  const remote = trigger?.note?.remote;
+  // R2, N12: a note from a paired relay names its agent there, on its relay, with its model.
+  const sender =
+    remote !== undefined
+      ? remote.agentName
+      : trigger?.note?.senderAgentId
+        ? agentName.get(trigger.note.senderAgentId)
+        : undefined;
+  if (!trigger?.note || sender === undefined) return {};
+  return {
+    note: {
+      fromAgent: sender,
+      ...(trigger.note.senderRelay ? { relayName: trigger.note.senderRelay } : {}),
+      ...(trigger.note.sourceTitle ? { sessionTitle: trigger.note.sourceTitle } : {}),
+      ...(remote?.modelId ? { model: remote.modelId } : {}),
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import type { ChatPlatform, ThreadId } from '../../ports/chat-platform';
-import type { EngineDeps } from '../engine-deps';
 import type { TurnContext } from './turn-context';
+import type { TurnDeps } from './turn-deps';
 import { recipientOf } from './turn-reply-stream';
 
 /**
@@ -10,7 +10,7 @@ import { recipientOf } from './turn-reply-stream';
  * throws: a platform that cannot show the session loses nothing of the turn.
  */
 export function openTurnSession(
-  deps: Pick<EngineDeps, 'slots' | 'logger'>,
+  deps: Pick<TurnDeps, 'slots' | 'logger'>,
   platform: ChatPlatform,
   thread: ThreadId,
   context: TurnContext,

@@ -31,7 +31,7 @@ interface TurnPart {
 }
 
 /**
- * T3 (issue 12, item 5): the transactions every turn makes on its way — the claim with its
+ * T3: the transactions every turn makes on its way — the claim with its
  * reads, its status card's ref (with the run read back: P15's first look for a Stop), its reply
  * (the message, and the run naming it) and its finish — run together with other turns' of the
  * same kind and workspace when they come at the same time. A turn with a transaction slot free

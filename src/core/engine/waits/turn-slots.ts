@@ -1,5 +1,8 @@
 import { FairSlots, type SlotLease, type SlotOwner } from '../../waits/fair-slots';
 
+/** T3: active turns per process until `start` sets the configured bound (`SUMMON_CONCURRENCY`): model-bound turns are I/O. */
+export const DEFAULT_CONCURRENCY = 64;
+
 interface HeldTurn {
   owner: SlotOwner;
   lease: SlotLease | null;

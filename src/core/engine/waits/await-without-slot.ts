@@ -1,12 +1,12 @@
 import { type AwaitOutcome, type AwaitRequest, awaitSignal } from '../../waits/await-signal';
-import type { EngineDeps } from '../engine-deps';
+import type { WaitsDeps } from './waits-deps';
 
 /**
  * T1: a wait of run `runId` — on a person, another agent, a push — that gives the run's slot
  * back while it waits and is woken by a notification, its end time or the abort; never a poll.
  */
-export function waitSuspended<T>(
-  deps: Pick<EngineDeps, 'waits' | 'slots' | 'clock'>,
+export function awaitWithoutSlot<T>(
+  deps: Pick<WaitsDeps, 'waits' | 'slots' | 'clock'>,
   runId: string,
   request: AwaitRequest<T>,
 ): Promise<AwaitOutcome<T>> {

@@ -2,10 +2,10 @@ import { AppError } from '../../errors';
 import { approvalOutcome } from '../../guardrails';
 import type { ApprovalWait } from '../../ports/run-approvals';
 import { waitTopics } from '../../ports/wait-signals';
-import type { EngineDeps } from '../engine-deps';
+import { expireApproval, withdrawApproval } from '../approvals/approvals';
 import { stoppedByOf, stoppedBySentence } from '../stop/stop-run';
-import { waitSuspended } from '../waits/suspended-wait';
-import { expireApproval, withdrawApproval } from './approvals';
+import { awaitWithoutSlot } from './await-without-slot';
+import type { WaitsDeps } from './waits-deps';
 
 export type { ApprovalWait };
 
@@ -16,7 +16,7 @@ export type { ApprovalWait };
  * by pushes held at the git gateway alike.
  */
 export async function awaitApproval(
-  deps: Pick<EngineDeps, 'store' | 'platforms' | 'waits' | 'slots' | 'clock' | 'logger' | 'relayName'>,
+  deps: WaitsDeps,
   approvalId: string,
   signal: AbortSignal,
 ): Promise<ApprovalWait> {
@@ -26,7 +26,7 @@ export async function awaitApproval(
     return approval;
   };
   const first = await read();
-  const outcome = await waitSuspended(deps, first.runId, {
+  const outcome = await awaitWithoutSlot(deps, first.runId, {
     topic: waitTopics.approval(approvalId),
     until: first.expiresAt,
     signal,

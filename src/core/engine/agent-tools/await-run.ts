@@ -1,5 +1,5 @@
 import { waitTopics } from '../../ports/wait-signals';
-import { waitSuspended } from '../waits/suspended-wait';
+import { awaitWithoutSlot } from '../waits/await-without-slot';
 import type { AgentToolContext } from './agent-tool-context';
 
 export type RunWait =
@@ -15,7 +15,7 @@ type Finished = Extract<RunWait, { state: 'succeeded' | 'failed' }>;
  * own turn is stopped. The waiting turn holds no slot (so the awaited turn always finds one)
  * and polls nothing: the run's end is notified, in whichever process it ran.
  */
-export async function waitForRun(
+export async function awaitRun(
   ctx: AgentToolContext,
   awaited: { runId: string },
   /** When it stops waiting (null: until the run ends); T2: a resumed wait keeps its first end. */
@@ -33,7 +33,7 @@ export async function waitForRun(
       const reply = run.replyMessageId === null ? null : await tx.messages.findById(run.replyMessageId);
       return { state: 'succeeded' as const, reply: reply?.text ?? '' };
     });
-  const outcome = await waitSuspended(deps, turn.runId, {
+  const outcome = await awaitWithoutSlot(deps, turn.runId, {
     topic: waitTopics.run(awaited.runId),
     ...(until === null ? {} : { until }),
     signal,

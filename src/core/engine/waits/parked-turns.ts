@@ -1,10 +1,10 @@
 import type { RunRecord } from '../../model/records';
 import type { CheckpointAwait, RunCheckpointRecord } from '../../ports/run-checkpoints';
 import type { StoreTx } from '../../ports/store';
-import type { EngineDeps } from '../engine-deps';
 import { requeueFromCheckpoint } from '../turn/turn-checkpoints';
+import type { WaitsDeps } from './waits-deps';
 
-type ParkDeps = Pick<EngineDeps, 'store' | 'queue' | 'clock' | 'logger'>;
+type ParkDeps = Pick<WaitsDeps, 'store' | 'queue' | 'clock' | 'logger'>;
 
 /**
  * T2, A9: whether what a checkpointed call awaits is still to come: a question still pending,

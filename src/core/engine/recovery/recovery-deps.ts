@@ -1,0 +1,13 @@
+import type { OutageWatch } from '../../outage/outage-watch';
+import type { EngineTimings } from '../engine-timings';
+import type { StopDeps } from '../stop/stop-deps';
+
+/**
+ * What recovery uses of the engine (A12, T2): what stopping a run uses (a run it ends is closed
+ * the same way), when a silent run is dead (`timings`), and whether silence fell in an outage.
+ */
+export interface RecoveryDeps extends StopDeps {
+  timings: EngineTimings;
+  /** T2: no run is judged dead for silence during a database or Redis outage. */
+  outage?: OutageWatch;
+}
