@@ -1,4 +1,5 @@
 import { type EntityManager, QueryFailedError, type QueryRunner } from 'typeorm';
+import { oneQueryAtATime } from './one-query-at-a-time';
 import { renderStatements, type Statement } from './prepared-statement';
 import { forgetOnWrite } from './transaction-read-memo';
 
@@ -132,7 +133,9 @@ const pending = new WeakMap<QueryRunner, PendingStatements>();
  * settings) is owed, not sent, and every query the runner sends first pays what is owed.
  */
 export function owingStatements(runner: QueryRunner, enter: Statement | null): void {
-  const send = runner.query.bind(runner) as SendQuery;
+  const typeormQuery = runner.query.bind(runner) as SendQuery;
+  const send: SendQuery = (sql, parameters, structured) =>
+    oneQueryAtATime(runner, () => typeormQuery(sql, parameters, structured));
   const statements = new PendingStatements(runner, send);
   pending.set(runner, statements);
   const query: SendQuery = async (sql, parameters, structured) => {
@@ -175,7 +178,11 @@ export function sendTogetherWithOwed(runner: QueryRunner, statements: readonly S
   return pending.get(runner)?.read(statements) ?? sendTogether(runner, statements);
 }
 
-async function sendTogether(runner: QueryRunner, statements: readonly Statement[]): Promise<Rows[]> {
+function sendTogether(runner: QueryRunner, statements: readonly Statement[]): Promise<Rows[]> {
+  return oneQueryAtATime(runner, () => sendTogetherNow(runner, statements));
+}
+
+async function sendTogetherNow(runner: QueryRunner, statements: readonly Statement[]): Promise<Rows[]> {
   const client = (await runner.connect()) as SimpleQueryClient;
   // T3: prepared statements go as EXECUTE, after their PREPARE on a connection new to them.
   const message = renderStatements(client, statements);
