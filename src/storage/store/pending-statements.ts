@@ -133,9 +133,8 @@ const pending = new WeakMap<QueryRunner, PendingStatements>();
  * settings) is owed, not sent, and every query the runner sends first pays what is owed.
  */
 export function owingStatements(runner: QueryRunner, enter: Statement | null): void {
-  const typeormQuery = runner.query.bind(runner) as SendQuery;
-  const send: SendQuery = (sql, parameters, structured) =>
-    oneQueryAtATime(runner, () => typeormQuery(sql, parameters, structured));
+  // One query at a time already (`oneQueryAtATimeOnEveryRunner`).
+  const send = runner.query.bind(runner) as SendQuery;
   const statements = new PendingStatements(runner, send);
   pending.set(runner, statements);
   const query: SendQuery = async (sql, parameters, structured) => {

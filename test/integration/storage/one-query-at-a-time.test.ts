@@ -50,6 +50,11 @@ describe.each(DATABASE_KINDS)('one query at a time on a transaction’s connecti
     expect(rows).toEqual([{ n: 1 }]);
   });
 
+  it('T3: TypeORM’s own schema reader, which reads tables together, emits no warning', async () => {
+    const warnings = await warningsDuring(() => db.database.dataSource.driver.createSchemaBuilder().log());
+    expect(warnings).toEqual([]);
+  });
+
   it('T3: a query failing among others made together rolls the transaction back, with no warning', async () => {
     const warnings = await warningsDuring(async () => {
       const outcome = await db.database.store
