@@ -24,7 +24,7 @@ interface Reader {
 }
 
 /**
- * T3 (issue 12, item 5): the statements a transaction owes the database and has not sent yet —
+ * T3: the statements a transaction owes the database and has not sent yet —
  * its START TRANSACTION with the tenant's settings, writes whose answer nobody reads (`defer`),
  * and reads issued in the same tick (`read`: calls made together, as with `Promise.all`, go as
  * one message). They go in front of the transaction's next message, in the same simple-query
