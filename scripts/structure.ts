@@ -40,6 +40,11 @@ const lines = new Map(files.map((file) => [relative(file), lineCount(file)]));
 const functions = files.flatMap((file) => functionLengths(file, ROOT));
 const coreFunctions = functions.filter((fn) => fn.file.startsWith('src/core/'));
 
+// Piped into `head`: stop quietly once the reader has gone.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
 const print = (text = '') => process.stdout.write(`${text}\n`);
 const list = (items: readonly string[]) => {
   for (const item of items) print(`  ${item}`);
