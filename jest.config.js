@@ -5,6 +5,8 @@ const swc = ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescri
 const ESM_PACKAGES = ['@octokit', 'universal-user-agent', 'before-after-hook', 'universal-github-app-jwt', 'toad-cache', 'fast-content-type-parse', 'json-with-bigint', 'content-type', 'discord-api-spec'];
 const transform = { '^.+\\.ts$': swc, [`/node_modules/(${ESM_PACKAGES.join('|')})/.+\\.js$`]: swc };
 const transformIgnorePatterns = [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`];
+// Node's environment, where a process warning fails the test that caused it.
+const testEnvironment = '<rootDir>/test/support/jest-warnings-environment.ts';
 const moduleNameMapper = { '^discord-api-spec/zod$': '<rootDir>/node_modules/discord-api-spec/build/discord-api-spec.zod.js' };
 // Integration suites mostly wait on PostgreSQL, Redis, git and child processes: two workers even
 // on a 2-core machine (jest's default there is one).
@@ -20,14 +22,14 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/jest-global-setup.ts',
   globalTeardown: '<rootDir>/test/support/jest-global-teardown.ts',
   projects: [
-    { displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], transform, transformIgnorePatterns, moduleNameMapper, testEnvironment: 'node' },
+    { displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], transform, transformIgnorePatterns, moduleNameMapper, testEnvironment },
     {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       transform,
       transformIgnorePatterns,
       moduleNameMapper,
-      testEnvironment: 'node',
+      testEnvironment,
       // Test databases are kept and reset between the tests of a file, and closed at its end.
       setupFilesAfterEnv: ['<rootDir>/test/support/test-database-setup.ts'],
       testTimeout: 60000,

@@ -6,6 +6,7 @@ import { MIGRATIONS } from './migrations';
 import { SnakeNamingStrategy } from './naming-strategy';
 import { openPglite, type PgliteConnection } from './pglite/open-pglite';
 import { concurrentQueue, createSerialQueue, type SerialQueue } from './serial-queue';
+import { oneQueryAtATimeOnEveryRunner } from './store/one-query-at-a-time';
 import type { SqlStore } from './store/sql-store';
 import { type InboxConnection, type NamedStatement, TypeormStore } from './store/typeorm-store';
 import { HOT_STATEMENTS, warmConnections } from './store/warm-connections';
@@ -149,6 +150,7 @@ class TypeormDatabase implements Database {
     private readonly closeEngine: () => Promise<void>,
     options: { inbox?: InboxConnection; checkNesting: boolean; warm?: () => Promise<void> },
   ) {
+    oneQueryAtATimeOnEveryRunner(dataSource);
     this.store = new TypeormStore(dataSource, queue, () => this.close(), options);
   }
 

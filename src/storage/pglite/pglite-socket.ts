@@ -42,8 +42,8 @@ export class PgliteSocket extends Duplex {
   /**
    * pg corks the stream around an extended query (Parse, Bind, Describe, Execute, Sync): the
    * corked writes arrive here together and go to the engine as one batch, one round trip to its
-   * worker, as a TCP server would read them in one segment. Without this, each message was a
-   * round trip (and a pass of PGlite's main loop) of its own.
+   * worker, as a TCP server would read them in one segment, not one round trip (and one pass of
+   * PGlite's main loop) per message (T3).
    */
   override _writev(
     chunks: { chunk: Buffer; encoding: BufferEncoding }[],

@@ -1,4 +1,5 @@
 import { type EntityManager, QueryFailedError, type QueryRunner } from 'typeorm';
+import { oneQueryAtATime } from './one-query-at-a-time';
 import { renderStatements, type Statement } from './prepared-statement';
 import { forgetOnWrite } from './transaction-read-memo';
 
@@ -23,7 +24,7 @@ interface Reader {
 }
 
 /**
- * T3 (issue 12, item 5): the statements a transaction owes the database and has not sent yet —
+ * T3: the statements a transaction owes the database and has not sent yet —
  * its START TRANSACTION with the tenant's settings, writes whose answer nobody reads (`defer`),
  * and reads issued in the same tick (`read`: calls made together, as with `Promise.all`, go as
  * one message). They go in front of the transaction's next message, in the same simple-query
@@ -132,6 +133,7 @@ const pending = new WeakMap<QueryRunner, PendingStatements>();
  * settings) is owed, not sent, and every query the runner sends first pays what is owed.
  */
 export function owingStatements(runner: QueryRunner, enter: Statement | null): void {
+  // One query at a time already (`oneQueryAtATimeOnEveryRunner`).
   const send = runner.query.bind(runner) as SendQuery;
   const statements = new PendingStatements(runner, send);
   pending.set(runner, statements);
@@ -175,7 +177,11 @@ export function sendTogetherWithOwed(runner: QueryRunner, statements: readonly S
   return pending.get(runner)?.read(statements) ?? sendTogether(runner, statements);
 }
 
-async function sendTogether(runner: QueryRunner, statements: readonly Statement[]): Promise<Rows[]> {
+function sendTogether(runner: QueryRunner, statements: readonly Statement[]): Promise<Rows[]> {
+  return oneQueryAtATime(runner, () => sendTogetherNow(runner, statements));
+}
+
+async function sendTogetherNow(runner: QueryRunner, statements: readonly Statement[]): Promise<Rows[]> {
   const client = (await runner.connect()) as SimpleQueryClient;
   // T3: prepared statements go as EXECUTE, after their PREPARE on a connection new to them.
   const message = renderStatements(client, statements);

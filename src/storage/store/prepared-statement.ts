@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 
 /**
- * T3: a statement the database plans once per connection. PostgreSQL spends as long planning a
- * turn's small statements as running them (measured with `pg_stat_statements`: 3.6 s planning
- * and 3.3 s executing over 850 instant turns); a prepared statement is parsed once and, after
+ * T3: a statement the database plans once per connection. Planning a turn's small statements
+ * costs PostgreSQL about as much as running them; a prepared statement is parsed once and, after
  * five runs, executed with its cached generic plan. It goes in the simple-query messages of
  * `statements-together.ts` as `EXECUTE name(args)`, its arguments literals (`sqlLiteral`,
  * `textLiteral`), preceded by its `PREPARE` the first time a connection meets it.

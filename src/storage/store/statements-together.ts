@@ -33,7 +33,7 @@ export const textLiteral = (value: string): string => {
 };
 
 /**
- * T3 (issue 12, item 5): runs statements in one round trip on the transaction's own connection
+ * T3: runs statements in one round trip on the transaction's own connection
  * — one simple-query message, one reply, with what the transaction still owes in front
  * (`pending-statements.ts`: its START TRANSACTION, deferred writes) — and returns each
  * statement's rows in order. Under READ COMMITTED each statement still takes its own snapshot,

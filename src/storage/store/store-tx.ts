@@ -106,8 +106,8 @@ lazily('runs', (manager) => ({ ...runRepository(manager), ...runLaneRepository(m
 
 /**
  * The repositories of one transaction, all on its entity manager. Each is made the first time
- * the transaction uses it (a turn's transactions use two or three of them). Issue 12, item 5:
- * their getters are defined once, on the prototype, not on every transaction's object.
+ * the transaction uses it (T3: a turn's transactions use a few of them); their getters are
+ * defined once, on the prototype, not on every transaction's object.
  */
 export const createStoreTx = (manager: EntityManager): SqlStoreTx =>
   new LazyStoreTx(manager) as unknown as SqlStoreTx;

@@ -30,14 +30,13 @@ const memos = new WeakMap<QueryRunner, Map<string, Promise<unknown>>>();
 
 /**
  * T4, T3: a read of the directory made once per transaction. Routing a batch of inbox rows
- * (16 to a transaction) read the same workspace, channel, space, participants, agents and
- * members for every row of a busy channel: ten statements a row whose answers could not
- * change but through the transaction itself. Now the first row's answer is kept for the
- * transaction, and forgotten as soon as the transaction issues a statement that may write one
+ * reads the same workspace, channel, space, participants, agents and members for every row of
+ * a busy channel, answers that cannot change but through the transaction itself: the first
+ * row's answer is kept for the transaction, and forgotten as soon as the transaction issues a statement that may write one
  * of those tables (`forgetOnWrite`: a participant added, M2; a direct message's space made,
  * P1). What another transaction commits meanwhile is seen from the next transaction on: the
- * batch's rows are routed against the directory as it stood at the batch's first look, a few
- * milliseconds, as if they had been routed that much sooner.
+ * batch's rows are routed against the directory as it stood at the batch's first look, as if
+ * they had been routed that much sooner.
  */
 export function remembered<T>(
   runner: QueryRunner | undefined,

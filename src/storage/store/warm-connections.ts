@@ -28,9 +28,8 @@ export const HOT_STATEMENTS: readonly PreparedStatement[] = [
 /**
  * T3: opens `size` connections of `pool` at once and prepares `statements` on each, so that the
  * first burst after a start (or after the pool was emptied) finds its connections open and its
- * statements parsed, as steady traffic does. Measured (`npm run bench -- instant`): a burst
- * meeting cold connections paid for their start and their first PREPAREs — the backends'
- * catalog caches, the statements' parse — in its first half second. The pool keeps them
+ * statements parsed, as steady traffic does, instead of paying for their start and their first
+ * PREPAREs (the backends' catalog caches, the statements' parse) itself. The pool keeps them
  * (`min`). A connection that cannot be warmed is only logged: the first statement it sends
  * prepares what it uses, as without warming.
  */

@@ -150,10 +150,10 @@ export const inboxRepository = (manager: EntityManager): InboxRepository => ({
     // head held by another lane) costs a bounded scan, however long the backlog; rows further
     // back are behind those anyway. The heads are found within that window (read once, by the
     // pending index, and ranked in memory): an earlier unrouted row of the same thread or
-    // channel is in the window too, since the window is the oldest unrouted rows. Probing the
-    // table once per candidate instead cost tens of milliseconds a claim on a burst's backlog,
-    // whose dead index entries each probe walked (issue 12). Of the window, the oldest rows
-    // (twice `limit`: where followers can be) and the locked heads are read back.
+    // channel is in the window too, since the window is the oldest unrouted rows (T3: no probe
+    // of the table per candidate, which would walk a burst's dead index entries each time). Of
+    // the window, the oldest rows (twice `limit`: where followers can be) and the locked heads
+    // are read back.
     const args = [
       sqlLiteral(now),
       `ARRAY[${platforms.map(textLiteral).join(', ')}]::text[]`,

@@ -114,9 +114,9 @@ export const spaceRepository = (manager: EntityManager): SpaceRepository => {
           ? (['agent_id', 'uq_space_participants_agent', participant.agentId] as const)
           : (['member_id', 'uq_space_participants_member', participant.memberId] as const);
       if (!isUuid(id)) throw new NotFoundError(`No ${participant.kind} with id ${id} in this workspace.`);
-      // Already a participant (every mention after the first): nothing to change, so no lock.
-      // Taking the space's lock here made every mention in one space wait for the routing
-      // transaction before it to commit: one space's mentions were routed one at a time.
+      // Already a participant (every mention after the first): nothing to change, so no lock
+      // (T3: a lock here would make every mention in one space wait for the routing transaction
+      // before it to commit).
       if (isUuid(spaceId)) {
         const present = await queryRecords<{ one: number }>(
           manager,
