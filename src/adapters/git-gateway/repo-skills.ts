@@ -2,7 +2,7 @@ import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import matter from 'gray-matter';
 import { REPO_SKILL_DIRS } from '../../core/git/active-repo';
-import type { GateVerdict } from '../../core/model/skill-verdict';
+import type { GateVerdict } from '../../core/model/skills/skill-verdict';
 import { skillContentHash } from '../../core/skills/content-hash';
 import { checkSkillFiles } from '../../core/skills/skill-gate';
 import { formatFinding } from '../../core/skills/skill-verdict';

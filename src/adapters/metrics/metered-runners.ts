@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { TokenUsage } from '../../core/model/token-usage';
+import type { TokenUsage } from '../../core/model/usage/token-usage';
 import type { Metrics, TokenKind } from '../../core/ports/metrics';
 import type { Runner, RunnerEvent, RunnerResolver } from '../../core/ports/runner';
 

@@ -1,4 +1,4 @@
-import type { PairRequest } from '../../core/model/relay-protocol';
+import type { PairRequest } from '../../core/model/relays/relay-protocol';
 import type { RelayPairingChannel } from '../../core/ports/relay-pairing';
 import { pairResponse, RELAY_PATH_PREFIX } from '../../core/relays/relay-protocol';
 import { newKeyPair, signedHeaders } from './relay-signature';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RelayPairingRecord } from '../../core/model/relay-records';
+import type { RelayPairingRecord } from '../../core/model/relays/relay-records';
 import type { Clock } from '../../core/ports/clock';
 import type { Logger } from '../../core/ports/logger';
 import type { Store } from '../../core/ports/store';

@@ -7,7 +7,7 @@ import {
   sign,
   verify,
 } from 'node:crypto';
-import type { RelayKeyPair } from '../../core/model/relay-records';
+import type { RelayKeyPair } from '../../core/model/relays/relay-records';
 
 /**
  * R1: the request envelope of the relay protocol (`docs/relays.md`). Ed25519 through

@@ -5,7 +5,7 @@ import type {
   RawMessageStreamEvent,
   StopReason,
 } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { TokenUsage } from '../../core/model/token-usage';
+import type { TokenUsage } from '../../core/model/usage/token-usage';
 import type { RunnerEvent } from '../../core/ports/runner';
 import type { ToolCall } from '../../core/ports/turn-tools';
 import { tokenCount } from '../../core/usage/token-usage';

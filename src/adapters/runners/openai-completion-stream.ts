@@ -2,7 +2,7 @@ import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionChunk,
 } from 'openai/resources/chat/completions';
-import type { TokenUsage } from '../../core/model/token-usage';
+import type { TokenUsage } from '../../core/model/usage/token-usage';
 import type { RunnerEvent } from '../../core/ports/runner';
 import type { ToolCall } from '../../core/ports/turn-tools';
 import { tokenCount } from '../../core/usage/token-usage';

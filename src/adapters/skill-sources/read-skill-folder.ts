@@ -1,6 +1,6 @@
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { SkillFile } from '../../core/model/skill-files';
+import type { SkillFile } from '../../core/model/skills/skill-files';
 
 /** Past this many entries the walk stops: the gate's size rule refuses the skill anyway. */
 const MAX_ENTRIES = 2_000;

@@ -1,7 +1,7 @@
 import { lstat, mkdir, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkillRecord } from '../../core/model/records';
-import type { LockEntry, SkillSources } from '../../core/model/skill-lock';
+import type { LockEntry, SkillSources } from '../../core/model/skills/skill-lock';
 import type { AgentDirectoryEntry, WorkspaceDirectory } from '../../core/ports/workspace-directory';
 import { assertSlug, pathInside } from '../../core/workspace/slug';
 import { FileSkillLibrary } from '../skill-sources/file-skill-library';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { httpPairingChannel } from '../../adapters/relay-http/http-pairing-channel';
 import { RelayHttpClient } from '../../adapters/relay-http/relay-http-client';
 import { AppError } from '../../core/errors';
-import type { RelayLevel } from '../../core/model/relay-level';
+import type { RelayLevel } from '../../core/model/relays/relay-level';
 import { systemClock } from '../../core/ports/clock';
 import type { Store } from '../../core/ports/store';
 import { isRelayLevel, LEVEL_WORDS } from '../../core/relays/relay-level';

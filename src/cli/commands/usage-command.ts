@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ValidationError } from '../../core/errors';
-import { USAGE_GROUPINGS, type UsageGrouping } from '../../core/model/usage-report';
+import { USAGE_GROUPINGS, type UsageGrouping } from '../../core/model/usage/usage-report';
 import { PRICES_AS_OF } from '../../core/usage/price-table';
 import { totalTokens } from '../../core/usage/token-usage';
 import { USAGE_HEADERS, usageCells, usageReport } from '../../core/usage/usage-report';

@@ -1,7 +1,7 @@
 import { InboxRouter } from '../ingest/inbox-router';
 import { tellInThread } from '../ingest/tell-in-thread';
-import type { ApprovalOutcome } from '../model/approval';
-import type { ApprovalRecord } from '../model/approval-record';
+import type { ApprovalOutcome } from '../model/approvals/approval';
+import type { ApprovalRecord } from '../model/approvals/approval-record';
 import type { CardAction, CardActionResult } from '../model/card-action';
 import type { InboxEntry } from '../model/inbox';
 import type { Platform } from '../model/platform';

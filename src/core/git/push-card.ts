@@ -1,4 +1,4 @@
-import type { ApprovalDetails } from '../model/approval-record';
+import type { ApprovalDetails } from '../model/approvals/approval-record';
 import type { RefUpdate } from '../model/git-gateway';
 import { isTag, refLabel, updateKind } from './ref-updates';
 

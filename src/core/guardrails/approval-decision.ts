@@ -1,4 +1,4 @@
-import type { Approval, ApprovalDecider, ApprovalVerdict } from '../model/approval';
+import type { Approval, ApprovalDecider, ApprovalVerdict } from '../model/approvals/approval';
 import type { ApprovalStatus } from '../model/guardrail';
 import { canApprove } from '../model/member';
 import { expireIfDue } from './approval-expiry';

@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors';
-import type { Approval, ApprovalOutcome } from '../model/approval';
+import type { Approval, ApprovalOutcome } from '../model/approvals/approval';
 
 /** G4: an unanswered approval expires after 30 minutes by default. */
 export const DEFAULT_APPROVAL_TTL_MS = 30 * 60 * 1000;

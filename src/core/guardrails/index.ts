@@ -1,5 +1,10 @@
 /** Action guardrails (G1–G2b) and approvals (G4): pure decisions, no I/O. */
-export type { Approval, ApprovalDecider, ApprovalOutcome, ApprovalVerdict } from '../model/approval';
+export type {
+  Approval,
+  ApprovalDecider,
+  ApprovalOutcome,
+  ApprovalVerdict,
+} from '../model/approvals/approval';
 export type {
   ApprovalAuditEntry,
   ApprovalDecisionResult,

@@ -1,7 +1,7 @@
 import type { AttachmentRef } from './attachment';
 import type { AuthorKind, NoteFoldState } from './message';
 import type { Platform } from './platform';
-import type { RemoteNoteOrigin } from './relay-records';
+import type { RemoteNoteOrigin } from './relays/relay-records';
 
 /**
  * P2: a conversation is one thread of a space. `threadId` is the platform's opaque thread id

@@ -1,10 +1,10 @@
 import type { AdapterId } from './agent';
-import type { Budget } from './budget';
 import type { GuardrailAction, GuardrailDecision, GuardrailScopeKind } from './guardrail';
 import type { MemberRole } from './member';
 import type { BindablePlatform, Platform } from './platform';
 import type { RunLiveness, RunStatus } from './run';
 import type { Autonomy, SpaceMode, WhileRunning } from './space';
+import type { Budget } from './usage/budget';
 
 /**
  * Plain records the store hands to the core. They carry no ORM behaviour; storage maps

@@ -1,6 +1,6 @@
 import type { AgentView } from './agent-view';
-import type { ApprovalRecord } from './approval-record';
-import type { UsageReportRow } from './usage-report';
+import type { ApprovalRecord } from './approvals/approval-record';
+import type { UsageReportRow } from './usage/usage-report';
 
 /** What a home screen shows a member (`commands/workspace-overview.ts` reads it). */
 export interface WorkspaceOverview {

@@ -1,4 +1,4 @@
-import type { ApprovalRecord } from '../model/approval-record';
+import type { ApprovalRecord } from '../model/approvals/approval-record';
 import type { ApprovalStatus } from '../model/guardrail';
 
 export interface ApprovalRepository {

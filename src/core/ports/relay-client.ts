@@ -6,7 +6,7 @@ import type {
   PromptResponse,
   WaitRequest,
   WaitResponse,
-} from '../model/relay-protocol';
+} from '../model/relays/relay-protocol';
 
 /** A call to a paired relay: its answer, or the sentence the calling agent is told. */
 export type RelayCall<T> = { ok: true; value: T } | { ok: false; reason: string };

@@ -1,5 +1,5 @@
-import type { PairRequest, PairResponse } from '../model/relay-protocol';
-import type { RelayKeyPair } from '../model/relay-records';
+import type { PairRequest, PairResponse } from '../model/relays/relay-protocol';
+import type { RelayKeyPair } from '../model/relays/relay-records';
 import type { RelayCall } from './relay-client';
 
 /**

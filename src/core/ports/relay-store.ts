@@ -1,10 +1,10 @@
-import type { RelayLevel } from '../model/relay-level';
+import type { RelayLevel } from '../model/relays/relay-level';
 import type {
   RelayKeyPair,
   RelayOfferRecord,
   RelayPairingRecord,
   RelaySettings,
-} from '../model/relay-records';
+} from '../model/relays/relay-records';
 
 /** R1: pairings, offers, keys, nonces and the workspace's relay settings (`src/storage`). */
 export interface RelayRepository {

@@ -1,5 +1,5 @@
-import type { ApprovalOutcome } from '../model/approval';
-import type { ApprovalDetails, ApprovalRecord } from '../model/approval-record';
+import type { ApprovalOutcome } from '../model/approvals/approval';
+import type { ApprovalDetails, ApprovalRecord } from '../model/approvals/approval-record';
 import type { GuardrailAction } from '../model/guardrail';
 
 /** How a wait on an approval ended (G4: an expiry counts as denied, but is told apart). */

@@ -1,6 +1,6 @@
 import type { ImageInput } from '../model/attachment';
 import type { AgentRecord } from '../model/records';
-import type { TokenUsage } from '../model/token-usage';
+import type { TokenUsage } from '../model/usage/token-usage';
 import type { TurnCheckpoint } from './run-checkpoints';
 import type { TurnTools } from './turn-tools';
 

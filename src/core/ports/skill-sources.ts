@@ -1,6 +1,6 @@
-import type { SkillFile } from '../model/skill-files';
-import type { SkillLock, SkillSources } from '../model/skill-lock';
-import type { GateReport, GateVerdict } from '../model/skill-verdict';
+import type { SkillFile } from '../model/skills/skill-files';
+import type { SkillLock, SkillSources } from '../model/skills/skill-lock';
+import type { GateReport, GateVerdict } from '../model/skills/skill-verdict';
 
 /** A skill folder fetched at one commit into a temporary folder (A6: not `skills/` yet). */
 export interface FetchedSkill {

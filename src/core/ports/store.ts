@@ -1,4 +1,3 @@
-import type { Budget } from '../model/budget';
 import type { GuardrailAction, GuardrailDecision, GuardrailScopeKind } from '../model/guardrail';
 import type { InboxEntry } from '../model/inbox';
 import type { MemberRole } from '../model/member';
@@ -17,6 +16,7 @@ import type {
   SpaceRecord,
   WorkspaceRecord,
 } from '../model/records';
+import type { Budget } from '../model/usage/budget';
 import type { ApprovalRepository } from './approval-store';
 import type { ChannelCursorRepository } from './channel-cursor-store';
 import type { ConversationRepository, MessageRepository, RunLaneRepository } from './conversation-store';

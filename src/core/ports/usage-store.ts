@@ -1,6 +1,6 @@
-import type { Spent } from '../model/budget';
-import type { TokenUsage } from '../model/token-usage';
-import type { UsageGrouping, UsageReportRow } from '../model/usage-report';
+import type { Spent } from '../model/usage/budget';
+import type { TokenUsage } from '../model/usage/token-usage';
+import type { UsageGrouping, UsageReportRow } from '../model/usage/usage-report';
 
 /** O3: token usage and cost, stored on each run as its model calls report them. */
 export interface UsageRepository {

@@ -1,5 +1,5 @@
 import type { AgentRecord, SkillRecord } from '../model/records';
-import type { LockEntry, SkillSources } from '../model/skill-lock';
+import type { LockEntry, SkillSources } from '../model/skills/skill-lock';
 
 /** What an agent's folder is written from: its record plus names the record holds as ids. */
 export interface AgentDirectoryEntry {

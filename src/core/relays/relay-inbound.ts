@@ -1,7 +1,12 @@
 import { recordAnswer } from '../engine/agent-tools';
-import type { RelayLevel } from '../model/relay-level';
-import type { AgentsResponse, AnswerResponse, RevokeResponse, WaitResponse } from '../model/relay-protocol';
-import type { RelayPairingRecord } from '../model/relay-records';
+import type { RelayLevel } from '../model/relays/relay-level';
+import type {
+  AgentsResponse,
+  AnswerResponse,
+  RevokeResponse,
+  WaitResponse,
+} from '../model/relays/relay-protocol';
+import type { RelayPairingRecord } from '../model/relays/relay-records';
 import { waitTopics } from '../ports/wait-signals';
 import { awaitSignal } from '../waits/await-signal';
 import { placeRemoteNote } from './place-remote-note';

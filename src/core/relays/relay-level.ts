@@ -1,4 +1,4 @@
-import { RELAY_LEVELS, type RelayLevel } from '../model/relay-level';
+import { RELAY_LEVELS, type RelayLevel } from '../model/relays/relay-level';
 
 export function isRelayLevel(value: unknown): value is RelayLevel {
   return typeof value === 'string' && (RELAY_LEVELS as readonly string[]).includes(value);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { RelayLevel } from '../model/relay-level';
-import type { PairRequest } from '../model/relay-protocol';
-import type { RelayPairingRecord } from '../model/relay-records';
+import type { RelayLevel } from '../model/relays/relay-level';
+import type { PairRequest } from '../model/relays/relay-protocol';
+import type { RelayPairingRecord } from '../model/relays/relay-records';
 import type { Clock } from '../ports/clock';
 import type { RelayPairingChannel } from '../ports/relay-pairing';
 import type { Store, StoreTx } from '../ports/store';

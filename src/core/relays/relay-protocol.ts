@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RELAY_LEVELS } from '../model/relay-level';
+import { RELAY_LEVELS } from '../model/relays/relay-level';
 import type {
   AgentsResponse,
   AnswerRequest,
@@ -11,7 +11,7 @@ import type {
   RevokeResponse,
   WaitRequest,
   WaitResponse,
-} from '../model/relay-protocol';
+} from '../model/relays/relay-protocol';
 import type { SameType } from '../model/same-type';
 
 /**

@@ -1,4 +1,4 @@
-import type { RemoteNoteOrigin } from '../model/relay-records';
+import type { RemoteNoteOrigin } from '../model/relays/relay-records';
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SkillFile } from '../model/skill-files';
+import type { SkillFile } from '../model/skills/skill-files';
 
 /**
  * A6: the hash `skills-lock.json` pins: every entry's path, kind, execute bit and bytes (or

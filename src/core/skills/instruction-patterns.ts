@@ -1,4 +1,4 @@
-import type { GateRule } from '../model/skill-verdict';
+import type { GateRule } from '../model/skills/skill-verdict';
 
 interface LinePattern {
   rule: GateRule;

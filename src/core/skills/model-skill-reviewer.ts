@@ -1,7 +1,7 @@
 import { AppError } from '../errors';
 import type { AgentRecord } from '../model/records';
-import type { SkillFile } from '../model/skill-files';
-import type { GateReport, GateVerdict } from '../model/skill-verdict';
+import type { SkillFile } from '../model/skills/skill-files';
+import type { GateReport, GateVerdict } from '../model/skills/skill-verdict';
 import type { Runner } from '../ports/runner';
 import type { SkillReviewer } from '../ports/skill-sources';
 import { NO_TOOLS } from '../ports/turn-tools';

@@ -1,7 +1,7 @@
 import { parse } from 'yaml';
 import { z } from 'zod';
 import type { SameType } from '../model/same-type';
-import type { SkillFrontMatter } from '../model/skill-verdict';
+import type { SkillFrontMatter } from '../model/skills/skill-verdict';
 import { SLUG_PATTERN, SLUG_RULE } from '../model/slug';
 
 /**

@@ -1,6 +1,6 @@
 import path from 'node:path/posix';
-import type { SkillFile } from '../model/skill-files';
-import type { GateFinding, GateReport } from '../model/skill-verdict';
+import type { SkillFile } from '../model/skills/skill-files';
+import type { GateFinding, GateReport } from '../model/skills/skill-verdict';
 import { matchLine } from './instruction-patterns';
 import { DEFAULT_SKILL_LIMITS, type SkillLimits } from './skill-files';
 import { parseSkillMarkdown } from './skill-front-matter';

@@ -1,6 +1,6 @@
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { WorkspaceRecord } from '../model/records';
-import type { LockEntry, SkillSource } from '../model/skill-lock';
+import type { LockEntry, SkillSource } from '../model/skills/skill-lock';
 import { isSlug, SLUG_RULE } from '../model/slug';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SameType } from '../model/same-type';
-import type { LockEntry, SkillLock, SkillSource, SkillSources } from '../model/skill-lock';
+import type { LockEntry, SkillLock, SkillSource, SkillSources } from '../model/skills/skill-lock';
 import { SLUG_PATTERN, SLUG_RULE } from '../model/slug';
 
 export const REPO_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;

@@ -1,5 +1,5 @@
-import type { SkillFile } from '../model/skill-files';
-import type { GateReport, GateVerdict } from '../model/skill-verdict';
+import type { SkillFile } from '../model/skills/skill-files';
+import type { GateReport, GateVerdict } from '../model/skills/skill-verdict';
 import type { SkillReviewer } from '../ports/skill-sources';
 import { checkSkillFiles } from './skill-gate';
 

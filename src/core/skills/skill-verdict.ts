@@ -1,4 +1,4 @@
-import type { GateFinding, GateVerdict } from '../model/skill-verdict';
+import type { GateFinding, GateVerdict } from '../model/skills/skill-verdict';
 
 export function verdictOf(findings: readonly GateFinding[]): GateVerdict {
   return findings.length === 0 ? { verdict: 'pass' } : { verdict: 'fail', reasons: [...findings] };

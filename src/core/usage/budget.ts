@@ -1,4 +1,4 @@
-import type { Budget, BudgetPeriod, BudgetUnit, Spent } from '../model/budget';
+import type { Budget, BudgetPeriod, BudgetUnit, Spent } from '../model/usage/budget';
 
 /** The first moment of the period `now` is in (UTC). */
 export function periodStart(per: BudgetPeriod, now: Date): Date {

@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../model/token-usage';
+import type { TokenUsage } from '../model/usage/token-usage';
 
 /**
  * O3: list prices in US dollars per million tokens, for the models Summon knows. Written on

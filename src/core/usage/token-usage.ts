@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../model/token-usage';
+import type { TokenUsage } from '../model/usage/token-usage';
 
 export const NO_USAGE: TokenUsage = {
   inputTokens: 0,

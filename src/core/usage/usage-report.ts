@@ -1,5 +1,5 @@
 import { NotFoundError } from '../errors';
-import type { UsageGrouping, UsageReportRow } from '../model/usage-report';
+import type { UsageGrouping, UsageReportRow } from '../model/usage/usage-report';
 import type { Store } from '../ports/store';
 import { formatUsd } from './budget';
 import { totalTokens } from './token-usage';

@@ -1,4 +1,4 @@
-import type { Budget } from '../model/budget';
+import type { Budget } from '../model/usage/budget';
 import type { BudgetEntry } from './workspace-file-schema';
 
 /** O3: a workspace file's budget entry as stored (the schema has checked it). */

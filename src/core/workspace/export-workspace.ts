@@ -1,6 +1,6 @@
 import { NotFoundError } from '../errors';
 import type { AgentRecord } from '../model/records';
-import type { LockEntry, SkillSources } from '../model/skill-lock';
+import type { LockEntry, SkillSources } from '../model/skills/skill-lock';
 import type { StoreTx } from '../ports/store';
 import { installedSource } from './apply-workspace-file';
 import { budgetEntryOf } from './budget-entries';

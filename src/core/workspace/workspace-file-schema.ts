@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { ADAPTER_IDS, SILENCE_TIMEOUT_RANGE } from '../model/agent';
-import { BUDGET_PERIODS } from '../model/budget';
 import { GUARDRAIL_ACTIONS, GUARDRAIL_DECISIONS } from '../model/guardrail';
 import { MEMBER_ROLES } from '../model/member';
-import { RELAY_LEVELS } from '../model/relay-level';
+import { RELAY_LEVELS } from '../model/relays/relay-level';
 import { SLUG_PATTERN, SLUG_RULE } from '../model/slug';
 import { AUTONOMY_LEVELS, SPACE_MODES, WHILE_RUNNING } from '../model/space';
+import { BUDGET_PERIODS } from '../model/usage/budget';
 import { DOMAIN_PATTERN, DOMAIN_RULE } from '../network/allowed-domains';
 import { skillReviewSchema, skillSourceSchema } from '../skills/skill-lock';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { AnthropicRunner } from '../../../src/adapters/runners/anthropic-runner';
 import { OpenAiRunner } from '../../../src/adapters/runners/openai-runner';
 import { createTurnTools } from '../../../src/app/turn-tools';
-import type { Budget } from '../../../src/core/model/budget';
+import type { Budget } from '../../../src/core/model/usage/budget';
 import type { Runner } from '../../../src/core/ports/runner';
 import {
   describeEntry,

@@ -1,5 +1,5 @@
 import { NotFoundError, ValidationError } from '../../../src/core/errors';
-import type { ApprovalRecord } from '../../../src/core/model/approval-record';
+import type { ApprovalRecord } from '../../../src/core/model/approvals/approval-record';
 import type { ApprovalStatus } from '../../../src/core/model/guardrail';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';

@@ -1,4 +1,4 @@
-import type { SkillFile } from '../../../src/core/model/skill-files';
+import type { SkillFile } from '../../../src/core/model/skills/skill-files';
 import { skillContentHash } from '../../../src/core/skills/content-hash';
 import { checkSkillFiles } from '../../../src/core/skills/skill-gate';
 import { formatVerdict } from '../../../src/core/skills/skill-verdict';

@@ -1,5 +1,5 @@
 import { StreamJsonTranslator } from '../../../src/adapters/runners/command/stream-json-events';
-import type { Budget } from '../../../src/core/model/budget';
+import type { Budget } from '../../../src/core/model/usage/budget';
 import { budgetMessage, budgetsFor, isExhausted, periodStart } from '../../../src/core/usage/budget';
 import { costOf, PRICES_AS_OF, priceOf } from '../../../src/core/usage/price-table';
 import { parseSince } from '../../../src/core/usage/usage-since';

@@ -1,5 +1,5 @@
 import type { GuardrailAction } from '../../model/guardrail';
-import type { PromptResponse, WaitResponse } from '../../model/relay-protocol';
+import type { PromptResponse, WaitResponse } from '../../model/relays/relay-protocol';
 import type { RelayCall, RelayClient } from '../../ports/relay-client';
 import { parseAgentAddress, qualifiedName } from '../../relays/relay-address';
 import { checkRelayChain } from '../../relays/relay-chain';

@@ -1,4 +1,4 @@
-import type { ApprovalRecord } from '../../model/approval-record';
+import type { ApprovalRecord } from '../../model/approvals/approval-record';
 import type { OutboundMessage } from '../../ports/chat-platform';
 
 /** G4, P5: the card people approve or deny from; its buttons carry only the record id. */

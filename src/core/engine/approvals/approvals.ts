@@ -1,7 +1,7 @@
 import { AppError, NotFoundError } from '../../errors';
 import { approvalExpiry, approvalOutcome, DEFAULT_APPROVAL_TTL_MS, decideApproval } from '../../guardrails';
-import type { ApprovalOutcome } from '../../model/approval';
-import type { ApprovalDetails, ApprovalRecord } from '../../model/approval-record';
+import type { ApprovalOutcome } from '../../model/approvals/approval';
+import type { ApprovalDetails, ApprovalRecord } from '../../model/approvals/approval-record';
 import type { GuardrailAction } from '../../model/guardrail';
 import type { Platform } from '../../model/platform';
 import type { PlatformActor } from '../../ports/chat-engine';

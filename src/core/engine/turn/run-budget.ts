@@ -1,4 +1,4 @@
-import type { Budget, Spent } from '../../model/budget';
+import type { Budget, Spent } from '../../model/usage/budget';
 import type { RunnerEvent } from '../../ports/runner';
 import { budgetsFor, isExhausted, periodStart } from '../../usage/budget';
 import { costOf } from '../../usage/price-table';

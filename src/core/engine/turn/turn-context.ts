@@ -1,8 +1,8 @@
 import { NotFoundError } from '../../errors';
 import { parsePersonMessage } from '../../mentions';
-import type { Budget } from '../../model/budget';
 import type { ConversationRecord, MessageRecord } from '../../model/conversation-records';
 import type { AgentRecord, MemberRecord, RunRecord, SkillRecord, SpaceRecord } from '../../model/records';
+import type { Budget } from '../../model/usage/budget';
 import type { TurnReads } from '../../ports/turn-reads';
 import type { HistoryMessage, PromptInput } from '../../prompt';
 import { loadSkillCommands } from '../../prompt/skill-commands';

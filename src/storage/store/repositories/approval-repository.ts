@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { NotFoundError, ValidationError } from '../../../core/errors';
-import type { ApprovalDetails, ApprovalRecord } from '../../../core/model/approval-record';
+import type { ApprovalDetails, ApprovalRecord } from '../../../core/model/approvals/approval-record';
 import type { ApprovalRepository } from '../../../core/ports/approval-store';
 import { ApprovalEntity, type ApprovalRow } from '../../entities/approval.entity';
 import { isUuid } from '../ids';

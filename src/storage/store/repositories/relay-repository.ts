@@ -1,11 +1,11 @@
 import type { EntityManager } from 'typeorm';
-import type { RelayLevel } from '../../../core/model/relay-level';
+import type { RelayLevel } from '../../../core/model/relays/relay-level';
 import {
   DEFAULT_RELAY_SETTINGS,
   type RelayOfferRecord,
   type RelayPairingRecord,
   type RelaySettings,
-} from '../../../core/model/relay-records';
+} from '../../../core/model/relays/relay-records';
 import type { RelayRepository } from '../../../core/ports/relay-store';
 import { isRelayLevel } from '../../../core/relays/relay-level';
 import { isUuid } from '../ids';

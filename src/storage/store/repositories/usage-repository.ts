@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { UsageReportRow } from '../../../core/model/usage-report';
+import type { UsageReportRow } from '../../../core/model/usage/usage-report';
 import type { UsageRepository } from '../../../core/ports/usage-store';
 import { isUuid } from '../ids';
 import { queryRecords } from '../query-records';

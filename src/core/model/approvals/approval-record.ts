@@ -1,4 +1,4 @@
-import type { ApprovalStatus, GuardrailAction } from './guardrail';
+import type { ApprovalStatus, GuardrailAction } from '../guardrail';
 
 /** G4: what an approval card shows: a one-line summary and detail lines (repo, ref, old → new, commits). */
 export interface ApprovalDetails {

@@ -1,5 +1,5 @@
-import type { ApprovalStatus } from './guardrail';
-import type { MemberRole } from './member';
+import type { ApprovalStatus } from '../guardrail';
+import type { MemberRole } from '../member';
 
 /**
  * G4: an approval request created by an `ask`. Functions over it are generic, so a richer
