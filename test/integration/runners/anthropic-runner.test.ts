@@ -6,7 +6,7 @@ import { collectEvents, runnerRequest, testAgent } from '../../support/runner-re
 import { AnthropicStandIn, type RecordedRequest } from '../../support/stand-ins/anthropic-stand-in';
 
 const API_KEY = 'sk-ant-test-SECRET-5b1f0c';
-// Not the lead's default (claude-sonnet-4-5): SDK 1.14 console.warns on every call to a deprecated model.
+// A model the SDK does not call deprecated (it console.warns on every call to one).
 const DEFAULT_MODEL = 'claude-sonnet-4-6';
 
 const agent = (overrides: Partial<AgentRecord> = {}): AgentRecord => testAgent({ ...overrides });

@@ -65,7 +65,7 @@ describe.each(DATABASE_KINDS)('summon apply / export on %s', (kind) => {
       systemPrompt: 'Prefer small pull requests.',
       skills: ['testing'],
       adapter: 'builtin',
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-4-6',
       effort: 'medium',
       contextSize: 200000,
       silenceTimeoutMinutes: 10,
@@ -240,7 +240,7 @@ guardrails:
     await service.apply(await acme());
     const root = path.join(dataDir.path, 'acme');
     const aliceMd = await readFile(path.join(root, 'agents/alice/AGENTS.md'), 'utf8');
-    expect(aliceMd).toContain('model: claude-sonnet-4-5');
+    expect(aliceMd).toContain('model: claude-sonnet-4-6');
     expect(aliceMd).toContain('## Agent instructions\n\nPrefer small pull requests.');
     expect(await readlink(path.join(root, 'agents/alice/.agents/skills/testing'))).toBe(
       '../../../../skills/testing',
