@@ -39,93 +39,141 @@ export async function prepareAttachments(
 ): Promise<PreparedAttachments> {
   const limits = intake.limits ?? DEFAULT_ATTACHMENT_LIMITS;
   const names = distinctFileNames(refs.map((ref) => ref.name));
-  const images: ImageInput[] = [];
-  const attachments: PromptAttachment[] = [];
-  let bytesLeft = limits.totalBytes;
-  let textLeft = limits.totalTextChars;
+  const prepared: PreparedAttachments = { attachments: [], images: [] };
+  const budget: MessageBudget = { bytesLeft: limits.totalBytes, textLeft: limits.totalTextChars };
 
   for (const [index, ref] of refs.entries()) {
-    const fileName = names[index] ?? 'attachment';
     const log = intake.logger.child({ attachment: ref.id, size: ref.size });
-    const entry = (note: string, size = ref.size, text?: PromptAttachment['text']): void => {
-      attachments.push({
-        name: ref.name,
-        size,
-        mimeType: ref.mimeType,
-        note,
-        ...(text === undefined ? {} : { text }),
-      });
-    };
-    const refused = refusalBeforeDownload(ref, intake, limits, bytesLeft);
+    const refused = refusalBeforeDownload(ref, intake, limits, budget.bytesLeft);
     if (refused !== null) {
       log.info({ reason: refused }, 'attachment not fetched');
-      entry(refused);
+      prepared.attachments.push(entryOf(ref, refused));
       continue;
     }
     const result = await (intake.fetcher as AttachmentFetcher).download(ref, {
-      maxBytes: Math.min(limits.fileBytes, bytesLeft),
+      maxBytes: Math.min(limits.fileBytes, budget.bytesLeft),
       timeoutMs: limits.downloadTimeoutMs,
       ...(intake.signal === undefined ? {} : { signal: intake.signal }),
     });
     if (!result.ok) {
       log.warn({ reason: result.reason, sentence: result.sentence }, 'attachment download failed');
-      entry(`not fetched: ${result.sentence}`);
+      prepared.attachments.push(entryOf(ref, `not fetched: ${result.sentence}`));
       continue;
     }
-    const { bytes } = result;
-    bytesLeft -= bytes.length;
-    const save = async (why: string): Promise<string> => {
-      if (intake.shelf === undefined)
-        return `${why}it was received but not kept: there is no working folder for files.`;
-      try {
-        const path = await intake.shelf.save(intake.workingDir, fileName, bytes);
-        return `${why}saved as \`${path}\` in your working folder.`;
-      } catch (error) {
-        log.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'attachment could not be saved',
-        );
-        return `${why}it could not be saved in your working folder.`;
-      }
+    budget.bytesLeft -= result.bytes.length;
+    const file: FetchedFile = {
+      ref,
+      fileName: names[index] ?? 'attachment',
+      bytes: result.bytes,
+      mimeType: result.mimeType,
+      log,
     };
-    const kind = classifyAttachment(bytes, result.mimeType ?? ref.mimeType);
-    if (kind.kind === 'image') {
-      if (intake.takesImages && bytes.length <= limits.imageBytes) {
-        images.push({
-          name: ref.name,
-          mediaType: kind.mediaType,
-          base64: Buffer.from(bytes).toString('base64'),
-        });
-        entry('shown to you as an image.', bytes.length);
-      } else {
-        const why = intake.takesImages
-          ? `too large to show as an image (over ${describeSize(limits.imageBytes)}); `
-          : 'this agent takes no image input; ';
-        entry(await save(why), bytes.length);
-      }
-      continue;
-    }
-    if (kind.kind === 'text' && textLeft > 0) {
-      const excerpt = textExcerpt(bytes, Math.min(limits.textChars, textLeft));
-      textLeft -= excerpt.text.length;
-      if (!excerpt.cut) {
-        entry('its text follows below.', bytes.length, { body: excerpt.text, cutNote: null });
-        continue;
-      }
-      const saved = await save('');
-      entry('its beginning follows below.', bytes.length, {
-        body: excerpt.text,
-        cutNote: `(${ref.name} is cut here: ${excerpt.text.length.toLocaleString('en-US')} of its ${excerpt.totalChars.toLocaleString('en-US')} characters are shown. The whole file: ${saved})`,
-      });
-      continue;
-    }
-    const why =
-      kind.kind === 'text'
-        ? `the message's text files together exceed the ${limits.totalTextChars.toLocaleString('en-US')} characters shown; `
-        : '';
-    entry(await save(why), bytes.length);
+    await placeFile(file, intake, limits, budget, prepared);
   }
-  return { attachments, images };
+  return prepared;
+}
+
+/** P13: what is left of the message's bounds, across its files. */
+interface MessageBudget {
+  bytesLeft: number;
+  textLeft: number;
+}
+
+/** A file that was downloaded, with the name it is saved under and its own log. */
+interface FetchedFile {
+  ref: AttachmentRef;
+  fileName: string;
+  bytes: Uint8Array;
+  mimeType: string | null;
+  log: Logger;
+}
+
+/** The prompt's line for a file: its name and size, and what became of it. */
+function entryOf(
+  ref: AttachmentRef,
+  note: string,
+  size = ref.size,
+  text?: PromptAttachment['text'],
+): PromptAttachment {
+  return {
+    name: ref.name,
+    size,
+    mimeType: ref.mimeType,
+    note,
+    ...(text === undefined ? {} : { text }),
+  };
+}
+
+/** P13: a downloaded file shown as an image, given as text, or saved in the working folder. */
+async function placeFile(
+  file: FetchedFile,
+  intake: AttachmentIntake,
+  limits: AttachmentLimits,
+  budget: MessageBudget,
+  prepared: PreparedAttachments,
+): Promise<void> {
+  const { ref, bytes } = file;
+  const kind = classifyAttachment(bytes, file.mimeType ?? ref.mimeType);
+  if (kind.kind === 'image') {
+    if (intake.takesImages && bytes.length <= limits.imageBytes) {
+      prepared.images.push({
+        name: ref.name,
+        mediaType: kind.mediaType,
+        base64: Buffer.from(bytes).toString('base64'),
+      });
+      prepared.attachments.push(entryOf(ref, 'shown to you as an image.', bytes.length));
+      return;
+    }
+    const why = intake.takesImages
+      ? `too large to show as an image (over ${describeSize(limits.imageBytes)}); `
+      : 'this agent takes no image input; ';
+    prepared.attachments.push(entryOf(ref, await saveFile(file, intake, why), bytes.length));
+    return;
+  }
+  if (kind.kind === 'text' && budget.textLeft > 0) {
+    prepared.attachments.push(await textEntry(file, intake, limits, budget));
+    return;
+  }
+  const why =
+    kind.kind === 'text'
+      ? `the message's text files together exceed the ${limits.totalTextChars.toLocaleString('en-US')} characters shown; `
+      : '';
+  prepared.attachments.push(entryOf(ref, await saveFile(file, intake, why), bytes.length));
+}
+
+/** A text file's text in the prompt, bounded; when cut, the whole file is saved and named. */
+async function textEntry(
+  file: FetchedFile,
+  intake: AttachmentIntake,
+  limits: AttachmentLimits,
+  budget: MessageBudget,
+): Promise<PromptAttachment> {
+  const { ref, bytes } = file;
+  const excerpt = textExcerpt(bytes, Math.min(limits.textChars, budget.textLeft));
+  budget.textLeft -= excerpt.text.length;
+  if (!excerpt.cut)
+    return entryOf(ref, 'its text follows below.', bytes.length, { body: excerpt.text, cutNote: null });
+  const saved = await saveFile(file, intake, '');
+  return entryOf(ref, 'its beginning follows below.', bytes.length, {
+    body: excerpt.text,
+    cutNote: `(${ref.name} is cut here: ${excerpt.text.length.toLocaleString('en-US')} of its ${excerpt.totalChars.toLocaleString('en-US')} characters are shown. The whole file: ${saved})`,
+  });
+}
+
+/** P13: the file kept in the working folder; the sentence says where, or why it is not. */
+async function saveFile(file: FetchedFile, intake: AttachmentIntake, why: string): Promise<string> {
+  if (intake.shelf === undefined)
+    return `${why}it was received but not kept: there is no working folder for files.`;
+  try {
+    const path = await intake.shelf.save(intake.workingDir, file.fileName, file.bytes);
+    return `${why}saved as \`${path}\` in your working folder.`;
+  } catch (error) {
+    file.log.warn(
+      { err: error instanceof Error ? error.message : String(error) },
+      'attachment could not be saved',
+    );
+    return `${why}it could not be saved in your working folder.`;
+  }
 }
 
 /** Why a file is not even downloaded, or null. */

@@ -1,10 +1,11 @@
+import type { ApprovalRecord } from '../model/approvals/approval-record';
 import type { GitPushRecord, RefUpdate } from '../model/git-gateway';
 import type { RunRecord } from '../model/records';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { Metrics } from '../ports/metrics';
 import { noProcessSlots, type ProcessSlots } from '../ports/process-slots';
-import type { RunApprovals } from '../ports/run-approvals';
+import type { ApprovalWait, RunApprovals } from '../ports/run-approvals';
 import type { Store } from '../ports/store';
 import { pushApprovalDetails, type UpdateFacts } from './push-card';
 import { resolveRunAction } from './push-policy';
@@ -117,22 +118,8 @@ export class PushGate {
   }
 
   private async ask(request: PushRequest, holder: PushHolder): Promise<PushVerdict> {
-    const { deps } = this;
     const details = pushApprovalDetails(request.repo, request.updates, await holder.inspect());
-    const approval = await deps.approvals
-      .requestApproval({
-        runId: request.run.id,
-        action: 'push_to_remote',
-        details,
-        ...(deps.approvalTtlMs === undefined ? {} : { ttlMs: deps.approvalTtlMs }),
-      })
-      .catch((error: unknown) => {
-        deps.logger.error(
-          { err: error, runId: request.run.id, repo: request.repo },
-          'could not ask for approval',
-        );
-        return null;
-      });
+    const approval = await this.requestApproval(request, details);
     if (approval === null) {
       // G2a: an ask that cannot reach anyone is a no.
       await this.record(request, {
@@ -157,16 +144,9 @@ export class PushGate {
       approvalId: approval.id,
     });
     holder.held(details.summary);
-    // G4, T1: the engine's one approval wait (woken by the decision, no polling); a client
-    // that leaves ends it. T1: the pushing process is idle meanwhile, so its run gives its
-    // process slot back and takes one again only to run on.
-    const outcome = await (deps.processSlots ?? noProcessSlots).suspendWhile(
-      request.run.id,
-      () => deps.approvals.awaitApproval(approval.id, holder.signal),
-      holder.signal,
-    );
+    const outcome = await this.awaitHeld(request, approval.id, holder.signal);
     if (outcome === 'aborted') {
-      await deps.store.transaction((tx) =>
+      await this.deps.store.transaction((tx) =>
         tx.gitPushes.setStatus(
           push.id,
           { status: 'abandoned', reason: 'the client went away while waiting' },
@@ -175,28 +155,75 @@ export class PushGate {
       );
       return { kind: 'gone' };
     }
-    if (outcome !== 'allow') {
-      const reason = outcome === 'expired' ? 'approval expired' : 'denied by approver';
-      await this.finish(push.id, 'refused', reason);
-      return {
-        kind: 'refuse',
-        status: reason,
-        lines: [
-          outcome === 'expired'
-            ? 'Summon: nobody answered the approval card in time; the push was not sent.'
-            : 'Summon: the push was denied on its approval card; nothing was sent.',
-        ],
-        held: true,
-      };
-    }
-    // G4: forwarding re-checks that the approval is bound to exactly this push.
-    const bound = await deps.store.inWorkspace(request.run.workspaceId, async (tx) => ({
-      approval: await tx.approvals.findById(approval.id),
+    if (outcome !== 'allow') return this.refuseUnapproved(push.id, outcome);
+    return this.forwardIfBound(request, push, approval.id);
+  }
+
+  /** G4: the approval card for this push; null (and logged) when it could not be posted. */
+  private requestApproval(
+    request: PushRequest,
+    details: ReturnType<typeof pushApprovalDetails>,
+  ): Promise<ApprovalRecord | null> {
+    const { deps } = this;
+    return deps.approvals
+      .requestApproval({
+        runId: request.run.id,
+        action: 'push_to_remote',
+        details,
+        ...(deps.approvalTtlMs === undefined ? {} : { ttlMs: deps.approvalTtlMs }),
+      })
+      .catch((error: unknown) => {
+        deps.logger.error(
+          { err: error, runId: request.run.id, repo: request.repo },
+          'could not ask for approval',
+        );
+        return null;
+      });
+  }
+
+  /**
+   * G4, T1: the engine's one approval wait (woken by the decision, no polling); a client
+   * that leaves ends it. T1: the pushing process is idle meanwhile, so its run gives its
+   * process slot back and takes one again only to run on.
+   */
+  private awaitHeld(request: PushRequest, approvalId: string, signal: AbortSignal): Promise<ApprovalWait> {
+    const { deps } = this;
+    return (deps.processSlots ?? noProcessSlots).suspendWhile(
+      request.run.id,
+      () => deps.approvals.awaitApproval(approvalId, signal),
+      signal,
+    );
+  }
+
+  /** A held push the approver denied or nobody answered in time: refused, nothing sent. */
+  private async refuseUnapproved(pushId: string, outcome: 'denied' | 'expired'): Promise<PushVerdict> {
+    const reason = outcome === 'expired' ? 'approval expired' : 'denied by approver';
+    await this.finish(pushId, 'refused', reason);
+    return {
+      kind: 'refuse',
+      status: reason,
+      lines: [
+        outcome === 'expired'
+          ? 'Summon: nobody answered the approval card in time; the push was not sent.'
+          : 'Summon: the push was denied on its approval card; nothing was sent.',
+      ],
+      held: true,
+    };
+  }
+
+  /** G4: forwarding re-checks that the approval is bound to exactly this push. */
+  private async forwardIfBound(
+    request: PushRequest,
+    push: GitPushRecord,
+    approvalId: string,
+  ): Promise<PushVerdict> {
+    const bound = await this.deps.store.inWorkspace(request.run.workspaceId, async (tx) => ({
+      approval: await tx.approvals.findById(approvalId),
       push: (await tx.gitPushes.listWaitingForRun(request.run.id)).find((p) => p.id === push.id) ?? null,
     }));
     if (
       bound.approval?.status !== 'approved' ||
-      bound.push?.approvalId !== approval.id ||
+      bound.push?.approvalId !== approvalId ||
       !sameUpdates(bound.push, { repo: request.repo, updates: request.updates })
     ) {
       await this.finish(push.id, 'refused', 'the approval does not match this push');

@@ -19,39 +19,57 @@ export function checkSkillFiles(
   files: readonly SkillFile[],
   limits: SkillLimits = DEFAULT_SKILL_LIMITS,
 ): GateReport {
-  const findings: GateFinding[] = [];
   const skillMd = files.find((f) => f.path === 'SKILL.md');
-  let skill: GateReport['skill'] = null;
-  let listedScripts = new Set<string>();
-  let listedAssets = new Set<string>();
+  const head = checkSkillMd(folderName, skillMd, limits);
+  const findings: GateFinding[] = [...head.findings, ...checkFolderSize(files, limits)];
+  for (const file of files) findings.push(...checkEntry(file, skillMd, limits, head));
+  return { findings, verdict: verdictOf(findings), skill: head.skill };
+}
 
+/** What SKILL.md says: the skill, the files it lists as scripts and assets, and its findings. */
+interface SkillMdCheck {
+  findings: GateFinding[];
+  skill: GateReport['skill'];
+  scripts: Set<string>;
+  assets: Set<string>;
+}
+
+function checkSkillMd(folderName: string, skillMd: SkillFile | undefined, limits: SkillLimits): SkillMdCheck {
+  const check: SkillMdCheck = { findings: [], skill: null, scripts: new Set(), assets: new Set() };
   if (skillMd === undefined || skillMd.kind !== 'file' || skillMd.content === undefined) {
-    findings.push({ rule: 'front-matter', file: 'SKILL.md', message: 'there is no SKILL.md file' });
-  } else if (skillMd.size > limits.maxSkillMdBytes) {
-    findings.push({
+    check.findings.push({ rule: 'front-matter', file: 'SKILL.md', message: 'there is no SKILL.md file' });
+    return check;
+  }
+  if (skillMd.size > limits.maxSkillMdBytes) {
+    check.findings.push({
       rule: 'size',
       file: 'SKILL.md',
       message: `is ${skillMd.size} bytes, more than ${limits.maxSkillMdBytes}`,
     });
-  } else {
-    const parsed = parseSkillMarkdown(skillMd.content.toString('utf8'));
-    if (!parsed.ok) {
-      for (const problem of parsed.problems)
-        findings.push({ rule: 'front-matter', file: 'SKILL.md', line: 1, message: problem });
-    } else {
-      if (parsed.frontMatter.name !== folderName)
-        findings.push({
-          rule: 'front-matter',
-          file: 'SKILL.md',
-          line: 1,
-          message: `name "${parsed.frontMatter.name}" is not its folder's "${folderName}"`,
-        });
-      skill = { frontMatter: parsed.frontMatter, body: parsed.body };
-      listedScripts = new Set(parsed.frontMatter.scripts ?? []);
-      listedAssets = new Set(parsed.frontMatter.assets ?? []);
-    }
+    return check;
   }
+  const parsed = parseSkillMarkdown(skillMd.content.toString('utf8'));
+  if (!parsed.ok) {
+    for (const problem of parsed.problems)
+      check.findings.push({ rule: 'front-matter', file: 'SKILL.md', line: 1, message: problem });
+    return check;
+  }
+  if (parsed.frontMatter.name !== folderName)
+    check.findings.push({
+      rule: 'front-matter',
+      file: 'SKILL.md',
+      line: 1,
+      message: `name "${parsed.frontMatter.name}" is not its folder's "${folderName}"`,
+    });
+  check.skill = { frontMatter: parsed.frontMatter, body: parsed.body };
+  check.scripts = new Set(parsed.frontMatter.scripts ?? []);
+  check.assets = new Set(parsed.frontMatter.assets ?? []);
+  return check;
+}
 
+/** The folder's bounds: how many files, and how many bytes in all. */
+function checkFolderSize(files: readonly SkillFile[], limits: SkillLimits): GateFinding[] {
+  const findings: GateFinding[] = [];
   const regular = files.filter((f) => f.kind !== 'directory');
   if (regular.length > limits.maxFiles)
     findings.push({
@@ -66,35 +84,33 @@ export function checkSkillFiles(
       file: '.',
       message: `${total} bytes in all, more than ${limits.maxTotalBytes}`,
     });
+  return findings;
+}
 
-  for (const file of files) {
-    if (file.path.split('/').some((part) => part.startsWith('.'))) {
-      findings.push({ rule: 'hidden-file', file: file.path, message: 'hidden files are not allowed' });
-      continue;
-    }
-    if (file.kind === 'directory') continue;
-    if (file.kind === 'other') {
-      findings.push({ rule: 'symlink', file: file.path, message: 'not a regular file, folder or link' });
-      continue;
-    }
-    if (file.kind === 'symlink') {
-      const target = file.linkTarget ?? '';
-      const resolved = path.normalize(path.join(path.dirname(file.path), target));
-      if (path.isAbsolute(target) || resolved === '..' || resolved.startsWith('../'))
-        findings.push({ rule: 'symlink', file: file.path, message: `links out of the skill (to ${target})` });
-      continue;
-    }
-    if (file.size > limits.maxFileBytes && file !== skillMd) {
-      findings.push({
-        rule: 'size',
-        file: file.path,
-        message: `is ${file.size} bytes, more than ${limits.maxFileBytes}`,
-      });
-      continue;
-    }
-    findings.push(...checkFile(file, listedScripts, listedAssets));
+/** One entry of the folder: hidden, a link out, too large, or a file whose content is checked. */
+function checkEntry(
+  file: SkillFile,
+  skillMd: SkillFile | undefined,
+  limits: SkillLimits,
+  listed: Pick<SkillMdCheck, 'scripts' | 'assets'>,
+): GateFinding[] {
+  if (file.path.split('/').some((part) => part.startsWith('.')))
+    return [{ rule: 'hidden-file', file: file.path, message: 'hidden files are not allowed' }];
+  if (file.kind === 'directory') return [];
+  if (file.kind === 'other')
+    return [{ rule: 'symlink', file: file.path, message: 'not a regular file, folder or link' }];
+  if (file.kind === 'symlink') {
+    const target = file.linkTarget ?? '';
+    const resolved = path.normalize(path.join(path.dirname(file.path), target));
+    return path.isAbsolute(target) || resolved === '..' || resolved.startsWith('../')
+      ? [{ rule: 'symlink', file: file.path, message: `links out of the skill (to ${target})` }]
+      : [];
   }
-  return { findings, verdict: verdictOf(findings), skill };
+  if (file.size > limits.maxFileBytes && file !== skillMd)
+    return [
+      { rule: 'size', file: file.path, message: `is ${file.size} bytes, more than ${limits.maxFileBytes}` },
+    ];
+  return checkFile(file, listed.scripts, listed.assets);
 }
 
 function checkFile(file: SkillFile, scripts: Set<string>, assets: Set<string>): GateFinding[] {

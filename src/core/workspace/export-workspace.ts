@@ -1,5 +1,12 @@
 import { NotFoundError } from '../errors';
-import type { AgentRecord } from '../model/records';
+import type {
+  AgentRecord,
+  ChannelBindingRecord,
+  GuardrailRuleRecord,
+  MemberRecord,
+  SkillRecord,
+  SpaceRecord,
+} from '../model/records';
 import type { LockEntry, SkillSources } from '../model/skills/skill-lock';
 import type { StoreTx } from '../ports/store';
 import { installedSource } from './apply-workspace-file';
@@ -8,6 +15,8 @@ import type {
   AgentEntry,
   ChannelEntry,
   GuardrailEntry,
+  MemberEntry,
+  SkillEntry,
   SpaceEntry,
   WorkspaceFile,
 } from './workspace-file-schema';
@@ -39,57 +48,22 @@ export async function exportWorkspace(
     await tx.channelBindings.listForWorkspace(id),
     await tx.guardrails.list(id),
   ];
-  const agentName = new Map(agents.map((a) => [a.id, a.name]));
-  const memberName = new Map(members.map((m) => [m.id, m.nickname]));
-  const spaceName = new Map(spaces.map((s) => [s.id, s.name]));
+  const names: NameMaps = {
+    agent: new Map(agents.map((a) => [a.id, a.name])),
+    member: new Map(members.map((m) => [m.id, m.nickname])),
+    space: new Map(spaces.map((s) => [s.id, s.name])),
+  };
 
   const slack = bindings.find((b) => b.platform === 'slack');
   const discord = bindings.find((b) => b.platform === 'discord');
   const file: WorkspaceFile = { workspace: workspace.slug, name: workspace.name };
   if (slack) file.slack = { teamId: slack.externalId };
   if (discord) file.discord = { guildId: discord.externalId };
-  file.members = members.map((m) => ({
-    nickname: m.nickname,
-    role: m.role,
-    ...(m.slackUserId === null ? {} : { slack: m.slackUserId }),
-    ...(m.discordUserId === null ? {} : { discord: m.discordUserId }),
-  }));
-  file.agents = agents.map((agent) => agentEntry(agent, agentName));
-  // A6: an installed skill is exported as its pin, never as inline text.
-  file.skills = skills.map((s) => {
-    const pinned = skillsOnDisk.installed[s.name];
-    return pinned === undefined
-      ? { name: s.name, description: s.description, body: s.body }
-      : { name: s.name, source: installedSource(s.name, pinned) };
-  });
-
-  const spaceEntries: SpaceEntry[] = [];
-  for (const space of spaces) {
-    const participants = (await tx.spaces.listParticipants(space.id)).map((p) =>
-      p.kind === 'agent' ? agentName.get(p.agentId) : memberName.get(p.memberId),
-    );
-    spaceEntries.push({
-      name: space.name,
-      context: space.context,
-      mode: space.mode,
-      autonomy: space.autonomy,
-      dedicated: space.dedicated,
-      whileRunning: space.whileRunning,
-      participants: participants.filter((name): name is string => name !== undefined),
-      repos: space.repos,
-      channels: channels.filter((c) => c.spaceId === space.id).flatMap(channelEntry),
-    });
-  }
-  file.spaces = spaceEntries;
-
-  file.guardrails = rules.flatMap((rule): GuardrailEntry[] => {
-    const scopeName =
-      rule.scopeKind === 'agent' ? agentName.get(rule.scopeId ?? '') : spaceName.get(rule.scopeId ?? '');
-    const scope = rule.scopeKind === 'workspace' ? 'workspace' : `${rule.scopeKind}:${scopeName}`;
-    return rule.scopeKind !== 'workspace' && scopeName === undefined
-      ? []
-      : [{ scope, action: rule.action, decision: rule.decision }];
-  });
+  file.members = members.map(memberEntry);
+  file.agents = agents.map((agent) => agentEntry(agent, names.agent));
+  file.skills = skills.map((skill) => skillEntry(skill, skillsOnDisk.installed));
+  file.spaces = await spaceEntries(tx, spaces, channels, names);
+  file.guardrails = rules.flatMap((rule) => guardrailEntry(rule, names));
   file.sandbox = { allowedDomains: [...workspace.allowedDomains] };
   file.skillSources = skillsOnDisk.sources.sources;
   if (skillsOnDisk.sources.review !== undefined) file.skillReview = skillsOnDisk.sources.review;
@@ -102,6 +76,67 @@ export async function exportWorkspace(
     accept: relays.accepted.map((a) => ({ relay: a.relay, level: a.level })),
   };
   return file;
+}
+
+/** Ids to names: the workspace file names agents, members and spaces, never their ids. */
+interface NameMaps {
+  agent: Map<string, string>;
+  member: Map<string, string>;
+  space: Map<string, string>;
+}
+
+function memberEntry(member: MemberRecord): MemberEntry {
+  return {
+    nickname: member.nickname,
+    role: member.role,
+    ...(member.slackUserId === null ? {} : { slack: member.slackUserId }),
+    ...(member.discordUserId === null ? {} : { discord: member.discordUserId }),
+  };
+}
+
+/** A6: an installed skill is exported as its pin, never as inline text. */
+function skillEntry(skill: SkillRecord, installed: Record<string, LockEntry>): SkillEntry {
+  const pinned = installed[skill.name];
+  return pinned === undefined
+    ? { name: skill.name, description: skill.description, body: skill.body }
+    : { name: skill.name, source: installedSource(skill.name, pinned) };
+}
+
+/** Each space with its participants (by name) and its channels, read one space after another. */
+async function spaceEntries(
+  tx: StoreTx,
+  spaces: readonly SpaceRecord[],
+  channels: readonly ChannelBindingRecord[],
+  names: NameMaps,
+): Promise<SpaceEntry[]> {
+  const entries: SpaceEntry[] = [];
+  for (const space of spaces) {
+    const participants = (await tx.spaces.listParticipants(space.id)).map((p) =>
+      p.kind === 'agent' ? names.agent.get(p.agentId) : names.member.get(p.memberId),
+    );
+    entries.push({
+      name: space.name,
+      context: space.context,
+      mode: space.mode,
+      autonomy: space.autonomy,
+      dedicated: space.dedicated,
+      whileRunning: space.whileRunning,
+      participants: participants.filter((name): name is string => name !== undefined),
+      repos: space.repos,
+      channels: channels.filter((c) => c.spaceId === space.id).flatMap(channelEntry),
+    });
+  }
+  return entries;
+}
+
+/** A rule scoped to an agent or space that no longer exists is left out. */
+function guardrailEntry(rule: GuardrailRuleRecord, names: NameMaps): GuardrailEntry[] {
+  const scopeName =
+    rule.scopeKind === 'agent' ? names.agent.get(rule.scopeId ?? '') : names.space.get(rule.scopeId ?? '');
+  const scope = rule.scopeKind === 'workspace' ? 'workspace' : `${rule.scopeKind}:${scopeName}`;
+  return rule.scopeKind !== 'workspace' && scopeName === undefined
+    ? []
+    : [{ scope, action: rule.action, decision: rule.decision }];
 }
 
 function agentEntry(agent: AgentRecord, agentName: Map<string, string>): AgentEntry {
