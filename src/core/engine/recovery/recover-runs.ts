@@ -11,16 +11,18 @@ import { parkOrResumeAwaiting, resumeTurnsAwaitingRun } from '../waits/parked-tu
 import { showEndedRun } from './ended-run-card';
 import { abandonHeldPushes, pushAgainNote } from './held-pushes';
 import type { RecoveryDeps } from './recovery-deps';
+import { restartFromPrompt } from './restart-from-prompt';
 import { settleUnheldSession } from './unheld-session';
 
 /**
  * A12, T2: a run left `running` by a worker that died (its heartbeat stopped) is resumed from
  * its checkpoint when it has one (a built-in runner's turn): back to the queue, or, while the
  * call it was at waits for a person's approval, a question's answer or another agent's run,
- * parked until that decision, answer or end re-enqueues it.
- * Without a checkpoint (a CLI agent, A9) it becomes `dead`, and its thread is told; queued runs whose wake-up was lost (an in-process queue dies with its
- * process) are enqueued again. Runs at start and then periodically, so one worker notices
- * another's death. Enqueueing is idempotent: a run already waiting is not added twice.
+ * parked until that decision, answer or end re-enqueues it. A built-in runner's turn that died
+ * before its first checkpoint starts again from its prompt (`restartFromPrompt`). Only a CLI
+ * agent's turn (A9) becomes `dead`, and its thread is told. Queued runs whose wake-up was lost
+ * (an in-process queue dies with its process) are enqueued again. Runs at start and then
+ * periodically, so one worker notices another's death. Enqueueing is idempotent: a run already waiting is not added twice.
  */
 export async function recoverRuns(
   deps: RecoveryDeps,
@@ -62,7 +64,8 @@ export async function recoverRuns(
  * T2: a silent run with a checkpoint. Waiting on a pending approval: parked (no process holds
  * it; the decision re-enqueues it), and expired once its time is up; on a question or another
  * run (A9): parked until the answer or the run's end (`parked-turns.ts`).
- * Otherwise it goes back to the queue and resumes from the checkpoint. `none`: no checkpoint.
+ * Otherwise it goes back to the queue and resumes from the checkpoint. `none`: no checkpoint,
+ * and a runner that never writes one (A9).
  */
 async function recoverSilentRun(
   deps: RecoveryDeps,
@@ -76,7 +79,8 @@ async function recoverSilentRun(
     const approvalId = checkpoint?.approvalId ?? null;
     return { checkpoint, approval: approvalId === null ? null : await tx.approvals.findById(approvalId) };
   });
-  if (checkpoint === null) return 'none';
+  // T2: no checkpoint: a built-in turn starts again from its prompt; a CLI agent's is dead.
+  if (checkpoint === null) return restartFromPrompt(deps, run);
   const told = pushes.length > 0 && checkpoint.approvalId === null;
   const resolved = told ? interruptInFlight(checkpoint.checkpoint, pushAgainNote(pushes)) : null;
   if (resolved !== null) {
@@ -142,6 +146,8 @@ async function markDead(deps: RecoveryDeps, run: RunRecord, now: Date, staleBefo
     if (current?.status !== 'running') return null;
     // A12: its heartbeat came back since it was listed (its process was alive after all).
     if (current.lastEventAt !== null && current.lastEventAt >= staleBefore) return null;
+    // T2: a checkpoint written since it was read: it resumes (the next sweep), never dead.
+    if ((await tx.checkpoints.find(run.id)) !== null) return null;
     // P16: a message that waited to join the dead turn starts a turn of its own.
     const leftovers = await queueLeftoverSteering(tx, deps, run);
     await tx.runs.update(run.id, {

@@ -105,7 +105,8 @@ export function checkpointWriter(
 
 /**
  * T2: a run no process holds goes back to the queue, to resume from its checkpoint on any
- * worker. `parkedOn`: only if it is parked on that approval (a decision's click); otherwise
+ * worker (or from its prompt when a built-in runner had not written one yet, `restartFromPrompt`:
+ * its run keeps its card's ref, so the turn goes on on the same card). `parkedOn`: only if it is parked on that approval (a decision's click); otherwise
  * (recovery) a run still `running` whose worker died. False when someone else took it.
  */
 export async function requeueFromCheckpoint(
