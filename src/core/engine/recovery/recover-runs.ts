@@ -47,7 +47,7 @@ export async function recoverRuns(
   for (const run of excused ? [] : silent) {
     // One run whose thread cannot be told (a deleted channel) must not stop the others' recovery.
     try {
-      const outcome = await recoverSilentRun(deps, run, now);
+      const outcome = await recoverSilentRun(deps, run, now, staleBefore);
       if (outcome === 'resumed') resumed.push(run.id);
       else if (outcome === 'parked') parked.push(run.id);
       else if (outcome === 'none' && (await markDead(deps, run, now, staleBefore))) dead.push(run.id);
@@ -71,7 +71,10 @@ async function recoverSilentRun(
   deps: RecoveryDeps,
   run: RunRecord,
   now: Date,
+  staleBefore: Date,
 ): Promise<'resumed' | 'parked' | 'none' | 'taken'> {
+  // A12, T2: listed a while ago; another process may have requeued or claimed it since.
+  if (!(await stillSilent(deps, run, staleBefore))) return 'taken';
   // G5, T2: a push it held at the gateway died with its process: the card says push again.
   const pushes = await abandonHeldPushes(deps, run);
   const { checkpoint, approval } = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
@@ -80,7 +83,7 @@ async function recoverSilentRun(
     return { checkpoint, approval: approvalId === null ? null : await tx.approvals.findById(approvalId) };
   });
   // T2: no checkpoint: a built-in turn starts again from its prompt; a CLI agent's is dead.
-  if (checkpoint === null) return restartFromPrompt(deps, run);
+  if (checkpoint === null) return restartFromPrompt(deps, run, staleBefore);
   const told = pushes.length > 0 && checkpoint.approvalId === null;
   const resolved = told ? interruptInFlight(checkpoint.checkpoint, pushAgainNote(pushes)) : null;
   if (resolved !== null) {
@@ -117,7 +120,14 @@ async function recoverSilentRun(
     // G4: due and unanswered: it lapses (the card says so), and the turn resumes to be told.
     await expireApproval(deps, approval);
   }
-  return (await requeueFromCheckpoint(deps, run)) ? 'resumed' : 'taken';
+  return (await requeueFromCheckpoint(deps, run, { silentBefore: staleBefore })) ? 'resumed' : 'taken';
+}
+
+/** A12: the run is still `running` and has proved itself alive no later than `staleBefore`. */
+async function stillSilent(deps: RecoveryDeps, run: RunRecord, staleBefore: Date): Promise<boolean> {
+  const current = await deps.store.inWorkspace(run.workspaceId, (tx) => tx.runs.findById(run.id));
+  if (current?.status !== 'running') return false;
+  return (current.lastEventAt ?? current.startedAt ?? current.createdAt) < staleBefore;
 }
 
 /**

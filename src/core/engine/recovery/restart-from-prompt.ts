@@ -8,15 +8,16 @@ import type { RecoveryDeps } from './recovery-deps';
  * on its way — and nothing it did has an effect to repeat, so it goes back to the queue and
  * starts again from its prompt, on the card whose ref its run holds. A CLI agent's turn (A9),
  * whose process may have done anything, is not run again: `none`. `taken`: another process
- * requeued or claimed it first.
+ * requeued or claimed it first (a compare-and-set on its silence: it is never run twice).
  */
 export async function restartFromPrompt(
   deps: RecoveryDeps,
   run: RunRecord,
+  staleBefore: Date,
 ): Promise<'resumed' | 'taken' | 'none'> {
   const agent = await deps.store.inWorkspace(run.workspaceId, async (tx) =>
     (await tx.agents.list(run.workspaceId)).find((a) => a.id === run.agentId),
   );
   if (agent === undefined || deps.runners(agent).checkpoints !== true) return 'none';
-  return (await requeueFromCheckpoint(deps, run)) ? 'resumed' : 'taken';
+  return (await requeueFromCheckpoint(deps, run, { silentBefore: staleBefore })) ? 'resumed' : 'taken';
 }
