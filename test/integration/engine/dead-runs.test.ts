@@ -115,4 +115,52 @@ describe.each(ENGINE_SETUPS)('A12 dead runs on $name', (setup) => {
     ]);
     expect(scripted.requests).toHaveLength(2);
   });
+
+  it('T2, A12: two processes recovering the same silent built-in run at once: one restarts it, neither marks it dead, it answers once', async () => {
+    const scripted = new ScriptedRunner({}, () => [{ type: 'final', text: 'ok' }]);
+    const builtIn: Runner = { checkpoints: true, run: (request) => scripted.run(request) };
+    h = await openEngineHarness(setup, builtIn);
+    await h.type('@qa first');
+    const [first] = await h.settled(1);
+    const qa = await h.agentId('qa');
+    // Both started (their start-up recovery found nothing) before the run is left behind.
+    const peer = await h.openPeer();
+    const stale = new Date(Date.now() - 10 * 60_000);
+    const orphan = await h.read((tx) =>
+      tx.runs.insert({
+        workspaceId: h.local.workspace.id,
+        agentId: qa,
+        conversationId: first?.conversationId ?? '',
+        triggerMessageId: null,
+        status: 'running',
+        liveness: 'ok',
+        wakeChain: [qa],
+        depth: 1,
+        startedByMemberId: h.local.member.id,
+        startedByAgentId: null,
+        startedAt: stale,
+        finishedAt: null,
+        lastEventAt: stale,
+        error: null,
+      }),
+    );
+
+    const [mine, theirs] = await Promise.all([h.engine.recover(), peer.recover()]);
+    expect([...mine.dead, ...theirs.dead]).toEqual([]);
+    expect([...mine.resumed, ...theirs.resumed]).toEqual([orphan.id]);
+    const finished = await waitFor(async () => {
+      const run = await h.read((tx) => tx.runs.findById(orphan.id));
+      return run?.status === 'succeeded' ? run : null;
+    });
+    expect(finished).toMatchObject({ liveness: 'ok', error: null });
+    await waitFor(async () => h.thread(1).length === 5);
+    expect(h.thread(1).map(describeEntry)).toEqual([
+      'you: @qa first',
+      'status(done) qa',
+      'qa: ok',
+      'status(done) qa',
+      'qa: ok',
+    ]);
+    expect(scripted.requests).toHaveLength(2);
+  });
 });
