@@ -61,11 +61,12 @@ export async function recoverRuns(
 }
 
 /**
- * T2: a silent run with a checkpoint. Waiting on a pending approval: parked (no process holds
+ * T2: a silent run. With a checkpoint waiting on a pending approval: parked (no process holds
  * it; the decision re-enqueues it), and expired once its time is up; on a question or another
- * run (A9): parked until the answer or the run's end (`parked-turns.ts`).
- * Otherwise it goes back to the queue and resumes from the checkpoint. `none`: no checkpoint,
- * and a runner that never writes one (A9).
+ * run (A9): parked until the answer or the run's end (`parked-turns.ts`). Otherwise it goes
+ * back to the queue and resumes from the checkpoint, or from its prompt when a built-in runner
+ * had not written one yet. `none`: no checkpoint, and a runner that never writes one (A9).
+ * `taken`: another process requeued or claimed it since it was listed.
  */
 async function recoverSilentRun(
   deps: RecoveryDeps,
