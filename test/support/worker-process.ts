@@ -13,7 +13,8 @@
  *   `RECEIVED <outcome as JSON>` once routed.
  *
  * Settings (all required): WORKER_DATABASE_URL, WORKER_REDIS_URL, WORKER_QUEUE, WORKER_PREFIX,
- * WORKER_DATA_DIR, WORKER_HEARTBEAT_MS, WORKER_DEAD_AFTER_MS.
+ * WORKER_DATA_DIR, WORKER_HEARTBEAT_MS, WORKER_DEAD_AFTER_MS. Optional: WORKER_CONCURRENCY (turns
+ * at a time; 1 when absent).
  *
  * T2 (`durable-turns.test.ts`): with WORKER_ANTHROPIC_URL, WORKER_ANTHROPIC_KEY and
  * WORKER_COUNT_FILE the turns run on the built-in Anthropic runner against the test's stand-in,
@@ -174,8 +175,8 @@ async function main(): Promise<void> {
       deadAfterMs: Number(setting('WORKER_DEAD_AFTER_MS')),
     },
   });
-  // One turn at a time: what else is accepted waits in Redis while this worker is busy.
-  await engine.start({ concurrency: 1 });
+  // One turn at a time unless told: what else is accepted waits in Redis while this worker is busy.
+  await engine.start({ concurrency: Number(process.env.WORKER_CONCURRENCY ?? '1') });
   platform.onReceive = (message) => {
     engine.receive(message).then(
       (outcome) => say(`RECEIVED ${JSON.stringify(outcome)}`),

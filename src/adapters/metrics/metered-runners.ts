@@ -27,6 +27,8 @@ export function meteredRunners(runners: RunnerResolver, metrics: Metrics): Runne
       ...(runner.takesImages === true ? { takesImages: true } : {}),
       // P16: whether the runner takes steering is the runner's, metered or not.
       ...(runner.takesSteering === true ? { takesSteering: true } : {}),
+      // T2: so is whether it checkpoints its turns (recovery runs them again only then).
+      ...(runner.checkpoints === true ? { checkpoints: true } : {}),
       async *run(request) {
         const started = performance.now();
         for await (const event of runner.run(request)) {

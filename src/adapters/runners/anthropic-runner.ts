@@ -55,6 +55,8 @@ export class AnthropicRunner implements Runner {
   readonly takesImages = true;
   /** P16: people's messages join the turn at its tool boundaries. */
   readonly takesSteering = true;
+  /** T2: checkpointed at its start and at each tool boundary (`startToolLoop`). */
+  readonly checkpoints = true;
   private readonly client: Anthropic | undefined;
 
   constructor(private readonly options: AnthropicRunnerOptions) {

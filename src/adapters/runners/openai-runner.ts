@@ -44,6 +44,8 @@ export class OpenAiRunner implements Runner {
   readonly takesImages = true;
   /** P16: people's messages join the turn at its tool boundaries. */
   readonly takesSteering = true;
+  /** T2: checkpointed at its start and at each tool boundary (`startToolLoop`). */
+  readonly checkpoints = true;
   private readonly client: OpenAI | undefined;
 
   constructor(private readonly options: OpenAiRunnerOptions) {

@@ -86,6 +86,12 @@ export interface RunLaneRepository {
   listByStatus(statuses: readonly RunStatus[]): Promise<RunRecord[]>;
   /** Runs still `running` whose last event is older than `before` (the watchdog's candidates). */
   listSilentSince(before: Date): Promise<RunRecord[]>;
+  /**
+   * T2, A12: a run still `running` and still silent since `before` goes back to `queued`
+   * (liveness `ok`, last event `now`), in one statement: true when it did. False when another
+   * process requeued or claimed it, or its heartbeat came back, since it was found silent.
+   */
+  requeueIfSilent(id: string, before: Date, now: Date): Promise<boolean>;
 }
 
 export type { RunLiveness };

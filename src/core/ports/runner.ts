@@ -83,6 +83,13 @@ export interface Runner {
    * runner without it (a CLI agent) is never steered: a message while it runs queues a turn.
    */
   readonly takesSteering?: boolean;
+  /**
+   * T2, A9: the runner checkpoints a turn before its first model call and at every tool
+   * boundary (the built-in loops), so a turn of it that no process holds is run on from its
+   * checkpoint, or from its prompt when it has none. A runner without it (a CLI agent, whose
+   * process may have done anything) is never run again after a crash.
+   */
+  readonly checkpoints?: boolean;
 }
 
 /** Picks the runner for an agent (A10: no adapter = the built-in loop). */

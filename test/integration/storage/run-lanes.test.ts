@@ -208,4 +208,26 @@ describe.each(DATABASE_KINDS)('runs as the turn engine drives them on %s', (kind
     expect(await silent(4)).toEqual([neverStarted.id, late.id]);
     expect(await silent(21)).toEqual([early.id, neverStarted.id, late.id]);
   });
+
+  it('T2, A12: requeues a running run only while it is still silent, once', async () => {
+    const run = await queue(alice, await newConversation(), 1, 'running');
+    await inWs((tx) => tx.runs.update(run.id, { startedAt: at(1), lastEventAt: at(5), liveness: 'stalled' }));
+
+    // Its heartbeat is newer than the cut-off: it is alive, left alone.
+    expect(await inWs((tx) => tx.runs.requeueIfSilent(run.id, at(5), at(30)))).toBe(false);
+    expect(await inWs((tx) => tx.runs.findById(run.id))).toMatchObject({
+      status: 'running',
+      liveness: 'stalled',
+    });
+
+    expect(await inWs((tx) => tx.runs.requeueIfSilent(run.id, at(6), at(30)))).toBe(true);
+    expect(await inWs((tx) => tx.runs.findById(run.id))).toMatchObject({
+      status: 'queued',
+      liveness: 'ok',
+      lastEventAt: at(30),
+    });
+    // A second process that found it silent too takes nothing.
+    expect(await inWs((tx) => tx.runs.requeueIfSilent(run.id, at(6), at(31)))).toBe(false);
+    expect(await inWs((tx) => tx.runs.requeueIfSilent(MISSING, at(6), at(31)))).toBe(false);
+  });
 });

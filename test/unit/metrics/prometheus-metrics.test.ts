@@ -82,6 +82,18 @@ describe('PrometheusMetrics (the Metrics port over prom-client)', () => {
     expect(sampleValue(f, 'summon_model_tokens_total', { agent: 'reviewer', kind: 'input' })).toBe(20);
     expect(sampleValue(f, 'summon_model_tokens_total', { agent: 'reviewer', kind: 'cache_read' })).toBe(0);
   });
+
+  it('T2: a metered runner checkpoints its turns exactly when the runner it wraps does', () => {
+    const metrics = new PrometheusMetrics();
+    const agent = { name: 'reviewer' } as AgentRecord;
+    const run = async function* () {
+      yield { type: 'final' as const, text: 'ok' };
+    };
+    const builtIn: Runner = { checkpoints: true, run };
+    const cli: Runner = { run };
+    expect(meteredRunners(() => builtIn, metrics)(agent).checkpoints).toBe(true);
+    expect(meteredRunners(() => cli, metrics)(agent).checkpoints).toBeUndefined();
+  });
 });
 
 describe('the strict Prometheus text parser of the tests', () => {

@@ -11,16 +11,18 @@ import { parkOrResumeAwaiting, resumeTurnsAwaitingRun } from '../waits/parked-tu
 import { showEndedRun } from './ended-run-card';
 import { abandonHeldPushes, pushAgainNote } from './held-pushes';
 import type { RecoveryDeps } from './recovery-deps';
+import { restartFromPrompt } from './restart-from-prompt';
 import { settleUnheldSession } from './unheld-session';
 
 /**
  * A12, T2: a run left `running` by a worker that died (its heartbeat stopped) is resumed from
  * its checkpoint when it has one (a built-in runner's turn): back to the queue, or, while the
  * call it was at waits for a person's approval, a question's answer or another agent's run,
- * parked until that decision, answer or end re-enqueues it.
- * Without a checkpoint (a CLI agent, A9) it becomes `dead`, and its thread is told; queued runs whose wake-up was lost (an in-process queue dies with its
- * process) are enqueued again. Runs at start and then periodically, so one worker notices
- * another's death. Enqueueing is idempotent: a run already waiting is not added twice.
+ * parked until that decision, answer or end re-enqueues it. A built-in runner's turn that died
+ * before its first checkpoint starts again from its prompt (`restartFromPrompt`). Only a CLI
+ * agent's turn (A9) becomes `dead`, and its thread is told. Queued runs whose wake-up was lost
+ * (an in-process queue dies with its process) are enqueued again. Runs at start and then
+ * periodically, so one worker notices another's death. Enqueueing is idempotent: a run already waiting is not added twice.
  */
 export async function recoverRuns(
   deps: RecoveryDeps,
@@ -45,7 +47,7 @@ export async function recoverRuns(
   for (const run of excused ? [] : silent) {
     // One run whose thread cannot be told (a deleted channel) must not stop the others' recovery.
     try {
-      const outcome = await recoverSilentRun(deps, run, now);
+      const outcome = await recoverSilentRun(deps, run, now, staleBefore);
       if (outcome === 'resumed') resumed.push(run.id);
       else if (outcome === 'parked') parked.push(run.id);
       else if (outcome === 'none' && (await markDead(deps, run, now, staleBefore))) dead.push(run.id);
@@ -59,16 +61,21 @@ export async function recoverRuns(
 }
 
 /**
- * T2: a silent run with a checkpoint. Waiting on a pending approval: parked (no process holds
+ * T2: a silent run. With a checkpoint waiting on a pending approval: parked (no process holds
  * it; the decision re-enqueues it), and expired once its time is up; on a question or another
- * run (A9): parked until the answer or the run's end (`parked-turns.ts`).
- * Otherwise it goes back to the queue and resumes from the checkpoint. `none`: no checkpoint.
+ * run (A9): parked until the answer or the run's end (`parked-turns.ts`). Otherwise it goes
+ * back to the queue and resumes from the checkpoint, or from its prompt when a built-in runner
+ * had not written one yet. `none`: no checkpoint, and a runner that never writes one (A9).
+ * `taken`: another process requeued or claimed it since it was listed.
  */
 async function recoverSilentRun(
   deps: RecoveryDeps,
   run: RunRecord,
   now: Date,
+  staleBefore: Date,
 ): Promise<'resumed' | 'parked' | 'none' | 'taken'> {
+  // A12, T2: listed a while ago; another process may have requeued or claimed it since.
+  if (!(await stillSilent(deps, run, staleBefore))) return 'taken';
   // G5, T2: a push it held at the gateway died with its process: the card says push again.
   const pushes = await abandonHeldPushes(deps, run);
   const { checkpoint, approval } = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
@@ -76,7 +83,8 @@ async function recoverSilentRun(
     const approvalId = checkpoint?.approvalId ?? null;
     return { checkpoint, approval: approvalId === null ? null : await tx.approvals.findById(approvalId) };
   });
-  if (checkpoint === null) return 'none';
+  // T2: no checkpoint: a built-in turn starts again from its prompt; a CLI agent's is dead.
+  if (checkpoint === null) return restartFromPrompt(deps, run, staleBefore);
   const told = pushes.length > 0 && checkpoint.approvalId === null;
   const resolved = told ? interruptInFlight(checkpoint.checkpoint, pushAgainNote(pushes)) : null;
   if (resolved !== null) {
@@ -113,7 +121,14 @@ async function recoverSilentRun(
     // G4: due and unanswered: it lapses (the card says so), and the turn resumes to be told.
     await expireApproval(deps, approval);
   }
-  return (await requeueFromCheckpoint(deps, run)) ? 'resumed' : 'taken';
+  return (await requeueFromCheckpoint(deps, run, { silentBefore: staleBefore })) ? 'resumed' : 'taken';
+}
+
+/** A12: the run is still `running` and has proved itself alive no later than `staleBefore`. */
+async function stillSilent(deps: RecoveryDeps, run: RunRecord, staleBefore: Date): Promise<boolean> {
+  const current = await deps.store.inWorkspace(run.workspaceId, (tx) => tx.runs.findById(run.id));
+  if (current?.status !== 'running') return false;
+  return (current.lastEventAt ?? current.startedAt ?? current.createdAt) < staleBefore;
 }
 
 /**
@@ -142,6 +157,8 @@ async function markDead(deps: RecoveryDeps, run: RunRecord, now: Date, staleBefo
     if (current?.status !== 'running') return null;
     // A12: its heartbeat came back since it was listed (its process was alive after all).
     if (current.lastEventAt !== null && current.lastEventAt >= staleBefore) return null;
+    // T2: a checkpoint written since it was read: it resumes (the next sweep), never dead.
+    if ((await tx.checkpoints.find(run.id)) !== null) return null;
     // P16: a message that waited to join the dead turn starts a turn of its own.
     const leftovers = await queueLeftoverSteering(tx, deps, run);
     await tx.runs.update(run.id, {

@@ -104,28 +104,45 @@ export function checkpointWriter(
 }
 
 /**
+ * T2: what a requeue is conditioned on: the approval, question or run a parked turn waits on
+ * (a decision, an answer, an end), or (recovery, A12) that the run is still silent since
+ * `silentBefore`; absent: any run still `running`.
+ */
+export type RequeueWhen = string | { silentBefore: Date } | undefined;
+
+/**
  * T2: a run no process holds goes back to the queue, to resume from its checkpoint on any
- * worker. `parkedOn`: only if it is parked on that approval (a decision's click); otherwise
- * (recovery) a run still `running` whose worker died. False when someone else took it.
+ * worker, or from its prompt when its built-in runner had not written one yet (recovery's
+ * `restartFromPrompt`): the run keeps its card's ref, so the turn goes on on the same card.
+ * A string `when`: only if it is parked on that approval, question or run; `silentBefore`:
+ * only if no process claimed or requeued it, nor its heartbeat came back, since it was found
+ * silent. False when someone else took it.
  */
 export async function requeueFromCheckpoint(
   deps: Pick<TurnDeps, 'store' | 'queue' | 'clock' | 'logger'>,
   run: { id: string; workspaceId: string },
-  parkedOn?: string,
+  when?: RequeueWhen,
 ): Promise<boolean> {
   const now = deps.clock.now();
   const step = await deps.store.inWorkspace(run.workspaceId, async (tx) => {
-    const unparked = await tx.checkpoints.unpark(run.id, parkedOn);
-    if (parkedOn !== undefined && !unparked) return null;
-    const current = await tx.runs.findById(run.id);
-    if (current?.status !== 'running') return null;
-    await tx.runs.update(run.id, { status: 'queued', liveness: 'ok', lastEventAt: now });
+    if (typeof when === 'object') {
+      // A12, T2: one compare-and-set: of two processes recovering it, one requeues it.
+      if (!(await tx.runs.requeueIfSilent(run.id, when.silentBefore, now))) return null;
+      await tx.checkpoints.unpark(run.id);
+    } else {
+      const unparked = await tx.checkpoints.unpark(run.id, when);
+      if (when !== undefined && !unparked) return null;
+      const current = await tx.runs.findById(run.id);
+      if (current?.status !== 'running') return null;
+      await tx.runs.update(run.id, { status: 'queued', liveness: 'ok', lastEventAt: now });
+    }
     return (await tx.checkpoints.find(run.id))?.step ?? 0;
   });
   if (step === null) return false;
   // A job id of its own: the dead worker's job may still be held under its lock. (A second
   // job for the same run is harmless: whoever comes second finds it no longer queued.)
   await deps.queue.enqueue({ id: `${run.id}-resume-${step}-${now.getTime()}`, data: { runId: run.id } });
+  const parkedOn = typeof when === 'string' ? when : undefined;
   deps.logger.info({ runId: run.id, parkedOn }, 'turn resumes from its checkpoint');
   return true;
 }

@@ -121,5 +121,19 @@ export const runLaneRepository = (manager: EntityManager): RunLaneRepository => 
         .getMany();
       return found.map(toRunRecord);
     },
+    async requeueIfSilent(id, before, now) {
+      if (!isUuid(id)) return false;
+      // A compare-and-set: under READ COMMITTED a concurrent claim or requeue of the row is
+      // waited for and the condition read again, so only one process requeues it.
+      const result = await rows
+        .createQueryBuilder()
+        .update(RunEntity)
+        .set({ status: 'queued', liveness: 'ok', lastEventAt: now })
+        .where('id = :id', { id })
+        .andWhere("status = 'running'")
+        .andWhere('coalesce(last_event_at, started_at, created_at) < :before', { before })
+        .execute();
+      return (result.affected ?? 0) > 0;
+    },
   };
 };
