@@ -1,6 +1,8 @@
 import { App, HTTPReceiver, SocketModeReceiver, webApi } from '@slack/bolt';
+import { OutageRefusals } from '../../core/ingest/outage-refusals';
 import type { Logger } from '../../core/ports/logger';
 import { boltLogger } from './slack-bolt-logger';
+import { quietRefusals } from './slack-refusals';
 
 export const SLACK_EVENTS_PATH = '/slack/events';
 
@@ -45,6 +47,8 @@ export interface SlackConnection {
   client: webApi.WebClient;
   /** P11: reads history for the back-fill, waiting out 429s (Retry-After) as the outbox does not. */
   historyClient: webApi.WebClient;
+  /** T2, T4: the events refused while the database is away, told once per outage. */
+  refusals: OutageRefusals;
 }
 
 /**
@@ -85,14 +89,16 @@ export async function connectSlack(options: SlackConnectOptions): Promise<SlackC
     return null;
   }
   const identity = { teamId: auth.team_id, botUserId: auth.user_id, botId: auth.bot_id };
-  const { app, receiver, socket } = boltApp(options, identity, clientOptions, logger);
+  const refusals = new OutageRefusals(log);
+  const { app, receiver, socket } = boltApp(options, identity, clientOptions, logger, refusals);
+  quietRefusals(refusals).app(app, log);
   const historyClient = new webApi.WebClient(credentials.botToken, {
     ...clientOptions,
     // P11: the WebClient sleeps for Slack's Retry-After on a 429 and tries again.
     retryConfig: webApi.retryPolicies.fiveRetriesInFiveMinutes,
     rejectRateLimitedCalls: false,
   });
-  return { app, receiver, socket, identity, client, historyClient };
+  return { app, receiver, socket, identity, client, historyClient, refusals };
 }
 
 /** The Bolt app over Socket Mode (an app token) or over HTTP on Summon's server (a signing secret). */
@@ -101,8 +107,10 @@ function boltApp(
   identity: SlackConnection['identity'],
   clientOptions: webApi.WebClientOptions,
   logger: ReturnType<typeof boltLogger>,
+  refusals: OutageRefusals,
 ): Pick<SlackConnection, 'app' | 'receiver' | 'socket'> {
   const { credentials } = options;
+  const quiet = quietRefusals(refusals);
   const common = {
     token: credentials.botToken,
     botId: identity.botId,
@@ -125,6 +133,7 @@ function boltApp(
         ? {}
         : { clientPingTimeout: options.socketPingTimeoutMs }),
       installerOptions: { clientOptions },
+      processEventErrorHandler: quiet.socket,
     });
     app = new App({ ...common, receiver: socket, socketMode: true });
   } else {
@@ -139,6 +148,7 @@ function boltApp(
       // T4: the ack waits for the event to be stored (one write): a failure answers 500 and
       // Slack retries (P6); routing follows from the inbox.
       processBeforeResponse: true,
+      processEventErrorHandler: quiet.http,
       logger,
     });
     app = new App({ ...common, receiver });
