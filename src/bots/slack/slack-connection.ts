@@ -89,7 +89,14 @@ export async function connectSlack(options: SlackConnectOptions): Promise<SlackC
     return null;
   }
   const identity = { teamId: auth.team_id, botUserId: auth.user_id, botId: auth.bot_id };
-  const refusals = new OutageRefusals(log);
+  // T4: over HTTP the ack waits for the write (a refused event is sent again); Bolt acknowledges
+  // a Socket Mode event before any middleware runs, so there it is only not taken in.
+  const refusals = new OutageRefusals(
+    log,
+    credentials.appToken === undefined
+      ? { meanwhile: 'refusing events until it is back', counted: 'events refused' }
+      : { meanwhile: 'events are not taken in until it is back', counted: 'events not taken in' },
+  );
   const { app, receiver, socket } = boltApp(options, identity, clientOptions, logger, refusals);
   quietRefusals(refusals).app(app, log);
   const historyClient = new webApi.WebClient(credentials.botToken, {

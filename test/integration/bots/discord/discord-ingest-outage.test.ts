@@ -45,7 +45,11 @@ describe('T2, T4: Discord messages not taken in during a database outage are tol
     // Taken in: its turn runs.
     await h.settled(1);
 
-    expect(lines(h).filter((l) => l.level >= 50).map((l) => l.msg)).toEqual([]);
+    expect(
+      lines(h)
+        .filter((l) => l.level >= 50)
+        .map((l) => l.msg),
+    ).toEqual([]);
     expect(
       lines(h)
         .filter((l) => /unavailable|meanwhile/.test(l.msg))
