@@ -1,5 +1,4 @@
 import { App, HTTPReceiver, SocketModeReceiver, webApi } from '@slack/bolt';
-import { OutageRefusals } from '../../core/ingest/outage-refusals';
 import type { Logger } from '../../core/ports/logger';
 import { boltLogger } from './slack-bolt-logger';
 import { quietRefusals } from './slack-refusals';
@@ -47,8 +46,6 @@ export interface SlackConnection {
   client: webApi.WebClient;
   /** P11: reads history for the back-fill, waiting out 429s (Retry-After) as the outbox does not. */
   historyClient: webApi.WebClient;
-  /** T2, T4: the events refused while the database is away, told once per outage. */
-  refusals: OutageRefusals;
 }
 
 /**
@@ -89,23 +86,15 @@ export async function connectSlack(options: SlackConnectOptions): Promise<SlackC
     return null;
   }
   const identity = { teamId: auth.team_id, botUserId: auth.user_id, botId: auth.bot_id };
-  // T4: over HTTP the ack waits for the write (a refused event is sent again); Bolt acknowledges
-  // a Socket Mode event before any middleware runs, so there it is only not taken in.
-  const refusals = new OutageRefusals(
-    log,
-    credentials.appToken === undefined
-      ? { meanwhile: 'refusing events until it is back', counted: 'events refused' }
-      : { meanwhile: 'events are not taken in until it is back', counted: 'events not taken in' },
-  );
-  const { app, receiver, socket } = boltApp(options, identity, clientOptions, logger, refusals);
-  quietRefusals(refusals).app(app, log);
+  const { app, receiver, socket } = boltApp(options, identity, clientOptions, logger);
+  quietRefusals.app(app, log);
   const historyClient = new webApi.WebClient(credentials.botToken, {
     ...clientOptions,
     // P11: the WebClient sleeps for Slack's Retry-After on a 429 and tries again.
     retryConfig: webApi.retryPolicies.fiveRetriesInFiveMinutes,
     rejectRateLimitedCalls: false,
   });
-  return { app, receiver, socket, identity, client, historyClient, refusals };
+  return { app, receiver, socket, identity, client, historyClient };
 }
 
 /** The Bolt app over Socket Mode (an app token) or over HTTP on Summon's server (a signing secret). */
@@ -114,10 +103,8 @@ function boltApp(
   identity: SlackConnection['identity'],
   clientOptions: webApi.WebClientOptions,
   logger: ReturnType<typeof boltLogger>,
-  refusals: OutageRefusals,
 ): Pick<SlackConnection, 'app' | 'receiver' | 'socket'> {
   const { credentials } = options;
-  const quiet = quietRefusals(refusals);
   const common = {
     token: credentials.botToken,
     botId: identity.botId,
@@ -140,7 +127,7 @@ function boltApp(
         ? {}
         : { clientPingTimeout: options.socketPingTimeoutMs }),
       installerOptions: { clientOptions },
-      processEventErrorHandler: quiet.socket,
+      processEventErrorHandler: quietRefusals.socket,
     });
     app = new App({ ...common, receiver: socket, socketMode: true });
   } else {
@@ -155,7 +142,7 @@ function boltApp(
       // T4: the ack waits for the event to be stored (one write): a failure answers 500 and
       // Slack retries (P6); routing follows from the inbox.
       processBeforeResponse: true,
-      processEventErrorHandler: quiet.http,
+      processEventErrorHandler: quietRefusals.http,
       logger,
     });
     app = new App({ ...common, receiver });

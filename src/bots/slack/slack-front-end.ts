@@ -75,7 +75,6 @@ export class SlackFrontEnd {
   private readonly socket: SocketModeReceiver | null;
   private readonly client: webApi.WebClient;
   private readonly historyClient: webApi.WebClient;
-  private readonly refusals: SlackConnection['refusals'];
 
   private constructor(
     connection: SlackConnection,
@@ -88,7 +87,6 @@ export class SlackFrontEnd {
       identity: this.identity,
       client: this.client,
       historyClient: this.historyClient,
-      refusals: this.refusals,
     } = connection);
     const { client, identity } = connection;
     const directory = new SlackDirectory(options.outgoingDirectory, identity.teamId);
@@ -141,7 +139,6 @@ export class SlackFrontEnd {
       botUserId: this.identity.botUserId,
       now: this.options.now ?? (() => new Date()),
       inFlight: this.clicks,
-      refusals: this.refusals,
       refreshHome: (teamId, userId, notice) =>
         publishHome(this.client, this.options.directory, { teamId, userId, notice }),
     });

@@ -2,33 +2,30 @@ import { ServiceUnavailableError } from '../errors';
 import type { Logger } from '../ports/logger';
 
 /**
- * T2, T4: while a service the ingest writes to is away (the database restarting), a front end
- * takes no event in (Slack's are refused, so Slack delivers them again): designed behaviour, not
- * an error. An outage is told once at warn when the first event is turned away, and once when an
- * event is taken in again, with how many were turned away meanwhile; each on its own says nothing.
+ * T2, T4: while a service the ingest writes to is away (the database restarting), no event is
+ * taken in (a Slack event over HTTP is refused, so Slack delivers it again): designed behaviour,
+ * not an error. An outage is told once at warn when the first event is turned away, and once when
+ * an event is taken in again, with how many were turned away meanwhile; the front ends say
+ * nothing of each one (an operator's alerting would fire on the design).
  */
 export class OutageRefusals {
   private refused = 0;
   private service: ServiceUnavailableError['service'] | null = null;
 
-  constructor(
-    private readonly log: Logger,
-    /** How the front end says it: what it does meanwhile, and what the count counts. */
-    private readonly words: { meanwhile: string; counted: string } = {
-      meanwhile: 'refusing events until it is back',
-      counted: 'events refused',
-    },
-  ) {}
+  constructor(private readonly log: Logger) {}
 
   /**
-   * Whether `error` is a service being away: then the refusal is counted (the outage's first
-   * is told) and the caller logs nothing more. Any other error is the caller's to log.
+   * Counts `error` when it is a service being away (the outage's first is told); any other
+   * error is the caller's. Whether it was counted.
    */
   count(error: unknown): boolean {
     if (!(error instanceof ServiceUnavailableError)) return false;
     if (this.refused === 0) {
       this.service = error.service;
-      this.log.warn({ service: error.service }, `${error.service} unavailable: ${this.words.meanwhile}`);
+      this.log.warn(
+        { service: error.service },
+        `${error.service} unavailable: events are not taken in until it is back`,
+      );
     }
     this.refused += 1;
     return true;
@@ -39,7 +36,7 @@ export class OutageRefusals {
     if (this.refused === 0) return;
     this.log.warn(
       { service: this.service, refused: this.refused },
-      `${this.service} back; ${this.refused} ${this.words.counted} meanwhile`,
+      `${this.service} back; ${this.refused} events not taken in meanwhile`,
     );
     this.refused = 0;
     this.service = null;

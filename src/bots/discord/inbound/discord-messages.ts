@@ -1,5 +1,5 @@
 import type { Message } from 'discord.js';
-import { OutageRefusals } from '../../../core/ingest/outage-refusals';
+import { ServiceUnavailableError } from '../../../core/errors';
 import type { InboxChatEngine } from '../../../core/ports/chat-engine';
 import type { Logger } from '../../../core/ports/logger';
 import { loggable } from '../discord-errors';
@@ -25,22 +25,21 @@ export interface DiscordMessagesDeps {
  */
 export class DiscordMessages {
   private tail: Promise<unknown> = Promise.resolve();
-  /** T2: messages not taken in while the database is away, told once per outage. */
-  private readonly refusals: OutageRefusals;
-
-  constructor(private readonly deps: DiscordMessagesDeps) {
-    this.refusals = new OutageRefusals(deps.logger, {
-      meanwhile: 'messages are not taken in until it is back',
-      counted: 'messages not taken in',
-    });
-  }
+  constructor(private readonly deps: DiscordMessagesDeps) {}
 
   /** Queues the message behind the ones before it; resolves once it was taken in. */
   handle(message: Message): Promise<void> {
     const next = this.tail.then(() => this.process(message));
     this.tail = next.catch(() => undefined);
     return next.catch((error: unknown) => {
-      if (this.refusals.count(error)) return;
+      // T2: the database is away; the core's ingest tells the outage once, with a count.
+      if (error instanceof ServiceUnavailableError) {
+        this.deps.logger.debug(
+          { messageId: message.id },
+          'a Discord message was not taken in: the database is away',
+        );
+        return;
+      }
       this.deps.logger.error(
         { err: loggable(error), messageId: message.id },
         'a Discord message could not be handled',
@@ -69,7 +68,6 @@ export class DiscordMessages {
     const entry = discordInboxEntry(message, this.deps.now());
     if (entry === null) return;
     const taken = await this.deps.engine.ingest(entry);
-    this.refusals.taken();
     // P6: a replay or a back-fill of a message handled before is not stored again.
     if (!taken.stored)
       this.deps.logger.debug({ messageId: message.id, outcome: 'duplicate' }, 'Discord message handled');

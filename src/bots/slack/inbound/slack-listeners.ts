@@ -1,5 +1,4 @@
 import type { App } from '@slack/bolt';
-import type { OutageRefusals } from '../../../core/ingest/outage-refusals';
 import type { InboxChatEngine } from '../../../core/ports/chat-engine';
 import type { ChatPlatform } from '../../../core/ports/chat-platform';
 import type { Logger } from '../../../core/ports/logger';
@@ -16,8 +15,6 @@ export interface SlackListenerDeps {
   now: () => Date;
   /** Clicks whose effect is still on its way; closing waits for them. */
   inFlight: Set<Promise<void>>;
-  /** T2: an event taken in ends an outage's count of refused ones. */
-  refusals: OutageRefusals;
   /** Publishes the person's App Home again, with a notice on top (a refused click). */
   refreshHome: (teamId: string, userId: string, notice: string | null) => Promise<void>;
 }
@@ -66,6 +63,5 @@ async function takeInMessage(
     return;
   }
   const result = await deps.engine.ingest(entry);
-  deps.refusals.taken();
   log.debug({ stored: result.stored }, 'Slack message taken in');
 }

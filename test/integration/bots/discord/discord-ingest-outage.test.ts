@@ -55,8 +55,8 @@ describe('T2, T4: Discord messages not taken in during a database outage are tol
         .filter((l) => /unavailable|meanwhile/.test(l.msg))
         .map((l) => [l.level, l.msg]),
     ).toEqual([
-      [40, 'database unavailable: messages are not taken in until it is back'],
-      [40, `database back; ${DURING_OUTAGE} messages not taken in meanwhile`],
+      [40, 'database unavailable: events are not taken in until it is back'],
+      [40, `database back; ${DURING_OUTAGE} events not taken in meanwhile`],
     ]);
   });
 });
