@@ -65,6 +65,8 @@ export async function openDiscordHarness(options: {
    * real one (an `OutageSwitch`'s, to take the database away from them); the engine keeps the real one.
    */
   frontEndStore?: (store: Store) => Store;
+  /** T2: the store the engine (the ingest, routing, turns) is built over, in place of the real one. */
+  engineStore?: (store: Store) => Store;
 }) {
   const standIn = await new DiscordStandIn().start();
   const channel = standIn.addTextChannel('backend');
@@ -102,6 +104,7 @@ spaces:
     }),
   });
   let inbox = options.inbox;
+  const engineStore = options.engineStore?.(store) ?? store;
   /** A front end and its engine, as one process of Summon has them. */
   const boot = async () => {
     const frontEnd = new DiscordFrontEnd({
@@ -117,7 +120,7 @@ spaces:
       options.runner === undefined
         ? null
         : new TurnEngine({
-            store,
+            store: engineStore,
             platforms: new Map([['discord', frontEnd.platform]]),
             queue: createJobQueue<RunJob>({ name: 'discord-turns', closeTimeoutMs: 2000 }),
             runners: () => options.runner as Runner,

@@ -5,15 +5,16 @@ import type { Store, StoreTx } from '../../src/core/ports/store';
  * T2: the real store behind a switch. While it is down, every transaction fails at once with
  * the error the store gives while PostgreSQL restarts (`ServiceUnavailableError`, the
  * connection refused, nothing of the transaction stored); once it is up, they reach the store
- * again. `addToInbox`, `warm` and `close` pass through. `refused` counts the transactions
- * turned away, so a test can tell a caller tried, and waits.
+ * again. `warm` and `close` pass through, and `addToInbox` too unless `inbox` is set (the
+ * ingest's write then fails as the transactions do). `refused` counts the calls turned away,
+ * so a test can tell a caller tried, and waits.
  */
 export class OutageSwitch {
   readonly store: Store;
   refused = 0;
   private away = false;
 
-  constructor(inner: Store) {
+  constructor(inner: Store, options: { inbox?: boolean } = {}) {
     const reach = <T>(work: () => Promise<T>): Promise<T> => {
       if (!this.away) return work();
       this.refused++;
@@ -29,7 +30,7 @@ export class OutageSwitch {
       transaction: <T>(work: (tx: StoreTx) => Promise<T>) => reach(() => inner.transaction(work)),
       inWorkspace: <T>(workspaceId: string, work: (tx: StoreTx) => Promise<T>) =>
         reach(() => inner.inWorkspace(workspaceId, work)),
-      addToInbox: (entry) => inner.addToInbox(entry),
+      addToInbox: (entry) => (options.inbox ? reach(() => inner.addToInbox(entry)) : inner.addToInbox(entry)),
       warm: () => inner.warm(),
       close: () => inner.close(),
     };

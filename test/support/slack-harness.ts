@@ -75,6 +75,8 @@ export interface SlackHarnessOptions {
    * real one (an `OutageSwitch`'s, to take the database away from them); the engine keeps the real one.
    */
   frontEndStore?: (store: Store) => Store;
+  /** T2: the store the engine (the ingest, routing, turns) is built over, in place of the real one. */
+  engineStore?: (store: Store) => Store;
 }
 
 export const APP_TOKEN = 'xapp-1-A0APP00001-test';
@@ -129,6 +131,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
   // A13: as production wires it, the engine reports run events where App Home reads presence.
   const activity = new RunActivityBoard();
   let inbox = options.inbox;
+  const engineStore = options.engineStore?.(store) ?? store;
 
   const build = async () => {
     const front = await SlackFrontEnd.connect({
@@ -156,7 +159,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
     if (options.runner !== undefined) {
       const runner = options.runner;
       engine = new TurnEngine({
-        store,
+        store: engineStore,
         platforms: new Map([['slack', front.platform]]),
         queue: createJobQueue<RunJob>({
           name: queueName,

@@ -1,6 +1,7 @@
 import { App, HTTPReceiver, SocketModeReceiver, webApi } from '@slack/bolt';
 import type { Logger } from '../../core/ports/logger';
 import { boltLogger } from './slack-bolt-logger';
+import { quietRefusals } from './slack-refusals';
 
 export const SLACK_EVENTS_PATH = '/slack/events';
 
@@ -86,6 +87,7 @@ export async function connectSlack(options: SlackConnectOptions): Promise<SlackC
   }
   const identity = { teamId: auth.team_id, botUserId: auth.user_id, botId: auth.bot_id };
   const { app, receiver, socket } = boltApp(options, identity, clientOptions, logger);
+  quietRefusals.app(app, log);
   const historyClient = new webApi.WebClient(credentials.botToken, {
     ...clientOptions,
     // P11: the WebClient sleeps for Slack's Retry-After on a 429 and tries again.
@@ -125,6 +127,7 @@ function boltApp(
         ? {}
         : { clientPingTimeout: options.socketPingTimeoutMs }),
       installerOptions: { clientOptions },
+      processEventErrorHandler: quietRefusals.socket,
     });
     app = new App({ ...common, receiver: socket, socketMode: true });
   } else {
@@ -139,6 +142,7 @@ function boltApp(
       // T4: the ack waits for the event to be stored (one write): a failure answers 500 and
       // Slack retries (P6); routing follows from the inbox.
       processBeforeResponse: true,
+      processEventErrorHandler: quietRefusals.http,
       logger,
     });
     app = new App({ ...common, receiver });

@@ -28,6 +28,14 @@ export class SlackDirectory {
     };
   }
 
+  /**
+   * A2: the Slack team of the workspace the channel is bound to (one token may serve several
+   * teams, an org-wide install), or this front end's own team when the channel is not bound.
+   */
+  async teamOfChannel(channel: string): Promise<string | null> {
+    return (await this.directory.teamOfChannel('slack', channel)) ?? this.teamId;
+  }
+
   /** Nicknames by Slack user id for the team's workspace (inbound `<@U…>` → `@nickname`). */
   async nicknamesOfTeam(teamId: string): Promise<Map<string, string>> {
     const members = await this.directory.membersOfTeam('slack', teamId);

@@ -102,6 +102,7 @@ export class SlackFrontEnd {
       ),
       ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
       teamId: identity.teamId,
+      teamOfChannel: (channel) => directory.teamOfChannel(channel),
       ...(options.stream === undefined ? {} : { stream: options.stream }),
       logger: options.logger,
     });
@@ -159,6 +160,7 @@ export class SlackFrontEnd {
     const resumed = await this.deliverer.resume();
     if (resumed.resent + resumed.abandoned + resumed.pruned > 0) log.info(resumed, 'outbox resumed');
     const now = this.options.now ?? (() => new Date());
+    const teams = new SlackDirectory(this.options.directory, this.identity.teamId);
     const backfill = new SlackBackfill({
       client: this.historyClient,
       directory: this.options.directory,
@@ -166,8 +168,10 @@ export class SlackFrontEnd {
       now,
       ...this.options.backfill,
       // P6: the same inbox entry as a live event (`{channel}:{ts}`): what was taken in is dropped.
+      // A2: under the team of the channel's workspace, as Slack would have sent it.
       deliver: async (event) => {
-        const entry = slackInboxEntry(event, this.identity.teamId, now());
+        const team = event.channel === undefined ? null : await teams.teamOfChannel(event.channel);
+        const entry = slackInboxEntry(event, team ?? this.identity.teamId, now());
         if (entry !== null) await engine.ingest(entry);
       },
     });

@@ -43,6 +43,11 @@ export interface SlackPlatformOptions {
   permalink?: (channel: string, messageTs: string) => Promise<string | null>;
   /** P14: the team of the bot token (a channel stream's `recipient_team_id`); without it, replies are posted, not streamed. */
   teamId?: string;
+  /**
+   * A2, P14: the team of the workspace a channel is bound to (one token may serve several teams,
+   * an org-wide install), named in its streams; absent or null, `teamId`.
+   */
+  teamOfChannel?: (channel: string) => Promise<string | null>;
   /** P14: when a streamed message is continued in a new one, and how often appends go out. */
   stream?: Partial<SlackStreamSettings>;
   logger?: Logger;
@@ -128,7 +133,7 @@ export class SlackPlatform implements ChatPlatform {
     return new SlackReplyStream({
       parts,
       opening,
-      teamId: this.options.teamId ?? '',
+      teamId: async () => (await this.options.teamOfChannel?.(parts.channel)) ?? this.options.teamId ?? '',
       call: (call, args) =>
         this.threads.run(thread, async () => {
           if (this.options.teamId === undefined) throw new Error('no team id: the reply is not streamed');

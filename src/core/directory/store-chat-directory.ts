@@ -64,6 +64,15 @@ export class StoreChatDirectory implements ChatDirectory {
     });
   }
 
+  teamOfChannel(platform: BindablePlatform, channelId: string): Promise<string | null> {
+    return this.store.transaction(async (tx) => {
+      const binding = await tx.channelBindings.find(platform, channelId);
+      if (binding === null) return null;
+      const teams = await tx.platformBindings.listForWorkspace(binding.workspaceId);
+      return teams.find((t) => t.platform === platform)?.externalId ?? null;
+    });
+  }
+
   teamOfDirectMessage(
     platform: BindablePlatform,
     dmChannelId: string,

@@ -7,6 +7,7 @@ import type { Metrics } from '../ports/metrics';
 import { AckGate } from './ack-gate';
 import { type InboxRetries, type InboxRowDeps, InboxRowRouting, type RoutedRow } from './inbox-row-routing';
 import { LaneLooks, type Look } from './lane-looks';
+import { OutageRefusals } from './outage-refusals';
 
 export interface InboxRouterOptions extends InboxRetries {
   /** Threads routed at once (each in its own transaction); one thread is always routed in order. */
@@ -75,6 +76,8 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
   /** What this process's lanes will look at (`kick`). */
   private readonly looks = new LaneLooks();
   private readonly rows: InboxRowRouting<R>;
+  /** T2: the events not taken in while the database is away, told once per outage. */
+  private readonly refusals: OutageRefusals;
 
   constructor(
     private readonly deps: InboxRouterDeps<R>,
@@ -83,6 +86,7 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
     this.options = { ...DEFAULT_INBOX_OPTIONS, ...options };
     this.acks = new AckGate(this.options.acksFirstMs, deps.load);
     this.rows = new InboxRowRouting(deps, this.options, this.decoders);
+    this.refusals = new OutageRefusals(deps.logger.child({ component: 'inbox' }));
   }
 
   /** Takes up the rows a previous process left (T4), then keeps looking every `pollMs`. */
@@ -103,7 +107,15 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
   async ingest(entry: InboxEntry): Promise<IngestOutcome> {
     const metrics = this.deps.metrics;
     metrics?.eventReceived(entry.platform);
-    const stored = await this.acks.write(() => this.deps.store.addToInbox(entry));
+    let stored: boolean;
+    try {
+      stored = await this.acks.write(() => this.deps.store.addToInbox(entry));
+    } catch (error) {
+      // T2: the front end refuses the event (its platform may send it again) and says nothing more.
+      this.refusals.count(error);
+      throw error;
+    }
+    this.refusals.taken();
     metrics?.eventAcknowledged(entry.platform);
     if (!stored) metrics?.eventDeduplicated(entry.platform);
     if (stored) this.kick(entry);

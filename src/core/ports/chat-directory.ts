@@ -37,6 +37,11 @@ export interface ChatDirectory {
     teamId: string | null,
   ): Promise<{ workspaceId: string; members: PlatformMember[] } | null>;
   /**
+   * A2, P7: the team (Slack team, Discord guild) of the workspace the channel is bound to, so a
+   * call into it names its own team; null when the channel is not bound.
+   */
+  teamOfChannel(platform: BindablePlatform, channelId: string): Promise<string | null>;
+  /**
    * P1: the team a direct message belongs to: the team of the workspace its channel is already
    * bound to (a DM space), else the first of `teamIds` whose workspace has the person as a
    * member; null when there is none.

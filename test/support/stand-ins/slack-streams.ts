@@ -41,7 +41,8 @@ interface Host {
   messages: StoredSlackMessage[];
   botId: string;
   botUserId: string;
-  teamId: string;
+  /** The team a channel belongs to (a channel stream's `recipient_team_id` must name it). */
+  teamOf(channel: string): string;
   nextTs(): string;
   /** Channel and membership checks shared with the other chat methods (null when fine). */
   checkChannel(p: Answer): string | null;
@@ -76,7 +77,7 @@ export class SlackStreamsStandIn {
         return { ok: false, error: 'missing_recipient_user_id' };
       if (typeof p.recipient_team_id !== 'string' || p.recipient_team_id === '')
         return { ok: false, error: 'missing_recipient_team_id' };
-      if (p.recipient_team_id !== this.host.teamId) return { ok: false, error: 'team_not_found' };
+      if (p.recipient_team_id !== this.host.teamOf(channel)) return { ok: false, error: 'team_not_found' };
     }
     if (p.task_display_mode !== undefined && !DISPLAY_MODES.has(String(p.task_display_mode)))
       return { ok: false, error: 'invalid_arguments' };

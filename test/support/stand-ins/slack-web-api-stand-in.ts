@@ -42,6 +42,11 @@ export interface SlackStandInOptions {
   /** Channels the bot is a member of; posting elsewhere is `not_in_channel`. */
   channels?: string[];
   teamId?: string;
+  /**
+   * Channels of the other teams the token serves (an org-wide install), by channel id: a
+   * stream into one of them must name that team (`recipient_team_id`); every other channel is `teamId`'s.
+   */
+  channelTeams?: Record<string, string>;
   botUserId?: string;
   /** Where `apps.connections.open` sends Socket Mode clients. */
   socketUrl?: () => string;
@@ -113,7 +118,7 @@ export class SlackWebApiStandIn {
         messages: this.messages,
         botId: this.botId,
         botUserId: this.botUserId,
-        teamId: this.teamId,
+        teamOf: (channel) => options.channelTeams?.[channel] ?? this.teamId,
         nextTs: () => this.nextTs(),
         checkChannel: (p) => {
           if (typeof p.channel !== 'string' || p.channel === '') return 'channel_not_found';

@@ -1,4 +1,5 @@
 import type { Message } from 'discord.js';
+import { ServiceUnavailableError } from '../../../core/errors';
 import type { InboxChatEngine } from '../../../core/ports/chat-engine';
 import type { Logger } from '../../../core/ports/logger';
 import { loggable } from '../discord-errors';
@@ -24,7 +25,6 @@ export interface DiscordMessagesDeps {
  */
 export class DiscordMessages {
   private tail: Promise<unknown> = Promise.resolve();
-
   constructor(private readonly deps: DiscordMessagesDeps) {}
 
   /** Queues the message behind the ones before it; resolves once it was taken in. */
@@ -32,6 +32,14 @@ export class DiscordMessages {
     const next = this.tail.then(() => this.process(message));
     this.tail = next.catch(() => undefined);
     return next.catch((error: unknown) => {
+      // T2: the database is away; the core's ingest tells the outage once, with a count.
+      if (error instanceof ServiceUnavailableError) {
+        this.deps.logger.debug(
+          { messageId: message.id },
+          'a Discord message was not taken in: the database is away',
+        );
+        return;
+      }
       this.deps.logger.error(
         { err: loggable(error), messageId: message.id },
         'a Discord message could not be handled',

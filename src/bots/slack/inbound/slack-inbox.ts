@@ -81,11 +81,24 @@ export class SlackInboxDecoder implements InboxDecoder {
     const { teamId, event, files } = payloadOf(record);
     const log = this.deps.logger.child({ component: 'slack', eventId: record.eventId });
     const direct = event.channel_type === 'im';
-    // T3: both asked at once, so they go to the database as one round trip.
-    const [nicknames, bound] = await Promise.all([
+    // P1: a direct message's team is settled by the core, which makes its space.
+    const channel = direct ? undefined : event.channel;
+    // T3: asked at once, so they go to the database as one round trip.
+    const [nicknames, bound, boundInTeam] = await Promise.all([
       new SlackDirectory(directory).nicknamesOfTeam(teamId),
-      direct || event.channel === undefined ? false : directory.isBoundChannel('slack', event.channel),
+      channel === undefined ? false : directory.isBoundChannel('slack', channel),
+      channel === undefined ? false : directory.isBoundChannel('slack', channel, teamId),
     ]);
+    if (bound && !boundInTeam) {
+      // A2, P8: one token may serve several teams (an org-wide install); an event of one team
+      // naming a channel another team's workspace owns runs nothing and says nothing there.
+      const reason = 'the channel belongs to another team’s workspace';
+      return {
+        kind: 'drop',
+        reason,
+        afterCommit: async () => log.warn({ team: teamId, channel }, `Slack event refused: ${reason}`),
+      };
+    }
     const decision = toInboundMessage(event, {
       teamId,
       botUserId: this.deps.botUserId,

@@ -28,6 +28,7 @@ export class SlackStreamMessages {
       throw new DeliveryError('no recipient for a channel stream', { kind: 'never' });
     }
     const chunks = await streamChunks([...lead, ...items], this.options.members);
+    const recipientTeam = direct ? null : await teamId();
     // The message's age counts from before the call: Slack's clock starts when it gets it.
     const startedAt = this.now();
     const ts = await this.options.call('chat.startStream', {
@@ -35,7 +36,7 @@ export class SlackStreamMessages {
       thread_ts: parts.threadTs,
       ...(direct || opening.recipientUserId === null
         ? {}
-        : { recipient_user_id: opening.recipientUserId, recipient_team_id: teamId }),
+        : { recipient_user_id: opening.recipientUserId, recipient_team_id: recipientTeam }),
       username: opening.as.name,
       ...(opening.as.avatarUrl === null ? {} : { icon_url: opening.as.avatarUrl }),
       task_display_mode: 'timeline',

@@ -16,8 +16,8 @@ export const DEFAULT_SLACK_STREAM: SlackStreamSettings = { rolloverAfterMs: 240_
 export interface SlackReplyStreamOptions {
   parts: SlackThreadParts;
   opening: ReplyStreamOpening;
-  /** The Slack team the bot token belongs to: a channel stream's `recipient_team_id`. */
-  teamId: string;
+  /** A2: the Slack team the thread's channel belongs to: a channel stream's `recipient_team_id`. */
+  teamId: () => Promise<string>;
   /** One Web API call through the outbox, in the thread's order (P7). */
   call: (call: SlackCall, args: Record<string, unknown>) => Promise<string | null>;
   /** M11: the workspace's members, for real mentions. */
