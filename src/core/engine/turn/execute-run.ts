@@ -3,6 +3,7 @@ import type { RunRecord } from '../../model/records';
 import { notifiesOnFinish } from '../../notes';
 import type { Logger } from '../../ports/logger';
 import type { RunCheckpointRecord } from '../../ports/run-checkpoints';
+import { DeliveryError } from '../../outbox/delivery-error';
 import { budgetMessage } from '../../usage/budget';
 import { postSystemMessage } from '../cards/system-message';
 import { wakeAfterTurn } from '../routing/wake-after-turn';
@@ -37,10 +38,38 @@ export async function executeRun(
   heartbeat.start();
   try {
     if (loaded instanceof NotFoundError) throw loaded;
-    return await executeClaimedRun(deps, claimed, loaded, signal);
+    try {
+      return await executeClaimedRun(deps, claimed, loaded, signal);
+    } catch (error) {
+      if (!(error instanceof DeliveryError)) throw error;
+      return await failOnPlatform(deps, loaded.context, error);
+    }
   } finally {
     heartbeat.stop();
   }
+}
+
+/**
+ * P7, P16: a platform call of the turn (its card, its reply) was given up: the platform refused
+ * it for good, or stayed away longer than the outbox waits. The run is finished as failed with
+ * the reason, which also starts a turn for each message that steered it and was not taken; the
+ * thread is told why, once the platform answers again (the outbox waits for it). A run finished
+ * already (a later call failed) is left as it is.
+ */
+async function failOnPlatform(deps: TurnDeps, context: TurnContext, error: DeliveryError): Promise<boolean> {
+  const { run, agent, conversation } = context;
+  const log = deps.logger.child({ component: 'turn', runId: run.id });
+  const now = await deps.store.inWorkspace(run.workspaceId, (tx) => tx.runs.findById(run.id));
+  if (now?.status !== 'running') throw error;
+  const reason = `${conversation.platform} did not take its call (${error.message})`;
+  log.warn({ err: error }, 'turn failed: a platform call was given up');
+  const ended = await finishRun(deps, context, { ok: false, error: reason, interrupted: false });
+  if (notifiesOnFinish(ended.run, context.trigger)) {
+    await postSystemMessage(deps, conversation, `${agent.name}'s turn failed: ${reason}`).catch(
+      (failure: unknown) => log.warn({ err: failure }, 'the failed turn could not be reported in its thread'),
+    );
+  }
+  return ended.laneHasMore;
 }
 
 async function executeClaimedRun(
