@@ -7,7 +7,7 @@ import { AnthropicStandIn } from '../../../support/stand-ins/anthropic-stand-in'
 const ANTHROPIC_KEY = 'sk-ant-api03-SLACK-GIVES-UP-41d9';
 /** The outbox gives a call this long here (`SUMMON_OUTBOX_GIVE_UP_HOURS` in production). */
 const GIVE_UP_MS = 4_000;
-/** Longer than one call is given, shorter than two calls in a row are. */
+/** Longer than the turn's card is given, shorter than it and the failure's notice after it. */
 const OUTAGE_MS = 6_500;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

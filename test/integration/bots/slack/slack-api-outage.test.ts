@@ -29,7 +29,7 @@ function askedIn(body: unknown): string[] {
  * P7, T2, P16: Slack's Web API away for minutes (503s, or connections refused). Mentions sent
  * before and during it are each answered once it is back, in order per thread: the outbox
  * retries for hours rather than a minute, so no turn fails on its card and no steering message
- * goes down with a failed turn.
+ * goes down with a failed turn; and no turn waits for its card to start.
  */
 describe('P7, T2, P16: outgoing Slack calls outlast an outage of the Web API', () => {
   let h: SlackHarness;
@@ -78,6 +78,9 @@ describe('P7, T2, P16: outgoing Slack calls outlast an outage of the Web API', (
     await replyIn(first, 'and q4');
     await replyIn(during[0] ?? '', 'also q5');
     await pause(OUTAGE_MS);
+    // P7: a turn does not wait for its card: the model was asked during the outage.
+    const askedDuring = anthropic.requests.flatMap((r) => askedIn(r.body));
+    expect(askedDuring).toEqual(expect.arrayContaining(['q1', 'q2', 'q3']));
     await outage.end();
 
     const threads = { [first]: ['q1', 'q4'], [during[0] ?? '']: ['q2', 'q5'], [during[1] ?? '']: ['q3'] };
