@@ -112,6 +112,7 @@ async function configuredFrontEnds(
     logger,
     metrics: runtime.metrics,
     activity: (runId) => activity.activityOf(runId),
+    outboxBackoff: { giveUpMs: config.outboxGiveUpMs },
   });
   const frontEnds: FrontEnd[] = [];
   if (config.slack !== undefined) {

@@ -3,7 +3,7 @@ import type { RunActivityLookup } from '../core/agents/agent-roster';
 import { SummonCommands } from '../core/commands/summon-commands';
 import { StoreChatDirectory } from '../core/directory/store-chat-directory';
 import { RetryingStore } from '../core/outage/retrying-store';
-import { OutboxDeliverer } from '../core/outbox/outbox-deliverer';
+import { type OutboxBackoff, OutboxDeliverer } from '../core/outbox/outbox-deliverer';
 import type { BoundedDownloader } from '../core/ports/bounded-downloader';
 import type { ChatDirectory } from '../core/ports/chat-directory';
 import type { CommandService } from '../core/ports/command-service';
@@ -38,8 +38,8 @@ export function frontEndServices(deps: {
   metrics?: Metrics | undefined;
   /** A13: the activity of runs this process executes (the engine's `RunActivityBoard`), for presence on App Home. */
   activity?: RunActivityLookup | undefined;
-  /** P7: the outbox's backoff for 5xx and network errors (tests shorten it). */
-  outboxBackoff?: { baseMs: number; maxMs: number; maxAttempts: number } | undefined;
+  /** P7: the outbox's backoff for 5xx and network errors and when it gives up (`SUMMON_OUTBOX_GIVE_UP_HOURS`; tests shorten the backoff). */
+  outboxBackoff?: Partial<OutboxBackoff> | undefined;
 }): FrontEndServices {
   const { store, logger, metrics, activity, outboxBackoff } = deps;
   return {

@@ -25,6 +25,8 @@ export interface Config {
   role: ServeRole;
   /** A12: `SUMMON_DEAD_AFTER_MS`, how long a running turn's silence means its worker died (default 60 s). */
   deadAfterMs: number;
+  /** P7: `SUMMON_OUTBOX_GIVE_UP_HOURS`, how long an outgoing call the platform cannot take is retried (default 24). */
+  outboxGiveUpMs: number;
   logLevel: string;
   models: ModelConfig;
   /** G3: the git gateway and GitHub. Credentials are secrets: the gateway's alone, never a run's. */
@@ -122,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     concurrency: parseConcurrency(env.SUMMON_CONCURRENCY),
     role: parseServeRole(env.SUMMON_ROLE),
     deadAfterMs: parseDeadAfter(env.SUMMON_DEAD_AFTER_MS),
+    outboxGiveUpMs: parseOutboxGiveUp(env.SUMMON_OUTBOX_GIVE_UP_HOURS),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
     models: {
       anthropicApiKey: nonEmpty(env.ANTHROPIC_API_KEY),
@@ -225,6 +228,18 @@ export function parseDeadAfter(value: string | undefined): number {
     );
   }
   return n;
+}
+
+/** P7: an outgoing call outlasts the platform's outages for this long; default a day. */
+export const DEFAULT_OUTBOX_GIVE_UP_HOURS = 24;
+
+export function parseOutboxGiveUp(value: string | undefined): number {
+  const text = nonEmpty(value);
+  const hours = text === undefined ? DEFAULT_OUTBOX_GIVE_UP_HOURS : Number(text);
+  if (!Number.isFinite(hours) || hours <= 0) {
+    throw new Error(`SUMMON_OUTBOX_GIVE_UP_HOURS must be a positive number of hours, got "${text}"`);
+  }
+  return Math.round(hours * 60 * 60 * 1000);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

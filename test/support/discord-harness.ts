@@ -13,6 +13,7 @@ import { TurnEngine } from '../../src/core/engine/turn-engine';
 import { withDirectInbox } from '../../src/core/ingest/direct-inbox';
 import type { InboxRouterOptions } from '../../src/core/ingest/inbox-router';
 import { tellInThread } from '../../src/core/ingest/tell-in-thread';
+import type { OutboxBackoff } from '../../src/core/outbox/outbox-deliverer';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
 import type { Runner } from '../../src/core/ports/runner';
 import type { Store, StoreTx } from '../../src/core/ports/store';
@@ -53,7 +54,7 @@ export async function openDiscordHarness(options: {
   /** A9: each run's tools (agent-to-agent tools, N13 questions); none when absent. */
   tools?: TurnToolKit;
   /** P7: the outbox's backoff for 5xx and network errors. */
-  outboxBackoff?: { baseMs: number; maxMs: number; maxAttempts: number };
+  outboxBackoff?: Partial<OutboxBackoff>;
   /** T4: the engine's inbox routing (`lanes: 0`: messages are stored, never routed). */
   inbox?: Partial<InboxRouterOptions>;
   /** P14: how often a streamed reply is edited (default 20 ms here). */

@@ -17,6 +17,7 @@ import { withDirectInbox } from '../../src/core/ingest/direct-inbox';
 import type { InboxRouterOptions } from '../../src/core/ingest/inbox-router';
 import { tellInThread } from '../../src/core/ingest/tell-in-thread';
 import type { MemberRole } from '../../src/core/model/member';
+import type { OutboxBackoff } from '../../src/core/outbox/outbox-deliverer';
 import type { InboxChatEngine } from '../../src/core/ports/chat-engine';
 import { type Logger, silentLogger } from '../../src/core/ports/logger';
 import type { Runner } from '../../src/core/ports/runner';
@@ -77,6 +78,8 @@ export interface SlackHarnessOptions {
   frontEndStore?: (store: Store) => Store;
   /** T2: the store the engine (the ingest, routing, turns) is built over, in place of the real one. */
   engineStore?: (store: Store) => Store;
+  /** P7: the outbox's backoff (short in tests) and when it gives up. */
+  outboxBackoff?: Partial<OutboxBackoff>;
 }
 
 export const APP_TOKEN = 'xapp-1-A0APP00001-test';
@@ -144,7 +147,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
       ...frontEndServices({
         store: options.frontEndStore?.(store) ?? store,
         logger,
-        outboxBackoff: { baseMs: 20, maxMs: 200, maxAttempts: 6 },
+        outboxBackoff: { baseMs: 20, maxMs: 200, ...options.outboxBackoff },
         activity: (runId) => activity.activityOf(runId),
       }),
       logger,

@@ -17,14 +17,26 @@ export interface OutboxDelivererOptions {
   logger: Logger;
   /** P7: the backlog, retries and 429s of this platform's calls, for `/metrics`. */
   metrics?: Metrics | undefined;
-  /** Backoff for 5xx and network errors: base * 2^(attempt-1), capped. */
-  backoff?: { baseMs: number; maxMs: number; maxAttempts: number };
+  /** Backoff for 5xx, timeouts and refused connections: base * 2^(attempt-1), capped at `maxMs`. */
+  backoff?: Partial<OutboxBackoff>;
   sleep?: (ms: number) => Promise<void>;
   /** The time of day; default the `Clock` port's `systemClock`. */
   now?: () => Date;
 }
 
-const DEFAULT_BACKOFF = { baseMs: 500, maxMs: 30_000, maxAttempts: 8 };
+/**
+ * P7: how an outgoing call the platform cannot take now is tried again. `giveUpMs` bounds the
+ * whole wait, counted from the call's first failure: long enough to outlast the platform's
+ * outages (`SUMMON_OUTBOX_GIVE_UP_HOURS`), so a thread's calls are never dropped after a minute.
+ */
+export interface OutboxBackoff {
+  baseMs: number;
+  maxMs: number;
+  giveUpMs: number;
+}
+
+export const DEFAULT_OUTBOX_GIVE_UP_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_BACKOFF: OutboxBackoff = { baseMs: 500, maxMs: 30_000, giveUpMs: DEFAULT_OUTBOX_GIVE_UP_MS };
 /** Delivered and failed calls are kept this long (for looking into a problem), then removed. */
 export const OUTBOX_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -39,14 +51,15 @@ const outcomeUnknown = (error: unknown) => error instanceof ServiceUnavailableEr
 
 /**
  * P7: every outgoing platform call is stored first, then sent. A 429 waits the platform's
- * Retry-After, a 5xx or network error is retried with backoff, calls of one thread go one at a
- * time in the order they were stored, and a call that may have reached the platform is never
+ * Retry-After, a 5xx, a timeout or a refused connection is retried with capped backoff until
+ * the platform answers again (for hours: `giveUpMs`), a final refusal is final at once, calls of
+ * one thread go one at a time in the order they were stored, and a call that may have reached the platform is never
  * sent again: after a restart, calls still pending are sent, calls caught mid-send are marked
  * failed rather than risk a double post.
  */
 export class OutboxDeliverer implements Outbox {
   private readonly lanes = new KeyedSerialQueue();
-  private readonly backoff: { baseMs: number; maxMs: number; maxAttempts: number };
+  private readonly backoff: OutboxBackoff;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => Date;
 
@@ -55,7 +68,7 @@ export class OutboxDeliverer implements Outbox {
 
   constructor(private readonly options: OutboxDelivererOptions) {
     this.store = RetryingStore.over(options.store);
-    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.now = options.now ?? (() => systemClock.now());
   }
@@ -198,6 +211,7 @@ export class OutboxDeliverer implements Outbox {
     const log = logger.child({ outboxId: item.id, kind: item.kind });
     let held = await this.take(item);
     let attempts = item.attempts;
+    let failingSince: number | null = null;
     for (;;) {
       let ref: string | null;
       try {
@@ -206,9 +220,11 @@ export class OutboxDeliverer implements Outbox {
         attempts += 1;
         const advice = error instanceof DeliveryError ? error.retry : ({ kind: 'never' } as const);
         const reason = error instanceof Error ? error.message : String(error);
-        if (advice.kind === 'never' || attempts >= this.backoff.maxAttempts) {
+        failingSince ??= this.now().getTime();
+        const failingFor = this.now().getTime() - failingSince;
+        if (advice.kind === 'never' || failingFor >= this.backoff.giveUpMs) {
           await this.change(held, (o, id) => o.markFailed(id, reason));
-          log.warn({ attempts, reason }, 'outgoing call failed');
+          log.warn({ attempts, failingForMs: failingFor, reason }, 'outgoing call failed');
           throw error;
         }
         const wait =

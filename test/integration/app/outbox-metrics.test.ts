@@ -38,7 +38,7 @@ describe('P7: the outbox counts its backlog, retries and 429s per platform (/met
       sender,
       logger: silentLogger,
       metrics,
-      backoff: { baseMs: 1, maxMs: 5, maxAttempts: 5 },
+      backoff: { baseMs: 1, maxMs: 5, giveUpMs: 60_000 },
     });
     const delivered = deliverer.deliver({ workspaceId: workspace.id, lane: 'C1:1' }, 'post', { text: 'hi' });
     // While it is on its way, it is backlog.

@@ -89,6 +89,7 @@ export class SlackWebApiStandIn {
   readonly botUserId: string;
   readonly botId = 'B0BOT0001';
   private readonly failures = new Map<string, ScriptedFailure[]>();
+  private outage: { status: 500 | 503 } | null = null;
   private readonly server: Server;
   /** P13: the files people shared, served at their `url_private` (token checked). */
   readonly files: SlackFileHost;
@@ -168,6 +169,27 @@ export class SlackWebApiStandIn {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
+  /** P7: until `up()`, every Web API call answers `status` (an outage of Slack's API). */
+  down(status: 500 | 503 = 503): void {
+    this.outage = { status };
+  }
+
+  up(): void {
+    this.outage = null;
+  }
+
+  /** P7: until `listen(port)` again, connections are refused (the server stops listening); its port. */
+  async refuseConnections(): Promise<number> {
+    const { port } = this.server.address() as AddressInfo;
+    await this.close();
+    return port;
+  }
+
+  /** Listens again on the port `refuseConnections` closed. */
+  async reopen(port: number): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
+  }
+
   /** The next `count` calls of `method` fail as told (a 429 storm, a 5xx). */
   failNext(method: string, failure: ScriptedFailure, count = 1): void {
     const queue = this.failures.get(method) ?? [];
@@ -220,7 +242,7 @@ export class SlackWebApiStandIn {
     const method = (req.url ?? '').replace(/^\/api\//, '').split('?')[0] ?? '';
     const params = parseParams(raw, String(req.headers['content-type'] ?? ''));
     const auth = String(req.headers.authorization ?? '');
-    const scripted = this.failures.get(method)?.shift();
+    const scripted = this.outage ?? this.failures.get(method)?.shift();
     if (scripted !== undefined) {
       this.calls.push({
         method,

@@ -133,13 +133,13 @@ export function toDeliveryError(kind: string, error: unknown): DeliveryError {
   if (error instanceof HTTPError)
     return new DeliveryError(
       `${kind}: Discord answered HTTP ${error.status}`,
-      error.status >= 500 ? { kind: 'backoff' } : { kind: 'never' },
+      retryableStatus(error.status) ? { kind: 'backoff' } : { kind: 'never' },
       { cause },
     );
   if (error instanceof DiscordAPIError)
     return new DeliveryError(
       `${kind}: Discord refused the call (${error.code}: ${scrubTokens(error.message)})`,
-      error.status >= 500 ? { kind: 'backoff' } : { kind: 'never' },
+      retryableStatus(error.status) ? { kind: 'backoff' } : { kind: 'never' },
       { cause },
     );
   // fetch failed, timed out, connection reset: Discord may not have seen it; try again later.
@@ -150,3 +150,6 @@ export function toDeliveryError(kind: string, error: unknown): DeliveryError {
     { cause },
   );
 }
+
+/** P7: a 5xx or a 408 is Discord's trouble of the moment; any other 4xx is a final refusal. */
+const retryableStatus = (status: number) => status >= 500 || status === 408;

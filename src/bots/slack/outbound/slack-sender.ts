@@ -80,9 +80,10 @@ export function toDeliveryError(kind: string, error: unknown): DeliveryError {
     case 'slack_webapi_http_error':
       return new DeliveryError(
         `${kind}: Slack answered HTTP ${e.statusCode ?? '?'}`,
-        (e.statusCode ?? 500) >= 500 ? { kind: 'backoff' } : { kind: 'never' },
+        retryableStatus(e.statusCode ?? 500) ? { kind: 'backoff' } : { kind: 'never' },
         { cause: error },
       );
+    // P7: refused, reset or timed out: Slack may be away for a while; the outbox waits it out.
     case 'slack_webapi_request_error':
       return new DeliveryError(`${kind}: Slack could not be reached`, { kind: 'backoff' }, { cause: error });
     case 'slack_webapi_platform_error': {
@@ -97,3 +98,6 @@ export function toDeliveryError(kind: string, error: unknown): DeliveryError {
       return new DeliveryError(`${kind}: ${e.message ?? String(error)}`, { kind: 'never' }, { cause: error });
   }
 }
+
+/** P7: a 5xx or a 408 is Slack's trouble of the moment; any other 4xx is a final refusal. */
+const retryableStatus = (status: number) => status >= 500 || status === 408;

@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../errors';
 import type { RunRecord } from '../../model/records';
 import { notifiesOnFinish } from '../../notes';
+import { DeliveryError } from '../../outbox/delivery-error';
 import type { Logger } from '../../ports/logger';
 import type { RunCheckpointRecord } from '../../ports/run-checkpoints';
 import { budgetMessage } from '../../usage/budget';
@@ -37,10 +38,38 @@ export async function executeRun(
   heartbeat.start();
   try {
     if (loaded instanceof NotFoundError) throw loaded;
-    return await executeClaimedRun(deps, claimed, loaded, signal);
+    try {
+      return await executeClaimedRun(deps, claimed, loaded, signal);
+    } catch (error) {
+      if (!(error instanceof DeliveryError)) throw error;
+      return await failOnPlatform(deps, loaded.context, error);
+    }
   } finally {
     heartbeat.stop();
   }
+}
+
+/**
+ * P7, P16: a platform call of the turn (its card, its reply) was given up: the platform refused
+ * it for good, or stayed away longer than the outbox waits. The run is finished as failed with
+ * the reason, which also starts a turn for each message that steered it and was not taken; the
+ * thread is told why, once the platform answers again (the outbox waits for it). A run finished
+ * already (a later call failed) is left as it is.
+ */
+async function failOnPlatform(deps: TurnDeps, context: TurnContext, error: DeliveryError): Promise<boolean> {
+  const { run, agent, conversation } = context;
+  const log = deps.logger.child({ component: 'turn', runId: run.id });
+  const now = await deps.store.inWorkspace(run.workspaceId, (tx) => tx.runs.findById(run.id));
+  if (now?.status !== 'running') throw error;
+  const reason = `${conversation.platform} did not take its call (${error.message})`;
+  log.warn({ err: error }, 'turn failed: a platform call was given up');
+  const ended = await finishRun(deps, context, { ok: false, error: reason, interrupted: false });
+  if (notifiesOnFinish(ended.run, context.trigger)) {
+    await postSystemMessage(deps, conversation, `${agent.name}'s turn failed: ${reason}`).catch(
+      (failure: unknown) => log.warn({ err: failure }, 'the failed turn could not be reported in its thread'),
+    );
+  }
+  return ended.laneHasMore;
 }
 
 async function executeClaimedRun(
@@ -82,15 +111,9 @@ async function executeClaimedRun(
     deps.clock,
     claimed.id,
   );
-  const cardRef = await card.open(claimed.statusCardRef);
-  // P15: subscribed first, then the run read back where its card's ref is stored (one
-  // transaction for both): a stop asked before is in what is read, one asked after is heard.
-  const stop = await StopListener.open(deps.waits, claimed.id);
-  let current: RunRecord | null;
+  const { stop, current } = await openCardAndListen(deps, claimed, card);
   let reply: TurnReplyStream;
   try {
-    // T3: with the card refs of turns storing theirs at the same time, in one transaction.
-    current = await deps.turnWrites.storeCardRef(claimed.workspaceId, claimed.id, cardRef);
     await refreshTriggerNote(deps, context, claimed);
     // P14: the reply streams where the platform can; tool calls show there or on the card.
     reply = new TurnReplyStream(
@@ -112,7 +135,6 @@ async function executeClaimedRun(
       claimed,
       stored,
       signal,
-      cardRef,
       card,
       reply,
       log,
@@ -121,6 +143,45 @@ async function executeClaimedRun(
     });
   } finally {
     await session.end();
+  }
+}
+
+/**
+ * P7: the card is posted beside the turn, not before it; its ref is stored when it arrives,
+ * after the read-back below (which would otherwise write the ref it read over the new one).
+ * P15: the stop listener is subscribed first, then the run read back where its card's ref is
+ * stored (one transaction for both): a stop asked before is in what is read, one asked after
+ * is heard.
+ */
+async function openCardAndListen(
+  deps: TurnDeps,
+  claimed: RunRecord,
+  card: StatusCardPublisher,
+): Promise<{ stop: StopListener; current: RunRecord | null }> {
+  let readBack = () => {};
+  const afterReadBack = new Promise<void>((resolve) => {
+    readBack = resolve;
+  });
+  card.open(claimed.statusCardRef, async (ref) => {
+    await afterReadBack;
+    await deps.turnWrites.storeCardRef(claimed.workspaceId, claimed.id, ref);
+  });
+  try {
+    const stop = await StopListener.open(deps.waits, claimed.id);
+    try {
+      // T3: with the card refs of turns storing theirs at the same time, in one transaction.
+      const current = await deps.turnWrites.storeCardRef(
+        claimed.workspaceId,
+        claimed.id,
+        claimed.statusCardRef,
+      );
+      return { stop, current };
+    } catch (error) {
+      stop.close();
+      throw error;
+    }
+  } finally {
+    readBack();
   }
 }
 
@@ -135,7 +196,6 @@ async function runAndFinish(
     claimed: RunRecord;
     stored: RunCheckpointRecord | null;
     signal: AbortSignal;
-    cardRef: string | null;
     card: StatusCardPublisher;
     reply: TurnReplyStream;
     log: Logger;
@@ -143,13 +203,18 @@ async function runAndFinish(
     current: RunRecord | null;
   },
 ): Promise<boolean> {
-  const { claimed, stored, signal, cardRef, card, reply, log, stop, current } = turn;
+  const { claimed, stored, signal, card, reply, log, stop, current } = turn;
   const { agent, conversation } = context;
   let result: TurnResult;
   try {
     const resume = stored === null ? undefined : prepareResume(stored);
     if (resume !== undefined) log.info({ step: stored?.step }, 'turn resumes from its checkpoint');
-    result = await runTurn(deps, context, reply, signal, { cardRef, resume, stop, current });
+    result = await runTurn(deps, context, reply, signal, {
+      cardRef: () => card.currentRef(),
+      resume,
+      stop,
+      current,
+    });
   } finally {
     stop.close();
   }
@@ -173,6 +238,8 @@ async function runAndFinish(
   }
   let posted: PostedReply | null = null;
   if (result.ok) {
+    // P7: a card the platform never took fails the turn here, which says why (`failOnPlatform`).
+    await card.posted();
     await card.finish('done', 'Done');
     posted = await postReply(deps, context, result.reply, reply);
   } else {

@@ -20,7 +20,8 @@ import { TurnStop } from './turn-stop';
 
 /** What a turn runs with, besides its context: its checkpoint, its stop and its run as read. */
 export interface DurableTurn {
-  cardRef: string | null;
+  /** The status card's ref once the platform took it (P7: the turn does not wait for it). */
+  cardRef: () => string | null;
   resume: PreparedResume | undefined;
   /** P15: the run's stop notifications, and the run as read when its card's ref was stored. */
   stop: StopListener;

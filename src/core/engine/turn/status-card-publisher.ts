@@ -1,11 +1,12 @@
+import { DeliveryError } from '../../outbox/delivery-error';
 import type { ChatPlatform, StatusCard, ThreadId } from '../../ports/chat-platform';
 import type { Clock } from '../../ports/clock';
 import type { Logger } from '../../ports/logger';
 
 /**
- * P9: one status card per turn, posted when the turn starts and edited in place. Edits are
- * coalesced to one per interval: a burst of tool calls becomes one edit, and the last state
- * is always written by `finish`.
+ * P9: one status card per turn, posted when the turn starts (the turn does not wait for it, P7)
+ * and edited in place. Edits are coalesced to one per interval: a burst of tool calls becomes
+ * one edit, and the last state is always written by `finish`.
  */
 export class StatusCardPublisher {
   private card: StatusCard;
@@ -13,6 +14,9 @@ export class StatusCardPublisher {
   private lastEditAt = 0;
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
+  /** The card's post while the platform has not taken it yet; the final edit waits for it. */
+  private opening: Promise<void> = Promise.resolve();
+  private givenUp: DeliveryError | null = null;
 
   constructor(
     private readonly platform: ChatPlatform,
@@ -27,15 +31,48 @@ export class StatusCardPublisher {
     this.card = { agent: speaker.name, state: 'working', headline: 'Working on it…', rows: [] };
   }
 
-  /** Posts the card; returns its platform ref (kept on the run so it can be edited after a restart). */
-  async open(existingRef: string | null): Promise<string> {
+  /**
+   * Posts the card, or takes the run's card back (a resumed turn), without waiting for the
+   * platform: P7, the post may wait out an outage while the turn goes on. Rows and edits made
+   * meanwhile are written once the card exists; `posted` gets a new card's ref (kept on the run
+   * so it can be edited after a restart). A card the platform never took is logged, not fatal:
+   * the turn goes on, and `posted` tells a turn that ends well.
+   */
+  open(existingRef: string | null, posted: (ref: string) => Promise<void>): void {
     if (existingRef !== null) {
       this.ref = existingRef;
-      await this.write();
-      return existingRef;
+      this.writing = this.write();
+      return;
     }
-    this.ref = await this.platform.post(this.thread, this.message());
-    this.lastEditAt = this.clock.now().getTime();
+    const first = this.message();
+    this.opening = this.platform.post(this.thread, first).then(
+      async (ref) => {
+        this.ref = ref;
+        this.lastEditAt = this.clock.now().getTime();
+        if (JSON.stringify(this.message()) !== JSON.stringify(first)) this.schedule();
+        await posted(ref).catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'status card ref could not be stored'),
+        );
+      },
+      (error: unknown) => {
+        this.logger.warn({ err: error }, 'status card could not be posted');
+        if (error instanceof DeliveryError) this.givenUp = error;
+      },
+    );
+  }
+
+  /**
+   * P7: waits for the card's post; throws when the platform never took it (refused for good,
+   * or away longer than the outbox waits), so that a turn ending well says why in its thread
+   * rather than leaving it without a card.
+   */
+  async posted(): Promise<void> {
+    await this.opening;
+    if (this.givenUp !== null) throw this.givenUp;
+  }
+
+  /** The card's platform ref once it exists (for checkpoints, T2); null while it is on its way. */
+  currentRef(): string | null {
     return this.ref;
   }
 
@@ -58,6 +95,7 @@ export class StatusCardPublisher {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.card = { ...this.card, state, headline };
+    await this.opening;
     await this.writing;
     await this.write();
   }

@@ -86,7 +86,8 @@ export function interruptInFlight(checkpoint: TurnCheckpoint, note: string): Tur
 export function checkpointWriter(
   deps: Pick<TurnDeps, 'store' | 'clock'>,
   run: RunRecord,
-  statusCardRef: string | null,
+  /** The card's ref as known at each boundary: null until the platform took the card (P7). */
+  statusCardRef: () => string | null,
   prompt: CheckpointPrompt,
 ): (state: TurnCheckpoint) => Promise<void> {
   return ({ steered, ...state }) =>
@@ -95,7 +96,7 @@ export function checkpointWriter(
       await tx.checkpoints.save(run.workspaceId, {
         runId: run.id,
         checkpoint: { ...state, prompt },
-        statusCardRef,
+        statusCardRef: statusCardRef(),
         at,
       });
       // P16: the steering messages in this transcript are taken with it, or not at all.

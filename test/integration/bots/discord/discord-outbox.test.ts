@@ -16,7 +16,7 @@ describe('P7: Discord posts go through the outbox', () => {
   beforeEach(async () => {
     h = await openDiscordHarness({
       engine: new RecordingChatEngine(),
-      outboxBackoff: { baseMs: 50, maxMs: 200, maxAttempts: 4 },
+      outboxBackoff: { baseMs: 50, maxMs: 200, giveUpMs: 60_000 },
     });
     const start = h.standIn.seed(h.people.mo, h.channel, 'topic');
     threadChannel = h.standIn.startThreadAs(start, 'topic');
