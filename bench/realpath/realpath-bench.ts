@@ -75,7 +75,8 @@ async function measureBot(
     const sender = new MentionSender(bot.eventsUrl, standIns);
     cleanup.defer('close the sender', async () => sender.close());
     const probe = bot.databaseName === null ? null : await openProbe(endpoints, bot.databaseName, cleanup);
-    if (options.warmup > 0) await mentionLoad(sender, Math.min(options.rate, 50), options.warmup, WARMUP_TIMEOUT_MS);
+    if (options.warmup > 0)
+      await mentionLoad(sender, Math.min(options.rate, 50), options.warmup, WARMUP_TIMEOUT_MS);
     const cpuBefore = processCpuMs(bot.pid);
     const pgBefore = await probe?.read();
     const load = await mentionLoad(sender, options.rate, Math.round(options.rate * options.seconds));

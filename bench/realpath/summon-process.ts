@@ -22,6 +22,8 @@ export interface SummonSetup {
   label: string;
   database: DatabaseKind;
   bullmq: boolean;
+  /** The space shared, not dedicated: a plain message is stored and starts nothing (P3; `ingest`). */
+  shared?: boolean;
 }
 
 export interface RunningSummon extends ServedChild {
@@ -64,7 +66,7 @@ export async function startSummon(
     cleanup.defer(`drop database ${name}`, () => dropPostgresDatabase(endpoints.postgresServerUrl, name));
     env.DATABASE_URL = databaseUrlFor(endpoints.postgresServerUrl, name);
   }
-  await linkToSlack(env.DATABASE_URL, join(dataDir, 'db'));
+  await linkToSlack(env.DATABASE_URL, join(dataDir, 'db'), setup.shared === true);
   if (setup.bullmq) {
     const url = new URL(endpoints.redisUrl);
     url.pathname = `/${BENCH_REDIS_DB}`;
@@ -83,12 +85,13 @@ export async function startSummon(
   return { ...child, eventsUrl: `http://127.0.0.1:${child.port}/slack/events`, databaseName };
 }
 
-async function linkToSlack(databaseUrl: string | undefined, dbDir: string): Promise<void> {
+async function linkToSlack(databaseUrl: string | undefined, dbDir: string, shared: boolean): Promise<void> {
   const database = await openDatabase(databaseUrl === undefined ? { dbDir } : { databaseUrl, dbDir: '' });
   try {
     await database.migrate();
     await database.store.transaction(async (tx) => {
       const chat = await ensureLocalChat(tx);
+      if (shared) await tx.spaces.update(chat.space.id, { dedicated: false });
       await tx.platformBindings.bind(chat.workspace.id, 'slack', TEAM);
       await tx.channelBindings.bind(chat.space.id, 'slack', CHANNEL);
       await tx.members.insert(chat.workspace.id, {
