@@ -54,6 +54,8 @@ interface Anatomy {
   modelRequests: number;
   cpuMs: number;
   database: DatabaseWork | null;
+  /** The last mention's Slack calls in order, ms after it was sent. */
+  lastThread: string;
   /** The idle rate taken off the database's counters and the CPU, per second. */
   idle: { cpuMs: number; database: DatabaseWork | null };
 }
@@ -122,9 +124,12 @@ async function dissect(
     const dbBefore = (await probe?.read()) ?? null;
     const latencies: number[] = [];
     const first = process.hrtime.bigint();
+    let last = { ts: '', sentAt: 0 };
     for (let i = 0; i < options.mentions; i++) {
       const due = process.hrtime.bigint();
-      const { replyAt } = await withTimeout(sender.send(due), WARMUP_TIMEOUT_MS);
+      last = { ts: '', sentAt: Date.now() };
+      const { replyAt, ts } = await withTimeout(sender.send(due), WARMUP_TIMEOUT_MS);
+      last.ts = ts;
       latencies.push(nsToMs(replyAt - due));
     }
     const elapsedMs = nsToMs(process.hrtime.bigint() - first);
@@ -138,6 +143,10 @@ async function dissect(
       replies: summarize(latencies, elapsedMs),
       slackCalls: standIns.takeCalls(),
       modelRequests: standIns.takeModelRequests(),
+      lastThread: standIns
+        .callsInThread(last.ts)
+        .map((c) => `${c.method} +${c.at - last.sentAt} ms`)
+        .join(', '),
       cpuMs: cpuMs - idle.cpuMs * seconds,
       database:
         database === null || idle.database === null ? database : lessIdle(database, idle.database, seconds),
@@ -190,6 +199,7 @@ function describe(a: Anatomy): string[] {
   const lines = [
     `${a.label}: reply p50 ${a.replies.p50Ms.toFixed(1)} ms, p99 ${a.replies.p99Ms.toFixed(1)} ms (one at a time)`,
     `  Slack calls ${per(total)} (${byMethod}); model requests ${per(a.modelRequests)}; cpu of the bot ${per(a.cpuMs)} ms`,
+    `  the last mention's Slack calls, in order: ${a.lastThread}`,
   ];
   if (a.database !== null) {
     lines.push(

@@ -5,6 +5,8 @@ import { type BenchStandIns, BOT_USER, CHANNEL, markerOf, PERSON, SIGNING_SECRET
 
 /** One mention's two ends: Slack's delivery acknowledged, and the reply seen at the stand-in. */
 export interface MentionTimes {
+  /** The mention's ts: its thread's. */
+  ts: string;
   ackMs: number;
   /** When the reply arrived (process.hrtime.bigint()). */
   replyAt: bigint;
@@ -37,7 +39,7 @@ export class MentionSender {
     const status = await this.post(body);
     const ackMs = nsToMs(process.hrtime.bigint() - due);
     if (status !== 200) throw new Error(`the event was answered ${status}`);
-    return { ackMs, replyAt: await reply };
+    return { ts, ackMs, replyAt: await reply };
   }
 
   close(): void {

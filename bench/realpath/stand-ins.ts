@@ -37,6 +37,8 @@ export interface BenchStandIns {
   takeCalls(): Map<string, number>;
   /** Model requests since the last `takeModelRequests`. */
   takeModelRequests(): number;
+  /** The Slack calls made in a thread (its messages' edits included), in the order they arrived. */
+  callsInThread(threadTs: string): RecordedCall[];
 }
 
 export async function openStandIns(modelMs: number, cleanup: Cleanup): Promise<BenchStandIns> {
@@ -108,6 +110,7 @@ export async function openStandIns(modelMs: number, cleanup: Cleanup): Promise<B
       counted = slack.calls.length;
       return byMethod;
     },
+    callsInThread: (threadTs) => slack.calls.filter((c) => threadOf(c.params) === threadTs),
     takeModelRequests: () => {
       const n = anthropic.requests.length - modelCounted;
       modelCounted = anthropic.requests.length;
