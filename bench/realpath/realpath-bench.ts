@@ -18,6 +18,8 @@ interface BotResult extends MentionLoad {
   cpuMsPerReply: number;
   /** Null for a bot with no PostgreSQL database (the bare bot, PGlite). */
   postgresCpuMsPerReply: number | null;
+  /** This process's: the sender and both stand-ins, the same work for every bot. */
+  benchCpuMsPerReply: number;
 }
 
 /**
@@ -79,7 +81,9 @@ async function measureBot(
       await mentionLoad(sender, Math.min(options.rate, 50), options.warmup, WARMUP_TIMEOUT_MS);
     const cpuBefore = processCpuMs(bot.pid);
     const pgBefore = await probe?.read();
+    const benchBefore = process.cpuUsage();
     const load = await mentionLoad(sender, options.rate, Math.round(options.rate * options.seconds));
+    const bench = process.cpuUsage(benchBefore);
     const cpu = processCpuMs(bot.pid) - cpuBefore;
     const pgAfter = await probe?.read();
     const n = load.replies.count;
@@ -87,6 +91,7 @@ async function measureBot(
       label,
       ...load,
       cpuMsPerReply: cpu / n,
+      benchCpuMsPerReply: (bench.user + bench.system) / 1000 / n,
       postgresCpuMsPerReply:
         pgBefore === undefined || pgAfter === undefined
           ? null
@@ -113,7 +118,7 @@ const m = (x: Measurement) => `p50 ${ms(x.p50Ms).padStart(9)}  p99 ${ms(x.p99Ms)
 
 function row(r: BotResult): string {
   const pg = r.postgresCpuMsPerReply === null ? '' : ` + PostgreSQL ${r.postgresCpuMsPerReply.toFixed(2)}`;
-  return `${r.label.padEnd(38)} ${r.replies.throughput.toFixed(1).padStart(6)} replies/s  reply ${m(r.replies)}  ack ${m(r.acks)}  cpu ${r.cpuMsPerReply.toFixed(2)}${pg} ms/reply`;
+  return `${r.label.padEnd(38)} ${r.replies.throughput.toFixed(1).padStart(6)} replies/s  reply ${m(r.replies)}  ack ${m(r.acks)}  cpu ${r.cpuMsPerReply.toFixed(2)}${pg} ms/reply (bench ${r.benchCpuMsPerReply.toFixed(2)})`;
 }
 
 function goals(options: RealPathOptions, r: BotResult, bare: BotResult): string {
