@@ -51,6 +51,8 @@ interface Anatomy {
   label: string;
   replies: Measurement;
   slackCalls: Map<string, number>;
+  /** The write that ended each reply, by method. */
+  endings: Map<string, number>;
   modelRequests: number;
   cpuMs: number;
   database: DatabaseWork | null;
@@ -119,6 +121,7 @@ async function dissect(
     const idle = await idleRate(bot.pid, probe);
     standIns.takeCalls();
     standIns.takeModelRequests();
+    standIns.takeEndings();
     const began = Date.now();
     const cpuBefore = processCpuMs(bot.pid);
     const dbBefore = (await probe?.read()) ?? null;
@@ -142,6 +145,7 @@ async function dissect(
       label,
       replies: summarize(latencies, elapsedMs),
       slackCalls: standIns.takeCalls(),
+      endings: standIns.takeEndings(),
       modelRequests: standIns.takeModelRequests(),
       lastThread: standIns
         .callsInThread(last.ts)
@@ -200,6 +204,7 @@ function describe(a: Anatomy): string[] {
     `${a.label}: reply p50 ${a.replies.p50Ms.toFixed(1)} ms, p99 ${a.replies.p99Ms.toFixed(1)} ms (one at a time)`,
     `  Slack calls ${per(total)} (${byMethod}); model requests ${per(a.modelRequests)}; cpu of the bot ${per(a.cpuMs)} ms`,
     `  the last mention's Slack calls, in order: ${a.lastThread}`,
+    `  each reply ended with: ${[...a.endings.entries()].map(([method, k]) => `${method} ${k}`).join(', ')}`,
   ];
   if (a.database !== null) {
     lines.push(

@@ -37,6 +37,8 @@ export interface BenchStandIns {
   takeCalls(): Map<string, number>;
   /** Model requests since the last `takeModelRequests`. */
   takeModelRequests(): number;
+  /** Which method ended each reply since the last `takeEndings`, counted by method. */
+  takeEndings(): Map<string, number>;
   /** The Slack calls made in a thread (its messages' edits included), in the order they arrived. */
   callsInThread(threadTs: string): RecordedCall[];
 }
@@ -66,10 +68,12 @@ export async function openStandIns(modelMs: number, cleanup: Cleanup): Promise<B
 
   const waiting = new Map<string, (at: bigint) => void>();
   const seen = new Map<string, bigint>();
-  const arrived = (threadTs: string | null) => {
+  let endings = new Map<string, number>();
+  const arrived = (threadTs: string | null, method: string) => {
     if (threadTs === null || seen.has(threadTs)) return;
     const at = process.hrtime.bigint();
     seen.set(threadTs, at);
+    endings.set(method, (endings.get(method) ?? 0) + 1);
     waiting.get(threadTs)?.(at);
     waiting.delete(threadTs);
   };
@@ -83,12 +87,12 @@ export async function openStandIns(modelMs: number, cleanup: Cleanup): Promise<B
   slack.calls.push = (...calls: RecordedCall[]) => {
     for (const call of calls) {
       if (!call.ok) continue;
-      if (call.method === 'chat.stopStream') arrived(threadOf(call.params));
+      if (call.method === 'chat.stopStream') arrived(threadOf(call.params), call.method);
       else if (
         (call.method === 'chat.postMessage' || call.method === 'chat.update') &&
         JSON.stringify(call.params).includes('pong ')
       )
-        arrived(threadOf(call.params));
+        arrived(threadOf(call.params), call.method);
     }
     return record(...calls);
   };
@@ -109,6 +113,11 @@ export async function openStandIns(modelMs: number, cleanup: Cleanup): Promise<B
         byMethod.set(call.method, (byMethod.get(call.method) ?? 0) + 1);
       counted = slack.calls.length;
       return byMethod;
+    },
+    takeEndings: () => {
+      const taken = endings;
+      endings = new Map();
+      return taken;
     },
     callsInThread: (threadTs) => slack.calls.filter((c) => threadOf(c.params) === threadTs),
     takeModelRequests: () => {
