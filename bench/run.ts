@@ -4,6 +4,9 @@ import { parseCoreOptions, USAGE } from './core/options';
 import { preflight } from './core/preflight';
 import { runIngestBench } from './ingest/ingest-bench';
 import { parseInstantOptions, runInstantBench } from './instant/instant-bench';
+import { parseAnatomyOptions, runAnatomyBench } from './realpath/anatomy-bench';
+import { runRealPathBench } from './realpath/realpath-bench';
+import { parseRealPathOptions, REAL_PATH_USAGE } from './realpath/realpath-options';
 import { parseCalls, runSandboxBench } from './sandbox/sandbox-bench';
 import { runStatementsBench } from './statements/statements-bench';
 import { runTurnsBench } from './turns/turns-bench';
@@ -11,10 +14,12 @@ import { parseTurnsOptions } from './turns/turns-options';
 import { parseWorkersOptions, runWorkersBench } from './workers/workers-bench';
 
 /**
- * `npm run bench -- [core] [flags]`: runs the core benchmark; `npm run bench -- turns` the
- * T1/T3 one (pending approvals, a slow model); `ingest` T4's acks; `instant` event → reply at a
- * rate; `workers` one worker process vs two (T5); `statements` what one turn costs the
- * database; `npm run bench -- sandbox [calls]` the sandbox's
+ * `npm run bench -- [core] [flags]`: runs the core benchmark; `instant` and `turns` mentions at a
+ * rate through the real path (signed Slack events into `summon serve`, the model and Slack over
+ * HTTP) beside a bare Bolt bot, `anatomy` what one such reply costs (Slack calls, model
+ * requests, commits, CPU); `instant --in-process` and `turns --in-process` the engine alone
+ * (diagnostics; `turns --in-process` also T1's pending approvals); `ingest` T4's acks; `workers`
+ * one worker process vs two (T5); `statements` what one turn costs the database; `npm run bench -- sandbox [calls]` the sandbox's
  * cost per `bash` call (X1–X3; needs no database). Ctrl-C
  * stops starting new messages, lets those in flight finish and still removes every database
  * and queue the run made; a second Ctrl-C exits at once.
@@ -34,22 +39,41 @@ async function main(argv: readonly string[]): Promise<void> {
     await runWorkersBench(parseWorkersOptions(argv.slice(1)), endpoints, (line) => console.log(line));
     return;
   }
-  if (argv[0] === 'instant') {
+  if ((argv[0] === 'instant' || argv[0] === 'turns') && argv.includes('--help')) {
+    console.log(REAL_PATH_USAGE);
+    return;
+  }
+  if (argv[0] === 'instant' && argv.includes('--in-process')) {
     const endpoints = readEndpoints();
     await preflight(endpoints);
-    await runInstantBench(parseInstantOptions(argv.slice(1)), endpoints, (line) => console.log(line));
+    const rest = argv.slice(1).filter((a) => a !== '--in-process');
+    await runInstantBench(parseInstantOptions(rest), endpoints, (line) => console.log(line));
+    return;
+  }
+  if (argv[0] === 'turns' && argv.includes('--in-process')) {
+    const endpoints = readEndpoints();
+    await preflight(endpoints);
+    const rest = argv.slice(1).filter((a) => a !== '--in-process');
+    await runTurnsBench(parseTurnsOptions(rest), endpoints, (line) => console.log(line));
+    return;
+  }
+  if (argv[0] === 'instant' || argv[0] === 'turns') {
+    const endpoints = readEndpoints();
+    await preflight(endpoints);
+    const options = parseRealPathOptions(argv[0], argv.slice(1));
+    await runRealPathBench(options, endpoints, (line) => console.log(line));
+    return;
+  }
+  if (argv[0] === 'anatomy') {
+    const endpoints = readEndpoints();
+    await preflight(endpoints);
+    await runAnatomyBench(parseAnatomyOptions(argv.slice(1)), endpoints, (line) => console.log(line));
     return;
   }
   if (argv[0] === 'statements') {
     const endpoints = readEndpoints();
     await preflight(endpoints);
     await runStatementsBench(Number(argv[1] ?? 50), endpoints, (line) => console.log(line));
-    return;
-  }
-  if (argv[0] === 'turns') {
-    const endpoints = readEndpoints();
-    await preflight(endpoints);
-    await runTurnsBench(parseTurnsOptions(argv.slice(1)), endpoints, (line) => console.log(line));
     return;
   }
   const options = parseCoreOptions(argv);

@@ -35,6 +35,8 @@ const BOT_USER = 'U0BENCHBOT';
 /** A server under load: where to send deliveries, and when what it took in has been routed. */
 export interface IngestTarget {
   url: string;
+  /** The server's process when it is not this one (`summon serve` in a child): its CPU is read there. */
+  pid?: number;
   /**
    * Resolves with the events still unrouted once all are routed (0) or `timeoutMs` passed (at
    * once, 0, for a server that routes before its ack).

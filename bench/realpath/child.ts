@@ -1,0 +1,74 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import type { Cleanup } from '../core/cleanup';
+
+const ROOT = path.join(__dirname, '../..');
+
+/** A process under test: its pid (for its CPU in `/proc`) and the port it serves. */
+export interface ServedChild {
+  pid: number;
+  port: number;
+}
+
+/** A port free on loopback now (the child binds it a moment later). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * `node --import tsx <script> …args` from the repository's root with exactly `env` (and PATH),
+ * its output to `logFile` (so this process spends nothing reading it), served once `readyPath`
+ * on its port answers. Stopped with SIGTERM (SIGKILL after 10 s) by `cleanup`.
+ */
+export async function startChild(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  logFile: string,
+  readyPath: string,
+  cleanup: Cleanup,
+): Promise<ServedChild> {
+  const port = await freePort();
+  const log = openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, script), ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port) },
+    stdio: ['ignore', log, log],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  cleanup.defer(`stop ${script}`, () => stop(child, exited));
+  if (child.pid === undefined) throw new Error(`${script} did not start`);
+  await untilServing(`http://127.0.0.1:${port}${readyPath}`, child, logFile);
+  return { pid: child.pid, port };
+}
+
+async function untilServing(url: string, child: ChildProcess, logFile: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the process exited (${child.exitCode}); see ${logFile}`);
+    const answered = await fetch(url).then(
+      (r) => r.status < 500,
+      () => false,
+    );
+    if (answered) return;
+    if (Date.now() > deadline) throw new Error(`${url} did not answer in 120 s; see ${logFile}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}

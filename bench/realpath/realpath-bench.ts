@@ -1,0 +1,143 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { databaseUrlFor } from '../../src/storage/server-admin';
+import { Cleanup } from '../core/cleanup';
+import type { Endpoints } from '../core/endpoints';
+import type { Measurement } from '../core/stats';
+import { startBareBot } from './bare-bot-process';
+import { type MentionLoad, mentionLoad, WARMUP_TIMEOUT_MS } from './mention-load';
+import { MentionSender } from './mentions';
+import { DatabaseProbe, processCpuMs } from './process-stats';
+import type { RealPathOptions } from './realpath-options';
+import { type BenchStandIns, openStandIns } from './stand-ins';
+import { type RunningSummon, startSummon } from './summon-process';
+
+/** One bot's stretch: its load, and the CPU it and its database's backends spent per reply. */
+interface BotResult extends MentionLoad {
+  label: string;
+  cpuMsPerReply: number;
+  /** Null for a bot with no PostgreSQL database (the bare bot, PGlite). */
+  postgresCpuMsPerReply: number | null;
+  /** This process's: the sender and both stand-ins, the same work for every bot. */
+  benchCpuMsPerReply: number;
+}
+
+/**
+ * `npm run bench -- instant` / `turns`: mentions as Slack delivers them (signed `app_mention`
+ * events over HTTP) at a fixed rate into the real `summon serve` (a child process: Bolt's HTTP
+ * receiver, the engine, the built-in Anthropic runner over HTTP, the Slack Web API over HTTP
+ * with its outbox), and into a bare Bolt bot (one model call and one `chat.postMessage` per
+ * mention, its own child process) on the same stand-ins, in the same run. Reply latency: from
+ * when the mention was due to when the Slack stand-in received the write that ends the reply.
+ * Goals are ratios to the bare bot of this run, and the issue's absolute targets, printed, not
+ * asserted.
+ */
+export async function runRealPathBench(
+  options: RealPathOptions,
+  endpoints: Endpoints,
+  log: (line: string) => void,
+): Promise<void> {
+  const count = Math.round(options.rate * options.seconds);
+  log(
+    `${options.kind}: ${options.rate} mentions/s for ${options.seconds} s (${count}), model ${options.modelMs} ms, warm-up ${options.warmup}; signed Slack events over HTTP, replies seen at the Slack Web API stand-in`,
+  );
+  const shared = new Cleanup();
+  const results: BotResult[] = [];
+  try {
+    const standIns = await openStandIns(options.modelMs, shared);
+    const bare = await measureBot('bare Bolt bot (baseline)', options, standIns, endpoints, (cleanup) =>
+      startBareBot(standIns, cleanup),
+    );
+    results.push(bare);
+    log(row(bare));
+    for (const setup of options.setups) {
+      const result = await measureBot(setup.label, options, standIns, endpoints, (cleanup) =>
+        startSummon(setup, endpoints, standIns, cleanup),
+      );
+      results.push(result);
+      log(row(result));
+      log(goals(options, result, bare));
+    }
+  } finally {
+    await shared.run();
+  }
+  await writeResults(options, results, log);
+}
+
+async function measureBot(
+  label: string,
+  options: RealPathOptions,
+  standIns: BenchStandIns,
+  endpoints: Endpoints,
+  start: (cleanup: Cleanup) => Promise<RunningSummon>,
+): Promise<BotResult> {
+  const cleanup = new Cleanup();
+  try {
+    const bot = await start(cleanup);
+    const sender = new MentionSender(bot.eventsUrl, standIns);
+    cleanup.defer('close the sender', async () => sender.close());
+    const probe = bot.databaseName === null ? null : await openProbe(endpoints, bot.databaseName, cleanup);
+    if (options.warmup > 0)
+      await mentionLoad(sender, Math.min(options.rate, 50), options.warmup, WARMUP_TIMEOUT_MS);
+    const cpuBefore = processCpuMs(bot.pid);
+    const pgBefore = await probe?.read();
+    const benchBefore = process.cpuUsage();
+    const load = await mentionLoad(sender, options.rate, Math.round(options.rate * options.seconds));
+    const bench = process.cpuUsage(benchBefore);
+    const cpu = processCpuMs(bot.pid) - cpuBefore;
+    const pgAfter = await probe?.read();
+    const n = load.replies.count;
+    return {
+      label,
+      ...load,
+      cpuMsPerReply: cpu / n,
+      benchCpuMsPerReply: (bench.user + bench.system) / 1000 / n,
+      postgresCpuMsPerReply:
+        pgBefore === undefined || pgAfter === undefined
+          ? null
+          : (pgAfter.backendCpuMs - pgBefore.backendCpuMs) / n,
+    };
+  } finally {
+    await cleanup.run();
+  }
+}
+
+export async function openProbe(
+  endpoints: Endpoints,
+  name: string,
+  cleanup: Cleanup,
+): Promise<DatabaseProbe> {
+  const url = endpoints.postgresServerUrl;
+  const probe = await DatabaseProbe.open(url, databaseUrlFor(url, name), name);
+  cleanup.defer('close the database probe', () => probe.close());
+  return probe;
+}
+
+const ms = (v: number) => (v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${v.toFixed(1)} ms`);
+const m = (x: Measurement) => `p50 ${ms(x.p50Ms).padStart(9)}  p99 ${ms(x.p99Ms).padStart(9)}`;
+
+function row(r: BotResult): string {
+  const pg = r.postgresCpuMsPerReply === null ? '' : ` + PostgreSQL ${r.postgresCpuMsPerReply.toFixed(2)}`;
+  return `${r.label.padEnd(38)} ${r.replies.throughput.toFixed(1).padStart(6)} replies/s  reply ${m(r.replies)}  ack ${m(r.acks)}  cpu ${r.cpuMsPerReply.toFixed(2)}${pg} ms/reply (bench ${r.benchCpuMsPerReply.toFixed(2)})`;
+}
+
+function goals(options: RealPathOptions, r: BotResult, bare: BotResult): string {
+  const p99Ratio = r.replies.p99Ms / bare.replies.p99Ms;
+  const throughputRatio = r.replies.throughput / bare.replies.throughput;
+  const ratios = `reply p99 ${p99Ratio.toFixed(2)}× the bare bot's, throughput ${throughputRatio.toFixed(2)}× the bare bot's`;
+  if (options.kind === 'instant')
+    return `  ${ratios}  (targets at 200/s for 10 s: reply p99 ≤ 100 ms [${ms(r.replies.p99Ms)}], throughput ≥ 0.9× [${throughputRatio.toFixed(2)}×]; ack p99 ≤ 25 ms [${ms(r.acks.p99Ms)}])`;
+  return `  ${ratios}  (target with a 5 s model, 40 mentions in 8 s: reply p99 ≤ 1.2× the bare bot's [${p99Ratio.toFixed(2)}×])`;
+}
+
+async function writeResults(
+  options: RealPathOptions,
+  results: BotResult[],
+  log: (line: string) => void,
+): Promise<void> {
+  const dir = join(__dirname, '..', 'results');
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, `${options.kind}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  await writeFile(file, `${JSON.stringify({ options, results }, null, 2)}\n`);
+  log(`results: ${file}`);
+}
