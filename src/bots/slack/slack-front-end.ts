@@ -135,6 +135,7 @@ export class SlackFrontEnd {
     registerSlackListeners(this.app, {
       engine,
       platform: this.platform,
+      directory: this.options.directory,
       logger: log,
       botUserId: this.identity.botUserId,
       now: this.options.now ?? (() => new Date()),
@@ -143,9 +144,16 @@ export class SlackFrontEnd {
         publishHome(this.client, this.options.directory, { teamId, userId, notice }),
     });
     // P15: Slack's native Stop of an agent session.
-    registerSessionStop(this.app, { engine, platform: this.platform, logger: log, inFlight: this.clicks });
+    registerSessionStop(this.app, {
+      engine,
+      platform: this.platform,
+      directory: this.options.directory,
+      logger: log,
+      inFlight: this.clicks,
+    });
     registerSlashCommand(this.app, {
       commands: this.options.commands,
+      directory: this.options.directory,
       logger: log,
       now: this.options.now ?? (() => new Date()),
     });

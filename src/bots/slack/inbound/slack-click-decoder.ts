@@ -6,7 +6,8 @@ import { encodeSlackThreadId } from '../slack-thread-id';
 /** The fields of a `block_actions` payload a click on one of our buttons is read from. */
 export interface SlackActionBody {
   team?: { id?: string } | null;
-  user?: { id?: string };
+  /** `team_id`: the clicker's team, where `team` is null (an org-wide install's enterprise context). */
+  user?: { id?: string; team_id?: string };
   channel?: { id?: string };
   container?: { type?: string; channel_id?: string; message_ts?: string; thread_ts?: string };
   message?: { ts?: string; thread_ts?: string };
@@ -18,6 +19,8 @@ export interface SlackClick {
   action: CardAction;
   actor: PlatformActor;
   teamId: string;
+  /** The channel the card is in; null for a card outside one (App Home). */
+  channel: string | null;
   /** The thread the card is in, where a refusal is told; null for a card outside one. */
   thread: string | null;
   /** A click on App Home (G4: an approval there redraws the home instead of a reply). */
@@ -57,7 +60,7 @@ export function cardActionOfButton(actionId: string, value: string): CardAction 
 export function decodeSlackClick(
   body: SlackActionBody,
 ): { ok: true; click: SlackClick } | { ok: false; reason: string } {
-  const teamId = body.team?.id;
+  const teamId = body.team?.id ?? body.user?.team_id;
   const userId = body.user?.id;
   if (teamId === undefined || userId === undefined)
     return { ok: false, reason: 'The click names no team or user.' };
@@ -74,13 +77,24 @@ export function decodeSlackClick(
   };
   return {
     ok: true,
-    click: { action, actor, teamId, thread: threadOfClick(body), onHome: body.container?.type === 'view' },
+    click: {
+      action,
+      actor,
+      teamId,
+      channel: channelOfClick(body),
+      thread: threadOfClick(body),
+      onHome: body.container?.type === 'view',
+    },
   };
 }
 
 /** The thread of the message the clicked card is in (its own ts when it is a thread's root). */
 function threadOfClick(body: SlackActionBody): string | null {
-  const channel = body.channel?.id ?? body.container?.channel_id;
+  const channel = channelOfClick(body);
   const threadTs = body.message?.thread_ts ?? body.container?.thread_ts ?? body.message?.ts;
-  return channel === undefined || threadTs === undefined ? null : encodeSlackThreadId({ channel, threadTs });
+  return channel === null || threadTs === undefined ? null : encodeSlackThreadId({ channel, threadTs });
+}
+
+function channelOfClick(body: SlackActionBody): string | null {
+  return body.channel?.id ?? body.container?.channel_id ?? null;
 }

@@ -1,14 +1,18 @@
 import type { App } from '@slack/bolt';
 import { AppError } from '../../../core/errors';
 import type { CardAction, Refusable } from '../../../core/model/card-action';
+import type { ChatDirectory } from '../../../core/ports/chat-directory';
 import type { ChatEngine } from '../../../core/ports/chat-engine';
 import type { ChatPlatform } from '../../../core/ports/chat-platform';
 import type { Logger } from '../../../core/ports/logger';
 import { decodeSlackClick, type SlackActionBody, type SlackClick, SUMMON_CLICK } from './slack-click-decoder';
+import { isForeignChannel } from './slack-foreign-team';
 
 export interface SlackClickDeps {
   engine: ChatEngine;
   platform: ChatPlatform;
+  /** A2: which team's workspace owns the channel a card is in. */
+  directory: ChatDirectory;
   logger: Logger;
   /** Clicks whose effect is still on its way; closing waits for them. */
   inFlight: Set<Promise<void>>;
@@ -33,14 +37,24 @@ export function registerCardClicks(app: App, deps: SlackClickDeps): void {
   });
 }
 
-/** The core decides who may (P8); a refusal is told only to the clicker (P5). */
+/**
+ * The core decides who may (P8); a refusal is told only to the clicker (P5). A click naming a
+ * channel of another team's workspace is answered by the ack alone (A2).
+ */
 async function answerClick(body: SlackActionBody, deps: SlackClickDeps): Promise<void> {
   const decoded = decodeSlackClick(body);
   if (!decoded.ok) {
     deps.logger.debug({ component: 'slack', reason: decoded.reason }, 'a Slack click was not read');
     return;
   }
-  const { action, actor, thread } = decoded.click;
+  const { action, actor, thread, channel, teamId } = decoded.click;
+  // A2, P8: a card in another team's workspace: nothing acts and nothing is told in its channel
+  // (an ephemeral there would be a write into that workspace); the warn line is all.
+  if (
+    channel !== null &&
+    (await isForeignChannel(deps.directory, { teamId, channel, what: 'click' }, deps.logger))
+  )
+    return;
   const result = await actOrRefusal(deps.engine, decoded.click);
   if (action.kind === 'approval' && decoded.click.onHome) {
     // G4: a click on App Home: the home is drawn again, with the refusal if there was one.

@@ -1,4 +1,5 @@
 import type { App } from '@slack/bolt';
+import type { ChatDirectory } from '../../../core/ports/chat-directory';
 import type { InboxChatEngine } from '../../../core/ports/chat-engine';
 import type { ChatPlatform } from '../../../core/ports/chat-platform';
 import type { Logger } from '../../../core/ports/logger';
@@ -10,6 +11,8 @@ export interface SlackListenerDeps {
   /** T4: stores each event once; the inbox reads it back with the front end's `SlackInboxDecoder`. */
   engine: InboxChatEngine;
   platform: ChatPlatform;
+  /** A2: which team's workspace owns a clicked card's channel. */
+  directory: ChatDirectory;
   logger: Logger;
   botUserId: string;
   now: () => Date;

@@ -1,12 +1,16 @@
 import type { App } from '@slack/bolt';
+import type { ChatDirectory } from '../../../core/ports/chat-directory';
 import type { ChatEngine, PlatformActor } from '../../../core/ports/chat-engine';
 import type { Logger } from '../../../core/ports/logger';
 import type { SlackPlatform } from '../slack-platform';
 import { encodeSlackThreadId } from '../slack-thread-id';
+import { isForeignChannel } from './slack-foreign-team';
 
 export interface SlackSessionStopDeps {
   engine: ChatEngine;
   platform: SlackPlatform;
+  /** A2: which team's workspace owns the session's channel. */
+  directory: ChatDirectory;
   logger: Logger;
   /** Work still on its way after the ack; closing waits for it. */
   inFlight: Set<Promise<void>>;
@@ -27,7 +31,8 @@ interface SessionStopped {
  * the turn goes on. Acknowledged at once; the stop follows. Slack has already stopped the
  * thread's streams (`streaming_message_ts`) and leaves the session's status to the app: a
  * stopped turn closes it as it ends, a refused stop leaves the turn working (its reply goes on
- * in a new message), and a session with nothing running here is closed.
+ * in a new message), and a session with nothing running here is closed. A2, P8: a Stop of one
+ * team in a thread another team's workspace owns stops nothing and says nothing there.
  */
 export function registerSessionStop(app: App, deps: SlackSessionStopDeps): void {
   app.event('agent_session_stopped', async ({ event, body }) => {
@@ -54,6 +59,8 @@ export function registerSessionStop(app: App, deps: SlackSessionStopDeps): void 
       senderId: user,
     };
     const work = (async () => {
+      const request = { teamId, channel, what: 'agent session stop' };
+      if (await isForeignChannel(deps.directory, request, deps.logger)) return;
       const result = await deps.engine.act({ kind: 'stop-thread', thread }, actor);
       if (result.ok) {
         log.info({ user, stopped: result.stopped }, 'agent session stopped in Slack: turns stopping');

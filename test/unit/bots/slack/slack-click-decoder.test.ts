@@ -55,13 +55,14 @@ describe('Slack clicks decoded once into the core’s action', () => {
     }
   });
 
-  it('a click carries the clicker, the card’s thread and whether it was on App Home', () => {
+  it('a click carries the clicker, the card’s channel and thread, and whether it was on App Home', () => {
     expect(decodeSlackClick(click(ACTIONS.stop, 'r-1'))).toEqual({
       ok: true,
       click: {
         action: { kind: 'stop-run', runId: 'r-1' },
         actor: { platform: 'slack', workspace: { platform: 'slack', externalId: 'T1' }, senderId: 'U1' },
         teamId: 'T1',
+        channel: 'C0123ABC',
         thread: 'slack:C0123ABC:1.000100',
         onHome: false,
       },
@@ -69,7 +70,15 @@ describe('Slack clicks decoded once into the core’s action', () => {
     const home = decodeSlackClick(
       click(ACTIONS.approve, 'a-1', { channel: {}, message: {}, container: { type: 'view' } }),
     );
-    expect(home).toMatchObject({ ok: true, click: { thread: null, onHome: true } });
+    expect(home).toMatchObject({ ok: true, click: { channel: null, thread: null, onHome: true } });
+  });
+
+  it('A2: without `team` (an org-wide install), the clicker’s own team is the click’s', () => {
+    const org = click(ACTIONS.stop, 'r-1', { team: null, user: { id: 'U1', team_id: 'T2' } });
+    expect(decodeSlackClick(org)).toMatchObject({
+      ok: true,
+      click: { teamId: 'T2', actor: { workspace: { platform: 'slack', externalId: 'T2' } } },
+    });
   });
 
   it('a malformed click is refused with a clear reason', () => {
