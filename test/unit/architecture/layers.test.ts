@@ -1,6 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
+import { importGraph, ROOT, sourceFiles } from '../../../scripts/structure/import-graph';
 
 /**
  * The layers stay sealed (AGENTS.md's "may import" column): `core/model` is the bottom,
@@ -10,31 +9,8 @@ import ts from 'typescript';
  * `export … from` and `import()` all count. Every failure lists the offending imports as
  * `file → imported file`.
  */
-const root = path.join(__dirname, '../../..');
-
-const sourceFiles = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-
-/** A relative specifier to the file it names, relative to the repository (`src/core/model/run.ts`); a library: null. */
-function resolveImport(from: string, specifier: string): string | null {
-  if (!specifier.startsWith('.')) return null;
-  const base = path.resolve(path.dirname(from), specifier);
-  const found = [`${base}.ts`, path.join(base, 'index.ts')].find((candidate) => existsSync(candidate));
-  return found === undefined ? null : path.relative(root, found).split(path.sep).join('/');
-}
-
-/** Every file of `src` with the files of `src` it imports. */
-const imports: ReadonlyMap<string, readonly string[]> = new Map(
-  sourceFiles(path.join(root, 'src')).map((file) => {
-    const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-    const targets = importedFiles.flatMap((imported) => resolveImport(file, imported.fileName) ?? []);
-    return [path.relative(root, file).split(path.sep).join('/'), targets];
-  }),
-);
+/** Every file of `src` with the files of `src` it imports, as repository paths. */
+const imports: ReadonlyMap<string, readonly string[]> = importGraph(sourceFiles(path.join(ROOT, 'src')));
 
 /** The imports `file → target` of files under `from` whose target `refused` names. */
 function offending(from: string, refused: (target: string) => boolean): string[] {
