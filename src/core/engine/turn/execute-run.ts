@@ -162,18 +162,26 @@ async function openCardAndListen(
   const afterReadBack = new Promise<void>((resolve) => {
     readBack = resolve;
   });
+  // T3: a card posted before the read-back starts has its ref stored by it, in the same write.
+  let reading = false;
+  let arrived: string | null = null;
   card.open(claimed.statusCardRef, async (ref) => {
+    if (!reading) {
+      arrived = ref;
+      return;
+    }
     await afterReadBack;
     await deps.turnWrites.storeCardRef(claimed.workspaceId, claimed.id, ref);
   });
   try {
     const stop = await StopListener.open(deps.waits, claimed.id);
     try {
+      reading = true;
       // T3: with the card refs of turns storing theirs at the same time, in one transaction.
       const current = await deps.turnWrites.storeCardRef(
         claimed.workspaceId,
         claimed.id,
-        claimed.statusCardRef,
+        arrived ?? claimed.statusCardRef,
       );
       return { stop, current };
     } catch (error) {
@@ -181,7 +189,14 @@ async function openCardAndListen(
       throw error;
     }
   } finally {
+    // Failed before the read-back: a ref that arrived meanwhile is still stored, as later ones are.
+    const unstored = reading ? null : arrived;
+    reading = true;
     readBack();
+    if (unstored !== null)
+      await deps.turnWrites
+        .storeCardRef(claimed.workspaceId, claimed.id, unstored)
+        .catch((error: unknown) => deps.logger.warn({ err: error }, 'status card ref could not be stored'));
   }
 }
 
