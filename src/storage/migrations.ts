@@ -14,6 +14,7 @@ import { MessageAttachments1796141574522 } from '../../migrations/1796141574522-
 import { RunCheckpointWaits1796154145378 } from '../../migrations/1796154145378-RunCheckpointWaits';
 import { RowRequired1796212116145 } from '../../migrations/1796212116145-RowRequired';
 import { InboxClaimIndexes1796300000000 } from '../../migrations/1796300000000-InboxClaimIndexes';
+import { McpAction1796400000000 } from '../../migrations/1796400000000-McpAction';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -36,4 +37,5 @@ export const MIGRATIONS = [
   RunCheckpointWaits1796154145378,
   RowRequired1796212116145,
   InboxClaimIndexes1796300000000,
+  McpAction1796400000000,
 ];

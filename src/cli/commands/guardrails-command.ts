@@ -12,7 +12,7 @@ export function registerGuardrailsCommand(program: Command, context: CliContext)
     .option('-s, --space <name>', 'the space it would act in')
     .requiredOption(
       '--action <action>',
-      'commit | push_to_remote | open_pull_request | tracker_write | network',
+      'commit | push_to_remote | open_pull_request | tracker_write | network | mcp',
     )
     .action((options: { workspace: string; agent: string; space?: string; action: string }) =>
       withRuntime(context, async ({ store }) => {

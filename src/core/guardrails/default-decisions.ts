@@ -7,6 +7,8 @@ export const DEFAULT_DECISIONS: Readonly<Record<GuardrailAction, GuardrailDecisi
   open_pull_request: 'ask',
   tracker_write: 'allow',
   network: 'allow',
+  // E4: a tool annotated read-only is allowed without a rule (decided where the call is known).
+  mcp: 'ask',
 };
 
 export const defaultDecision = (action: GuardrailAction): GuardrailDecision => DEFAULT_DECISIONS[action];

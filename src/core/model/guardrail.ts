@@ -5,6 +5,8 @@ export const GUARDRAIL_ACTIONS = [
   'open_pull_request',
   'tracker_write',
   'network',
+  /** E4: a call to a tool of a declared MCP server (a rule may narrow it with `tool`). */
+  'mcp',
 ] as const;
 export type GuardrailAction = (typeof GUARDRAIL_ACTIONS)[number];
 

@@ -83,6 +83,20 @@ const VOCABULARIES: Record<string, readonly string[]> = {
   ck_inbound_inbox_outcome: INBOX_OUTCOMES,
 };
 
+/** The names of the migrations from `first` on, oldest first. */
+const namesFrom = (first: string): string[] => {
+  const names = MIGRATIONS.map((migration) => migration.name);
+  return names.slice(names.indexOf(first));
+};
+
+/** Reverts every migration newer than `oldest`, then `oldest` itself, newest first, each by name. */
+async function revertThrough(database: { revert(): Promise<string | null> }, oldest: string): Promise<void> {
+  const names = MIGRATIONS.map((migration) => migration.name);
+  const from = names.indexOf(oldest);
+  expect(from).toBeGreaterThanOrEqual(0);
+  for (const name of names.slice(from).reverse()) expect(await database.revert()).toBe(name);
+}
+
 describe('migration files', () => {
   it('are named {unixMs}-{PascalName}.ts, and every one of them is registered, in order', async () => {
     const files = (await readdir(join(__dirname, '../../../migrations'))).sort();
@@ -225,21 +239,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
-      expect(await db.database.revert()).toBe('InboxClaimIndexes1796300000000');
-      expect(await db.database.revert()).toBe('RowRequired1796212116145');
-      expect(await db.database.revert()).toBe('RunCheckpointWaits1796154145378');
-      expect(await db.database.revert()).toBe('MessageAttachments1796141574522');
-      expect(await db.database.revert()).toBe('PairedRelays1796141235316');
-      expect(await db.database.revert()).toBe('RunSteering1796141203608');
-      expect(await db.database.revert()).toBe('RunUsageAndBudgets1796131154563');
-      expect(await db.database.revert()).toBe('RunCheckpoints1796131142680');
-      expect(await db.database.revert()).toBe('InboundInbox1796120943732');
-      expect(await db.database.revert()).toBe('SandboxAllowedDomains1765065600000');
-      expect(await db.database.revert()).toBe('AgentTools1764979200000');
-      expect(await db.database.revert()).toBe('DiscordBackfill1764892800000');
-      expect(await db.database.revert()).toBe('GitGateway1764806400000');
-      expect(await db.database.revert()).toBe('SlackFrontEnd1764720000000');
-      expect(await db.database.revert()).toBe('RunCardsAndReplies1764547200000');
+      await revertThrough(db.database, 'RunCardsAndReplies1764547200000');
       const columns = async () =>
         (
           await store.transaction((tx) =>
@@ -269,23 +269,7 @@ describe.each(DATABASE_KINDS)('upgrading a database of the first schema on %s', 
         ),
       );
 
-      expect(await db.database.migrate()).toEqual([
-        'RunCardsAndReplies1764547200000',
-        'SlackFrontEnd1764720000000',
-        'GitGateway1764806400000',
-        'DiscordBackfill1764892800000',
-        'AgentTools1764979200000',
-        'SandboxAllowedDomains1765065600000',
-        'InboundInbox1796120943732',
-        'RunCheckpoints1796131142680',
-        'RunUsageAndBudgets1796131154563',
-        'RunSteering1796141203608',
-        'PairedRelays1796141235316',
-        'MessageAttachments1796141574522',
-        'RunCheckpointWaits1796154145378',
-        'RowRequired1796212116145',
-        'InboxClaimIndexes1796300000000',
-      ]);
+      expect(await db.database.migrate()).toEqual(namesFrom('RunCardsAndReplies1764547200000'));
       expect(await columns()).toEqual(expect.arrayContaining(['status_card_ref', 'reply_message_id']));
       // O3: an old run has used nothing; an old workspace has no budgets.
       expect(await columns()).toEqual(expect.arrayContaining(['input_tokens', 'cost_usd', 'usage_model']));
@@ -325,17 +309,7 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
     try {
       const store = db.database.store;
       const seeded = await seedWorkspace(store, 'old');
-      expect(await db.database.revert()).toBe('InboxClaimIndexes1796300000000');
-      expect(await db.database.revert()).toBe('RowRequired1796212116145');
-      expect(await db.database.revert()).toBe('RunCheckpointWaits1796154145378');
-      expect(await db.database.revert()).toBe('MessageAttachments1796141574522');
-      expect(await db.database.revert()).toBe('PairedRelays1796141235316');
-      expect(await db.database.revert()).toBe('RunSteering1796141203608');
-      expect(await db.database.revert()).toBe('RunUsageAndBudgets1796131154563');
-      expect(await db.database.revert()).toBe('RunCheckpoints1796131142680');
-      expect(await db.database.revert()).toBe('InboundInbox1796120943732');
-      expect(await db.database.revert()).toBe('SandboxAllowedDomains1765065600000');
-      expect(await db.database.revert()).toBe('AgentTools1764979200000');
+      await revertThrough(db.database, 'AgentTools1764979200000');
       const [old] = await store.transaction((tx) =>
         tx.query<{ id: string }>(
           `INSERT INTO questions (workspace_id, run_id, conversation_id, text)
@@ -343,19 +317,7 @@ describe.each(DATABASE_KINDS)('upgrading a database without the agent tools on %
           [seeded.workspaceId, seeded.runId, seeded.conversationId],
         ),
       );
-      expect(await db.database.migrate()).toEqual([
-        'AgentTools1764979200000',
-        'SandboxAllowedDomains1765065600000',
-        'InboundInbox1796120943732',
-        'RunCheckpoints1796131142680',
-        'RunUsageAndBudgets1796131154563',
-        'RunSteering1796141203608',
-        'PairedRelays1796141235316',
-        'MessageAttachments1796141574522',
-        'RunCheckpointWaits1796154145378',
-        'RowRequired1796212116145',
-        'InboxClaimIndexes1796300000000',
-      ]);
+      expect(await db.database.migrate()).toEqual(namesFrom('AgentTools1764979200000'));
       const question = await store.transaction((tx) => tx.questions.findById(old?.id ?? ''));
       expect(question).toMatchObject({ text: 'CSV or JSON?', options: [], status: 'pending' });
       const answered = await store.transaction((tx) =>

@@ -70,7 +70,7 @@ budgets:
         'spaces[0].channels[0]: must be { slack: <channel id> } or { discord: "<channel id>" }',
         'spaces[0].repos[0]: must be a GitHub repository "owner/name"',
         'guardrails[0].scope: must be "workspace", "agent:<name>" or "space:<name>"',
-        'guardrails[0].action: must be one of: commit, push_to_remote, open_pull_request, tracker_write, network',
+        'guardrails[0].action: must be one of: commit, push_to_remote, open_pull_request, tracker_write, network, mcp',
         'guardrails[0].decision: must be one of: allow, ask, deny',
         expect.stringMatching(/^sandbox\.allowedDomains\[1\]: must be a lowercase host name/),
         expect.stringMatching(/^sandbox\.allowedDomains\[2\]: must be a lowercase host name/),

@@ -1,4 +1,5 @@
 import type { GuardrailAction } from '../../model/guardrail';
+import type { McpCallSubject } from '../../model/mcp/mcp-call';
 import type { AgentRecord, SpaceRecord } from '../../model/records';
 import type { ToolAuthorization } from '../../ports/turn-tools';
 import { openApproval } from '../approvals/approvals';
@@ -25,6 +26,8 @@ export interface GuardedCall {
   checkpointed?: boolean;
   /** T2: a resumed call waits on this approval (opened before the restart) instead of a new one. */
   approvalId?: string;
+  /** E4: an MCP call (action `mcp`): its server, tool and arguments decide and bind the approval. */
+  mcp?: McpCallSubject;
 }
 
 /**
