@@ -15,6 +15,7 @@ export class McpConnection {
   closed = false;
   private tools: Tool[] | undefined;
   private idle: NodeJS.Timeout | undefined;
+  private released: Promise<void> | undefined;
 
   private constructor(
     private readonly client: Client,
@@ -40,7 +41,7 @@ export class McpConnection {
       connection.closed = true;
       clearTimeout(connection.idle);
       options.onClosed(connection);
-      void opened.release();
+      void connection.release();
     };
     // E3: a line that is not JSON-RPC, or a notification that fails, is not the call's failure.
     client.onerror = () => undefined;
@@ -106,10 +107,14 @@ export class McpConnection {
   async close(): Promise<void> {
     clearTimeout(this.idle);
     await this.client.close().catch(() => undefined);
-    if (!this.closed) {
-      this.closed = true;
-      await this.opened.release();
-    }
+    this.closed = true;
+    await this.release();
+  }
+
+  /** What the server held besides its process (its folder, its proxy), given back once. */
+  private release(): Promise<void> {
+    this.released ??= this.opened.release().catch(() => undefined);
+    return this.released;
   }
 }
 

@@ -65,3 +65,6 @@ export async function startHttpMcpServer(authorization: string): Promise<HttpMcp
     },
   };
 }
+
+/** E2: `${env:NAME}`, as a workspace file writes a reference to Summon's environment. */
+export const envRef = (name: string): string => `$\{env:${name}}`;
