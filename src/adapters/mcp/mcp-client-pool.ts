@@ -7,6 +7,7 @@ import type { Logger } from '../../core/ports/logger';
 import type { McpCallContext, McpClients, McpToolInfo, McpUnavailable } from '../../core/ports/mcp-clients';
 import type { ToolOutcome } from '../../core/ports/turn-tools';
 import { type HostResolver, systemResolver } from '../egress-proxy/host-resolver';
+import { removeAtExit } from '../sandbox/exit-cleanup';
 import type { ProcessLauncher } from '../sandbox/process-launcher';
 import type { SandboxLimits } from '../sandbox/sandbox-policy';
 import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error';
@@ -69,6 +70,8 @@ export class McpClientPool implements McpClients {
     this.timeoutMs = options.callTimeoutMs ?? 60_000;
     const stateDir = options.stateDir ?? path.join(os.tmpdir(), `summon-mcp-${process.pid}`);
     mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    // The servers' private folders do not outlive this process, however it ends.
+    if (options.stateDir === undefined) removeAtExit({ folder: stateDir });
     this.settings = {
       launcher: options.launcher,
       stateDir,
@@ -102,7 +105,7 @@ export class McpClientPool implements McpClients {
         if (names.has(tool.qualifiedName)) {
           unavailable.push({
             server: tool.server,
-            reason: `its tool "${tool.tool}" was left out: its name becomes ${tool.qualifiedName}, as another tool's does`,
+            reason: `The MCP server ${tool.server}'s tool "${tool.tool}" was left out: its name becomes ${tool.qualifiedName}, as another tool's does.`,
           });
           continue;
         }
@@ -122,7 +125,7 @@ export class McpClientPool implements McpClients {
   ): Promise<ToolOutcome> {
     const name = qualifiedToolName(server.name, tool);
     const expanded = this.expand(server);
-    if (!expanded.ok) return { ok: false, output: `${name} cannot be called: ${expanded.reason}.` };
+    if (!expanded.ok) return { ok: false, output: expanded.reason };
     const redact = redactor(expandedSecrets(server, expanded.spec));
     let connection: McpConnection | undefined;
     try {
@@ -190,7 +193,7 @@ export class McpClientPool implements McpClients {
     const names = expanded.missing.join(', ');
     return {
       ok: false,
-      reason: `the MCP server ${server.name} needs ${names}, which ${expanded.missing.length === 1 ? 'is' : 'are'} not set in Summon's environment`,
+      reason: `The MCP server ${server.name} needs ${names}, which ${expanded.missing.length === 1 ? 'is' : 'are'} not set in Summon's environment.`,
     };
   }
 

@@ -269,7 +269,7 @@ describe('E2, E3 McpClientPool: Summon as the only MCP client', () => {
         unavailable: [
           {
             server: 'other',
-            reason: "the MCP server other needs NOT_SET_TOKEN, which is not set in Summon's environment",
+            reason: "The MCP server other needs NOT_SET_TOKEN, which is not set in Summon's environment.",
           },
         ],
       });

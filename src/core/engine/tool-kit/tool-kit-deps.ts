@@ -1,4 +1,7 @@
+import type { McpServerSpec } from '../../model/mcp/mcp-server';
+import type { AgentRecord, SpaceRecord } from '../../model/records';
 import type { EgressProxies } from '../../ports/egress';
+import type { McpClients } from '../../ports/mcp-clients';
 import type { TurnToolsFactory } from '../../ports/turn-tools-factory';
 import type { AgentToolDeps } from '../agent-tools/agent-tool-deps';
 
@@ -9,6 +12,18 @@ import type { AgentToolDeps } from '../agent-tools/agent-tool-deps';
 export interface ToolKitDeps extends AgentToolDeps {
   /** X2: present when commands run in the sandbox; the proxy decides `network` per host. */
   egress?: EgressProxies;
+  /** E1, E2: the MCP servers' tools for built-in turns, called through Summon; absent: none. */
+  mcp?: McpToolsDeps;
+}
+
+/** E1, E2: Summon's MCP client, and where a turn's declared servers come from. */
+export interface McpToolsDeps {
+  clients: McpClients;
+  /**
+   * E1: the servers of a turn (the union of its space's and its agent's). Default: the
+   * workspace's declarations in the store (`mcpServers.forTurn`).
+   */
+  servers?: (agent: AgentRecord, space: SpaceRecord) => Promise<readonly McpServerSpec[]>;
 }
 
 /**
