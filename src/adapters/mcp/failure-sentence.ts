@@ -24,7 +24,7 @@ export function failureSentence(error: unknown, context: FailureContext): string
   if (context.aborted) return `The call to ${what} was stopped with the turn.`;
   if (context.ended?.kind === 'oversized') {
     const mb = Math.round(context.ended.limitBytes / 1024 ** 2);
-    return `The MCP server ${server} answered ${what} with more than ${mb} MB; the answer was dropped and the server is started again on the next call.`;
+    return `The MCP server ${server} answered ${what} with more than ${mb} MB; the answer was dropped.`;
   }
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return `The MCP server ${server} did not answer ${what} within ${Math.round(context.timeoutMs / 1000)} s.`;

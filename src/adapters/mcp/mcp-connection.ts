@@ -32,7 +32,7 @@ export class McpConnection {
       {
         capabilities: {},
         // E1: a server whose tools changed is listed again at the next turn's start.
-        listChanged: { tools: { autoRefresh: false, onChanged: () => connection.forget() } },
+        listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => connection.forget() } },
       },
     );
     const connection = new McpConnection(client, opened);

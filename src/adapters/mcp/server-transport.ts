@@ -82,7 +82,13 @@ function openHttp(spec: McpHttpServerSpec, settings: TransportSettings): OpenedT
       oversized = { kind: 'oversized', limitBytes: settings.maxMessageBytes };
     }),
   });
-  return { transport, ended: () => oversized, stderr: () => '', release: async () => undefined };
+  // E3: an oversized answer concerns the request it came with; the connection goes on.
+  const ended = () => {
+    const seen = oversized;
+    oversized = undefined;
+    return seen;
+  };
+  return { transport, ended, stderr: () => '', release: async () => undefined };
 }
 
 /** E3: each response's body is read up to `maxBytes`; past that it fails (and `onOver` is told). */

@@ -207,7 +207,7 @@ describe('E1 A9 MCP tools in built-in turns', () => {
       'The MCP server tracker answered tracker__garbage with something that is not a valid MCP answer.',
     );
     expect(third).toContain(
-      'The MCP server tracker answered tracker__huge with more than 2 MB; the answer was dropped and the server is started again on the next call.',
+      'The MCP server tracker answered tracker__huge with more than 2 MB; the answer was dropped.',
     );
     expect(third).toContain('The MCP server tracker did not answer tracker__hang within 2 s.');
     expect(h.thread(1).map(describeEntry)).toContain('engineer: Done despite the tracker.');

@@ -142,8 +142,7 @@ describe('E2, E3 McpClientPool: Summon as the only MCP client', () => {
     });
     expect(await call('huge')).toEqual({
       ok: false,
-      output:
-        'The MCP server tracker answered tracker__huge with more than 2 MB; the answer was dropped and the server is started again on the next call.',
+      output: 'The MCP server tracker answered tracker__huge with more than 2 MB; the answer was dropped.',
     });
     expect(await call('search')).toEqual({ ok: true, output: 'found 2 issues for "search"' });
   });
@@ -262,6 +261,12 @@ describe('E2, E3 McpClientPool: Summon as the only MCP client', () => {
       const environment = await clients.call(WORKSPACE, spec, 'environment', {}, signal);
       expect(environment.output).toContain(`"MCP_EXPECT_AUTHORIZATION":"Bearer [redacted]"`);
       expect(http.refused).toEqual([]);
+      // E3: an HTTP answer is read up to the limit, no further.
+      expect(await clients.call(WORKSPACE, spec, 'huge', {}, signal)).toEqual({
+        ok: false,
+        output: 'The MCP server remote answered remote__huge with more than 8 MB; the answer was dropped.',
+      });
+      expect((await clients.call(WORKSPACE, spec, 'search', { query: 'after' }, signal)).ok).toBe(true);
       // E2: a variable that is not set is named, and nothing is sent without it.
       const missing = http.spec({ Authorization: `Bearer ${envRef('NOT_SET_TOKEN')}` }, 'other');
       expect(await clients.tools(WORKSPACE, [missing], signal)).toEqual({
@@ -286,6 +291,18 @@ describe('E2, E3 McpClientPool: Summon as the only MCP client', () => {
       await http?.close();
     }
     expect(logs).not.toContain(TOKEN);
+  });
+
+  it('E1 a server that says its tools changed is listed again', async () => {
+    const clients = pool();
+    const names = async () =>
+      (await clients.tools(WORKSPACE, [stdioSpec()], signal)).tools.map((tool) => tool.qualifiedName);
+    expect(await names()).not.toContain('tracker__late');
+    expect(await clients.call(WORKSPACE, stdioSpec(), 'add_tool', {}, signal)).toEqual({
+      ok: true,
+      output: 'added',
+    });
+    expect(await names()).toContain('tracker__late');
   });
 
   it('E3 an idle connection is closed (its process and folder gone) and the next call connects again', async () => {

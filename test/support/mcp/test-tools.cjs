@@ -53,6 +53,11 @@ const TOOLS = [
     annotations: { readOnlyHint: true },
   },
   {
+    name: 'add_tool',
+    description: 'Adds the tool `late` and says the list changed.',
+    inputSchema: { type: 'object' },
+  },
+  {
     name: 'fetch_url',
     description: 'GETs a URL (through HTTP_PROXY when set).',
     inputSchema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] },
@@ -84,7 +89,10 @@ function get(url) {
 
 /** A server with the test tools; `write` prints a raw line on the transport (stdio only). */
 function testServer(options = {}) {
-  const server = new Server({ name: 'summon-test', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const server = new Server(
+    { name: 'summon-test', version: '1.0.0' },
+    { capabilities: { tools: { listChanged: true } } },
+  );
   const log = process.env.MCP_CALL_LOG ?? 'calls.log';
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -127,6 +135,11 @@ function testServer(options = {}) {
         return text(JSON.stringify(process.env));
       case 'fetch_url':
         return text(await get(args.url));
+      case 'add_tool':
+        if (!TOOLS.some((tool) => tool.name === 'late'))
+          TOOLS.push({ name: 'late', description: 'Came later.', inputSchema: { type: 'object' } });
+        await server.sendToolListChanged();
+        return text('added');
       default:
         return { isError: true, content: [{ type: 'text', text: `no tool ${request.params.name}` }] };
     }
