@@ -75,11 +75,20 @@ describe('E1 A9 MCP tools in built-in turns', () => {
       {
         tools: createTurnTools(process.env, {}),
         logger,
-        // E1: the turn's servers as the store would give them (the workspace file's side adds them).
-        mcp: { clients, servers: async () => servers },
+        mcp: { clients },
       },
     );
-    await h.read((tx) => tx.guardrails.upsert(h.local.workspace.id, MCP_ALLOWED));
+    // E1: the servers declared in the workspace and given to the space.
+    const workspaceId = h.local.workspace.id;
+    await h.read(async (tx) => {
+      for (const server of servers) await tx.mcpServers.save(workspaceId, server);
+      await tx.mcpServers.assign(
+        workspaceId,
+        { spaceId: h.local.space.id },
+        servers.map((server) => server.name),
+      );
+      await tx.guardrails.upsert(workspaceId, MCP_ALLOWED);
+    });
   };
   const claude = () =>
     new AnthropicRunner({

@@ -1,6 +1,3 @@
-import type { McpServerSpec } from '../../model/mcp/mcp-server';
-import type { McpServerRepository } from '../../ports/mcp-server-store';
-import type { StoreTx } from '../../ports/store';
 import type { TurnToolsScope } from '../../ports/turn-tools-factory';
 import { mcpToolDefinition } from '../../tools/mcp-tool';
 import type { AnyToolDefinition } from '../../tools/tool-definition';
@@ -14,7 +11,10 @@ import type { ToolKitDeps } from './tool-kit-deps';
 export async function mcpTurnTools(deps: ToolKitDeps, turn: TurnToolsScope): Promise<AnyToolDefinition[]> {
   const mcp = deps.mcp;
   if (mcp === undefined || turn.modelTools !== true) return [];
-  const servers = await (mcp.servers?.(turn.agent, turn.space) ?? storedServers(deps, turn));
+  // E1: the union of the space's and the agent's servers, as the workspace declares them.
+  const servers = await deps.store.inWorkspace(turn.agent.workspaceId, (tx) =>
+    tx.mcpServers.forTurn(turn.agent.id, turn.space.id),
+  );
   if (servers.length === 0) return [];
   const context = { workspaceId: turn.agent.workspaceId };
   const signal = turn.signal ?? new AbortController().signal;
@@ -32,13 +32,5 @@ export async function mcpTurnTools(deps: ToolKitDeps, turn: TurnToolsScope): Pro
         mcp.clients.call(context, server, info.tool, args, callSignal),
       ),
     ];
-  });
-}
-
-/** E1: the turn's servers as the workspace declares them (none while the store keeps none). */
-function storedServers(deps: ToolKitDeps, turn: TurnToolsScope): Promise<readonly McpServerSpec[]> {
-  return deps.store.inWorkspace(turn.agent.workspaceId, async (tx) => {
-    const declared = (tx as StoreTx & { mcpServers?: McpServerRepository }).mcpServers;
-    return declared === undefined ? [] : declared.forTurn(turn.agent.id, turn.space.id);
   });
 }

@@ -1,5 +1,3 @@
-import type { McpServerSpec } from '../../model/mcp/mcp-server';
-import type { AgentRecord, SpaceRecord } from '../../model/records';
 import type { EgressProxies } from '../../ports/egress';
 import type { McpClients } from '../../ports/mcp-clients';
 import type { TurnToolsFactory } from '../../ports/turn-tools-factory';
@@ -16,14 +14,9 @@ export interface ToolKitDeps extends AgentToolDeps {
   mcp?: McpToolsDeps;
 }
 
-/** E1, E2: Summon's MCP client, and where a turn's declared servers come from. */
+/** E1, E2: Summon's MCP client for the turns' declared servers (`mcpServers.forTurn`). */
 export interface McpToolsDeps {
   clients: McpClients;
-  /**
-   * E1: the servers of a turn (the union of its space's and its agent's). Default: the
-   * workspace's declarations in the store (`mcpServers.forTurn`).
-   */
-  servers?: (agent: AgentRecord, space: SpaceRecord) => Promise<readonly McpServerSpec[]>;
 }
 
 /**
