@@ -293,6 +293,17 @@ describe('E2, E3 McpClientPool: Summon as the only MCP client', () => {
     expect(logs).not.toContain(TOKEN);
   });
 
+  it('E3 a server with a cwd starts there, read-only, and finds its relative args there', async () => {
+    const clients = pool();
+    const spec = stdioSpec({ cwd: path.dirname(STDIO_SERVER), args: ['stdio-server.cjs'] });
+    const read = await clients.call(WORKSPACE, spec, 'read_path', { path: 'stdio-server.cjs' }, signal);
+    expect(read.output).toContain("require('./test-tools.cjs')");
+    // Its cwd is not its to write: the call log cannot be written there.
+    const written = await clients.call(WORKSPACE, spec, 'create_issue', { title: 'x' }, signal);
+    expect(written.ok).toBe(false);
+    expect(written.output).toContain('EROFS');
+  });
+
   it('E1 a server that says its tools changed is listed again', async () => {
     const clients = pool();
     const names = async () =>
