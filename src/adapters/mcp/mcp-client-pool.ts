@@ -13,6 +13,7 @@ import type { SandboxLimits } from '../sandbox/sandbox-policy';
 import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error';
 import { DEFAULT_MAX_RESULT_CHARS, resultOutcome } from './call-result-text';
 import { failureSentence } from './failure-sentence';
+import { toolInfos } from './listed-tools';
 import { McpConnection } from './mcp-connection';
 import { openTransport, ServerStartError, type TransportSettings } from './server-transport';
 import { expandedSecrets, redactor } from './spec-secrets';
@@ -96,11 +97,8 @@ export class McpClientPool implements McpClients {
     const unavailable: McpUnavailable[] = [];
     const names = new Set<string>();
     for (const result of listed) {
-      if ('reason' in result) {
-        unavailable.push(result);
-        continue;
-      }
-      for (const tool of result) {
+      unavailable.push(...result.unavailable);
+      for (const tool of result.tools) {
         // E1: two tools whose names became the same one (`a.b`, `a/b`): the first is kept.
         if (names.has(tool.qualifiedName)) {
           unavailable.push({
@@ -160,27 +158,20 @@ export class McpClientPool implements McpClients {
     context: McpCallContext,
     server: McpServerSpec,
     signal: AbortSignal,
-  ): Promise<McpToolInfo[] | McpUnavailable> {
+  ): Promise<{ tools: McpToolInfo[]; unavailable: McpUnavailable[] }> {
     const expanded = this.expand(server);
-    if (!expanded.ok) return { server: server.name, reason: expanded.reason };
+    if (!expanded.ok) return { tools: [], unavailable: [{ server: server.name, reason: expanded.reason }] };
     const redact = redactor(expandedSecrets(server, expanded.spec));
     let connection: McpConnection | undefined;
     try {
       connection = await this.connection(context, expanded.spec, signal);
       const tools = await connection.listTools({ timeoutMs: this.timeoutMs, signal });
-      return tools.map((tool) => ({
-        server: server.name,
-        tool: tool.name,
-        qualifiedName: qualifiedToolName(server.name, tool.name),
-        description: redact(tool.description ?? tool.title ?? ''),
-        inputSchema: tool.inputSchema as Record<string, unknown>,
-        readOnly: tool.annotations?.readOnlyHint === true,
-      }));
+      return toolInfos(server.name, tools, redact);
     } catch (error) {
       const reason = this.sentence(error, { server: server.name, signal, connection, redact });
       const stderr = redact(connection?.opened.stderr() ?? '');
       this.options.logger.warn({ server: server.name, failure: reason, stderr }, 'mcp server unavailable');
-      return { server: server.name, reason };
+      return { tools: [], unavailable: [{ server: server.name, reason }] };
     } finally {
       if (connection !== undefined) this.touch(context, expanded.spec, connection);
     }
