@@ -6,7 +6,8 @@ const REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /**
  * E2: `${env:NAME}` in every string of a spec, from `env` (Summon's environment), at the moment
  * Summon connects. A variable that is not set (or empty) is named, never sent empty.
- * (Stands in for the core's `expandSpec` until the workspace file's side provides it.)
+ * (Stands in for the core's `expandSpec(spec, env)` until the workspace file's side lands: the
+ * same shape, so `mcp-runtime.ts` takes that one instead and this file goes.)
  */
 export function expandFromEnv(env: Readonly<Record<string, string | undefined>>): ExpandSpec {
   return (spec) => {
@@ -26,6 +27,7 @@ export function expandFromEnv(env: Readonly<Record<string, string | undefined>>)
             command: expand(spec.command),
             args: spec.args.map(expand),
             env: values(spec.env),
+            readOnlyPaths: spec.readOnlyPaths.map(expand),
             ...(spec.cwd === undefined ? {} : { cwd: expand(spec.cwd) }),
           }
         : { ...spec, url: expand(spec.url), headers: values(spec.headers) };

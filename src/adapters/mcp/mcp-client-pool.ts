@@ -178,7 +178,13 @@ export class McpClientPool implements McpClients {
   }
 
   private expand(server: McpServerSpec): { ok: true; spec: McpServerSpec } | { ok: false; reason: string } {
-    const expanded = this.options.expand(server);
+    let expanded: ReturnType<ExpandSpec>;
+    try {
+      expanded = this.options.expand(server);
+    } catch (error) {
+      // A stored entry whose references cannot be read: a sentence, never a throw.
+      return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    }
     if (expanded.ok) return expanded;
     // E2: a missing variable is named; nothing is sent with an empty credential.
     const names = expanded.missing.join(', ');

@@ -338,6 +338,24 @@ describe('E2, E3 McpClientPool: Summon as the only MCP client', () => {
     expect(await serverFolders()).toEqual([]);
   });
 
+  it('E2 an entry whose references cannot be expanded: a sentence, nothing started', async () => {
+    const clients = pool({
+      expand: () => {
+        throw new Error('MCP server "tracker" has a malformed reference: an empty variable name.');
+      },
+    });
+    expect(await clients.tools(WORKSPACE, [stdioSpec()], signal)).toEqual({
+      tools: [],
+      unavailable: [
+        {
+          server: 'tracker',
+          reason: 'MCP server "tracker" has a malformed reference: an empty variable name.',
+        },
+      ],
+    });
+    expect(await serverFolders()).toEqual([]);
+  });
+
   it('E3 a program that does not exist: a sentence naming it', async () => {
     const listed = await pool().tools(WORKSPACE, [stdioSpec({ command: 'no-such-mcp-server' })], signal);
     expect(listed.unavailable).toEqual([
