@@ -16,6 +16,8 @@ export class McpConnection {
   private tools: Tool[] | undefined;
   private idle: NodeJS.Timeout | undefined;
   private released: Promise<void> | undefined;
+  /** Calls and listings under way: an idle timer that fires meanwhile waits again. */
+  private busy = 0;
 
   private constructor(
     private readonly client: Client,
@@ -59,6 +61,16 @@ export class McpConnection {
   /** The server's tools (listed once, then from memory until the server says they changed). */
   async listTools(options: { timeoutMs: number; signal: AbortSignal }): Promise<Tool[]> {
     if (this.tools !== undefined) return this.tools;
+    this.busy += 1;
+    try {
+      this.tools = await this.listAll(options);
+      return this.tools;
+    } finally {
+      this.busy -= 1;
+    }
+  }
+
+  private async listAll(options: { timeoutMs: number; signal: AbortSignal }): Promise<Tool[]> {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
@@ -72,7 +84,6 @@ export class McpConnection {
       cursor = listed.nextCursor;
       if (cursor === undefined) break;
     }
-    this.tools = tools;
     return tools;
   }
 
@@ -81,19 +92,26 @@ export class McpConnection {
     args: Readonly<Record<string, unknown>>,
     options: { timeoutMs: number; signal: AbortSignal },
   ): Promise<CallToolResult> {
-    return (await bounded(options, (signal) =>
-      this.client.callTool({ name: tool, arguments: { ...args } }, undefined, {
-        signal,
-        timeout: options.timeoutMs,
-        maxTotalTimeout: options.timeoutMs,
-      }),
-    )) as CallToolResult;
+    this.busy += 1;
+    try {
+      return (await bounded(options, (signal) =>
+        this.client.callTool({ name: tool, arguments: { ...args } }, undefined, {
+          signal,
+          timeout: options.timeoutMs,
+          maxTotalTimeout: options.timeoutMs,
+        }),
+      )) as CallToolResult;
+    } finally {
+      this.busy -= 1;
+    }
   }
 
   /** Closes after `ms` without use (each use sets it again); `onIdle` is told first. */
   idleAfter(ms: number, onIdle: () => void): void {
     clearTimeout(this.idle);
     this.idle = setTimeout(() => {
+      // A call still running (longer than the idle time) keeps its connection.
+      if (this.busy > 0) return this.idleAfter(ms, onIdle);
       onIdle();
       void this.close();
     }, ms);

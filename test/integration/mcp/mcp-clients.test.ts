@@ -327,6 +327,15 @@ describe('E2, E3 McpClientPool: Summon as the only MCP client', () => {
     expect((await clients.call(WORKSPACE, stdioSpec(), 'search', { query: 'b' }, signal)).ok).toBe(true);
   });
 
+  it('E3 a call longer than the idle time keeps its connection until it ends', async () => {
+    const clients = pool({ idleMs: 200, callTimeoutMs: 1500 });
+    expect((await clients.call(WORKSPACE, stdioSpec(), 'search', { query: 'a' }, signal)).ok).toBe(true);
+    expect(await clients.call(WORKSPACE, stdioSpec(), 'hang', {}, signal)).toEqual({
+      ok: false,
+      output: 'The MCP server tracker did not answer tracker__hang within 2 s.',
+    });
+  });
+
   it('X4 E3 without a sandbox no server starts: its tools are absent and the sentence says why', async () => {
     const clients = pool({
       launcher: new BubblewrapLauncher(new FairSemaphore(2), { bwrap: '/nonexistent/bwrap' }),
