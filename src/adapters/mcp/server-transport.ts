@@ -29,6 +29,8 @@ export interface OpenedTransport {
   release(): Promise<void>;
 }
 
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
 /** A sentence-bearing failure to prepare a server (its program missing, the sandbox refused). */
 export class ServerStartError extends Error {}
 
@@ -75,8 +77,19 @@ async function openStdio(
 }
 
 function openHttp(spec: McpHttpServerSpec, settings: TransportSettings): OpenedTransport {
+  let url: URL;
+  try {
+    url = new URL(spec.url);
+  } catch {
+    throw new ServerStartError('its url is not a URL');
+  }
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  // X2: Summon's own ports (its HTTP server, git gateway, database, Redis) are no MCP server.
+  if (LOOPBACK.has(url.hostname) && settings.egress.forbiddenPorts.includes(port)) {
+    throw new ServerStartError(`its url points at port ${port} of this host, one of Summon's own`);
+  }
   let oversized: ProcessTransportEnd | undefined;
-  const transport = new StreamableHTTPClientTransport(new URL(spec.url), {
+  const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: { ...spec.headers } },
     fetch: cappedFetch(settings.maxMessageBytes, () => {
       oversized = { kind: 'oversized', limitBytes: settings.maxMessageBytes };

@@ -365,6 +365,21 @@ describe('E2, E3 McpClientPool: Summon as the only MCP client', () => {
     expect(await serverFolders()).toEqual([]);
   });
 
+  it('X2 E1 an HTTP entry pointing at one of Summon’s own ports is not connected to', async () => {
+    const clients = pool({ forbiddenPorts: [5432] });
+    const spec = { name: 'db', transport: 'http' as const, url: 'http://127.0.0.1:5432/mcp', headers: {} };
+    expect(await clients.tools(WORKSPACE, [spec], signal)).toEqual({
+      tools: [],
+      unavailable: [
+        {
+          server: 'db',
+          reason:
+            "The MCP server db could not start: its url points at port 5432 of this host, one of Summon's own.",
+        },
+      ],
+    });
+  });
+
   it('E3 a program that does not exist: a sentence naming it', async () => {
     const listed = await pool().tools(WORKSPACE, [stdioSpec({ command: 'no-such-mcp-server' })], signal);
     expect(listed.unavailable).toEqual([
