@@ -1,4 +1,4 @@
-import { envReference } from '../../../src/core/mcp/env-reference';
+import { envReference } from '../../../src/core/mcp/env-references';
 import type { McpServerSpec } from '../../../src/core/model/mcp/mcp-server';
 import type { StoreTx } from '../../../src/core/ports/store';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';

@@ -1,4 +1,4 @@
-import { envReference } from '../../../src/core/mcp/env-reference';
+import { envReference } from '../../../src/core/mcp/env-references';
 import type { AgentFields, SpaceFields } from '../../../src/core/model/records';
 import type { NewRun } from '../../../src/core/ports/store';
 import type { SqlStore, SqlStoreTx } from '../../../src/storage/store/sql-store';
