@@ -92,7 +92,19 @@ export const mcpServerEntrySchema = z
           path: [key],
           message: stdio ? 'only for a remote server (url)' : 'only for a local program (command)',
         });
-    const authorization = Object.keys(entry.headers ?? {}).find((h) => h.toLowerCase() === 'authorization');
+    // HTTP header names are case-insensitive: two spellings of one would be sent as one.
+    const seen = new Map<string, string>();
+    for (const header of Object.keys(entry.headers ?? {})) {
+      const first = seen.get(header.toLowerCase());
+      if (first !== undefined)
+        context.addIssue({
+          code: 'custom',
+          path: ['headers', header],
+          message: `duplicates headers.${first}`,
+        });
+      else seen.set(header.toLowerCase(), header);
+    }
+    const authorization = seen.get('authorization');
     if (entry.auth !== undefined && authorization !== undefined)
       context.addIssue({
         code: 'custom',

@@ -159,6 +159,19 @@ mcpServers:
       'mcpServers[2].headers.Bad Header: must be an HTTP header name such as "Authorization"',
       'mcpServers[2].auth.tokens: must be one of: member, workspace',
     ]);
+    expect(
+      refusal(`
+workspace: acme
+mcpServers:
+  - name: both-auth
+    url: https://x.example.com/mcp
+    headers: { authorization: "Bearer \${env:T}", X-Org: a, x-org: b }
+    auth: { kind: oauth, tokens: member }
+`),
+    ).toEqual([
+      'mcpServers[0].headers.x-org: duplicates headers.X-Org',
+      'mcpServers[0].headers.authorization: not with auth: the OAuth token is sent as Authorization',
+    ]);
   });
 
   it('E1 turns an entry into its spec and back, empty lists and maps left out', () => {
