@@ -13,6 +13,7 @@ import { guardrailRuleRepository } from './repositories/guardrail-rule-repositor
 import { inboxRepository } from './repositories/inbox-repository';
 import { memberInviteRepository } from './repositories/member-invite-repository';
 import { memberRepository } from './repositories/member-repository';
+import { memberTokenRepository } from './repositories/member-token-repository';
 import { messageRepository } from './repositories/message-repository';
 import { outboxRepository } from './repositories/outbox-repository';
 import { platformBindingRepository } from './repositories/platform-binding-repository';
@@ -63,6 +64,7 @@ const REPOSITORIES = {
   gitPushes: gitPushRepository,
   outbox: outboxRepository,
   memberInvites: memberInviteRepository,
+  memberTokens: memberTokenRepository,
   channelCursors: channelCursorRepository,
   inbox: inboxRepository,
   checkpoints: runCheckpointRepository,

@@ -33,6 +33,7 @@ const TABLES = [
   'guardrail_rules',
   'inbound_inbox',
   'member_invites',
+  'member_tokens',
   'members',
   'messages',
   'outbox',
