@@ -11,6 +11,7 @@ import type { Logger } from '../core/ports/logger';
 import { type ChatFrontEnds, startChatFrontEnds } from './chat-front-ends';
 import { createGitGateway } from './git-gateway-runtime';
 import { createLogger } from './logger';
+import { createMcpEndpoint } from './mcp-runtime';
 import { handleOperations } from './operations-routes';
 import { openRuntime, type Runtime } from './runtime';
 import { verifySkillsAtStart } from './skills-runtime';
@@ -66,10 +67,13 @@ export async function startServer(
     }
     // R1–R3: the relay protocol, where the chat front ends (and so the engine) run.
     const relayServer = chat === null || config.role === 'worker' ? null : createRelayServer(runtime, chat);
+    // E6: Summon as an MCP server for members' personal tokens, where people's requests are served.
+    const mcp = config.role === 'worker' ? null : createMcpEndpoint(runtime, chat);
     const http = createServer((request, response) => {
       if (gitGateway?.handle(request, response)) return;
       if (relayServer?.handle(request, response)) return;
       if (chat?.handleHttp(request, response)) return;
+      if (mcp?.handle(request, response)) return;
       // /healthz, /readyz (database, migrations, queue) and /metrics (Prometheus).
       if (handleOperations(request, response, runtime, sandbox)) return;
       response.writeHead(404, { 'content-type': 'application/json' });

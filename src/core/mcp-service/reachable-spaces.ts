@@ -2,6 +2,7 @@ import { NotFoundError } from '../errors';
 import type { Platform } from '../model/platform';
 import type { AgentRecord, ChannelBindingRecord, MemberRecord, SpaceRecord } from '../model/records';
 import type { StoreTx } from '../ports/store';
+import { directSpaceName } from '../spaces/direct-space';
 
 /** A space the member may reach, with its channels and its agents. */
 export interface SpaceReach {
@@ -12,23 +13,26 @@ export interface SpaceReach {
 
 /**
  * E6, P8: the spaces a member may reach from MCP are the ones people reach in chat: bound to a
- * channel, and not a space whose people are named without this member (another person's
- * direct-message space, P1). Read inside the caller's workspace transaction (A2).
+ * channel, and not another member's direct-message space (P1: `dm-<nickname>`, with that member
+ * in it). Read inside the caller's workspace transaction (A2).
  */
 export async function reachableSpaces(tx: StoreTx, member: MemberRecord): Promise<SpaceReach[]> {
   const workspaceId = member.workspaceId;
-  const [spaces, bindings, agents] = await Promise.all([
-    tx.spaces.list(workspaceId),
-    tx.channelBindings.listForWorkspace(workspaceId),
-    tx.agents.list(workspaceId),
-  ]);
+  const spaces = await tx.spaces.list(workspaceId);
+  const bindings = await tx.channelBindings.listForWorkspace(workspaceId);
+  const agents = await tx.agents.list(workspaceId);
+  const members = await tx.members.list(workspaceId);
+  const othersDirect = new Map(
+    members.filter((m) => m.id !== member.id).map((m) => [directSpaceName(m.nickname), m.id]),
+  );
   const reach: SpaceReach[] = [];
   for (const space of spaces) {
     const bound = bindings.filter((b) => b.spaceId === space.id);
     if (bound.length === 0) continue;
     const participants = await tx.spaces.listParticipants(space.id);
-    const people = participants.flatMap((p) => (p.kind === 'member' ? [p.memberId] : []));
-    if (people.length > 0 && !people.includes(member.id)) continue;
+    const owner = othersDirect.get(space.name);
+    if (owner !== undefined && participants.some((p) => p.kind === 'member' && p.memberId === owner))
+      continue;
     const agentIds = participants.flatMap((p) => (p.kind === 'agent' ? [p.agentId] : []));
     reach.push({ space, bindings: bound, agents: agents.filter((a) => agentIds.includes(a.id)) });
   }
