@@ -184,6 +184,39 @@ describe('E6 Summon as an MCP server', () => {
     );
   });
 
+  it('E6 a request that goes away stops the waiting, not the turn', async () => {
+    const token = await tokenOf('mia');
+    const gone = new AbortController();
+    const request = fetch(url, {
+      method: 'POST',
+      signal: gone.signal,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'ask_agent', arguments: { space: 'general', agent: 'qa', prompt: 'take your time' } },
+      }),
+    });
+    await slow.started;
+    gone.abort();
+    await expect(request).rejects.toThrow();
+    // The tool answered (its wait over) while the turn still works.
+    await waitFor(async () => logged.includes('"tool":"ask_agent"') && logged.includes('MCP tool call'));
+    expect((await h.runs()).map((r) => r.status)).toEqual(['running']);
+    slow.release();
+    const opening = h.standIn.messages.find((m) => m.text === '@mia via MCP: take your time');
+    await waitFor(async () =>
+      h.standIn.messages.some(
+        (m) => m.threadTs === opening?.ts && m.username === 'qa' && m.text === 'qa is done',
+      ),
+    );
+  });
+
   it('P8 E6 a viewer’s token reads but cannot ask an agent: refused with a sentence, nothing posted', async () => {
     const vic = await connect(await tokenOf('vic'));
     expect(JSON.parse((await call(vic, 'list_spaces')).text)).toHaveLength(1);
