@@ -40,7 +40,11 @@ export class McpHttpEndpoint {
         { method: request.method, token: token === null ? 'missing' : 'unknown or revoked' },
         'MCP request refused: no valid personal token',
       );
-      response.setHeader('WWW-Authenticate', 'Bearer realm="summon", error="invalid_token"');
+      // RFC 6750: a request without credentials gets no error code; a bad token, invalid_token.
+      response.setHeader(
+        'WWW-Authenticate',
+        token === null ? 'Bearer realm="summon"' : 'Bearer realm="summon", error="invalid_token"',
+      );
       rpcError(
         response,
         401,

@@ -254,7 +254,11 @@ describe('E6 Summon as an MCP server', () => {
     for (const authorization of [undefined, 'Bearer nope', `Bearer ${wrong}`]) {
       const response = await initialize(authorization);
       expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer /);
+      expect(response.headers.get('www-authenticate')).toBe(
+        authorization === undefined
+          ? 'Bearer realm="summon"'
+          : 'Bearer realm="summon", error="invalid_token"',
+      );
       const body = (await response.json()) as { jsonrpc: string; error: { code: number; message: string } };
       expect(body).toMatchObject({
         jsonrpc: '2.0',
