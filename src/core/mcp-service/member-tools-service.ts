@@ -1,4 +1,4 @@
-import { NotFoundError } from '../errors';
+import { ValidationError } from '../errors';
 import type { UsageGrouping } from '../model/usage/usage-report';
 import type {
   AgentSummary,
@@ -79,10 +79,20 @@ export class MemberToolsService implements MemberTools {
     request: { by?: UsageGrouping | undefined; since?: string | undefined },
   ): Promise<UsageSummary> {
     const by = request.by ?? 'agent';
-    const since = parseSince(request.since, this.deps.clock.now());
-    const rows = await usageReport(this.deps.store, caller.workspace.slug, { by, since }).catch((error) => {
-      throw error instanceof NotFoundError ? new NotFoundError('Your workspace no longer exists.') : error;
-    });
+    const since = sinceOf(request.since, this.deps.clock.now());
+    const rows = await usageReport(this.deps.store, caller.workspace.slug, { by, since });
     return { workspace: caller.workspace.slug, since: since.toISOString(), by, rows };
+  }
+}
+
+/** `summon usage --since`'s reading, its sentence in the tool's words (`since`, not `--since`). */
+function sinceOf(text: string | undefined, now: Date): Date {
+  try {
+    return parseSince(text, now);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    throw new ValidationError(
+      `since must be a date (2026-11-01) or a number of days (7d), not "${text ?? ''}".`,
+    );
   }
 }

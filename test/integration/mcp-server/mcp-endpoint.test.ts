@@ -158,8 +158,14 @@ describe('E6 Summon as an MCP server', () => {
     const usage = JSON.parse((await call(mia, 'usage', { by: 'member' })).text) as {
       workspace: string;
       by: string;
+      rows: { name: string; runs: number }[];
     };
     expect(usage).toMatchObject({ workspace: h.local.workspace.slug, by: 'member' });
+    expect(usage.rows).toEqual([expect.objectContaining({ name: 'mia', runs: 1 })]);
+    expect(await call(mia, 'usage', { since: 'last week' })).toEqual({
+      isError: true,
+      text: 'since must be a date (2026-11-01) or a number of days (7d), not "last week".',
+    });
     expect(await call(mia, 'ask_agent', { space: 'general', agent: 'nobody', prompt: 'hi' })).toMatchObject({
       isError: true,
       text: expect.stringMatching(/^There is no agent "nobody"/),
