@@ -6,7 +6,12 @@ import type { ChatPlatform, InboundMessage } from '../ports/chat-platform';
 import { startTimer } from '../ports/clock';
 import type { AskOutcome, McpCaller } from '../ports/member-tools';
 import type { StoreTx } from '../ports/store';
-import { DEFAULT_ASK_POLL_MS, DEFAULT_ASK_WAIT_MS, type MemberToolsDeps } from './member-tools-deps';
+import {
+  DEFAULT_ASK_POLL_MS,
+  DEFAULT_ASK_WAIT_MS,
+  type McpChat,
+  type MemberToolsDeps,
+} from './member-tools-deps';
 import { accountOn, findReachable, noAccountOn, reachableSpaces } from './reachable-spaces';
 
 /** Where the turn is asked: the space's channel on a running platform, as the member. */
@@ -41,22 +46,22 @@ export async function askAgent(
   const prompt = request.prompt.trim();
   if (prompt === '')
     throw new AppError('The prompt is empty: say what the agent should do.', 'validation_failed');
-  const engine = deps.engine;
-  if (engine === null) {
+  const chat = deps.chat();
+  if (chat === null) {
     throw new AppError(
       'No chat platform runs in this Summon process, so there is no channel to ask in.',
       'unavailable',
     );
   }
   const place = await deps.store.inWorkspace(caller.workspace.id, (tx) =>
-    askPlace(tx, deps, caller, request),
+    askPlace(tx, chat.platforms, caller, request),
   );
   const posted = await place.platform.startThread(place.channelId, {
     as: { kind: 'system' },
     content: { kind: 'text', text: `@${member.nickname} via MCP: ${prompt}` },
   });
   const thread = await threadRef(place.platform, posted.thread);
-  const runId = await receive(deps, engine, place, posted, prompt);
+  const runId = await receive(deps, chat.engine, place, posted, prompt);
   if (typeof runId !== 'string')
     return { kind: 'failed', agent: place.agentName, reason: runId.reason, thread };
   return waitForRun(
@@ -69,7 +74,7 @@ export async function askAgent(
 /** The space, the agent and the channel; refused with a sentence when one is missing. */
 async function askPlace(
   tx: StoreTx,
-  deps: MemberToolsDeps,
+  platforms: McpChat['platforms'],
   { workspace, member }: McpCaller,
   request: { space: string; agent: string },
 ): Promise<AskPlace> {
@@ -79,8 +84,8 @@ async function askPlace(
     const names = (await tx.agents.list(workspace.id)).map((a) => a.name).join(', ') || 'none';
     throw new NotFoundError(`There is no agent "${request.agent}" (agents: ${names}).`);
   }
-  const binding = reach.bindings.find((b) => deps.platforms.has(b.platform));
-  const platform = binding === undefined ? undefined : deps.platforms.get(binding.platform);
+  const binding = reach.bindings.find((b) => platforms.has(b.platform));
+  const platform = binding === undefined ? undefined : platforms.get(binding.platform);
   if (binding === undefined || platform === undefined) {
     throw new AppError(
       `Space "${reach.space.name}" has no channel on a chat platform this Summon runs, so there is nowhere to ask.`,

@@ -57,8 +57,8 @@ export async function decideApproval(
       'forbidden',
     );
   }
-  const engine = deps.engine;
-  if (engine === null) {
+  const chat = deps.chat();
+  if (chat === null) {
     throw new AppError(
       'No chat platform runs in this Summon process, so no approval can be decided here.',
       'unavailable',
@@ -81,7 +81,7 @@ export async function decideApproval(
     place.platform === 'terminal' || place.team === undefined
       ? { slug: workspace.slug }
       : { platform: place.team.platform, externalId: place.team.externalId };
-  const result = await engine.act(
+  const result = await chat.engine.act(
     { kind: 'approval', verdict: request.verdict, approvalId: request.approvalId },
     { platform: place.platform, workspace: actorWorkspace, senderId },
   );

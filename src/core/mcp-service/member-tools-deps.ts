@@ -10,12 +10,17 @@ export const DEFAULT_ASK_WAIT_MS = 10 * 60 * 1000;
 /** How often the run is read while waiting (the turn may run in another process, T5). */
 export const DEFAULT_ASK_POLL_MS = 500;
 
-/** What the member tools work with: the store, and the engine and platforms the chat front ends run. */
+/** The chat this process runs: its engine (a mention's and a card click's path) and platforms. */
+export interface McpChat {
+  engine: ChatEngine;
+  platforms: ReadonlyMap<Platform, ChatPlatform>;
+}
+
+/** What the member tools work with: the store, and the chat running now (if any). */
 export interface MemberToolsDeps {
   store: Store;
-  /** The chat's engine (a card click's path); null when no chat platform runs in this process. */
-  engine: ChatEngine | null;
-  platforms: ReadonlyMap<Platform, ChatPlatform>;
+  /** Asked at each call: the chat front ends', or the terminal chat's while it is open; null: none. */
+  chat: () => McpChat | null;
   clock: Clock;
   logger: Logger;
   /** Event ids of the messages `ask_agent` hands the engine (P6: each is one event). */

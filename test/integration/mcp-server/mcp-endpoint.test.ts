@@ -42,8 +42,7 @@ describe('E6 Summon as an MCP server', () => {
     if (engine === null) throw new Error('the harness has no engine');
     const tools = new MemberToolsService({
       store: h.store,
-      engine,
-      platforms: new Map([['slack', h.front.platform]]),
+      chat: () => ({ engine, platforms: new Map([['slack', h.front.platform]]) }),
       clock: systemClock,
       logger,
       newId: randomUUID,

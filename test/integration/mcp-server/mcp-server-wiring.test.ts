@@ -1,5 +1,7 @@
+import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { runLocalChat } from '../../../src/app/local-chat';
 import { type RunningServer, startServer } from '../../../src/app/server';
 import { issueMemberToken } from '../../../src/core/mcp-service/member-tokens';
 import { waitFor } from '../../support/engine-harness';
@@ -135,5 +137,37 @@ describe('E6 /mcp on Summon’s server', () => {
         },
       ],
     });
+  });
+
+  it('E6 with the terminal chat open (`summon start`), an ask opens a thread on its screen and its engine answers', async () => {
+    delete env.SLACK_BOT_TOKEN;
+    const running = await startServer(env, process.cwd());
+    server = running;
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let screen = '';
+    output.on('data', (chunk: Buffer) => {
+      screen += chunk.toString();
+    });
+    const done = runLocalChat(running.runtime, { input, output }, { mcpChat: running.mcpChat });
+    try {
+      await waitFor(async () => screen.includes('Type a message'));
+      const token = (
+        await issueMemberToken(running.runtime.store, { workspaceSlug: 'default', nickname: 'you' })
+      ).token;
+      const you = await connect(running.port, token);
+      const result = (await you.callTool({
+        name: 'ask_agent',
+        arguments: { space: 'general', agent: 'engineer', prompt: 'what is 2 + 2?' },
+      })) as ToolResult;
+      expect(result).toEqual({ content: [{ type: 'text', text: 'Four.' }] });
+      expect(screen).toContain('@you via MCP: what is 2 + 2?');
+      await waitFor(async () => screen.includes('Four.'));
+    } finally {
+      input.write('/quit\n');
+      await done;
+    }
+    // Closed, the chat is gone from `/mcp` too.
+    expect(running.mcpChat?.get()).toBeNull();
   });
 });
