@@ -30,7 +30,7 @@ import { InProcessWaitSignals } from '../core/waits/in-process-wait-signals';
 import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limiter';
 import { createEgressProxies } from './egress-runtime';
 import { createPullRequests, createRunWorkspace } from './git-gateway-runtime';
-import { createMcpClients } from './mcp-runtime';
+import { createMcpClients } from './mcp-clients-runtime';
 
 import type { Runtime } from './runtime';
 import { logSandboxStatus } from './sandbox-status';

@@ -1,28 +1,45 @@
-import { expandFromEnv } from '../adapters/mcp/env-expansion';
-import { McpClientPool } from '../adapters/mcp/mcp-client-pool';
-import { createProcessLauncher } from '../adapters/sandbox/create-process-launcher';
-import type { Config } from '../config/config';
-import type { Logger } from '../core/ports/logger';
-import { summonPorts } from './egress-runtime';
+import { randomUUID } from 'node:crypto';
+import { McpHttpEndpoint } from '../adapters/mcp-server/mcp-http-endpoint';
+import type { McpChat } from '../core/mcp-service/member-tools-deps';
+import { MemberToolsService } from '../core/mcp-service/member-tools-service';
+import { systemClock } from '../core/ports/clock';
+import type { Runtime } from './runtime';
+
+/** The version Summon's MCP server gives in its handshake. */
+const MCP_SERVER_VERSION = '1';
 
 /**
- * E3, T3: stdio servers running at once in this process. A server lives across turns, so its
- * process has a bound of its own and takes none of the runs' process slots.
+ * E6: the chat `/mcp` asks and decides through: the chat front ends' engine from the start, or
+ * the terminal chat's while it is open (`summon start` in a terminal starts its engine later).
  */
-const MCP_SERVER_PROCESSES = 256;
+export class McpChatSlot {
+  private current: McpChat | null = null;
+
+  get(): McpChat | null {
+    return this.current;
+  }
+
+  /** Sets the chat; the returned function takes it away again (only if it is still this one). */
+  attach(chat: McpChat): () => void {
+    this.current = chat;
+    return () => {
+      if (this.current === chat) this.current = null;
+    };
+  }
+}
 
 /**
- * E2, E3: Summon's MCP client for built-in turns: stdio servers under the sandbox (fail closed
- * like `bash`, X4), their allowed domains through a proxy of their own that never reaches
- * Summon's ports (X2), `${env:…}` references expanded from Summon's environment.
+ * E6: `/mcp` on Summon's HTTP server, for members with a personal token. It asks and decides
+ * through the slot's chat (a turn like a mention, a decision like a click); with no chat the
+ * reading tools still answer and the acting ones say why they cannot.
  */
-export function createMcpClients(config: Config, logger: Logger, env: NodeJS.ProcessEnv = process.env) {
-  return new McpClientPool({
-    expand: expandFromEnv(env),
-    launcher: createProcessLauncher({ mode: config.sandbox.mode, processConcurrency: MCP_SERVER_PROCESSES }),
-    logger: logger.child({ component: 'mcp' }),
-    forbiddenPorts: summonPorts(config),
-    idleMs: config.mcp.idleMs,
-    callTimeoutMs: config.mcp.callTimeoutMs,
+export function createMcpEndpoint(runtime: Runtime, slot: McpChatSlot): McpHttpEndpoint {
+  const tools = new MemberToolsService({
+    store: runtime.store,
+    chat: () => slot.get(),
+    clock: systemClock,
+    logger: runtime.logger.child({ component: 'mcp-server' }),
+    newId: randomUUID,
   });
+  return new McpHttpEndpoint({ tools, logger: runtime.logger, version: MCP_SERVER_VERSION });
 }

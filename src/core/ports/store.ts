@@ -24,6 +24,7 @@ import type { GitCredentialRepository, GitPushRepository } from './git-gateway-s
 import type { InboxRepository } from './inbox-store';
 import type { MemberInviteRepository } from './invite-store';
 import type { McpServerRepository } from './mcp-server-store';
+import type { MemberTokenRepository } from './member-token-store';
 import type { OutboxRepository } from './outbox-store';
 import type { QuestionRepository } from './question-store';
 import type { RelayRepository } from './relay-store';
@@ -81,6 +82,8 @@ export interface StoreTx {
   readonly outbox: OutboxRepository;
   /** P8: one-time codes that link a platform account to a member. */
   readonly memberInvites: MemberInviteRepository;
+  /** E6: members' personal tokens for `/mcp`, stored hashed. */
+  readonly memberTokens: MemberTokenRepository;
   readonly channelCursors: ChannelCursorRepository;
   /** T4: inbound events stored before they are acknowledged, routed from here (system context). */
   readonly inbox: InboxRepository;

@@ -14,6 +14,7 @@ import { inboxRepository } from './repositories/inbox-repository';
 import { mcpServerRepository } from './repositories/mcp-server-repository';
 import { memberInviteRepository } from './repositories/member-invite-repository';
 import { memberRepository } from './repositories/member-repository';
+import { memberTokenRepository } from './repositories/member-token-repository';
 import { messageRepository } from './repositories/message-repository';
 import { outboxRepository } from './repositories/outbox-repository';
 import { platformBindingRepository } from './repositories/platform-binding-repository';
@@ -64,6 +65,7 @@ const REPOSITORIES = {
   gitPushes: gitPushRepository,
   outbox: outboxRepository,
   memberInvites: memberInviteRepository,
+  memberTokens: memberTokenRepository,
   channelCursors: channelCursorRepository,
   inbox: inboxRepository,
   checkpoints: runCheckpointRepository,

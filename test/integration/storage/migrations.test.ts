@@ -35,6 +35,7 @@ const TABLES = [
   'mcp_server_assignments',
   'mcp_servers',
   'member_invites',
+  'member_tokens',
   'members',
   'messages',
   'outbox',

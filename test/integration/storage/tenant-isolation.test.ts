@@ -6,6 +6,7 @@ import { agentFields, type SeededWorkspace, seedWorkspace } from './workspace-fi
 const TENANT_TABLES = [
   'platform_bindings',
   'members',
+  'member_tokens',
   'agents',
   'skills',
   'spaces',

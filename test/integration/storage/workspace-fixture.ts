@@ -1,4 +1,4 @@
-import { envReference } from '../../../src/core/mcp/env-reference';
+import { envReference } from '../../../src/core/mcp/env-references';
 import type { AgentFields, SpaceFields } from '../../../src/core/model/records';
 import type { NewRun } from '../../../src/core/ports/store';
 import type { SqlStore, SqlStoreTx } from '../../../src/storage/store/sql-store';
@@ -222,6 +222,8 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
       codeHash: `hash-of-${slug}`,
       expiresAt: new Date(Date.now() + 60_000),
     });
+    // E6: a member's personal token (its hash).
+    await tx.memberTokens.insert(ws, { memberId: member.id, tokenHash: `token-hash-of-${slug}` });
     // R1: a key pair, an offer, a pairing with a nonce seen, and the relay settings.
     await tx.relays.keyPair(ws, () => ({ publicKey: `public-${slug}`, privateKey: `private-${slug}` }));
     await tx.relays.insertOffer(ws, { secretHash: `offer-${slug}`, level: 'prompt', expiresAt: new Date() });
