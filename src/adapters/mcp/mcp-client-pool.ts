@@ -14,7 +14,7 @@ import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error';
 import { DEFAULT_MAX_RESULT_CHARS, resultOutcome } from './call-result-text';
 import { failureSentence } from './failure-sentence';
 import { toolInfos } from './listed-tools';
-import { McpConnection } from './mcp-connection';
+import { McpConnection, untilAborted } from './mcp-connection';
 import { openTransport, ServerStartError, type TransportSettings } from './server-transport';
 import { expandedSecrets, redactor } from './spec-secrets';
 import { qualifiedToolName } from './tool-names';
@@ -66,6 +66,7 @@ export class McpClientPool implements McpClients {
   private readonly settings: TransportSettings;
   private readonly timeoutMs: number;
   private closing = false;
+  private readonly shutdown = new AbortController();
 
   constructor(private readonly options: McpClientPoolOptions) {
     this.timeoutMs = options.callTimeoutMs ?? 60_000;
@@ -145,6 +146,7 @@ export class McpClientPool implements McpClients {
 
   async close(): Promise<void> {
     this.closing = true;
+    this.shutdown.abort();
     const entries = [...this.entries.values()];
     this.entries.clear();
     await Promise.all(
@@ -204,16 +206,21 @@ export class McpClientPool implements McpClients {
     const key = poolKey(context, spec);
     const known = this.entries.get(key);
     if (known !== undefined) {
-      const connection = await known.connection.catch(() => undefined);
+      const connection = await untilAborted(known.connection, signal).catch((error: unknown) => {
+        if (signal.aborted) throw error;
+        return undefined;
+      });
       if (connection !== undefined && !connection.closed) return connection;
       if (this.entries.get(key) === known) this.entries.delete(key);
     }
+    // A connection is shared: its start is bounded by its timeout and Summon's shutdown, not
+    // by the turn that happened to ask first (which only stops waiting for it).
     const entry: Entry = {
       connection: (async () => {
-        const opened = await openTransport(spec, this.settings, signal);
+        const opened = await openTransport(spec, this.settings, this.shutdown.signal);
         return McpConnection.open(opened, {
           timeoutMs: this.timeoutMs,
-          signal,
+          signal: this.shutdown.signal,
           onClosed: () => {
             // E3: a server that exited is started again by the next call.
             if (this.entries.get(key) === entry) this.entries.delete(key);
@@ -225,7 +232,7 @@ export class McpClientPool implements McpClients {
     entry.connection.catch(() => {
       if (this.entries.get(key) === entry) this.entries.delete(key);
     });
-    return entry.connection;
+    return untilAborted(entry.connection, signal);
   }
 
   private touch(context: McpCallContext, spec: McpServerSpec, connection: McpConnection): void {

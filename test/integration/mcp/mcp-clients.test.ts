@@ -147,6 +147,19 @@ describe('E2, E3 McpClientPool: Summon as the only MCP client', () => {
     expect(await call('search')).toEqual({ ok: true, output: 'found 2 issues for "search"' });
   });
 
+  it('E3 a turn stopped while its server starts does not stop the start for another turn', async () => {
+    const clients = pool();
+    const stopped = new AbortController();
+    const first = clients.tools(WORKSPACE, [stdioSpec()], stopped.signal);
+    const second = clients.tools(WORKSPACE, [stdioSpec()], signal);
+    stopped.abort();
+    expect((await first).unavailable).toEqual([
+      { server: 'tracker', reason: 'The call to its tools list was stopped with the turn.' },
+    ]);
+    expect((await second).unavailable).toEqual([]);
+    expect((await second).tools.length).toBeGreaterThan(0);
+  });
+
   it('E3 a call stopped with the turn is a sentence', async () => {
     const clients = pool();
     const stop = new AbortController();
