@@ -13,8 +13,11 @@ export interface McpOAuthRepository {
     owner: McpOAuthOwner,
     tokens: { sealed: string; expiresAt: Date | null },
   ): Promise<void>;
-  /** True when there were tokens to delete. */
-  deleteTokens(workspaceId: string, owner: McpOAuthOwner): Promise<boolean>;
+  /**
+   * True when there were tokens to delete. `ifSealed`: only when they are still these (tokens
+   * refused by the server are dropped, not the ones another process refreshed meanwhile).
+   */
+  deleteTokens(workspaceId: string, owner: McpOAuthOwner, options?: { ifSealed?: string }): Promise<boolean>;
   /** The sealed client registration (dynamic client registration's answer) for the server. */
   client(workspaceId: string, server: string): Promise<string | null>;
   saveClient(workspaceId: string, server: string, sealed: string): Promise<void>;

@@ -53,12 +53,11 @@ export const mcpOAuthRepository = (manager: EntityManager): McpOAuthRepository =
         [workspaceId, owner.server, owner.memberId, tokens.sealed, tokens.expiresAt],
       );
     },
-    async deleteTokens(workspaceId, owner) {
-      const rows = await q(`DELETE FROM mcp_oauth_tokens WHERE ${OWNER} RETURNING id`, [
-        workspaceId,
-        owner.server,
-        owner.memberId,
-      ]);
+    async deleteTokens(workspaceId, owner, options = {}) {
+      const only = options.ifSealed === undefined ? '' : ' AND tokens_sealed = $4';
+      const params = [workspaceId, owner.server, owner.memberId];
+      if (options.ifSealed !== undefined) params.push(options.ifSealed);
+      const rows = await q(`DELETE FROM mcp_oauth_tokens WHERE ${OWNER}${only} RETURNING id`, params);
       return rows.length > 0;
     },
     async client(workspaceId, server) {
