@@ -64,9 +64,19 @@ export class McpOAuth {
   async authorizationLink(context: McpCallContext, server: McpServerSpec): Promise<string> {
     const owner = tokenOwner(context, server);
     const provider = this.make(context.workspaceId, server, owner, { kind: 'link' });
-    const result = await auth(provider, { serverUrl: url(server) });
+    let result: string;
+    try {
+      result = await auth(provider, { serverUrl: url(server) });
+    } catch (error) {
+      throw new Error(
+        `${server.name}'s authorization server could not be asked for a link (${reasonOf(error)}).`,
+        {
+          cause: error,
+        },
+      );
+    }
     if (result !== 'REDIRECT' || provider.authorizationUrl === undefined) {
-      throw new Error(`${server.name}'s authorization server gave no authorization URL`);
+      throw new Error(`${server.name}'s authorization server gave no authorization URL.`);
     }
     this.deps.logger.info(
       { workspaceId: context.workspaceId, server: owner.server, member: owner.memberId },

@@ -215,6 +215,14 @@ describe.each(DATABASE_KINDS)('E5: OAuth for a remote MCP server on %s', (kind) 
     });
 
     expect(summon.logs.filter((line) => line.includes('E5: an OAuth callback was refused')).length).toBe(5);
+
+    // A day past their expiry, links are forgotten when a new one is made (the last two stay).
+    summon.clock.advance(24 * 60 * 60_000);
+    await summon.oauth.authorizationLink(asSam, linear);
+    const [pending] = await store.transaction((tx) =>
+      tx.query<{ n: string }>('SELECT count(*)::text AS n FROM mcp_oauth_pending'),
+    );
+    expect(pending?.n).toBe('2');
     expect(leaked(summon.logs.join(''), remote.oauth.secrets)).toEqual([]);
   });
 
@@ -251,7 +259,7 @@ describe.each(DATABASE_KINDS)('E5: OAuth for a remote MCP server on %s', (kind) 
     expect(seen[0]?.n).toBe('0');
   });
 
-  it('E5 without SUMMON_SECRET_KEY or SUMMON_PUBLIC_URL a server that needs OAuth is refused with a sentence saying what to set', async () => {
+  it('E5 without SUMMON_SECRET_KEY or SUMMON_PUBLIC_URL, or with the server unreachable, a link is refused with a sentence', async () => {
     const linear = spec(remote.url, 'member');
     const asSam = { workspaceId, memberId: sam };
     const make = (settings: { secretKey: Buffer | undefined; publicUrl: string | undefined }) =>
@@ -261,6 +269,11 @@ describe.each(DATABASE_KINDS)('E5: OAuth for a remote MCP server on %s', (kind) 
       'linear needs OAuth, and Summon stores OAuth tokens only encrypted: set SUMMON_SECRET_KEY (32 bytes, hex or base64; make one with `openssl rand -base64 32`) and restart Summon.',
     );
     await expect(noKey.authorizationLink(asSam, linear)).rejects.toThrow('set SUMMON_SECRET_KEY');
+    // A server that cannot be reached: a sentence naming it, not a bare network error.
+    const gone = spec('http://127.0.0.1:1/mcp', 'member');
+    await expect(summon.oauth.authorizationLink(asSam, gone)).rejects.toThrow(
+      /^linear's authorization server could not be asked for a link \(.+\)\.$/,
+    );
     const noUrl = make({ secretKey: Buffer.alloc(32, 1), publicUrl: undefined });
     await expect(noUrl.authorizationLink(asSam, linear)).rejects.toThrow(
       'linear needs OAuth, and its authorization server sends people back to SUMMON_PUBLIC_URL/mcp/oauth/callback: set SUMMON_PUBLIC_URL to where people reach Summon and restart it.',

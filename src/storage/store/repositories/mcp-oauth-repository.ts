@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { McpOAuthPendingRecord } from '../../../core/model/mcp/mcp-oauth';
+import { MCP_OAUTH_LINK_TTL_MS, type McpOAuthPendingRecord } from '../../../core/model/mcp/mcp-oauth';
 import type { McpOAuthRepository } from '../../../core/ports/mcp-oauth-store';
 import { isUuid } from '../ids';
 import { queryRecords } from '../query-records';
@@ -78,6 +78,11 @@ export const mcpOAuthRepository = (manager: EntityManager): McpOAuthRepository =
       await q('DELETE FROM mcp_oauth_clients WHERE workspace_id = $1 AND server = $2', [workspaceId, server]);
     },
     async insertPending(workspaceId, fields) {
+      // E5: links a day past their expiry are forgotten (until then a late one is told it expired).
+      await q(`DELETE FROM mcp_oauth_pending WHERE workspace_id = $1 AND expires_at < $2`, [
+        workspaceId,
+        new Date(fields.expiresAt.getTime() - MCP_OAUTH_LINK_TTL_MS - 24 * 60 * 60_000),
+      ]);
       await q(
         `INSERT INTO mcp_oauth_pending (workspace_id, server, server_url, member_id, state_hash, verifier_sealed, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7)`,
