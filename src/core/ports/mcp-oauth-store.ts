@@ -26,6 +26,8 @@ export interface McpOAuthRepository {
     workspaceId: string,
     fields: Omit<McpOAuthPendingRecord, 'id' | 'workspaceId' | 'usedAt'> & { stateHash: string },
   ): Promise<void>;
+  /** E5: whether an unused link for this owner was made after `since` (one is not sent twice in a row). */
+  hasRecentPending(workspaceId: string, owner: McpOAuthOwner, since: Date): Promise<boolean>;
   /** The pending authorization with this state hash, in any workspace (use it in the system context). */
   findPending(stateHash: string): Promise<McpOAuthPendingRecord | null>;
   /** Compare-and-set: true only for the one use that found it unused. */

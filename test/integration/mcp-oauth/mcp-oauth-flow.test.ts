@@ -1,8 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { askForAuthorization } from '../../../src/adapters/mcp-oauth/ask-for-authorization';
 import { McpAuthorizationNeeded } from '../../../src/adapters/mcp-oauth/authorization-needed';
 import { McpOAuth } from '../../../src/adapters/mcp-oauth/mcp-oauth';
 import type { McpHttpServerSpec } from '../../../src/core/model/mcp/mcp-server';
+import type { MemberRecord } from '../../../src/core/model/records';
 import { silentLogger } from '../../../src/core/ports/logger';
 import type { McpCallContext } from '../../../src/core/ports/mcp-clients';
 import type { SqlStore } from '../../../src/storage/store/sql-store';
@@ -146,6 +148,55 @@ describe.each(DATABASE_KINDS)('E5: OAuth for a remote MCP server on %s', (kind) 
     expect(logText).toContain('E5: authorized');
     expect(logText).toContain('E5: stored OAuth tokens');
     expect(leaked(logText, remote.oauth.secrets)).toEqual([]);
+  });
+
+  it('E5 a call without tokens sends the right person one link privately, tells the model who, and does not send it again within five minutes', async () => {
+    const sent: { to: string; text: string }[] = [];
+    const deps = {
+      oauth: summon.oauth,
+      store,
+      clock: summon.clock,
+      logger: silentLogger,
+      sendPrivately: async (member: MemberRecord, text: string) => {
+        sent.push({ to: member.nickname, text });
+      },
+    };
+    const asSam = { workspaceId, memberId: sam };
+    const linear = spec(remote.url, 'member');
+    expect(await askForAuthorization(deps, asSam, linear)).toBe(
+      'linear needs authorization; @sam was sent a link.',
+    );
+    expect(sent.map((m) => m.to)).toEqual(['sam']);
+    expect(await askForAuthorization(deps, asSam, linear)).toBe(
+      'linear needs authorization; @sam was sent a link.',
+    );
+    expect(sent).toHaveLength(1);
+    summon.clock.advance(5 * 60_000 + 1);
+    await askForAuthorization(deps, asSam, linear);
+    expect(sent).toHaveLength(2);
+
+    // Workspace tokens: sam asked, the owner is sent the link; following it authorizes the workspace.
+    const shared = spec(remote.url, 'workspace');
+    expect(await askForAuthorization(deps, asSam, shared)).toBe(
+      'linear needs authorization; @dana was sent a link.',
+    );
+    const link = /https?:\/\/\S+$/.exec(sent[2]?.text ?? '')?.[0] ?? '';
+    expect(sent[2]?.to).toBe('dana');
+    expect((await followAuthorizationLink(link)).status).toBe(200);
+    expect(await whoami(summon.oauth, asSam, shared)).toBe('person-1');
+
+    // A message that cannot be sent, a call for no member: a sentence for the model, never a throw.
+    const failing = {
+      ...deps,
+      sendPrivately: async () => Promise.reject(new Error('the DM channel is closed')),
+    };
+    summon.clock.advance(5 * 60_000 + 1);
+    expect(await askForAuthorization(failing, asSam, linear)).toBe(
+      'linear needs authorization, and the link could not be sent to @sam: an operator can run `summon mcp login linear --member sam`.',
+    );
+    expect(await askForAuthorization(deps, { workspaceId, memberId: null }, linear)).toBe(
+      'linear needs the authorization of the member a call is made for, and this call was made for no member.',
+    );
   });
 
   it('E5 a call whose refresh is refused needs authorization again (the dead tokens are dropped)', async () => {

@@ -97,6 +97,13 @@ export const mcpOAuthRepository = (manager: EntityManager): McpOAuthRepository =
         ],
       );
     },
+    async hasRecentPending(workspaceId, owner, since) {
+      const rows = await q(
+        `SELECT 1 FROM mcp_oauth_pending WHERE ${OWNER} AND used_at IS NULL AND expires_at > $4 LIMIT 1`,
+        [workspaceId, owner.server, owner.memberId, new Date(since.getTime() + MCP_OAUTH_LINK_TTL_MS)],
+      );
+      return rows.length > 0;
+    },
     async findPending(stateHash) {
       const [row] = await q<PendingRow>(
         `SELECT id, workspace_id, server, server_url, member_id, verifier_sealed, expires_at, used_at
