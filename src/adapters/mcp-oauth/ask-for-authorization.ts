@@ -7,6 +7,7 @@ import type { Logger } from '../../core/ports/logger';
 import type { McpCallContext } from '../../core/ports/mcp-clients';
 import type { Store } from '../../core/ports/store';
 import type { McpOAuth } from './mcp-oauth';
+import { digest } from './secret-box';
 
 /** E5: a link is not sent again to the same owner within this long (a turn may call many times). */
 export const RESEND_AFTER_MS = 5 * 60_000;
@@ -54,6 +55,8 @@ export async function askForAuthorization(
         { server: server.name, member: request.recipient.id, reason: reasonOf(error) },
         'E5: the authorization link could not be sent',
       );
+      // Nobody has this link: used up at once, so the next call sends another.
+      await useUp(deps, link);
       const login = `summon mcp login ${server.name}${owner.memberId === null ? '' : ` --member ${request.recipient.nickname}`}`;
       return `${server.name} needs authorization, and the link could not be sent to @${request.recipient.nickname}: an operator can run \`${login}\`.`;
     }
@@ -62,6 +65,16 @@ export async function askForAuthorization(
   } catch (error) {
     return reasonOf(error);
   }
+}
+
+async function useUp(deps: AskForAuthorizationDeps, link: string): Promise<void> {
+  const state = new URL(link).searchParams.get('state');
+  if (state === null) return;
+  const pending = await deps.store.transaction((tx) => tx.mcpOAuth.findPending(digest(state)));
+  if (pending === null) return;
+  await deps.store.inWorkspace(pending.workspaceId, (tx) =>
+    tx.mcpOAuth.usePending(pending.id, deps.clock.now()),
+  );
 }
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -194,6 +194,11 @@ describe.each(DATABASE_KINDS)('E5: OAuth for a remote MCP server on %s', (kind) 
     expect(await askForAuthorization(failing, asSam, linear)).toBe(
       'linear needs authorization, and the link could not be sent to @sam: an operator can run `summon mcp login linear --member sam`.',
     );
+    // Nobody got that one: the next call sends another at once.
+    expect(await askForAuthorization(deps, asSam, linear)).toBe(
+      'linear needs authorization; @sam was sent a link.',
+    );
+    expect(sent).toHaveLength(4);
     expect(await askForAuthorization(deps, { workspaceId, memberId: null }, linear)).toBe(
       'linear needs the authorization of the member a call is made for, and this call was made for no member.',
     );
