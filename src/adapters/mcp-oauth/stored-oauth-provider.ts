@@ -102,8 +102,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   async saveTokens(tokens: OAuthTokens): Promise<void> {
     const now = this.deps.clock.now().getTime();
     const expiresAt = tokens.expires_in === undefined ? null : new Date(now + tokens.expires_in * 1000);
-    // The moment they were issued travels with them: the refresh margin follows their lifetime.
-    const sealed = this.deps.box.seal(JSON.stringify({ ...tokens, saved_at: now }), this.tokensContext());
+    const sealed = this.deps.box.seal(JSON.stringify(tokens), this.tokensContext());
     await this.tx((tx) =>
       tx.mcpOAuth.saveTokens(this.deps.workspaceId, this.deps.owner, { sealed, expiresAt }),
     );
@@ -160,17 +159,12 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   /** The stored tokens, opened, with their expiry; undefined when there are none (or they do not open). */
-  async storedTokens(): Promise<
-    { tokens: OAuthTokens; expiresAt: Date | null; savedAt: number } | undefined
-  > {
+  async storedTokens(): Promise<{ tokens: OAuthTokens; expiresAt: Date | null } | undefined> {
     const row = await this.tx((tx) => tx.mcpOAuth.tokens(this.deps.workspaceId, this.deps.owner));
     if (row === null) return undefined;
     this.lastSealed = row.sealed;
-    const opened = (this.open(row.sealed, this.tokensContext()) ?? {}) as { saved_at?: unknown };
-    const parsed = OAuthTokensSchema.safeParse(opened);
-    if (!parsed.success) return undefined;
-    const savedAt = typeof opened.saved_at === 'number' ? opened.saved_at : row.updatedAt.getTime();
-    return { tokens: parsed.data, expiresAt: row.expiresAt, savedAt };
+    const parsed = OAuthTokensSchema.safeParse(this.open(row.sealed, this.tokensContext()));
+    return parsed.success ? { tokens: parsed.data, expiresAt: row.expiresAt } : undefined;
   }
 
   private expiring(tokens: OAuthTokens, expiresAt: Date | null): boolean {
