@@ -18,6 +18,9 @@ const TENANT_TABLES = [
   'approvals',
   'questions',
   'outbox',
+  // E5: MCP servers' OAuth tokens and pending links.
+  'mcp_oauth_tokens',
+  'mcp_oauth_pending',
 ];
 
 const codeOf = async (promise: Promise<unknown>): Promise<string> => {
