@@ -44,6 +44,8 @@ export interface EngineRuntime {
   relayInbound: RelayInbound;
   /** A10: what agents without an adapter run on (discovered at start); absent when runners were handed in. */
   model?: DiscoveredModel;
+  /** T1: the engine's wait signals (a run's end, a decision), for waits outside the engine (E6). */
+  signals: WaitSignals;
   close(): Promise<void>;
 }
 
@@ -115,6 +117,7 @@ export async function startEngine(
   return {
     engine,
     relayInbound,
+    signals: waits,
     ...(model === undefined ? {} : { model }),
     close: async () => {
       runtime.engineApprovals.detach(engine);

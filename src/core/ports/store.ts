@@ -23,6 +23,7 @@ import type { ConversationRepository, MessageRepository, RunLaneRepository } fro
 import type { GitCredentialRepository, GitPushRepository } from './git-gateway-store';
 import type { InboxRepository } from './inbox-store';
 import type { MemberInviteRepository } from './invite-store';
+import type { McpOAuthRepository } from './mcp-oauth-store';
 import type { McpServerRepository } from './mcp-server-store';
 import type { MemberTokenRepository } from './member-token-store';
 import type { OutboxRepository } from './outbox-store';
@@ -101,6 +102,8 @@ export interface StoreTx {
   readonly routingReads: RoutingReadRepository;
   /** E1: the MCP servers the workspace declares and who is given which (`mcp-server-store.ts`). */
   readonly mcpServers: McpServerRepository;
+  /** E5: remote MCP servers' OAuth: client registrations, tokens, pending links (`mcp-oauth-store.ts`). */
+  readonly mcpOAuth: McpOAuthRepository;
 }
 
 export interface WorkspaceRepository {

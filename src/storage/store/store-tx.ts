@@ -11,6 +11,7 @@ import { gitCredentialRepository } from './repositories/git-credential-repositor
 import { gitPushRepository } from './repositories/git-push-repository';
 import { guardrailRuleRepository } from './repositories/guardrail-rule-repository';
 import { inboxRepository } from './repositories/inbox-repository';
+import { mcpOAuthRepository } from './repositories/mcp-oauth-repository';
 import { mcpServerRepository } from './repositories/mcp-server-repository';
 import { memberInviteRepository } from './repositories/member-invite-repository';
 import { memberRepository } from './repositories/member-repository';
@@ -75,6 +76,7 @@ const REPOSITORIES = {
   turnReads: turnReadRepository,
   routingReads: routingReadRepository,
   mcpServers: mcpServerRepository,
+  mcpOAuth: mcpOAuthRepository,
 } satisfies { [K in Exclude<keyof StoreTx, 'runs'>]: (manager: EntityManager) => StoreTx[K] };
 
 /** What each transaction holds: its entity manager and the repositories it has made so far. */

@@ -248,6 +248,23 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
     });
     await tx.mcpServers.assign(ws, { spaceId: space.id }, ['tracker']);
     await tx.mcpServers.assign(ws, { agentId: agent.id }, ['tracker']);
+    // E5: a server's client registration, the member's and the workspace's tokens, a pending link.
+    await tx.mcpOAuth.saveClient(ws, 'linear', `sealed-client-${slug}`);
+    for (const memberId of [member.id, null]) {
+      await tx.mcpOAuth.saveTokens(
+        ws,
+        { server: 'linear', memberId },
+        { sealed: `sealed-tokens-${slug}`, expiresAt: new Date() },
+      );
+    }
+    await tx.mcpOAuth.insertPending(ws, {
+      server: 'linear',
+      serverUrl: 'https://mcp.linear.example/mcp',
+      memberId: member.id,
+      stateHash: `state-${slug}`,
+      sealedVerifier: `sealed-verifier-${slug}`,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     return {
       workspaceId: ws,
       memberId: member.id,
