@@ -17,6 +17,8 @@ export interface TurnToolsScope {
    * servers' tools listed for the turn (a CLI agent reaches them through Summon's endpoint).
    */
   modelTools?: boolean;
+  /** E5: the member whose message started the turn (MCP calls are made for them); null: none. */
+  memberId?: string | null;
   /** The turn's signal (E1: listing the MCP servers' tools stops with the turn). */
   signal?: AbortSignal;
   /** E1: a row on the turn's status card (a declared MCP server that is unavailable, and why). */

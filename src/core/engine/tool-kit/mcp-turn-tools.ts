@@ -16,7 +16,8 @@ export async function mcpTurnTools(deps: ToolKitDeps, turn: TurnToolsScope): Pro
     tx.mcpServers.forTurn(turn.agent.id, turn.space.id),
   );
   if (servers.length === 0) return [];
-  const context = { workspaceId: turn.agent.workspaceId };
+  // E5: calls are made for the member whose message started the turn (their own tokens).
+  const context = { workspaceId: turn.agent.workspaceId, memberId: turn.memberId ?? null };
   const signal = turn.signal ?? new AbortController().signal;
   const { tools, unavailable } = await mcp.clients.tools(context, servers, signal);
   for (const missing of unavailable) {

@@ -141,6 +141,7 @@ async function prepareRunner(
           skills: context.skills,
           // T2, A9: the runners that checkpoint are the built-in loops, which offer tools to a model.
           modelTools: runner.checkpoints === true,
+          memberId: context.trigger?.authorMemberId ?? null,
           signal,
           cardRow: (line) => reply.card.row(line),
           onWaiting: (waiting) => monitor.hold(waiting),
