@@ -66,7 +66,10 @@ export const globTool = defineTool({
       ? `\n[… looked at the first ${MAX_ENTRIES} entries only; give a narrower path …]`
       : '';
     if (found.length === 0)
-      return { ok: true, output: `No files match ${input.pattern} in ${requested}.${walkNote}` };
+      return {
+        ok: true,
+        output: `No files match ${input.pattern} in ${input.path ?? 'your working directory'}.${walkNote}`,
+      };
     found.sort((a, b) => b.modified - a.modified || (a.relative < b.relative ? -1 : 1));
     const listing = new BoundedListing(MAX_FILES, MAX_OUTPUT_BYTES);
     for (const file of found) listing.add(file.relative);

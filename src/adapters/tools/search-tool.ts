@@ -73,7 +73,10 @@ export const searchTool = defineTool({
       ? `\n[… the search looked at the first ${MAX_ENTRIES} entries only; give a narrower path …]`
       : '';
     if (listing.count === 0)
-      return { ok: true, output: `No matches for ${input.pattern} in ${requested}.${walkNote}` };
+      return {
+        ok: true,
+        output: `No matches for ${input.pattern} in ${input.path ?? 'your working directory'}.${walkNote}`,
+      };
     return { ok: true, output: listing.render('matches', 'narrow the pattern, path or glob') + walkNote };
   },
 });
