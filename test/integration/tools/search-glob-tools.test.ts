@@ -1,7 +1,7 @@
 import { mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { globTool } from '../../../src/adapters/tools/glob-tool';
-import { searchTool } from '../../../src/adapters/tools/search-tool';
+import { createSearchTool, searchTool } from '../../../src/adapters/tools/search-tool';
 import { makeTempDir } from '../../support/temp-dir';
 import { toolScope } from '../../support/tool-scope';
 
@@ -114,6 +114,37 @@ describe('A16: search and glob over the working directory', () => {
     expect(wide.output).toMatch(/\[… output stopped at 24000 bytes; narrow the pattern, path or glob …\]$/);
     // One line's text is cut to 300 characters.
     expect(wide.output.split('\n')[0]).toHaveLength('wide.txt:1: '.length + 300);
+  });
+
+  it('A16 a pattern that backtracks without end is stopped after the timeout, and the event loop stays free meanwhile', async () => {
+    await put('slow.txt', `${'a'.repeat(40)}b\n`);
+    const tool = createSearchTool({ timeoutMs: 1_000 });
+    let ticks = 0;
+    const ticker = setInterval(() => {
+      ticks++;
+    }, 20);
+    const started = Date.now();
+    const outcome = await tool.run(
+      { pattern: '^(a+)+$', path: 'slow.txt' },
+      toolScope(work, 'review'),
+      signal,
+    );
+    clearInterval(ticker);
+    expect(outcome).toEqual({
+      ok: false,
+      output:
+        'The search took longer than 1 s and was stopped: simplify the pattern (nested repetition such as (a+)+ backtracks without end) or narrow the path or glob.',
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(ticks).toBeGreaterThan(5);
+  });
+
+  it('A16 a search is ended when the turn is stopped', async () => {
+    await put('slow.txt', `${'a'.repeat(40)}b\n`);
+    const stop = new AbortController();
+    const running = searchTool.run({ pattern: '^(a+)+$', path: 'slow.txt' }, toolScope(work), stop.signal);
+    setTimeout(() => stop.abort(), 100);
+    expect(await running).toEqual({ ok: false, output: 'Search stopped: the turn was stopped.' });
   });
 
   it('A16 glob: newest first, .gitignore honoured, .git skipped, no link out (or in, without linkedRoots)', async () => {
