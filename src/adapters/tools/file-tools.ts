@@ -10,6 +10,8 @@ const MAX_LIST_ENTRIES = 500;
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
 /** A16: larger files are read in windows through other tools; the whole file is never loaded past this. */
 const MAX_READ_FILE_BYTES = 16 * 1024 * 1024;
+/** A NUL byte in a file's first bytes marks it binary (as git decides). */
+const BINARY_SNIFF_BYTES = 8000;
 
 export const readFileTool = defineTool({
   name: 'read_file',
@@ -38,9 +40,16 @@ export const readFileTool = defineTool({
           output: `${input.path} is ${size} bytes, more than read_file opens (${MAX_READ_FILE_BYTES}); use search to find the lines you need.`,
         };
       }
+      const content = await readFile(target.absolute);
+      // A16: numbered lines of a binary file would only spend the model's context.
+      if (content.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+        return {
+          ok: false,
+          output: `${input.path} is a binary file (it holds NUL bytes); read_file reads text.`,
+        };
+      }
       // A16: a line window, numbered, bounded (numbered-lines.ts).
-      const text = await readFile(target.absolute, 'utf8');
-      return { ok: true, output: numberedLines(text, input.offset, input.limit) };
+      return { ok: true, output: numberedLines(content.toString('utf8'), input.offset, input.limit) };
     } catch (error) {
       return fileFailure(error, input.path);
     }

@@ -126,6 +126,14 @@ describe('file tools, confined to the working directory', () => {
     expect(wide.output).toMatch(/read on with offset \d+ …\]$/);
   });
 
+  it('A16 read_file refuses a binary file with a sentence', async () => {
+    await writeFile(path.join(work, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));
+    expect(await readFileTool.run({ path: 'logo.png' }, toolScope(work), signal)).toEqual({
+      ok: false,
+      output: 'logo.png is a binary file (it holds NUL bytes); read_file reads text.',
+    });
+  });
+
   it('a missing file is a sentence, not an exception', async () => {
     expect(await readFileTool.run({ path: 'nope.md' }, toolScope(work), signal)).toEqual({
       ok: false,
