@@ -42,8 +42,11 @@ describe.each(ENGINE_SETUPS)('A16 coding tools in a built-in turn on $name', (se
       .flatMap((e) =>
         e.kind === 'posted' && e.message.content.kind === 'status' ? e.message.content.card.rows : [],
       );
-  const resultsOf = (index: number): string =>
-    JSON.stringify((anthropic.requests[index]?.body as { messages: unknown[] }).messages.at(-1));
+  const resultsOf = (index: number): string => {
+    const body = anthropic.requests[index]?.body as { messages: unknown[] } | undefined;
+    if (body === undefined) throw new Error(`no request ${index}`);
+    return JSON.stringify(body.messages.at(-1));
+  };
 
   it('A16 search, glob and a read_file range, then edit_file: the file really changes and each call has its row', async () => {
     const dir = h.agentDir('engineer');
