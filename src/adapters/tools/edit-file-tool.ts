@@ -1,8 +1,9 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { z } from 'zod';
+import { looksBinary } from '../../core/tools/binary-content';
 import { exactEdit } from '../../core/tools/exact-edit';
 import { defineTool } from '../../core/tools/tool-definition';
-import { writeFileAtomic } from './atomic-write';
+import { ChangedMeanwhile, stampOf, writeFileAtomic } from './atomic-write';
 import { confinePath } from './confined-path';
 import { fileFailure } from './file-failure';
 
@@ -31,19 +32,28 @@ export const editFileTool = defineTool({
     try {
       // X1: the link itself was checked to stay inside; the edit replaces what it points to.
       const file = await realpath(target.absolute);
-      const edit = exactEdit(
-        await readFile(file, 'utf8'),
-        input.old_string,
-        input.new_string,
-        input.replace_all,
-      );
+      const readAs = await stampOf(file);
+      const content = await readFile(file);
+      if (looksBinary(content)) {
+        return {
+          ok: false,
+          output: `${input.path} is a binary file (it holds NUL bytes); edit_file edits text.`,
+        };
+      }
+      const edit = exactEdit(content.toString('utf8'), input.old_string, input.new_string, input.replace_all);
       if (!edit.ok) return { ok: false, output: edit.reason };
-      await writeFileAtomic(file, edit.content);
+      await writeFileAtomic(file, edit.content, readAs);
       // A7: the active repo follows the files the agent writes.
       await scope.noteWrite?.(input.path);
       const what = edit.replaced === 1 ? '1 occurrence' : `${edit.replaced} occurrences`;
       return { ok: true, output: `Edited ${input.path}: replaced ${what}.` };
     } catch (error) {
+      if (error instanceof ChangedMeanwhile) {
+        return {
+          ok: false,
+          output: `${input.path} changed while it was being edited (another writer); nothing was written. Read it again and retry.`,
+        };
+      }
       return fileFailure(error, input.path);
     }
   },

@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { looksBinary } from '../../core/tools/binary-content';
 import { numberedLines, READ_LIMITS } from '../../core/tools/numbered-lines';
 import { ALL_MODES, defineTool } from '../../core/tools/tool-definition';
 import { confinePath } from './confined-path';
@@ -10,8 +11,6 @@ const MAX_LIST_ENTRIES = 500;
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
 /** A16: larger files are read in windows through other tools; the whole file is never loaded past this. */
 const MAX_READ_FILE_BYTES = 16 * 1024 * 1024;
-/** A NUL byte in a file's first bytes marks it binary (as git decides). */
-const BINARY_SNIFF_BYTES = 8000;
 
 export const readFileTool = defineTool({
   name: 'read_file',
@@ -42,7 +41,7 @@ export const readFileTool = defineTool({
       }
       const content = await readFile(target.absolute);
       // A16: numbered lines of a binary file would only spend the model's context.
-      if (content.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+      if (looksBinary(content)) {
         return {
           ok: false,
           output: `${input.path} is a binary file (it holds NUL bytes); read_file reads text.`,

@@ -2,6 +2,7 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
+import { BINARY_SNIFF_BYTES } from '../../core/tools/binary-content';
 import { BoundedListing } from '../../core/tools/bounded-listing';
 import { oneLine } from '../../core/tools/call-summary';
 import { ALL_MODES, defineTool } from '../../core/tools/tool-definition';
@@ -16,8 +17,6 @@ const MAX_LINE_CHARS = 300;
 const MAX_ENTRIES = 50_000;
 /** Larger files are skipped: a search is for source, not for data dumps. */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
-/** A NUL byte in a file's first bytes marks it binary (as git and ripgrep decide). */
-const BINARY_SNIFF_BYTES = 8000;
 /** A16: a search that takes longer is ended (a pattern that backtracks without end). */
 const DEFAULT_TIMEOUT_MS = 20_000;
 

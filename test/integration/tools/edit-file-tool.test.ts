@@ -1,5 +1,6 @@
-import { chmod, lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ChangedMeanwhile, stampOf, writeFileAtomic } from '../../../src/adapters/tools/atomic-write';
 import { editFileTool } from '../../../src/adapters/tools/edit-file-tool';
 import { makeTempDir } from '../../support/temp-dir';
 import { toolScope } from '../../support/tool-scope';
@@ -90,6 +91,28 @@ describe('A16: edit_file, exact replacement confined to the working directory', 
     expect(await readFile(path.join(work, 'src/store.ts'), 'utf8')).toBe(
       source.replaceAll('return 1;', 'return 0;'),
     );
+  });
+
+  it('A16 a binary file is refused, and left as it was', async () => {
+    const bytes = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x61]);
+    await writeFile(path.join(work, 'tool.bin'), bytes);
+    expect(await edit({ path: 'tool.bin', old_string: 'a', new_string: 'b' })).toEqual({
+      ok: false,
+      output: 'tool.bin is a binary file (it holds NUL bytes); edit_file edits text.',
+    });
+    expect(await readFile(path.join(work, 'tool.bin'))).toEqual(bytes);
+  });
+
+  it('A16 the atomic write lands only on the file as it was read: another writer in between wins, no temporary file stays', async () => {
+    const file = path.join(work, 'src/store.ts');
+    const readAs = await stampOf(file);
+    await writeFile(file, 'the other writer\n');
+    await utimes(file, 5_000, 5_000);
+    await expect(writeFileAtomic(file, 'mine\n', readAs)).rejects.toBeInstanceOf(ChangedMeanwhile);
+    expect(await readFile(file, 'utf8')).toBe('the other writer\n');
+    expect(await readdir(path.join(work, 'src'))).toEqual(['store.ts']);
+    await writeFileAtomic(file, 'mine\n', await stampOf(file));
+    expect(await readFile(file, 'utf8')).toBe('mine\n');
   });
 
   it('A16 a missing file is a sentence; edit_file never creates one', async () => {
