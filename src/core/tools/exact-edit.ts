@@ -25,6 +25,11 @@ export function exactEdit(
     };
   }
   const count = occurrences(content, oldString);
+  // A16: a model writes line breaks as \n; a file whose lines end in \r\n keeps its own.
+  if (count === 0 && content.includes('\r\n') && oldString.includes('\n') && !oldString.includes('\r')) {
+    const crlf = (text: string) => text.replace(/\r?\n/g, '\r\n');
+    return exactEdit(content, crlf(oldString), crlf(newString), replaceAll);
+  }
   if (count === 0) {
     return {
       ok: false,

@@ -71,6 +71,18 @@ describe('A16: edits by exact replacement', () => {
     });
   });
 
+  it('A16 a file whose lines end in CRLF is matched and edited with its own line breaks', () => {
+    expect(exactEdit('a\r\nb\r\nc\r\n', 'a\nb', 'x\ny\nz')).toEqual({
+      ok: true,
+      content: 'x\r\ny\r\nz\r\nc\r\n',
+      replaced: 1,
+    });
+    expect(exactEdit('a\r\nb\r\n', 'a\nc', 'x')).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^Refused: old_string was not found/),
+    });
+  });
+
   it('A16 counts occurrences without overlap, as the replacement does', () => {
     expect(exactEdit('aaaa', 'aa', 'b', true)).toEqual({ ok: true, content: 'bb', replaced: 2 });
     expect(exactEdit('aaa', 'aa', 'b')).toEqual({ ok: true, content: 'ba', replaced: 1 });
