@@ -77,6 +77,9 @@ describe('A16: search and glob over the working directory', () => {
       ['src/a.ts:2: // TODO one', 'src/b.ts:1: // todo two', 'src/gen/y.ts:1: // TODO y'].join('\n'),
     );
     expect((await search({ pattern: 'TODO', glob: '*.log' })).output).toBe('keep.log:1: TODO keep');
+    expect((await search({ pattern: 'TODO', glob: '*.ts' })).output).toBe(
+      ['src/a.ts:2: // TODO one', 'src/gen/y.ts:1: // TODO y'].join('\n'),
+    );
     expect((await search({ pattern: 'TODO', glob: 'gen/*.ts', path: 'src' })).output).toBe(
       'src/gen/y.ts:1: // TODO y',
     );
