@@ -169,7 +169,11 @@ async function engineBackends(
         });
   // E2: Summon is the MCP client of built-in turns; a web process runs none.
   const mcp =
-    options.mcp !== undefined ? options.mcp : role === 'web' ? null : createMcpClients(config, logger);
+    options.mcp !== undefined
+      ? options.mcp
+      : role === 'web'
+        ? null
+        : createMcpClients(config, logger, process.env, runtime.store);
   return { queue, redis, rateLimiter, waits, egress, model, relays, mcp };
 }
 

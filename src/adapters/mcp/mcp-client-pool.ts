@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,9 +11,11 @@ import type { ProcessLauncher } from '../sandbox/process-launcher';
 import type { SandboxLimits } from '../sandbox/sandbox-policy';
 import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error';
 import { DEFAULT_MAX_RESULT_CHARS, resultOutcome } from './call-result-text';
+import { authorizationNeeded, type McpClientOAuth, oauthProvider } from './client-oauth';
 import { failureSentence } from './failure-sentence';
 import { toolInfos } from './listed-tools';
 import { McpConnection, untilAborted } from './mcp-connection';
+import { poolKey } from './pool-key';
 import { openTransport, ServerStartError, type TransportSettings } from './server-transport';
 import { expandedSecrets, redactor } from './spec-secrets';
 import { qualifiedToolName } from './tool-names';
@@ -47,6 +48,8 @@ export interface McpClientPoolOptions {
   limits?: SandboxLimits;
   /** Where a stdio server's bare program name is looked for (default: Summon's PATH). */
   searchPath?: string;
+  /** E5: OAuth for `auth: oauth` servers; absent, such a server is unavailable with a sentence. */
+  oauth?: McpClientOAuth;
 }
 
 /** A pooled connection's promise, for callers that arrive while it connects. */
@@ -135,6 +138,8 @@ export class McpClientPool implements McpClients {
         redact,
       });
     } catch (error) {
+      // E5: no token for this call's owner: the right person is sent a link, the model is told.
+      if (authorizationNeeded(error)) return { ok: false, output: await this.ask(context, expanded.spec) };
       const sentence = this.sentence(error, { server: server.name, name, signal, connection, redact });
       const stderr = redact(connection?.opened.stderr() ?? '');
       this.options.logger.warn({ server: server.name, tool, failure: sentence, stderr }, 'mcp call failed');
@@ -170,6 +175,11 @@ export class McpClientPool implements McpClients {
       const tools = await connection.listTools({ timeoutMs: this.timeoutMs, signal });
       return toolInfos(server.name, tools, redact);
     } catch (error) {
+      if (authorizationNeeded(error))
+        return {
+          tools: [],
+          unavailable: [{ server: server.name, reason: await this.ask(context, expanded.spec) }],
+        };
       const reason = this.sentence(error, { server: server.name, signal, connection, redact });
       const stderr = redact(connection?.opened.stderr() ?? '');
       this.options.logger.warn({ server: server.name, failure: reason, stderr }, 'mcp server unavailable');
@@ -217,7 +227,8 @@ export class McpClientPool implements McpClients {
     // by the turn that happened to ask first (which only stops waiting for it).
     const entry: Entry = {
       connection: (async () => {
-        const opened = await openTransport(spec, this.settings, this.shutdown.signal);
+        const authProvider = await oauthProvider(this.options.oauth, context, spec);
+        const opened = await openTransport(spec, this.settings, this.shutdown.signal, authProvider);
         return McpConnection.open(opened, {
           timeoutMs: this.timeoutMs,
           signal: this.shutdown.signal,
@@ -233,6 +244,15 @@ export class McpClientPool implements McpClients {
       if (this.entries.get(key) === entry) this.entries.delete(key);
     });
     return untilAborted(entry.connection, signal);
+  }
+
+  /** E5: a missing token's sentence; the pooled connection without one is dropped. */
+  private async ask(context: McpCallContext, spec: McpServerSpec): Promise<string> {
+    const key = poolKey(context, spec);
+    const entry = this.entries.get(key);
+    this.entries.delete(key);
+    void entry?.connection.then((connection) => connection.close()).catch(() => undefined);
+    return this.options.oauth?.ask(context, spec) ?? `${spec.name} needs authorization.`;
   }
 
   private touch(context: McpCallContext, spec: McpServerSpec, connection: McpConnection): void {
@@ -269,19 +289,4 @@ export class McpClientPool implements McpClients {
       redact: at.redact,
     });
   }
-}
-
-/** One connection per workspace and expanded spec (a new credential is a new connection). */
-function poolKey(context: McpCallContext, spec: McpServerSpec): string {
-  const hash = createHash('sha256').update(stableJson(spec)).digest('hex');
-  return `${context.workspaceId}:${hash}`;
-}
-
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

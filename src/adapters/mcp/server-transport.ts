@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpHttpServerSpec, McpServerSpec, McpStdioServerSpec } from '../../core/model/mcp/mcp-server';
@@ -39,8 +40,11 @@ export async function openTransport(
   spec: McpServerSpec,
   settings: TransportSettings,
   signal: AbortSignal,
+  authProvider?: OAuthClientProvider,
 ): Promise<OpenedTransport> {
-  return spec.transport === 'stdio' ? openStdio(spec, settings, signal) : openHttp(spec, settings);
+  return spec.transport === 'stdio'
+    ? openStdio(spec, settings, signal)
+    : openHttp(spec, settings, authProvider);
 }
 
 async function openStdio(
@@ -76,7 +80,11 @@ async function openStdio(
   return { transport, ended: () => transport.ended, stderr: () => transport.stderr, release };
 }
 
-function openHttp(spec: McpHttpServerSpec, settings: TransportSettings): OpenedTransport {
+function openHttp(
+  spec: McpHttpServerSpec,
+  settings: TransportSettings,
+  authProvider: OAuthClientProvider | undefined,
+): OpenedTransport {
   let url: URL;
   try {
     url = new URL(spec.url);
@@ -91,6 +99,8 @@ function openHttp(spec: McpHttpServerSpec, settings: TransportSettings): OpenedT
   let oversized: ProcessTransportEnd | undefined;
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: { ...spec.headers } },
+    // E5: an `auth: oauth` server: the owner's stored tokens, refreshed by the provider.
+    ...(authProvider === undefined ? {} : { authProvider }),
     fetch: cappedFetch(settings.maxMessageBytes, () => {
       oversized = { kind: 'oversized', limitBytes: settings.maxMessageBytes };
     }),

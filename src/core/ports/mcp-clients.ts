@@ -1,4 +1,5 @@
 import type { McpServerSpec } from '../model/mcp/mcp-server';
+import type { MemberRecord } from '../model/records';
 import type { ToolOutcome } from './turn-tools';
 
 /** E1: one tool of a declared server, as the model is offered it. */
@@ -29,6 +30,11 @@ export interface McpCallContext {
    * (a call without it cannot use them, and is told so); their pooled connections are per member.
    */
   memberId?: string | null;
+  /**
+   * E5: a private message to a member where the turn is (the link that authorizes a server is
+   * theirs alone); absent: nobody can be asked from here, and the model is told so.
+   */
+  sendPrivately?: (member: MemberRecord, text: string) => Promise<void>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { TurnToolsScope } from '../../ports/turn-tools-factory';
 import { mcpToolDefinition } from '../../tools/mcp-tool';
 import type { AnyToolDefinition } from '../../tools/tool-definition';
+import { privateSender } from './private-sender';
 import type { ToolKitDeps } from './tool-kit-deps';
 
 /**
@@ -17,7 +18,13 @@ export async function mcpTurnTools(deps: ToolKitDeps, turn: TurnToolsScope): Pro
   );
   if (servers.length === 0) return [];
   // E5: calls are made for the member whose message started the turn (their own tokens).
-  const context = { workspaceId: turn.agent.workspaceId, memberId: turn.memberId ?? null };
+  // E5: and a link that authorizes a server reaches a person privately, where the turn is.
+  const sendPrivately = privateSender(deps.platforms, turn.conversation);
+  const context = {
+    workspaceId: turn.agent.workspaceId,
+    memberId: turn.memberId ?? null,
+    ...(sendPrivately === null ? {} : { sendPrivately }),
+  };
   const signal = turn.signal ?? new AbortController().signal;
   const { tools, unavailable } = await mcp.clients.tools(context, servers, signal);
   for (const missing of unavailable) {
