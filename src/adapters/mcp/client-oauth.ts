@@ -1,9 +1,10 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { needsOAuth } from '../../core/mcp/token-owner';
 import type { McpServerSpec } from '../../core/model/mcp/mcp-server';
-import type { McpCallContext } from '../../core/ports/mcp-clients';
+import type { McpCallContext, McpToolInfo } from '../../core/ports/mcp-clients';
 import { McpAuthorizationNeeded } from '../mcp-oauth/authorization-needed';
 import { ServerStartError } from './server-transport';
+import { qualifiedToolName } from './tool-names';
 
 /**
  * E5: what the pool needs for servers with `auth: oauth`: the transport's provider (the
@@ -37,4 +38,23 @@ export async function oauthProvider(
   if (oauth === undefined)
     throw new ServerStartError('it needs OAuth, which this Summon process does not offer');
   return oauth.provider(context, spec);
+}
+
+/** E5: the one tool a server that needs authorization offers until it has it. */
+export const AUTHORIZE_TOOL = 'authorize';
+
+/**
+ * E5: a server with no token for this turn's owner lists no tools; the model is offered
+ * `<server>__authorize` instead, whose call asks the right person (a link, privately) and
+ * says so: the link goes out when the server is wanted, not at every turn's start.
+ */
+export function authorizeTool(server: string): McpToolInfo {
+  return {
+    server,
+    tool: AUTHORIZE_TOOL,
+    qualifiedName: qualifiedToolName(server, AUTHORIZE_TOOL),
+    description: `${server} needs authorization before its tools can be used. Call this to have the person whose access it uses sent a link privately; its tools come with a turn after they authorize.`,
+    inputSchema: { type: 'object', properties: {} },
+    readOnly: true,
+  };
 }

@@ -11,7 +11,7 @@ import type { ProcessLauncher } from '../sandbox/process-launcher';
 import type { SandboxLimits } from '../sandbox/sandbox-policy';
 import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error';
 import { DEFAULT_MAX_RESULT_CHARS, resultOutcome } from './call-result-text';
-import { authorizationNeeded, type McpClientOAuth, oauthProvider } from './client-oauth';
+import { authorizationNeeded, authorizeTool, type McpClientOAuth, oauthProvider } from './client-oauth';
 import { failureSentence } from './failure-sentence';
 import { toolInfos } from './listed-tools';
 import { McpConnection, untilAborted } from './mcp-connection';
@@ -175,11 +175,8 @@ export class McpClientPool implements McpClients {
       const tools = await connection.listTools({ timeoutMs: this.timeoutMs, signal });
       return toolInfos(server.name, tools, redact);
     } catch (error) {
-      if (authorizationNeeded(error))
-        return {
-          tools: [],
-          unavailable: [{ server: server.name, reason: await this.ask(context, expanded.spec) }],
-        };
+      // E5: no token for this turn's owner: the model may ask for one (`<server>__authorize`).
+      if (authorizationNeeded(error)) return { tools: [authorizeTool(server.name)], unavailable: [] };
       const reason = this.sentence(error, { server: server.name, signal, connection, redact });
       const stderr = redact(connection?.opened.stderr() ?? '');
       this.options.logger.warn({ server: server.name, failure: reason, stderr }, 'mcp server unavailable');
