@@ -1,9 +1,13 @@
 import type { Command } from 'commander';
-import { NotFoundError } from '../../core/errors';
-import { variableStatus } from '../../core/mcp/expand-spec';
+import type { Runtime } from '../../app/runtime';
+import { NotFoundError, ValidationError } from '../../core/errors';
+import { expandSpec, variableStatus } from '../../core/mcp/expand-spec';
+import { needsOAuth } from '../../core/mcp/token-owner';
 import type { Store } from '../../core/ports/store';
 import { type CliContext, withRuntime } from '../cli-context';
 import { formatTable } from '../format-table';
+import { addMcpAuthCommands } from './mcp-auth-command';
+import { addMcpToolsCommand } from './mcp-tools-command';
 
 /** E1, E2: one declared server as `summon mcp list` shows it: never a variable's value. */
 interface ServerLine {
@@ -18,7 +22,9 @@ interface ServerLine {
 
 /** E1, E2: `summon mcp`: the MCP servers a workspace declares. */
 export function registerMcpCommand(program: Command, context: CliContext): void {
-  const mcp = program.command('mcp').description('MCP servers the workspace declares (E1)');
+  const mcp = program
+    .command('mcp')
+    .description('MCP servers the workspace declares: list, tools, login, logout (E1, E5)');
   mcp
     .command('list')
     .description(
@@ -36,6 +42,25 @@ export function registerMcpCommand(program: Command, context: CliContext): void 
         context.output.out(render(options.workspace, servers));
       }),
     );
+  addMcpToolsCommand(mcp, context);
+  // E5: login and logout, with the entries' `${env:…}` references expanded from this environment.
+  addMcpAuthCommands(mcp, context, (runtime, workspaceId) =>
+    expandedServers(runtime, workspaceId, context.env),
+  );
+}
+
+/** E2, E5: the declared servers, expanded; a missing variable is named (never sent empty). */
+async function expandedServers(runtime: Runtime, workspaceId: string, env: NodeJS.ProcessEnv) {
+  const records = await runtime.store.transaction((tx) => tx.mcpServers.listForWorkspace(workspaceId));
+  return records.map(({ spec }) => {
+    const expanded = expandSpec(spec, env);
+    if (expanded.ok) return expanded.spec;
+    // Only a server that uses OAuth is logged into; another is refused by name, as written.
+    if (!needsOAuth(spec)) return spec;
+    throw new ValidationError(
+      `The MCP server ${spec.name} needs ${expanded.missing.join(', ')}, which ${expanded.missing.length === 1 ? 'is' : 'are'} not set here.`,
+    );
+  });
 }
 
 async function serverLines(store: Store, slug: string, env: NodeJS.ProcessEnv): Promise<ServerLine[]> {
