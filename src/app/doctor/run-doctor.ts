@@ -16,6 +16,7 @@ import {
 } from '../../core/ports/doctor-check';
 import type { Logger } from '../../core/ports/logger';
 import { checkDatabase, checkPublicUrl, checkRedis, checkSandbox } from './core-checks';
+import { mcpDoctorChecks } from './mcp-checks';
 
 /** What `summon doctor` found: one line per check, and whether any failed. */
 export interface DoctorReport {
@@ -25,8 +26,9 @@ export interface DoctorReport {
 
 /**
  * `summon doctor`: the database and its migrations, Redis, each model the agents use, Slack's
- * and Discord's credentials, GitHub's against every bound repository, the sandbox and the
- * public URL. Each platform's and adapter's check lives beside its code; this composes them.
+ * and Discord's credentials, GitHub's against every bound repository, the sandbox, the public
+ * URL and each declared MCP server (O1). Each platform's and adapter's check lives beside its
+ * code; this composes them.
  * Nothing is changed (migrations are checked, not run).
  */
 export async function runDoctor(
@@ -68,6 +70,10 @@ export async function runDoctor(
       githubDoctorCheck(config.github, repos),
       () => checkSandbox(launcher),
       async () => [await checkPublicUrl(config)],
+      // O1, E1: each declared MCP server, bounded (a server that hangs cannot hang doctor).
+      agents === null || database === null
+        ? async () => [warn('mcp', 'not checked: the database is not ready', 'fix the database first')]
+        : () => mcpDoctorChecks(config, env, database.store, logger),
     ];
     for (const check of checks) {
       results.push(

@@ -9,7 +9,7 @@ export function registerDoctorCommand(program: Command, context: CliContext): vo
   program
     .command('doctor')
     .description(
-      'check the set-up: database and migrations, Redis, models, Slack, Discord, GitHub, the sandbox, the public URL (exit 1 on a failure)',
+      'check the set-up: database and migrations, Redis, models, Slack, Discord, GitHub, the sandbox, the public URL, each declared MCP server (exit 1 on a failure)',
     )
     .action(async () => {
       const config = loadConfig(context.env, context.cwd);
