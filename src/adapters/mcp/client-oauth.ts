@@ -37,7 +37,13 @@ export async function oauthProvider(
   if (!needsOAuth(spec)) return undefined;
   if (oauth === undefined)
     throw new ServerStartError('it needs OAuth, which this Summon process does not offer');
-  return oauth.provider(context, spec);
+  try {
+    return await oauth.provider(context, spec);
+  } catch (error) {
+    if (authorizationNeeded(error) || !(error instanceof Error)) throw error;
+    // No key, no public URL, a call made for no member: the sentence says which.
+    throw new ServerStartError(error.message.replace(/\.$/, ''), { cause: error });
+  }
 }
 
 /** E5: the one tool a server that needs authorization offers until it has it. */
