@@ -64,3 +64,19 @@ export function authorizeTool(server: string): McpToolInfo {
     readOnly: true,
   };
 }
+
+/**
+ * E5: a call of `<server>__authorize` that found a token (the person authorized after the turn
+ * listed its tools): the placeholder's, unless the server itself has a tool of that name.
+ */
+export async function isAuthorizeCall(
+  spec: McpServerSpec,
+  tool: string,
+  listed: () => Promise<readonly { name: string }[]>,
+): Promise<boolean> {
+  if (!needsOAuth(spec) || tool !== AUTHORIZE_TOOL) return false;
+  return !(await listed()).some((t) => t.name === AUTHORIZE_TOOL);
+}
+
+export const authorizedNow = (server: string): string =>
+  `${server} is authorized now: its tools are offered from the next turn on.`;

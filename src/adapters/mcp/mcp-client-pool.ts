@@ -11,7 +11,14 @@ import type { ProcessLauncher } from '../sandbox/process-launcher';
 import type { SandboxLimits } from '../sandbox/sandbox-policy';
 import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error';
 import { DEFAULT_MAX_RESULT_CHARS, resultOutcome } from './call-result-text';
-import { authorizationNeeded, authorizeTool, type McpClientOAuth, oauthProvider } from './client-oauth';
+import {
+  authorizationNeeded,
+  authorizedNow,
+  authorizeTool,
+  isAuthorizeCall,
+  type McpClientOAuth,
+  oauthProvider,
+} from './client-oauth';
 import { failureSentence } from './failure-sentence';
 import { toolInfos } from './listed-tools';
 import { McpConnection, untilAborted } from './mcp-connection';
@@ -132,6 +139,10 @@ export class McpClientPool implements McpClients {
     let connection: McpConnection | undefined;
     try {
       connection = await this.connection(context, expanded.spec, signal);
+      // E5: `<server>__authorize` of a turn that listed before the person authorized.
+      const listed = () => (connection as McpConnection).listTools({ timeoutMs: this.timeoutMs, signal });
+      if (await isAuthorizeCall(server, tool, listed))
+        return { ok: true, output: authorizedNow(server.name) };
       const result = await connection.callTool(tool, args, { timeoutMs: this.timeoutMs, signal });
       return resultOutcome(result, name, {
         maxChars: this.options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,

@@ -106,6 +106,11 @@ describe('E5 McpClientPool with OAuth (PostgreSQL)', () => {
     const link = /(http:\/\/\S+)$/.exec(sent[0]?.text ?? '')?.[1] ?? '';
     expect((await followAuthorizationLink(link)).status).toBe(200);
 
+    // The turn that offered linear__authorize may call it again: it is told, not sent a link.
+    expect(await pool.call(as(sam), linear, 'authorize', {}, signal)).toEqual({
+      ok: true,
+      output: 'linear is authorized now: its tools are offered from the next turn on.',
+    });
     // Sam's calls now use Sam's token.
     expect(await pool.call(as(sam), linear, 'whoami', {}, signal)).toEqual({ ok: true, output: 'person-1' });
     // Kim's call does not reuse Sam's connection: Kim is asked, privately, for Kim's own.
