@@ -19,6 +19,7 @@ interface ServerTools {
 interface ToolsOptions {
   workspace: string;
   server?: string;
+  member?: string;
   json?: boolean;
 }
 
@@ -35,6 +36,7 @@ export function addMcpToolsCommand(mcp: Command, context: CliContext): void {
     )
     .option('-w, --workspace <slug>', 'workspace', 'default')
     .option('-s, --server <name>', 'only this server')
+    .option('-m, --member <nickname>', "connect as this member (servers with each member's own OAuth tokens)")
     .option('--json', 'print JSON')
     .action((options: ToolsOptions) =>
       withRuntime(context, async (runtime) => {
@@ -53,17 +55,18 @@ async function listTools(
   env: NodeJS.ProcessEnv,
   options: ToolsOptions,
 ): Promise<ServerTools[]> {
-  const { workspaceId, servers } = await declared(runtime, options);
+  const { workspaceId, servers, memberId } = await declared(runtime, options);
   if (servers.length === 0) return [];
   const pool = createMcpClients(runtime.config, runtime.logger, env, runtime.store);
   try {
-    // E5: listed for no member: a server with each member's own tokens says so.
-    const listed = await pool.tools({ workspaceId, memberId: null }, servers, AbortSignal.timeout(120_000));
+    // E5: listed for no member unless one is named: a server with members' own tokens says so.
+    const listed = await pool.tools({ workspaceId, memberId }, servers, AbortSignal.timeout(120_000));
     return servers.map((server) => {
       const unavailable = listed.unavailable.filter((u) => u.server === server.name);
       const tools = listed.tools.filter((t) => t.server === server.name);
       if (needsOAuth(server) && tools.length === 1 && tools[0]?.tool === AUTHORIZE_TOOL) {
-        const login = `summon mcp login ${server.name}${server.auth.tokens === 'member' ? ' --member <nickname>' : ''}`;
+        const who = options.member ?? '<nickname>';
+        const login = `summon mcp login ${server.name}${server.auth.tokens === 'member' ? ` --member ${who}` : ''}`;
         return unavailableLine(server.name, `it needs authorization: run \`${login}\``);
       }
       if (tools.length === 0 && unavailable.length > 0)
@@ -94,15 +97,22 @@ const unavailableLine = (name: string, reason: string): ServerTools => ({
 async function declared(
   runtime: Runtime,
   options: ToolsOptions,
-): Promise<{ workspaceId: string; servers: McpServerSpec[] }> {
+): Promise<{ workspaceId: string; servers: McpServerSpec[]; memberId: string | null }> {
   return runtime.store.transaction(async (tx) => {
     const workspace = await tx.workspaces.findBySlug(options.workspace);
     if (workspace === null)
       throw new NotFoundError(
         `no workspace "${options.workspace}"; create it with \`summon workspace create ${options.workspace}\``,
       );
+    let memberId: string | null = null;
+    if (options.member !== undefined) {
+      const nickname = options.member.replace(/^@/, '');
+      const member = await tx.members.findByNickname(workspace.id, nickname);
+      if (member === null) throw new NotFoundError(`Workspace ${workspace.slug} has no member @${nickname}.`);
+      memberId = member.id;
+    }
     const all = (await tx.mcpServers.listForWorkspace(workspace.id)).map((r) => r.spec);
-    if (options.server === undefined) return { workspaceId: workspace.id, servers: all };
+    if (options.server === undefined) return { workspaceId: workspace.id, servers: all, memberId };
     const one = all.filter((s) => s.name === options.server);
     if (one.length === 0) {
       const names = all.map((s) => s.name).join(', ') || 'none';
@@ -110,7 +120,7 @@ async function declared(
         `Workspace ${workspace.slug} declares no MCP server "${options.server}" (it declares: ${names}).`,
       );
     }
-    return { workspaceId: workspace.id, servers: one };
+    return { workspaceId: workspace.id, servers: one, memberId };
   });
 }
 

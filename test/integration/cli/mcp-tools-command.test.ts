@@ -48,6 +48,11 @@ mcpServers:
   - name: notion
     url: ${protectedServer.url}
     auth: { kind: oauth, tokens: workspace }
+  - name: linear
+    url: ${protectedServer.url}
+    auth: { kind: oauth, tokens: member }
+members:
+  - { nickname: sam, role: member }
 `;
     await writeFile(path.join(dataDir.path, 'acme.yaml'), file);
     expect(await summon('apply', 'acme.yaml')).toMatchObject({ code: 0 });
@@ -89,7 +94,22 @@ mcpServers:
     expect(await summon('mcp', 'tools', '-w', 'acme', '--server', 'nope')).toMatchObject({
       code: 1,
       stderr:
-        'Workspace acme declares no MCP server "nope" (it declares: broken, notion, remote, tracker).\n',
+        'Workspace acme declares no MCP server "nope" (it declares: broken, linear, notion, remote, tracker).\n',
+    });
+  });
+
+  it('E5 a server with each member’s own tokens is listed as a named member, or says it has none', async () => {
+    const nobody = await summon('mcp', 'tools', '-w', 'acme', '-s', 'linear');
+    expect(nobody.stdout).toBe(
+      "linear: unavailable: The MCP server linear could not start: linear uses each member's own authorization (`tokens: member`), and this call was made for no member.\n",
+    );
+    const sam = await summon('mcp', 'tools', '-w', 'acme', '-s', 'linear', '--member', '@sam');
+    expect(sam.stdout).toBe(
+      'linear: unavailable: it needs authorization: run `summon mcp login linear --member @sam`\n',
+    );
+    expect(await summon('mcp', 'tools', '-w', 'acme', '-m', 'nobody')).toMatchObject({
+      code: 1,
+      stderr: 'Workspace acme has no member @nobody.\n',
     });
   });
 
