@@ -23,6 +23,7 @@ import type { ConversationRepository, MessageRepository, RunLaneRepository } fro
 import type { GitCredentialRepository, GitPushRepository } from './git-gateway-store';
 import type { InboxRepository } from './inbox-store';
 import type { MemberInviteRepository } from './invite-store';
+import type { McpCallRepository, McpGrantRepository } from './mcp-guard-store';
 import type { OutboxRepository } from './outbox-store';
 import type { QuestionRepository } from './question-store';
 import type { RelayRepository } from './relay-store';
@@ -95,6 +96,10 @@ export interface StoreTx {
   readonly turnReads: TurnReadRepository;
   /** T3, T4: what routing a person's message reads, in one round trip (`routing-reads.ts`). */
   readonly routingReads: RoutingReadRepository;
+  /** E4: MCP calls approved for a whole conversation (`mcp-guard-store.ts`). */
+  readonly mcpGrants: McpGrantRepository;
+  /** E4, O4: every MCP call a run made, and how it was decided. */
+  readonly mcpCalls: McpCallRepository;
 }
 
 export interface WorkspaceRepository {
@@ -180,7 +185,7 @@ export interface ChannelBindingRepository {
 
 export interface GuardrailRuleRepository {
   list(workspaceId: string): Promise<GuardrailRuleRecord[]>;
-  /** One rule per (scope, action): inserting again replaces the decision. */
+  /** One rule per (scope, action, tool): inserting again replaces the decision. */
   upsert(
     workspaceId: string,
     rule: {
@@ -188,6 +193,8 @@ export interface GuardrailRuleRepository {
       scopeId: string | null;
       action: GuardrailAction;
       decision: GuardrailDecision;
+      /** E4: only for `mcp`: `<server>__<tool>` or `<server>__*`; absent or null: every tool. */
+      tool?: string | null;
     },
   ): Promise<GuardrailRuleRecord>;
 }

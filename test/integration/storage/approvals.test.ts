@@ -58,6 +58,8 @@ describe.each(DATABASE_KINDS)('approvals (G4) on %s', (kind) => {
       decidedAt: null,
       expiresAt: at(30),
       platformCardRef: null,
+      subjectHash: null,
+      conversationGrant: false,
     } satisfies ApprovalRecord);
     expect(await inWs((tx) => tx.approvals.findById(approval.id))).toEqual(approval);
     expect(await system((tx) => tx.approvals.findById(approval.id))).toEqual(approval);

@@ -18,6 +18,8 @@ const TENANT_TABLES = [
   'approvals',
   'questions',
   'outbox',
+  'mcp_conversation_grants',
+  'mcp_calls',
 ];
 
 const codeOf = async (promise: Promise<unknown>): Promise<string> => {

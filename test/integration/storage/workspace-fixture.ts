@@ -236,6 +236,24 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
       acceptRemoteAgentPrompts: true,
       accepted: [{ relay: pairing.remoteName, level: 'prompt' }],
     });
+    // E4, O4: an MCP call approved for the conversation, and its record.
+    await tx.mcpGrants.grant(ws, {
+      conversationId,
+      subjectHash: `sha256-${slug}`,
+      approvalId: approval.id,
+      grantedByMemberId: member.id,
+      grantedAt: new Date(),
+    });
+    await tx.mcpCalls.insert(ws, {
+      runId: run.id,
+      server: 'linear',
+      tool: 'linear__create_issue',
+      decision: 'ask',
+      approvedByMemberId: member.id,
+      durationMs: 42,
+      outcome: 'ok',
+      at: new Date(),
+    });
     return {
       workspaceId: ws,
       memberId: member.id,

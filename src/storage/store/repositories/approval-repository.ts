@@ -36,6 +36,8 @@ export const toApprovalRecord = (row: ApprovalRow): ApprovalRecord => ({
   decidedAt: row.decidedAt,
   expiresAt: row.expiresAt,
   platformCardRef: row.platformCardRef,
+  subjectHash: row.subjectHash ?? null,
+  conversationGrant: row.conversationGrant === true,
 });
 
 /**
@@ -69,6 +71,8 @@ export const approvalRepository = (manager: EntityManager): ApprovalRepository =
         decidedAt: null,
         expiresAt: fields.expiresAt,
         platformCardRef: null,
+        subjectHash: fields.subjectHash ?? null,
+        conversationGrant: false,
       });
       return toApprovalRecord(await rows.save(row));
     },
@@ -100,6 +104,9 @@ export const approvalRepository = (manager: EntityManager): ApprovalRepository =
     },
     async setCardRef(id, platformCardRef) {
       await updateById(rows, id, { platformCardRef }, ['platformCardRef'], 'approval');
+    },
+    async markConversationGrant(id) {
+      await updateById(rows, id, { conversationGrant: true }, ['conversationGrant'], 'approval');
     },
     async setDetails(id, details) {
       await updateById(
