@@ -4,6 +4,8 @@ import type { ApprovalStatus, GuardrailAction } from '../guardrail';
 export interface ApprovalDetails {
   summary: string;
   lines: string[];
+  /** E4: preformatted text shown as a block (an MCP call's arguments as JSON, bounded and masked). */
+  code?: string;
 }
 
 /** G4: an "ask first" decision waiting on an approver; it expires and then counts as denied. */

@@ -21,8 +21,17 @@ export const toApprovalDetails = (value: unknown): ApprovalDetails => {
     lines: Array.isArray(stored.lines)
       ? stored.lines.filter((line): line is string => typeof line === 'string')
       : [],
+    // E4: an MCP call's arguments, shown as a block.
+    ...(typeof stored.code === 'string' ? { code: stored.code } : {}),
   };
 };
+
+/** Exactly the card's fields, whatever else the caller's object carries. */
+const storedDetails = (details: ApprovalDetails): ApprovalDetails => ({
+  summary: details.summary,
+  lines: [...details.lines],
+  ...(details.code === undefined ? {} : { code: details.code }),
+});
 
 export const toApprovalRecord = (row: ApprovalRow): ApprovalRecord => ({
   id: row.id,
@@ -60,11 +69,7 @@ export const approvalRepository = (manager: EntityManager): ApprovalRepository =
         workspaceId,
         runId: fields.runId,
         action: fields.action,
-        // Exactly the card's fields, whatever else the caller's object carries.
-        details: {
-          summary: fields.details.summary,
-          lines: [...fields.details.lines],
-        } satisfies ApprovalDetails,
+        details: storedDetails(fields.details),
         status: 'pending',
         decidedByMemberId: null,
         requestedAt: fields.requestedAt,
@@ -109,13 +114,7 @@ export const approvalRepository = (manager: EntityManager): ApprovalRepository =
       await updateById(rows, id, { conversationGrant: true }, ['conversationGrant'], 'approval');
     },
     async setDetails(id, details) {
-      await updateById(
-        rows,
-        id,
-        { details: { ...details, lines: [...details.lines] } },
-        ['details'],
-        'approval',
-      );
+      await updateById(rows, id, { details: storedDetails(details) }, ['details'], 'approval');
     },
     async listPendingDue(now) {
       // G4: due at its deadline, not only after it; the oldest request first.
