@@ -54,7 +54,7 @@ export interface NoteSource {
   url?: string | null;
 }
 
-/** G4, P5: an approval card with Approve and Deny buttons. */
+/** G4, P5: an approval card with Approve and Deny buttons (E4: and Approve for this conversation). */
 export interface ApprovalCard {
   /** The stored approval id: what the buttons carry (≤ 100 characters on Discord). */
   approvalId: string;
@@ -64,6 +64,12 @@ export interface ApprovalCard {
   details: string[];
   status: ApprovalStatus;
   decidedBy: string | null;
+  /** E4: preformatted text shown as a block (an MCP call's arguments, bounded, secrets masked). */
+  code?: string;
+  /** E4: while pending, a third button: "Approve for this conversation" (MCP calls only). */
+  offersConversation?: boolean;
+  /** E4: approved for the whole conversation ("Approved for this conversation by @dana"). */
+  forConversation?: boolean;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { EgressProxies } from '../../ports/egress';
+import type { Metrics } from '../../ports/metrics';
 import type { TurnToolsFactory } from '../../ports/turn-tools-factory';
 import type { AgentToolDeps } from '../agent-tools/agent-tool-deps';
 
@@ -9,6 +10,8 @@ import type { AgentToolDeps } from '../agent-tools/agent-tool-deps';
 export interface ToolKitDeps extends AgentToolDeps {
   /** X2: present when commands run in the sandbox; the proxy decides `network` per host. */
   egress?: EgressProxies;
+  /** O4: MCP calls are counted (`recordMcpCall`); absent: nothing is counted. */
+  metrics?: Metrics;
 }
 
 /**
