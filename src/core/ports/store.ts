@@ -24,6 +24,7 @@ import type { GitCredentialRepository, GitPushRepository } from './git-gateway-s
 import type { InboxRepository } from './inbox-store';
 import type { MemberInviteRepository } from './invite-store';
 import type { McpCallRepository, McpGrantRepository } from './mcp-guard-store';
+import type { McpServerRepository } from './mcp-server-store';
 import type { OutboxRepository } from './outbox-store';
 import type { QuestionRepository } from './question-store';
 import type { RelayRepository } from './relay-store';
@@ -100,6 +101,8 @@ export interface StoreTx {
   readonly mcpGrants: McpGrantRepository;
   /** E4, O4: every MCP call a run made, and how it was decided. */
   readonly mcpCalls: McpCallRepository;
+  /** E1: the MCP servers the workspace declares and who is given which (`mcp-server-store.ts`). */
+  readonly mcpServers: McpServerRepository;
 }
 
 export interface WorkspaceRepository {

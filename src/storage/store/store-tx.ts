@@ -12,6 +12,7 @@ import { gitPushRepository } from './repositories/git-push-repository';
 import { guardrailRuleRepository } from './repositories/guardrail-rule-repository';
 import { inboxRepository } from './repositories/inbox-repository';
 import { mcpCallRepository, mcpGrantRepository } from './repositories/mcp-guard-repository';
+import { mcpServerRepository } from './repositories/mcp-server-repository';
 import { memberInviteRepository } from './repositories/member-invite-repository';
 import { memberRepository } from './repositories/member-repository';
 import { messageRepository } from './repositories/message-repository';
@@ -74,6 +75,7 @@ const REPOSITORIES = {
   routingReads: routingReadRepository,
   mcpGrants: mcpGrantRepository,
   mcpCalls: mcpCallRepository,
+  mcpServers: mcpServerRepository,
 } satisfies { [K in Exclude<keyof StoreTx, 'runs'>]: (manager: EntityManager) => StoreTx[K] };
 
 /** What each transaction holds: its entity manager and the repositories it has made so far. */

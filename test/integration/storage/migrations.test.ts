@@ -35,6 +35,8 @@ const TABLES = [
   'inbound_inbox',
   'mcp_calls',
   'mcp_conversation_grants',
+  'mcp_server_assignments',
+  'mcp_servers',
   'member_invites',
   'members',
   'messages',
