@@ -1,7 +1,7 @@
 import { PrometheusMetrics } from '../../../src/adapters/metrics/prometheus-metrics';
 import { NOT_GRANTABLE } from '../../../src/core/engine/approvals/conversation-grant';
 import { guardCall } from '../../../src/core/engine/tool-kit/guard-call';
-import { recordMcpCall } from '../../../src/core/engine/tool-kit/record-mcp-call';
+import { recordMcpCall, runRecordedMcpCall } from '../../../src/core/engine/tool-kit/record-mcp-call';
 import type { ToolKitDeps, TurnToolKit } from '../../../src/core/engine/tool-kit/tool-kit-deps';
 import { createToolKit } from '../../../src/core/engine/tool-kit/turn-tool-kit';
 import { mcpSubjectHash } from '../../../src/core/guardrails/mcp-call-subject';
@@ -228,14 +228,18 @@ describe.each(ENGINE_SETUPS)('E4 every MCP call passes the guardrails, on $name'
     await decide(await pendingCard(1), 'approve');
     const verdict = (await asked).verdict;
     if (verdict === undefined) throw new Error('no verdict');
-    await recordMcpCall(kitDeps, {
-      runId: run.id,
-      workspaceId: ws(),
-      call: subject({}),
-      verdict,
-      durationMs: 120,
-      outcome: 'ok',
-    });
+    const facts = { runId: run.id, workspaceId: ws(), call: subject({}), verdict };
+    expect(
+      await runRecordedMcpCall(kitDeps, facts, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return { ok: true, output: 'LIN-1' };
+      }),
+    ).toEqual({ ok: true, output: 'LIN-1' });
+    await expect(
+      runRecordedMcpCall(kitDeps, { ...facts, call: subject({}, { tool: 'list_issues' }) }, () =>
+        Promise.reject(new Error('server gone')),
+      ),
+    ).rejects.toThrow('server gone');
     await recordMcpCall(kitDeps, {
       runId: run.id,
       workspaceId: ws(),
@@ -245,32 +249,32 @@ describe.each(ENGINE_SETUPS)('E4 every MCP call passes the guardrails, on $name'
       outcome: 'refused',
     });
     const rows = await h.read((tx) => tx.mcpCalls.listForRun(run.id));
-    expect(
-      rows.map(({ tool, decision, approvedByMemberId, durationMs, outcome }) => ({
-        tool,
-        decision,
-        approvedByMemberId,
-        durationMs,
-        outcome,
-      })),
-    ).toEqual([
-      {
-        tool: 'linear__create_issue',
-        decision: 'ask',
-        approvedByMemberId: h.local.member.id,
-        durationMs: 120,
-        outcome: 'ok',
-      },
-      {
-        tool: 'linear__delete_issue',
-        decision: 'deny',
-        approvedByMemberId: null,
-        durationMs: 0,
-        outcome: 'refused',
-      },
+    // Written within the same millisecond they tie on `at`: compared by tool, not by position.
+    const byTool = new Map(rows.map((r) => [r.tool, r]));
+    expect([...byTool.keys()].sort()).toEqual([
+      'linear__create_issue',
+      'linear__delete_issue',
+      'linear__list_issues',
     ]);
+    expect(byTool.get('linear__create_issue')).toMatchObject({
+      decision: 'ask',
+      approvedByMemberId: h.local.member.id,
+      outcome: 'ok',
+      durationMs: expect.any(Number),
+    });
+    expect(byTool.get('linear__create_issue')?.durationMs).toBeGreaterThanOrEqual(30);
+    expect(byTool.get('linear__list_issues')).toMatchObject({ decision: 'ask', outcome: 'error' });
+    expect(byTool.get('linear__delete_issue')).toMatchObject({
+      decision: 'deny',
+      approvedByMemberId: null,
+      outcome: 'refused',
+      durationMs: 0,
+    });
     const f = parsePrometheusText(await metrics.text());
     const labels = { server: 'linear', tool: 'linear__create_issue', decision: 'ask', outcome: 'ok' };
     expect(sampleValue(f, 'summon_mcp_calls_total', labels)).toBe(1);
+    expect(
+      sampleValue(f, 'summon_mcp_calls_total', { ...labels, tool: 'linear__list_issues', outcome: 'error' }),
+    ).toBe(1);
   });
 });

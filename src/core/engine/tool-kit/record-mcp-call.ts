@@ -6,6 +6,7 @@ import type { Logger } from '../../ports/logger';
 import type { Metrics } from '../../ports/metrics';
 import type { Store } from '../../ports/store';
 import type { McpGuardVerdict } from '../../ports/tool-authorization';
+import type { ToolOutcome } from '../../ports/turn-tools';
 
 /** What recording an MCP call uses of the engine: its rows, its clock, its counts. */
 export interface RecordMcpCallDeps {
@@ -58,5 +59,28 @@ export async function recordMcpCall(
   } catch (error) {
     deps.logger.warn({ err: error, runId: facts.runId, tool }, 'MCP call not recorded');
     return null;
+  }
+}
+
+/**
+ * O4: an MCP call `guardCall` let through, run, then recorded with its duration and outcome
+ * (`ok`; `error` for an error answer or a throw, which is thrown on). What the tool kit's MCP
+ * branch wraps around each allowed call; a refused one is `recordMcpCall` with outcome
+ * `refused` and duration 0.
+ */
+export async function runRecordedMcpCall(
+  deps: RecordMcpCallDeps,
+  facts: Omit<McpCallFacts, 'durationMs' | 'outcome'>,
+  run: () => Promise<ToolOutcome>,
+): Promise<ToolOutcome> {
+  const started = deps.clock.now().getTime();
+  const elapsed = () => deps.clock.now().getTime() - started;
+  try {
+    const outcome = await run();
+    await recordMcpCall(deps, { ...facts, durationMs: elapsed(), outcome: outcome.ok ? 'ok' : 'error' });
+    return outcome;
+  } catch (error) {
+    await recordMcpCall(deps, { ...facts, durationMs: elapsed(), outcome: 'error' });
+    throw error;
   }
 }
