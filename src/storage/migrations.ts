@@ -17,6 +17,8 @@ import { InboxClaimIndexes1796300000000 } from '../../migrations/1796300000000-I
 import { McpAction1796400000000 } from '../../migrations/1796400000000-McpAction';
 import { McpServers1796400100000 } from '../../migrations/1796400100000-McpServers';
 import { McpGuardrails1796400200000 } from '../../migrations/1796400200000-McpGuardrails';
+import { MemberTokens1796400300000 } from '../../migrations/1796400300000-MemberTokens';
+import { McpOAuth1796400400000 } from '../../migrations/1796400400000-McpOAuth';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -42,4 +44,6 @@ export const MIGRATIONS = [
   McpAction1796400000000,
   McpServers1796400100000,
   McpGuardrails1796400200000,
+  MemberTokens1796400300000,
+  McpOAuth1796400400000,
 ];
