@@ -1,7 +1,7 @@
 import { PrometheusMetrics } from '../../../src/adapters/metrics/prometheus-metrics';
 import { NOT_GRANTABLE } from '../../../src/core/engine/approvals/conversation-grant';
 import { guardCall } from '../../../src/core/engine/tool-kit/guard-call';
-import { recordMcpCall, runRecordedMcpCall } from '../../../src/core/engine/tool-kit/record-mcp-call';
+import { mcpCallRecorder, runRecordedMcpCall } from '../../../src/core/engine/tool-kit/record-mcp-call';
 import type { ToolKitDeps, TurnToolKit } from '../../../src/core/engine/tool-kit/tool-kit-deps';
 import { createToolKit } from '../../../src/core/engine/tool-kit/turn-tool-kit';
 import { mcpSubjectHash } from '../../../src/core/guardrails/mcp-call-subject';
@@ -240,14 +240,11 @@ describe.each(ENGINE_SETUPS)('E4 every MCP call passes the guardrails, on $name'
         Promise.reject(new Error('server gone')),
       ),
     ).rejects.toThrow('server gone');
-    await recordMcpCall(kitDeps, {
-      runId: run.id,
-      workspaceId: ws(),
-      call: subject({}, { tool: 'delete_issue' }),
-      verdict: { decision: 'deny', approvedByMemberId: null },
-      durationMs: 0,
-      outcome: 'refused',
-    });
+    // The tool kit's recorder: a refused call, never run, is recorded with duration 0.
+    await mcpCallRecorder(kitDeps, { runId: run.id, workspaceId: ws() }).refused(
+      subject({}, { tool: 'delete_issue' }),
+      { decision: 'deny', approvedByMemberId: null },
+    );
     const rows = await h.read((tx) => tx.mcpCalls.listForRun(run.id));
     // Written within the same millisecond they tie on `at`: compared by tool, not by position.
     const byTool = new Map(rows.map((r) => [r.tool, r]));

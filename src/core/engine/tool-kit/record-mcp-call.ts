@@ -84,3 +84,34 @@ export async function runRecordedMcpCall(
     throw error;
   }
 }
+
+/** O4: how a turn's tool kit records its MCP calls: one refused, or one run. */
+export interface McpCallRecorder {
+  refused(call: McpCallSubject, verdict: McpGuardVerdict | undefined): Promise<void>;
+  ran(
+    call: McpCallSubject,
+    verdict: McpGuardVerdict | undefined,
+    run: () => Promise<ToolOutcome>,
+  ): Promise<ToolOutcome>;
+}
+
+/**
+ * O4: the recorder of one run's MCP calls. A call the guard did not decide (no action to
+ * gate) counts as `allow`.
+ */
+export function mcpCallRecorder(
+  deps: RecordMcpCallDeps,
+  run: { runId: string; workspaceId: string },
+): McpCallRecorder {
+  const facts = (call: McpCallSubject, verdict: McpGuardVerdict | undefined) => ({
+    ...run,
+    call,
+    verdict: verdict ?? { decision: 'allow' as const, approvedByMemberId: null },
+  });
+  return {
+    refused: async (call, verdict) => {
+      await recordMcpCall(deps, { ...facts(call, verdict), durationMs: 0, outcome: 'refused' });
+    },
+    ran: (call, verdict, work) => runRecordedMcpCall(deps, facts(call, verdict), work),
+  };
+}
