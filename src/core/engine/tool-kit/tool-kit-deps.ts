@@ -1,4 +1,5 @@
 import type { EgressProxies } from '../../ports/egress';
+import type { McpClients } from '../../ports/mcp-clients';
 import type { Metrics } from '../../ports/metrics';
 import type { TurnToolsFactory } from '../../ports/turn-tools-factory';
 import type { AgentToolDeps } from '../agent-tools/agent-tool-deps';
@@ -12,6 +13,13 @@ export interface ToolKitDeps extends AgentToolDeps {
   egress?: EgressProxies;
   /** O4: MCP calls are counted (`recordMcpCall`); absent: nothing is counted. */
   metrics?: Metrics;
+  /** E1, E2: the MCP servers' tools for built-in turns, called through Summon; absent: none. */
+  mcp?: McpToolsDeps;
+}
+
+/** E1, E2: Summon's MCP client for the turns' declared servers (`mcpServers.forTurn`). */
+export interface McpToolsDeps {
+  clients: McpClients;
 }
 
 /**
