@@ -112,9 +112,10 @@ async function waitForApproval(
     if (outcome !== 'aborted' && call.checkpointed === true) {
       await deps.store.inWorkspace(run.workspaceId, (tx) => tx.checkpoints.setApproval(run.runId, null));
     }
-    // E4, O4: an MCP call says who decided it, for its record.
-    const asked =
-      call.mcp === undefined ? {} : { verdict: await askedVerdict(deps, run.workspaceId, approvalId) };
+    // E4, O4: an MCP call says who decided it, for its record; none while its approval is
+    // still pending (T2: a worker handing the turn back leaves the call to be decided elsewhere).
+    const verdict = call.mcp === undefined ? null : await askedVerdict(deps, run.workspaceId, approvalId);
+    const asked = verdict === null ? {} : { verdict };
     if (outcome === 'allow') return { allowed: true, ...asked };
     if (outcome === 'aborted')
       return { allowed: false, reason: 'The turn was stopped while waiting for approval.', ...asked };
@@ -128,13 +129,17 @@ async function waitForApproval(
   }
 }
 
-/** E4, O4: an asked call's verdict: who approved it (null when it was denied, expired or stopped). */
+/**
+ * E4, O4: an asked call's verdict: who approved it (no one when it was denied, expired or
+ * withdrawn by a Stop); null while the approval is still pending (the call is not decided).
+ */
 async function askedVerdict(
   deps: GuardDeps,
   workspaceId: string,
   approvalId: string,
-): Promise<McpGuardVerdict> {
+): Promise<McpGuardVerdict | null> {
   const approval = await deps.store.inWorkspace(workspaceId, (tx) => tx.approvals.findById(approvalId));
-  const approvedBy = approval?.status === 'approved' ? approval.decidedByMemberId : null;
+  if (approval === null || approval.status === 'pending') return null;
+  const approvedBy = approval.status === 'approved' ? approval.decidedByMemberId : null;
   return { decision: 'ask', approvedByMemberId: approvedBy };
 }

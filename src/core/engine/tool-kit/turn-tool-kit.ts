@@ -165,8 +165,10 @@ function callerFor(
         ...(resumed === undefined ? {} : { approvalId: resumed }),
         ...(mcp === undefined ? {} : { mcp }),
       });
-      // O4: a refused MCP call is recorded too.
-      if (!decision.allowed && mcp !== undefined) await mcpCalls.refused(mcp, decision.verdict);
+      // O4: a refused MCP call is recorded too; one whose approval is still pending (its
+      // worker handed the turn back, T2) is not decided yet, and is recorded where it is.
+      if (!decision.allowed && mcp !== undefined && decision.verdict !== undefined)
+        await mcpCalls.refused(mcp, decision.verdict);
       if (!decision.allowed) return { ok: false, output: decision.reason };
       verdict = decision.verdict;
     }
