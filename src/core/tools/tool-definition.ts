@@ -36,6 +36,8 @@ export interface ToolDefinition<Input = unknown> {
   description: string;
   /** Parses the model's input; the JSON Schema offered to the model is derived from it. */
   input: z.ZodType<Input>;
+  /** E1, E2: `mcp` for a tool of a declared MCP server (carried into its `ToolSpec`). */
+  source?: 'mcp';
   /** A9: `read` tools exist in every mode; `write` tools only in `chat`. */
   access: 'read' | 'write';
   /** The space modes that offer this tool (still filtered by `access`). */
@@ -54,7 +56,12 @@ export function toolSpec(definition: AnyToolDefinition): ToolSpec {
     string,
     unknown
   >;
-  return { name: definition.name, description: definition.description, inputSchema: schema };
+  return {
+    name: definition.name,
+    description: definition.description,
+    inputSchema: schema,
+    ...(definition.source === undefined ? {} : { source: definition.source }),
+  };
 }
 
 /** Builds a definition with its input type inferred from the schema. */
