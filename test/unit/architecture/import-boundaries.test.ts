@@ -23,7 +23,10 @@ const RULES: { library: RegExp; allowedIn: RegExp }[] = [
   { library: /^(typeorm|typeorm-pglite|pg|@electric-sql\/pglite)(\/|$)/, allowedIn: /^src\/storage\// },
   { library: /^(bullmq)(\/|$)/, allowedIn: /^src\/adapters\/queue\// },
   { library: /^(ioredis)(\/|$)/, allowedIn: /^src\/adapters\// },
-  { library: /^(@anthropic-ai\/sdk|openai|@octokit\/[a-z-]+|@modelcontextprotocol\/[a-z-]+)(\/|$)/, allowedIn: /^src\/adapters\// },
+  {
+    library: /^(@anthropic-ai\/sdk|openai|@octokit\/[a-z-]+|@modelcontextprotocol\/[a-z-]+)(\/|$)/,
+    allowedIn: /^src\/adapters\//,
+  },
   { library: /^(@slack\/bolt|@slack\/web-api|@slack\/socket-mode)(\/|$)/, allowedIn: /^src\/bots\/slack\// },
   { library: /^(discord\.js|@discordjs\/[a-z]+)(\/|$)/, allowedIn: /^src\/bots\/discord\// },
   { library: /^prom-client(\/|$)/, allowedIn: /^src\/adapters\/metrics\// },
