@@ -132,7 +132,7 @@ describe('McpEndpoint: a CLI agent reaches MCP tools only through Summon (E2, E4
     expect(run.pending).toBe(0);
   });
 
-  it('the server is started for the first run and stopped after the last', async () => {
+  it('E2: the server is started for the first run and stopped after the last', async () => {
     const first = await endpoint.open({
       runId: 'a',
       tools: turnTools(),
