@@ -3,6 +3,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { McpEndpoint } from '../../../src/adapters/mcp-endpoint/mcp-endpoint';
 import { CommandRunner } from '../../../src/adapters/runners/command/command-runner';
+import { BubblewrapLauncher } from '../../../src/adapters/sandbox/bubblewrap-launcher';
+import { FairSemaphore } from '../../../src/adapters/sandbox/fair-semaphore';
 import type { ToolCall, TurnTools } from '../../../src/core/ports/turn-tools';
 import { toolSpec } from '../../../src/core/tools/tool-definition';
 import { CLAUDE_COMMAND, openCommandAgentWorkspace } from '../../support/command-agent-workspace';
@@ -168,5 +170,38 @@ describe('CommandRunner: a CLI agent’s MCP tools come through Summon’s endpo
     expect(received.args).not.toContain('--strict-mcp-config');
     expect(received.env.MCP_TOOL_TIMEOUT).toBeUndefined();
     expect(await ws.mcpConnected()).toEqual({});
+  }, 60_000);
+
+  it('T1, A12: an MCP call that waits (an approval) holds no process slot and is not the agent’s silence', async () => {
+    const semaphore = new FairSemaphore(1);
+    let activeWhileWaiting = -1;
+    const tools = mcpTurnTools();
+    tools.call = async (call) => {
+      activeWhileWaiting = semaphore.active;
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // longer than the silence allowed
+      return { ok: true, output: `approved ${call.name}` };
+    };
+    await ws.scenario([
+      { mcp: 'tracker__create_issue', input: { title: 'x' } },
+      { text: 'Filed after approval.' },
+    ]);
+    const events = await collectEvents(
+      new CommandRunner({
+        baseEnv: { ...process.env, PATH: ws.path },
+        killGraceMs: 1000,
+        mcpEndpoint: endpoint,
+        launcher: new BubblewrapLauncher(semaphore),
+        silenceTimeoutMs: () => 500,
+      }).run(
+        runnerRequest(
+          { agent: testAgent({ adapterId: 'command', command: CLAUDE_COMMAND }), system: '', prompt: 'go' },
+          { workingDir: ws.workingDir, tools },
+        ),
+      ),
+    );
+    expect(events.at(-1)).toEqual({ type: 'final', text: 'Filed after approval.' });
+    expect(activeWhileWaiting).toBe(0);
+    expect((await ws.mcpCalls())[0]?.text).toBe('approved tracker__create_issue');
+    expect(semaphore.active).toBe(0);
   }, 60_000);
 });
