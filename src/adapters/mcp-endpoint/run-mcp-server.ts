@@ -56,9 +56,10 @@ export function runMcpServer(run: EndpointRun): Server {
     run.pending.count += 1;
     try {
       const made = () => run.tools.call(call, signal);
-      const outcome = await (run.slots === undefined
-        ? made()
-        : run.slots.suspendWhile(run.runId, made, signal));
+      const outcome = await untilAborted(
+        run.slots === undefined ? made() : run.slots.suspendWhile(run.runId, made, signal),
+        signal,
+      );
       return toResult(signal.aborted ? { ok: false, output: 'The run was stopped.' } : outcome);
     } catch (error) {
       return toResult({
@@ -71,6 +72,18 @@ export function runMcpServer(run: EndpointRun): Server {
     }
   });
   return server;
+}
+
+/** A call nobody waits for any more (the run ended, the agent hung up) is not waited on here either. */
+function untilAborted(outcome: Promise<ToolOutcome>, signal: AbortSignal): Promise<ToolOutcome> {
+  const stopped: ToolOutcome = { ok: false, output: 'The run was stopped.' };
+  if (signal.aborted) return Promise.resolve(stopped);
+  return Promise.race([
+    outcome,
+    new Promise<ToolOutcome>((resolve) =>
+      signal.addEventListener('abort', () => resolve(stopped), { once: true }),
+    ),
+  ]);
 }
 
 /** A9: what the agent reads: the outcome's text; a refusal or failure is an error result. */

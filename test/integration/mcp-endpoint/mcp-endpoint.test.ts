@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpEndpoint, type McpRunEndpoint } from '../../../src/adapters/mcp-endpoint/mcp-endpoint';
 import type { ToolCall, ToolOutcome } from '../../../src/core/ports/turn-tools';
 import { toolSpec } from '../../../src/core/tools/tool-definition';
+import { waitFor } from '../../support/engine-harness';
 import { trackerCreateIssue } from '../../support/mcp-tool-definition';
 import { pathTool, recordingTools } from '../../support/recording-tools';
 
@@ -155,5 +156,40 @@ describe('McpEndpoint: a CLI agent reaches MCP tools only through Summon (E2, E4
     const client = await connect(third.url);
     clients.push(client);
     expect((await client.listTools()).tools).toHaveLength(1);
+  });
+
+  it('E4: an agent that hangs up ends its call: the call’s signal aborts, so a pending approval makes nothing', async () => {
+    let aborted: () => void = () => undefined;
+    const ended = new Promise<void>((resolve) => {
+      aborted = resolve;
+    });
+    let started: () => void = () => undefined;
+    const waiting = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const tools = recordingTools([toolSpec(trackerCreateIssue())]);
+    tools.call = (_call, signal) => {
+      started();
+      signal.addEventListener('abort', () => aborted(), { once: true });
+      return new Promise(() => undefined); // an approval nobody decides
+    };
+    const run = await endpoint.open({ runId: 'run-1', tools, signal: new AbortController().signal });
+    const hangUp = new AbortController();
+    const call = fetch(run.url, {
+      method: 'POST',
+      signal: hangUp.signal,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'tracker__create_issue', arguments: { title: 'x' } },
+      }),
+    }).then((response) => response.text());
+    await waiting;
+    hangUp.abort();
+    await expect(call).rejects.toThrow();
+    await ended;
+    await waitFor(async () => run.pending === 0);
   });
 });
