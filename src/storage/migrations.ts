@@ -15,6 +15,7 @@ import { RunCheckpointWaits1796154145378 } from '../../migrations/1796154145378-
 import { RowRequired1796212116145 } from '../../migrations/1796212116145-RowRequired';
 import { InboxClaimIndexes1796300000000 } from '../../migrations/1796300000000-InboxClaimIndexes';
 import { McpAction1796400000000 } from '../../migrations/1796400000000-McpAction';
+import { McpServers1796400100000 } from '../../migrations/1796400100000-McpServers';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -38,4 +39,5 @@ export const MIGRATIONS = [
   RowRequired1796212116145,
   InboxClaimIndexes1796300000000,
   McpAction1796400000000,
+  McpServers1796400100000,
 ];

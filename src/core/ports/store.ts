@@ -23,6 +23,7 @@ import type { ConversationRepository, MessageRepository, RunLaneRepository } fro
 import type { GitCredentialRepository, GitPushRepository } from './git-gateway-store';
 import type { InboxRepository } from './inbox-store';
 import type { MemberInviteRepository } from './invite-store';
+import type { McpServerRepository } from './mcp-server-store';
 import type { OutboxRepository } from './outbox-store';
 import type { QuestionRepository } from './question-store';
 import type { RelayRepository } from './relay-store';
@@ -95,6 +96,8 @@ export interface StoreTx {
   readonly turnReads: TurnReadRepository;
   /** T3, T4: what routing a person's message reads, in one round trip (`routing-reads.ts`). */
   readonly routingReads: RoutingReadRepository;
+  /** E1: the MCP servers the workspace declares and who is given which (`mcp-server-store.ts`). */
+  readonly mcpServers: McpServerRepository;
 }
 
 export interface WorkspaceRepository {

@@ -7,6 +7,7 @@ import { GitPushEntity } from './git-push.entity';
 import { GuardrailRuleEntity } from './guardrail-rule.entity';
 import { ProcessedInboundEventEntity } from './inbound-event.entity';
 import { InboxEntity } from './inbox.entity';
+import { McpServerAssignmentEntity, McpServerEntity } from './mcp-server.entity';
 import { MemberEntity } from './member.entity';
 import { MemberInviteEntity } from './member-invite.entity';
 import { MessageEntity } from './message.entity';
@@ -44,4 +45,6 @@ export const ENTITIES = [
   InboxEntity,
   RunCheckpointEntity,
   RunSteeringEntity,
+  McpServerEntity,
+  McpServerAssignmentEntity,
 ];

@@ -11,6 +11,7 @@ import { gitCredentialRepository } from './repositories/git-credential-repositor
 import { gitPushRepository } from './repositories/git-push-repository';
 import { guardrailRuleRepository } from './repositories/guardrail-rule-repository';
 import { inboxRepository } from './repositories/inbox-repository';
+import { mcpServerRepository } from './repositories/mcp-server-repository';
 import { memberInviteRepository } from './repositories/member-invite-repository';
 import { memberRepository } from './repositories/member-repository';
 import { messageRepository } from './repositories/message-repository';
@@ -71,6 +72,7 @@ const REPOSITORIES = {
   relays: relayRepository,
   turnReads: turnReadRepository,
   routingReads: routingReadRepository,
+  mcpServers: mcpServerRepository,
 } satisfies { [K in Exclude<keyof StoreTx, 'runs'>]: (manager: EntityManager) => StoreTx[K] };
 
 /** What each transaction holds: its entity manager and the repositories it has made so far. */

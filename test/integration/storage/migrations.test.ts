@@ -32,6 +32,8 @@ const TABLES = [
   'git_pushes',
   'guardrail_rules',
   'inbound_inbox',
+  'mcp_server_assignments',
+  'mcp_servers',
   'member_invites',
   'members',
   'messages',

@@ -18,6 +18,8 @@ const TENANT_TABLES = [
   'approvals',
   'questions',
   'outbox',
+  'mcp_servers',
+  'mcp_server_assignments',
 ];
 
 const codeOf = async (promise: Promise<unknown>): Promise<string> => {
@@ -134,6 +136,36 @@ describe.each(DATABASE_KINDS)('A2 tenant isolation on %s', (kind) => {
     // P1: the channel and the team stay where they are, and A learns only that they are taken.
     expect(await inA((tx) => tx.channelBindings.bind(a.spaceId, 'slack', b.channelId))).toBe('conflict');
     expect(await inA((tx) => tx.platformBindings.bind(a.workspaceId, 'slack', 'T-b'))).toBe('conflict');
+
+    // E1: another workspace's MCP servers are neither listed, given to a turn, nor changed.
+    await store.inWorkspace(a.workspaceId, async (tx) => {
+      expect((await tx.mcpServers.list()).map((s) => s.workspaceId)).toEqual([a.workspaceId]);
+      expect(await tx.mcpServers.listForWorkspace(b.workspaceId)).toEqual([]);
+      expect(await tx.mcpServers.assignments(b.workspaceId)).toEqual([]);
+      expect(await tx.mcpServers.forTurn(b.agentId, b.spaceId)).toEqual([]);
+      await tx.mcpServers.remove(b.workspaceId, 'tracker');
+      expect((await tx.mcpServers.forTurn(a.agentId, a.spaceId)).map((s) => s.name)).toEqual(['tracker']);
+    });
+    const tracker = {
+      name: 'tracker',
+      transport: 'http',
+      url: 'https://evil.example.com',
+      headers: {},
+    } as const;
+    expect(await inA((tx) => tx.mcpServers.save(b.workspaceId, tracker))).toBe('forbidden');
+    expect(await inA((tx) => tx.mcpServers.assign(b.workspaceId, { spaceId: b.spaceId }, ['tracker']))).toBe(
+      'not_found',
+    );
+    expect(
+      await inA((tx) => tx.mcpServers.assign(a.workspaceId, { spaceId: b.spaceId }, ['tracker'])),
+    ).not.toBe('no error');
+    const bServers = await store.inWorkspace(b.workspaceId, (tx) => tx.mcpServers.list());
+    expect(bServers.map((s) => s.spec)).toEqual([
+      expect.objectContaining({ url: 'https://mcp.example.com/mcp' }),
+    ]);
+    expect(
+      await store.inWorkspace(b.workspaceId, (tx) => tx.mcpServers.forTurn(b.agentId, b.spaceId)),
+    ).toHaveLength(1);
 
     const bAgent = await store.inWorkspace(b.workspaceId, (tx) =>
       tx.agents.findByName(b.workspaceId, 'b_alice'),

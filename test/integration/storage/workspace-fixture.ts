@@ -1,3 +1,4 @@
+import { envReference } from '../../../src/core/mcp/env-reference';
 import type { AgentFields, SpaceFields } from '../../../src/core/model/records';
 import type { NewRun } from '../../../src/core/ports/store';
 import type { SqlStore, SqlStoreTx } from '../../../src/storage/store/sql-store';
@@ -236,6 +237,15 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
       acceptRemoteAgentPrompts: true,
       accepted: [{ relay: pairing.remoteName, level: 'prompt' }],
     });
+    // E1: a declared server, given to the space and to the agent.
+    await tx.mcpServers.save(ws, {
+      name: 'tracker',
+      transport: 'http',
+      url: 'https://mcp.example.com/mcp',
+      headers: { Authorization: `Bearer ${envReference('TRACKER_TOKEN')}` },
+    });
+    await tx.mcpServers.assign(ws, { spaceId: space.id }, ['tracker']);
+    await tx.mcpServers.assign(ws, { agentId: agent.id }, ['tracker']);
     return {
       workspaceId: ws,
       memberId: member.id,
