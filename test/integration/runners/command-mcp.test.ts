@@ -84,7 +84,7 @@ describe('CommandRunner: a CLI agent’s MCP tools come through Summon’s endpo
     await ws.scenario([
       { mcp: 'tracker__create_issue', input: { title: 'Flaky test' } },
       { mcp: 'linear__delete_project', input: { id: 'p1' } },
-      { bash: `cat /tmp/summon-mcp-*/mcp.json > seen-config.json; env > seen-env.txt` },
+      { bash: `cat /tmp/summon-agent-mcp-*/mcp.json > seen-config.json; env > seen-env.txt` },
       { text: 'Filed.' },
     ]);
     const tools = mcpTurnTools();
@@ -141,7 +141,7 @@ describe('CommandRunner: a CLI agent’s MCP tools come through Summon’s endpo
   }, 60_000);
 
   it('E2: once the run has ended its address is refused, while the endpoint still serves another run', async () => {
-    await ws.scenario([{ bash: `cat /tmp/summon-mcp-*/mcp.json > seen-config.json` }, { text: 'ok' }]);
+    await ws.scenario([{ bash: `cat /tmp/summon-agent-mcp-*/mcp.json > seen-config.json` }, { text: 'ok' }]);
     const other = await endpoint.open({
       runId: 'other',
       tools: mcpTurnTools(),

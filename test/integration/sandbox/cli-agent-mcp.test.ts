@@ -30,7 +30,7 @@ describe('a CLI agent in the sandbox and Summon’s MCP endpoint (X1, X2, E2)', 
 
   it('X2, E2: the endpoint is reached at the run’s address; a guessed address is refused; no other host port is reachable; no credential inside', async () => {
     const guess = [
-      `url=$(grep -o 'http://[^"]*' /tmp/summon-mcp-*/mcp.json)`,
+      `url=$(grep -o 'http://[^"]*' /tmp/summon-agent-mcp-*/mcp.json)`,
       `curl -s -o guessed.json -w '%{http_code}' -X POST -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' "\${url%/mcp/*}/mcp/guessed" > guessed-status.txt`,
     ].join('; ');
     await writeFile(
@@ -40,7 +40,7 @@ describe('a CLI agent in the sandbox and Summon’s MCP endpoint (X1, X2, E2)', 
           { mcp: 'tracker__create_issue', input: { title: 'From the sandbox' } },
           { bash: `${guess}; true` },
           {
-            bash: `(bash -c 'exec 4<>/dev/tcp/127.0.0.1/${world.bystanderPort} && cat <&4') > bystander.txt 2>&1; env > seen-env.txt; cat /tmp/summon-mcp-*/mcp.json > seen-config.json; true`,
+            bash: `(bash -c 'exec 4<>/dev/tcp/127.0.0.1/${world.bystanderPort} && cat <&4') > bystander.txt 2>&1; env > seen-env.txt; cat /tmp/summon-agent-mcp-*/mcp.json > seen-config.json; true`,
           },
           { text: 'done' },
         ],

@@ -49,7 +49,7 @@ export async function openClaudeMcp(
   const opened = await endpoint.open(run);
   let dir: string | undefined;
   try {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'summon-mcp-'));
+    dir = await mkdtemp(path.join(os.tmpdir(), 'summon-agent-mcp-'));
     await chmod(dir, 0o700);
     const file = path.join(dir, 'mcp.json');
     const config = { mcpServers: { [SUMMON_MCP_SERVER]: { type: 'http', url: opened.url } } };
