@@ -4,7 +4,7 @@ import { SlackFrontEnd } from '../bots/slack/slack-front-end';
 import type { ServeRole } from '../config/serve-role';
 import { RunActivityBoard } from '../core/agents/run-activity-board';
 import type { Platform } from '../core/model/platform';
-import type { InboxChatEngine } from '../core/ports/chat-engine';
+import type { ChatEngine, InboxChatEngine } from '../core/ports/chat-engine';
 import type { ChatPlatform } from '../core/ports/chat-platform';
 import type { RunnerResolver } from '../core/ports/runner';
 import type { RelayInbound } from '../core/relays/relay-inbound';
@@ -19,6 +19,10 @@ export interface ChatFrontEnds {
   handleHttp(request: IncomingMessage, response: ServerResponse): boolean;
   /** R1–R3: the engine's side of the relay protocol (served by `server.ts`). */
   relayInbound: RelayInbound;
+  /** E6: the engine behind the front ends, for `/mcp`'s asks (a mention) and decisions (a click). */
+  engine: ChatEngine;
+  /** E6: the platforms that started, by name: where `/mcp` opens a thread. */
+  platformPorts: ReadonlyMap<Platform, ChatPlatform>;
   close(): Promise<void>;
 }
 
@@ -81,6 +85,8 @@ export async function startChatFrontEnds(
     platforms: started.map((f) => f.platform.platform),
     // A worker serves no front-end route: Slack's deliveries go to the web process.
     relayInbound: engine.relayInbound,
+    engine: engine.engine,
+    platformPorts: new Map(started.map((f) => [f.platform.platform, f.platform])),
     handleHttp: (request, response) =>
       role !== 'worker' && started.some((f) => f.handleHttp?.(request, response) === true),
     close: async () => {

@@ -7,6 +7,7 @@ import type { RunWorkspace } from '../core/ports/run-workspace';
 import type { RunnerResolver } from '../core/ports/runner';
 import { ensureLocalChat } from '../core/workspace/local-chat';
 import { startEngine } from './engine-runtime';
+import type { McpChatSlot } from './mcp-runtime';
 import type { Runtime } from './runtime';
 
 /**
@@ -20,6 +21,8 @@ export async function runLocalChat(
     runners?: RunnerResolver;
     timings?: Partial<EngineTimings>;
     workspaces?: RunWorkspace | null;
+    /** E6: `/mcp` asks in this chat's channel while it is open. */
+    mcpChat?: McpChatSlot | null | undefined;
   } = {},
 ): Promise<void> {
   await runtime.store.transaction((tx) => ensureLocalChat(tx));
@@ -28,6 +31,11 @@ export async function runLocalChat(
   const session = randomBytes(4).toString('hex');
   const platform = new TerminalPlatform({ output: io.output, now, session });
   const engine = await startEngine(runtime, new Map([['terminal', platform]]), options);
+  // E6: an ask from `/mcp` opens a thread on this screen and is answered by this engine.
+  const detachMcp = options.mcpChat?.attach({
+    engine: engine.engine,
+    platforms: new Map([['terminal', platform]]),
+  });
   // SIGTERM / SIGINT end the chat like `/quit`: the engine then closes gracefully (turns in
   // progress finish or go back to the queue) instead of the process dying mid-turn.
   const stop = () => io.input.destroy();
@@ -46,6 +54,7 @@ export async function runLocalChat(
         : { modelLine: { text: describeDiscovery(engine.model), found: engine.model.kind !== 'none' } }),
     }).run();
   } finally {
+    detachMcp?.();
     process.off('SIGTERM', stop);
     process.off('SIGINT', stop);
     await engine.close();

@@ -53,6 +53,17 @@ export const REDACTED_PATHS = [
   'github.appPrivateKey',
   'privateKey',
   '*.privateKey',
+  // E5: the key that encrypts stored OAuth tokens.
+  'secretKey',
+  '*.secretKey',
+  'env.SUMMON_SECRET_KEY',
+  // E5: OAuth tokens and client secrets, should one be handed to a log call.
+  'access_token',
+  'refresh_token',
+  'client_secret',
+  '*.access_token',
+  '*.refresh_token',
+  '*.client_secret',
   'env.ANTHROPIC_API_KEY',
   'env.OPENAI_API_KEY',
 ];

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pino from 'pino';
+import { McpOAuth } from '../adapters/mcp-oauth/mcp-oauth';
 import { RelayHttpServer } from '../adapters/relay-http/relay-http-server';
 import { loadConfig } from '../config/config';
 import { roleProblem } from '../config/serve-role';
@@ -11,6 +12,8 @@ import type { Logger } from '../core/ports/logger';
 import { type ChatFrontEnds, startChatFrontEnds } from './chat-front-ends';
 import { createGitGateway } from './git-gateway-runtime';
 import { createLogger } from './logger';
+import { handleMcpOAuthCallback } from './mcp-oauth-callback';
+import { createMcpEndpoint, McpChatSlot } from './mcp-runtime';
 import { handleOperations } from './operations-routes';
 import { openRuntime, type Runtime } from './runtime';
 import { verifySkillsAtStart } from './skills-runtime';
@@ -22,6 +25,8 @@ export interface RunningServer {
   logger: Logger;
   /** The chat front ends that started (Slack, Discord), or null when none did. */
   chat: ChatFrontEnds | null;
+  /** E6: the chat `/mcp` asks through (the terminal chat attaches here); null on a worker. */
+  mcpChat: McpChatSlot | null;
   port: number;
   close(): Promise<void>;
 }
@@ -66,10 +71,18 @@ export async function startServer(
     }
     // R1–R3: the relay protocol, where the chat front ends (and so the engine) run.
     const relayServer = chat === null || config.role === 'worker' ? null : createRelayServer(runtime, chat);
+    // E6: Summon as an MCP server for members' personal tokens, where people's requests are served.
+    const mcpChat = config.role === 'worker' ? null : new McpChatSlot();
+    if (chat !== null) mcpChat?.attach({ engine: chat.engine, platforms: chat.platformPorts });
+    const mcp = mcpChat === null ? null : createMcpEndpoint(runtime, mcpChat);
+    // E5: where authorization servers send people back, on the web role.
+    const mcpOAuth = config.role === 'worker' ? null : createMcpOAuth(runtime);
     const http = createServer((request, response) => {
       if (gitGateway?.handle(request, response)) return;
       if (relayServer?.handle(request, response)) return;
+      if (mcpOAuth !== null && handleMcpOAuthCallback(request, response, mcpOAuth, runtime.logger)) return;
       if (chat?.handleHttp(request, response)) return;
+      if (mcp?.handle(request, response)) return;
       // /healthz, /readyz (database, migrations, queue) and /metrics (Prometheus).
       if (handleOperations(request, response, runtime, sandbox)) return;
       response.writeHead(404, { 'content-type': 'application/json' });
@@ -93,6 +106,7 @@ export async function startServer(
       runtime,
       logger,
       chat,
+      mcpChat,
       port,
       close: async () => {
         await new Promise<void>((resolve) => http.close(() => resolve()));
@@ -125,6 +139,16 @@ function createRelayServer(runtime: Runtime, chat: ChatFrontEnds): RelayHttpServ
     logger: runtime.logger.child({ component: 'relays' }),
     relayName: runtime.config.relayName ?? null,
     inbound: chat.relayInbound,
+  });
+}
+
+/** E5: OAuth for remote MCP servers (SUMMON_SECRET_KEY, SUMMON_PUBLIC_URL). */
+function createMcpOAuth(runtime: Runtime): McpOAuth {
+  return new McpOAuth({
+    store: runtime.store,
+    clock: systemClock,
+    logger: runtime.logger.child({ component: 'mcp-oauth' }),
+    settings: { secretKey: runtime.config.secretKey, publicUrl: runtime.config.publicUrl },
   });
 }
 

@@ -9,6 +9,7 @@ import { registerExportCommand } from './commands/export-command';
 import { registerGatewayCommand } from './commands/gateway-command';
 import { registerGuardrailsCommand } from './commands/guardrails-command';
 import { registerHookCommand } from './commands/hook-command';
+import { registerMcpCommand } from './commands/mcp-command';
 import { registerMembersCommand } from './commands/members-command';
 import { registerRelaysCommand } from './commands/relays-command';
 import { registerSchemaCommand } from './commands/schema-command';
@@ -45,5 +46,6 @@ export function buildProgram(context: CliContext): Command {
   registerRelaysCommand(program, context);
   registerSchemaCommand(program, context);
   registerHookCommand(program, context);
+  registerMcpCommand(program, context);
   return program;
 }

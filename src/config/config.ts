@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { gatewayUrlProblem } from './gateway-url';
+import { parseSecretKey } from './secret-key';
 import { parseServeRole, type ServeRole } from './serve-role';
 
 /**
@@ -28,6 +29,11 @@ export interface Config {
   /** P7: `SUMMON_OUTBOX_GIVE_UP_HOURS`, how long an outgoing call the platform cannot take is retried (default 24). */
   outboxGiveUpMs: number;
   logLevel: string;
+  /**
+   * E5: `SUMMON_SECRET_KEY`, 32 bytes: encrypts stored OAuth tokens and client secrets
+   * (AES-256-GCM). Unset: servers that need OAuth are refused with a sentence saying to set it.
+   */
+  secretKey: Buffer | undefined;
   models: ModelConfig;
   /** G3: the git gateway and GitHub. Credentials are secrets: the gateway's alone, never a run's. */
   github: GitHubConfig;
@@ -126,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     deadAfterMs: parseDeadAfter(env.SUMMON_DEAD_AFTER_MS),
     outboxGiveUpMs: parseOutboxGiveUp(env.SUMMON_OUTBOX_GIVE_UP_HOURS),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
+    secretKey: parseSecretKey(env.SUMMON_SECRET_KEY),
     models: {
       anthropicApiKey: nonEmpty(env.ANTHROPIC_API_KEY),
       anthropicBaseUrl: nonEmpty(env.ANTHROPIC_BASE_URL),

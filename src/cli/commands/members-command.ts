@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { issueMemberToken, revokeMemberTokens } from '../../core/mcp-service/member-tokens';
 import { issueInvite } from '../../core/members/member-invites';
 import type { MemberRole } from '../../core/model/member';
 import { type CliContext, withRuntime } from '../cli-context';
@@ -29,6 +30,43 @@ export function registerMembersCommand(program: Command, context: CliContext): v
             `One-time code: ${invite.code} (valid until ${invite.expiresAt.toISOString()}; shown only now).`,
             `They send in Slack or Discord: /summon link-account ${invite.code}`,
           ].join('\n'),
+        );
+      }),
+    );
+  registerTokenCommand(members, context);
+}
+
+/** E6: `summon members token <nickname>`: a personal token for Summon's `/mcp`, shown once. */
+function registerTokenCommand(members: Command, context: CliContext): void {
+  members
+    .command('token <nickname>')
+    .description(
+      "print a new personal token for Summon's MCP endpoint (/mcp), shown only now and stored hashed; --revoke revokes all of the member's tokens",
+    )
+    .option('-w, --workspace <slug>', 'workspace', 'default')
+    .option('--json', 'print JSON')
+    .option('--revoke', 'revoke every token of this member instead of making one')
+    .action((nickname: string, options: { workspace: string; json?: boolean; revoke?: boolean }) =>
+      withRuntime(context, async ({ store }) => {
+        const request = { workspaceSlug: options.workspace, nickname };
+        if (options.revoke) {
+          const { revoked } = await revokeMemberTokens(store, { ...request, now: new Date() });
+          context.output.out(
+            options.json
+              ? JSON.stringify({ nickname, revoked })
+              : `Revoked ${revoked} token(s) of @${nickname.replace(/^@/, '')}.`,
+          );
+          return;
+        }
+        const issued = await issueMemberToken(store, request);
+        context.output.out(
+          options.json
+            ? JSON.stringify({ token: issued.token })
+            : [
+                `A personal token for @${issued.nickname} (${issued.role}), shown only now:`,
+                issued.token,
+                'Use it as `Authorization: Bearer <token>` on /mcp (docs/mcp.md); `--revoke` revokes it.',
+              ].join('\n'),
         );
       }),
     );

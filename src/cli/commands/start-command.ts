@@ -40,7 +40,11 @@ export function registerStartCommand(program: Command, context: CliContext): voi
       if (chat) {
         context.output.out(`Logs: ${server.runtime.config.dataDir}/summon.log · HTTP on port ${server.port}`);
         try {
-          await runLocalChat(server.runtime, { input: process.stdin, output: process.stdout });
+          await runLocalChat(
+            server.runtime,
+            { input: process.stdin, output: process.stdout },
+            { mcpChat: server.mcpChat },
+          );
         } finally {
           await server.close();
         }

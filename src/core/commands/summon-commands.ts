@@ -1,4 +1,5 @@
 import { listAgentViews } from '../agents/agent-roster';
+import { issueTokenFor } from '../mcp-service/member-tokens';
 import { redeemInvite } from '../members/member-invites';
 import { canStartWork, type MemberRole } from '../model/member';
 import type { MemberRecord, WorkspaceRecord } from '../model/records';
@@ -18,6 +19,7 @@ export const SUMMON_HELP = [
   '• `agents`: the agents and what they are doing',
   '• `status`: turns in progress and approvals waiting',
   '• `link-account <code>`: link your account with the code an admin gave you',
+  '• `token`: a personal token for Summon’s MCP endpoint (in a direct message with the bot)',
   '• `dedicated on|off`: whether every message here is answered, without a mention (owners and admins)',
   '• `while-running steer|queue`: whether a message sent while an agent works joins its turn or waits for the next one (owners and admins)',
 ].join('\n');
@@ -53,6 +55,8 @@ export class SummonCommands implements CommandService {
         return this.agents(ctx);
       case 'status':
         return this.asMember(ctx, (tx, scope) => this.status(tx, scope));
+      case 'token':
+        return this.token(ctx);
       default:
         return `Unknown command \`${verb}\`. ${SUMMON_HELP}`;
     }
@@ -191,6 +195,24 @@ export class SummonCommands implements CommandService {
     const views = await listAgentViews(this.store, scope.workspace.slug);
     if (views.length === 0) return 'This workspace has no agents yet.';
     return views.map((v) => `• *${v.agent.name}* (${v.agent.title}): ${v.status}`).join('\n');
+  }
+
+  /** E6: a personal token for `/mcp`, shown once and only to its member, so only in a direct message. */
+  private token(ctx: CommandContext): Promise<string> {
+    if (ctx.direct !== true) {
+      return Promise.resolve(
+        'A personal token is a secret: send `/summon token` in a direct message with me, not in a channel.',
+      );
+    }
+    return this.asMember(ctx, async (tx, { member }) => {
+      if (member === null) return NOT_A_MEMBER;
+      const token = await issueTokenFor(tx, member);
+      return [
+        `Your personal token for Summon’s MCP endpoint (shown only now; it acts as @${member.nickname}):`,
+        `\`${token}\``,
+        'Send it as `Authorization: Bearer <token>` to `/mcp`. An admin revokes it with `summon members token <nickname> --revoke`.',
+      ].join('\n');
+    });
   }
 
   private async status(tx: StoreTx, { workspace }: Scope): Promise<string> {

@@ -8,6 +8,8 @@ export interface CommandContext {
   channelId: string;
   userId: string;
   now: Date;
+  /** E6: typed in a direct message with the bot (`/summon token` answers only there). */
+  direct?: boolean;
 }
 
 /**

@@ -24,6 +24,10 @@ export interface McpUnavailable {
 /** Who a call is made for (E5: a member's own OAuth token). */
 export interface McpCallContext {
   workspaceId: string;
+  /**
+   * E5: the member whose message started the turn. Required by servers with `tokens: member`
+   * (a call without it cannot use them, and is told so); their pooled connections are per member.
+   */
   memberId?: string | null;
 }
 

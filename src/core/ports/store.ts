@@ -23,7 +23,9 @@ import type { ConversationRepository, MessageRepository, RunLaneRepository } fro
 import type { GitCredentialRepository, GitPushRepository } from './git-gateway-store';
 import type { InboxRepository } from './inbox-store';
 import type { MemberInviteRepository } from './invite-store';
+import type { McpOAuthRepository } from './mcp-oauth-store';
 import type { McpServerRepository } from './mcp-server-store';
+import type { MemberTokenRepository } from './member-token-store';
 import type { OutboxRepository } from './outbox-store';
 import type { QuestionRepository } from './question-store';
 import type { RelayRepository } from './relay-store';
@@ -81,6 +83,8 @@ export interface StoreTx {
   readonly outbox: OutboxRepository;
   /** P8: one-time codes that link a platform account to a member. */
   readonly memberInvites: MemberInviteRepository;
+  /** E6: members' personal tokens for `/mcp`, stored hashed. */
+  readonly memberTokens: MemberTokenRepository;
   readonly channelCursors: ChannelCursorRepository;
   /** T4: inbound events stored before they are acknowledged, routed from here (system context). */
   readonly inbox: InboxRepository;
@@ -98,6 +102,8 @@ export interface StoreTx {
   readonly routingReads: RoutingReadRepository;
   /** E1: the MCP servers the workspace declares and who is given which (`mcp-server-store.ts`). */
   readonly mcpServers: McpServerRepository;
+  /** E5: remote MCP servers' OAuth: client registrations, tokens, pending links (`mcp-oauth-store.ts`). */
+  readonly mcpOAuth: McpOAuthRepository;
 }
 
 export interface WorkspaceRepository {

@@ -1,6 +1,9 @@
 import type { BindablePlatform } from '../model/platform';
 import type { Store } from '../ports/store';
 
+/** P1: the name of a member's one-person space (what tells it apart from a shared space, E6). */
+export const directSpaceName = (nickname: string): string => `dm-${nickname}`;
+
 export type DirectSpaceResult = { ok: true; spaceId: string } | { ok: false; reason: string };
 
 /**
@@ -34,7 +37,7 @@ export async function ensureDirectSpace(
     }
     const top = (await tx.agents.list(workspaceId)).find((a) => a.reportsToId === null);
     if (top === undefined) return { ok: false, reason: 'This workspace has no agents yet.' };
-    const name = `dm-${member.nickname}`;
+    const name = directSpaceName(member.nickname);
     const space =
       (await tx.spaces.findByName(workspaceId, name)) ??
       (await tx.spaces.insert(workspaceId, {

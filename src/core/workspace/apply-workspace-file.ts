@@ -4,6 +4,7 @@ import type { StoreTx } from '../ports/store';
 import type { WorkspaceDirectory } from '../ports/workspace-directory';
 import { applyAgents } from './apply-agents';
 import { applyGuardrails } from './apply-guardrails';
+import { applyMcpServers } from './apply-mcp-servers';
 import { applySpaces } from './apply-spaces';
 import { budgetOf, sameBudgets } from './budget-entries';
 import { type ChangeReport, changedFields, emptyReport } from './change-report';
@@ -41,6 +42,7 @@ export async function applyWorkspaceFile(
   await applyMembers(tx, workspace.id, file.members ?? [], report);
   await applyAgents(tx, workspace.id, file.agents ?? [], report);
   await applySpaces(tx, workspace.id, file.spaces ?? [], report);
+  await applyMcpServers(tx, workspace.id, file, report);
   await applyGuardrails(tx, workspace.id, file.guardrails ?? [], report);
   await applySandbox(tx, workspace, file, report);
   await applySkillSources(directory, file, report);

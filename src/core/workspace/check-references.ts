@@ -62,6 +62,7 @@ export async function checkReferences(
     }
   });
   issues.push(...sharedChannelIssues(file), ...reportingCycleIssues(file, stored?.agents ?? []));
+  issues.push(...mcpServerIssues(file, stored?.mcpServers ?? []));
   return issues;
 }
 
@@ -85,6 +86,24 @@ function sharedChannelIssues(file: WorkspaceFile): Issue[] {
   return issues;
 }
 
+/**
+ * E1: a space or agent is given only declared servers: the file's `mcpServers` when it has
+ * that list (it replaces the stored one), else the servers already declared.
+ */
+function mcpServerIssues(file: WorkspaceFile, stored: readonly string[]): Issue[] {
+  const declared = new Set(file.mcpServers === undefined ? stored : file.mcpServers.map((s) => s.name));
+  const check = (list: string, names: readonly string[] | undefined): Issue[] =>
+    (names ?? []).flatMap((name, j) =>
+      declared.has(name)
+        ? []
+        : [{ path: `${list}[${j}]`, message: `no MCP server named "${name}"; declare it under mcpServers` }],
+    );
+  return [
+    ...(file.spaces ?? []).flatMap((space, i) => check(`spaces[${i}].mcpServers`, space.mcpServers)),
+    ...(file.agents ?? []).flatMap((agent, i) => check(`agents[${i}].mcpServers`, agent.mcpServers)),
+  ];
+}
+
 async function loadStored(tx: StoreTx, workspaceId: string) {
   const agents = await tx.agents.list(workspaceId);
   const nameOf = new Map(agents.map((a) => [a.id, a.name]));
@@ -96,6 +115,7 @@ async function loadStored(tx: StoreTx, workspaceId: string) {
     members: (await tx.members.list(workspaceId)).map((m) => m.nickname),
     skills: (await tx.skills.list(workspaceId)).map((s) => s.name),
     spaces: (await tx.spaces.list(workspaceId)).map((s) => s.name),
+    mcpServers: (await tx.mcpServers.listForWorkspace(workspaceId)).map((s) => s.spec.name),
   };
 }
 

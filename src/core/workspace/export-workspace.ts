@@ -1,4 +1,5 @@
 import { NotFoundError } from '../errors';
+import { entryOfSpec } from '../mcp/mcp-server-entry';
 import type {
   AgentRecord,
   ChannelBindingRecord,
@@ -75,7 +76,34 @@ export async function exportWorkspace(
     acceptRemoteAgentPrompts: relays.acceptRemoteAgentPrompts,
     accept: relays.accepted.map((a) => ({ relay: a.relay, level: a.level })),
   };
+  await exportMcpServers(tx, id, file, names);
   return file;
+}
+
+/**
+ * E1, E2: the declared servers as written (references unexpanded, empty lists left out) and
+ * each space's and agent's, in the order given; nothing is written when none is declared.
+ */
+async function exportMcpServers(
+  tx: StoreTx,
+  workspaceId: string,
+  file: WorkspaceFile,
+  names: NameMaps,
+): Promise<void> {
+  const servers = await tx.mcpServers.listForWorkspace(workspaceId);
+  if (servers.length === 0) return;
+  file.mcpServers = servers.map((record) => entryOfSpec(record.spec));
+  const assigned = await tx.mcpServers.assignments(workspaceId);
+  const given = (match: (a: { spaceId: string | null; agentId: string | null }) => boolean) =>
+    assigned.filter(match).map((a) => a.server);
+  for (const entry of file.spaces ?? []) {
+    const list = given((a) => a.spaceId !== null && names.space.get(a.spaceId) === entry.name);
+    if (list.length > 0) entry.mcpServers = list;
+  }
+  for (const entry of file.agents ?? []) {
+    const list = given((a) => a.agentId !== null && names.agent.get(a.agentId) === entry.name);
+    if (list.length > 0) entry.mcpServers = list;
+  }
 }
 
 /** Ids to names: the workspace file names agents, members and spaces, never their ids. */

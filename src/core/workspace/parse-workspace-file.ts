@@ -41,6 +41,10 @@ function toIssues(issue: z.core.$ZodIssue, root: unknown): Issue[] {
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: 'unknown key' }));
   }
+  // A map's key (`env`, `headers`) that breaks its rule: say the rule, not "Invalid key".
+  if (issue.code === 'invalid_key' && issue.issues[0] !== undefined) {
+    return [{ path: formatPath(issue.path), message: issue.issues[0].message }];
+  }
   if (issue.code === 'invalid_value' && issue.values.length > 0) {
     const allowed = issue.values.map((v) => String(v)).join(', ');
     return [{ path: formatPath(issue.path), message: `must be one of: ${allowed}` }];
@@ -80,7 +84,12 @@ function duplicateIssues(file: WorkspaceFile): Issue[] {
     ...duplicates(file.skills, 'skills', 'name', (s) => s.name),
     ...duplicates(file.spaces, 'spaces', 'name', (s) => s.name),
     ...duplicates(file.guardrails, 'guardrails', 'action', (g) => `${g.scope} ${g.action}`),
+    ...duplicates(file.mcpServers, 'mcpServers', 'name', (s) => s.name),
+    ...(file.agents ?? []).flatMap((agent, i) =>
+      duplicates(agent.mcpServers, `agents[${i}].mcpServers`, '', (n) => n),
+    ),
     ...(file.spaces ?? []).flatMap((space, i) => [
+      ...duplicates(space.mcpServers, `spaces[${i}].mcpServers`, '', (n) => n),
       ...duplicates(space.participants, `spaces[${i}].participants`, '', (p) => p),
       ...duplicates(space.repos, `spaces[${i}].repos`, '', (r) => r.toLowerCase()),
       ...duplicates(space.channels, `spaces[${i}].channels`, '', (c) => JSON.stringify(c)),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mcpServerEntrySchema, mcpServerNameSchema } from '../mcp/mcp-server-entry';
 import { ADAPTER_IDS, SILENCE_TIMEOUT_RANGE } from '../model/agent';
 import { GUARDRAIL_ACTIONS, GUARDRAIL_DECISIONS } from '../model/guardrail';
 import { MEMBER_ROLES } from '../model/member';
@@ -23,6 +24,12 @@ const snowflake = z
 const slackId = (prefix: string, what: string, example: string) =>
   z.string().regex(new RegExp(`^[${prefix}][A-Z0-9]{2,}$`), `must be a Slack ${what} id such as ${example}`);
 
+/** E1: servers given to an agent or a space, by the names `mcpServers` declares. */
+const mcpServerNames = z.array(mcpServerNameSchema).meta({
+  description:
+    'E1: MCP servers (names declared under mcpServers) whose tools this gets; a turn gets its agent’s and its space’s.',
+});
+
 const silenceRule = `must be ${SILENCE_TIMEOUT_RANGE.min}..${SILENCE_TIMEOUT_RANGE.max}`;
 
 export const agentEntrySchema = z
@@ -44,6 +51,7 @@ export const agentEntrySchema = z
     reportsTo: slug.optional(),
     avatarUrl: z.url('must be an http(s) URL').optional(),
     command: z.string().min(1).optional(),
+    mcpServers: mcpServerNames.optional(),
   })
   .superRefine((agent, ctx) => {
     if (agent.command !== undefined && agent.adapter !== 'command') {
@@ -114,6 +122,7 @@ export const spaceEntrySchema = z.strictObject({
     .array(z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'must be a GitHub repository "owner/name"'))
     .optional(),
   channels: z.array(channelEntrySchema).optional(),
+  mcpServers: mcpServerNames.optional(),
 });
 
 export const GUARDRAIL_SCOPE_PATTERN = /^(workspace|agent:[a-z0-9][a-z0-9_-]*|space:[a-z0-9][a-z0-9_-]*)$/;
@@ -222,6 +231,13 @@ export const workspaceFileSchema = z
       .optional(),
     budgets: z.array(budgetEntrySchema).optional(),
     relays: relaysEntrySchema.optional(),
+    mcpServers: z
+      .array(mcpServerEntrySchema)
+      .meta({
+        description:
+          'E1: the MCP servers the workspace declares (the whole list: a server left out is removed); give them to spaces and agents by name.',
+      })
+      .optional(),
   })
   .meta({
     title: 'Summon workspace',
@@ -238,3 +254,4 @@ export type ChannelEntry = z.infer<typeof channelEntrySchema>;
 export type GuardrailEntry = z.infer<typeof guardrailEntrySchema>;
 export type SandboxEntry = z.infer<typeof sandboxEntrySchema>;
 export type BudgetEntry = z.infer<typeof budgetEntrySchema>;
+export type { McpServerEntry } from '../mcp/mcp-server-entry';

@@ -11,9 +11,11 @@ import { gitCredentialRepository } from './repositories/git-credential-repositor
 import { gitPushRepository } from './repositories/git-push-repository';
 import { guardrailRuleRepository } from './repositories/guardrail-rule-repository';
 import { inboxRepository } from './repositories/inbox-repository';
+import { mcpOAuthRepository } from './repositories/mcp-oauth-repository';
 import { mcpServerRepository } from './repositories/mcp-server-repository';
 import { memberInviteRepository } from './repositories/member-invite-repository';
 import { memberRepository } from './repositories/member-repository';
+import { memberTokenRepository } from './repositories/member-token-repository';
 import { messageRepository } from './repositories/message-repository';
 import { outboxRepository } from './repositories/outbox-repository';
 import { platformBindingRepository } from './repositories/platform-binding-repository';
@@ -64,6 +66,7 @@ const REPOSITORIES = {
   gitPushes: gitPushRepository,
   outbox: outboxRepository,
   memberInvites: memberInviteRepository,
+  memberTokens: memberTokenRepository,
   channelCursors: channelCursorRepository,
   inbox: inboxRepository,
   checkpoints: runCheckpointRepository,
@@ -73,6 +76,7 @@ const REPOSITORIES = {
   turnReads: turnReadRepository,
   routingReads: routingReadRepository,
   mcpServers: mcpServerRepository,
+  mcpOAuth: mcpOAuthRepository,
 } satisfies { [K in Exclude<keyof StoreTx, 'runs'>]: (manager: EntityManager) => StoreTx[K] };
 
 /** What each transaction holds: its entity manager and the repositories it has made so far. */

@@ -1,4 +1,4 @@
-import { envReference } from '../../../src/core/mcp/env-reference';
+import { envReference } from '../../../src/core/mcp/env-references';
 import type { McpServerSpec } from '../../../src/core/model/mcp/mcp-server';
 import type { StoreTx } from '../../../src/core/ports/store';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
@@ -102,6 +102,8 @@ describe.each(DATABASE_KINDS)('the MCP server store on %s (E1)', (kind) => {
 
   it('E1 stores a name only as a slug of at most 24 characters', async () => {
     for (const name of ['Upper', 'x'.repeat(25), '-lead'])
-      await expect(inWs((tx) => tx.mcpServers.save(ws, stdio(name)))).rejects.toThrow();
+      await expect(inWs((tx) => tx.mcpServers.save(ws, stdio(name)))).rejects.toThrow(
+        'A value is outside what is allowed (ck_mcp_servers_name).',
+      );
   });
 });

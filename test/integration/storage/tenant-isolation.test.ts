@@ -6,6 +6,7 @@ import { agentFields, type SeededWorkspace, seedWorkspace } from './workspace-fi
 const TENANT_TABLES = [
   'platform_bindings',
   'members',
+  'member_tokens',
   'agents',
   'skills',
   'spaces',
@@ -20,6 +21,9 @@ const TENANT_TABLES = [
   'outbox',
   'mcp_servers',
   'mcp_server_assignments',
+  // E5: MCP servers' OAuth tokens and pending links.
+  'mcp_oauth_tokens',
+  'mcp_oauth_pending',
 ];
 
 const codeOf = async (promise: Promise<unknown>): Promise<string> => {

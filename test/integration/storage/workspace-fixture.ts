@@ -1,4 +1,4 @@
-import { envReference } from '../../../src/core/mcp/env-reference';
+import { envReference } from '../../../src/core/mcp/env-references';
 import type { AgentFields, SpaceFields } from '../../../src/core/model/records';
 import type { NewRun } from '../../../src/core/ports/store';
 import type { SqlStore, SqlStoreTx } from '../../../src/storage/store/sql-store';
@@ -222,6 +222,8 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
       codeHash: `hash-of-${slug}`,
       expiresAt: new Date(Date.now() + 60_000),
     });
+    // E6: a member's personal token (its hash).
+    await tx.memberTokens.insert(ws, { memberId: member.id, tokenHash: `token-hash-of-${slug}` });
     // R1: a key pair, an offer, a pairing with a nonce seen, and the relay settings.
     await tx.relays.keyPair(ws, () => ({ publicKey: `public-${slug}`, privateKey: `private-${slug}` }));
     await tx.relays.insertOffer(ws, { secretHash: `offer-${slug}`, level: 'prompt', expiresAt: new Date() });
@@ -246,6 +248,23 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
     });
     await tx.mcpServers.assign(ws, { spaceId: space.id }, ['tracker']);
     await tx.mcpServers.assign(ws, { agentId: agent.id }, ['tracker']);
+    // E5: a server's client registration, the member's and the workspace's tokens, a pending link.
+    await tx.mcpOAuth.saveClient(ws, 'linear', `sealed-client-${slug}`);
+    for (const memberId of [member.id, null]) {
+      await tx.mcpOAuth.saveTokens(
+        ws,
+        { server: 'linear', memberId },
+        { sealed: `sealed-tokens-${slug}`, expiresAt: new Date() },
+      );
+    }
+    await tx.mcpOAuth.insertPending(ws, {
+      server: 'linear',
+      serverUrl: 'https://mcp.linear.example/mcp',
+      memberId: member.id,
+      stateHash: `state-${slug}`,
+      sealedVerifier: `sealed-verifier-${slug}`,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     return {
       workspaceId: ws,
       memberId: member.id,

@@ -33,6 +33,7 @@ describe('schema/workspace.schema.json', () => {
       'skillReview',
       'budgets',
       'relays',
+      'mcpServers',
     ]);
     expect(schema.required).toEqual(['workspace']);
   });

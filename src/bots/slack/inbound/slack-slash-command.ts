@@ -26,6 +26,8 @@ export function registerSlashCommand(
         channelId: command.channel_id,
         userId: command.user_id,
         now: deps.now(),
+        // E6: Slack's direct-message channels are the ones whose ids start with D.
+        direct: command.channel_id.startsWith('D'),
       });
       await ack({ response_type: 'ephemeral', text });
     } catch (error) {
