@@ -7,6 +7,7 @@ import type { Platform } from '../core/model/platform';
 import type { ChatEngine, InboxChatEngine } from '../core/ports/chat-engine';
 import type { ChatPlatform } from '../core/ports/chat-platform';
 import type { RunnerResolver } from '../core/ports/runner';
+import type { WaitSignals } from '../core/ports/wait-signals';
 import type { RelayInbound } from '../core/relays/relay-inbound';
 import { startEngine } from './engine-runtime';
 import { frontEndServices } from './front-end-services';
@@ -23,6 +24,8 @@ export interface ChatFrontEnds {
   engine: ChatEngine;
   /** E6: the platforms that started, by name: where `/mcp` opens a thread. */
   platformPorts: ReadonlyMap<Platform, ChatPlatform>;
+  /** E6, T1: the engine's wait signals: `/mcp` waits for a run's end on them. */
+  signals: WaitSignals;
   close(): Promise<void>;
 }
 
@@ -87,6 +90,7 @@ export async function startChatFrontEnds(
     relayInbound: engine.relayInbound,
     engine: engine.engine,
     platformPorts: new Map(started.map((f) => [f.platform.platform, f.platform])),
+    signals: engine.signals,
     handleHttp: (request, response) =>
       role !== 'worker' && started.some((f) => f.handleHttp?.(request, response) === true),
     close: async () => {

@@ -1,5 +1,6 @@
 import { FolderAttachmentShelf } from '../adapters/attachments/folder-attachment-shelf';
 import type { RunEgressProxies } from '../adapters/egress-proxy/run-egress-proxies';
+import type { McpClientPool } from '../adapters/mcp/mcp-client-pool';
 import { meteredRunners } from '../adapters/metrics/metered-runners';
 import { EventLoopLoad } from '../adapters/process/event-loop-load';
 import { createJobQueue } from '../adapters/queue/create-job-queue';
@@ -29,6 +30,7 @@ import { InProcessWaitSignals } from '../core/waits/in-process-wait-signals';
 import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limiter';
 import { createEgressProxies } from './egress-runtime';
 import { createPullRequests, createRunWorkspace } from './git-gateway-runtime';
+import { createMcpClients } from './mcp-clients-runtime';
 
 import type { Runtime } from './runtime';
 import { logSandboxStatus } from './sandbox-status';
@@ -42,6 +44,8 @@ export interface EngineRuntime {
   relayInbound: RelayInbound;
   /** A10: what agents without an adapter run on (discovered at start); absent when runners were handed in. */
   model?: DiscoveredModel;
+  /** T1: the engine's wait signals (a run's end, a decision), for waits outside the engine (E6). */
+  signals: WaitSignals;
   close(): Promise<void>;
 }
 
@@ -59,6 +63,8 @@ export interface StartEngineOptions {
   activity?: RunActivityBoard;
   /** `web`: routes the inbox, runs no turns; `worker`: runs turns, routes nothing; default `all`. */
   role?: ServeRole;
+  /** E2: default: Summon's MCP client in a process that runs turns; null: none. */
+  mcp?: McpClientPool | null;
 }
 
 /** What the engine shares with the rest of the process: its queue, Redis, waits and limits. */
@@ -70,6 +76,8 @@ interface EngineBackends {
   egress: RunEgressProxies | null;
   model: DiscoveredModel | undefined;
   relays: RelayHttpClient | undefined;
+  /** E2: the MCP servers' connections of this process's turns (none in a `web` process). */
+  mcp: McpClientPool | null;
 }
 
 /**
@@ -86,7 +94,7 @@ export async function startEngine(
   await logSandboxStatus(runtime);
   const role = options.role ?? 'all';
   const backends = await engineBackends(runtime, options, role);
-  const { queue, redis, waits, egress, model } = backends;
+  const { queue, redis, waits, egress, model, mcp } = backends;
   const engine = createTurnEngine(runtime, platforms, options, backends);
   // T3: the store's connections opened and their hot statements prepared before the first
   // turn or routed row, so a burst soon after the start costs what steady traffic does.
@@ -109,10 +117,13 @@ export async function startEngine(
   return {
     engine,
     relayInbound,
+    signals: waits,
     ...(model === undefined ? {} : { model }),
     close: async () => {
       runtime.engineApprovals.detach(engine);
       await engine.close();
+      // E3: every MCP server process ends with the engine.
+      await mcp?.close();
       await egress?.closeAll();
       if (waits instanceof RedisWaitSignals) await waits.close();
       await redis?.quit();
@@ -156,7 +167,10 @@ async function engineBackends(
           publicUrl: config.publicUrl,
           defaultModel: model !== undefined && 'model' in model ? (model.model ?? null) : null,
         });
-  return { queue, redis, rateLimiter, waits, egress, model, relays };
+  // E2: Summon is the MCP client of built-in turns; a web process runs none.
+  const mcp =
+    options.mcp !== undefined ? options.mcp : role === 'web' ? null : createMcpClients(config, logger);
+  return { queue, redis, rateLimiter, waits, egress, model, relays, mcp };
 }
 
 /** The turn engine's dependencies, each a default of the runtime unless handed in. */
@@ -164,7 +178,7 @@ function createTurnEngine(
   runtime: Runtime,
   platforms: ReadonlyMap<Platform, ChatPlatform>,
   options: StartEngineOptions,
-  { queue, rateLimiter, waits, egress, model, relays }: EngineBackends,
+  { queue, rateLimiter, waits, egress, model, relays, mcp }: EngineBackends,
 ): TurnEngine {
   const { config, logger } = runtime;
   return new TurnEngine({
@@ -188,6 +202,8 @@ function createTurnEngine(
     // M9, G3: runs in spaces with repositories work in their worktrees through the gateway.
     ...withWorkspaces(options.workspaces === undefined ? createRunWorkspace(runtime) : options.workspaces),
     ...(egress === null ? {} : { egress }),
+    // E1: the MCP servers' tools of built-in turns, listed at each turn's start.
+    ...(mcp === null ? {} : { mcp: { clients: mcp } }),
     rateLimiter,
     directory: runtime.directory,
     // P13: attached files the model is not shown are kept in the run's working folder.

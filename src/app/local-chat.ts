@@ -35,6 +35,7 @@ export async function runLocalChat(
   const detachMcp = options.mcpChat?.attach({
     engine: engine.engine,
     platforms: new Map([['terminal', platform]]),
+    signals: engine.signals,
   });
   // SIGTERM / SIGINT end the chat like `/quit`: the engine then closes gracefully (turns in
   // progress finish or go back to the queue) instead of the process dying mid-turn.

@@ -73,7 +73,8 @@ export async function startServer(
     const relayServer = chat === null || config.role === 'worker' ? null : createRelayServer(runtime, chat);
     // E6: Summon as an MCP server for members' personal tokens, where people's requests are served.
     const mcpChat = config.role === 'worker' ? null : new McpChatSlot();
-    if (chat !== null) mcpChat?.attach({ engine: chat.engine, platforms: chat.platformPorts });
+    if (chat !== null)
+      mcpChat?.attach({ engine: chat.engine, platforms: chat.platformPorts, signals: chat.signals });
     const mcp = mcpChat === null ? null : createMcpEndpoint(runtime, mcpChat);
     // E5: where authorization servers send people back, on the web role.
     const mcpOAuth = config.role === 'worker' ? null : createMcpOAuth(runtime);

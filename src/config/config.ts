@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { gatewayUrlProblem } from './gateway-url';
+import { type McpConfig, parseMcpConfig } from './mcp-config';
 import { parseSecretKey } from './secret-key';
 import { parseServeRole, type ServeRole } from './serve-role';
 
@@ -42,6 +43,8 @@ export interface Config {
   discord: DiscordConfig;
   /** X1–X4: how agents' commands (bash, CLI agents) are confined. */
   sandbox: SandboxConfig;
+  /** E2, E3: Summon's MCP client (idle connections, call timeout). */
+  mcp: McpConfig;
 }
 
 /** X4: the sandbox is on unless `SUMMON_SANDBOX=off`; any other value than on/off is an error. */
@@ -131,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     role: parseServeRole(env.SUMMON_ROLE),
     deadAfterMs: parseDeadAfter(env.SUMMON_DEAD_AFTER_MS),
     outboxGiveUpMs: parseOutboxGiveUp(env.SUMMON_OUTBOX_GIVE_UP_HOURS),
+    mcp: parseMcpConfig(env),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
     secretKey: parseSecretKey(env.SUMMON_SECRET_KEY),
     models: {

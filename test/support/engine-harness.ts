@@ -9,6 +9,7 @@ import { TerminalChat, TerminalPlatform, type ThreadEntry } from '../../src/bots
 import type { TurnToolKit } from '../../src/core/engine/engine-deps';
 import { DEFAULT_TIMINGS, type EngineTimings } from '../../src/core/engine/engine-timings';
 import type { RunJob } from '../../src/core/engine/run-job';
+import type { McpToolsDeps } from '../../src/core/engine/tool-kit/tool-kit-deps';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
 import type { RunRecord } from '../../src/core/model/records';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
@@ -52,6 +53,8 @@ export interface EngineParts {
   metrics?: Metrics;
   workspaces?: RunWorkspace;
   egress?: EgressProxies;
+  /** E1, E2: Summon's MCP client and the turns' servers. */
+  mcp?: McpToolsDeps;
 }
 
 /**
@@ -103,6 +106,8 @@ export async function openEngineHarness(
     metrics?: Metrics;
     /** The store each engine is given, from the test database's (a test's own failures in front of it). */
     wrapStore?: (store: Store) => Store;
+    /** E1, E2: Summon's MCP client and the turns' servers. */
+    mcp?: McpToolsDeps;
   } = {},
 ) {
   const db = await openTestDatabase(
@@ -163,6 +168,7 @@ export async function openEngineHarness(
       ...(options.egress === undefined ? {} : { egress: options.egress }),
       ...(options.logger === undefined ? {} : { logger: options.logger }),
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+      ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
     });
   let engine = newEngine(runner);
   const peers: TurnEngine[] = [];

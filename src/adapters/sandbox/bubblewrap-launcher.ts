@@ -105,7 +105,7 @@ export class BubblewrapLauncher implements ProcessLauncher {
         etcDir: this.state.etc,
         forwardsDir: callDir,
         hostsFile,
-        workingDir: policy.workingDir,
+        workingDir: policy.startDir ?? policy.workingDir,
         writable: mounts([policy.workingDir, ...policy.writablePaths]),
         readOnly: mounts(policy.readOnlyPaths),
         uid,

@@ -31,8 +31,10 @@ export interface SandboxLimits {
 export interface SandboxPolicy {
   /** T1, T3: the run the call is of; its process slot is held for that run (`ProcessSlots`). */
   runId?: string;
-  /** Where the command starts; visible and writable at the same path. */
+  /** Visible and writable at the same path; where the command starts unless `startDir` says otherwise. */
   workingDir: string;
+  /** E3: where the command starts instead (an MCP server's `cwd`, visible through `readOnlyPaths`). */
+  startDir?: string;
   /** Visible and writable at the same path (M9: the space's checkouts, the agent's folder). */
   writablePaths: readonly string[];
   /** Visible read-only at the same path (skills the overlay links to, the agent's binary). */

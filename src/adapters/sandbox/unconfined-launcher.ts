@@ -39,7 +39,7 @@ export class UnconfinedLauncher implements ProcessLauncher {
     const [file, ...args] = argv;
     try {
       const child = spawn(file, args, {
-        cwd: policy.workingDir,
+        cwd: policy.startDir ?? policy.workingDir,
         env: { ...policy.env },
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],

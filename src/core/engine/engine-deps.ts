@@ -22,7 +22,7 @@ import type { WorkspaceDirectory } from '../ports/workspace-directory';
 import type { EngineTimings } from './engine-timings';
 import type { LocalLanes } from './routing/wake-run';
 import type { RunJob } from './run-job';
-import type { TurnToolKit } from './tool-kit/tool-kit-deps';
+import type { McpToolsDeps, TurnToolKit } from './tool-kit/tool-kit-deps';
 import type { TurnWrites } from './turn/turn-writes';
 import type { TurnSlots } from './waits/turn-slots';
 
@@ -49,6 +49,8 @@ export interface EngineDeps {
    * the tool kit classifies each command's text.
    */
   egress?: EgressProxies;
+  /** E1, E2: the MCP servers' tools of built-in turns (Summon's MCP client); absent: none. */
+  mcp?: McpToolsDeps;
   /** A13: told each run event and each run's end, so presence can be shown (App Home). */
   activity?: RunActivityBoard;
   rateLimiter: PairRateLimiter;

@@ -11,6 +11,7 @@ import { RetryingStore } from '../outage/retrying-store';
 import type { ChatEngine, IngestOutcome, PlatformActor, ReceiveOutcome } from '../ports/chat-engine';
 import type { InboundMessage } from '../ports/chat-platform';
 import type { InboxDecoder } from '../ports/inbox-decoder';
+import type { WaitSignals } from '../ports/wait-signals';
 import { InProcessWaitSignals } from '../waits/in-process-wait-signals';
 import { actOnCard } from './actions/card-actions';
 import { approvalState, expireDueApprovals, openApproval } from './approvals/approvals';
@@ -37,6 +38,11 @@ export class TurnEngine implements ChatEngine {
   private readonly lanes: LaneWorker;
   /** T4: the front ends' inbound events, stored before the ack and routed from here. */
   private readonly inbox: InboxRouter<RoutedMessage>;
+
+  /** T1: the signals this engine's waits listen on (a run's end, a decision), for waits beside it (E6). */
+  get signals(): WaitSignals {
+    return this.deps.waits;
+  }
 
   constructor(setup: EngineSetup) {
     const { tools, ...given } = setup;

@@ -3,15 +3,11 @@ import { canStartWork } from '../model/member';
 import type { Platform } from '../model/platform';
 import type { ChatEngine } from '../ports/chat-engine';
 import type { ChatPlatform, InboundMessage } from '../ports/chat-platform';
-import { startTimer } from '../ports/clock';
 import type { AskOutcome, McpCaller } from '../ports/member-tools';
 import type { StoreTx } from '../ports/store';
-import {
-  DEFAULT_ASK_POLL_MS,
-  DEFAULT_ASK_WAIT_MS,
-  type McpChat,
-  type MemberToolsDeps,
-} from './member-tools-deps';
+import { type WaitSignals, waitTopics } from '../ports/wait-signals';
+import { awaitSignal } from '../waits/await-signal';
+import { DEFAULT_ASK_WAIT_MS, type McpChat, type MemberToolsDeps } from './member-tools-deps';
 import { accountOn, findReachable, noAccountOn, reachableSpaces } from './reachable-spaces';
 
 /** Where the turn is asked: the space's channel on a running platform, as the member. */
@@ -66,6 +62,7 @@ export async function askAgent(
     return { kind: 'failed', agent: place.agentName, reason: runId.reason, thread };
   return waitForRun(
     deps,
+    chat.signals,
     { workspaceId: caller.workspace.id, runId, agent: place.agentName, thread },
     signal,
   );
@@ -147,40 +144,35 @@ async function threadRef(platform: ChatPlatform, thread: string): Promise<string
   return link ?? thread;
 }
 
-/** Reads the run until it ends, the wait is over or the request is gone (T5: it may run elsewhere). */
+/**
+ * Waits for the run's end, the end of the wait, or the request going away (T1: no polling — the
+ * run's end is notified in whichever process ran it, T5; the stored run stays the truth).
+ */
 async function waitForRun(
   deps: MemberToolsDeps,
+  signals: WaitSignals,
   target: { workspaceId: string; runId: string; agent: string; thread: string },
   signal: AbortSignal,
 ): Promise<AskOutcome> {
   const { agent, thread } = target;
-  const deadline = deps.clock.now().getTime() + (deps.askWaitMs ?? DEFAULT_ASK_WAIT_MS);
-  while (!signal.aborted && deps.clock.now().getTime() < deadline) {
-    const ended = await deps.store.inWorkspace(target.workspaceId, async (tx) => {
-      const run = await tx.runs.findById(target.runId);
-      if (run === null || (run.status !== 'succeeded' && run.status !== 'failed')) return null;
-      const reply = run.replyMessageId === null ? null : await tx.messages.findById(run.replyMessageId);
-      return { run, reply: reply?.text ?? null };
-    });
-    if (ended?.reply != null) return { kind: 'replied', agent, reply: ended.reply, thread };
-    if (ended != null) {
-      const reason = ended.run.error ?? 'The turn ended without a reply.';
-      return { kind: 'failed', agent, reason, thread };
-    }
-    await pause(deps, signal, deps.askPollMs ?? DEFAULT_ASK_POLL_MS);
-  }
-  return { kind: 'still-working', agent, thread };
-}
-
-/** Waits `ms` on the deps' clock, or less when the request is aborted. */
-function pause(deps: MemberToolsDeps, signal: AbortSignal, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      cancel();
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const cancel = startTimer(deps.clock, done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
+  const until = new Date(deps.clock.now().getTime() + (deps.askWaitMs ?? DEFAULT_ASK_WAIT_MS));
+  const outcome = await awaitSignal(
+    { signals, clock: deps.clock },
+    {
+      topic: waitTopics.run(target.runId),
+      until,
+      signal,
+      check: () =>
+        deps.store.inWorkspace(target.workspaceId, async (tx) => {
+          const run = await tx.runs.findById(target.runId);
+          if (run === null || (run.status !== 'succeeded' && run.status !== 'failed')) return null;
+          const reply = run.replyMessageId === null ? null : await tx.messages.findById(run.replyMessageId);
+          return { error: run.error, reply: reply?.text ?? null };
+        }),
+    },
+  );
+  if (outcome.state !== 'ready') return { kind: 'still-working', agent, thread };
+  const { reply, error } = outcome.value;
+  if (reply !== null) return { kind: 'replied', agent, reply, thread };
+  return { kind: 'failed', agent, reason: error ?? 'The turn ended without a reply.', thread };
 }

@@ -12,6 +12,17 @@ export interface TurnToolsScope {
   conversation: ConversationRecord;
   workingDir: string;
   skills: readonly SkillRecord[];
+  /**
+   * A9, E1: the runner offers `specs` to a model (the built-in loops): only then are the MCP
+   * servers' tools listed for the turn (a CLI agent reaches them through Summon's endpoint).
+   */
+  modelTools?: boolean;
+  /** E5: the member whose message started the turn (MCP calls are made for them); null: none. */
+  memberId?: string | null;
+  /** The turn's signal (E1: listing the MCP servers' tools stops with the turn). */
+  signal?: AbortSignal;
+  /** E1: a row on the turn's status card (a declared MCP server that is unavailable, and why). */
+  cardRow?: (line: string) => void;
   /** A12: a tool starts (true) or ends (false) waiting; the run's silence watch is held meanwhile. */
   onWaiting?: (waiting: boolean) => void;
   /** M9, G3: the run's worktrees and git environment; null/absent outside a space with repos. */
@@ -31,6 +42,6 @@ export type ResumedWait = CheckpointAwait & { callId: string };
 /**
  * A9: one `TurnTools` per run (surface from the space mode, guardrails per call). The engine
  * calls it with the turn alone: whatever the tools need of the engine was bound when the
- * engine was built.
+ * engine was built. E1: asynchronous, since a turn's MCP tools are listed at its start.
  */
-export type TurnToolsFactory = (scope: TurnToolsScope) => TurnTools;
+export type TurnToolsFactory = (scope: TurnToolsScope) => TurnTools | Promise<TurnTools>;

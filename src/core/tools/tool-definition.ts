@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { GuardrailAction } from '../model/guardrail';
+import type { McpCallSubject } from '../model/mcp/mcp-call';
 import type { AgentRecord, SkillRecord, SpaceRecord } from '../model/records';
 import type { SpaceMode } from '../model/space';
 import type { RunEgress } from '../ports/egress';
@@ -36,32 +37,44 @@ export interface ToolDefinition<Input = unknown> {
   description: string;
   /** Parses the model's input; the JSON Schema offered to the model is derived from it. */
   input: z.ZodType<Input>;
-  /** E1, E2: `mcp` for a tool of a declared MCP server (carried into its `ToolSpec`). */
-  source?: 'mcp';
+  /**
+   * E1: the JSON Schema offered to the model as given, instead of the one derived from `input`
+   * (an MCP server's tool: its own schema reaches the model unchanged; the server checks it).
+   */
+  inputJsonSchema?: Record<string, unknown>;
   /** A9: `read` tools exist in every mode; `write` tools only in `chat`. */
   access: 'read' | 'write';
   /** The space modes that offer this tool (still filtered by `access`). */
   modes: readonly SpaceMode[];
   /** G1: the guardrail actions a call stands for; empty = not gated. Pure. */
   classify(input: Input): readonly GuardrailAction[];
+  /** E4: an MCP tool's call (server, tool, arguments, read-only), for the guard and its card. */
+  mcp?: (input: Input) => McpCallSubject;
   /** Runs the call; failures are sentences in the outcome, never thrown. */
   run(input: Input, scope: ToolScope, signal: AbortSignal): Promise<ToolOutcome>;
 }
 
 export const ALL_MODES: readonly SpaceMode[] = ['chat', 'plan', 'review'];
 
-/** The JSON Schema a model sees for a tool's input (draft 2020-12, without the `$schema` tag). */
+/**
+ * The JSON Schema a model sees for a tool's input (draft 2020-12, without the `$schema` tag).
+ * E2: a tool with an MCP call subject is marked `mcp` (what Summon's endpoint offers CLI agents).
+ */
 export function toolSpec(definition: AnyToolDefinition): ToolSpec {
+  const source = definition.mcp === undefined ? {} : { source: 'mcp' as const };
+  if (definition.inputJsonSchema !== undefined) {
+    return {
+      name: definition.name,
+      description: definition.description,
+      inputSchema: definition.inputJsonSchema,
+      ...source,
+    };
+  }
   const { $schema: _drop, ...schema } = z.toJSONSchema(definition.input as z.ZodType) as Record<
     string,
     unknown
   >;
-  return {
-    name: definition.name,
-    description: definition.description,
-    inputSchema: schema,
-    ...(definition.source === undefined ? {} : { source: definition.source }),
-  };
+  return { name: definition.name, description: definition.description, inputSchema: schema, ...source };
 }
 
 /** Builds a definition with its input type inferred from the schema. */

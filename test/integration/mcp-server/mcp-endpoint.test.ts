@@ -42,11 +42,10 @@ describe('E6 Summon as an MCP server', () => {
     if (engine === null) throw new Error('the harness has no engine');
     const tools = new MemberToolsService({
       store: h.store,
-      chat: () => ({ engine, platforms: new Map([['slack', h.front.platform]]) }),
+      chat: () => ({ engine, platforms: new Map([['slack', h.front.platform]]), signals: engine.signals }),
       clock: systemClock,
       logger,
       newId: randomUUID,
-      askPollMs: 25,
       ...options,
     });
     const endpoint = new McpHttpEndpoint({ tools, logger, version: 'test' });

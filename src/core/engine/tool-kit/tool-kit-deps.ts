@@ -1,4 +1,5 @@
 import type { EgressProxies } from '../../ports/egress';
+import type { McpClients } from '../../ports/mcp-clients';
 import type { TurnToolsFactory } from '../../ports/turn-tools-factory';
 import type { AgentToolDeps } from '../agent-tools/agent-tool-deps';
 
@@ -9,6 +10,13 @@ import type { AgentToolDeps } from '../agent-tools/agent-tool-deps';
 export interface ToolKitDeps extends AgentToolDeps {
   /** X2: present when commands run in the sandbox; the proxy decides `network` per host. */
   egress?: EgressProxies;
+  /** E1, E2: the MCP servers' tools for built-in turns, called through Summon; absent: none. */
+  mcp?: McpToolsDeps;
+}
+
+/** E1, E2: Summon's MCP client for the turns' declared servers (`mcpServers.forTurn`). */
+export interface McpToolsDeps {
+  clients: McpClients;
 }
 
 /**

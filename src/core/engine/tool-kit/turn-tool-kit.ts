@@ -11,6 +11,7 @@ import { toolSurface } from '../../tools/tool-surface';
 import { type AgentToolTimings, agentTools, DEFAULT_AGENT_TOOL_TIMINGS } from '../agent-tools';
 import { type GuardedCall, guardCall } from './guard-call';
 import { createHostAuthorizer, createRunReachCheck } from './host-authorizer';
+import { mcpTurnTools } from './mcp-turn-tools';
 import type { ToolKitDeps, TurnToolKit } from './tool-kit-deps';
 
 /** Decides a call's guarded actions before it runs (G1, G2, G4); `durable`: its checkpoint's approval (T2). */
@@ -18,7 +19,7 @@ type Guard = (
   summary: string,
   actions: readonly GuardrailAction[],
   signal: AbortSignal,
-  durable?: Pick<GuardedCall, 'checkpointed' | 'approvalId'>,
+  durable?: Pick<GuardedCall, 'checkpointed' | 'approvalId' | 'mcp'>,
 ) => Promise<ToolAuthorization>;
 
 /** X2, G5: which actions are decided elsewhere (the egress proxy, the git gateway). */
@@ -34,13 +35,15 @@ export function createToolKit(
   options: { agentTools?: Partial<AgentToolTimings> } = {},
 ): TurnToolKit {
   const timings = { ...DEFAULT_AGENT_TOOL_TIMINGS, ...options.agentTools };
-  return (deps) => (turn) => {
+  return (deps) => async (turn) => {
     // M23, N13: the agent-to-agent tools need the engine, so they are built per turn. T2, A9:
     // `awaiting` hands the call a resumed turn was waiting in what it waited on.
     const awaiting = { current: undefined as ResumedWait | undefined };
     const surface = toolSurface(turn.space.mode, [
       ...definitions,
       ...agentTools({ deps, turn, timings, resumed: awaiting }),
+      // E1, A9: the MCP servers' tools (plan and review modes keep the read-only ones).
+      ...(await mcpTurnTools(deps, turn)),
     ]);
     const guard = guardFor(deps, turn);
     // X2: in the sandbox the run's egress proxy decides `network` for each host it is asked to
@@ -146,6 +149,8 @@ function callerFor(
       const decision = await guard(`${request.name}: ${summarizeCall(request)}`, actions, signal, {
         checkpointed: true,
         ...(resumed === undefined ? {} : { approvalId: resumed }),
+        // E4: an MCP call's server, tool and arguments decide and bind its approval.
+        ...(definition.mcp === undefined ? {} : { mcp: definition.mcp(parsed.data) }),
       });
       if (!decision.allowed) return { ok: false, output: decision.reason };
     }

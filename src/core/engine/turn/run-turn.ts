@@ -128,16 +128,22 @@ async function prepareRunner(
       withAttachments(await withRepoSkills(context.promptInput, context.trigger, workspace), attached),
     );
   // A9: the turn's tools, built from the space mode; every call passes the guardrails.
+  // E1: the MCP servers' tools are listed once, here; one that is unavailable is a card row.
   const tools =
     deps.tools === undefined
       ? NO_TOOLS
-      : deps.tools({
+      : await deps.tools({
           runId: run.id,
           agent,
           space: context.space,
           conversation: context.conversation,
           workingDir,
           skills: context.skills,
+          // T2, A9: the runners that checkpoint are the built-in loops, which offer tools to a model.
+          modelTools: runner.checkpoints === true,
+          memberId: context.trigger?.authorMemberId ?? null,
+          signal,
+          cardRow: (line) => reply.card.row(line),
           onWaiting: (waiting) => monitor.hold(waiting),
           workspace,
           ...(resume?.approval === undefined ? {} : { resumedApproval: resume.approval }),
