@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { AgentRecord } from '../../../core/model/records';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../../core/ports/runner';
 import { agentEnvironment, secretValuesOf } from '../../../core/tools/agent-environment';
 import { cliAgentEgress } from '../../egress-proxy/cli-agent-egress';
@@ -69,6 +70,11 @@ export class CommandRunner implements Runner {
       ...secretValuesOf(this.baseEnv),
       ...(options.secrets ?? []).filter((s): s is string => s !== undefined && s !== ''),
     ];
+  }
+
+  /** E2: Claude Code is given Summon's MCP endpoint (when its turn has MCP tools); other commands are not. */
+  mcpThroughEndpoint(agent: AgentRecord): boolean {
+    return isClaudeCode(agent.command?.trim() ?? '');
   }
 
   async *run(request: RunnerRequest): AsyncIterable<RunnerEvent> {
