@@ -178,7 +178,7 @@ describe('CommandRunner: a CLI agent’s MCP tools come through Summon’s endpo
     const tools = mcpTurnTools();
     tools.call = async (call) => {
       activeWhileWaiting = semaphore.active;
-      await new Promise((resolve) => setTimeout(resolve, 1500)); // longer than the silence allowed
+      await new Promise((resolve) => setTimeout(resolve, 5000)); // longer than the silence allowed
       return { ok: true, output: `approved ${call.name}` };
     };
     await ws.scenario([
@@ -191,7 +191,7 @@ describe('CommandRunner: a CLI agent’s MCP tools come through Summon’s endpo
         killGraceMs: 1000,
         mcpEndpoint: endpoint,
         launcher: new BubblewrapLauncher(semaphore),
-        silenceTimeoutMs: () => 500,
+        silenceTimeoutMs: () => 2500,
       }).run(
         runnerRequest(
           { agent: testAgent({ adapterId: 'command', command: CLAUDE_COMMAND }), system: '', prompt: 'go' },
