@@ -1,26 +1,30 @@
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { looksBinary } from '../../core/tools/binary-content';
+import { numberedLines, READ_LIMITS } from '../../core/tools/numbered-lines';
 import { ALL_MODES, defineTool } from '../../core/tools/tool-definition';
-import { capOutput } from './capped-output';
 import { confinePath } from './confined-path';
+import { fileFailure } from './file-failure';
 
-const MAX_READ_CHARS = 100_000;
 const MAX_LIST_ENTRIES = 500;
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
-
-const failure = (error: unknown, what: string) => {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return { ok: false, output: `No such file or directory: ${what}` };
-  if (code === 'EISDIR') return { ok: false, output: `${what} is a directory; use list_files.` };
-  if (code === 'ENOTDIR') return { ok: false, output: `${what} is not a directory.` };
-  return { ok: false, output: `Could not access ${what}: ${code ?? String(error)}` };
-};
+/** A16: larger files are read in windows through other tools; the whole file is never loaded past this. */
+const MAX_READ_FILE_BYTES = 16 * 1024 * 1024;
 
 export const readFileTool = defineTool({
   name: 'read_file',
-  description: 'Read a text file in your working directory. Long files are cut, and the cut is marked.',
-  input: z.object({ path: z.string().min(1).describe('Path relative to your working directory.') }),
+  description: `Read a text file in your working directory, with line numbers (number, tab, line). Without offset and limit it reads from the start, at most ${READ_LIMITS.maxLines} lines; the output says how to read on when it stops early.`,
+  input: z.object({
+    path: z.string().min(1).describe('Path relative to your working directory.'),
+    offset: z.number().int().min(1).optional().describe('The first line to read (1-based); 1 when absent.'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(`How many lines to read (at most ${READ_LIMITS.maxLines}).`),
+  }),
   access: 'read',
   modes: ALL_MODES,
   classify: () => [],
@@ -28,9 +32,25 @@ export const readFileTool = defineTool({
     const target = await confinePath(scope.workingDir, input.path, scope.linkedRoots);
     if (!target.ok) return { ok: false, output: target.reason };
     try {
-      return { ok: true, output: capOutput(await readFile(target.absolute, 'utf8'), MAX_READ_CHARS) };
+      const { size } = await stat(target.absolute);
+      if (size > MAX_READ_FILE_BYTES) {
+        return {
+          ok: false,
+          output: `${input.path} is ${size} bytes, more than read_file opens (${MAX_READ_FILE_BYTES}); use search to find the lines you need.`,
+        };
+      }
+      const content = await readFile(target.absolute);
+      // A16: numbered lines of a binary file would only spend the model's context.
+      if (looksBinary(content)) {
+        return {
+          ok: false,
+          output: `${input.path} is a binary file (it holds NUL bytes); read_file reads text.`,
+        };
+      }
+      // A16: a line window, numbered, bounded (numbered-lines.ts).
+      return { ok: true, output: numberedLines(content.toString('utf8'), input.offset, input.limit) };
     } catch (error) {
-      return failure(error, input.path);
+      return fileFailure(error, input.path);
     }
   },
 });
@@ -55,7 +75,7 @@ export const writeFileTool = defineTool({
       await scope.noteWrite?.(input.path);
       return { ok: true, output: `Wrote ${Buffer.byteLength(input.content)} bytes to ${input.path}.` };
     } catch (error) {
-      return failure(error, input.path);
+      return fileFailure(error, input.path);
     }
   },
 });
@@ -96,7 +116,7 @@ export const listFilesTool = defineTool({
         entries.length >= MAX_LIST_ENTRIES ? `\n[… listing stopped at ${MAX_LIST_ENTRIES} entries …]` : '';
       return { ok: true, output: entries.length === 0 ? '(empty folder)' : entries.join('\n') + more };
     } catch (error) {
-      return failure(error, requested);
+      return fileFailure(error, requested);
     }
   },
 });

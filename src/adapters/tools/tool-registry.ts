@@ -2,8 +2,11 @@ import { readSkillTool } from '../../core/tools/read-skill-tool';
 import { submitPlanTool } from '../../core/tools/submit-plan-tool';
 import type { AnyToolDefinition } from '../../core/tools/tool-definition';
 import { type BashToolOptions, bashTools } from './bash-tool';
+import { editFileTool } from './edit-file-tool';
 import { listFilesTool, readFileTool, writeFileTool } from './file-tools';
+import { globTool } from './glob-tool';
 import { openPullRequestTool, type PullRequestOpener } from './open-pull-request-tool';
+import { searchTool } from './search-tool';
 
 export interface BuiltinToolOptions {
   bash: BashToolOptions;
@@ -21,7 +24,10 @@ export function builtinTools(options: BuiltinToolOptions): AnyToolDefinition[] {
     ...bashTools(options.bash),
     readFileTool,
     writeFileTool,
+    editFileTool,
     listFilesTool,
+    searchTool,
+    globTool,
     readSkillTool,
     submitPlanTool,
     ...(options.pullRequests == null ? [] : [openPullRequestTool(options.pullRequests)]),

@@ -3,7 +3,7 @@ import type { ToolCall, ToolOutcome } from '../ports/turn-tools';
 const MAX_SUMMARY = 80;
 
 /** Input fields that say best what a call does, in order of preference. */
-const TELLING_FIELDS = ['command', 'path', 'name', 'skill', 'title'] as const;
+const TELLING_FIELDS = ['command', 'pattern', 'path', 'name', 'skill', 'title'] as const;
 
 /**
  * P9: the one-line status-card row of a tool call, e.g. `npm test` for bash or the path for

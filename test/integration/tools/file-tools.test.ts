@@ -32,7 +32,7 @@ describe('file tools, confined to the working directory', () => {
     expect(await readFile(path.join(work, 'src/app.ts'), 'utf8')).toBe('export {};\n');
     expect(await readFileTool.run({ path: 'src/app.ts' }, scope, signal)).toEqual({
       ok: true,
-      output: 'export {};\n',
+      output: '     1\texport {};',
     });
     expect(await listFilesTool.run({}, scope, signal)).toEqual({ ok: true, output: 'src/\nsrc/app.ts' });
   });
@@ -100,6 +100,38 @@ describe('file tools, confined to the working directory', () => {
     );
     expect(plain.ok).toBe(false);
     expect(written).toEqual(['repos/widgets/fix.txt']);
+  });
+
+  it('A16 read_file reads a line range, numbered, and says how to read on when it stops early', async () => {
+    const lines = Array.from({ length: 2500 }, (_, i) => `line ${i + 1}`);
+    await writeFile(path.join(work, 'long.txt'), `${lines.join('\n')}\n`);
+    const scope = toolScope(work, 'review');
+    expect(await readFileTool.run({ path: 'long.txt', offset: 10, limit: 2 }, scope, signal)).toEqual({
+      ok: true,
+      output: '    10\tline 10\n    11\tline 11\n[… lines 10–11 of 2500 shown; read on with offset 12 …]',
+    });
+    const whole = await readFileTool.run({ path: 'long.txt' }, scope, signal);
+    expect(whole.output.split('\n')).toHaveLength(2001);
+    expect(whole.output).toMatch(/^ {5}1\tline 1\n/);
+    expect(whole.output).toMatch(
+      /\n {2}2000\tline 2000\n\[… lines 1–2000 of 2500 shown \(the most one read returns\); read on with offset 2001 …\]$/,
+    );
+    expect((await readFileTool.run({ path: 'long.txt', offset: 2500 }, scope, signal)).output).toBe(
+      '  2500\tline 2500',
+    );
+    // A16: the window is bounded in bytes too (256 KB), whatever the line count.
+    await writeFile(path.join(work, 'wide.txt'), `${'y'.repeat(1500)}\n`.repeat(400));
+    const wide = await readFileTool.run({ path: 'wide.txt' }, scope, signal);
+    expect(Buffer.byteLength(wide.output)).toBeLessThanOrEqual(256 * 1024 + 200);
+    expect(wide.output).toMatch(/read on with offset \d+ …\]$/);
+  });
+
+  it('A16 read_file refuses a binary file with a sentence', async () => {
+    await writeFile(path.join(work, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));
+    expect(await readFileTool.run({ path: 'logo.png' }, toolScope(work), signal)).toEqual({
+      ok: false,
+      output: 'logo.png is a binary file (it holds NUL bytes); read_file reads text.',
+    });
   });
 
   it('a missing file is a sentence, not an exception', async () => {

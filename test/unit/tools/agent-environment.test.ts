@@ -46,6 +46,9 @@ describe('P9: one-line summaries of tool calls', () => {
     expect(summarizeCall({ input: { n: 1 } })).toBe('{"n":1}');
     expect(summarizeCall({ input: { command: 'x'.repeat(200) } })).toHaveLength(80);
     const call = { callId: 'c', name: 'bash', input: { command: 'ls' } };
+    // A16: a search or glob row shows its pattern rather than the folder it looked in.
+    expect(summarizeCall({ input: { pattern: 'TODO|FIXME', path: 'src' } })).toBe('TODO|FIXME');
+    expect(summarizeCall({ input: { path: 'src/a.ts', old_string: 'a', new_string: 'b' } })).toBe('src/a.ts');
     expect(summarizeOutcome(call, { ok: false, output: 'Exit code 2.\nls: nope' })).toBe(
       'bash: ls — Exit code 2.…',
     );

@@ -8,19 +8,37 @@ const tools = builtinTools({ bash: { env: {} } });
 const names = (mode: (typeof SPACE_MODES)[number]) => toolSurface(mode, tools).map((t) => t.name);
 
 describe('A9: the tool surface is built from the space mode', () => {
-  it('chat offers every tool but plan-only submit_plan', () => {
-    expect(names('chat')).toEqual(['bash', 'read_file', 'write_file', 'list_files', 'read_skill']);
+  it('A16 chat offers every tool (the coding tools among them) but plan-only submit_plan', () => {
+    expect(names('chat')).toEqual([
+      'bash',
+      'read_file',
+      'write_file',
+      'edit_file',
+      'list_files',
+      'search',
+      'glob',
+      'read_skill',
+    ]);
     expect(toolSurface('chat', tools).find((t) => t.name === 'bash')?.access).toBe('write');
   });
 
-  it('plan is read-only (no write_file, read-only bash) and adds submit_plan', () => {
-    expect(names('plan')).toEqual(['bash', 'read_file', 'list_files', 'read_skill', 'submit_plan']);
+  it('A16 plan is read-only (no write_file or edit_file, read-only bash, search and glob) and adds submit_plan', () => {
+    expect(names('plan')).toEqual([
+      'bash',
+      'read_file',
+      'list_files',
+      'search',
+      'glob',
+      'read_skill',
+      'submit_plan',
+    ]);
     expect(toolSurface('plan', tools).every((t) => t.access === 'read')).toBe(true);
     expect(toolSurface('plan', tools).find((t) => t.name === 'bash')?.description).toMatch(/READ-ONLY/);
   });
 
-  it('review is read-only and has no submit_plan', () => {
-    expect(names('review')).toEqual(['bash', 'read_file', 'list_files', 'read_skill']);
+  it('A16 review is read-only (search and glob, no edit_file) and has no submit_plan', () => {
+    expect(names('review')).toEqual(['bash', 'read_file', 'list_files', 'search', 'glob', 'read_skill']);
+    expect(toolSurface('review', tools).every((t) => t.access === 'read')).toBe(true);
   });
 
   it('G1: open_pull_request is offered in chat only, and only when GitHub is configured', () => {
@@ -38,6 +56,38 @@ describe('A9: the tool surface is built from the space mode', () => {
     // G1: the operation applies the open_pull_request guardrail itself; the tool kit does not ask first.
     const tool = withGitHub.find((t) => t.name === 'open_pull_request');
     expect(tool?.classify({ repo: 'acme/widgets', head: 'f', base: 'main', title: 't' })).toEqual([]);
+  });
+
+  it('G1, A7: edit_file is a write like write_file: chat only, not a guarded action of its own', () => {
+    const edit = tools.find((t) => t.name === 'edit_file');
+    const write = tools.find((t) => t.name === 'write_file');
+    expect(edit?.access).toBe('write');
+    expect(edit?.modes).toEqual(write?.modes);
+    expect(edit?.classify({ path: 'a', old_string: 'x', new_string: 'y' })).toEqual(
+      write?.classify({ path: 'a', content: 'y' }),
+    );
+  });
+
+  it('A16 the read_file, edit_file, search and glob inputs the model sees', () => {
+    const spec = (name: string) => {
+      const tool = tools.find((t) => t.name === name);
+      if (tool === undefined) throw new Error(`no ${name}`);
+      return toolSpec(tool).inputSchema;
+    };
+    expect(spec('read_file')).toMatchObject({
+      required: ['path'],
+      properties: { offset: { type: 'integer', minimum: 1 } },
+    });
+    expect(spec('edit_file')).toMatchObject({ required: ['path', 'old_string', 'new_string'] });
+    expect(Object.keys((spec('edit_file') as { properties: object }).properties)).toContain('replace_all');
+    expect(spec('search')).toMatchObject({ required: ['pattern'] });
+    expect(Object.keys((spec('search') as { properties: object }).properties)).toEqual([
+      'pattern',
+      'path',
+      'glob',
+      'ignore_case',
+    ]);
+    expect(spec('glob')).toMatchObject({ required: ['pattern'] });
   });
 
   it('a write tool that names a read-only mode is still left out', () => {
