@@ -90,6 +90,11 @@ export interface Runner {
    * process may have done anything) is never run again after a crash.
    */
   readonly checkpoints?: boolean;
+  /**
+   * E1, E2: the agent's turns reach the MCP servers' tools through Summon's MCP endpoint (a
+   * CLI agent such as Claude Code), so the turn lists them as it does for the built-in loops.
+   */
+  mcpThroughEndpoint?(agent: AgentRecord): boolean;
 }
 
 /** Picks the runner for an agent (A10: no adapter = the built-in loop). */

@@ -139,8 +139,9 @@ async function prepareRunner(
           conversation: context.conversation,
           workingDir,
           skills: context.skills,
-          // T2, A9: the runners that checkpoint are the built-in loops, which offer tools to a model.
-          modelTools: runner.checkpoints === true,
+          // T2, A9: the runners that checkpoint are the built-in loops, which offer tools to a model;
+          // E2: a CLI agent that reaches Summon's MCP endpoint is offered the MCP tools there.
+          modelTools: runner.checkpoints === true || runner.mcpThroughEndpoint?.(agent) === true,
           memberId: context.trigger?.authorMemberId ?? null,
           signal,
           cardRow: (line) => reply.card.row(line),
