@@ -91,7 +91,10 @@ describe.each(ENGINE_SETUPS)('a CLI agent’s MCP call in a turn, guarded (E4) o
     expect(calls).toEqual([]);
     const [made] = await agentCalls();
     expect(made).toMatchObject({ tool: 'mcp__summon__tracker__create_issue', blocked: false, isError: true });
-    expect(made?.text).toMatch(/^Refused: mcp is denied by .*space/);
+    // E4: the sentence names the tool and the rule that decided.
+    expect(made?.text).toMatch(
+      /^Refused: mcp tracker__create_issue is denied by rule space:general mcp = deny/,
+    );
   });
 
   it('E4: with `mcp: allow` the call runs once, with its arguments', async () => {
@@ -122,8 +125,19 @@ describe.each(ENGINE_SETUPS)('a CLI agent’s MCP call in a turn, guarded (E4) o
     await h.settled(1);
     expect(calls).toEqual([{ title: 'Flaky test' }]);
     expect(h.thread(1).map(describeEntry)).toContainEqual(
-      expect.stringMatching(/^approval\(approved\) engineer wants to run: tracker__create_issue/),
+      // E4: the card names the MCP tool (its server, tool and arguments in its lines).
+      expect.stringMatching(/^approval\(approved\) engineer wants to call tracker__create_issue/),
     );
     expect((await agentCalls())[0]).toMatchObject({ isError: false, text: 'Created issue #1: Flaky test' });
+    // O4: a CLI agent's call through Summon's endpoint is recorded like a built-in turn's.
+    const [run] = await h.runs();
+    expect(await h.read((tx) => tx.mcpCalls.listForRun(run?.id ?? ''))).toMatchObject([
+      {
+        tool: 'tracker__create_issue',
+        decision: 'ask',
+        approvedByMemberId: h.local.member.id,
+        outcome: 'ok',
+      },
+    ]);
   });
 });
