@@ -14,6 +14,8 @@ export interface ToolSpec {
   description: string;
   /** JSON Schema (draft 2020-12 subset) of the tool's input object. */
   inputSchema: Record<string, unknown>;
+  /** A16: a `read` tool changes nothing, so the loop may run a round's read calls together; absent = `write`. */
+  access?: 'read' | 'write';
 }
 
 export interface ToolCall {

@@ -54,7 +54,12 @@ export function toolSpec(definition: AnyToolDefinition): ToolSpec {
     string,
     unknown
   >;
-  return { name: definition.name, description: definition.description, inputSchema: schema };
+  return {
+    name: definition.name,
+    description: definition.description,
+    inputSchema: schema,
+    access: definition.access,
+  };
 }
 
 /** Builds a definition with its input type inferred from the schema. */
