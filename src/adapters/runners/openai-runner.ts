@@ -121,6 +121,11 @@ export class OpenAiRunner implements Runner {
     const { signal } = request;
     yield { type: 'thinking' };
     const offered = offeredTools(request);
+    // The SDK leaves a listener on the signal of every request it is given: each call gets its
+    // own, which follows the turn's and is let go when the call ends (a long turn has many calls).
+    const call = new AbortController();
+    const follow = () => call.abort();
+    signal.addEventListener('abort', follow, { once: true });
     try {
       const stream = await client.chat.completions.create(
         {
@@ -133,7 +138,7 @@ export class OpenAiRunner implements Runner {
           ...(offered.length > 0 ? { tools: offered } : {}),
           ...(summarizing && offered.length > 0 ? { tool_choice: 'none' as const } : {}),
         },
-        { signal },
+        { signal: call.signal },
       );
       const completion = yield* readCompletionStream(stream);
       return {
@@ -158,6 +163,8 @@ export class OpenAiRunner implements Runner {
         }),
       };
       return undefined;
+    } finally {
+      signal.removeEventListener('abort', follow);
     }
   }
 }
