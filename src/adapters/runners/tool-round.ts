@@ -35,9 +35,18 @@ export async function* runToolRound(
   while (outcomes.length < calls.length && !signal.aborted) {
     const batch = nextBatch(calls, outcomes.length, tools);
     await resume.beforeCall?.([...outcomes]);
+    const start = (call: RoundCall): RunnerEvent => ({
+      type: 'tool_start',
+      callId: call.callId,
+      tool: call.name,
+      summary: summarizeCall(call),
+    });
+    // The first call is announced before anything is handed to the tools: the engine may end
+    // the turn at an event (O3: a budget used up by the call before), and then nothing runs.
+    yield start(batch[0] as RoundCall);
     const running = batch.map((call) => run(call));
     for (const [index, call] of batch.entries()) {
-      yield { type: 'tool_start', callId: call.callId, tool: call.name, summary: summarizeCall(call) };
+      if (index > 0) yield start(call);
       const outcome = await (running[index] as Promise<ToolOutcome>);
       outcomes.push(outcome);
       yield {
