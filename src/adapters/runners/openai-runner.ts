@@ -45,9 +45,12 @@ export class OpenAiRunner implements Runner {
   /** T2: checkpointed at its start and at each tool boundary (`startToolLoop`). */
   readonly checkpoints = true;
   private readonly client: OpenAI | undefined;
+  /** A14: OpenAI's own API takes `prompt_cache_key`; other servers may refuse a field they do not know. */
+  private readonly takesCacheKey: boolean;
 
   constructor(private readonly options: OpenAiRunnerOptions) {
     const { baseUrl, apiKey } = options;
+    this.takesCacheKey = baseUrl === undefined || hostOf(baseUrl) === 'api.openai.com';
     if (baseUrl === undefined && apiKey === undefined) return;
     this.client = new OpenAI({
       apiKey: apiKey ?? PLACEHOLDER_KEY,
@@ -137,6 +140,8 @@ export class OpenAiRunner implements Runner {
           // A9: only the tools of this space mode are offered.
           ...(offered.length > 0 ? { tools: offered } : {}),
           ...(summarizing && offered.length > 0 ? { tool_choice: 'none' as const } : {}),
+          // A14: the turn's calls share one cache key, so they reach the machine holding their prefix.
+          ...(this.takesCacheKey ? { prompt_cache_key: `summon-run-${request.runId}` } : {}),
         },
         { signal: call.signal },
       );
@@ -217,3 +222,11 @@ const toolExchange = (
     }),
   ),
 ];
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return undefined;
+  }
+}

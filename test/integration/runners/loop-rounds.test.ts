@@ -119,6 +119,8 @@ describe('the shared loop: rounds and compaction (A15, A16)', () => {
     const bodies = standIn.requests.map(
       (r) => r.body as { tool_choice?: unknown; messages: { content: unknown }[] },
     );
+    // A14: prompt_cache_key goes to OpenAI's own API only; a local server may refuse fields it does not know
+    expect(bodies[0]).not.toHaveProperty('prompt_cache_key');
     expect(bodies.map((b) => b.tool_choice ?? null)).toEqual([
       null,
       null,
