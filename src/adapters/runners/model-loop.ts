@@ -111,7 +111,7 @@ async function* compact<Exchange extends unknown[]>(
   window: ContextWindow,
   rounds: number,
 ): AsyncGenerator<RunnerEvent, boolean> {
-  const empty = wire.estimate({ summary: progress.summary, exchanges: [] });
+  const empty = wire.estimate({ summary: undefined, exchanges: [] });
   const costs = progress.exchanges.map(
     (exchange) => wire.estimate({ summary: undefined, exchanges: [exchange] }) - empty,
   );
