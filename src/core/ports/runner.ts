@@ -21,6 +21,8 @@ export type RunnerEvent =
   | { type: 'usage'; model: string; usage: TokenUsage; costUsd?: number }
   /** P16, N10: a person's message joined the turn at this tool boundary (shown as part of it). */
   | { type: 'steered'; from: string; text: string }
+  /** A15: the turn outgrew its context: its `rounds` oldest rounds were replaced by a summary. */
+  | { type: 'compacted'; rounds: number }
   | { type: 'final'; text: string }
   | { type: 'error'; message: string };
 

@@ -19,6 +19,8 @@ export interface ToolSpec {
    * tools Summon's MCP endpoint offers a CLI agent. Absent for the built-in tools.
    */
   source?: 'mcp';
+  /** A16: a `read` tool changes nothing, so the loop may run a round's read calls together; absent = `write`. */
+  access?: 'read' | 'write';
 }
 
 export interface ToolCall {

@@ -63,6 +63,8 @@ export const ALL_MODES: readonly SpaceMode[] = ['chat', 'plan', 'review'];
 export function toolSpec(definition: AnyToolDefinition): ToolSpec {
   const source = definition.mcp === undefined ? {} : { source: 'mcp' as const };
   if (definition.inputJsonSchema !== undefined) {
+    // A16, E4: no `access` — an MCP call may ask for approval (a turn waits on one approval at a
+    // time, T2), so the loop runs it alone, never beside a round's other reads.
     return {
       name: definition.name,
       description: definition.description,
@@ -74,7 +76,13 @@ export function toolSpec(definition: AnyToolDefinition): ToolSpec {
     string,
     unknown
   >;
-  return { name: definition.name, description: definition.description, inputSchema: schema, ...source };
+  return {
+    name: definition.name,
+    description: definition.description,
+    inputSchema: schema,
+    access: definition.access,
+    ...source,
+  };
 }
 
 /** Builds a definition with its input type inferred from the schema. */

@@ -45,6 +45,9 @@ export class TurnReplyStream {
     if (event.type === 'thinking') this.card.headline('Thinking…');
     // P16, N10: a message that joined the turn is shown as part of it, on the card.
     if (event.type === 'steered') this.card.row(steeredRow(event.from, event.text));
+    // A15: the person sees that the turn's older rounds were summarized.
+    if (event.type === 'compacted')
+      this.card.row(`compacted: ${event.rounds} earlier round${event.rounds === 1 ? '' : 's'} summarized`);
     if (event.type === 'tool_start') {
       this.afterTool = true;
       const step: ReplyStep = {
