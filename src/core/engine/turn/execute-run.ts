@@ -14,6 +14,7 @@ import type { LoadedTurn } from './load-claimed-turn';
 import { exhaustedBudget } from './run-budget';
 import { RunHeartbeat } from './run-heartbeat';
 import { runTurn } from './run-turn';
+import { SignOfLife } from './sign-of-life';
 import { StatusCardPublisher } from './status-card-publisher';
 import { prepareResume } from './turn-checkpoints';
 import type { TurnContext } from './turn-context';
@@ -111,7 +112,12 @@ async function executeClaimedRun(
     deps.clock,
     claimed.id,
   );
-  const { stop, current } = await openCardAndListen(deps, claimed, card);
+  // P9, P14 (decision): the card, the session and the stream wait for the turn's sign of life.
+  const sign = new SignOfLife(deps.timings.signOfLifeMs);
+  const { stop, current } = await openCardAndListen(deps, claimed, card, sign).catch((error: unknown) => {
+    sign.end();
+    throw error;
+  });
   let reply: TurnReplyStream;
   try {
     await refreshTriggerNote(deps, context, claimed);
@@ -123,13 +129,15 @@ async function executeClaimedRun(
       context,
       log,
       async () => (await stoppedByOf(deps, claimed.id, claimed.workspaceId)) !== null,
+      sign,
     );
   } catch (error) {
+    sign.end();
     stop.close();
     throw error;
   }
   // P15: the platform's own session (Slack's agent session) follows the turn until it ends.
-  const session = openTurnSession(deps, platform, thread, context);
+  const session = openTurnSession(deps, platform, thread, context, sign);
   try {
     return await runAndFinish(deps, context, {
       claimed,
@@ -140,8 +148,10 @@ async function executeClaimedRun(
       log,
       stop,
       current,
+      sign,
     });
   } finally {
+    sign.end();
     await session.end();
   }
 }
@@ -157,6 +167,7 @@ async function openCardAndListen(
   deps: TurnDeps,
   claimed: RunRecord,
   card: StatusCardPublisher,
+  sign: SignOfLife,
 ): Promise<{ stop: StopListener; current: RunRecord | null }> {
   let readBack = () => {};
   const afterReadBack = new Promise<void>((resolve) => {
@@ -165,14 +176,18 @@ async function openCardAndListen(
   // T3: a card posted before the read-back starts has its ref stored by it, in the same write.
   let reading = false;
   let arrived: string | null = null;
-  card.open(claimed.statusCardRef, async (ref) => {
-    if (!reading) {
-      arrived = ref;
-      return;
-    }
-    await afterReadBack;
-    await deps.turnWrites.storeCardRef(claimed.workspaceId, claimed.id, ref);
-  });
+  card.open(
+    claimed.statusCardRef,
+    async (ref) => {
+      if (!reading) {
+        arrived = ref;
+        return;
+      }
+      await afterReadBack;
+      await deps.turnWrites.storeCardRef(claimed.workspaceId, claimed.id, ref);
+    },
+    sign,
+  );
   try {
     const stop = await StopListener.open(deps.waits, claimed.id);
     try {
@@ -216,9 +231,10 @@ async function runAndFinish(
     log: Logger;
     stop: StopListener;
     current: RunRecord | null;
+    sign: SignOfLife;
   },
 ): Promise<boolean> {
-  const { claimed, stored, signal, card, reply, log, stop, current } = turn;
+  const { claimed, stored, signal, card, reply, log, stop, current, sign } = turn;
   const { agent, conversation } = context;
   let result: TurnResult;
   try {
@@ -232,12 +248,15 @@ async function runAndFinish(
     });
   } finally {
     stop.close();
+    // P9, P14: what the turn had not shown yet is not shown now: its end shows instead.
+    sign.end();
   }
   log.info({ ok: result.ok }, 'turn finished');
   if (!result.ok && result.interrupted) {
     // The worker is shutting down: the run goes back to the queue and starts again elsewhere.
     await reply.abandon();
-    await card.finish('stopped', 'Interrupted; it will start again');
+    // T2: a card not posted yet is posted when the turn runs again.
+    await card.finish('stopped', 'Interrupted; it will start again', 'skip');
     await deps.store.inWorkspace(claimed.workspaceId, (tx) =>
       tx.runs.update(claimed.id, { status: 'queued', liveness: 'ok', startedAt: null }),
     );
@@ -255,7 +274,8 @@ async function runAndFinish(
   if (result.ok) {
     // P7: a card the platform never took fails the turn here, which says why (`failOnPlatform`).
     await card.posted();
-    await card.finish('done', 'Done');
+    // P9 (decision): a turn that ended before its sign of life has its reply and no card.
+    await card.finish('done', 'Done', 'skip');
     posted = await postReply(deps, context, result.reply, reply);
   } else {
     await reply.abandon();
