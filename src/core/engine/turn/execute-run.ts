@@ -9,7 +9,14 @@ import { postSystemMessage } from '../cards/system-message';
 import { wakeAfterTurn } from '../routing/wake-after-turn';
 import { StopListener } from '../stop/stop-listener';
 import { stoppedByOf } from '../stop/stop-run';
-import { finishRun, type PostedReply, postReply, refreshTriggerNote, type TurnResult } from './finish-turn';
+import {
+  failOnPlatform,
+  finishRun,
+  type PostedReply,
+  postReply,
+  refreshTriggerNote,
+  type TurnResult,
+} from './finish-turn';
 import type { LoadedTurn } from './load-claimed-turn';
 import { exhaustedBudget } from './run-budget';
 import { RunHeartbeat } from './run-heartbeat';
@@ -33,6 +40,8 @@ export async function executeRun(
   claimed: RunRecord,
   loaded: LoadedTurn | NotFoundError,
   signal: AbortSignal,
+  /** P15: the run's Stop, listened for since before its claim; null: the turn reads its run back. */
+  listening: StopListener | null = null,
 ): Promise<boolean> {
   // A12: alive from the claim until the run is finished and stored (T2: through an outage too).
   const heartbeat = new RunHeartbeat(deps.store, deps.clock, deps.logger, claimed, deps.timings.heartbeatMs);
@@ -40,37 +49,16 @@ export async function executeRun(
   try {
     if (loaded instanceof NotFoundError) throw loaded;
     try {
-      return await executeClaimedRun(deps, claimed, loaded, signal);
+      return await executeClaimedRun(deps, claimed, loaded, signal, listening);
     } catch (error) {
       if (!(error instanceof DeliveryError)) throw error;
       return await failOnPlatform(deps, loaded.context, error);
     }
   } finally {
     heartbeat.stop();
+    // Closed by the turn when it ran; here when it did not get that far.
+    listening?.close();
   }
-}
-
-/**
- * P7, P16: a platform call of the turn (its card, its reply) was given up: the platform refused
- * it for good, or stayed away longer than the outbox waits. The run is finished as failed with
- * the reason, which also starts a turn for each message that steered it and was not taken; the
- * thread is told why, once the platform answers again (the outbox waits for it). A run finished
- * already (a later call failed) is left as it is.
- */
-async function failOnPlatform(deps: TurnDeps, context: TurnContext, error: DeliveryError): Promise<boolean> {
-  const { run, agent, conversation } = context;
-  const log = deps.logger.child({ component: 'turn', runId: run.id });
-  const now = await deps.store.inWorkspace(run.workspaceId, (tx) => tx.runs.findById(run.id));
-  if (now?.status !== 'running') throw error;
-  const reason = `${conversation.platform} did not take its call (${error.message})`;
-  log.warn({ err: error }, 'turn failed: a platform call was given up');
-  const ended = await finishRun(deps, context, { ok: false, error: reason, interrupted: false });
-  if (notifiesOnFinish(ended.run, context.trigger)) {
-    await postSystemMessage(deps, conversation, `${agent.name}'s turn failed: ${reason}`).catch(
-      (failure: unknown) => log.warn({ err: failure }, 'the failed turn could not be reported in its thread'),
-    );
-  }
-  return ended.laneHasMore;
 }
 
 async function executeClaimedRun(
@@ -78,6 +66,7 @@ async function executeClaimedRun(
   claimed: RunRecord,
   { context, stored }: LoadedTurn,
   signal: AbortSignal,
+  listening: StopListener | null,
 ): Promise<boolean> {
   const log = deps.logger.child({ component: 'turn', runId: claimed.id });
   const { agent, conversation } = context;
@@ -114,10 +103,12 @@ async function executeClaimedRun(
   );
   // P9, P14 (decision): the card, the session and the stream wait for the turn's sign of life.
   const sign = new SignOfLife(deps.timings.signOfLifeMs);
-  const { stop, current } = await openCardAndListen(deps, claimed, card, sign).catch((error: unknown) => {
-    sign.end();
-    throw error;
-  });
+  const { stop, current } = await openCardAndListen(deps, claimed, card, sign, listening).catch(
+    (error: unknown) => {
+      sign.end();
+      throw error;
+    },
+  );
   let reply: TurnReplyStream;
   try {
     await refreshTriggerNote(deps, context, claimed);
@@ -168,7 +159,12 @@ async function openCardAndListen(
   claimed: RunRecord,
   card: StatusCardPublisher,
   sign: SignOfLife,
+  listening: StopListener | null,
 ): Promise<{ stop: StopListener; current: RunRecord | null }> {
+  const store = (ref: string) => deps.turnWrites.storeCardRef(claimed.workspaceId, claimed.id, ref);
+  // P15: heard since before the claim, the claimed run is what to check (T3: no read-back).
+  if (listening !== null) card.open(claimed.statusCardRef, async (ref) => void (await store(ref)), sign);
+  if (listening !== null) return { stop: listening, current: claimed };
   let readBack = () => {};
   const afterReadBack = new Promise<void>((resolve) => {
     readBack = resolve;
@@ -184,7 +180,7 @@ async function openCardAndListen(
         return;
       }
       await afterReadBack;
-      await deps.turnWrites.storeCardRef(claimed.workspaceId, claimed.id, ref);
+      await store(ref);
     },
     sign,
   );
@@ -209,9 +205,9 @@ async function openCardAndListen(
     reading = true;
     readBack();
     if (unstored !== null)
-      await deps.turnWrites
-        .storeCardRef(claimed.workspaceId, claimed.id, unstored)
-        .catch((error: unknown) => deps.logger.warn({ err: error }, 'status card ref could not be stored'));
+      await store(unstored).catch((error: unknown) =>
+        deps.logger.warn({ err: error }, 'status card ref could not be stored'),
+      );
   }
 }
 
@@ -245,6 +241,7 @@ async function runAndFinish(
       resume,
       stop,
       current,
+      sign,
     });
   } finally {
     stop.close();

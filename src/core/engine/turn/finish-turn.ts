@@ -2,13 +2,16 @@
 // one transaction (the reply's ref, the checkpoint removed, steering leftovers queued), and the
 // note that started it redrawn (N9).
 import type { RunRecord } from '../../model/records';
+import { notifiesOnFinish } from '../../notes';
+import type { DeliveryError } from '../../outbox/delivery-error';
 import { waitTopics } from '../../ports/wait-signals';
 import { noteAuthorOf } from '../cards/note-author';
 import { noteMessage } from '../cards/note-card';
 import { noteSourceOf } from '../cards/note-source';
+import { postSystemMessage } from '../cards/system-message';
 import { enqueueLeftovers, queueLeftoverSteering } from '../routing/steering';
 import { resumeTurnsAwaitingRun } from '../waits/parked-turns';
-import type { BudgetBreach } from './run-budget';
+import { type BudgetBreach, type UsageEvent, usageCall } from './run-budget';
 import type { TurnContext } from './turn-context';
 import type { TurnDeps } from './turn-deps';
 import type { TurnReplyStream } from './turn-reply-stream';
@@ -16,7 +19,8 @@ import { laneKey } from './turn-writes';
 
 /** How a turn ended, as the runner and the engine's checks left it. */
 export type TurnResult =
-  | { ok: true; reply: string }
+  // O3: `usage`, the answering model call's, is stored with the run's end (one transaction fewer).
+  | { ok: true; reply: string; usage?: UsageEvent }
   | { ok: false; error: string; interrupted: boolean; budget?: BudgetBreach; stoppedBy?: string };
 
 /** The stored reply and its ref on the platform, recorded by `finishRun` in its transaction. */
@@ -75,12 +79,16 @@ export async function finishRun(
     async (tx) => {
       // T3: everything asked in this tick, so the store sends it as one message in this order,
       // with the START TRANSACTION, and then the COMMIT: the fewest round trips to the store.
-      const [leftovers, , , finished, hasQueued] = await Promise.all([
+      const [leftovers, , , , finished, hasQueued] = await Promise.all([
         // P16: what did not join the turn in time starts a turn of its own: the lane's lock
         // first, then the leftovers taken (their runs are inserted once they are read).
         queueLeftoverSteering(tx, deps, run),
         // The posted reply's ref, in the finishing transaction rather than one of its own.
         posted === null ? undefined : tx.messages.setPlatformRef(posted.messageId, posted.ref),
+        // O3: the last model call's usage, recorded with the run's end.
+        result.ok && result.usage !== undefined
+          ? tx.usage.addToRun(run.id, usageCall(result.usage))
+          : undefined,
         // T2: a finished turn is not resumed: its checkpoint goes with it.
         tx.checkpoints.remove(run.id),
         tx.runs.updateAndRead(run.id, {
@@ -132,4 +140,31 @@ export async function refreshTriggerNote(
       await noteSourceOf(deps.store, current, context.conversation.platform, sender),
     ),
   );
+}
+
+/**
+ * P7, P16: a platform call of the turn (its card, its reply) was given up: the platform refused
+ * it for good, or stayed away longer than the outbox waits. The run is finished as failed with
+ * the reason, which also starts a turn for each message that steered it and was not taken; the
+ * thread is told why, once the platform answers again (the outbox waits for it). A run finished
+ * already (a later call failed) is left as it is.
+ */
+export async function failOnPlatform(
+  deps: TurnDeps,
+  context: TurnContext,
+  error: DeliveryError,
+): Promise<boolean> {
+  const { run, agent, conversation } = context;
+  const log = deps.logger.child({ component: 'turn', runId: run.id });
+  const now = await deps.store.inWorkspace(run.workspaceId, (tx) => tx.runs.findById(run.id));
+  if (now?.status !== 'running') throw error;
+  const reason = `${conversation.platform} did not take its call (${error.message})`;
+  log.warn({ err: error }, 'turn failed: a platform call was given up');
+  const ended = await finishRun(deps, context, { ok: false, error: reason, interrupted: false });
+  if (notifiesOnFinish(ended.run, context.trigger)) {
+    await postSystemMessage(deps, conversation, `${agent.name}'s turn failed: ${reason}`).catch(
+      (failure: unknown) => log.warn({ err: failure }, 'the failed turn could not be reported in its thread'),
+    );
+  }
+  return ended.laneHasMore;
 }
