@@ -4,7 +4,7 @@ import { RetryingStore } from '../outage/retrying-store';
 import { systemClock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { Metrics } from '../ports/metrics';
-import type { Outbox } from '../ports/outbox';
+import type { Outbox, StoreCalls } from '../ports/outbox';
 import type { OutboxItem, OutboxRepository, OutboxRowState } from '../ports/outbox-store';
 import type { Store } from '../ports/store';
 import { DeliveryError, type PlatformSender } from './delivery-error';
@@ -91,6 +91,31 @@ export class OutboxDeliverer implements Outbox {
         ? { id: null, platform, lane, kind, payload, status: 'pending', attempts: 0, platformRef: null }
         : await this.add({ workspaceId, platform, lane, kind, payload }),
     );
+  }
+
+  async deliverStored(
+    target: { workspaceId: string; lane: string },
+    calls: readonly { kind: string; payload: unknown }[],
+    store: StoreCalls,
+  ): Promise<(string | null)[]> {
+    const { platform, metrics } = this.options;
+    const { workspaceId, lane } = target;
+    for (const _ of calls) metrics?.outboxBacklog(platform, 1);
+    try {
+      return await this.lanes.run(lane, async () => {
+        const held: { item: OutboxItem; version: string }[] = [];
+        // One statement after another: the caller's transaction keeps their order (`seq`).
+        await store(async (tx) => {
+          for (const call of calls)
+            held.push(await tx.outbox.addSending({ workspaceId, platform, lane, ...call }));
+        });
+        const refs: (string | null)[] = [];
+        for (const { item, version } of held) refs.push(await this.send(item, { id: item.id, version }));
+        return refs;
+      });
+    } finally {
+      for (const _ of calls) metrics?.outboxBacklog(platform, -1);
+    }
   }
 
   /** After a restart: sends what is still pending, in order; never re-sends what may have gone out. */
@@ -206,10 +231,11 @@ export class OutboxDeliverer implements Outbox {
     }
   }
 
-  private async send(item: Delivery): Promise<string | null> {
+  /** `marked`: the call's row was stored already marked `sending` (`deliverStored`). */
+  private async send(item: Delivery, marked?: Held): Promise<string | null> {
     const { sender, logger } = this.options;
     const log = logger.child({ outboxId: item.id, kind: item.kind });
-    let held = await this.take(item);
+    let held = marked ?? (await this.take(item));
     let attempts = item.attempts;
     let failingSince: number | null = null;
     for (;;) {

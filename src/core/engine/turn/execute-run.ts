@@ -162,9 +162,10 @@ async function openCardAndListen(
   listening: StopListener | null,
 ): Promise<{ stop: StopListener; current: RunRecord | null }> {
   const store = (ref: string) => deps.turnWrites.storeCardRef(claimed.workspaceId, claimed.id, ref);
-  // P15: heard since before the claim, the claimed run is what to check (T3: no read-back).
-  if (listening !== null) card.open(claimed.statusCardRef, async (ref) => void (await store(ref)), sign);
-  if (listening !== null) return { stop: listening, current: claimed };
+  // P15: heard since before the claim (T3: no read-back), unless its card is posted at once (T2: its ref stored before it runs).
+  const early = listening !== null && !sign.due && claimed.statusCardRef === null;
+  if (early) card.open(null, async (ref) => void (await store(ref)), sign);
+  if (early) return { stop: listening, current: claimed };
   let readBack = () => {};
   const afterReadBack = new Promise<void>((resolve) => {
     readBack = resolve;
@@ -185,7 +186,7 @@ async function openCardAndListen(
     sign,
   );
   try {
-    const stop = await StopListener.open(deps.waits, claimed.id);
+    const stop = listening ?? (await StopListener.open(deps.waits, claimed.id));
     try {
       reading = true;
       // T3: with the card refs of turns storing theirs at the same time, in one transaction.

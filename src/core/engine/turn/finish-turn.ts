@@ -36,23 +36,33 @@ export async function postReply(
   stream: TurnReplyStream,
 ): Promise<PostedReply | null> {
   const { run, agent, conversation } = context;
-  // Stored before it is shown; T3: with the replies of turns storing theirs at the same time.
-  const messageId = await deps.turnWrites.storeReply(run.workspaceId, {
-    runId: run.id,
-    conversationId: conversation.id,
-    agentId: agent.id,
-    text: reply,
-  });
+  const toStore = { runId: run.id, conversationId: conversation.id, agentId: agent.id, text: reply };
   const platform = deps.platforms.get(conversation.platform);
-  if (platform === undefined || conversation.threadId === null) return null;
-  // N6: the reply is never folded; it is ordinary text under the agent's name (P2). P14: a
-  // streamed reply is already in the thread; what did not stream is posted whole.
-  const ref =
-    (await stream.finish(reply)) ??
-    (await platform.post(conversation.threadId, {
-      as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
-      content: { kind: 'text', text: reply },
-    }));
+  const thread = conversation.threadId;
+  // N6: the reply is never folded; it is ordinary text under the agent's name (P2).
+  const message = {
+    as: { kind: 'agent' as const, name: agent.name, avatarUrl: agent.avatarUrl },
+    content: { kind: 'text' as const, text: reply },
+  };
+  if (platform?.postStored !== undefined && thread !== null && !stream.started) {
+    // P7, T2: nothing streamed: the reply, the run naming it and the calls that post it are
+    // stored in one commit (T3: with other turns' replies), before anyone can see it.
+    await stream.abandon();
+    let messageId = '';
+    const ref = await platform.postStored(thread, message, {
+      workspaceId: run.workspaceId,
+      members: context.members,
+      store: async (write) => {
+        messageId = await deps.turnWrites.storeReply(run.workspaceId, toStore, write);
+      },
+    });
+    return { messageId, ref };
+  }
+  // Stored before it is shown; T3: with the replies of turns storing theirs at the same time.
+  const messageId = await deps.turnWrites.storeReply(run.workspaceId, toStore);
+  if (platform === undefined || thread === null) return null;
+  // P14: a streamed reply is already in the thread; what did not stream is posted whole.
+  const ref = (await stream.finish(reply)) ?? (await platform.post(thread, message));
   return { messageId, ref };
 }
 

@@ -21,6 +21,7 @@ export class TurnReplyStream {
   /** P14 (decision): what goes to the stream before the turn's sign of life is due, in order. */
   private readonly held: (() => void)[] = [];
   private released = true;
+  private forwarded = false;
 
   constructor(
     readonly card: StatusCardPublisher,
@@ -54,8 +55,17 @@ export class TurnReplyStream {
   private toStream(send: (stream: ReplyStream) => void): void {
     const { stream } = this;
     if (stream === null) return;
-    if (this.released) send(stream);
-    else this.held.push(() => send(stream));
+    const forward = () => {
+      this.forwarded = true;
+      send(stream);
+    };
+    if (this.released) forward();
+    else this.held.push(forward);
+  }
+
+  /** P14: whether anything went to the stream; false, the reply is posted whole. */
+  get started(): boolean {
+    return this.forwarded;
   }
 
   private get stepsOnStream(): boolean {
