@@ -134,11 +134,10 @@ export class SlackPlatform implements ChatPlatform {
    */
   streamReply(thread: ThreadId, opening: ReplyStreamOpening): ReplyStream {
     const parts = this.parts(thread);
-    let owner: ReturnType<SlackPlatformOptions['channelOwner']> | null = null;
-    const ownerOf = () => {
-      owner ??= this.options.channelOwner(parts.channel);
-      return owner;
-    };
+    // T3: the turn names its workspace and members; else the channel's owner, looked up once.
+    let owner: ReturnType<SlackPlatformOptions['channelOwner']> | null =
+      opening.known === undefined ? null : Promise.resolve(opening.known);
+    const ownerOf = () => (owner ??= this.options.channelOwner(parts.channel));
     return new SlackReplyStream({
       parts,
       opening,

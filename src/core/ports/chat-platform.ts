@@ -166,6 +166,8 @@ export interface ReplyStreamOpening {
    * person's Stop (Slack's native one) asks before continuing the reply in a new message.
    */
   stopAsked?: () => Promise<boolean>;
+  /** T3: the workspace and members the thread is known with (as `postStored`'s): no look-up of the channel. */
+  known?: Omit<StoredPost, 'store'>;
 }
 
 /** P14: a tool call shown as a step of the streamed reply. */

@@ -40,6 +40,7 @@ export class TurnReplyStream {
         as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
         recipientUserId: recipientOf(context, platform.platform),
         onRefused: () => this.fallBack(),
+        known: { workspaceId: context.run.workspaceId, members: context.members },
         ...(stopAsked === undefined ? {} : { stopAsked }),
       }) ?? null;
     if (sign !== undefined) {
