@@ -166,10 +166,9 @@ async function openCardAndListen(
   const early = listening !== null && !sign.due && claimed.statusCardRef === null;
   if (early) card.open(null, async (ref) => void (await store(ref)), sign);
   if (early) return { stop: listening, current: claimed };
+  listening?.close(); // the card goes at once: as before, its ref likely in the read-back
   let readBack = () => {};
-  const afterReadBack = new Promise<void>((resolve) => {
-    readBack = resolve;
-  });
+  const afterReadBack = new Promise<void>((resolve) => (readBack = resolve));
   // T3: a card posted before the read-back starts has its ref stored by it, in the same write.
   let reading = false;
   let arrived: string | null = null;
@@ -186,7 +185,7 @@ async function openCardAndListen(
     sign,
   );
   try {
-    const stop = listening ?? (await StopListener.open(deps.waits, claimed.id));
+    const stop = await StopListener.open(deps.waits, claimed.id);
     try {
       reading = true;
       // T3: with the card refs of turns storing theirs at the same time, in one transaction.
