@@ -4,7 +4,6 @@ import { notifiesOnFinish } from '../../notes';
 import { DeliveryError } from '../../outbox/delivery-error';
 import type { Logger } from '../../ports/logger';
 import type { RunCheckpointRecord } from '../../ports/run-checkpoints';
-import { budgetMessage } from '../../usage/budget';
 import { postSystemMessage } from '../cards/system-message';
 import { wakeAfterTurn } from '../routing/wake-after-turn';
 import { StopListener } from '../stop/stop-listener';
@@ -15,10 +14,10 @@ import {
   type PostedReply,
   postReply,
   refreshTriggerNote,
+  refuseOverBudget,
   type TurnResult,
 } from './finish-turn';
 import type { LoadedTurn } from './load-claimed-turn';
-import { exhaustedBudget } from './run-budget';
 import { RunHeartbeat } from './run-heartbeat';
 import { runTurn } from './run-turn';
 import { SignOfLife } from './sign-of-life';
@@ -82,15 +81,8 @@ async function executeClaimedRun(
   }
 
   // O3: no turn starts while a budget that bounds it is used up.
-  const breach = await exhaustedBudget(deps, context);
-  if (breach !== null) {
-    const message = budgetMessage(breach.budget, breach.spent, agent.name, 'start');
-    log.info({ budget: breach.budget }, 'turn refused: budget used up');
-    const refused = await finishRun(deps, context, { ok: false, error: message, interrupted: false });
-    await refreshTriggerNote(deps, context, refused.run);
-    await postSystemMessage(deps, conversation, message);
-    return refused.laneHasMore;
-  }
+  const refused = await refuseOverBudget(deps, context, log);
+  if (refused !== null) return refused.laneHasMore;
 
   const card = new StatusCardPublisher(
     platform,
@@ -245,8 +237,7 @@ async function runAndFinish(
     });
   } finally {
     stop.close();
-    // P9, P14: what the turn had not shown yet is not shown now: its end shows instead.
-    sign.end();
+    sign.end(); // P9, P14: what the turn had not shown yet is not shown now: its end shows instead.
   }
   log.info({ ok: result.ok }, 'turn finished');
   if (!result.ok && result.interrupted) {
@@ -271,8 +262,7 @@ async function runAndFinish(
   if (result.ok) {
     // P7: a card the platform never took fails the turn here, which says why (`failOnPlatform`).
     await card.posted();
-    // P9 (decision): a turn that ended before its sign of life has its reply and no card.
-    await card.finish('done', 'Done', 'skip');
+    await card.finish('done', 'Done', 'skip'); // P9 (decision): done before its sign of life, no card
     posted = await postReply(deps, context, result.reply, reply);
   } else {
     await reply.abandon();

@@ -4,14 +4,16 @@
 import type { RunRecord } from '../../model/records';
 import { notifiesOnFinish } from '../../notes';
 import type { DeliveryError } from '../../outbox/delivery-error';
+import type { Logger } from '../../ports/logger';
 import { waitTopics } from '../../ports/wait-signals';
+import { budgetMessage } from '../../usage/budget';
 import { noteAuthorOf } from '../cards/note-author';
 import { noteMessage } from '../cards/note-card';
 import { noteSourceOf } from '../cards/note-source';
 import { postSystemMessage } from '../cards/system-message';
 import { enqueueLeftovers, queueLeftoverSteering } from '../routing/steering';
 import { resumeTurnsAwaitingRun } from '../waits/parked-turns';
-import { type BudgetBreach, type UsageEvent, usageCall } from './run-budget';
+import { type BudgetBreach, exhaustedBudget, type UsageEvent, usageCall } from './run-budget';
 import type { TurnContext } from './turn-context';
 import type { TurnDeps } from './turn-deps';
 import type { TurnReplyStream } from './turn-reply-stream';
@@ -177,4 +179,20 @@ export async function failOnPlatform(
     );
   }
   return ended.laneHasMore;
+}
+
+/** O3: a turn whose budget is used up does not start: finished as failed, its thread told why. */
+export async function refuseOverBudget(
+  deps: TurnDeps,
+  context: TurnContext,
+  log: Logger,
+): Promise<FinishedRun | null> {
+  const breach = await exhaustedBudget(deps, context);
+  if (breach === null) return null;
+  const message = budgetMessage(breach.budget, breach.spent, context.agent.name, 'start');
+  log.info({ budget: breach.budget }, 'turn refused: budget used up');
+  const refused = await finishRun(deps, context, { ok: false, error: message, interrupted: false });
+  await refreshTriggerNote(deps, context, refused.run);
+  await postSystemMessage(deps, context.conversation, message);
+  return refused;
 }
