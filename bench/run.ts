@@ -2,6 +2,7 @@ import { runCoreBench } from './core/core-bench';
 import { readEndpoints } from './core/endpoints';
 import { parseCoreOptions, USAGE } from './core/options';
 import { preflight } from './core/preflight';
+import { runCostBench } from './cost/cost-bench';
 import { runIngestBench } from './ingest/ingest-bench';
 import { parseInstantOptions, runInstantBench } from './instant/instant-bench';
 import { runMcpBench } from './mcp/mcp-bench';
@@ -20,13 +21,17 @@ import { parseWorkersOptions, runWorkersBench } from './workers/workers-bench';
  * HTTP) beside a bare Bolt bot, `anatomy` what one such reply costs (Slack calls, model
  * requests, commits, CPU); `instant --in-process` and `turns --in-process` the engine alone
  * (diagnostics; `turns --in-process` also T1's pending approvals); `ingest` T4's acks; `workers`
- * one worker process vs two (T5); `statements` what one turn costs the database; `npm run bench -- sandbox [calls]` the sandbox's
+ * one worker process vs two (T5); `cost` what a long tool turn costs with the prompt cache (A14); `statements` what one turn costs the database; `npm run bench -- sandbox [calls]` the sandbox's
  * cost per `bash` call (X1–X3; needs no database); `mcp [calls]` the latency Summon adds to a
  * gated, allowed MCP call on a stdio server (E2–E4; PGlite, no service). Ctrl-C
  * stops starting new messages, lets those in flight finish and still removes every database
  * and queue the run made; a second Ctrl-C exits at once.
  */
 async function main(argv: readonly string[]): Promise<void> {
+  if (argv[0] === 'cost') {
+    await runCostBench(Number(argv[1] ?? 30), (line) => console.log(line));
+    return;
+  }
   if (argv[0] === 'sandbox') {
     await runSandboxBench(parseCalls(argv[1]), (line) => console.log(line));
     return;

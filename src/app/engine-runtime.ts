@@ -223,6 +223,8 @@ function createTurnEngine(
     timings: {
       ...DEFAULT_TIMINGS,
       deadAfterMs: config.deadAfterMs,
+      // P9, P14: SUMMON_SIGN_OF_LIFE_MS; an instant turn posts just its reply.
+      signOfLifeMs: config.signOfLifeMs,
       heartbeatMs: Math.min(DEFAULT_TIMINGS.heartbeatMs, Math.floor(config.deadAfterMs / 4)),
       ...options.timings,
     },

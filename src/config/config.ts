@@ -27,6 +27,8 @@ export interface Config {
   role: ServeRole;
   /** A12: `SUMMON_DEAD_AFTER_MS`, how long a running turn's silence means its worker died (default 60 s). */
   deadAfterMs: number;
+  /** P9, P14: `SUMMON_SIGN_OF_LIFE_MS`, when a turn shows its card, session and stream (default 300). */
+  signOfLifeMs: number;
   /** P7: `SUMMON_OUTBOX_GIVE_UP_HOURS`, how long an outgoing call the platform cannot take is retried (default 24). */
   outboxGiveUpMs: number;
   logLevel: string;
@@ -133,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     concurrency: parseConcurrency(env.SUMMON_CONCURRENCY),
     role: parseServeRole(env.SUMMON_ROLE),
     deadAfterMs: parseDeadAfter(env.SUMMON_DEAD_AFTER_MS),
+    signOfLifeMs: parseSignOfLife(env.SUMMON_SIGN_OF_LIFE_MS),
     outboxGiveUpMs: parseOutboxGiveUp(env.SUMMON_OUTBOX_GIVE_UP_HOURS),
     mcp: parseMcpConfig(env),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
@@ -236,6 +239,21 @@ export function parseDeadAfter(value: string | undefined): number {
   if (!Number.isInteger(n) || n < 1000) {
     throw new Error(
       `SUMMON_DEAD_AFTER_MS must be a whole number of milliseconds, at least 1000, got "${text}"`,
+    );
+  }
+  return n;
+}
+
+/** P9, P14 (decision): a turn done sooner posts just its reply; a slower one is seen working by then. */
+export const DEFAULT_SIGN_OF_LIFE_MS = 300;
+
+export function parseSignOfLife(value: string | undefined): number {
+  const text = nonEmpty(value);
+  if (text === undefined) return DEFAULT_SIGN_OF_LIFE_MS;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 10_000) {
+    throw new Error(
+      `SUMMON_SIGN_OF_LIFE_MS must be a whole number of milliseconds from 0 to 10000, got "${text}"`,
     );
   }
   return n;

@@ -16,6 +16,7 @@ import { RowRequired1796212116145 } from '../../migrations/1796212116145-RowRequ
 import { InboxClaimIndexes1796300000000 } from '../../migrations/1796300000000-InboxClaimIndexes';
 import { McpAction1796400000000 } from '../../migrations/1796400000000-McpAction';
 import { McpServers1796400100000 } from '../../migrations/1796400100000-McpServers';
+import { McpGuardrails1796400200000 } from '../../migrations/1796400200000-McpGuardrails';
 import { MemberTokens1796400300000 } from '../../migrations/1796400300000-MemberTokens';
 import { McpOAuth1796400400000 } from '../../migrations/1796400400000-McpOAuth';
 
@@ -42,6 +43,7 @@ export const MIGRATIONS = [
   InboxClaimIndexes1796300000000,
   McpAction1796400000000,
   McpServers1796400100000,
+  McpGuardrails1796400200000,
   MemberTokens1796400300000,
   McpOAuth1796400400000,
 ];

@@ -10,6 +10,8 @@ export const CLAUDE_COMMAND =
 export type FakeClaudeStep =
   | { text: string }
   | { bash: string }
+  /** E2: a call of `mcp__<server>__<tool>` (the first server of its config unless `server`). */
+  | { mcp: string; input?: Record<string, unknown>; server?: string }
   | { sleepMs: number }
   | { grandchild: string }
   | { stderr: string }
@@ -42,7 +44,15 @@ export async function openCommandAgentWorkspace() {
       prompt: string;
       appendSystemPrompt: string | null;
       env: Record<string, string>;
+      /** E2: the MCP servers it would use (its `--mcp-config`, and `.mcp.json` unless strict). */
+      mcpServers: Record<string, { type?: string; url?: string }>;
     }> => JSON.parse(await readFile(path.join(workingDir, 'fake-claude-received.json'), 'utf8')),
+    /** E2: the MCP servers the fake Claude Code connected to at start-up, and what each listed. */
+    mcpConnected: async (): Promise<
+      Record<string, { status: string; error?: string; tools: { name: string; description?: string }[] }>
+    > => JSON.parse(await readFile(path.join(workingDir, 'fake-claude-mcp.json'), 'utf8')),
+    /** E2: each MCP call it made: the tool, whether its hook blocked it, and the result. */
+    mcpCalls: () => mcpCallsIn(workingDir),
     /** What each hook run printed and exited with, as the fake Claude Code saw it. */
     hookRuns: async (): Promise<{ status: number | null; stdout: string; stderr: string }[]> => {
       const text = await readFile(path.join(workingDir, 'fake-claude-hooks.jsonl'), 'utf8').catch(() => '');
@@ -73,4 +83,15 @@ export class RecordingTools implements TurnTools {
     this.authorized.push(call);
     return this.decide(call, signal);
   }
+}
+
+/** E2: the MCP calls the fake Claude Code made in `workingDir`, in order. */
+export async function mcpCallsIn(
+  workingDir: string,
+): Promise<{ tool: string; blocked: boolean; text: string; isError: boolean }[]> {
+  const text = await readFile(path.join(workingDir, 'fake-claude-mcp-calls.jsonl'), 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line));
 }

@@ -1,3 +1,4 @@
+import type { ApprovalVerdict } from '../../src/core/model/approvals/approval';
 import type { CardAction, CardActionResult } from '../../src/core/model/card-action';
 import type { ChatEngine, PlatformActor, ReceiveOutcome } from '../../src/core/ports/chat-engine';
 import type {
@@ -19,7 +20,7 @@ export type EngineCall =
 export type DecideResult = CardActionResult<Extract<CardAction, { kind: 'approval' }>>;
 type StopThreadResult = CardActionResult<Extract<CardAction, { kind: 'stop-thread' }>>;
 type NoteAction = 'open' | 'fold';
-type Verdict = 'approve' | 'deny';
+type Verdict = ApprovalVerdict;
 
 /** How the fake core answers; each hook may also call the platform back, as the real core does. */
 export interface RecordingChatEngineBehaviour {

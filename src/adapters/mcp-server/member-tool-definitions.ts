@@ -112,8 +112,11 @@ export function registerMemberTools(server: McpServer, ctx: ToolContext): void {
     'decide_approval',
     {
       description:
-        'Approve or deny a waiting approval, as a click on its card (owners, admins and approvers).',
-      inputSchema: { approvalId: z.string().min(1), verdict: z.enum(['approve', 'deny']) },
+        'Approve or deny a waiting approval, as a click on its card (owners, admins and approvers); an MCP tool call can also be approved for its whole conversation (approve-conversation).',
+      inputSchema: {
+        approvalId: z.string().min(1),
+        verdict: z.enum(['approve', 'approve-conversation', 'deny']),
+      },
     },
     (args) => answer(ctx, 'decide_approval', async () => json(await tools.decideApproval(caller, args))),
   );

@@ -29,6 +29,10 @@ export function meteredRunners(runners: RunnerResolver, metrics: Metrics): Runne
       ...(runner.takesSteering === true ? { takesSteering: true } : {}),
       // T2: so is whether it checkpoints its turns (recovery runs them again only then).
       ...(runner.checkpoints === true ? { checkpoints: true } : {}),
+      // E2: and whether its agents reach the MCP tools through Summon's endpoint.
+      ...(runner.mcpThroughEndpoint === undefined
+        ? {}
+        : { mcpThroughEndpoint: (forAgent) => runner.mcpThroughEndpoint?.(forAgent) === true }),
       async *run(request) {
         const started = performance.now();
         for await (const event of runner.run(request)) {

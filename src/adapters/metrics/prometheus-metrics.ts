@@ -1,10 +1,14 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { McpCallDecision, McpCallOutcome } from '../../core/model/mcp/mcp-call-record';
 import type { Platform } from '../../core/model/platform';
 import type { RunLiveness, RunStatus } from '../../core/model/run';
 import type { MetricSources, Metrics, PushDecision, TokenKind } from '../../core/ports/metrics';
 
 /** Model calls take seconds to minutes: buckets from 0.25 s to 10 min. */
 const LATENCY_BUCKETS = [0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+
+/** E3: MCP calls are bounded in time; most take well under a second, a few up to minutes. */
+const MCP_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 /**
  * The `Metrics` port over prom-client: one registry per runtime (no global), Node's process
@@ -23,6 +27,8 @@ export class PrometheusMetrics implements Metrics {
   private readonly latency: Histogram<'agent' | 'outcome'>;
   private readonly tokens: Counter<'agent' | 'kind'>;
   private readonly pushes: Counter<'decision'>;
+  private readonly mcpCalls: Counter<'server' | 'tool' | 'decision' | 'outcome'>;
+  private readonly mcpDurations: Histogram<'server' | 'tool'>;
 
   private processMetrics = false;
 
@@ -82,6 +88,19 @@ export class PrometheusMetrics implements Metrics {
       name: 'summon_gateway_pushes_total',
       help: 'Pushes at the git gateway, by decision (allow, deny, ask).',
       labelNames: ['decision'],
+      registers,
+    });
+    this.mcpCalls = new Counter({
+      name: 'summon_mcp_calls_total',
+      help: 'MCP tool calls, by server, tool (<server>__<tool>), decision (allow, ask, deny, granted) and outcome (ok, error, refused).',
+      labelNames: ['server', 'tool', 'decision', 'outcome'],
+      registers,
+    });
+    this.mcpDurations = new Histogram({
+      name: 'summon_mcp_call_duration_seconds',
+      help: 'MCP tool calls that ran, from the request to the server to its answer, by server and tool.',
+      labelNames: ['server', 'tool'],
+      buckets: MCP_BUCKETS,
       registers,
     });
   }
@@ -170,6 +189,15 @@ export class PrometheusMetrics implements Metrics {
   }
   gatewayPush(decision: PushDecision): void {
     this.pushes.inc({ decision });
+  }
+  mcpCall(
+    call: { server: string; tool: string; decision: McpCallDecision; outcome: McpCallOutcome },
+    seconds: number,
+  ): void {
+    this.mcpCalls.inc(call);
+    // O4: a refused call never reached the server: no duration to observe.
+    if (call.outcome !== 'refused')
+      this.mcpDurations.observe({ server: call.server, tool: call.tool }, seconds);
   }
   observe(sources: MetricSources): void {
     this.sources = { ...this.sources, ...sources };

@@ -11,11 +11,9 @@ import type { ToolCall, ToolOutcome } from '../../core/ports/turn-tools';
 import { DEFAULT_CONTEXT_TOKENS, estimateTokens } from '../../core/prompt/token-estimate';
 import { anthropicTokenPlan } from './anthropic-effort';
 import { describeAnthropicError } from './anthropic-errors';
+import { anthropicMessages, cachedSystem, cachedTools } from './anthropic-history';
 import { type AssembledMessage, readMessageStream } from './anthropic-message-stream';
-import { droppedNotice, fitExchanges } from './bounded-exchanges';
-import { finishOrNudge } from './completion-nudge';
-import { anthropicPromptContent } from './image-content';
-import { answerCalls, startToolLoop } from './tool-round';
+import { type LoopHistory, type ModelReply, runModelLoop, type WireFormat } from './model-loop';
 
 export interface AnthropicRunnerOptions {
   /** `ANTHROPIC_API_KEY`; without it every run fails with a sentence saying how to configure one. */
@@ -76,8 +74,18 @@ export class AnthropicRunner implements Runner {
           });
   }
 
-  /** The body of the first Messages call for a request (exposed for tests and logs; no secrets). */
-  params(request: RunnerRequest, messages?: MessageParam[]): MessageCreateParamsStreaming {
+  /**
+   * The body of a Messages call for `history` (the first call's when absent; exposed for tests
+   * and logs; no secrets). A14: tools, system and the rounds before the newest carry the cache
+   * breakpoints and are the same bytes in every call of the turn. A15: `summarizing` keeps the
+   * tools (the prefix stays cached; the API wants them beside earlier tool calls) but lets none
+   * be called.
+   */
+  params(
+    request: RunnerRequest,
+    history: LoopHistory<MessageParam[]> = { summary: undefined, exchanges: [] },
+    summarizing = false,
+  ): MessageCreateParamsStreaming {
     // A4: the agent's effort decides thinking (the map is in anthropic-effort.ts).
     const plan = anthropicTokenPlan(request.agent.effort, this.options.maxTokens);
     const budget = plan.thinkingBudget;
@@ -90,14 +98,13 @@ export class AnthropicRunner implements Runner {
       // A10: an agent without a model runs on the default model.
       model: request.agent.modelId ?? this.options.defaultModel,
       max_tokens: plan.maxTokens,
-      system: request.system,
-      messages: messages ?? [
-        { role: 'user', content: anthropicPromptContent(request.prompt, request.images) },
-      ],
+      system: cachedSystem(request.system),
+      messages: anthropicMessages(request, history),
       stream: true,
       ...(budget !== undefined ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
       // A9: the tool surface was built from the space mode; an absent tool is never offered.
-      ...(tools.length > 0 ? { tools } : {}),
+      ...(tools.length > 0 ? { tools: cachedTools(tools) } : {}),
+      ...(summarizing && tools.length > 0 ? { tool_choice: { type: 'none' } } : {}),
     };
   }
 
@@ -108,67 +115,45 @@ export class AnthropicRunner implements Runner {
       yield { type: 'error', message: `${request.agent.name} cannot answer: ${NO_ANTHROPIC_KEY_REASON}` };
       return;
     }
-    const { tools, signal } = request;
-    const maxRounds = this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
-    // T2: a new turn is checkpointed at once; a resumed one goes on from its checkpoint.
-    const progress = yield* startToolLoop<MessageParam[]>(
-      request,
-      CHECKPOINT_FORMAT,
-      tools,
-      signal,
-      (pending, outcomes) => toolExchange(pending.assistant as ContentBlockParam[], pending.calls, outcomes),
+    const wire: WireFormat<MessageParam[]> = {
+      format: CHECKPOINT_FORMAT,
+      call: (history, summarizing) => this.nextMessage(client, request, history, summarizing),
+      // A4: the whole body, as sent (images are not counted: a turn's images are few and bounded).
+      estimate: (history) => estimateTokens(JSON.stringify(this.params(request, history))),
+      toolExchange: (assistant, calls, outcomes) =>
+        toolExchange(assistant as ContentBlockParam[], calls, outcomes),
+      nudgeExchange: (reply, nudge) => nudgeExchange(reply.assistant as ContentBlockParam[], nudge),
       withSteering,
-    );
-    if (progress === null) return;
-    for (let round = progress.firstRound; ; round++) {
-      if (signal.aborted) return;
-      const message = yield* this.nextMessage(client, request, progress.exchanges);
-      if (message === undefined || signal.aborted) return;
-      // O3: the call's usage, before anything else happens (a budget may end the turn here).
-      yield { type: 'usage', model: message.model ?? this.params(request).model, usage: message.usage };
-      if (!message.completed) {
-        yield { type: 'error', message: 'The Anthropic API stream ended before the message was complete.' };
-        return;
-      }
-      const goesOn =
-        message.stopReason === 'tool_use' && message.calls.length > 0
-          ? yield* answerCalls(
-              progress,
-              round,
-              maxRounds,
-              { assistant: message.content, calls: message.calls },
-              tools,
-              signal,
-              (outcomes) => toolExchange(message.content, message.calls, outcomes),
-            )
-          : yield* finishOrNudge(tools, progress, round + 1, message.text, (nudge) =>
-              nudgeExchange(message.content, nudge),
-            );
-      if (!goesOn) return;
-    }
+    };
+    yield* runModelLoop(request, wire, {
+      maxRounds: this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS,
+      contextTokens: request.agent.contextSize ?? DEFAULT_CONTEXT_TOKENS,
+    });
   }
 
   /**
-   * The round's message, streamed: the history bounded to the agent's window (A4). An
-   * `overloaded_error` event inside a stream that has shown nothing yet is retried here, with
-   * the SDK's backoff (the SDK retries a 429/529 answer itself). Undefined when the call failed
-   * (the error yielded) or was stopped.
+   * One model call, streamed. An `overloaded_error` event inside a stream that has shown nothing
+   * yet is retried here, with the SDK's backoff (the SDK retries a 429/529 answer itself).
+   * Undefined when the call failed (the error yielded) or was stopped.
    */
   private async *nextMessage(
     client: Anthropic,
     request: RunnerRequest,
-    exchanges: MessageParam[][],
-  ): AsyncGenerator<RunnerEvent, AssembledMessage | undefined> {
+    history: LoopHistory<MessageParam[]>,
+    summarizing: boolean,
+  ): AsyncGenerator<RunnerEvent, ModelReply | undefined> {
     const { signal } = request;
-    const messages = this.boundedMessages(request, exchanges);
+    const params = this.params(request, history, summarizing);
     const retries = this.options.maxRetries ?? 2;
     for (let attempt = 0; ; attempt++) {
       let streamed = false;
       try {
-        const stream = await client.messages.create(this.params(request, messages), { signal });
-        return yield* markStreamed(readMessageStream(stream), () => {
+        const stream = await client.messages.create(params, { signal });
+        const message = yield* markStreamed(readMessageStream(stream), () => {
           streamed = true;
         });
+        if (signal.aborted) return undefined;
+        return yield* replyOf(message, params.model);
       } catch (error) {
         if (signal.aborted || error instanceof APIUserAbortError) return undefined;
         if (!streamed && attempt < retries && isOverloadedEvent(error)) {
@@ -180,20 +165,26 @@ export class AnthropicRunner implements Runner {
       }
     }
   }
+}
 
-  /** A4: contextSize bounds what the loop keeps; the oldest exchanges go first, whole. */
-  private boundedMessages(request: RunnerRequest, exchanges: MessageParam[][]): MessageParam[] {
-    const contextBudget =
-      (request.agent.contextSize ?? DEFAULT_CONTEXT_TOKENS) -
-      this.params(request).max_tokens -
-      estimateTokens(request.system);
-    const prompt: MessageParam = { role: 'user', content: request.prompt };
-    // (P13: the images are not counted here; a turn's images are few and bounded in size.)
-    const { kept, dropped } = fitExchanges([prompt], exchanges, contextBudget);
-    const headText = dropped > 0 ? request.prompt + droppedNotice(dropped) : request.prompt;
-    const head: MessageParam = { role: 'user', content: anthropicPromptContent(headText, request.images) };
-    return [head, ...kept.flat()];
+/** The loop's view of a message; an incomplete stream is an error (its usage still reported, O3). */
+async function* replyOf(
+  message: AssembledMessage,
+  model: string,
+): AsyncGenerator<RunnerEvent, ModelReply | undefined> {
+  if (!message.completed) {
+    yield { type: 'usage', model: message.model ?? model, usage: message.usage };
+    yield { type: 'error', message: 'The Anthropic API stream ended before the message was complete.' };
+    return undefined;
   }
+  return {
+    assistant: message.content,
+    text: message.text,
+    calls: message.calls,
+    wantsTools: message.stopReason === 'tool_use',
+    model: message.model ?? model,
+    usage: message.usage,
+  };
 }
 
 /** A round as the API takes it back: the assistant message with its calls, then their results. */

@@ -2,13 +2,13 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../core/ports/runner';
 import type { ToolCall, ToolOutcome } from '../../core/ports/turn-tools';
+import { estimateTokens } from '../../core/prompt/token-estimate';
 import { DEFAULT_MAX_TOOL_ROUNDS } from './anthropic-runner';
-import { droppedNotice, fitExchanges } from './bounded-exchanges';
-import { finishOrNudge } from './completion-nudge';
+import { summaryNote } from './compaction';
 import { openAiPromptContent } from './image-content';
-import { type AssembledCompletion, readCompletionStream } from './openai-completion-stream';
+import { type LoopHistory, type ModelReply, runModelLoop, type WireFormat } from './model-loop';
+import { readCompletionStream } from './openai-completion-stream';
 import { describeOpenAiError } from './openai-errors';
-import { answerCalls, startToolLoop } from './tool-round';
 
 export interface OpenAiRunnerOptions {
   /** An OpenAI-compatible API root, e.g. `http://localhost:11434/v1` (Ollama). Unset = OpenAI's own API. */
@@ -26,8 +26,6 @@ export interface OpenAiRunnerOptions {
 
 /** A common window of local models; an agent's `contextSize` overrides it. */
 export const DEFAULT_OPENAI_CONTEXT = 32_768;
-/** Room left for the model's answer when bounding the history. */
-const ANSWER_ROOM = 4096;
 
 /** Local servers (Ollama, LM Studio, vLLM) usually take no key, but the SDK insists on one. */
 const PLACEHOLDER_KEY = 'no-key';
@@ -47,9 +45,12 @@ export class OpenAiRunner implements Runner {
   /** T2: checkpointed at its start and at each tool boundary (`startToolLoop`). */
   readonly checkpoints = true;
   private readonly client: OpenAI | undefined;
+  /** A14: OpenAI's own API takes `prompt_cache_key`; other servers may refuse a field they do not know. */
+  private readonly takesCacheKey: boolean;
 
   constructor(private readonly options: OpenAiRunnerOptions) {
     const { baseUrl, apiKey } = options;
+    this.takesCacheKey = baseUrl === undefined || hostOf(baseUrl) === 'api.openai.com';
     if (baseUrl === undefined && apiKey === undefined) return;
     this.client = new OpenAI({
       apiKey: apiKey ?? PLACEHOLDER_KEY,
@@ -66,47 +67,26 @@ export class OpenAiRunner implements Runner {
       if (unready !== undefined) yield unready;
       return;
     }
-    const { tools, signal } = request;
-    const maxRounds = this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
-    // T2: a new turn is checkpointed at once; a resumed one goes on from its checkpoint.
-    const progress = yield* startToolLoop<ChatCompletionMessageParam[]>(
-      request,
-      CHECKPOINT_FORMAT,
-      tools,
-      signal,
-      (pending, outcomes) =>
-        toolExchange(pending.assistant as ChatCompletionMessageParam, pending.calls, outcomes),
+    const wire: WireFormat<ChatCompletionMessageParam[]> = {
+      format: CHECKPOINT_FORMAT,
+      call: (history, summarizing) => this.complete(client, model, request, history, summarizing),
+      // A4: the messages and tools as sent (images are not counted: a turn's are few and bounded).
+      estimate: (history) =>
+        estimateTokens(JSON.stringify(openAiMessages(request, history))) +
+        estimateTokens(JSON.stringify(offeredTools(request))),
+      toolExchange: (assistant, calls, outcomes) =>
+        toolExchange(assistant as ChatCompletionMessageParam, calls, outcomes),
+      nudgeExchange: (reply, nudge) => nudgeExchange(reply.text, nudge),
       // P16: people's messages follow the round's tool messages, each a user message.
-      (exchange, prompts) => [
+      withSteering: (exchange, prompts) => [
         ...exchange,
         ...prompts.map((content): ChatCompletionMessageParam => ({ role: 'user', content })),
       ],
-    );
-    if (progress === null) return;
-    for (let round = progress.firstRound; ; round++) {
-      if (signal.aborted) return;
-      yield { type: 'thinking' };
-      const completion = yield* this.complete(client, model, request, progress.exchanges);
-      if (completion === undefined || signal.aborted) return;
-      // O3: the call's usage, before anything else happens (a budget may end the turn here).
-      if (completion.usage !== undefined)
-        yield { type: 'usage', model: completion.model ?? model, usage: completion.usage };
-      const goesOn =
-        completion.calls.length > 0
-          ? yield* answerCalls(
-              progress,
-              round,
-              maxRounds,
-              { assistant: completion.message, calls: completion.calls },
-              tools,
-              signal,
-              (outcomes) => toolExchange(completion.message, completion.calls, outcomes),
-            )
-          : yield* finishOrNudge(tools, progress, round + 1, completion.text, (nudge) =>
-              nudgeExchange(completion.text, nudge),
-            );
-      if (!goesOn) return;
-    }
+    };
+    yield* runModelLoop(request, wire, {
+      maxRounds: this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS,
+      contextTokens: request.agent.contextSize ?? this.options.defaultContextTokens ?? DEFAULT_OPENAI_CONTEXT,
+    });
   }
 
   /** A10: why this runner cannot answer the agent yet (no server, no model), as an error event. */
@@ -130,51 +110,50 @@ export class OpenAiRunner implements Runner {
   }
 
   /**
-   * One streamed completion of the round: the history bounded to the agent's window, the
-   * round's tools offered. Undefined when the call failed (the error yielded) or was stopped.
+   * One streamed completion for `history`, the round's tools offered (A15: `summarizing`, offered
+   * but not to be called, so the prefix stays the same). Undefined when the call failed (the
+   * error yielded) or was stopped.
    */
   private async *complete(
     client: OpenAI,
     model: string,
     request: RunnerRequest,
-    exchanges: ChatCompletionMessageParam[][],
-  ): AsyncGenerator<RunnerEvent, AssembledCompletion | undefined> {
+    history: LoopHistory<ChatCompletionMessageParam[]>,
+    summarizing: boolean,
+  ): AsyncGenerator<RunnerEvent, ModelReply | undefined> {
     const { signal } = request;
-    const head: ChatCompletionMessageParam[] = [
-      { role: 'system', content: request.system },
-      { role: 'user', content: request.prompt },
-    ];
-    const budget =
-      (request.agent.contextSize ?? this.options.defaultContextTokens ?? DEFAULT_OPENAI_CONTEXT) -
-      ANSWER_ROOM;
-    // A4: contextSize bounds the loop's history; the oldest tool exchanges go first, whole.
-    const { kept, dropped } = fitExchanges(head, exchanges, budget);
-    // P13: the attached images go with the prompt (they are not counted in the estimate above).
-    const prompt: ChatCompletionMessageParam[] = [
-      head[0] as ChatCompletionMessageParam,
-      {
-        role: 'user',
-        content: openAiPromptContent(
-          dropped > 0 ? request.prompt + droppedNotice(dropped) : request.prompt,
-          request.images,
-        ),
-      },
-    ];
+    yield { type: 'thinking' };
     const offered = offeredTools(request);
+    // The SDK leaves a listener on the signal of every request it is given: each call gets its
+    // own, which follows the turn's and is let go when the call ends (a long turn has many calls).
+    const call = new AbortController();
+    const follow = () => call.abort();
+    signal.addEventListener('abort', follow, { once: true });
     try {
       const stream = await client.chat.completions.create(
         {
           model,
-          messages: [...prompt, ...kept.flat()],
+          messages: openAiMessages(request, history),
           stream: true,
           // O3: the last chunk carries the call's usage.
           stream_options: { include_usage: true },
           // A9: only the tools of this space mode are offered.
           ...(offered.length > 0 ? { tools: offered } : {}),
+          ...(summarizing && offered.length > 0 ? { tool_choice: 'none' as const } : {}),
+          // A14: the turn's calls share one cache key, so they reach the machine holding their prefix.
+          ...(this.takesCacheKey ? { prompt_cache_key: `summon-run-${request.runId}` } : {}),
         },
-        { signal },
+        { signal: call.signal },
       );
-      return yield* readCompletionStream(stream);
+      const completion = yield* readCompletionStream(stream);
+      return {
+        assistant: completion.message,
+        text: completion.text,
+        calls: completion.calls,
+        wantsTools: true,
+        model: completion.model ?? model,
+        usage: completion.usage,
+      };
     } catch (error) {
       // A stopped turn ends quietly: the engine already knows why it stopped.
       if (signal.aborted) return undefined;
@@ -189,8 +168,30 @@ export class OpenAiRunner implements Runner {
         }),
       };
       return undefined;
+    } finally {
+      signal.removeEventListener('abort', follow);
     }
   }
+}
+
+/**
+ * A14: the messages of a request, a byte-stable prefix (servers with prefix caching reuse it):
+ * the system prompt, the turn's prompt (P13: with its images), A15: the summary of compacted
+ * rounds, the rounds, and the summary request's instruction last.
+ */
+function openAiMessages(
+  request: RunnerRequest,
+  history: LoopHistory<ChatCompletionMessageParam[]>,
+): ChatCompletionMessageParam[] {
+  return [
+    { role: 'system', content: request.system },
+    { role: 'user', content: openAiPromptContent(request.prompt, request.images) },
+    ...(history.summary === undefined
+      ? []
+      : [{ role: 'user' as const, content: summaryNote(history.summary) }]),
+    ...history.exchanges.flat(),
+    ...(history.ask === undefined ? [] : [{ role: 'user' as const, content: history.ask }]),
+  ];
 }
 
 /** A9: the model's words (or that it said nothing) and the completion contract's nudge. */
@@ -221,3 +222,11 @@ const toolExchange = (
     }),
   ),
 ];
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return undefined;
+  }
+}

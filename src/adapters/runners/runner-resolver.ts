@@ -79,6 +79,11 @@ class ClaudeCliRunner implements Runner {
     private readonly commandLine: string,
   ) {}
 
+  /** E2: Claude Code reaches the turn's MCP tools through Summon's endpoint. */
+  mcpThroughEndpoint(): boolean {
+    return true;
+  }
+
   run(request: RunnerRequest): AsyncIterable<RunnerEvent> {
     return this.command.run({
       ...request,

@@ -4,36 +4,77 @@ import type { ToolCall, ToolOutcome, TurnTools } from '../../core/ports/turn-too
 import { steeringPrompt } from '../../core/prompt/steering-prompt';
 import { summarizeCall, summarizeOutcome } from '../../core/tools/call-summary';
 
+/** A16: how many read-only calls of one round run at once. */
+export const READ_CALLS_AT_ONCE = 4;
+
+type RoundCall = ToolCall & { inputError?: string };
+
 /**
- * One round of the tool loop (A9): the model's calls run one after another through
- * `tools.call` (which checks guardrails and may wait for an approval), each announced with a
- * `tool_start` and closed with a `tool_end` (P9 status-card rows). Returns the outcomes in
- * call order; a call whose input did not parse is answered with a sentence, not run.
+ * One round of the tool loop (A9): the model's calls run through `tools.call` (which checks
+ * guardrails and may wait for an approval), each announced with a `tool_start` and closed with a
+ * `tool_end` (P9 status-card rows), in the model's order. A16: consecutive calls of `read` tools
+ * run together (at most READ_CALLS_AT_ONCE), writes and `bash` one at a time. Returns the
+ * outcomes in call order; a call whose input did not parse is answered with a sentence, not run.
  */
 export async function* runToolRound(
-  calls: readonly (ToolCall & { inputError?: string })[],
+  calls: readonly RoundCall[],
   tools: TurnTools,
   signal: AbortSignal,
   resume: {
     /** T2: the outcomes known from a checkpoint; those calls are not run again. */
     done?: readonly ToolOutcome[];
-    /** T2: called (and awaited) with the outcomes so far before each call is handed to the tools. */
+    /** T2: called (and awaited) with the outcomes so far before calls are handed to the tools. */
     beforeCall?: (outcomes: ToolOutcome[]) => Promise<void>;
   } = {},
 ): AsyncGenerator<RunnerEvent, ToolOutcome[]> {
   const outcomes: ToolOutcome[] = [...(resume.done ?? [])];
-  for (const call of calls.slice(outcomes.length)) {
+  const run = (call: RoundCall): Promise<ToolOutcome> =>
+    call.inputError !== undefined
+      ? Promise.resolve({ ok: false, output: call.inputError })
+      : tools.call({ callId: call.callId, name: call.name, input: call.input }, signal);
+  while (outcomes.length < calls.length && !signal.aborted) {
+    const batch = nextBatch(calls, outcomes.length, tools);
     await resume.beforeCall?.([...outcomes]);
-    yield { type: 'tool_start', callId: call.callId, tool: call.name, summary: summarizeCall(call) };
-    const outcome: ToolOutcome =
-      call.inputError !== undefined
-        ? { ok: false, output: call.inputError }
-        : await tools.call({ callId: call.callId, name: call.name, input: call.input }, signal);
-    outcomes.push(outcome);
-    yield { type: 'tool_end', callId: call.callId, ok: outcome.ok, summary: summarizeOutcome(call, outcome) };
-    if (signal.aborted) break;
+    const start = (call: RoundCall): RunnerEvent => ({
+      type: 'tool_start',
+      callId: call.callId,
+      tool: call.name,
+      summary: summarizeCall(call),
+    });
+    // The first call is announced before anything is handed to the tools: the engine may end
+    // the turn at an event (O3: a budget used up by the call before), and then nothing runs.
+    yield start(batch[0] as RoundCall);
+    const running = batch.map((call) => run(call));
+    for (const [index, call] of batch.entries()) {
+      if (index > 0) yield start(call);
+      const outcome = await (running[index] as Promise<ToolOutcome>);
+      outcomes.push(outcome);
+      yield {
+        type: 'tool_end',
+        callId: call.callId,
+        ok: outcome.ok,
+        summary: summarizeOutcome(call, outcome),
+      };
+    }
   }
   return outcomes;
+}
+
+/**
+ * A16: the calls from `start` handed to the tools together: a run of `read` tools (bounded), or
+ * one call of any other kind. Their events are told in the model's order (a status card shows
+ * one call at a time).
+ */
+function nextBatch(calls: readonly RoundCall[], start: number, tools: TurnTools): RoundCall[] {
+  const isRead = (call: RoundCall | undefined) =>
+    call !== undefined && tools.specs.find((spec) => spec.name === call.name)?.access === 'read';
+  const batch: RoundCall[] = [];
+  for (let i = start; i < calls.length && batch.length < READ_CALLS_AT_ONCE; i++) {
+    const call = calls[i];
+    if (!isRead(call)) break;
+    batch.push(call as RoundCall);
+  }
+  return batch.length > 0 ? batch : calls.slice(start, start + 1);
 }
 
 /**
@@ -103,6 +144,8 @@ export function parseToolInput(json: string): { input: unknown; inputError?: str
 export interface LoopProgress<Exchange extends unknown[]> {
   exchanges: Exchange[];
   nudged: boolean;
+  /** A15: the model's summary of the rounds compacted away, if the turn was compacted. */
+  summary: string | undefined;
   /** The round the loop starts at (0, or after the checkpointed ones). */
   firstRound: number;
   /** Checkpoints the loop: `rounds` done, and the round in progress, if any. */
@@ -137,6 +180,7 @@ export async function* startToolLoop<Exchange extends unknown[]>(
   const progress: LoopProgress<Exchange> = {
     exchanges: (resume?.exchanges ?? []) as Exchange[],
     nudged: resume?.nudged ?? false,
+    summary: resume?.summary,
     firstRound: resume === undefined ? 0 : resume.rounds,
     save: async (rounds, round, steered) =>
       request.checkpoint?.({
@@ -145,6 +189,7 @@ export async function* startToolLoop<Exchange extends unknown[]>(
         round,
         rounds,
         nudged: progress.nudged,
+        ...(progress.summary === undefined ? {} : { summary: progress.summary }),
         ...(steered === undefined || steered.length === 0 ? {} : { steered }),
       }),
     async *endRound(exchange, rounds) {

@@ -75,14 +75,10 @@ export class CallCgroups {
 
   /** A fresh cgroup for one call with its limits written. */
   async create(limits: { processes: number; memoryBytes: number }): Promise<CallCgroup> {
-    this.next += 1;
-    const name = `call-${this.next}`;
-    const dirs: string[] = [];
+    const dirs = this.makeDirs();
     try {
-      for (const h of this.hierarchies) {
-        const dir = path.join(h.dir, name);
-        mkdirSync(dir);
-        dirs.push(dir);
+      for (const [index, h] of this.hierarchies.entries()) {
+        const dir = dirs[index] as string;
         if (h.controller === 'pids') await writeFile(path.join(dir, 'pids.max'), String(limits.processes));
         if (h.controller === 'memory') {
           await writeFile(path.join(dir, 'memory.limit_in_bytes'), String(limits.memoryBytes));
@@ -107,6 +103,29 @@ export class CallCgroups {
         for (const dir of dirs) await removeWhenEmpty(dir);
       },
     };
+  }
+
+  /**
+   * X3: a call's directory in each hierarchy, under a name free in all of them: another
+   * launcher of this process (the MCP client's, the runs') counts its calls in the same
+   * `summon-<pid>` folder, so a name already taken is skipped, not an error.
+   */
+  private makeDirs(): string[] {
+    for (;;) {
+      this.next += 1;
+      const dirs: string[] = [];
+      try {
+        for (const h of this.hierarchies) {
+          const dir = path.join(h.dir, `call-${this.next}`);
+          mkdirSync(dir);
+          dirs.push(dir);
+        }
+        return dirs;
+      } catch (error) {
+        for (const dir of dirs) rmdirSync(dir);
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+    }
   }
 }
 

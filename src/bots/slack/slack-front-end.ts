@@ -93,6 +93,7 @@ export class SlackFrontEnd {
     this.deliverer = options.outbox('slack', new SlackSender(client));
     this.platform = new SlackPlatform({
       deliver: (target, call, args) => this.deliverer.deliver(target, call, args),
+      deliverStored: this.deliverer.deliverStored?.bind(this.deliverer),
       channelOwner: (channel) => directory.channelOwner(channel),
       permalink: slackPermalinks(client, options.logger.child({ component: 'slack' })),
       attachments: new SlackFileFetcher(

@@ -6,15 +6,17 @@ import type {
   OutboundMessage,
   ReplyStream,
   ReplyStreamOpening,
-  Speaker,
+  StoredPost,
   ThreadId,
 } from '../../core/ports/chat-platform';
 import type { Logger } from '../../core/ports/logger';
 import { silentLogger } from '../../core/ports/logger';
+import type { Outbox } from '../../core/ports/outbox';
 import type { TurnSession, TurnSessionOpening } from '../../core/ports/turn-session';
 import { splitMessage } from '../../core/text/split-message';
 import { cardContent, SLACK_LIMITS, type SlackContent } from './outbound/slack-cards';
 import { agentTextToMrkdwn, escapeMrkdwn, type SlackMemberRef } from './outbound/slack-mrkdwn';
+import { asArgs, identity } from './outbound/slack-post-args';
 import type { SlackCall } from './outbound/slack-sender';
 import { decodeSlackThreadId, encodeSlackThreadId, type SlackThreadParts } from './slack-thread-id';
 import { SlackAgentSessions } from './stream/slack-agent-sessions';
@@ -30,6 +32,8 @@ export type SlackDeliver = (
 
 export interface SlackPlatformOptions {
   deliver: SlackDeliver;
+  /** P7, T2: calls stored in the caller's transaction (`Outbox.deliverStored`); absent, `deliver` each. */
+  deliverStored?: Outbox['deliverStored'];
   /** P1: the workspace that owns the channel, and its members (M11); null when it is not bound. */
   channelOwner: (
     channel: string,
@@ -111,6 +115,11 @@ export class SlackPlatform implements ChatPlatform {
     return this.threads.run(thread, () => this.postNow(thread, message));
   }
 
+  /** P7, T2: the posts' calls stored with what the caller records (a turn's reply and its message). */
+  postStored(thread: ThreadId, message: OutboundMessage, stored: StoredPost): Promise<string> {
+    return this.threads.run(thread, () => this.postNow(thread, message, stored));
+  }
+
   update(thread: ThreadId, messageRef: string, message: OutboundMessage): Promise<void> {
     return this.threads.run(thread, () => this.updateNow(thread, messageRef, message));
   }
@@ -125,11 +134,10 @@ export class SlackPlatform implements ChatPlatform {
    */
   streamReply(thread: ThreadId, opening: ReplyStreamOpening): ReplyStream {
     const parts = this.parts(thread);
-    let owner: ReturnType<SlackPlatformOptions['channelOwner']> | null = null;
-    const ownerOf = () => {
-      owner ??= this.options.channelOwner(parts.channel);
-      return owner;
-    };
+    // T3: the turn names its workspace and members; else the channel's owner, looked up once.
+    let owner: ReturnType<SlackPlatformOptions['channelOwner']> | null =
+      opening.known === undefined ? null : Promise.resolve(opening.known);
+    const ownerOf = () => (owner ??= this.options.channelOwner(parts.channel));
     return new SlackReplyStream({
       parts,
       opening,
@@ -186,23 +194,32 @@ export class SlackPlatform implements ChatPlatform {
     });
   }
 
-  private async postNow(thread: ThreadId, message: OutboundMessage): Promise<string> {
+  private async postNow(thread: ThreadId, message: OutboundMessage, stored?: StoredPost): Promise<string> {
     const parts = this.parts(thread);
-    const owner = await this.options.channelOwner(parts.channel);
+    // T3: a stored post names its workspace and members: no lookup of the channel's owner.
+    const owner = stored ?? (await this.options.channelOwner(parts.channel));
     const target = { workspaceId: owner?.workspaceId ?? null, lane: thread };
     const contents = await this.render(message, owner?.members ?? [], this.partLimit);
-    let first: string | null = null;
-    for (const content of contents) {
-      const ts = await this.options.deliver(target, 'chat.postMessage', {
+    const calls = contents.map((content) => ({
+      kind: 'chat.postMessage' as const,
+      payload: {
         channel: parts.channel,
         thread_ts: parts.threadTs,
         ...identity(message.as),
         ...asArgs(content),
         unfurl_links: false,
         unfurl_media: false,
-      });
-      first ??= ts;
+      },
+    }));
+    const { deliverStored } = this.options;
+    let refs: (string | null)[] = [];
+    if (stored !== undefined && deliverStored !== undefined)
+      refs = await deliverStored({ workspaceId: stored.workspaceId, lane: thread }, calls, stored.store);
+    else {
+      await stored?.store(async () => {});
+      for (const call of calls) refs.push(await this.options.deliver(target, call.kind, call.payload));
     }
+    const first = refs[0] ?? null;
     if (first === null) throw new Error(`Slack returned no ts for a post in ${thread}.`);
     return first;
   }
@@ -278,16 +295,4 @@ export class SlackPlatform implements ChatPlatform {
     const mrkdwn = agentTextToMrkdwn(content.text, message.as.kind === 'agent' ? members : []);
     return splitMessage(mrkdwn, limit).map((text) => ({ text }));
   }
-}
-
-/** P2: an agent posts under its own name and avatar, never as the bot. */
-function identity(as: Speaker): Record<string, string> {
-  if (as.kind === 'system') return {};
-  return as.avatarUrl === null ? { username: as.name } : { username: as.name, icon_url: as.avatarUrl };
-}
-
-function asArgs(content: SlackContent): Record<string, unknown> {
-  return content.blocks === undefined
-    ? { text: content.text }
-    : { text: content.text, blocks: content.blocks };
 }

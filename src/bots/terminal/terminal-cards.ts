@@ -38,6 +38,8 @@ export function renderMessage(where: string, message: OutboundMessage, cardNumbe
       return [
         approvalHeadline(where, content.card, cardNumber),
         ...indent(content.card.details),
+        // E4: an MCP call's arguments (bounded, secrets masked by the core).
+        ...indent(content.card.code?.split('\n') ?? []),
         `${INDENT}${approvalOutcome(content.card, cardNumber)}`,
       ];
     case 'question':
@@ -138,7 +140,9 @@ function approvalHeadline(where: string, card: ApprovalCard, cardNumber: number 
 function approvalOutcome(card: ApprovalCard, cardNumber: number | null): string {
   if (card.status !== 'pending') return decision(card);
   const n = cardNumber ?? '?';
-  return `/approve ${n} · /deny ${n}`;
+  // E4: an MCP call's card may also be approved for the rest of the conversation.
+  const conversation = card.offersConversation === true ? ` · /approve-conversation ${n}` : '';
+  return `/approve ${n}${conversation} · /deny ${n}`;
 }
 
 /** G4: the card is updated with the decision and who made it; an expired one counts as denied. */
@@ -149,8 +153,12 @@ function decision(card: ApprovalCard): string {
     case 'expired':
       return 'expired (counts as denied)';
     case 'approved':
-    case 'denied':
-      return card.decidedBy === null ? card.status : `${card.status} by ${card.decidedBy}`;
+    case 'denied': {
+      const scope = card.forConversation === true ? ' for this conversation' : '';
+      return card.decidedBy === null
+        ? `${card.status}${scope}`
+        : `${card.status}${scope} by ${card.decidedBy}`;
+    }
   }
 }
 

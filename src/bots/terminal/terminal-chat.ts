@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import type { ApprovalVerdict } from '../../core/model/approvals/approval';
 import type { ChatEngine, PlatformActor } from '../../core/ports/chat-engine';
 import type { InboundMessage } from '../../core/ports/chat-platform';
 import { helpLines, parseTerminalInput } from './terminal-commands';
@@ -181,7 +182,7 @@ export class TerminalChat {
   }
 
   /** G4, P5: the core checks the person's role; a refusal carries the sentence to show. */
-  private async decide(verdict: 'approve' | 'deny', card: number): Promise<void> {
+  private async decide(verdict: ApprovalVerdict, card: number): Promise<void> {
     const thread = this.selectedThread();
     if (thread === null) return;
     const { platform, engine } = this.options;

@@ -1,3 +1,5 @@
+import type { ApprovalVerdict } from '../../core/model/approvals/approval';
+
 /** What one typed line asks for. */
 export type TerminalInput =
   | { kind: 'empty' }
@@ -7,7 +9,7 @@ export type TerminalInput =
   | { kind: 'thread'; number: number }
   | { kind: 'new' }
   | { kind: 'note'; action: 'open' | 'fold'; card: number }
-  | { kind: 'approval'; verdict: 'approve' | 'deny'; card: number }
+  | { kind: 'approval'; verdict: ApprovalVerdict; card: number }
   | { kind: 'answer'; answer: string }
   | { kind: 'stop' }
   | { kind: 'quit' }
@@ -57,6 +59,12 @@ const COMMANDS: readonly CommandSpec[] = [
     argument: '<n>',
     input: (card) => ({ kind: 'approval', verdict: 'approve', card }),
     does: 'approve approval card #n of this thread',
+  },
+  {
+    name: 'approve-conversation',
+    argument: '<n>',
+    input: (card) => ({ kind: 'approval', verdict: 'approve-conversation', card }),
+    does: 'approve MCP call card #n, and the same call again in this conversation (E4)',
   },
   {
     name: 'deny',

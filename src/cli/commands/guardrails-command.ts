@@ -14,16 +14,22 @@ export function registerGuardrailsCommand(program: Command, context: CliContext)
       '--action <action>',
       'commit | push_to_remote | open_pull_request | tracker_write | network | mcp',
     )
-    .action((options: { workspace: string; agent: string; space?: string; action: string }) =>
+    .option(
+      '--tool <server__tool>',
+      'with --action mcp: the MCP tool, as the model sees it (linear__create_issue)',
+    )
+    .action((options: { workspace: string; agent: string; space?: string; action: string; tool?: string }) =>
       withRuntime(context, async ({ store }) => {
         const resolution = await explainGuardrail(store, {
           workspace: options.workspace,
           agent: options.agent,
           space: options.space ?? null,
           action: options.action,
+          tool: options.tool ?? null,
         });
+        const what = options.tool === undefined ? options.action : `${options.action} ${options.tool}`;
         context.output.out(
-          `${options.action}: ${resolution.decision}\n${resolution.steps.map((s) => `  ${s}`).join('\n')}`,
+          `${what}: ${resolution.decision}\n${resolution.steps.map((s) => `  ${s}`).join('\n')}`,
         );
       }),
     );

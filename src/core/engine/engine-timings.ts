@@ -1,6 +1,11 @@
 export interface EngineTimings {
   /** P9: status-card edits are coalesced to about one a second. */
   statusEditIntervalMs: number;
+  /**
+   * P9, P14 (decision): a turn shows its card, its session and its stream once it has run this
+   * long; one that ends sooner posts just its reply. 0 shows them at once.
+   */
+  signOfLifeMs: number;
   /** A worker proves a running run alive this often (the run's `lastEventAt`). */
   heartbeatMs: number;
   /** A running run unheard of for this long belongs to a dead worker (A12 `dead`). */
@@ -13,6 +18,7 @@ export interface EngineTimings {
 
 export const DEFAULT_TIMINGS: EngineTimings = {
   statusEditIntervalMs: 1000,
+  signOfLifeMs: 0,
   heartbeatMs: 15_000,
   deadAfterMs: 60_000,
   loopThreshold: 5,

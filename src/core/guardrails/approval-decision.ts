@@ -92,7 +92,7 @@ export function decideApproval<A extends Approval>(
 
   const decided: A = {
     ...current,
-    status: verdict === 'approve' ? 'approved' : 'denied',
+    status: verdict === 'deny' ? 'denied' : 'approved',
     decidedByMemberId: decider.memberId,
     decidedAt: now,
   };
@@ -118,7 +118,7 @@ function audit(
   refusal: ApprovalRefusalCode | null,
   reason: string | null,
 ): ApprovalAuditEntry {
-  const outcome = refusal !== null ? 'refused' : verdict === 'approve' ? 'approved' : 'denied';
+  const outcome = refusal !== null ? 'refused' : verdict === 'deny' ? 'denied' : 'approved';
   const summary =
     refusal === null
       ? `${actorLabel(actor)} ${outcome} approval ${before.id}.`

@@ -2,6 +2,7 @@ import { NotFoundError, ValidationError } from '../errors';
 import { GUARDRAIL_ACTIONS, type GuardrailAction } from '../model/guardrail';
 import { canApprove } from '../model/member';
 import type { Store } from '../ports/store';
+import { MCP_TOOL_RULE_PATTERN, type McpRuleSubject } from './mcp-tool-rule';
 import type { GuardrailResolution } from './resolution';
 import { resolveGuardrail } from './resolve-guardrail';
 
@@ -10,10 +11,29 @@ export interface ExplainRequest {
   agent: string;
   space: string | null;
   action: string;
+  /** E4: with `mcp`, the tool the call would be to (`<server>__<tool>`). */
+  tool?: string | null;
+}
+
+/** E4: `--tool` names one MCP tool and goes with `--action mcp` only. */
+function explainedTool(request: ExplainRequest): McpRuleSubject | undefined {
+  const tool = request.tool ?? null;
+  if (tool === null) return undefined;
+  if (request.action !== 'mcp') {
+    throw new ValidationError(
+      `--tool names an MCP tool, so it goes only with --action mcp, not with "${request.action}".`,
+    );
+  }
+  if (!MCP_TOOL_RULE_PATTERN.test(tool) || tool.endsWith('__*')) {
+    throw new ValidationError(
+      `--tool "${tool}" is not one MCP tool: write it as the model sees it, "<server>__<tool>" (for example "linear__create_issue").`,
+    );
+  }
+  return { tool };
 }
 
 /**
- * `summon guardrails explain` (G2): loads the workspace's rules, the agent, the space and who
+ * `summon guardrails explain` (G2, E4): loads the workspace's rules, the agent, the space and who
  * could approve, and resolves the action exactly as a run would.
  */
 export async function explainGuardrail(store: Store, request: ExplainRequest): Promise<GuardrailResolution> {
@@ -23,6 +43,7 @@ export async function explainGuardrail(store: Store, request: ExplainRequest): P
     );
   }
   const action = request.action as GuardrailAction;
+  const subject = explainedTool(request);
   const workspace = await store.transaction((tx) => tx.workspaces.findBySlug(request.workspace));
   if (workspace === null) throw new NotFoundError(`no workspace "${request.workspace}"`);
 
@@ -50,6 +71,7 @@ export async function explainGuardrail(store: Store, request: ExplainRequest): P
       },
       rules: await tx.guardrails.list(workspace.id),
       canBeApproved: { approverCount, hasBoundChannel },
+      ...(subject === undefined ? {} : { subject }),
     });
   });
 }

@@ -1,6 +1,7 @@
 import type { GuardrailAction, GuardrailDecision } from '../model/guardrail';
 import type { GuardrailRuleRecord } from '../model/records';
-import { defaultDecision } from './default-decisions';
+import { defaultDecisionFor } from './default-decisions';
+import type { McpRuleSubject } from './mcp-tool-rule';
 import type { ClassResolution, GuardrailContext, OverriddenRule } from './resolution';
 import { formatScope, scopeKey } from './scope-key';
 
@@ -8,6 +9,8 @@ import { formatScope, scopeKey } from './scope-key';
 export interface ExplainInput {
   classes: readonly GuardrailAction[];
   context: GuardrailContext;
+  /** E4: the MCP call's tool, when the `mcp` class is about one. */
+  subject?: McpRuleSubject;
   perClass: readonly ClassResolution[];
   deciding: ClassResolution;
   ruleDecision: GuardrailDecision;
@@ -18,7 +21,10 @@ export interface ExplainInput {
   remedy: string | null;
 }
 
-/** `space:backend push_to_remote = deny`, in the workspace file's own key syntax. */
+/**
+ * `space:backend push_to_remote = deny` (E4: `space:backend mcp linear__* = deny`), in the
+ * workspace file's own key syntax.
+ */
 export function ruleLabel(rule: GuardrailRuleRecord, context: GuardrailContext): string {
   const name =
     rule.scopeKind === 'agent'
@@ -26,7 +32,8 @@ export function ruleLabel(rule: GuardrailRuleRecord, context: GuardrailContext):
       : rule.scopeKind === 'space'
         ? (context.spaceName ?? rule.scopeId)
         : null;
-  return `${formatScope(scopeKey(rule.scopeKind, name ?? ''))} ${rule.action} = ${rule.decision}`;
+  const tool = rule.tool == null ? '' : ` ${rule.tool}`;
+  return `${formatScope(scopeKey(rule.scopeKind, name ?? ''))} ${rule.action}${tool} = ${rule.decision}`;
 }
 
 function sourceLabel(resolution: ClassResolution, context: GuardrailContext): string {
@@ -35,8 +42,10 @@ function sourceLabel(resolution: ClassResolution, context: GuardrailContext): st
     : `the built-in default ${resolution.action} = ${resolution.decision}`;
 }
 
-function subject(classes: readonly GuardrailAction[]): string {
-  return classes.join(' + ');
+function subject(classes: readonly GuardrailAction[], mcp?: McpRuleSubject): string {
+  return classes
+    .map((action) => (action === 'mcp' && mcp !== undefined ? `mcp ${mcp.tool}` : action))
+    .join(' + ');
 }
 
 function actorLine(input: ExplainInput): string {
@@ -44,32 +53,51 @@ function actorLine(input: ExplainInput): string {
   const agent = `agent ${context.agentName ?? context.agentId}`;
   const where =
     context.spaceId === null ? 'outside any space' : `in space ${context.spaceName ?? context.spaceId}`;
-  return `Action: ${subject(input.classes)} by ${agent} ${where} (autonomy ${context.autonomy}).`;
+  return `Action: ${subject(input.classes, input.subject)} by ${agent} ${where} (autonomy ${context.autonomy}).`;
 }
 
 function overriddenLine(entry: OverriddenRule, winner: ClassResolution, context: GuardrailContext): string {
   const label = ruleLabel(entry.rule, context);
   if (entry.why === 'less_specific') return `  Overrides the less specific ${label}.`;
+  if (entry.why === 'broader_tool') {
+    return `  Same scope, broader tool: ${label} (a rule naming the tool beats a server wildcard, which beats a rule for every tool).`;
+  }
   if (entry.rule.decision === winner.decision) return `  Same scope, same decision: ${label} (duplicate).`;
   return `  Same scope, less restrictive: ${label} (${winner.decision} beats ${entry.rule.decision}).`;
 }
 
 /** Shown only when the default would have said something else; otherwise it is noise. */
-function defaultLine(resolution: ClassResolution): string[] {
-  const fallback = defaultDecision(resolution.action);
+function defaultLine(resolution: ClassResolution, mcp: McpRuleSubject | undefined): string[] {
+  const fallback = defaultDecisionFor(resolution.action, resolution.action === 'mcp' ? mcp : undefined);
   return fallback === resolution.decision
     ? []
     : [`  Overrides the built-in default ${resolution.action} = ${fallback}.`];
 }
 
-function classLines(resolution: ClassResolution, context: GuardrailContext): string[] {
+/** E4: why the built-in default of an MCP call is what it is. */
+function mcpDefaultWhy(mcp: McpRuleSubject | undefined): string {
+  if (mcp === undefined) return ' (no tool given: a tool annotated read-only would be allowed)';
+  if (mcp.readOnly === true) return ` (${mcp.tool} is annotated read-only)`;
+  if (mcp.readOnly === false) return ` (${mcp.tool} is not annotated read-only)`;
+  return ' (allow instead if the server annotates the tool read-only)';
+}
+
+function classLines(resolution: ClassResolution, input: ExplainInput): string[] {
+  const { context } = input;
+  const mcp = resolution.action === 'mcp';
   if (resolution.decidedBy.kind === 'default') {
-    return [`${resolution.action}: no rule matches; the built-in default is ${resolution.decision}.`];
+    const what = mcp && input.subject !== undefined ? ` ${input.subject.tool}` : '';
+    const why = mcp ? mcpDefaultWhy(input.subject) : '';
+    return [
+      `${resolution.action}: no rule matches${what}; the built-in default is ${resolution.decision}${why}.`,
+    ];
   }
+  const within =
+    resolution.decidedBy.rule.tool == null ? '' : '; within it, the rule naming the tool most exactly';
   return [
-    `${resolution.action}: ${ruleLabel(resolution.decidedBy.rule, context)} decides (the most specific scope with a matching rule).`,
+    `${resolution.action}: ${ruleLabel(resolution.decidedBy.rule, context)} decides (the most specific scope with a matching rule${within}).`,
     ...resolution.overridden.map((entry) => overriddenLine(entry, resolution, context)),
-    ...defaultLine(resolution),
+    ...defaultLine(resolution, input.subject),
   ];
 }
 
@@ -98,7 +126,7 @@ function approvalLine(input: ExplainInput): string | null {
 }
 
 export function explainSteps(input: ExplainInput): string[] {
-  const steps = [actorLine(input), ...input.perClass.flatMap((r) => classLines(r, input.context))];
+  const steps = [actorLine(input), ...input.perClass.flatMap((r) => classLines(r, input))];
   if (input.perClass.length > 1) {
     const parts = input.perClass.map((r) => `${r.action} = ${r.decision}`).join(', ');
     steps.push(`Combined: ${input.ruleDecision}, the most restrictive of ${parts}.`);
@@ -112,7 +140,7 @@ export function explainSteps(input: ExplainInput): string[] {
 
 /** The one sentence (or two) the agent is told. */
 export function explainReason(input: ExplainInput): string {
-  const what = subject(input.classes);
+  const what = subject(input.classes, input.subject);
   const source = sourceLabel(input.deciding, input.context);
   if (input.blocker !== null) {
     const remedy = input.remedy === null ? '' : ` ${input.remedy}`;

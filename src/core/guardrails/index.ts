@@ -22,10 +22,17 @@ export {
 } from './approval-expiry';
 export { applyAutonomy } from './autonomy';
 export { mostRestrictive, restrictiveness } from './decision-order';
-export { DEFAULT_DECISIONS, defaultDecision } from './default-decisions';
+export { DEFAULT_DECISIONS, defaultDecision, defaultDecisionFor } from './default-decisions';
 export { ruleLabel } from './explain';
 export type { ApprovalReach } from './fail-closed';
 export { approvalBlocker } from './fail-closed';
+export type { McpRuleSubject } from './mcp-tool-rule';
+export {
+  MCP_TOOL_RULE_PATTERN,
+  MCP_TOOL_RULE_USAGE,
+  toolRuleProblem,
+  toolSpecificity,
+} from './mcp-tool-rule';
 export type {
   ClassResolution,
   DecidedBy,

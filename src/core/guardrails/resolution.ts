@@ -2,6 +2,7 @@ import type { GuardrailAction, GuardrailDecision } from '../model/guardrail';
 import type { GuardrailRuleRecord } from '../model/records';
 import type { Autonomy } from '../model/space';
 import type { ApprovalReach } from './fail-closed';
+import type { McpRuleSubject } from './mcp-tool-rule';
 
 /** Who is acting, and where. The names are for the explanation only; ids are shown without them. */
 export interface GuardrailContext {
@@ -22,18 +23,24 @@ export interface ResolveGuardrailInput {
   rules: readonly GuardrailRuleRecord[];
   /** G2a: whether an `ask` can reach someone; the richer form names what is missing. */
   canBeApproved: ApprovalReach;
+  /**
+   * E4: the MCP call's tool, for the `mcp` class: rules narrowed to another tool are ignored,
+   * and with no rule a tool annotated read-only is allowed.
+   */
+  subject?: McpRuleSubject;
 }
 
 export type DecidedBy = { kind: 'rule'; rule: GuardrailRuleRecord } | { kind: 'default' };
 
 /**
  * A matching rule that did not decide: a rule of a less specific scope (G2: specificity
- * wins even when the broader rule is more restrictive), or another rule of the deciding
- * scope that was not more restrictive.
+ * wins even when the broader rule is more restrictive), a rule of the deciding scope naming
+ * the tool less exactly (E4), or another rule of the deciding scope that was not more
+ * restrictive.
  */
 export interface OverriddenRule {
   rule: GuardrailRuleRecord;
-  why: 'less_specific' | 'same_scope';
+  why: 'less_specific' | 'broader_tool' | 'same_scope';
 }
 
 /** How one action class resolved from the rules alone, before autonomy and fail-closed. */

@@ -15,7 +15,9 @@ import { resolveClass } from './resolve-class';
 export function resolveGuardrail(input: ResolveGuardrailInput): GuardrailResolution {
   const classes = actionClasses(input.action);
   const { context } = input;
-  const [first, ...rest] = classes.map((action) => resolveClass(action, context, input.rules));
+  const [first, ...rest] = classes.map((action) =>
+    resolveClass(action, context, input.rules, action === 'mcp' ? input.subject : undefined),
+  );
   if (first === undefined) throw new ValidationError('A guardrail check needs at least one action class.');
   const perClass: [ClassResolution, ...ClassResolution[]] = [first, ...rest];
 
@@ -34,6 +36,7 @@ export function resolveGuardrail(input: ResolveGuardrailInput): GuardrailResolut
   const explained = {
     classes,
     context,
+    ...(input.subject === undefined ? {} : { subject: input.subject }),
     perClass,
     deciding,
     ruleDecision,

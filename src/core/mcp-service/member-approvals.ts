@@ -1,4 +1,5 @@
 import { AppError, NotFoundError } from '../errors';
+import type { ApprovalVerdict } from '../model/approvals/approval';
 import { canApprove } from '../model/member';
 import type { McpCaller, PendingApproval } from '../ports/member-tools';
 import type { MemberToolsDeps } from './member-tools-deps';
@@ -47,7 +48,7 @@ export async function listApprovals(deps: MemberToolsDeps, caller: McpCaller): P
 export async function decideApproval(
   deps: MemberToolsDeps,
   caller: McpCaller,
-  request: { approvalId: string; verdict: 'approve' | 'deny' },
+  request: { approvalId: string; verdict: ApprovalVerdict },
 ): Promise<{ approvalId: string; status: string }> {
   const { member, workspace } = caller;
   // G4: said before anything is looked up, in the words a card click's refusal uses.

@@ -1,3 +1,5 @@
+import type { ApprovalVerdict } from './approvals/approval';
+
 /**
  * What a person does to one of Summon's cards, or to a thread through the platform's own
  * control, decoded once by the front end that saw it. Each names only record ids (G4: a card's
@@ -7,8 +9,8 @@
 export type CardAction =
   /** N7: a person opens or folds a note; only the display changes. */
   | { kind: 'note'; verb: 'open' | 'fold'; messageId: string }
-  /** G4: a click on Approve or Deny. */
-  | { kind: 'approval'; verdict: 'approve' | 'deny'; approvalId: string }
+  /** G4: a click on Approve or Deny; E4: or on "Approve for this conversation" (MCP calls). */
+  | { kind: 'approval'; verdict: ApprovalVerdict; approvalId: string }
   /** N13: an answer to a question card: an option number (`2`, from 1) or free text. */
   | { kind: 'answer'; questionId: string; answer: string }
   /** P15: Stop on a status card (or the terminal's `/stop`). */

@@ -106,6 +106,11 @@ export interface GuardrailRuleRecord {
   scopeId: string | null;
   action: GuardrailAction;
   decision: GuardrailDecision;
+  /**
+   * E4: only for action `mcp`: the tool the rule is narrowed to, an exact `<server>__<tool>` or
+   * a server's wildcard `<server>__*`; null: every tool.
+   */
+  tool: string | null;
 }
 
 export interface RunRecord {

@@ -1,44 +1,25 @@
 import { ServiceUnavailableError } from '../errors';
-import type { Platform } from '../model/platform';
 import { RetryingStore } from '../outage/retrying-store';
 import { systemClock } from '../ports/clock';
-import type { Logger } from '../ports/logger';
-import type { Metrics } from '../ports/metrics';
-import type { Outbox } from '../ports/outbox';
+import type { Outbox, StoreCalls } from '../ports/outbox';
 import type { OutboxItem, OutboxRepository, OutboxRowState } from '../ports/outbox-store';
 import type { Store } from '../ports/store';
-import { DeliveryError, type PlatformSender } from './delivery-error';
+import { GroupCommit } from '../waits/group-commit';
+import { DeliveryError } from './delivery-error';
 import { KeyedSerialQueue } from './keyed-serial-queue';
+import {
+  DEFAULT_BACKOFF,
+  OUTBOX_RETENTION_MS,
+  type OutboxBackoff,
+  type OutboxDelivererOptions,
+} from './outbox-options';
 
-export interface OutboxDelivererOptions {
-  store: Store;
-  platform: Platform;
-  sender: PlatformSender;
-  logger: Logger;
-  /** P7: the backlog, retries and 429s of this platform's calls, for `/metrics`. */
-  metrics?: Metrics | undefined;
-  /** Backoff for 5xx, timeouts and refused connections: base * 2^(attempt-1), capped at `maxMs`. */
-  backoff?: Partial<OutboxBackoff>;
-  sleep?: (ms: number) => Promise<void>;
-  /** The time of day; default the `Clock` port's `systemClock`. */
-  now?: () => Date;
-}
-
-/**
- * P7: how an outgoing call the platform cannot take now is tried again. `giveUpMs` bounds the
- * whole wait, counted from the call's first failure: long enough to outlast the platform's
- * outages (`SUMMON_OUTBOX_GIVE_UP_HOURS`), so a thread's calls are never dropped after a minute.
- */
-export interface OutboxBackoff {
-  baseMs: number;
-  maxMs: number;
-  giveUpMs: number;
-}
-
-export const DEFAULT_OUTBOX_GIVE_UP_MS = 24 * 60 * 60 * 1000;
-const DEFAULT_BACKOFF: OutboxBackoff = { baseMs: 500, maxMs: 30_000, giveUpMs: DEFAULT_OUTBOX_GIVE_UP_MS };
-/** Delivered and failed calls are kept this long (for looking into a problem), then removed. */
-export const OUTBOX_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+export {
+  DEFAULT_OUTBOX_GIVE_UP_MS,
+  OUTBOX_RETENTION_MS,
+  type OutboxBackoff,
+  type OutboxDelivererOptions,
+} from './outbox-options';
 
 /** A call to deliver: stored (an outbox row), or, for a channel no workspace owns, kept in memory only. */
 type Delivery = Omit<OutboxItem, 'id' | 'workspaceId'> & { id: string | null };
@@ -65,12 +46,25 @@ export class OutboxDeliverer implements Outbox {
 
   /** T2: the calls' rows are written through a database outage of seconds, not given up. */
   private readonly store: Store;
+  /** T3: calls of any thread that went out at the same time are recorded as sent in one commit. */
+  private readonly sent: GroupCommit<{ id: string; ref: string | null }, null>;
 
   constructor(private readonly options: OutboxDelivererOptions) {
     this.store = RetryingStore.over(options.store);
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.now = options.now ?? (() => systemClock.now());
+    this.sent = new GroupCommit({
+      write: (marks) =>
+        this.store.transaction(async (tx) => {
+          await Promise.all(marks.map((mark) => tx.outbox.markSent(mark.id, mark.ref)));
+          return marks.map(() => null);
+        }),
+      slots: 2,
+      maxBatch: 64,
+      // T2: a batch whose COMMIT may have landed is not written again; each call reads its row back.
+      splits: (error) => !outcomeUnknown(error),
+    });
   }
 
   /**
@@ -91,6 +85,31 @@ export class OutboxDeliverer implements Outbox {
         ? { id: null, platform, lane, kind, payload, status: 'pending', attempts: 0, platformRef: null }
         : await this.add({ workspaceId, platform, lane, kind, payload }),
     );
+  }
+
+  async deliverStored(
+    target: { workspaceId: string; lane: string },
+    calls: readonly { kind: string; payload: unknown }[],
+    store: StoreCalls,
+  ): Promise<(string | null)[]> {
+    const { platform, metrics } = this.options;
+    const { workspaceId, lane } = target;
+    for (const _ of calls) metrics?.outboxBacklog(platform, 1);
+    try {
+      return await this.lanes.run(lane, async () => {
+        const held: { item: OutboxItem; version: string }[] = [];
+        // One statement after another: the caller's transaction keeps their order (`seq`).
+        await store(async (tx) => {
+          for (const call of calls)
+            held.push(await tx.outbox.addSending({ workspaceId, platform, lane, ...call }));
+        });
+        const refs: (string | null)[] = [];
+        for (const { item, version } of held) refs.push(await this.send(item, { id: item.id, version }));
+        return refs;
+      });
+    } finally {
+      for (const _ of calls) metrics?.outboxBacklog(platform, -1);
+    }
   }
 
   /** After a restart: sends what is still pending, in order; never re-sends what may have gone out. */
@@ -195,6 +214,24 @@ export class OutboxDeliverer implements Outbox {
     }
   }
 
+  /**
+   * P7: records a call this deliverer holds as sent, in one commit with the others that went
+   * out meanwhile (T3). T2: one whose COMMIT's outcome is unknown is read back, as in `change`.
+   */
+  private async markSent(held: Held, ref: string | null): Promise<void> {
+    if (held === null) return;
+    for (;;) {
+      try {
+        await this.sent.add({ id: held.id, ref });
+        return;
+      } catch (error) {
+        if (!outcomeUnknown(error)) throw error;
+        const now = await this.stateOf(held.id);
+        if (now?.status !== 'sending' || now.version !== held.version) return;
+      }
+    }
+  }
+
   /** The row as it is now; a read whose COMMIT's outcome is unknown changed nothing, and is read again. */
   private async stateOf(id: string): Promise<OutboxRowState | null> {
     for (;;) {
@@ -206,10 +243,11 @@ export class OutboxDeliverer implements Outbox {
     }
   }
 
-  private async send(item: Delivery): Promise<string | null> {
+  /** `marked`: the call's row was stored already marked `sending` (`deliverStored`). */
+  private async send(item: Delivery, marked?: Held): Promise<string | null> {
     const { sender, logger } = this.options;
     const log = logger.child({ outboxId: item.id, kind: item.kind });
-    let held = await this.take(item);
+    let held = marked ?? (await this.take(item));
     let attempts = item.attempts;
     let failingSince: number | null = null;
     for (;;) {
@@ -243,7 +281,7 @@ export class OutboxDeliverer implements Outbox {
       // a COMMIT whose outcome is unknown is read back); failing to record it is never a reason
       // to send it again: the row stays `sending`, which a restart marks failed rather than
       // post twice.
-      await this.change(held, (o, id) => o.markSent(id, ref)).catch((error: unknown) =>
+      await this.markSent(held, ref).catch((error: unknown) =>
         log.warn({ err: error }, 'delivered, but could not be recorded as sent'),
       );
       return ref;

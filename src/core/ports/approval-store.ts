@@ -4,7 +4,8 @@ import type { ApprovalStatus } from '../model/guardrail';
 export interface ApprovalRepository {
   insert(
     workspaceId: string,
-    fields: Pick<ApprovalRecord, 'runId' | 'action' | 'details' | 'requestedAt' | 'expiresAt'>,
+    fields: Pick<ApprovalRecord, 'runId' | 'action' | 'details' | 'requestedAt' | 'expiresAt'> &
+      Partial<Pick<ApprovalRecord, 'subjectHash'>>,
   ): Promise<ApprovalRecord>;
   findById(id: string): Promise<ApprovalRecord | null>;
   /**
@@ -20,6 +21,8 @@ export interface ApprovalRepository {
     },
   ): Promise<ApprovalRecord | null>;
   setCardRef(id: string, platformCardRef: string): Promise<void>;
+  /** E4: the approval was given for the whole conversation (its card says so). */
+  markConversationGrant(id: string): Promise<void>;
   /** What the card shows (T2: a line saying a held push must be pushed again). */
   setDetails(id: string, details: ApprovalRecord['details']): Promise<void>;
   /** Pending approvals whose deadline has passed (system context: the expiry sweep). */

@@ -2,6 +2,7 @@ import type { AttachmentRef } from '../model/attachment';
 import type { ApprovalStatus } from '../model/guardrail';
 import type { Platform } from '../model/platform';
 import type { AttachmentFetcher } from './attachment-fetcher';
+import type { StoreCalls } from './outbox';
 import type { TurnSession, TurnSessionOpening } from './turn-session';
 
 /**
@@ -54,7 +55,7 @@ export interface NoteSource {
   url?: string | null;
 }
 
-/** G4, P5: an approval card with Approve and Deny buttons. */
+/** G4, P5: an approval card with Approve and Deny buttons (E4: and Approve for this conversation). */
 export interface ApprovalCard {
   /** The stored approval id: what the buttons carry (≤ 100 characters on Discord). */
   approvalId: string;
@@ -64,6 +65,12 @@ export interface ApprovalCard {
   details: string[];
   status: ApprovalStatus;
   decidedBy: string | null;
+  /** E4: preformatted text shown as a block (an MCP call's arguments, bounded, secrets masked). */
+  code?: string;
+  /** E4: while pending, a third button: "Approve for this conversation" (MCP calls only). */
+  offersConversation?: boolean;
+  /** E4: approved for the whole conversation ("Approved for this conversation by @dana"). */
+  forConversation?: boolean;
 }
 
 /**
@@ -99,6 +106,14 @@ export interface OutboundMessage {
   content: OutboundContent;
 }
 
+/** `postStored`'s side of the caller: the workspace and members the thread is known with, and its write. */
+export interface StoredPost {
+  workspaceId: string;
+  /** M11: whom the message may name (`@nickname` becomes the platform's mention). */
+  members: readonly { nickname: string; slackUserId: string | null; discordUserId: string | null }[];
+  store: StoreCalls;
+}
+
 /**
  * The chat platform port: everything the core asks of Slack, Discord or the terminal. A
  * platform translates; it holds no rules (bolt-js: the transport receives and acknowledges).
@@ -107,6 +122,13 @@ export interface ChatPlatform {
   readonly platform: Platform;
   /** Posts into a thread and returns the platform's ref of the posted message. */
   post(thread: ThreadId, message: OutboundMessage): Promise<string>;
+  /**
+   * P7, T2: `post`, its outgoing calls stored by `stored.store` in the caller's transaction with
+   * what that records (a turn's reply: the message and the calls that show it, one commit),
+   * and sent once it commits. `store` is called exactly once, before anything is sent. Absent
+   * where the platform's calls are not stored (the terminal).
+   */
+  postStored?(thread: ThreadId, message: OutboundMessage, stored: StoredPost): Promise<string>;
   /** Replaces a posted message (status cards, notes folding, decided approvals). */
   update(thread: ThreadId, messageRef: string, message: OutboundMessage): Promise<void>;
   /**
@@ -150,6 +172,8 @@ export interface ReplyStreamOpening {
    * person's Stop (Slack's native one) asks before continuing the reply in a new message.
    */
   stopAsked?: () => Promise<boolean>;
+  /** T3: the workspace and members the thread is known with (as `postStored`'s): no look-up of the channel. */
+  known?: Omit<StoredPost, 'store'>;
 }
 
 /** P14: a tool call shown as a step of the streamed reply. */

@@ -1,3 +1,4 @@
+import type { ApprovalVerdict } from '../model/approvals/approval';
 import type { MemberRecord, WorkspaceRecord } from '../model/records';
 import type { UsageGrouping, UsageReportRow } from '../model/usage/usage-report';
 
@@ -67,7 +68,8 @@ export interface MemberTools {
   listApprovals(caller: McpCaller): Promise<PendingApproval[]>;
   decideApproval(
     caller: McpCaller,
-    request: { approvalId: string; verdict: 'approve' | 'deny' },
+    /** E4: `approve-conversation` approves an MCP call and the same call again in its conversation. */
+    request: { approvalId: string; verdict: ApprovalVerdict },
   ): Promise<{ approvalId: string; status: string }>;
   usage(
     caller: McpCaller,

@@ -1,3 +1,4 @@
+import type { McpCallDecision, McpCallOutcome } from '../model/mcp/mcp-call-record';
 import type { Platform } from '../model/platform';
 import type { RunLiveness, RunStatus } from '../model/run';
 
@@ -49,6 +50,11 @@ export interface Metrics {
   modelTokens(agent: string, kind: TokenKind, tokens: number): void;
   /** G5: a push the gateway decided. */
   gatewayPush(decision: PushDecision): void;
+  /** E4, O4: one MCP call, how it was decided, how it went and how long it took (0 when refused). */
+  mcpCall(
+    call: { server: string; tool: string; decision: McpCallDecision; outcome: McpCallOutcome },
+    seconds: number,
+  ): void;
   /** Levels read at scrape time; a later call replaces the sources it names. */
   observe(sources: MetricSources): void;
 }
@@ -67,5 +73,6 @@ export const noMetrics: Metrics = {
   modelLatency: () => {},
   modelTokens: () => {},
   gatewayPush: () => {},
+  mcpCall: () => {},
   observe: () => {},
 };

@@ -28,6 +28,10 @@ export interface OutboxRowState {
 /** The outbox table, used in the system context (resuming reads every workspace's calls). */
 export interface OutboxRepository {
   add(item: Pick<OutboxItem, 'workspaceId' | 'platform' | 'lane' | 'kind' | 'payload'>): Promise<OutboxItem>;
+  /** P7: adds a call already marked as on its way (`deliverStored`); the row's version under that mark. */
+  addSending(
+    item: Pick<OutboxItem, 'workspaceId' | 'platform' | 'lane' | 'kind' | 'payload'>,
+  ): Promise<{ item: OutboxItem; version: string }>;
   /**
    * Marks the call as on its way; the row's version under this mark, or null when it was not
    * pending (another deliverer took it).

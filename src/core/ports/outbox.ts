@@ -1,4 +1,11 @@
 import type { Platform } from '../model/platform';
+import type { OutboxRepository } from './outbox-store';
+
+/**
+ * P7, T2: stores outgoing calls in the caller's transaction: `write` adds their rows there, with
+ * what the caller records (a turn's reply: the message and its calls, one commit).
+ */
+export type StoreCalls = (write: (tx: { outbox: OutboxRepository }) => Promise<void>) => Promise<void>;
 
 /** Sends one stored call to the platform; returns the platform's ref of what it made (a message ts). */
 export interface PlatformSender {
@@ -17,6 +24,17 @@ export interface Outbox {
     kind: string,
     payload: unknown,
   ): Promise<string | null>;
+  /**
+   * P7, T2: `calls`, one after another in the lane, their rows written by `store` already
+   * marked as on their way (the lane is this deliverer's and they are sent as soon as that
+   * commits, as a mark of their own would be); resolves with their refs once sent. Nothing is
+   * sent when `store` fails.
+   */
+  deliverStored?(
+    target: { workspaceId: string; lane: string },
+    calls: readonly { kind: string; payload: unknown }[],
+    store: StoreCalls,
+  ): Promise<(string | null)[]>;
   /** After a restart: sends what is still pending; never re-sends what may have gone out. */
   resume(): Promise<{ resent: number; abandoned: number; pruned: number }>;
   /** Waits for every call in flight. */

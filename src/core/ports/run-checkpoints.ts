@@ -17,6 +17,11 @@ export interface TurnCheckpoint {
   /** A9: the completion contract's one nudge was sent already. */
   nudged: boolean;
   /**
+   * A15: the model's summary of the rounds compacted away (`exchanges` then holds only the
+   * rounds after them); absent while the turn was never compacted.
+   */
+  summary?: string;
+  /**
    * P16: the steering messages that joined `exchanges` at this boundary: the engine marks them
    * taken in the checkpoint's own transaction (not stored with the checkpoint).
    */

@@ -21,6 +21,8 @@ export type RunnerEvent =
   | { type: 'usage'; model: string; usage: TokenUsage; costUsd?: number }
   /** P16, N10: a person's message joined the turn at this tool boundary (shown as part of it). */
   | { type: 'steered'; from: string; text: string }
+  /** A15: the turn outgrew its context: its `rounds` oldest rounds were replaced by a summary. */
+  | { type: 'compacted'; rounds: number }
   | { type: 'final'; text: string }
   | { type: 'error'; message: string };
 
@@ -90,6 +92,11 @@ export interface Runner {
    * process may have done anything) is never run again after a crash.
    */
   readonly checkpoints?: boolean;
+  /**
+   * E1, E2: the agent's turns reach the MCP servers' tools through Summon's MCP endpoint (a
+   * CLI agent such as Claude Code), so the turn lists them as it does for the built-in loops.
+   */
+  mcpThroughEndpoint?(agent: AgentRecord): boolean;
 }
 
 /** Picks the runner for an agent (A10: no adapter = the built-in loop). */

@@ -23,6 +23,7 @@ import type { ConversationRepository, MessageRepository, RunLaneRepository } fro
 import type { GitCredentialRepository, GitPushRepository } from './git-gateway-store';
 import type { InboxRepository } from './inbox-store';
 import type { MemberInviteRepository } from './invite-store';
+import type { McpCallRepository, McpGrantRepository } from './mcp-guard-store';
 import type { McpOAuthRepository } from './mcp-oauth-store';
 import type { McpServerRepository } from './mcp-server-store';
 import type { MemberTokenRepository } from './member-token-store';
@@ -100,6 +101,10 @@ export interface StoreTx {
   readonly turnReads: TurnReadRepository;
   /** T3, T4: what routing a person's message reads, in one round trip (`routing-reads.ts`). */
   readonly routingReads: RoutingReadRepository;
+  /** E4: MCP calls approved for a whole conversation (`mcp-guard-store.ts`). */
+  readonly mcpGrants: McpGrantRepository;
+  /** E4, O4: every MCP call a run made, and how it was decided. */
+  readonly mcpCalls: McpCallRepository;
   /** E1: the MCP servers the workspace declares and who is given which (`mcp-server-store.ts`). */
   readonly mcpServers: McpServerRepository;
   /** E5: remote MCP servers' OAuth: client registrations, tokens, pending links (`mcp-oauth-store.ts`). */
@@ -189,7 +194,7 @@ export interface ChannelBindingRepository {
 
 export interface GuardrailRuleRepository {
   list(workspaceId: string): Promise<GuardrailRuleRecord[]>;
-  /** One rule per (scope, action): inserting again replaces the decision. */
+  /** One rule per (scope, action, tool): inserting again replaces the decision. */
   upsert(
     workspaceId: string,
     rule: {
@@ -197,6 +202,8 @@ export interface GuardrailRuleRepository {
       scopeId: string | null;
       action: GuardrailAction;
       decision: GuardrailDecision;
+      /** E4: only for `mcp`: `<server>__<tool>` or `<server>__*`; absent or null: every tool. */
+      tool?: string | null;
     },
   ): Promise<GuardrailRuleRecord>;
 }

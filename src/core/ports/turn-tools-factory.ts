@@ -13,8 +13,9 @@ export interface TurnToolsScope {
   workingDir: string;
   skills: readonly SkillRecord[];
   /**
-   * A9, E1: the runner offers `specs` to a model (the built-in loops): only then are the MCP
-   * servers' tools listed for the turn (a CLI agent reaches them through Summon's endpoint).
+   * A9, E1: the runner offers `specs` to a model (the built-in loops) or the MCP tools among
+   * them to a CLI agent through Summon's endpoint (E2): only then are the MCP servers' tools
+   * listed for the turn.
    */
   modelTools?: boolean;
   /** E5: the member whose message started the turn (MCP calls are made for them); null: none. */

@@ -14,6 +14,13 @@ export interface ToolSpec {
   description: string;
   /** JSON Schema (draft 2020-12 subset) of the tool's input object. */
   inputSchema: Record<string, unknown>;
+  /**
+   * E1, E2: `mcp` for a tool of a declared MCP server (named `<server>__<tool>`): the only
+   * tools Summon's MCP endpoint offers a CLI agent. Absent for the built-in tools.
+   */
+  source?: 'mcp';
+  /** A16: a `read` tool changes nothing, so the loop may run a round's read calls together; absent = `write`. */
+  access?: 'read' | 'write';
 }
 
 export interface ToolCall {

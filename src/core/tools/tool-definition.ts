@@ -56,20 +56,33 @@ export interface ToolDefinition<Input = unknown> {
 
 export const ALL_MODES: readonly SpaceMode[] = ['chat', 'plan', 'review'];
 
-/** The JSON Schema a model sees for a tool's input (draft 2020-12, without the `$schema` tag). */
+/**
+ * The JSON Schema a model sees for a tool's input (draft 2020-12, without the `$schema` tag).
+ * E2: a tool with an MCP call subject is marked `mcp` (what Summon's endpoint offers CLI agents).
+ */
 export function toolSpec(definition: AnyToolDefinition): ToolSpec {
+  const source = definition.mcp === undefined ? {} : { source: 'mcp' as const };
   if (definition.inputJsonSchema !== undefined) {
+    // A16, E4: no `access` — an MCP call may ask for approval (a turn waits on one approval at a
+    // time, T2), so the loop runs it alone, never beside a round's other reads.
     return {
       name: definition.name,
       description: definition.description,
       inputSchema: definition.inputJsonSchema,
+      ...source,
     };
   }
   const { $schema: _drop, ...schema } = z.toJSONSchema(definition.input as z.ZodType) as Record<
     string,
     unknown
   >;
-  return { name: definition.name, description: definition.description, inputSchema: schema };
+  return {
+    name: definition.name,
+    description: definition.description,
+    inputSchema: schema,
+    access: definition.access,
+    ...source,
+  };
 }
 
 /** Builds a definition with its input type inferred from the schema. */

@@ -4,7 +4,7 @@ import type { StoreTx } from '../ports/store';
 import type { ChangeReport } from './change-report';
 import type { GuardrailEntry } from './workspace-file-schema';
 
-/** G1: one rule per (scope, action); applying a rule again replaces its decision. */
+/** G1: one rule per (scope, action, tool: E4); applying a rule again replaces its decision. */
 export async function applyGuardrails(
   tx: StoreTx,
   workspaceId: string,
@@ -14,8 +14,10 @@ export async function applyGuardrails(
   const current = await tx.guardrails.list(workspaceId);
   for (const entry of entries) {
     const scope = await resolveScope(tx, workspaceId, entry.scope);
+    const tool = entry.tool ?? null;
     const existing = current.find(
-      (r) => r.scopeKind === scope.kind && r.scopeId === scope.id && r.action === entry.action,
+      (r) =>
+        r.scopeKind === scope.kind && r.scopeId === scope.id && r.action === entry.action && r.tool === tool,
     );
     if (existing?.decision === entry.decision) continue;
     await tx.guardrails.upsert(workspaceId, {
@@ -23,8 +25,10 @@ export async function applyGuardrails(
       scopeId: scope.id,
       action: entry.action,
       decision: entry.decision,
+      tool,
     });
-    (existing ? report.updated : report.created).push(`guardrail ${entry.scope} ${entry.action}`);
+    const what = tool === null ? entry.action : `${entry.action} ${tool}`;
+    (existing ? report.updated : report.created).push(`guardrail ${entry.scope} ${what}`);
   }
 }
 

@@ -164,7 +164,14 @@ function guardrailEntry(rule: GuardrailRuleRecord, names: NameMaps): GuardrailEn
   const scope = rule.scopeKind === 'workspace' ? 'workspace' : `${rule.scopeKind}:${scopeName}`;
   return rule.scopeKind !== 'workspace' && scopeName === undefined
     ? []
-    : [{ scope, action: rule.action, decision: rule.decision }];
+    : [
+        {
+          scope,
+          action: rule.action,
+          decision: rule.decision,
+          ...(rule.tool == null ? {} : { tool: rule.tool }),
+        },
+      ];
 }
 
 function agentEntry(agent: AgentRecord, agentName: Map<string, string>): AgentEntry {

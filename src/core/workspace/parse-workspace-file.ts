@@ -76,14 +76,16 @@ function describeValue(value: unknown): string {
 
 const article = (type: string): string => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
 
-/** Names must be unique within each list, and one rule per (scope, action). */
+/** Names must be unique within each list, and one rule per (scope, action, tool: E4). */
 function duplicateIssues(file: WorkspaceFile): Issue[] {
   return [
     ...duplicates(file.agents, 'agents', 'name', (a) => a.name),
     ...duplicates(file.members, 'members', 'nickname', (m) => m.nickname),
     ...duplicates(file.skills, 'skills', 'name', (s) => s.name),
     ...duplicates(file.spaces, 'spaces', 'name', (s) => s.name),
-    ...duplicates(file.guardrails, 'guardrails', 'action', (g) => `${g.scope} ${g.action}`),
+    ...duplicates(file.guardrails, 'guardrails', 'action', (g) =>
+      g.tool === undefined ? `${g.scope} ${g.action}` : `${g.scope} ${g.action} ${g.tool}`,
+    ),
     ...duplicates(file.mcpServers, 'mcpServers', 'name', (s) => s.name),
     ...(file.agents ?? []).flatMap((agent, i) =>
       duplicates(agent.mcpServers, `agents[${i}].mcpServers`, '', (n) => n),

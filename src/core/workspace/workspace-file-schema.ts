@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MCP_TOOL_RULE_PATTERN, MCP_TOOL_RULE_USAGE } from '../guardrails/mcp-tool-rule';
 import { mcpServerEntrySchema, mcpServerNameSchema } from '../mcp/mcp-server-entry';
 import { ADAPTER_IDS, SILENCE_TIMEOUT_RANGE } from '../model/agent';
 import { GUARDRAIL_ACTIONS, GUARDRAIL_DECISIONS } from '../model/guardrail';
@@ -127,11 +128,30 @@ export const spaceEntrySchema = z.strictObject({
 
 export const GUARDRAIL_SCOPE_PATTERN = /^(workspace|agent:[a-z0-9][a-z0-9_-]*|space:[a-z0-9][a-z0-9_-]*)$/;
 
-export const guardrailEntrySchema = z.strictObject({
-  scope: z.string().regex(GUARDRAIL_SCOPE_PATTERN, 'must be "workspace", "agent:<name>" or "space:<name>"'),
-  action: z.enum(GUARDRAIL_ACTIONS),
-  decision: z.enum(GUARDRAIL_DECISIONS),
-});
+export const guardrailEntrySchema = z
+  .strictObject({
+    scope: z.string().regex(GUARDRAIL_SCOPE_PATTERN, 'must be "workspace", "agent:<name>" or "space:<name>"'),
+    action: z.enum(GUARDRAIL_ACTIONS),
+    decision: z.enum(GUARDRAIL_DECISIONS),
+    tool: z
+      .string()
+      .regex(MCP_TOOL_RULE_PATTERN, `must be one MCP tool or a server's tools: ${MCP_TOOL_RULE_USAGE}`)
+      .meta({
+        description:
+          'E4: only with action mcp: the rule is about one tool ("linear__create_issue") or every tool of a server ("linear__*"); without it, about every MCP tool.',
+      })
+      .optional(),
+  })
+  .superRefine((entry, context) => {
+    // E4: only an `mcp` rule names a tool.
+    if (entry.tool !== undefined && entry.action !== 'mcp') {
+      context.addIssue({
+        code: 'custom',
+        path: ['tool'],
+        message: `only an mcp rule can name a tool; remove it or use action mcp (this rule is about ${entry.action})`,
+      });
+    }
+  });
 
 /** X2: an exact host or a `*.` wildcard over subdomains (never a single-label wildcard). */
 const allowedDomain = z.string().max(253, DOMAIN_RULE).regex(DOMAIN_PATTERN, DOMAIN_RULE);

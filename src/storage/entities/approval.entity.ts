@@ -6,6 +6,7 @@ import {
   type GuardrailAction,
 } from '../../core/model/guardrail';
 import {
+  boolean,
   creationSeq,
   jsonb,
   oneOf,
@@ -31,6 +32,8 @@ export interface ApprovalRow {
   decidedAt: Date | null;
   expiresAt: Date;
   platformCardRef: string | null;
+  subjectHash: string | null;
+  conversationGrant: boolean;
 }
 
 export const ApprovalEntity = new EntitySchema<ApprovalRow>({
@@ -48,6 +51,8 @@ export const ApprovalEntity = new EntitySchema<ApprovalRow>({
     decidedAt: timestamp({ nullable: true }),
     expiresAt: timestamp(),
     platformCardRef: text({ nullable: true }),
+    subjectHash: text({ nullable: true }),
+    conversationGrant: boolean(false),
   },
   foreignKeys: [
     sameWorkspaceForeignKey('fk_approvals_run', 'runId', 'runs', 'CASCADE'),
@@ -56,6 +61,11 @@ export const ApprovalEntity = new EntitySchema<ApprovalRow>({
   checks: [
     { name: 'ck_approvals_action', expression: oneOf('action', GUARDRAIL_ACTIONS) },
     { name: 'ck_approvals_status', expression: oneOf('status', APPROVAL_STATUSES) },
+    // E4: only an MCP call's approval (bound to its hash) can be given for the conversation.
+    {
+      name: 'ck_approvals_conversation_grant',
+      expression: 'NOT conversation_grant OR subject_hash IS NOT NULL',
+    },
   ],
   indices: [{ name: 'ix_approvals_pending', columns: ['status', 'expiresAt'] }],
 });

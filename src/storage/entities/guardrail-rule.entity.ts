@@ -9,7 +9,7 @@ export interface GuardrailRuleRow extends GuardrailRuleRecord {
 }
 
 /**
- * G1: one rule per (workspace, scope, action). `scope_id` names an agent or a space and has no
+ * G1: one rule per (workspace, scope, action, tool); E4: only an `mcp` rule names a tool. `scope_id` names an agent or a space and has no
  * foreign key: it points into one of two tables.
  */
 export const GuardrailRuleEntity = new EntitySchema<GuardrailRuleRow>({
@@ -22,6 +22,7 @@ export const GuardrailRuleEntity = new EntitySchema<GuardrailRuleRow>({
     scopeId: uuid(true),
     action: text(),
     decision: text(),
+    tool: text({ nullable: true }),
     createdAt,
   },
   foreignKeys: [workspaceForeignKey('guardrail_rules')],
@@ -30,9 +31,13 @@ export const GuardrailRuleEntity = new EntitySchema<GuardrailRuleRow>({
     { name: 'ck_guardrail_rules_scope_id', expression: "(scope_kind = 'workspace') = (scope_id IS NULL)" },
     { name: 'ck_guardrail_rules_action', expression: oneOf('action', GUARDRAIL_ACTIONS) },
     { name: 'ck_guardrail_rules_decision', expression: oneOf('decision', GUARDRAIL_DECISIONS) },
+    { name: 'ck_guardrail_rules_tool', expression: "tool IS NULL OR action = 'mcp'" },
   ],
   uniques: [
-    // NULLS NOT DISTINCT in the migration: one workspace-wide rule per action.
-    { name: 'uq_guardrail_rules_scope_action', columns: ['workspaceId', 'scopeKind', 'scopeId', 'action'] },
+    // NULLS NOT DISTINCT in the migration: one workspace-wide rule per action (and tool, E4).
+    {
+      name: 'uq_guardrail_rules_scope_action_tool',
+      columns: ['workspaceId', 'scopeKind', 'scopeId', 'action', 'tool'],
+    },
   ],
 });

@@ -11,6 +11,7 @@ import { gitCredentialRepository } from './repositories/git-credential-repositor
 import { gitPushRepository } from './repositories/git-push-repository';
 import { guardrailRuleRepository } from './repositories/guardrail-rule-repository';
 import { inboxRepository } from './repositories/inbox-repository';
+import { mcpCallRepository, mcpGrantRepository } from './repositories/mcp-guard-repository';
 import { mcpOAuthRepository } from './repositories/mcp-oauth-repository';
 import { mcpServerRepository } from './repositories/mcp-server-repository';
 import { memberInviteRepository } from './repositories/member-invite-repository';
@@ -75,6 +76,8 @@ const REPOSITORIES = {
   relays: relayRepository,
   turnReads: turnReadRepository,
   routingReads: routingReadRepository,
+  mcpGrants: mcpGrantRepository,
+  mcpCalls: mcpCallRepository,
   mcpServers: mcpServerRepository,
   mcpOAuth: mcpOAuthRepository,
 } satisfies { [K in Exclude<keyof StoreTx, 'runs'>]: (manager: EntityManager) => StoreTx[K] };

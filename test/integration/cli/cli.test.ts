@@ -126,6 +126,26 @@ describe('the summon command (embedded PGlite)', () => {
     });
   });
 
+  it('E4: explains which rule decides an MCP call to one tool; --tool only goes with --action mcp', async () => {
+    const explain = (...rest: string[]) =>
+      summon('guardrails', 'explain', '-w', 'acme', '-a', 'alice', '-s', 'backend', ...rest);
+    const exact = await explain('--action', 'mcp', '--tool', 'linear__list_issues');
+    expect(exact.stdout).toMatch(/^mcp linear__list_issues: allow\n/);
+    expect(exact.stdout).toContain('space:backend mcp linear__list_issues = allow decides');
+    expect(exact.stdout).toContain('Same scope, broader tool: space:backend mcp linear__* = deny');
+    const wildcard = await explain('--action', 'mcp', '--tool', 'linear__create_issue');
+    expect(wildcard.stdout).toMatch(/^mcp linear__create_issue: deny\n/);
+    const none = await explain('--action', 'mcp', '--tool', 'github__create_pr');
+    expect(none.stdout).toMatch(/^mcp github__create_pr: ask\n/);
+    expect(none.stdout).toContain('allow instead if the server annotates the tool read-only');
+    expect(await explain('--action', 'commit', '--tool', 'linear__*')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        '--tool names an MCP tool, so it goes only with --action mcp, not with "commit".',
+      ),
+    });
+  });
+
   it('refuses a bad file with every problem by path and exit code 1', async () => {
     const bad = path.join(dataDir.path, 'bad.yaml');
     await writeFile(

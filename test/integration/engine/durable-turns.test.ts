@@ -36,8 +36,13 @@ type Block = { type: string; tool_use_id?: string; content?: unknown; is_error?:
 /** The `messages` of the stand-in's n-th recorded request. */
 const messagesOf = (standIn: AnthropicStandIn, n: number): Message[] =>
   ((standIn.requests[n]?.body as { messages?: Message[] } | undefined)?.messages ?? []) as Message[];
+/** A message's blocks, without the A14 cache marks (where the breakpoints fall is tested in prompt-cache.test.ts). */
 const blocks = (message: Message | undefined): Block[] =>
-  Array.isArray(message?.content) ? (message.content as Block[]) : [];
+  Array.isArray(message?.content)
+    ? (message.content as (Block & { cache_control?: unknown })[]).map(
+        ({ cache_control: _mark, ...block }) => block,
+      )
+    : [];
 
 describe('T2: a turn survives SIGKILL of its worker (PostgreSQL + BullMQ, the built-in runner)', () => {
   let queueName: string;

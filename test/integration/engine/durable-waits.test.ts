@@ -31,8 +31,13 @@ type Message = { role: string; content: unknown };
 type Block = { type: string; tool_use_id?: string; content?: unknown; is_error?: boolean; id?: string };
 const messagesOf = (standIn: AnthropicStandIn, n: number): Message[] =>
   ((standIn.requests[n]?.body as { messages?: Message[] } | undefined)?.messages ?? []) as Message[];
+/** A message's blocks, without the A14 cache marks (where the breakpoints fall is tested in prompt-cache.test.ts). */
 const blocks = (message: Message | undefined): Block[] =>
-  Array.isArray(message?.content) ? (message.content as Block[]) : [];
+  Array.isArray(message?.content)
+    ? (message.content as (Block & { cache_control?: unknown })[]).map(
+        ({ cache_control: _mark, ...block }) => block,
+      )
+    : [];
 /** The result the model was given for the call of its previous message, in request `n`. */
 const lastToolResult = (standIn: AnthropicStandIn, n: number) => {
   const asked = messagesOf(standIn, n);

@@ -13,6 +13,7 @@ import {
   ENGINE_SETUPS,
   type EngineHarness,
   openEngineHarness,
+  waitFor,
 } from '../../support/engine-harness';
 import {
   envRef,
@@ -143,6 +144,86 @@ describe('E1 A9 MCP tools in built-in turns', () => {
     expect(lastMessage(1)).toContain('found 2 issues for \\"flaky\\"');
     expect(statusRows()).toEqual(['✓ tracker__search: {"query":"flaky"}']);
     expect(h.thread(1).map(describeEntry)).toContain('engineer: Two issues.');
+    // O4: the call is recorded with how it was decided and how it went.
+    const [run] = await h.runs();
+    expect(await h.read((tx) => tx.mcpCalls.listForRun(run?.id ?? ''))).toMatchObject([
+      {
+        server: 'tracker',
+        tool: 'tracker__search',
+        decision: 'allow',
+        approvedByMemberId: null,
+        outcome: 'ok',
+      },
+    ]);
+  });
+
+  it('E4, O4 a tool that is not read-only asks: the card names server, tool and masked arguments; approved, it runs and is recorded', async () => {
+    await open(claude());
+    // E4: no rule for mcp: a tool the server does not annotate read-only asks.
+    await h.read((tx) => tx.guardrails.upsert(h.local.workspace.id, { ...MCP_ALLOWED, decision: 'ask' }));
+    anthropic.script(
+      {
+        kind: 'stream',
+        blocks: [
+          { type: 'tool_use', name: 'tracker__create_issue', input: { title: 'Flaky', token: 'sk-9' } },
+        ],
+      },
+      { kind: 'stream', blocks: [{ type: 'text', chunks: ['Filed.'] }] },
+    );
+    await h.type('@engineer file the flaky test');
+    const card = await waitFor(async () => {
+      const entry = h.thread(1).find((e) => e.kind === 'posted' && e.message.content.kind === 'approval');
+      return entry?.kind === 'posted' && entry.message.content.kind === 'approval'
+        ? { n: entry.cardNumber, card: entry.message.content.card }
+        : null;
+    });
+    expect(card.card).toMatchObject({
+      action: 'mcp',
+      summary: 'engineer wants to call tracker__create_issue',
+      code: '{\n  "title": "Flaky",\n  "token": "••••"\n}',
+      offersConversation: true,
+    });
+    await h.type('/thread 1');
+    await h.type(`/approve ${card.n}`);
+    await h.settled(1);
+    expect(h.thread(1).map(describeEntry)).toContain('engineer: Filed.');
+    const [run] = await h.runs();
+    const [row] = await h.read((tx) => tx.mcpCalls.listForRun(run?.id ?? ''));
+    expect(row).toMatchObject({ tool: 'tracker__create_issue', decision: 'ask', outcome: 'ok' });
+    expect(row?.approvedByMemberId).toBe(h.local.member.id);
+  });
+
+  it('E4, T2 a turn waiting on an MCP call’s card goes on after a graceful restart, waiting on the same card; approved for the conversation, the call runs once', async () => {
+    await open(claude());
+    await h.read((tx) => tx.guardrails.upsert(h.local.workspace.id, { ...MCP_ALLOWED, decision: 'ask' }));
+    anthropic.script(
+      {
+        kind: 'stream',
+        blocks: [{ type: 'tool_use', name: 'tracker__create_issue', input: { title: 'Flaky' } }],
+      },
+      { kind: 'stream', blocks: [{ type: 'text', chunks: ['Filed.'] }] },
+    );
+    await h.type('@engineer file the flaky test');
+    const card = await waitFor(async () => {
+      const entry = h.thread(1).find((e) => e.kind === 'posted' && e.message.content.kind === 'approval');
+      return entry?.kind === 'posted' && entry.message.content.kind === 'approval'
+        ? { n: entry.cardNumber, id: entry.message.content.card.approvalId }
+        : null;
+    });
+    const [run] = await h.runs();
+    if (run === undefined) throw new Error('no run');
+    await waitFor(async () => (await h.read((tx) => tx.checkpoints.find(run.id)))?.approvalId === card.id);
+    await h.engine.close();
+    await h.restart();
+    await h.type('/thread 1');
+    await h.type(`/approve-conversation ${card.n}`);
+    await h.settled(1);
+    expect(h.thread(1).map(describeEntry)).toContain('engineer: Filed.');
+    const approvals = h.thread(1).filter((e) => e.kind === 'posted' && e.message.content.kind === 'approval');
+    expect(approvals).toHaveLength(1);
+    expect(anthropic.requests).toHaveLength(2);
+    const rows = await h.read((tx) => tx.mcpCalls.listForRun(run.id));
+    expect(rows).toMatchObject([{ tool: 'tracker__create_issue', decision: 'ask', outcome: 'ok' }]);
   });
 
   it('E1 the same tools reach the OpenAI-compatible runner, schemas unchanged', async () => {

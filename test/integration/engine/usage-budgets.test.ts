@@ -111,6 +111,35 @@ describe.each(ENGINE_SETUPS)('O3 usage and budgets on $name', (setup: EngineSetu
     ]);
   });
 
+  it("A14, O3: a turn on the Anthropic API stores cache writes and reads apart, from the API's usage, priced at their own rates", async () => {
+    await anthropic.close();
+    anthropic = await AnthropicStandIn.start({ apiKey: ANTHROPIC_KEY, promptCache: true });
+    await open(claude());
+    anthropic.script(
+      { kind: 'stream', blocks: [{ type: 'tool_use', name: 'list_files', input: { path: '.' } }] },
+      { kind: 'stream', blocks: [{ type: 'tool_use', name: 'list_files', input: { path: '.' } }] },
+      { kind: 'stream', blocks: [{ type: 'text', chunks: ['All ', 'listed.'] }] },
+    );
+    await h.type('@engineer list the files twice');
+    await h.settled(1);
+    expect(anthropic.requests).toHaveLength(3);
+    const [row] = await usageRows();
+    const stored = {
+      input: Number(row?.input_tokens),
+      write: Number(row?.cache_write_tokens),
+      read: Number(row?.cache_read_tokens),
+      output: Number(row?.output_tokens),
+    };
+    // the first call writes its prefix, the later ones read it back and write only their new round
+    expect(stored.write).toBeGreaterThan(0);
+    expect(stored.read).toBeGreaterThan(stored.write);
+    // claude-sonnet-4-6: input $3, cache write $3.75, cache read $0.30, output $15 per million
+    expect(Number(row?.cost_usd)).toBeCloseTo(
+      (stored.input * 3 + stored.write * 3.75 + stored.read * 0.3 + stored.output * 15) / 1_000_000,
+      9,
+    );
+  });
+
   it('O3: a turn on an OpenAI-compatible server asks for usage and stores it (cached prompt tokens apart)', async () => {
     await open(new OpenAiRunner({ baseUrl: openai.baseUrl, apiKey: undefined, defaultModel: 'gpt-4o-mini' }));
     openai.script({ kind: 'stream', deltas: ['Hi', ' there.'] });

@@ -7,6 +7,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpHttpEndpoint } from '../../../src/adapters/mcp-server/mcp-http-endpoint';
 import { createLogger } from '../../../src/app/logger';
 import { runCli } from '../../../src/cli/main';
+import { NOT_GRANTABLE } from '../../../src/core/engine/approvals/conversation-grant';
+import { mcpApprovalDetails } from '../../../src/core/guardrails/mcp-call-card';
+import { mcpSubjectHash } from '../../../src/core/guardrails/mcp-call-subject';
 import {
   hashMemberToken,
   issueMemberToken,
@@ -327,6 +330,38 @@ describe('E6 Summon as an MCP server', () => {
       return card !== undefined && card.edits > 0 && JSON.stringify(card.blocks).includes('@dana');
     });
     expect(JSON.parse((await call(dana, 'list_approvals')).text)).toEqual([]);
+  });
+
+  it('E4 E6 decide_approval approve-conversation: an MCP call’s card is approved for its conversation; another card cannot be', async () => {
+    const dana = await connect(await tokenOf('dana'));
+    await call(dana, 'ask_agent', { space: 'general', agent: 'engineer', prompt: 'file it' });
+    const [run] = await h.runs();
+    if (run === undefined || h.engine === null) throw new Error('no run');
+    const mcp = { server: 'linear', tool: 'create_issue', arguments: { title: 'Bug' }, readOnly: false };
+    const approval = await h.engine.requestApproval({
+      runId: run.id,
+      action: 'mcp',
+      details: mcpApprovalDetails('engineer', mcp, 'mcp linear__create_issue needs approval first.'),
+      subjectHash: mcpSubjectHash(mcp),
+    });
+    const push = await h.engine.requestApproval({
+      runId: run.id,
+      action: 'push_to_remote',
+      details: { summary: 'push to acme/api main', lines: [] },
+    });
+    expect(
+      await call(dana, 'decide_approval', { approvalId: push.id, verdict: 'approve-conversation' }),
+    ).toEqual({
+      isError: true,
+      text: NOT_GRANTABLE,
+    });
+    const decided = await call(dana, 'decide_approval', {
+      approvalId: approval.id,
+      verdict: 'approve-conversation',
+    });
+    expect(JSON.parse(decided.text)).toEqual({ approvalId: approval.id, status: 'approved' });
+    const grant = await h.read((tx) => tx.mcpGrants.find(run.conversationId, mcpSubjectHash(mcp)));
+    expect(grant?.approvalId).toBe(approval.id);
   });
 
   it('E6 tokens: printed once by the CLI (--json), stored only as a hash; /summon token only in a direct message', async () => {

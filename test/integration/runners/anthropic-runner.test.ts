@@ -73,8 +73,16 @@ describe('AnthropicRunner against the Messages API stand-in (A9, A10)', () => {
     expect(bodyOf(recorded)).toEqual({
       model: DEFAULT_MODEL,
       max_tokens: 8192,
-      system: 'You are engineer. Answer briefly.',
-      messages: [{ role: 'user', content: 'What is 2 + 2?' }],
+      // A14: the system prompt and the newest user message carry cache breakpoints
+      system: [
+        { type: 'text', text: 'You are engineer. Answer briefly.', cache_control: { type: 'ephemeral' } },
+      ],
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'text', text: 'What is 2 + 2?', cache_control: { type: 'ephemeral' } }],
+        },
+      ],
       stream: true,
     });
   });
@@ -159,7 +167,7 @@ describe('AnthropicRunner against the Messages API stand-in (A9, A10)', () => {
       {
         type: 'error',
         message:
-          'The Anthropic API answered with error 400 (invalid_request_error): messages.0: all messages must have non-empty content',
+          'The Anthropic API answered with error 400 (invalid_request_error): messages.0.content.0.text: text content blocks must be non-empty',
       },
     ]);
   });

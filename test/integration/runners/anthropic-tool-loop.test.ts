@@ -1,5 +1,6 @@
 import { AnthropicRunner, type AnthropicRunnerOptions } from '../../../src/adapters/runners/anthropic-runner';
 import type { AgentRecord } from '../../../src/core/model/records';
+import type { TurnCheckpoint } from '../../../src/core/ports/run-checkpoints';
 import type { RunnerRequest } from '../../../src/core/ports/runner';
 import { pathTool, recordingTools } from '../../support/recording-tools';
 import { collectEvents, runnerRequest, testAgent } from '../../support/runner-request';
@@ -27,7 +28,7 @@ describe('AnthropicRunner tool loop against the validating stand-in (A9)', () =>
     );
 
   beforeEach(async () => {
-    standIn = await AnthropicStandIn.start({ apiKey: API_KEY });
+    standIn = await AnthropicStandIn.start({ apiKey: API_KEY, promptCache: true });
   });
   afterEach(async () => {
     await standIn.close();
@@ -79,7 +80,13 @@ describe('AnthropicRunner tool loop against the validating stand-in (A9)', () =>
         role: 'user',
         content: [
           { type: 'tool_result', tool_use_id: 'toolu_standin_1_1', content: 'ran list_files' },
-          { type: 'tool_result', tool_use_id: 'toolu_standin_1_2', content: 'ran read_file' },
+          // A14: the newest block carries the cache breakpoint the next request reads up to
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_standin_1_2',
+            content: 'ran read_file',
+            cache_control: { type: 'ephemeral' },
+          },
         ],
       },
     ]);
@@ -109,6 +116,7 @@ describe('AnthropicRunner tool loop against the validating stand-in (A9)', () =>
           tool_use_id: 'toolu_standin_1_0',
           content: 'No such file: x.md',
           is_error: true,
+          cache_control: { type: 'ephemeral' },
         },
       ],
     });
@@ -202,28 +210,81 @@ describe('AnthropicRunner tool loop against the validating stand-in (A9)', () =>
     expect(JSON.stringify(alternation.body)).toContain('roles must alternate');
   });
 
-  it('A4: contextSize bounds the history: the oldest exchanges are dropped whole, the prompt says so', async () => {
+  it('A15: a turn that outgrows contextSize is compacted once: a summary request without tool calls, then the turn goes on from prompt + summary + the latest rounds', async () => {
     const big = 'x'.repeat(4000); // about 1000 tokens per result
     const tools = recordingTools([pathTool('read_file')], () => ({ ok: true, output: big }));
-    for (let i = 0; i < 5; i++) {
-      standIn.script({
+    const checkpoints: TurnCheckpoint[] = [];
+    let reads = 0;
+    standIn.reply = (body) => {
+      if (body.tool_choice !== undefined)
+        return { kind: 'stream', blocks: [{ type: 'text', chunks: ['Read f0 to f3: all x.'] }] };
+      if (reads === 6) return { kind: 'stream', blocks: [{ type: 'text', chunks: ['read them all'] }] };
+      reads += 1;
+      return {
         kind: 'stream',
-        blocks: [{ type: 'tool_use', name: 'read_file', input: { path: `f${i}` } }],
-      });
-    }
-    standIn.script({ kind: 'stream', blocks: [{ type: 'text', chunks: ['read them all'] }] });
-    // 8192 answer tokens + ~2500 tokens of history room
-    const agent = testAgent({ contextSize: 8192 + 2500 });
-    const events = await collectEvents(runner().run(request({ tools, agent })));
+        blocks: [{ type: 'tool_use', name: 'read_file', input: { path: `f${reads - 1}` } }],
+      };
+    };
+    const agent = testAgent({ contextSize: 5000 });
+    const events = await collectEvents(
+      runner().run(
+        request({ tools, agent, checkpoint: async (state) => void checkpoints.push(structuredClone(state)) }),
+      ),
+    );
     expect(events.at(-1)).toEqual({ type: 'final', text: 'read them all' });
     expect(standIn.requests.every((r) => r.status === 200)).toBe(true);
-    const last = bodyAt(standIn, 5).messages;
-    // head + two exchanges of (assistant tool_use, user tool_result) fit; never a split pair
-    expect(last.length).toBe(5);
-    expect(last[0]?.content).toEqual(
-      expect.stringContaining('3 oldest tool exchanges of this turn were dropped'),
+    const bodies = standIn.requests.map((r) => r.body as Body & { tool_choice?: unknown });
+    const summaries = bodies.flatMap((b, i) => (b.tool_choice === undefined ? [] : [i]));
+    // once, not one round dropped per request
+    expect(summaries).toHaveLength(1);
+    const at = summaries[0] as number;
+    expect(bodies[at]?.tool_choice).toEqual({ type: 'none' });
+    expect(JSON.stringify(bodies[at]?.messages.at(-1))).toContain(
+      'about to be removed from this conversation',
     );
-    expect(JSON.stringify(last[1])).toContain('"path":"f3"');
+    // the summary's words are not part of the reply, and the card is told
+    expect(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta)).toEqual([
+      'read them all',
+    ]);
+    expect(events).toContainEqual({ type: 'compacted', rounds: expect.any(Number) });
+    const after = bodies[at + 1] as Body;
+    expect(JSON.stringify(after.messages[0])).toContain('Read f0 to f3: all x.');
+    // every request before the compaction kept every round; after it, only the latest ones
+    for (const [i, body] of bodies.entries()) {
+      if (i < at) expect(body.messages).toHaveLength(1 + 2 * i);
+    }
+    expect(after.messages.length).toBeLessThan(bodies[at]?.messages.length ?? 0);
+    expect(JSON.stringify(after.messages.at(-1))).toContain(big);
+    // T2: the summary is part of the checkpoint
+    expect(checkpoints.at(-1)?.summary).toBe('Read f0 to f3: all x.');
+    expect(checkpoints.at(-1)?.exchanges.length).toBeLessThan(6);
+  });
+
+  it('A15, T2: a turn resumed from a compacted checkpoint goes on from its summary', async () => {
+    const tools = recordingTools([pathTool('read_file')]);
+    standIn.script({ kind: 'stream', blocks: [{ type: 'text', chunks: ['done'] }] });
+    const resumeFrom: TurnCheckpoint = {
+      format: 'anthropic',
+      exchanges: [
+        [
+          {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 'toolu_9', name: 'read_file', input: { path: 'f9' } }],
+          },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: 'nine' }] },
+        ],
+      ],
+      round: null,
+      rounds: 9,
+      nudged: false,
+      summary: 'Read f0 to f8; f4 had the bug.',
+    };
+    const events = await collectEvents(runner().run(request({ tools, resumeFrom })));
+    expect(events.at(-1)).toEqual({ type: 'final', text: 'done' });
+    const [head, assistant] = bodyAt(standIn, 0).messages;
+    expect(JSON.stringify(head)).toContain('Read f0 to f8; f4 had the bug.');
+    expect(JSON.stringify(assistant)).toContain('toolu_9');
+    expect(bodyAt(standIn, 0).messages).toHaveLength(3);
   });
 
   it('A9: a completion contract nudges once, then fails the turn with its sentence', async () => {
@@ -251,7 +312,16 @@ describe('AnthropicRunner tool loop against the validating stand-in (A9)', () =>
     });
     expect(bodyAt(standIn, 1).messages.slice(1)).toEqual([
       { role: 'assistant', content: [{ type: 'text', text: 'Here is a plan.' }] },
-      { role: 'user', content: 'You have not called submit_plan yet. Call it with your plan.' },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'text',
+            text: 'You have not called submit_plan yet. Call it with your plan.',
+            cache_control: { type: 'ephemeral' },
+          },
+        ],
+      },
     ]);
 
     standIn.script(

@@ -48,7 +48,7 @@ describe('P13: the built-in runners give attached images to the model', () => {
         content: [
           { type: 'text', text: 'Attached image: screenshot.png' },
           { type: 'image', source: { type: 'base64', media_type: 'image/png', data: screenshot.base64 } },
-          { type: 'text', text: 'What does the screenshot show?' },
+          { type: 'text', text: 'What does the screenshot show?', cache_control: { type: 'ephemeral' } },
         ],
       });
 
@@ -95,7 +95,7 @@ describe('P13: the built-in runners give attached images to the model', () => {
     }
   });
 
-  it('P13: without images the prompt is sent as plain text', async () => {
+  it('P13, A14: without images the prompt is sent as one text block', async () => {
     const standIn = await AnthropicStandIn.start({ apiKey: ANTHROPIC_KEY });
     try {
       const runner = new AnthropicRunner({
@@ -105,9 +105,12 @@ describe('P13: the built-in runners give attached images to the model', () => {
         maxRetries: 0,
       });
       await collectEvents(runner.run(request([])));
+      // A14: one text block (the same to the prompt cache as a plain string), with its breakpoint
       expect(messagesOf(standIn.requests[0]?.body)[0]).toEqual({
         role: 'user',
-        content: 'What does the screenshot show?',
+        content: [
+          { type: 'text', text: 'What does the screenshot show?', cache_control: { type: 'ephemeral' } },
+        ],
       });
     } finally {
       await standIn.close();

@@ -58,6 +58,8 @@ describe.each(DATABASE_KINDS)('approvals (G4) on %s', (kind) => {
       decidedAt: null,
       expiresAt: at(30),
       platformCardRef: null,
+      subjectHash: null,
+      conversationGrant: false,
     } satisfies ApprovalRecord);
     expect(await inWs((tx) => tx.approvals.findById(approval.id))).toEqual(approval);
     expect(await system((tx) => tx.approvals.findById(approval.id))).toEqual(approval);
@@ -106,6 +108,70 @@ describe.each(DATABASE_KINDS)('approvals (G4) on %s', (kind) => {
       { summary: '', lines: [] },
     ]);
     await settleAllPending();
+  });
+
+  it('E4: an MCP call’s approval keeps its hash and its code block; only such an approval can be granted for the conversation', async () => {
+    const mcp = await inWs((tx) =>
+      tx.approvals.insert(ws, {
+        runId: seeded.runId,
+        action: 'mcp',
+        details: {
+          summary: 'engineer wants to call linear__create_issue',
+          lines: ['server: linear'],
+          code: '{}',
+        },
+        requestedAt: at(0),
+        expiresAt: at(30),
+        subjectHash: 'a'.repeat(64),
+      }),
+    );
+    expect(mcp).toMatchObject({
+      subjectHash: 'a'.repeat(64),
+      conversationGrant: false,
+      details: { code: '{}' },
+    });
+    await inWs((tx) => tx.approvals.markConversationGrant(mcp.id));
+    expect(await inWs((tx) => tx.approvals.findById(mcp.id))).toMatchObject({ conversationGrant: true });
+    const push = await ask(1);
+    await expect(inWs((tx) => tx.approvals.markConversationGrant(push.id))).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+    await expect(inWs((tx) => tx.approvals.markConversationGrant(MISSING))).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+  });
+
+  it('E4: one grant per conversation and call: granting again keeps the first; another call is not granted', async () => {
+    const grant = (hash: string, by: string | null) =>
+      inWs((tx) =>
+        tx.mcpGrants.grant(ws, {
+          conversationId: seeded.conversationId,
+          subjectHash: hash,
+          approvalId: null,
+          grantedByMemberId: by,
+          grantedAt: at(2),
+        }),
+      );
+    const first = await grant('b'.repeat(64), seeded.memberId);
+    expect(first).toMatchObject({
+      conversationId: seeded.conversationId,
+      grantedByMemberId: seeded.memberId,
+    });
+    expect((await grant('b'.repeat(64), null)).id).toBe(first.id);
+    expect(await inWs((tx) => tx.mcpGrants.find(seeded.conversationId, 'b'.repeat(64)))).toEqual(first);
+    expect(await inWs((tx) => tx.mcpGrants.find(seeded.conversationId, 'c'.repeat(64)))).toBeNull();
+    expect(await inWs((tx) => tx.mcpGrants.find('not-a-uuid', 'b'.repeat(64)))).toBeNull();
+    await expect(
+      inWs((tx) =>
+        tx.mcpGrants.grant(ws, {
+          conversationId: MISSING,
+          subjectHash: 'd'.repeat(64),
+          approvalId: null,
+          grantedByMemberId: null,
+          grantedAt: at(2),
+        }),
+      ),
+    ).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('refuses an approval for a run that does not exist', async () => {

@@ -34,6 +34,7 @@ describe.each(DATABASE_KINDS)('guardrails, runs and inbound events on %s', (kind
       scopeId: seeded.agentId,
       action: 'commit',
       decision: 'deny',
+      tool: null,
     });
     const again = await inWs((tx) =>
       tx.guardrails.upsert(ws, {
@@ -60,6 +61,41 @@ describe.each(DATABASE_KINDS)('guardrails, runs and inbound events on %s', (kind
     await expect(
       inWs((tx) =>
         tx.guardrails.upsert(ws, { scopeKind: 'space', scopeId: null, action: 'network', decision: 'ask' }),
+      ),
+    ).rejects.toBeInstanceOf(ValidationError);
+  });
+
+  it('E4 keeps one mcp rule per scope and tool; a tool-less one is one more; only mcp rules name a tool', async () => {
+    const mcp = (tool: string | null, decision: 'allow' | 'ask' | 'deny') =>
+      inWs((tx) =>
+        tx.guardrails.upsert(ws, {
+          scopeKind: 'space',
+          scopeId: seeded.spaceId,
+          action: 'mcp',
+          decision,
+          tool,
+        }),
+      );
+    const exact = await mcp('linear__create_issue', 'deny');
+    expect(exact).toMatchObject({ action: 'mcp', tool: 'linear__create_issue', decision: 'deny' });
+    await mcp('linear__*', 'ask');
+    await mcp(null, 'allow');
+    expect((await mcp('linear__create_issue', 'allow')).id).toBe(exact.id);
+    const rules = (await inWs((tx) => tx.guardrails.list(ws))).filter((r) => r.action === 'mcp');
+    expect(rules.map((r) => `${r.tool ?? '-'}=${r.decision}`)).toEqual([
+      'linear__create_issue=allow',
+      'linear__*=ask',
+      '-=allow',
+    ]);
+    await expect(
+      inWs((tx) =>
+        tx.guardrails.upsert(ws, {
+          scopeKind: 'workspace',
+          scopeId: null,
+          action: 'commit',
+          decision: 'ask',
+          tool: 'linear__*',
+        }),
       ),
     ).rejects.toBeInstanceOf(ValidationError);
   });

@@ -9,6 +9,7 @@ import {
   GUARDRAIL_SCOPE_KINDS,
 } from '../../../src/core/model/guardrail';
 import { INBOX_OUTCOMES } from '../../../src/core/model/inbox';
+import { MCP_CALL_DECISIONS, MCP_CALL_OUTCOMES } from '../../../src/core/model/mcp/mcp-call-record';
 import { MEMBER_ROLES } from '../../../src/core/model/member';
 import { AUTHOR_KINDS, NOTE_FOLD_STATES } from '../../../src/core/model/message';
 import { BINDABLE_PLATFORMS, PLATFORMS } from '../../../src/core/model/platform';
@@ -32,6 +33,8 @@ const TABLES = [
   'git_pushes',
   'guardrail_rules',
   'inbound_inbox',
+  'mcp_calls',
+  'mcp_conversation_grants',
   'mcp_oauth_clients',
   'mcp_oauth_pending',
   'mcp_oauth_tokens',
@@ -87,6 +90,8 @@ const VOCABULARIES: Record<string, readonly string[]> = {
   ck_platform_channel_cursors_platform: PLATFORMS,
   ck_inbound_inbox_platform: PLATFORMS,
   ck_inbound_inbox_outcome: INBOX_OUTCOMES,
+  ck_mcp_calls_decision: MCP_CALL_DECISIONS,
+  ck_mcp_calls_outcome: MCP_CALL_OUTCOMES,
 };
 
 /** The names of the migrations from `first` on, oldest first. */

@@ -19,6 +19,8 @@ const TENANT_TABLES = [
   'approvals',
   'questions',
   'outbox',
+  'mcp_conversation_grants',
+  'mcp_calls',
   'mcp_servers',
   'mcp_server_assignments',
   // E5: MCP servers' OAuth tokens and pending links.

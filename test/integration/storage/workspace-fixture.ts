@@ -239,6 +239,24 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
       acceptRemoteAgentPrompts: true,
       accepted: [{ relay: pairing.remoteName, level: 'prompt' }],
     });
+    // E4, O4: an MCP call approved for the conversation, and its record.
+    await tx.mcpGrants.grant(ws, {
+      conversationId,
+      subjectHash: `sha256-${slug}`,
+      approvalId: approval.id,
+      grantedByMemberId: member.id,
+      grantedAt: new Date(),
+    });
+    await tx.mcpCalls.insert(ws, {
+      runId: run.id,
+      server: 'linear',
+      tool: 'linear__create_issue',
+      decision: 'ask',
+      approvedByMemberId: member.id,
+      durationMs: 42,
+      outcome: 'ok',
+      at: new Date(),
+    });
     // E1: a declared server, given to the space and to the agent.
     await tx.mcpServers.save(ws, {
       name: 'tracker',

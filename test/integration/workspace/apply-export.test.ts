@@ -47,6 +47,8 @@ describe.each(DATABASE_KINDS)('summon apply / export on %s', (kind) => {
       'guardrail workspace push_to_remote',
       'guardrail agent:alice open_pull_request',
       'guardrail space:backend push_to_remote',
+      'guardrail space:backend mcp linear__*',
+      'guardrail space:backend mcp linear__list_issues',
     ]);
     const exported = await service.export('acme');
     expect(exported.agents?.map((a) => a.name)).toEqual([

@@ -7,6 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { cacheControlProblem, PromptCache, type PromptCacheUsage } from './anthropic-prompt-cache';
 import { toolPairingProblem, toolsProblem } from './anthropic-tool-validation';
 
 /** One content block the stand-in streams, in the order given. */
@@ -80,6 +81,8 @@ export class AnthropicStandIn {
   reply: Replier = () => ({ kind: 'stream', blocks: [{ type: 'text', chunks: ['ok'] }] });
   private counter = 0;
   private readonly scripted: StandInReply[] = [];
+  /** A14: present when the stand-in counts tokens and keeps a prompt cache (`promptCache: true`). */
+  private cache: PromptCache | undefined;
 
   /** Queues replies for the next valid requests, in order; then `reply` answers. */
   script(...replies: StandInReply[]): void {
@@ -91,9 +94,19 @@ export class AnthropicStandIn {
     readonly apiKey: string,
   ) {}
 
-  static async start(options: { apiKey: string; reply?: Replier }): Promise<AnthropicStandIn> {
+  /**
+   * `promptCache`: usage counts the request's tokens (four characters each) and reports cache
+   * writes and reads as the API does (`anthropic-prompt-cache.ts`); otherwise every request
+   * reports 10 input tokens. `cache_control` marks are validated either way.
+   */
+  static async start(options: {
+    apiKey: string;
+    reply?: Replier;
+    promptCache?: boolean;
+  }): Promise<AnthropicStandIn> {
     const server = createServer();
     const standIn = new AnthropicStandIn(server, options.apiKey);
+    if (options.promptCache === true) standIn.cache = new PromptCache();
     if (options.reply !== undefined) standIn.reply = options.reply;
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       standIn.handle(req, res).catch((error: unknown) => {
@@ -160,7 +173,7 @@ export class AnthropicStandIn {
     if (!String(req.headers['content-type']).startsWith('application/json') || !isObject(body)) {
       return fail(400, 'invalid_request_error', 'There was an issue with the JSON body of the request');
     }
-    const problem = validateBody(body);
+    const problem = validateBody(body) ?? cacheControlProblem(body);
     if (problem !== undefined) return fail(400, 'invalid_request_error', problem);
 
     const reply = this.scripted.shift() ?? this.reply(body);
@@ -169,8 +182,13 @@ export class AnthropicStandIn {
       return sendError(res, reply.status, reply.type, reply.message, reply.retryAfterMs);
     }
     this.counter += 1;
+    const usage = this.cache?.use(body) ?? {
+      input_tokens: 10,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    };
     await reply.after;
-    await streamReply(res, reply, String(body.model), this.counter);
+    await streamReply(res, reply, String(body.model), this.counter, usage);
   }
 }
 
@@ -242,6 +260,7 @@ async function streamReply(
   reply: Extract<StandInReply, { kind: 'stream' }>,
   model: string,
   serial: number,
+  usage: PromptCacheUsage,
 ): Promise<void> {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -265,12 +284,7 @@ async function streamReply(
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: {
-        input_tokens: 10,
-        output_tokens: 1,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
-      },
+      usage: { ...usage, output_tokens: 1 },
     },
   });
   await send({ type: 'ping' });

@@ -9,11 +9,16 @@
  * the hook JSON on stdin, then exit code 2 = block (stderr is the reason), exit 0 with
  * `hookSpecificOutput.permissionDecision` = the decision, any other exit = a non-blocking error
  * (the call proceeds). What it received is written to `fake-claude-received.json`.
+ * MCP (`fake-claude-mcp.js`): the servers of `--mcp-config` are connected at start-up (what
+ * each listed goes to `fake-claude-mcp.json`); an `mcp` step calls `mcp__<server>__<tool>`
+ * after the PreToolUse hooks, as Claude Code does, and appends the outcome to
+ * `fake-claude-mcp-calls.jsonl`.
  */
 const { execSync, spawn, spawnSync } = require('node:child_process');
 const { randomUUID } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const { callTool, connectAll, mcpServers } = require('./fake-claude-mcp.js');
 
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
@@ -35,6 +40,12 @@ if (flag('--append-system-prompt') && optionValue('--append-system-prompt') === 
   fail("option '--append-system-prompt <prompt>' argument missing");
 
 const cwd = process.cwd();
+let servers = {};
+try {
+  servers = mcpServers(args, cwd);
+} catch (error) {
+  fail(error.message);
+}
 const sessionId = randomUUID();
 const scenario = JSON.parse(fs.readFileSync(path.join(cwd, 'fake-claude-scenario.json'), 'utf8'));
 const emit = (event) => {
@@ -119,15 +130,21 @@ async function main() {
       prompt,
       appendSystemPrompt: optionValue('--append-system-prompt') ?? null,
       env: process.env,
+      mcpServers: servers,
     }),
+  );
+  const connected = await connectAll(servers);
+  fs.writeFileSync(path.join(cwd, 'fake-claude-mcp.json'), JSON.stringify(connected));
+  const mcpTools = Object.entries(connected).flatMap(([name, found]) =>
+    found.tools.map((tool) => `mcp__${name}__${tool.name}`),
   );
   emit({
     type: 'system',
     subtype: 'init',
     cwd,
     session_id: sessionId,
-    tools: ['Bash', 'Read', 'Write'],
-    mcp_servers: [],
+    tools: ['Bash', 'Read', 'Write', ...mcpTools],
+    mcp_servers: Object.entries(connected).map(([name, found]) => ({ name, status: found.status })),
     model: 'claude-sonnet-4-6',
     permissionMode: 'bypassPermissions',
     apiKeySource: 'none',
@@ -154,6 +171,27 @@ async function main() {
         }
       }
       emit(message('user', [{ tool_use_id: id, type: 'tool_result', content, is_error: isError }]));
+    } else if (step.mcp !== undefined) {
+      const server = step.server ?? Object.keys(servers)[0] ?? 'none';
+      const name = `mcp__${server}__${step.mcp}`;
+      const id = `toolu_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+      const toolInput = step.input ?? {};
+      emit(message('assistant', [{ type: 'tool_use', id, name, input: toolInput }]));
+      const { blocked, reason } = runPreToolUseHooks(name, toolInput, id);
+      const result = blocked
+        ? { text: reason, isError: true }
+        : servers[server] === undefined
+          ? { text: `No such tool available: ${name}`, isError: true }
+          : await callTool(servers[server], step.mcp, toolInput);
+      fs.appendFileSync(
+        path.join(cwd, 'fake-claude-mcp-calls.jsonl'),
+        `${JSON.stringify({ tool: name, blocked, ...result })}\n`,
+      );
+      emit(
+        message('user', [
+          { tool_use_id: id, type: 'tool_result', content: result.text, is_error: result.isError },
+        ]),
+      );
     } else if (step.sleepMs !== undefined) {
       await new Promise((resolve) => setTimeout(resolve, step.sleepMs));
     } else if (step.grandchild !== undefined) {

@@ -55,6 +55,12 @@ export interface OpenAiStandInOptions {
    * OpenAI-compatible API under `/v1` of the same root), without a key.
    */
   ollamaTags?: string[];
+  /**
+   * A14: as a server with prefix caching (vLLM, llama.cpp): `prompt_tokens` counts the request's
+   * tools and messages (four characters a token) and `cached_tokens` the longest prefix it shares,
+   * byte for byte, with an earlier request. Otherwise every request reports fixed counts.
+   */
+  prefixCache?: boolean;
 }
 
 /** The usage the stand-in reports for every completion (`stream_options.include_usage`). */
@@ -75,6 +81,8 @@ export class OpenAiStandIn {
   private readonly replies: ChatReply[] = [];
   private readonly server: Server;
   private sequence = 0;
+  /** A14: the prompts seen, serialized (`prefixCache`). */
+  private readonly prompts: string[] = [];
 
   private constructor(private readonly options: OpenAiStandInOptions) {
     this.server = createServer((req, res) => {
@@ -191,7 +199,25 @@ export class OpenAiStandIn {
       );
     }
     const streamOptions = (record.body as { stream_options?: { include_usage?: unknown } }).stream_options;
-    await this.stream(res, problem.model, reply, streamOptions?.include_usage === true);
+    await this.stream(
+      res,
+      problem.model,
+      reply,
+      streamOptions?.include_usage === true,
+      this.promptUsage(record.body),
+    );
+  }
+
+  /** The prompt's token counts: fixed, or with `prefixCache` counted and matched against earlier prompts. */
+  private promptUsage(body: unknown): { prompt: number; cached: number } {
+    if (this.options.prefixCache !== true)
+      return { prompt: STAND_IN_PROMPT_TOKENS, cached: STAND_IN_CACHED_TOKENS };
+    const { tools, messages } = body as { tools?: unknown; messages?: unknown };
+    const text = JSON.stringify({ tools, messages });
+    let shared = 0;
+    for (const earlier of this.prompts) shared = Math.max(shared, commonPrefix(earlier, text));
+    this.prompts.push(text);
+    return { prompt: Math.ceil(text.length / 4), cached: Math.floor(shared / 4) };
   }
 
   private async stream(
@@ -199,6 +225,7 @@ export class OpenAiStandIn {
     model: string,
     reply: Extract<ChatReply, { kind: 'stream' }>,
     includeUsage: boolean,
+    tokens: { prompt: number; cached: number },
   ): Promise<void> {
     const { deltas } = reply;
     const hold = reply.hold === true;
@@ -261,10 +288,10 @@ export class OpenAiStandIn {
           system_fingerprint: null,
           choices: [],
           usage: {
-            prompt_tokens: STAND_IN_PROMPT_TOKENS,
+            prompt_tokens: tokens.prompt,
             completion_tokens: completionTokens,
-            total_tokens: STAND_IN_PROMPT_TOKENS + completionTokens,
-            prompt_tokens_details: { cached_tokens: STAND_IN_CACHED_TOKENS, audio_tokens: 0 },
+            total_tokens: tokens.prompt + completionTokens,
+            prompt_tokens_details: { cached_tokens: tokens.cached, audio_tokens: 0 },
             completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 },
           },
         })}\n\n`,
@@ -417,3 +444,11 @@ function parseJson(raw: string): unknown {
 /** Masks a key as OpenAI does in its 401 message: a few characters either side. */
 const mask = (key: string): string =>
   key.length <= 8 ? '*'.repeat(key.length) : `${key.slice(0, 3)}*****${key.slice(-4)}`;
+
+/** How many leading characters `a` and `b` share. */
+export function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}

@@ -24,7 +24,10 @@ describe('G4: who may decide an approval', () => {
     ['admin', 'deny', 'denied'],
     ['approver', 'approve', 'approved'],
     ['approver', 'deny', 'denied'],
-  ])('G4: an %s may %s', (role, verdict, status) => {
+    // E4: approving for the conversation approves this call as Approve does, under the same roles.
+    ['owner', 'approve-conversation', 'approved'],
+    ['approver', 'approve-conversation', 'approved'],
+  ])('G4, E4: an %s may %s', (role, verdict, status) => {
     const result = decideApproval(pending(), member(role), verdict, at(5));
     expect(result).toEqual({
       ok: true,
@@ -48,6 +51,8 @@ describe('G4: who may decide an approval', () => {
     ['member', 'deny'],
     ['viewer', 'approve'],
     ['viewer', 'deny'],
+    ['member', 'approve-conversation'],
+    ['viewer', 'approve-conversation'],
   ])('G4: a %s who clicks %s is refused and told why', (role, verdict) => {
     const before = pending();
     const result = decideApproval(before, member(role), verdict, at(5));
@@ -61,19 +66,22 @@ describe('G4: who may decide an approval', () => {
     expect(result.approval).toBe(before);
   });
 
-  it.each<[ApprovalVerdict]>([['approve'], ['deny']])('G4: an agent can never %s', (verdict) => {
-    const result = decideApproval(pending(), { kind: 'agent', agentId: 'a-alice' }, verdict, at(1));
-    expect(result).toMatchObject({
-      ok: false,
-      code: 'agent',
-      reason:
-        'An agent can never approve or deny an action; only a member with role owner, admin or approver can.',
-      approval: { status: 'pending' },
-    });
-    expect(result.audit.summary).toBe(
-      `agent a-alice tried to ${verdict} approval ap1: refused (agent). An agent can never approve or deny an action; only a member with role owner, admin or approver can.`,
-    );
-  });
+  it.each<[ApprovalVerdict]>([['approve'], ['approve-conversation'], ['deny']])(
+    'G4, E4: an agent can never %s',
+    (verdict) => {
+      const result = decideApproval(pending(), { kind: 'agent', agentId: 'a-alice' }, verdict, at(1));
+      expect(result).toMatchObject({
+        ok: false,
+        code: 'agent',
+        reason:
+          'An agent can never approve or deny an action; only a member with role owner, admin or approver can.',
+        approval: { status: 'pending' },
+      });
+      expect(result.audit.summary).toBe(
+        `agent a-alice tried to ${verdict} approval ap1: refused (agent). An agent can never approve or deny an action; only a member with role owner, admin or approver can.`,
+      );
+    },
+  );
 });
 
 describe('G4: a decision is final', () => {

@@ -20,11 +20,16 @@ export function rule(
   action: GuardrailAction,
   decision: GuardrailDecision,
   workspaceId: string = WORKSPACE,
+  tool: string | null = null,
 ): GuardrailRuleRecord {
   const [kind, id] = scope.split(':') as [GuardrailScopeKind, string | undefined];
   seq += 1;
-  return { id: `r${seq}`, workspaceId, scopeKind: kind, scopeId: id ?? null, action, decision };
+  return { id: `r${seq}`, workspaceId, scopeKind: kind, scopeId: id ?? null, action, decision, tool };
 }
+
+/** E4: `mcpRule('space:s-backend', 'deny', 'linear__*')`: an `mcp` rule narrowed to a tool (or not). */
+export const mcpRule = (scope: string, decision: GuardrailDecision, tool: string | null = null) =>
+  rule(scope, 'mcp', decision, WORKSPACE, tool);
 
 export const context = (over: Partial<GuardrailContext> = {}): GuardrailContext => ({
   workspaceId: WORKSPACE,

@@ -21,6 +21,7 @@ const ruleArb: fc.Arbitrary<GuardrailRuleRecord> = fc.record({
   scopeId: fc.constantFrom(null, 'a-alice', 'a-bob', 's-backend', 's-frontend'),
   action: fc.constantFrom(...GUARDRAIL_ACTIONS),
   decision: fc.constantFrom(...GUARDRAIL_DECISIONS),
+  tool: fc.constant(null),
 });
 
 const contextArb: fc.Arbitrary<GuardrailContext> = fc.record({

@@ -51,6 +51,22 @@ describe('PrometheusMetrics (the Metrics port over prom-client)', () => {
     expect(sampleValue(await parse(metrics), 'summon_queue_depth')).toBe(0);
   });
 
+  it('O4, E4: counts MCP calls by server, tool, decision and outcome, and times those that ran', async () => {
+    const metrics = new PrometheusMetrics();
+    const call = { server: 'linear', tool: 'linear__create_issue' };
+    metrics.mcpCall({ ...call, decision: 'ask', outcome: 'ok' }, 0.3);
+    metrics.mcpCall({ ...call, decision: 'granted', outcome: 'ok' }, 0.2);
+    metrics.mcpCall({ ...call, decision: 'deny', outcome: 'refused' }, 0);
+    const f = await parse(metrics);
+    const total = 'summon_mcp_calls_total';
+    expect(sampleValue(f, total, { ...call, decision: 'ask', outcome: 'ok' })).toBe(1);
+    expect(sampleValue(f, total, { ...call, decision: 'granted', outcome: 'ok' })).toBe(1);
+    expect(sampleValue(f, total, { ...call, decision: 'deny', outcome: 'refused' })).toBe(1);
+    // A refused call never reached the server: only the two that ran are timed.
+    expect(sampleValue(f, 'summon_mcp_call_duration_seconds_count', call)).toBe(2);
+    expect(sampleValue(f, 'summon_mcp_call_duration_seconds_sum', call)).toBeCloseTo(0.5);
+  });
+
   it('two runtimes count apart (one registry each, no global)', async () => {
     const a = new PrometheusMetrics();
     const b = new PrometheusMetrics();

@@ -113,6 +113,36 @@ spaces:
     expect(refusal(text)[0]).toMatch(/must be a slug/);
   });
 
+  it('E4: an mcp rule may name a tool or a server wildcard, one rule per (scope, action, tool); no other rule may', () => {
+    const file = parseWorkspaceFile(`
+workspace: w
+guardrails:
+  - { scope: workspace, action: mcp, decision: ask }
+  - { scope: workspace, action: mcp, tool: "linear__*", decision: deny }
+  - { scope: workspace, action: mcp, tool: linear__list_issues, decision: allow }
+`);
+    expect(file.guardrails?.map((g) => g.tool ?? '-')).toEqual(['-', 'linear__*', 'linear__list_issues']);
+    expect(
+      refusal(`
+workspace: w
+guardrails:
+  - { scope: workspace, action: commit, tool: "linear__*", decision: ask }
+  - { scope: workspace, action: mcp, tool: create_issue, decision: ask }
+`),
+    ).toEqual([
+      'guardrails[0].tool: only an mcp rule can name a tool; remove it or use action mcp (this rule is about commit)',
+      `guardrails[1].tool: must be one MCP tool or a server's tools: write "<server>__<tool>" for one tool (for example "linear__create_issue") or "<server>__*" for every tool of a server`,
+    ]);
+    expect(
+      refusal(`
+workspace: w
+guardrails:
+  - { scope: workspace, action: mcp, tool: "linear__*", decision: ask }
+  - { scope: workspace, action: mcp, tool: "linear__*", decision: deny }
+`),
+    ).toEqual(['guardrails[1].action: duplicates guardrails[0]']);
+  });
+
   it('refuses YAML that does not parse, with its line', () => {
     expect(refusal('workspace: w\nagents: [\n')).toEqual([expect.stringMatching(/^line \d+, column \d+: /)]);
     expect(refusal('workspace: w\nworkspace: v\n')).toEqual([

@@ -1,9 +1,11 @@
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { AgentRecord } from '../../../core/model/records';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../../core/ports/runner';
 import { agentEnvironment, secretValuesOf } from '../../../core/tools/agent-environment';
 import { cliAgentEgress } from '../../egress-proxy/cli-agent-egress';
+import { McpEndpoint } from '../../mcp-endpoint/mcp-endpoint';
 import { createProcessLauncher } from '../../sandbox/create-process-launcher';
 import { removeAtExit } from '../../sandbox/exit-cleanup';
 import type { LaunchedProcess, ProcessLauncher } from '../../sandbox/process-launcher';
@@ -11,6 +13,7 @@ import { runSandboxPolicy } from '../../sandbox/run-sandbox-policy';
 import type { SandboxPolicy } from '../../sandbox/sandbox-policy';
 import { type AgentProcessEnd, agentProcessEvents } from './agent-process-events';
 import { installPreToolUseHook } from './claude-code-hook';
+import { type ClaudeMcpRun, openClaudeMcp } from './claude-mcp-config';
 import { isClaudeCode, shellArgv, shellQuote } from './command-line';
 import { type HookChannel, openHookChannel } from './hook-channel';
 import { writeHookScript } from './hook-script';
@@ -35,6 +38,8 @@ export interface CommandRunnerOptions {
   killGraceMs?: number;
   /** How long a CLI agent may linger after its stream-json `result` before it is ended (default 10 s). */
   afterResultMs?: number;
+  /** E2: Summon's MCP endpoint for CLI agents (default: one of this runner's, started when first needed). */
+  mcpEndpoint?: McpEndpoint;
 }
 
 /** Longer system prompts (in bytes) go on stdin: one argument may be at most 128 KiB on Linux. */
@@ -45,16 +50,18 @@ const MAX_SYSTEM_ARG = 100_000;
  * in its working directory, in its own process group, with the prompt on stdin and an
  * environment built from an allow-list. Claude Code gets the system prompt through
  * `--append-system-prompt` and a PreToolUse hook that asks this runner (over a per-run loopback
- * channel) for the guardrail decision on each Bash or MCP call; any other command gets the
- * system prompt and the prompt on stdin, separated by a blank line. stream-json output becomes
- * text and status-card rows; plain stdout is the reply. A silence watchdog and the abort signal
- * end the whole process group (SIGTERM, then SIGKILL).
+ * channel) for the guardrail decision on each Bash call, and, when the turn has MCP tools,
+ * `--mcp-config` naming only Summon's MCP endpoint (E2: the calls are guarded there, E4); any
+ * other command gets the system prompt and the prompt on stdin, separated by a blank line.
+ * stream-json output becomes text and status-card rows; plain stdout is the reply. A silence
+ * watchdog and the abort signal end the whole process group (SIGTERM, then SIGKILL).
  */
 export class CommandRunner implements Runner {
   private readonly baseEnv: NodeJS.ProcessEnv;
   private readonly secrets: string[];
   private readonly launcher: ProcessLauncher;
   private hookScript: Promise<string> | undefined;
+  private mcpEndpoint: McpEndpoint | undefined;
 
   constructor(private readonly options: CommandRunnerOptions) {
     this.launcher = options.launcher ?? createProcessLauncher();
@@ -63,6 +70,11 @@ export class CommandRunner implements Runner {
       ...secretValuesOf(this.baseEnv),
       ...(options.secrets ?? []).filter((s): s is string => s !== undefined && s !== ''),
     ];
+  }
+
+  /** E2: Claude Code is given Summon's MCP endpoint (when its turn has MCP tools); other commands are not. */
+  mcpThroughEndpoint(agent: AgentRecord): boolean {
+    return isClaudeCode(agent.command?.trim() ?? '');
   }
 
   async *run(request: RunnerRequest): AsyncIterable<RunnerEvent> {
@@ -74,24 +86,32 @@ export class CommandRunner implements Runner {
     }
     if (signal.aborted) return;
     const watchdog = new SilenceWatchdog();
+    // E2: Claude Code's MCP tools come only through Summon's endpoint (none when the turn has none).
+    const mcp = isClaudeCode(command) ? await this.openMcp(request, () => watchdog.heard()) : undefined;
     const channel = await openHookChannel(
-      (call, callSignal) => request.tools.authorize(call, callSignal),
+      (call, callSignal) =>
+        mcp?.decidedAtEndpoint(call.name) === true
+          ? Promise.resolve({ allowed: true })
+          : request.tools.authorize(call, callSignal),
       signal,
       () => watchdog.heard(), // a decision that took a while is not the agent's silence
       { slots: this.launcher.slots, runId: request.runId },
-    );
+    ).catch(async (error: unknown) => {
+      await mcp?.close();
+      throw error;
+    });
     let call: LaunchedProcess | undefined;
     const endGroup = () => call?.end(this.options.killGraceMs ?? 5000) ?? Promise.resolve();
     const onAbort = () => void endGroup();
     try {
-      const launch = await this.launchPlan(request, command, channel);
+      const launch = await this.launchPlan(request, command, channel, mcp);
       call = await this.launcher.launch(launch.policy, launch.argv, signal);
       signal.addEventListener('abort', onAbort, { once: true });
       if (signal.aborted) void endGroup(); // stopped while the hook was being installed
       const silenceMs = this.options.silenceTimeoutMs?.(request) ?? agent.silenceTimeoutMinutes * 60_000;
       watchdog.start(
         silenceMs,
-        () => channel.pending > 0,
+        () => channel.pending > 0 || (mcp?.pending ?? 0) > 0,
         () => void endGroup(),
       );
       const events = agentProcessEvents(call.child, launch.stdin, {
@@ -115,7 +135,20 @@ export class CommandRunner implements Runner {
       signal.removeEventListener('abort', onAbort);
       await endGroup();
       await channel.close();
+      await mcp?.close();
     }
+  }
+
+  /** E2: the run's address at the endpoint and Claude Code's config naming it, when the turn has MCP tools. */
+  private openMcp(request: RunnerRequest, onSettled: () => void): Promise<ClaudeMcpRun | undefined> {
+    this.mcpEndpoint ??= this.options.mcpEndpoint ?? new McpEndpoint();
+    return openClaudeMcp(this.mcpEndpoint, {
+      runId: request.runId,
+      tools: request.tools,
+      signal: request.signal,
+      onSettled,
+      slots: this.launcher.slots,
+    });
   }
 
   /**
@@ -127,6 +160,7 @@ export class CommandRunner implements Runner {
     request: RunnerRequest,
     command: string,
     channel: HookChannel,
+    mcp: ClaudeMcpRun | undefined,
   ): Promise<{ policy: SandboxPolicy; argv: ReturnType<typeof shellArgv>; stdin: string }> {
     const claude = isClaudeCode(command);
     await mkdir(request.workingDir, { recursive: true });
@@ -146,11 +180,13 @@ export class CommandRunner implements Runner {
       [HOOK_URL_ENV]: channel.url,
       [HOOK_TOKEN_ENV]: channel.token,
       SUMMON_RUN_ID: request.runId,
+      ...mcp?.env,
     });
     // X2: the run's egress proxy, with the agent's own model API always reachable.
     const egress = await cliAgentEgress(request.tools.egress, env);
     // X1, X2, A9: the agent (and so its own file tools) sees only the run's folders; the
-    // gateway, its hook channel and the run's egress proxy are its only connections.
+    // gateway, its hook channel, Summon's MCP endpoint (E2) and the run's egress proxy are its
+    // only connections.
     const policy = runSandboxPolicy({
       runId: request.runId,
       workingDir: request.workingDir,
@@ -159,14 +195,19 @@ export class CommandRunner implements Runner {
       readOnlyPaths: [
         ...programPaths(command, env.PATH ?? ''),
         ...(hookScript === undefined ? [] : [path.dirname(hookScript), ...nodePaths()]),
+        ...(mcp === undefined ? [] : [mcp.readOnlyPath]),
         ...(this.options.readOnlyPaths ?? []),
       ],
       forwards: [
         { port: channel.port, target: { host: '127.0.0.1', port: channel.port } },
+        ...(mcp === undefined ? [] : [mcp.forward]),
         ...egress.forwards,
       ],
     });
-    const argv = shellArgv(command, systemAsArg ? ['--append-system-prompt', request.system] : []);
+    const argv = shellArgv(command, [
+      ...(mcp?.args ?? []),
+      ...(systemAsArg ? ['--append-system-prompt', request.system] : []),
+    ]);
     return { policy, argv, stdin };
   }
 

@@ -1,9 +1,10 @@
+import type { ApprovalVerdict } from '../../../core/model/approvals/approval';
 import type { CardAction } from '../../../core/model/card-action';
 
 /** What a button of ours carries: only a record id and the action (cards survive restarts). */
 export type ButtonAction =
   | { kind: 'note'; action: 'open' | 'fold'; messageId: string }
-  | { kind: 'approval'; verdict: 'approve' | 'deny'; approvalId: string }
+  | { kind: 'approval'; verdict: ApprovalVerdict; approvalId: string }
   | { kind: 'answer'; option: number; questionId: string }
   /** P15: Stop on a status card. */
   | { kind: 'stop'; runId: string };
@@ -27,11 +28,14 @@ export function encodeCustomId(button: ButtonAction): string {
 
 /** The button a custom_id names, or null for one that is not ours. */
 export function decodeCustomId(customId: string): ButtonAction | null {
-  const match = /^(note|approval|answer|stop):([a-z]+|[1-9][0-9]?):([A-Za-z0-9-]{1,80})$/.exec(customId);
+  const match = /^(note|approval|answer|stop):([a-z]+(?:-[a-z]+)?|[1-9][0-9]?):([A-Za-z0-9-]{1,80})$/.exec(
+    customId,
+  );
   const [, kind, verb, id] = match ?? [];
   if (kind === undefined || verb === undefined || id === undefined) return null;
   if (kind === 'note' && (verb === 'open' || verb === 'fold')) return { kind, action: verb, messageId: id };
-  if (kind === 'approval' && (verb === 'approve' || verb === 'deny'))
+  // E4: `approve-conversation` approves an MCP call for the rest of its conversation.
+  if (kind === 'approval' && (verb === 'approve' || verb === 'approve-conversation' || verb === 'deny'))
     return { kind, verdict: verb, approvalId: id };
   if (kind === 'answer' && /^[0-9]+$/.test(verb)) return { kind, option: Number(verb), questionId: id };
   if (kind === 'stop' && verb === 'run') return { kind, runId: id };

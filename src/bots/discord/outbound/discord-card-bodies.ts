@@ -1,3 +1,4 @@
+import type { ApprovalVerdict } from '../../../core/model/approvals/approval';
 import type {
   ApprovalCard,
   NoteCard,
@@ -110,19 +111,32 @@ function noteLine(card: NoteCard): string {
   return badge === null ? `📝 ${card.row}` : `📝 ${card.row} · ${badge}`;
 }
 
-/** G4, P5: Approve / Deny while pending; the decision and who made it afterwards, no buttons. */
+/**
+ * G4, P5: Approve / Deny while pending (E4: and Approve for this conversation on an MCP call's
+ * card, its arguments in a code block); the decision, which way and who made it afterwards, no
+ * buttons.
+ */
 function approvalBody(card: ApprovalCard): CardBody {
   const pending = card.status === 'pending';
+  const scope = card.forConversation === true ? ' for this conversation' : '';
   const verdict = pending
     ? 'Waiting for an owner, admin or approver.'
-    : `${capitalise(card.status)}${card.decidedBy === null ? '' : ` by ${card.decidedBy}`}.`;
+    : `${capitalise(card.status)}${scope}${card.decidedBy === null ? '' : ` by ${card.decidedBy}`}.`;
+  // E4: the core bounded the arguments (20 lines, 1,500 characters); a fence inside is broken up.
+  const code = card.code === undefined ? '' : `\n\`\`\`json\n${card.code.replaceAll('```', "'''")}\n\`\`\``;
+  const button = (style: 1 | 3 | 4, label: string, verdict: ApprovalVerdict) => ({
+    type: 2 as const,
+    style,
+    label,
+    custom_id: encodeCustomId({ kind: 'approval', verdict, approvalId: card.approvalId }),
+  });
   return {
     content: '',
     embeds: [
       {
         title: clip(`${card.agent} asks to ${card.action.replaceAll('_', ' ')}`, EMBED_TITLE_LIMIT),
         // The verdict always shows; long details keep their first lines and count the rest.
-        description: `${clipLines([card.summary, ...card.details], EMBED_DESCRIPTION_LIMIT - verdict.length - 2)}\n\n${verdict}`,
+        description: `${clipLines([card.summary, ...card.details], EMBED_DESCRIPTION_LIMIT - verdict.length - code.length - 2)}${code}\n\n${verdict}`,
         color: pending ? COLOURS.working : card.status === 'approved' ? COLOURS.done : COLOURS.failed,
       },
     ],
@@ -131,22 +145,11 @@ function approvalBody(card: ApprovalCard): CardBody {
           {
             type: 1,
             components: [
-              {
-                type: 2,
-                style: 3,
-                label: 'Approve',
-                custom_id: encodeCustomId({
-                  kind: 'approval',
-                  verdict: 'approve',
-                  approvalId: card.approvalId,
-                }),
-              },
-              {
-                type: 2,
-                style: 4,
-                label: 'Deny',
-                custom_id: encodeCustomId({ kind: 'approval', verdict: 'deny', approvalId: card.approvalId }),
-              },
+              button(3, 'Approve', 'approve'),
+              ...(card.offersConversation === true
+                ? [button(1, 'Approve for this conversation', 'approve-conversation')]
+                : []),
+              button(4, 'Deny', 'deny'),
             ],
           },
         ]

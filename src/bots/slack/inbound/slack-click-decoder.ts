@@ -46,6 +46,8 @@ export function cardActionOfButton(actionId: string, value: string): CardAction 
       return { kind: 'note', verb: 'fold', messageId: value };
     case ACTIONS.approve:
       return { kind: 'approval', verdict: 'approve', approvalId: value };
+    case ACTIONS.approveConversation:
+      return { kind: 'approval', verdict: 'approve-conversation', approvalId: value };
     case ACTIONS.deny:
       return { kind: 'approval', verdict: 'deny', approvalId: value };
     case ACTIONS.stop:

@@ -15,6 +15,8 @@ export const ACTIONS = {
   noteOpen: 'summon_note_open',
   noteFold: 'summon_note_fold',
   approve: 'summon_approve',
+  /** E4: "Approve for this conversation" on an MCP call's card. */
+  approveConversation: 'summon_approve_conversation',
   deny: 'summon_deny',
   /** P15: Stop on a status card; the value is the run id. */
   stop: 'summon_stop',
@@ -106,7 +108,11 @@ export function noteContent(card: NoteCard, permalink: string | null = null): Sl
   return { text: clip(text, SLACK_LIMITS.updateText - 100), blocks };
 }
 
-/** G4, P5: the approval card; pending it carries Approve / Deny, decided it says by whom. */
+/**
+ * G4, P5: the approval card; pending it carries Approve / Deny (E4: and Approve for this
+ * conversation on an MCP call's card, whose arguments show as a code block), decided it says
+ * which way and by whom.
+ */
 export function approvalContent(card: ApprovalCard): SlackContent {
   const title = `:lock: *${escapeMrkdwn(card.agent)}* asks to *${escapeMrkdwn(card.action)}*: ${escapeMrkdwn(card.summary)}`;
   const detailLines = card.details.map((d) => `• ${escapeMrkdwn(d)}`);
@@ -114,6 +120,9 @@ export function approvalContent(card: ApprovalCard): SlackContent {
   const blocks: SlackBlock[] = [section(clip(title, SLACK_LIMITS.sectionText))];
   // Long details keep their first lines and count the rest (never a bare "…").
   if (details !== '') blocks.push(section(clipLines(detailLines, SLACK_LIMITS.sectionText)));
+  // E4: inside a code block only `&`, `<` and `>` need escaping; the core bounded its length.
+  const code = card.code === undefined ? '' : `\`\`\`${escapeCode(card.code)}\`\`\``;
+  if (code !== '') blocks.push(section(clip(code, SLACK_LIMITS.sectionText)));
   let verdict: string;
   if (card.status === 'pending') {
     verdict = 'Waiting for an owner, admin or approver.';
@@ -121,17 +130,24 @@ export function approvalContent(card: ApprovalCard): SlackContent {
       type: 'actions',
       elements: [
         button('Approve', ACTIONS.approve, card.approvalId, 'primary'),
+        ...(card.offersConversation === true
+          ? [button('Approve for this conversation', ACTIONS.approveConversation, card.approvalId)]
+          : []),
         button('Deny', ACTIONS.deny, card.approvalId, 'danger'),
       ],
     });
   } else {
     const by = card.decidedBy === null ? '' : ` by @${escapeMrkdwn(card.decidedBy)}`;
-    verdict = `${capitalise(card.status)}${by}`;
+    const scope = card.forConversation === true ? ' for this conversation' : '';
+    verdict = `${capitalise(card.status)}${scope}${by}`;
     blocks.push(context(verdict));
   }
-  const text = [title, details, verdict].filter((t) => t !== '').join('\n');
+  const text = [title, details, code, verdict].filter((t) => t !== '').join('\n');
   return { text: clip(text, SLACK_LIMITS.updateText - 100), blocks };
 }
+
+const escapeCode = (text: string): string =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('```', "'''");
 
 /**
  * N13: a question card: the agent's question, its options as buttons while it waits (a reply

@@ -19,6 +19,10 @@ export function approvalMessage(
         details: approval.details.lines,
         status: approval.status,
         decidedBy,
+        // E4: an MCP call's card shows its arguments and offers "Approve for this conversation".
+        ...(approval.details.code === undefined ? {} : { code: approval.details.code }),
+        ...(approval.subjectHash === null ? {} : { offersConversation: true }),
+        ...(approval.conversationGrant ? { forConversation: true } : {}),
       },
     },
   };

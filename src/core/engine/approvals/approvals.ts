@@ -1,6 +1,6 @@
 import { AppError, NotFoundError } from '../../errors';
 import { approvalExpiry, approvalOutcome, DEFAULT_APPROVAL_TTL_MS, decideApproval } from '../../guardrails';
-import type { ApprovalOutcome } from '../../model/approvals/approval';
+import type { ApprovalOutcome, ApprovalVerdict } from '../../model/approvals/approval';
 import type { ApprovalDetails, ApprovalRecord } from '../../model/approvals/approval-record';
 import type { GuardrailAction } from '../../model/guardrail';
 import type { Platform } from '../../model/platform';
@@ -12,6 +12,7 @@ import { resolveActor } from '../routing/resolve-sender';
 import { requeueFromCheckpoint } from '../turn/turn-checkpoints';
 import { approvalMessage } from './approval-card';
 import type { ApprovalDeps } from './approval-deps';
+import { grantForConversation, NOT_GRANTABLE } from './conversation-grant';
 
 /**
  * G4: an `ask` becomes an approval card in the run's conversation. The record is stored
@@ -20,7 +21,14 @@ import type { ApprovalDeps } from './approval-deps';
  */
 export async function openApproval(
   deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'clock' | 'logger'>,
-  request: { runId: string; action: GuardrailAction; details: ApprovalDetails; ttlMs?: number },
+  request: {
+    runId: string;
+    action: GuardrailAction;
+    details: ApprovalDetails;
+    ttlMs?: number;
+    /** E4: an MCP call's approval is bound to its subject hash. */
+    subjectHash?: string;
+  },
 ): Promise<ApprovalRecord> {
   const now = deps.clock.now();
   const { approval, thread, platformName, agentName } = await deps.store.transaction(async (tx) => {
@@ -34,6 +42,7 @@ export async function openApproval(
       details: request.details,
       requestedAt: now,
       expiresAt: approvalExpiry(now, request.ttlMs ?? DEFAULT_APPROVAL_TTL_MS),
+      ...(request.subjectHash === undefined ? {} : { subjectHash: request.subjectHash }),
     });
     return {
       approval,
@@ -76,11 +85,14 @@ async function redrawIfDecidedMeanwhile(
   if (update !== null) await editCard(deps, update);
 }
 
-/** A click on Approve or Deny (G4): checked against the member's role; every click is audited. */
+/**
+ * A click on Approve or Deny (G4), or on Approve for this conversation (E4, the same role as
+ * Approve): checked against the member's role; every click is audited.
+ */
 export async function decide(
   deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'waits' | 'queue' | 'clock' | 'logger'>,
   approvalId: string,
-  verdict: 'approve' | 'deny',
+  verdict: ApprovalVerdict,
   actor: PlatformActor,
 ): Promise<{ ok: true } | { ok: false; reason: string }> {
   const now = deps.clock.now();
@@ -107,16 +119,21 @@ export async function decide(
       },
     );
     deps.logger.info({ audit: decision.audit }, 'approval click');
+    // E4: only an MCP call's approval (bound to its hash) can be given for the conversation.
+    if (decision.ok && verdict === 'approve-conversation' && approval.subjectHash === null)
+      return { ok: false as const, reason: NOT_GRANTABLE, changed: null };
     if (!decision.ok && !decision.changed)
       return { ok: false as const, reason: decision.reason, changed: null };
     const status = decision.approval.status;
     if (status === 'pending')
       throw new AppError(`approval ${approvalId} was left pending by a decision`, 'internal');
-    const stored = await tx.approvals.decide(approval.id, {
+    let stored = await tx.approvals.decide(approval.id, {
       status,
       decidedByMemberId: decision.approval.decidedByMemberId,
       decidedAt: decision.approval.decidedAt ?? now,
     });
+    if (stored !== null && decision.ok && verdict === 'approve-conversation')
+      stored = await grantForConversation(tx, stored, member.id, now);
     if (stored === null) {
       // Someone else decided between our read and our write.
       return { ok: false as const, reason: 'This approval was decided a moment ago.', changed: null };

@@ -1,8 +1,12 @@
+import { mcpApprovalDetails } from '../../guardrails/mcp-call-card';
+import { mcpSubjectHash, ruleSubjectOf } from '../../guardrails/mcp-call-subject';
 import type { GuardrailAction } from '../../model/guardrail';
 import type { McpCallSubject } from '../../model/mcp/mcp-call';
 import type { AgentRecord, SpaceRecord } from '../../model/records';
+import type { McpGuardVerdict } from '../../ports/tool-authorization';
 import type { ToolAuthorization } from '../../ports/turn-tools';
 import { openApproval } from '../approvals/approvals';
+import { conversationGrantFor } from '../approvals/conversation-grant';
 import { resolveRunGuardrail } from '../approvals/run-guardrail';
 import { awaitApproval } from '../waits/await-approval';
 import { markRunAwaiting } from '../waits/mark-run-awaiting';
@@ -41,23 +45,43 @@ export async function guardCall(
   call: GuardedCall,
   signal: AbortSignal,
 ): Promise<ToolAuthorization> {
-  const { agent, space } = call;
+  const { agent, space, mcp } = call;
   if (call.approvalId !== undefined) return waitForApproval(deps, call, call.approvalId, signal);
+  // E4: an MCP call is decided with its tool (rules narrowed to it, the read-only default).
   const resolution = await deps.store.inWorkspace(agent.workspaceId, (tx) =>
-    resolveRunGuardrail(tx, agent, space, call.actions),
+    resolveRunGuardrail(tx, agent, space, call.actions, mcp === undefined ? undefined : ruleSubjectOf(mcp)),
   );
   const log = deps.logger.child({ component: 'tools', runId: call.runId });
   log.info({ actions: call.actions, decision: resolution.decision }, 'guardrail decision');
-  if (resolution.decision === 'allow') return { allowed: true };
-  if (resolution.decision === 'deny') return { allowed: false, reason: `Refused: ${resolution.reason}` };
+  const verdict = (decision: McpGuardVerdict['decision'], by: string | null = null) =>
+    mcp === undefined ? {} : { verdict: { decision, approvedByMemberId: by } };
+  if (resolution.decision === 'allow') return { allowed: true, ...verdict('allow') };
+  if (resolution.decision === 'deny')
+    return { allowed: false, reason: `Refused: ${resolution.reason}`, ...verdict('deny') };
 
+  const subjectHash = mcp === undefined ? undefined : mcpSubjectHash(mcp);
+  if (subjectHash !== undefined) {
+    // E4: the same call was approved for this conversation: no card. (An explicit deny, or
+    // a space turned to proposeOnly, was decided above and still holds.)
+    const grant = await deps.store.inWorkspace(agent.workspaceId, (tx) =>
+      conversationGrantFor(tx, call.runId, subjectHash),
+    );
+    if (grant !== null) {
+      log.info({ actions: call.actions }, 'allowed by a grant for this conversation');
+      return { allowed: true, ...verdict('granted', grant.grantedByMemberId) };
+    }
+  }
   const approval = await openApproval(deps, {
     runId: call.runId,
     action: resolution.decidingAction,
-    details: {
-      summary: `${agent.name} wants to run: ${call.summary}`,
-      lines: [`actions: ${call.actions.join(', ')}`, resolution.reason],
-    },
+    details:
+      mcp === undefined
+        ? {
+            summary: `${agent.name} wants to run: ${call.summary}`,
+            lines: [`actions: ${call.actions.join(', ')}`, resolution.reason],
+          }
+        : mcpApprovalDetails(agent.name, mcp, resolution.reason),
+    ...(subjectHash === undefined ? {} : { subjectHash }),
   });
   if (call.checkpointed === true) {
     await deps.store.inWorkspace(agent.workspaceId, (tx) =>
@@ -88,14 +112,34 @@ async function waitForApproval(
     if (outcome !== 'aborted' && call.checkpointed === true) {
       await deps.store.inWorkspace(run.workspaceId, (tx) => tx.checkpoints.setApproval(run.runId, null));
     }
-    if (outcome === 'allow') return { allowed: true };
+    // E4, O4: an MCP call says who decided it, for its record; none while its approval is
+    // still pending (T2: a worker handing the turn back leaves the call to be decided elsewhere).
+    const verdict = call.mcp === undefined ? null : await askedVerdict(deps, run.workspaceId, approvalId);
+    const asked = verdict === null ? {} : { verdict };
+    if (outcome === 'allow') return { allowed: true, ...asked };
     if (outcome === 'aborted')
-      return { allowed: false, reason: 'The turn was stopped while waiting for approval.' };
+      return { allowed: false, reason: 'The turn was stopped while waiting for approval.', ...asked };
     return {
       allowed: false,
       reason: `Refused: a person denied the approval for ${call.summary} (or it expired unanswered). Do not retry it; tell the people what you would have done.`,
+      ...asked,
     };
   } finally {
     await markRunAwaiting(deps, run, false);
   }
+}
+
+/**
+ * E4, O4: an asked call's verdict: who approved it (no one when it was denied, expired or
+ * withdrawn by a Stop); null while the approval is still pending (the call is not decided).
+ */
+async function askedVerdict(
+  deps: GuardDeps,
+  workspaceId: string,
+  approvalId: string,
+): Promise<McpGuardVerdict | null> {
+  const approval = await deps.store.inWorkspace(workspaceId, (tx) => tx.approvals.findById(approvalId));
+  if (approval === null || approval.status === 'pending') return null;
+  const approvedBy = approval.status === 'approved' ? approval.decidedByMemberId : null;
+  return { decision: 'ask', approvedByMemberId: approvedBy };
 }

@@ -1,5 +1,6 @@
 import type { EgressProxies } from '../../ports/egress';
 import type { McpClients } from '../../ports/mcp-clients';
+import type { Metrics } from '../../ports/metrics';
 import type { TurnToolsFactory } from '../../ports/turn-tools-factory';
 import type { AgentToolDeps } from '../agent-tools/agent-tool-deps';
 
@@ -10,6 +11,8 @@ import type { AgentToolDeps } from '../agent-tools/agent-tool-deps';
 export interface ToolKitDeps extends AgentToolDeps {
   /** X2: present when commands run in the sandbox; the proxy decides `network` per host. */
   egress?: EgressProxies;
+  /** O4: MCP calls are counted (`recordMcpCall`); absent: nothing is counted. */
+  metrics?: Metrics;
   /** E1, E2: the MCP servers' tools for built-in turns, called through Summon; absent: none. */
   mcp?: McpToolsDeps;
 }

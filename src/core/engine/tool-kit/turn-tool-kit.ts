@@ -12,6 +12,7 @@ import { type AgentToolTimings, agentTools, DEFAULT_AGENT_TOOL_TIMINGS } from '.
 import { type GuardedCall, guardCall } from './guard-call';
 import { createHostAuthorizer, createRunReachCheck } from './host-authorizer';
 import { mcpTurnTools } from './mcp-turn-tools';
+import { type McpCallRecorder, mcpCallRecorder } from './record-mcp-call';
 import type { ToolKitDeps, TurnToolKit } from './tool-kit-deps';
 
 /** Decides a call's guarded actions before it runs (G1, G2, G4); `durable`: its checkpoint's approval (T2). */
@@ -67,7 +68,16 @@ export function createToolKit(
     const log = deps.logger.child({ component: 'tools', runId: turn.runId });
     return {
       specs: surface.map((definition) => toolSpec(definition)),
-      call: callerFor(turn, { surface, gates, scope, guard, log, awaiting }),
+      call: callerFor(turn, {
+        surface,
+        gates,
+        scope,
+        guard,
+        log,
+        awaiting,
+        // O4: every MCP call of the run is recorded and counted.
+        mcpCalls: mcpCallRecorder(deps, { runId: turn.runId, workspaceId: turn.agent.workspaceId }),
+      }),
       authorize: (request, signal) => authorizeExternal(surface, gates, guard, request, signal),
       ...(turn.space.mode === 'plan' ? { completion: planContract(scope, turn.agent.name) } : {}),
       ...(egress === undefined ? {} : { egress }),
@@ -125,9 +135,10 @@ function callerFor(
     guard: Guard;
     log: Logger;
     awaiting: { current: ResumedWait | undefined };
+    mcpCalls: McpCallRecorder;
   },
 ): TurnTools['call'] {
-  const { surface, gates, scope, guard, log, awaiting } = kit;
+  const { surface, gates, scope, guard, log, awaiting, mcpCalls } = kit;
   let resumedApproval = turn.resumedApproval;
   let resumedWait = turn.resumedWait;
   return async (request: ToolCall, signal: AbortSignal): Promise<ToolOutcome> => {
@@ -144,22 +155,31 @@ function callerFor(
     // T2: the call a resumed turn was waiting on waits on the same approval (once).
     const resumed = resumedApproval?.callId === request.callId ? resumedApproval.approvalId : undefined;
     if (resumed !== undefined) resumedApproval = undefined;
+    // E4: an MCP call's server, tool and arguments decide and bind its approval.
+    const mcp = definition.mcp?.(parsed.data);
+    let verdict: ToolAuthorization['verdict'];
     if (actions.length > 0) {
       // T2: the call's approval is recorded on the checkpoint, so a restart waits on it again.
       const decision = await guard(`${request.name}: ${summarizeCall(request)}`, actions, signal, {
         checkpointed: true,
         ...(resumed === undefined ? {} : { approvalId: resumed }),
-        // E4: an MCP call's server, tool and arguments decide and bind its approval.
-        ...(definition.mcp === undefined ? {} : { mcp: definition.mcp(parsed.data) }),
+        ...(mcp === undefined ? {} : { mcp }),
       });
+      // O4: a refused MCP call is recorded too; one whose approval is still pending (its
+      // worker handed the turn back, T2) is not decided yet, and is recorded where it is.
+      if (!decision.allowed && mcp !== undefined && decision.verdict !== undefined)
+        await mcpCalls.refused(mcp, decision.verdict);
       if (!decision.allowed) return { ok: false, output: decision.reason };
+      verdict = decision.verdict;
     }
     log.info({ tool: request.name, actions }, 'tool call');
     // T2, A9: the call a resumed turn was waiting in waits on the same question or run (once).
     awaiting.current = resumedWait?.callId === request.callId ? resumedWait : undefined;
     if (awaiting.current !== undefined) resumedWait = undefined;
     try {
-      return await definition.run(parsed.data, scope, signal);
+      const run = () => definition.run(parsed.data, scope, signal);
+      // O4: an MCP call is timed, recorded and counted with its outcome.
+      return await (mcp === undefined ? run() : mcpCalls.ran(mcp, verdict, run));
     } catch (error) {
       log.warn({ err: error, tool: request.name }, 'tool failed');
       return {

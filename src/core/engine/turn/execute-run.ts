@@ -4,16 +4,23 @@ import { notifiesOnFinish } from '../../notes';
 import { DeliveryError } from '../../outbox/delivery-error';
 import type { Logger } from '../../ports/logger';
 import type { RunCheckpointRecord } from '../../ports/run-checkpoints';
-import { budgetMessage } from '../../usage/budget';
 import { postSystemMessage } from '../cards/system-message';
 import { wakeAfterTurn } from '../routing/wake-after-turn';
 import { StopListener } from '../stop/stop-listener';
 import { stoppedByOf } from '../stop/stop-run';
-import { finishRun, type PostedReply, postReply, refreshTriggerNote, type TurnResult } from './finish-turn';
+import {
+  failOnPlatform,
+  finishRun,
+  type PostedReply,
+  postReply,
+  refreshTriggerNote,
+  refuseOverBudget,
+  type TurnResult,
+} from './finish-turn';
 import type { LoadedTurn } from './load-claimed-turn';
-import { exhaustedBudget } from './run-budget';
 import { RunHeartbeat } from './run-heartbeat';
 import { runTurn } from './run-turn';
+import { SignOfLife } from './sign-of-life';
 import { StatusCardPublisher } from './status-card-publisher';
 import { prepareResume } from './turn-checkpoints';
 import type { TurnContext } from './turn-context';
@@ -32,6 +39,8 @@ export async function executeRun(
   claimed: RunRecord,
   loaded: LoadedTurn | NotFoundError,
   signal: AbortSignal,
+  /** P15: the run's Stop, listened for since before its claim; null: the turn reads its run back. */
+  listening: StopListener | null = null,
 ): Promise<boolean> {
   // A12: alive from the claim until the run is finished and stored (T2: through an outage too).
   const heartbeat = new RunHeartbeat(deps.store, deps.clock, deps.logger, claimed, deps.timings.heartbeatMs);
@@ -39,37 +48,16 @@ export async function executeRun(
   try {
     if (loaded instanceof NotFoundError) throw loaded;
     try {
-      return await executeClaimedRun(deps, claimed, loaded, signal);
+      return await executeClaimedRun(deps, claimed, loaded, signal, listening);
     } catch (error) {
       if (!(error instanceof DeliveryError)) throw error;
       return await failOnPlatform(deps, loaded.context, error);
     }
   } finally {
     heartbeat.stop();
+    // Closed by the turn when it ran; here when it did not get that far.
+    listening?.close();
   }
-}
-
-/**
- * P7, P16: a platform call of the turn (its card, its reply) was given up: the platform refused
- * it for good, or stayed away longer than the outbox waits. The run is finished as failed with
- * the reason, which also starts a turn for each message that steered it and was not taken; the
- * thread is told why, once the platform answers again (the outbox waits for it). A run finished
- * already (a later call failed) is left as it is.
- */
-async function failOnPlatform(deps: TurnDeps, context: TurnContext, error: DeliveryError): Promise<boolean> {
-  const { run, agent, conversation } = context;
-  const log = deps.logger.child({ component: 'turn', runId: run.id });
-  const now = await deps.store.inWorkspace(run.workspaceId, (tx) => tx.runs.findById(run.id));
-  if (now?.status !== 'running') throw error;
-  const reason = `${conversation.platform} did not take its call (${error.message})`;
-  log.warn({ err: error }, 'turn failed: a platform call was given up');
-  const ended = await finishRun(deps, context, { ok: false, error: reason, interrupted: false });
-  if (notifiesOnFinish(ended.run, context.trigger)) {
-    await postSystemMessage(deps, conversation, `${agent.name}'s turn failed: ${reason}`).catch(
-      (failure: unknown) => log.warn({ err: failure }, 'the failed turn could not be reported in its thread'),
-    );
-  }
-  return ended.laneHasMore;
 }
 
 async function executeClaimedRun(
@@ -77,6 +65,7 @@ async function executeClaimedRun(
   claimed: RunRecord,
   { context, stored }: LoadedTurn,
   signal: AbortSignal,
+  listening: StopListener | null,
 ): Promise<boolean> {
   const log = deps.logger.child({ component: 'turn', runId: claimed.id });
   const { agent, conversation } = context;
@@ -92,15 +81,8 @@ async function executeClaimedRun(
   }
 
   // O3: no turn starts while a budget that bounds it is used up.
-  const breach = await exhaustedBudget(deps, context);
-  if (breach !== null) {
-    const message = budgetMessage(breach.budget, breach.spent, agent.name, 'start');
-    log.info({ budget: breach.budget }, 'turn refused: budget used up');
-    const refused = await finishRun(deps, context, { ok: false, error: message, interrupted: false });
-    await refreshTriggerNote(deps, context, refused.run);
-    await postSystemMessage(deps, conversation, message);
-    return refused.laneHasMore;
-  }
+  const refused = await refuseOverBudget(deps, context, log);
+  if (refused !== null) return refused.laneHasMore;
 
   const card = new StatusCardPublisher(
     platform,
@@ -111,7 +93,14 @@ async function executeClaimedRun(
     deps.clock,
     claimed.id,
   );
-  const { stop, current } = await openCardAndListen(deps, claimed, card);
+  // P9, P14 (decision): the card, the session and the stream wait for the turn's sign of life.
+  const sign = new SignOfLife(deps.timings.signOfLifeMs);
+  const { stop, current } = await openCardAndListen(deps, claimed, card, sign, listening).catch(
+    (error: unknown) => {
+      sign.end();
+      throw error;
+    },
+  );
   let reply: TurnReplyStream;
   try {
     await refreshTriggerNote(deps, context, claimed);
@@ -123,13 +112,15 @@ async function executeClaimedRun(
       context,
       log,
       async () => (await stoppedByOf(deps, claimed.id, claimed.workspaceId)) !== null,
+      sign,
     );
   } catch (error) {
+    sign.end();
     stop.close();
     throw error;
   }
   // P15: the platform's own session (Slack's agent session) follows the turn until it ends.
-  const session = openTurnSession(deps, platform, thread, context);
+  const session = openTurnSession(deps, platform, thread, context, sign);
   try {
     return await runAndFinish(deps, context, {
       claimed,
@@ -140,8 +131,10 @@ async function executeClaimedRun(
       log,
       stop,
       current,
+      sign,
     });
   } finally {
+    sign.end();
     await session.end();
   }
 }
@@ -157,22 +150,32 @@ async function openCardAndListen(
   deps: TurnDeps,
   claimed: RunRecord,
   card: StatusCardPublisher,
+  sign: SignOfLife,
+  listening: StopListener | null,
 ): Promise<{ stop: StopListener; current: RunRecord | null }> {
+  const store = (ref: string) => deps.turnWrites.storeCardRef(claimed.workspaceId, claimed.id, ref);
+  // P15: heard since before the claim (T3: no read-back), unless its card is posted at once (T2: its ref stored before it runs).
+  const early = listening !== null && !sign.due && claimed.statusCardRef === null;
+  if (early) card.open(null, async (ref) => void (await store(ref)), sign);
+  if (early) return { stop: listening, current: claimed };
+  listening?.close(); // the card goes at once: as before, its ref likely in the read-back
   let readBack = () => {};
-  const afterReadBack = new Promise<void>((resolve) => {
-    readBack = resolve;
-  });
+  const afterReadBack = new Promise<void>((resolve) => (readBack = resolve));
   // T3: a card posted before the read-back starts has its ref stored by it, in the same write.
   let reading = false;
   let arrived: string | null = null;
-  card.open(claimed.statusCardRef, async (ref) => {
-    if (!reading) {
-      arrived = ref;
-      return;
-    }
-    await afterReadBack;
-    await deps.turnWrites.storeCardRef(claimed.workspaceId, claimed.id, ref);
-  });
+  card.open(
+    claimed.statusCardRef,
+    async (ref) => {
+      if (!reading) {
+        arrived = ref;
+        return;
+      }
+      await afterReadBack;
+      await store(ref);
+    },
+    sign,
+  );
   try {
     const stop = await StopListener.open(deps.waits, claimed.id);
     try {
@@ -194,9 +197,9 @@ async function openCardAndListen(
     reading = true;
     readBack();
     if (unstored !== null)
-      await deps.turnWrites
-        .storeCardRef(claimed.workspaceId, claimed.id, unstored)
-        .catch((error: unknown) => deps.logger.warn({ err: error }, 'status card ref could not be stored'));
+      await store(unstored).catch((error: unknown) =>
+        deps.logger.warn({ err: error }, 'status card ref could not be stored'),
+      );
   }
 }
 
@@ -216,9 +219,10 @@ async function runAndFinish(
     log: Logger;
     stop: StopListener;
     current: RunRecord | null;
+    sign: SignOfLife;
   },
 ): Promise<boolean> {
-  const { claimed, stored, signal, card, reply, log, stop, current } = turn;
+  const { claimed, stored, signal, card, reply, log, stop, current, sign } = turn;
   const { agent, conversation } = context;
   let result: TurnResult;
   try {
@@ -229,15 +233,18 @@ async function runAndFinish(
       resume,
       stop,
       current,
+      sign,
     });
   } finally {
     stop.close();
+    sign.end(); // P9, P14: what the turn had not shown yet is not shown now: its end shows instead.
   }
   log.info({ ok: result.ok }, 'turn finished');
   if (!result.ok && result.interrupted) {
     // The worker is shutting down: the run goes back to the queue and starts again elsewhere.
     await reply.abandon();
-    await card.finish('stopped', 'Interrupted; it will start again');
+    // T2: a card not posted yet is posted when the turn runs again.
+    await card.finish('stopped', 'Interrupted; it will start again', 'skip');
     await deps.store.inWorkspace(claimed.workspaceId, (tx) =>
       tx.runs.update(claimed.id, { status: 'queued', liveness: 'ok', startedAt: null }),
     );
@@ -255,7 +262,7 @@ async function runAndFinish(
   if (result.ok) {
     // P7: a card the platform never took fails the turn here, which says why (`failOnPlatform`).
     await card.posted();
-    await card.finish('done', 'Done');
+    await card.finish('done', 'Done', 'skip'); // P9 (decision): done before its sign of life, no card
     posted = await postReply(deps, context, result.reply, reply);
   } else {
     await reply.abandon();

@@ -2,13 +2,18 @@
 // one transaction (the reply's ref, the checkpoint removed, steering leftovers queued), and the
 // note that started it redrawn (N9).
 import type { RunRecord } from '../../model/records';
+import { notifiesOnFinish } from '../../notes';
+import type { DeliveryError } from '../../outbox/delivery-error';
+import type { Logger } from '../../ports/logger';
 import { waitTopics } from '../../ports/wait-signals';
+import { budgetMessage } from '../../usage/budget';
 import { noteAuthorOf } from '../cards/note-author';
 import { noteMessage } from '../cards/note-card';
 import { noteSourceOf } from '../cards/note-source';
+import { postSystemMessage } from '../cards/system-message';
 import { enqueueLeftovers, queueLeftoverSteering } from '../routing/steering';
 import { resumeTurnsAwaitingRun } from '../waits/parked-turns';
-import type { BudgetBreach } from './run-budget';
+import { type BudgetBreach, exhaustedBudget, type UsageEvent, usageCall } from './run-budget';
 import type { TurnContext } from './turn-context';
 import type { TurnDeps } from './turn-deps';
 import type { TurnReplyStream } from './turn-reply-stream';
@@ -16,7 +21,8 @@ import { laneKey } from './turn-writes';
 
 /** How a turn ended, as the runner and the engine's checks left it. */
 export type TurnResult =
-  | { ok: true; reply: string }
+  // O3: `usage`, the answering model call's, is stored with the run's end (one transaction fewer).
+  | { ok: true; reply: string; usage?: UsageEvent }
   | { ok: false; error: string; interrupted: boolean; budget?: BudgetBreach; stoppedBy?: string };
 
 /** The stored reply and its ref on the platform, recorded by `finishRun` in its transaction. */
@@ -32,23 +38,33 @@ export async function postReply(
   stream: TurnReplyStream,
 ): Promise<PostedReply | null> {
   const { run, agent, conversation } = context;
-  // Stored before it is shown; T3: with the replies of turns storing theirs at the same time.
-  const messageId = await deps.turnWrites.storeReply(run.workspaceId, {
-    runId: run.id,
-    conversationId: conversation.id,
-    agentId: agent.id,
-    text: reply,
-  });
+  const toStore = { runId: run.id, conversationId: conversation.id, agentId: agent.id, text: reply };
   const platform = deps.platforms.get(conversation.platform);
-  if (platform === undefined || conversation.threadId === null) return null;
-  // N6: the reply is never folded; it is ordinary text under the agent's name (P2). P14: a
-  // streamed reply is already in the thread; what did not stream is posted whole.
-  const ref =
-    (await stream.finish(reply)) ??
-    (await platform.post(conversation.threadId, {
-      as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
-      content: { kind: 'text', text: reply },
-    }));
+  const thread = conversation.threadId;
+  // N6: the reply is never folded; it is ordinary text under the agent's name (P2).
+  const message = {
+    as: { kind: 'agent' as const, name: agent.name, avatarUrl: agent.avatarUrl },
+    content: { kind: 'text' as const, text: reply },
+  };
+  if (platform?.postStored !== undefined && thread !== null && !stream.started) {
+    // P7, T2: nothing streamed: the reply, the run naming it and the calls that post it are
+    // stored in one commit (T3: with other turns' replies), before anyone can see it.
+    await stream.abandon();
+    let messageId = '';
+    const ref = await platform.postStored(thread, message, {
+      workspaceId: run.workspaceId,
+      members: context.members,
+      store: async (write) => {
+        messageId = await deps.turnWrites.storeReply(run.workspaceId, toStore, write);
+      },
+    });
+    return { messageId, ref };
+  }
+  // Stored before it is shown; T3: with the replies of turns storing theirs at the same time.
+  const messageId = await deps.turnWrites.storeReply(run.workspaceId, toStore);
+  if (platform === undefined || thread === null) return null;
+  // P14: a streamed reply is already in the thread; what did not stream is posted whole.
+  const ref = (await stream.finish(reply)) ?? (await platform.post(thread, message));
   return { messageId, ref };
 }
 
@@ -75,12 +91,16 @@ export async function finishRun(
     async (tx) => {
       // T3: everything asked in this tick, so the store sends it as one message in this order,
       // with the START TRANSACTION, and then the COMMIT: the fewest round trips to the store.
-      const [leftovers, , , finished, hasQueued] = await Promise.all([
+      const [leftovers, , , , finished, hasQueued] = await Promise.all([
         // P16: what did not join the turn in time starts a turn of its own: the lane's lock
         // first, then the leftovers taken (their runs are inserted once they are read).
         queueLeftoverSteering(tx, deps, run),
         // The posted reply's ref, in the finishing transaction rather than one of its own.
         posted === null ? undefined : tx.messages.setPlatformRef(posted.messageId, posted.ref),
+        // O3: the last model call's usage, recorded with the run's end.
+        result.ok && result.usage !== undefined
+          ? tx.usage.addToRun(run.id, usageCall(result.usage))
+          : undefined,
         // T2: a finished turn is not resumed: its checkpoint goes with it.
         tx.checkpoints.remove(run.id),
         tx.runs.updateAndRead(run.id, {
@@ -132,4 +152,47 @@ export async function refreshTriggerNote(
       await noteSourceOf(deps.store, current, context.conversation.platform, sender),
     ),
   );
+}
+
+/**
+ * P7, P16: a platform call of the turn (its card, its reply) was given up: the platform refused
+ * it for good, or stayed away longer than the outbox waits. The run is finished as failed with
+ * the reason, which also starts a turn for each message that steered it and was not taken; the
+ * thread is told why, once the platform answers again (the outbox waits for it). A run finished
+ * already (a later call failed) is left as it is.
+ */
+export async function failOnPlatform(
+  deps: TurnDeps,
+  context: TurnContext,
+  error: DeliveryError,
+): Promise<boolean> {
+  const { run, agent, conversation } = context;
+  const log = deps.logger.child({ component: 'turn', runId: run.id });
+  const now = await deps.store.inWorkspace(run.workspaceId, (tx) => tx.runs.findById(run.id));
+  if (now?.status !== 'running') throw error;
+  const reason = `${conversation.platform} did not take its call (${error.message})`;
+  log.warn({ err: error }, 'turn failed: a platform call was given up');
+  const ended = await finishRun(deps, context, { ok: false, error: reason, interrupted: false });
+  if (notifiesOnFinish(ended.run, context.trigger)) {
+    await postSystemMessage(deps, conversation, `${agent.name}'s turn failed: ${reason}`).catch(
+      (failure: unknown) => log.warn({ err: failure }, 'the failed turn could not be reported in its thread'),
+    );
+  }
+  return ended.laneHasMore;
+}
+
+/** O3: a turn whose budget is used up does not start: finished as failed, its thread told why. */
+export async function refuseOverBudget(
+  deps: TurnDeps,
+  context: TurnContext,
+  log: Logger,
+): Promise<FinishedRun | null> {
+  const breach = await exhaustedBudget(deps, context);
+  if (breach === null) return null;
+  const message = budgetMessage(breach.budget, breach.spent, context.agent.name, 'start');
+  log.info({ budget: breach.budget }, 'turn refused: budget used up');
+  const refused = await finishRun(deps, context, { ok: false, error: message, interrupted: false });
+  await refreshTriggerNote(deps, context, refused.run);
+  await postSystemMessage(deps, context.conversation, message);
+  return refused;
 }

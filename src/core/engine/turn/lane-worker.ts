@@ -2,6 +2,7 @@ import type { JobQueue, QueuedJob } from '../../ports/job-queue';
 import type { SlotLease } from '../../waits/fair-slots';
 import type { LocalLanes } from '../routing/wake-run';
 import type { RunJob, RunLane } from '../run-job';
+import { StopListener } from '../stop/stop-listener';
 import { executeRun } from './execute-run';
 import { claimAndLoad } from './load-claimed-turn';
 import { settledWithin } from './settled-within';
@@ -227,12 +228,17 @@ export class LaneWorker implements LocalLanes {
         // shared with other lanes' claims made at the same time (`TurnWrites`: their locks
         // taken in the order of their keys).
         const expected = lane.runId === null ? job.runId : null;
-        const next = await deps.turnWrites.together(
-          'claim',
-          run.workspaceId,
-          (tx) => claimAndLoad(tx, deps, run, expected),
-          laneKey(run),
-        );
+        // P15: the expected run's Stop is listened for before its claim: one asked after the
+        // claim is heard, so the turn need not read its run back (T3: a transaction fewer).
+        const listening = expected === null ? null : await StopListener.open(deps.waits, expected);
+        const next = await deps.turnWrites
+          .together('claim', run.workspaceId, (tx) => claimAndLoad(tx, deps, run, expected), laneKey(run))
+          .catch((error: unknown) => {
+            listening?.close();
+            throw error;
+          });
+        const stop = next !== null && next.claimed.id === expected ? listening : null;
+        if (stop === null) listening?.close();
         if (next === null) return;
         const { claimed, loaded } = next;
         lane.runId = claimed.id;
@@ -242,7 +248,7 @@ export class LaneWorker implements LocalLanes {
           owner,
           held,
           signal,
-          () => executeRun(deps, claimed, loaded, signal),
+          () => executeRun(deps, claimed, loaded, signal, stop),
           detach,
         );
         // The slot the turn holds now (one taken again after a wait), released in `finally`.

@@ -37,14 +37,23 @@ export async function exhaustedBudget(
   });
 }
 
-/** O3: stores one model call's usage on the run, priced by the provider or the price table. */
+/** One model call's usage, as its runner reported it. */
+export type UsageEvent = Extract<RunnerEvent, { type: 'usage' }>;
+
+/** O3: a model call's usage as stored on its run, priced by the provider or the price table. */
+export const usageCall = (event: UsageEvent) => ({
+  model: event.model,
+  usage: event.usage,
+  costUsd: event.costUsd ?? costOf(event.model, event.usage),
+});
+
+/** O3: stores one model call's usage on the run. */
 export async function recordUsage(
   deps: Pick<TurnDeps, 'store'>,
   context: TurnContext,
-  event: Extract<RunnerEvent, { type: 'usage' }>,
+  event: UsageEvent,
 ): Promise<void> {
-  const costUsd = event.costUsd ?? costOf(event.model, event.usage);
   await deps.store.inWorkspace(context.run.workspaceId, (tx) =>
-    tx.usage.addToRun(context.run.id, { model: event.model, usage: event.usage, costUsd }),
+    tx.usage.addToRun(context.run.id, usageCall(event)),
   );
 }

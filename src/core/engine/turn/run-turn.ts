@@ -9,8 +9,9 @@ import { openSteeringFeed } from '../routing/steering';
 import type { StopListener } from '../stop/stop-listener';
 import type { TurnResult } from './finish-turn';
 import { withRepoSkills } from './repo-skill-commands';
-import { type BudgetBreach, exhaustedBudget, recordUsage } from './run-budget';
+import { type BudgetBreach, exhaustedBudget, recordUsage, type UsageEvent } from './run-budget';
 import { type RunMonitor, watchLiveness } from './run-monitor';
+import type { SignOfLife } from './sign-of-life';
 import { attachmentsForTurn, withAttachments } from './turn-attachments';
 import { type CheckpointPrompt, checkpointWriter, type PreparedResume } from './turn-checkpoints';
 import type { TurnContext } from './turn-context';
@@ -26,6 +27,8 @@ export interface DurableTurn {
   /** P15: the run's stop notifications, and the run as read when its card's ref was stored. */
   stop: StopListener;
   current: RunRecord | null;
+  /** P9: the turn's sign of life; its opening checkpoint waits for it (T2). */
+  sign?: SignOfLife;
 }
 
 /** What the runner of a turn is started with (`prepareRunner`). */
@@ -139,8 +142,9 @@ async function prepareRunner(
           conversation: context.conversation,
           workingDir,
           skills: context.skills,
-          // T2, A9: the runners that checkpoint are the built-in loops, which offer tools to a model.
-          modelTools: runner.checkpoints === true,
+          // T2, A9: the runners that checkpoint are the built-in loops, which offer tools to a model;
+          // E2: a CLI agent that reaches Summon's MCP endpoint is offered the MCP tools there.
+          modelTools: runner.checkpoints === true || runner.mcpThroughEndpoint?.(agent) === true,
           memberId: context.trigger?.authorMemberId ?? null,
           signal,
           cardRow: (line) => reply.card.row(line),
@@ -167,40 +171,65 @@ async function streamTurn(
   const { resume } = durable;
   let text = '';
   let breach: BudgetBreach | null = null;
-  for await (const event of runner.run({
-    runId: run.id,
-    agent,
-    system: composed.system,
-    prompt: composed.prompt,
-    ...(attached === null || attached.images.length === 0 ? {} : { images: attached.images }),
-    workingDir,
-    ...(workspace === null ? {} : { env: workspace.env, linkedRoots: workspace.linkedRoots }),
-    tools,
-    signal,
-    // T2: the built-in runners store the turn at each tool boundary (a CLI agent does not).
-    checkpoint: checkpointWriter(deps, run, durable.cardRef, {
+  // O3: a model call's usage is stored when the next event comes; the answer's own goes with
+  // the run's end (`finishRun`), not in a transaction of its own.
+  let unrecorded: UsageEvent | null = null;
+  const checkpoints = checkpointWriter(
+    deps,
+    run,
+    durable.cardRef,
+    { system: composed.system, prompt: composed.prompt },
+    durable.sign,
+  );
+  const record = async (): Promise<BudgetBreach | null> => {
+    const usage = unrecorded;
+    unrecorded = null;
+    if (usage === null) return null;
+    await recordUsage(deps, context, usage);
+    return exhaustedBudget(deps, context);
+  };
+  try {
+    for await (const event of runner.run({
+      runId: run.id,
+      agent,
       system: composed.system,
       prompt: composed.prompt,
-    }),
-    ...(resume === undefined ? {} : { resumeFrom: resume.resumeFrom }),
-    ...(steering === undefined ? {} : { steering }),
-  })) {
-    // O3: once a model call used a budget up, the turn ends before the next one (a call
-    // that was the answer still ends the turn with it).
-    if (breach !== null && event.type !== 'final' && event.type !== 'error') {
-      const error = budgetMessage(breach.budget, breach.spent, agent.name, 'stop');
-      return stop.settle({ ok: false, error, interrupted: false, budget: breach });
+      ...(attached === null || attached.images.length === 0 ? {} : { images: attached.images }),
+      workingDir,
+      ...(workspace === null ? {} : { env: workspace.env, linkedRoots: workspace.linkedRoots }),
+      tools,
+      signal,
+      // T2: the built-in runners store the turn at each tool boundary (a CLI agent does not).
+      checkpoint: (state) => checkpoints.save(state),
+      ...(resume === undefined ? {} : { resumeFrom: resume.resumeFrom }),
+      ...(steering === undefined ? {} : { steering }),
+    })) {
+      if (event.type !== 'final') breach = (await record()) ?? breach;
+      // O3: once a model call used a budget up, the turn ends before the next one (a call
+      // that was the answer still ends the turn with it).
+      if (breach !== null && event.type !== 'final' && event.type !== 'error') {
+        const error = budgetMessage(breach.budget, breach.spent, agent.name, 'stop');
+        return stop.settle({ ok: false, error, interrupted: false, budget: breach });
+      }
+      if (event.type === 'usage') unrecorded = event;
+      monitor.observe(event);
+      deps.activity?.observe(run.id, event);
+      reply.observe(event);
+      if (event.type === 'text') text += event.delta;
+      if (event.type === 'final') {
+        const usage = unrecorded;
+        unrecorded = null;
+        return { ok: true, reply: event.text || text, ...(usage === null ? {} : { usage }) };
+      }
+      if (event.type === 'error') return stop.settle({ ok: false, error: event.message, interrupted: false });
     }
-    if (event.type === 'usage') {
-      await recordUsage(deps, context, event);
-      breach = await exhaustedBudget(deps, context);
-    }
-    monitor.observe(event);
-    deps.activity?.observe(run.id, event);
-    reply.observe(event);
-    if (event.type === 'text') text += event.delta;
-    if (event.type === 'final') return { ok: true, reply: event.text || text };
-    if (event.type === 'error') return stop.settle({ ok: false, error: event.message, interrupted: false });
+  } finally {
+    // T2: no checkpoint is written after the turn's end, which removes it.
+    await checkpoints.settled().catch(() => {});
+    // A turn that ended otherwise still has its model calls' usage stored (O3).
+    await record().catch((error: unknown) =>
+      deps.logger.warn({ err: error, runId: run.id }, 'storing a model call’s usage failed'),
+    );
   }
   if (signal.aborted) return stop.settle(STOPPED);
   return text.trim() === ''

@@ -2,6 +2,7 @@ import { DeliveryError } from '../../outbox/delivery-error';
 import type { ChatPlatform, StatusCard, ThreadId } from '../../ports/chat-platform';
 import type { Clock } from '../../ports/clock';
 import type { Logger } from '../../ports/logger';
+import type { SignOfLife } from './sign-of-life';
 
 /**
  * P9: one status card per turn, posted when the turn starts (the turn does not wait for it, P7)
@@ -17,6 +18,9 @@ export class StatusCardPublisher {
   /** The card's post while the platform has not taken it yet; the final edit waits for it. */
   private opening: Promise<void> = Promise.resolve();
   private givenUp: DeliveryError | null = null;
+  /** Whether the card's post was started (at once, or once the turn's sign of life was due). */
+  private started = false;
+  private posting: ((ref: string) => Promise<void>) | null = null;
 
   constructor(
     private readonly platform: ChatPlatform,
@@ -38,12 +42,23 @@ export class StatusCardPublisher {
    * so it can be edited after a restart). A card the platform never took is logged, not fatal:
    * the turn goes on, and `posted` tells a turn that ends well.
    */
-  open(existingRef: string | null, posted: (ref: string) => Promise<void>): void {
+  open(existingRef: string | null, posted: (ref: string) => Promise<void>, sign?: SignOfLife): void {
     if (existingRef !== null) {
+      this.started = true;
       this.ref = existingRef;
       this.writing = this.write();
       return;
     }
+    this.posting = posted;
+    // P9 (decision): a new card waits for the turn's sign of life; a turn done sooner has none.
+    if (sign === undefined) this.post();
+    else sign.whenDue(() => this.post());
+  }
+
+  private post(): void {
+    const posted = this.posting;
+    if (this.started || posted === null) return;
+    this.started = true;
     const first = this.message();
     this.opening = this.platform.post(this.thread, first).then(
       async (ref) => {
@@ -91,10 +106,29 @@ export class StatusCardPublisher {
     this.schedule();
   }
 
-  async finish(state: StatusCard['state'], headline: string): Promise<void> {
+  /**
+   * The card's last state. A card not posted yet (the turn's sign of life was not due) is
+   * posted in it, once, unless `unshown` is `skip`: P9 (decision), a turn that ended well
+   * before anyone saw it working needs no "done" card beside its reply, and one handed back
+   * (T2) shows its card when it runs again.
+   */
+  async finish(
+    state: StatusCard['state'],
+    headline: string,
+    unshown: 'post' | 'skip' = 'post',
+  ): Promise<void> {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.card = { ...this.card, state, headline };
+    if (!this.started) {
+      if (unshown === 'skip') {
+        this.posting = null;
+        return;
+      }
+      this.post();
+      await this.opening;
+      return;
+    }
     await this.opening;
     await this.writing;
     await this.write();

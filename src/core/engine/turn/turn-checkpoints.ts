@@ -1,6 +1,7 @@
 import type { RunRecord } from '../../model/records';
 import type { RunCheckpointRecord, TurnCheckpoint } from '../../ports/run-checkpoints';
 import type { ResumedWait } from '../../ports/turn-tools-factory';
+import type { SignOfLife } from './sign-of-life';
 import type { TurnDeps } from './turn-deps';
 
 /**
@@ -78,19 +79,38 @@ export function interruptInFlight(checkpoint: TurnCheckpoint, note: string): Tur
   return { ...checkpoint, round: { ...round, outcomes: [...round.outcomes, outcome], inFlight: false } };
 }
 
+/** T2: a turn's checkpoints as its runner writes them, and what is still being written. */
+export interface CheckpointWriter {
+  /** The runner's `checkpoint` callback. */
+  save(state: TurnCheckpoint): Promise<void>;
+  /** Resolves once every checkpoint asked for is written; none is written after it. */
+  settled(): Promise<void>;
+}
+
+/** The checkpoint a new turn's runner writes before its first model call: only its prompt. */
+const isOpening = (state: TurnCheckpoint) =>
+  state.rounds === 0 && state.round === null && state.exchanges.length === 0 && state.steered === undefined;
+
 /**
  * T2: the runner's `checkpoint` callback for run `run`: each boundary replaces the run's row,
- * with the turn's prompt and its status card (and marks the steering messages it took, P16). Awaited by the runner, so a call never runs
- * before its boundary is stored.
+ * with the turn's prompt and its status card (and marks the steering messages it took, P16),
+ * in the order they were asked. Awaited by the runner, so a call never runs before its
+ * boundary is stored. With `sign`, a new turn's opening checkpoint (no call has run: T2 starts
+ * such a turn again from its prompt) waits for the turn's sign of life, and is not written when
+ * the turn ends sooner or a later boundary comes first: an instant turn writes none.
  */
 export function checkpointWriter(
-  deps: Pick<TurnDeps, 'store' | 'clock'>,
+  deps: Pick<TurnDeps, 'store' | 'clock' | 'logger'>,
   run: RunRecord,
   /** The card's ref as known at each boundary: null until the platform took the card (P7). */
   statusCardRef: () => string | null,
   prompt: CheckpointPrompt,
-): (state: TurnCheckpoint) => Promise<void> {
-  return ({ steered, ...state }) =>
+  sign?: SignOfLife,
+): CheckpointWriter {
+  let chain: Promise<void> = Promise.resolve();
+  let asked = 0;
+  let closed = false;
+  const write = ({ steered, ...state }: TurnCheckpoint) =>
     deps.store.inWorkspace(run.workspaceId, async (tx) => {
       const at = deps.clock.now();
       await tx.checkpoints.save(run.workspaceId, {
@@ -102,6 +122,30 @@ export function checkpointWriter(
       // P16: the steering messages in this transcript are taken with it, or not at all.
       if (steered !== undefined) await tx.steering.markTaken(steered, at);
     });
+  const enqueue = (state: TurnCheckpoint): Promise<void> => {
+    const done = chain.then(() => write(state));
+    chain = done.catch(() => {});
+    return done;
+  };
+  return {
+    save: (state) => {
+      if (sign !== undefined && !sign.due && isOpening(state)) {
+        sign.whenDue(() => {
+          if (asked > 0 || closed) return;
+          enqueue(state).catch((error: unknown) =>
+            deps.logger.warn({ err: error, runId: run.id }, 'the opening checkpoint could not be stored'),
+          );
+        });
+        return Promise.resolve();
+      }
+      asked += 1;
+      return enqueue(state);
+    },
+    settled: () => {
+      closed = true;
+      return chain;
+    },
+  };
 }
 
 /**

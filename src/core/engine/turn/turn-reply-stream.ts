@@ -2,6 +2,7 @@ import type { ChatPlatform, ReplyStep, ReplyStream, ThreadId } from '../../ports
 import type { Logger } from '../../ports/logger';
 import type { RunnerEvent } from '../../ports/runner';
 import { steeredRow } from '../routing/steering';
+import type { SignOfLife } from './sign-of-life';
 import type { StatusCardPublisher } from './status-card-publisher';
 import type { TurnContext } from './turn-context';
 
@@ -17,6 +18,10 @@ export class TurnReplyStream {
   private readonly steps = new Map<string, ReplyStep>();
   private afterTool = false;
   private wroteText = false;
+  /** P14 (decision): what goes to the stream before the turn's sign of life is due, in order. */
+  private readonly held: (() => void)[] = [];
+  private released = true;
+  private forwarded = false;
 
   constructor(
     readonly card: StatusCardPublisher,
@@ -26,6 +31,8 @@ export class TurnReplyStream {
     private readonly logger: Logger,
     /** P15: whether a person asked the turn to stop (a stream closed at their Stop is not continued). */
     stopAsked?: () => Promise<boolean>,
+    /** P9, P14: the stream starts once it is due; a turn that ends sooner posts its reply whole. */
+    sign?: SignOfLife,
   ) {
     const { agent } = context;
     this.stream =
@@ -33,8 +40,33 @@ export class TurnReplyStream {
         as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
         recipientUserId: recipientOf(context, platform.platform),
         onRefused: () => this.fallBack(),
+        known: { workspaceId: context.run.workspaceId, members: context.members },
         ...(stopAsked === undefined ? {} : { stopAsked }),
       }) ?? null;
+    if (sign !== undefined) {
+      this.released = false;
+      sign.whenDue(() => {
+        this.released = true;
+        for (const send of this.held.splice(0)) send();
+      });
+    }
+  }
+
+  /** To the stream now, or once the turn's sign of life is due. */
+  private toStream(send: (stream: ReplyStream) => void): void {
+    const { stream } = this;
+    if (stream === null) return;
+    const forward = () => {
+      this.forwarded = true;
+      send(stream);
+    };
+    if (this.released) forward();
+    else this.held.push(forward);
+  }
+
+  /** P14: whether anything went to the stream; false, the reply is posted whole. */
+  get started(): boolean {
+    return this.forwarded;
   }
 
   private get stepsOnStream(): boolean {
@@ -45,6 +77,9 @@ export class TurnReplyStream {
     if (event.type === 'thinking') this.card.headline('Thinking…');
     // P16, N10: a message that joined the turn is shown as part of it, on the card.
     if (event.type === 'steered') this.card.row(steeredRow(event.from, event.text));
+    // A15: the person sees that the turn's older rounds were summarized.
+    if (event.type === 'compacted')
+      this.card.row(`compacted: ${event.rounds} earlier round${event.rounds === 1 ? '' : 's'} summarized`);
     if (event.type === 'tool_start') {
       this.afterTool = true;
       const step: ReplyStep = {
@@ -53,7 +88,7 @@ export class TurnReplyStream {
         status: 'in_progress',
       };
       this.steps.set(step.id, step);
-      if (this.stepsOnStream) this.stream?.step(step);
+      if (this.stepsOnStream) this.toStream((stream) => stream.step(step));
       else this.card.row(rowOf(step));
     }
     if (event.type === 'tool_end') {
@@ -65,7 +100,7 @@ export class TurnReplyStream {
         ...(event.summary === undefined ? {} : { details: event.summary }),
       };
       this.steps.set(step.id, step);
-      if (this.stepsOnStream) this.stream?.step(step);
+      if (this.stepsOnStream) this.toStream((stream) => stream.step(step));
       else this.card.replaceLastRow(rowOf(step));
     }
     if (event.type === 'text' && event.delta !== '') {
@@ -73,12 +108,13 @@ export class TurnReplyStream {
       const delta = this.afterTool && this.wroteText ? `\n\n${event.delta.trimStart()}` : event.delta;
       this.afterTool = false;
       this.wroteText = true;
-      this.stream?.append(delta);
+      this.toStream((stream) => stream.append(delta));
     }
   }
 
   /** P14: the stream ends showing the reply; null when nothing was streamed (post it instead). */
   async finish(reply: string): Promise<string | null> {
+    this.held.length = 0;
     if (this.stream === null) return null;
     try {
       return await this.stream.finish(reply);
@@ -90,6 +126,7 @@ export class TurnReplyStream {
 
   /** The turn ends without a reply: the stream closes with what it showed. */
   async abandon(): Promise<void> {
+    this.held.length = 0;
     await this.stream
       ?.abandon()
       .catch((error: unknown) => this.logger.warn({ err: error }, 'closing the reply stream failed'));

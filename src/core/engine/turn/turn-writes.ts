@@ -76,7 +76,12 @@ export class TurnWrites {
   }
 
   /** The reply stored as the agent's message and named on its run; resolves to the message's id. */
-  storeReply(workspaceId: string, reply: ReplyToStore): Promise<string> {
+  storeReply(
+    workspaceId: string,
+    reply: ReplyToStore,
+    /** P7, T2: the outgoing calls that show it (`ChatPlatform.postStored`), in the same commit. */
+    alongside?: (tx: StoreTx) => Promise<void>,
+  ): Promise<string> {
     return this.together('reply', workspaceId, async (tx) => {
       // The inserts of a batch in one message; each run's update goes with the COMMIT (T3).
       const stored = await tx.messages.insert(workspaceId, {
@@ -90,6 +95,7 @@ export class TurnWrites {
         note: null,
       });
       await tx.runs.update(reply.runId, { replyMessageId: stored.id });
+      await alongside?.(tx);
       return stored.id;
     });
   }

@@ -21,7 +21,11 @@ export type ApprovalDecider =
   | { kind: 'member'; memberId: string; role: MemberRole }
   | { kind: 'agent'; agentId: string };
 
-export type ApprovalVerdict = 'approve' | 'deny';
+/**
+ * A click on the card. E4: `approve-conversation` approves an MCP call and grants the same call
+ * (same server, tool and arguments) for the rest of its conversation.
+ */
+export type ApprovalVerdict = 'approve' | 'approve-conversation' | 'deny';
 
 /** What the waiting action does now. */
 export type ApprovalOutcome = 'allow' | 'deny' | 'pending';

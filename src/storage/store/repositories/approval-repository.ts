@@ -21,8 +21,17 @@ export const toApprovalDetails = (value: unknown): ApprovalDetails => {
     lines: Array.isArray(stored.lines)
       ? stored.lines.filter((line): line is string => typeof line === 'string')
       : [],
+    // E4: an MCP call's arguments, shown as a block.
+    ...(typeof stored.code === 'string' ? { code: stored.code } : {}),
   };
 };
+
+/** Exactly the card's fields, whatever else the caller's object carries. */
+const storedDetails = (details: ApprovalDetails): ApprovalDetails => ({
+  summary: details.summary,
+  lines: [...details.lines],
+  ...(details.code === undefined ? {} : { code: details.code }),
+});
 
 export const toApprovalRecord = (row: ApprovalRow): ApprovalRecord => ({
   id: row.id,
@@ -36,6 +45,8 @@ export const toApprovalRecord = (row: ApprovalRow): ApprovalRecord => ({
   decidedAt: row.decidedAt,
   expiresAt: row.expiresAt,
   platformCardRef: row.platformCardRef,
+  subjectHash: row.subjectHash ?? null,
+  conversationGrant: row.conversationGrant === true,
 });
 
 /**
@@ -58,17 +69,15 @@ export const approvalRepository = (manager: EntityManager): ApprovalRepository =
         workspaceId,
         runId: fields.runId,
         action: fields.action,
-        // Exactly the card's fields, whatever else the caller's object carries.
-        details: {
-          summary: fields.details.summary,
-          lines: [...fields.details.lines],
-        } satisfies ApprovalDetails,
+        details: storedDetails(fields.details),
         status: 'pending',
         decidedByMemberId: null,
         requestedAt: fields.requestedAt,
         decidedAt: null,
         expiresAt: fields.expiresAt,
         platformCardRef: null,
+        subjectHash: fields.subjectHash ?? null,
+        conversationGrant: false,
       });
       return toApprovalRecord(await rows.save(row));
     },
@@ -101,14 +110,11 @@ export const approvalRepository = (manager: EntityManager): ApprovalRepository =
     async setCardRef(id, platformCardRef) {
       await updateById(rows, id, { platformCardRef }, ['platformCardRef'], 'approval');
     },
+    async markConversationGrant(id) {
+      await updateById(rows, id, { conversationGrant: true }, ['conversationGrant'], 'approval');
+    },
     async setDetails(id, details) {
-      await updateById(
-        rows,
-        id,
-        { details: { ...details, lines: [...details.lines] } },
-        ['details'],
-        'approval',
-      );
+      await updateById(rows, id, { details: storedDetails(details) }, ['details'], 'approval');
     },
     async listPendingDue(now) {
       // G4: due at its deadline, not only after it; the oldest request first.

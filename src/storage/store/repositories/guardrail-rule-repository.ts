@@ -11,6 +11,7 @@ export const toGuardrailRuleRecord = (row: GuardrailRuleRow): GuardrailRuleRecor
   scopeId: row.scopeId,
   action: row.action,
   decision: row.decision,
+  tool: row.tool ?? null,
 });
 
 export const guardrailRuleRepository = (manager: EntityManager): GuardrailRuleRepository => {
@@ -22,13 +23,14 @@ export const guardrailRuleRepository = (manager: EntityManager): GuardrailRuleRe
       return found.map(toGuardrailRuleRecord);
     },
     async upsert(workspaceId, rule) {
-      // G1: one rule per (scope, action); the constraint treats a null scope (the workspace) as one value.
+      // G1, E4: one rule per (scope, action, tool); the constraint treats a null scope (the
+      // workspace) and a null tool (every tool) as one value each.
       const [inserted] = await manager.query<{ id: string }[]>(
-        `INSERT INTO guardrail_rules (workspace_id, scope_kind, scope_id, action, decision)
-         VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT ON CONSTRAINT uq_guardrail_rules_scope_action DO UPDATE SET decision = EXCLUDED.decision
+        `INSERT INTO guardrail_rules (workspace_id, scope_kind, scope_id, action, decision, tool)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT ON CONSTRAINT uq_guardrail_rules_scope_action_tool DO UPDATE SET decision = EXCLUDED.decision
          RETURNING id`,
-        [workspaceId, rule.scopeKind, rule.scopeId, rule.action, rule.decision],
+        [workspaceId, rule.scopeKind, rule.scopeId, rule.action, rule.decision, rule.tool ?? null],
       );
       return toGuardrailRuleRecord(await rows.findOneByOrFail({ id: inserted?.id ?? '' }));
     },

@@ -41,6 +41,17 @@ export const outboxRepository = (manager: EntityManager): OutboxRepository => ({
     if (row === undefined) throw new Error('outbox insert returned no row');
     return toItem(row);
   },
+  async addSending(item) {
+    const rows = await queryRecords<OutboxDbRow & { version: string }>(
+      manager,
+      `INSERT INTO outbox (workspace_id, platform, lane, kind, payload, status) VALUES ($1, $2, $3, $4, $5::jsonb, 'sending')
+        RETURNING ${COLUMNS}, xmin::text AS version`,
+      [item.workspaceId, item.platform, item.lane, item.kind, JSON.stringify(item.payload ?? {})],
+    );
+    const row = rows[0];
+    if (row === undefined) throw new Error('outbox insert returned no row');
+    return { item: toItem(row), version: row.version };
+  },
   // T2: a row's version is its `xmin`, the transaction that wrote it last: the mark's own
   // transaction is known from its UPDATE before its COMMIT goes out.
   async markSending(id) {

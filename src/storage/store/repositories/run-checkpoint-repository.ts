@@ -47,6 +47,8 @@ export const toTurnCheckpoint = (value: unknown): TurnCheckpoint => {
           },
     rounds: typeof stored.rounds === 'number' ? stored.rounds : 0,
     nudged: stored.nudged === true,
+    // A15: the summary of the rounds a compaction replaced goes on with the turn.
+    ...(typeof stored.summary === 'string' ? { summary: stored.summary } : {}),
     ...(isRecord(stored.prompt) &&
     typeof stored.prompt.system === 'string' &&
     typeof stored.prompt.prompt === 'string'

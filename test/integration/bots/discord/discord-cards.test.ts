@@ -1,4 +1,6 @@
 import { decodeCustomId } from '../../../../src/bots/discord';
+import { mcpApprovalDetails } from '../../../../src/core/guardrails/mcp-call-card';
+import { mcpSubjectHash } from '../../../../src/core/guardrails/mcp-call-subject';
 import { type DiscordHarness, openDiscordHarness, visibleText } from '../../../support/discord-harness';
 import { held, waitFor } from '../../../support/engine-harness';
 import { replies, ScriptedRunner } from '../../../support/scripted-runner';
@@ -149,6 +151,53 @@ describe('Discord front end: replies, notes and approvals', () => {
       h.standIn.click(h.people.dana, card, approve?.custom_id ?? '');
       await waitFor(async () => card.components.length === 0);
       expect(visibleText(card)).toContain('Approved by dana');
+      expect(await engine.approvalState(approval.id)).toBe('allow');
+    });
+
+    it('E4: an MCP call’s card shows its arguments and a third button; an approver’s “Approve for this conversation” decides it so', async () => {
+      const asked = h.standIn.say(h.people.dana, h.channel, '@engineer file the bug');
+      const [run] = await waitFor(async () => {
+        const runs = await h.runs();
+        return runs.length === 1 && runs[0]?.status === 'running' ? runs : null;
+      });
+      const engine = h.engine;
+      if (engine === null || run === undefined) throw new Error('no engine');
+      const call = {
+        server: 'linear',
+        tool: 'create_issue',
+        arguments: { title: 'Login bug', password: 'hunter2' },
+        readOnly: false,
+      };
+      const approval = await engine.requestApproval({
+        runId: run.id,
+        action: 'mcp',
+        details: mcpApprovalDetails('engineer', call, 'mcp linear__create_issue needs approval first.'),
+        subjectHash: mcpSubjectHash(call),
+      });
+      const card = await h.waitInThread(
+        asked,
+        (m) => m.components.length > 0 && (m.embeds[0]?.title ?? '').includes(' asks to '),
+      );
+      expect(visibleText(card)).toContain('"title": "Login bug"');
+      expect(visibleText(card)).not.toContain('hunter2');
+      const buttons = card.components[0]?.components ?? [];
+      expect(buttons.map((b) => b.label)).toEqual(['Approve', 'Approve for this conversation', 'Deny']);
+      const forConversation = buttons[1]?.custom_id ?? '';
+      expect(forConversation.length).toBeLessThanOrEqual(100);
+      expect(decodeCustomId(forConversation)).toEqual({
+        kind: 'approval',
+        verdict: 'approve-conversation',
+        approvalId: approval.id,
+      });
+
+      const refused = h.standIn.click(h.people.mo, card, forConversation);
+      await waitFor(async () => refused.followUps.length === 1);
+      expect(refused.followUps[0]?.content).toMatch(/owner, admin or approver/i);
+      expect(await engine.approvalState(approval.id)).toBe('pending');
+
+      h.standIn.click(h.people.dana, card, forConversation);
+      await waitFor(async () => card.components.length === 0);
+      expect(visibleText(card)).toContain('Approved for this conversation by dana');
       expect(await engine.approvalState(approval.id)).toBe('allow');
     });
   });

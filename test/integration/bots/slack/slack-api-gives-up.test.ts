@@ -17,7 +17,15 @@ type Message = { role: string; content: unknown };
 function asked(body: unknown): string {
   const messages = (body as { messages?: Message[] }).messages ?? [];
   const content = messages[messages.length - 1]?.content;
-  return typeof content === 'string' ? (content.split('## Prompt').at(-1) ?? '').trim() : '';
+  // A14: the prompt is sent as text blocks
+  const text = Array.isArray(content)
+    ? (content as { type: string; text?: string }[])
+        .flatMap((block) => (block.type === 'text' ? [block.text ?? ''] : []))
+        .join('\n')
+    : typeof content === 'string'
+      ? content
+      : '';
+  return (text.split('## Prompt').at(-1) ?? '').trim();
 }
 
 /**

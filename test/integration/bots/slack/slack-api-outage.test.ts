@@ -18,10 +18,15 @@ function askedIn(body: unknown): string[] {
   const messages = (body as { messages?: Message[] }).messages ?? [];
   const last = messages[messages.length - 1];
   // A new turn's prompt follows the thread's recent conversation; steering comes as text blocks.
+  // (A14: the prompt is a text block; steering joins the tool results as text blocks.)
   const text =
     typeof last?.content === 'string'
       ? (last.content.split('## Prompt').at(-1) ?? '')
-      : JSON.stringify(last?.content ?? '');
+      : (((last?.content ?? []) as { type: string; text?: string }[])
+          .flatMap((block) => (block.type === 'text' ? [block.text ?? ''] : []))
+          .join('\n')
+          .split('## Prompt')
+          .at(-1) ?? '');
   return [...new Set(text.match(MARKER) ?? [])];
 }
 

@@ -168,9 +168,10 @@ describe('P13: files shared in Slack reach the agent (real Bolt, the Slack file 
     await replied(ts);
 
     expect(h.standIn.files.downloads.map((d) => d.status)).toEqual([403]);
-    const content = firstUserContent(anthropic.requests[0]?.body);
-    expect(typeof content).toBe('string');
-    expect(content).toContain(
+    // A14: no image, so the prompt is one text block (with its cache breakpoint)
+    const content = firstUserContent(anthropic.requests[0]?.body) as { type: string; text?: string }[];
+    expect(content.map((block) => block.type)).toEqual(['text']);
+    expect(content[0]?.text).toContain(
       `- server.log (text/plain, ${SERVER_LOG.length} bytes): not fetched: Slack refused the download (HTTP 403).`,
     );
     const warning = logLines

@@ -1,4 +1,6 @@
 import { ACTIONS } from '../../../../src/bots/slack/outbound/slack-cards';
+import { mcpApprovalDetails } from '../../../../src/core/guardrails/mcp-call-card';
+import { mcpSubjectHash } from '../../../../src/core/guardrails/mcp-call-subject';
 import { held, waitFor } from '../../../support/engine-harness';
 import { type Script, ScriptedRunner } from '../../../support/scripted-runner';
 import { buttonValue, clickPayload } from '../../../support/slack-clicks';
@@ -107,6 +109,56 @@ describe('Slack notes and approval cards with buttons', () => {
     await h.deliver(clickPayload(pending, PEOPLE.dana.userId, ACTIONS.deny));
     await waitFor(async () => h.standIn.ephemerals.some((e) => e.user === PEOPLE.dana.userId));
     expect(await h.engine?.approvalState(approval.id)).toBe('allow');
+    turn.release();
+  });
+
+  it('E4, G4: an MCP call’s card shows its arguments and a third button; an approver’s “Approve for this conversation” grants the call there', async () => {
+    const turn = held('filed');
+    h = await openSlackHarness({ runner: new ScriptedRunner({ engineer: turn.script }) });
+    const ts = await start('@engineer file the bug');
+    await turn.started;
+    const [run] = await h.runs();
+    const engine = h.engine;
+    if (engine === null || run === undefined) throw new Error('no engine');
+    const call = {
+      server: 'linear',
+      tool: 'create_issue',
+      arguments: { title: 'Login bug', token: 't0p' },
+      readOnly: false,
+    };
+    const approval = await engine.requestApproval({
+      runId: run.id,
+      action: 'mcp',
+      details: mcpApprovalDetails('engineer', call, 'mcp linear__create_issue needs approval first.'),
+      subjectHash: mcpSubjectHash(call),
+    });
+    const card = () =>
+      h.standIn
+        .inThread(CHANNEL, ts)
+        .find((m) => JSON.stringify(m.blocks ?? []).includes('linear__create_issue'));
+    await waitFor(async () => card() !== undefined);
+    const blocks = JSON.stringify(card()?.blocks);
+    expect(blocks).toContain('```{\\n  \\"title\\": \\"Login bug\\"');
+    expect(blocks).not.toContain('t0p');
+    expect(buttonValue(card(), ACTIONS.approveConversation)).toBe(approval.id);
+    const pending = structuredClone(card());
+    if (pending === undefined) throw new Error('no card');
+
+    // A member may not: told privately, nothing changes.
+    await h.deliver(clickPayload(pending, PEOPLE.mia.userId, ACTIONS.approveConversation));
+    await waitFor(async () => h.standIn.ephemerals.some((e) => e.user === PEOPLE.mia.userId));
+    expect(await engine.approvalState(approval.id)).toBe('pending');
+
+    await h.deliver(clickPayload(pending, PEOPLE.dana.userId, ACTIONS.approveConversation));
+    await waitFor(async () =>
+      JSON.stringify(card()?.blocks).includes('Approved for this conversation by @dana'),
+    );
+    expect(buttonValue(card(), ACTIONS.approveConversation)).toBeNull();
+    expect(await engine.approvalState(approval.id)).toBe('allow');
+    const grant = await h.store.inWorkspace(run.workspaceId, (tx) =>
+      tx.mcpGrants.find(run.conversationId, mcpSubjectHash(call)),
+    );
+    expect(grant?.approvalId).toBe(approval.id);
     turn.release();
   });
 

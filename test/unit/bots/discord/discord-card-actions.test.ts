@@ -31,6 +31,24 @@ describe('Discord buttons decoded once into the core’s action', () => {
     });
   });
 
+  it('E4: “Approve for this conversation” is an approval button of its own, within 100 characters', () => {
+    const id = encodeCustomId({
+      kind: 'approval',
+      verdict: 'approve-conversation',
+      approvalId: '0b6f7c3e-2d4a-4c8e-9f1a-5b3c2d1e0f9a',
+    });
+    expect(id.length).toBeLessThanOrEqual(100);
+    const button = decodeCustomId(id);
+    expect(button === null ? null : cardActionOf(button)).toEqual({
+      kind: 'approval',
+      verdict: 'approve-conversation',
+      approvalId: '0b6f7c3e-2d4a-4c8e-9f1a-5b3c2d1e0f9a',
+    });
+    for (const other of ['approval:approve-all:a-1', 'approval:approve-:a-1', 'approval:-conversation:a-1']) {
+      expect(decodeCustomId(other)).toBeNull();
+    }
+  });
+
   it('P17: a custom id that is not ours, or malformed, decodes to nothing (answered as no longer active)', () => {
     for (const other of [
       'note:open:',

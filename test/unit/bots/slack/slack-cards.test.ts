@@ -89,6 +89,43 @@ describe('Slack cards stay within Block Kit’s limits (they are edited with cha
     expect(sections).toMatch(/• topic-\d+: \(new\) → 2222222 — new branch\\n… and \d+ more lines/);
   });
 
+  it('E4: an MCP call’s card shows its arguments in a code block and a third button; decided so, it says “for this conversation”', () => {
+    const card = {
+      approvalId: 'ap-1',
+      agent: 'engineer',
+      action: 'mcp',
+      summary: 'engineer wants to call linear__create_issue',
+      details: ['server: linear', 'tool: create_issue'],
+      code: '{\n  "title": "<b>Bug</b>"\n}',
+      status: 'pending' as const,
+      decidedBy: null,
+      offersConversation: true,
+    };
+    const pending = approvalContent(card);
+    withinLimits(pending);
+    const actions = (pending.blocks ?? []).find((b) => b.type === 'actions') as {
+      elements: { action_id: string }[];
+    };
+    expect(actions.elements.map((e) => e.action_id)).toEqual([
+      ACTIONS.approve,
+      ACTIONS.approveConversation,
+      ACTIONS.deny,
+    ]);
+    expect(pending.text).toContain('```{\n  "title": "&lt;b&gt;Bug&lt;/b&gt;"\n}```');
+    const decided = approvalContent({
+      ...card,
+      status: 'approved',
+      decidedBy: 'dana',
+      forConversation: true,
+    });
+    expect(decided.text).toContain('Approved for this conversation by @dana');
+    expect(JSON.stringify(decided.blocks)).not.toContain(ACTIONS.approveConversation);
+    // A card that is not an MCP call's has only Approve and Deny.
+    expect(JSON.stringify(approvalContent({ ...card, offersConversation: false }).blocks)).not.toContain(
+      ACTIONS.approveConversation,
+    );
+  });
+
   it('G4: a decided approval has no buttons and names who decided; an agent’s markup is escaped', () => {
     const card = {
       approvalId: 'ap-1',

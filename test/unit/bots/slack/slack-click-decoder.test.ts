@@ -16,7 +16,7 @@ const click = (actionId: string, value: string | undefined, extra: Partial<Slack
 });
 
 describe('Slack clicks decoded once into the core’s action', () => {
-  it('N7, G4, N13, P15: each of our buttons names one action and its record id', () => {
+  it('N7, G4, E4, N13, P15: each of our buttons names one action and its record id', () => {
     expect(cardActionOfButton(ACTIONS.noteOpen, 'm-1')).toEqual({
       kind: 'note',
       verb: 'open',
@@ -30,6 +30,11 @@ describe('Slack clicks decoded once into the core’s action', () => {
     expect(cardActionOfButton(ACTIONS.approve, 'a-1')).toEqual({
       kind: 'approval',
       verdict: 'approve',
+      approvalId: 'a-1',
+    });
+    expect(cardActionOfButton(ACTIONS.approveConversation, 'a-1')).toEqual({
+      kind: 'approval',
+      verdict: 'approve-conversation',
       approvalId: 'a-1',
     });
     expect(cardActionOfButton(ACTIONS.deny, 'a-1')).toEqual({

@@ -163,6 +163,29 @@ describe('terminal rendering', () => {
     );
   });
 
+  it('E4: an MCP call’s card shows its arguments and how to approve it for the conversation; decided so, it says', () => {
+    const mcp = approval({
+      action: 'mcp',
+      summary: 'engineer wants to call linear__create_issue',
+      details: ['server: linear', 'tool: create_issue'],
+      code: '{\n  "title": "Bug"\n}',
+      offersConversation: true,
+    });
+    expect(renderMessage('[1]', mcp, 1)).toEqual([
+      '[1] approval #1 · engineer · mcp: engineer wants to call linear__create_issue',
+      '    server: linear',
+      '    tool: create_issue',
+      '    {',
+      '      "title": "Bug"',
+      '    }',
+      '    /approve 1 · /approve-conversation 1 · /deny 1',
+    ]);
+    const decided = approval({ action: 'mcp', status: 'approved', decidedBy: 'dana', forConversation: true });
+    expect(renderMessageUpdate('[1]', mcp, decided, 1)).toEqual([
+      '  ↻ [1] approval #1 · engineer · mcp: approved for this conversation by dana',
+    ]);
+  });
+
   it('N13: a question card lists its options numbered from 1 and how to answer; the edit shows the answer', () => {
     const card = (answered: boolean): OutboundMessage => ({
       as: engineer,

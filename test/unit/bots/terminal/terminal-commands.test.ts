@@ -17,6 +17,12 @@ describe('parseTerminalInput', () => {
     expect(parseTerminalInput('/open 2')).toEqual({ kind: 'note', action: 'open', card: 2 });
     expect(parseTerminalInput('/fold #2')).toEqual({ kind: 'note', action: 'fold', card: 2 });
     expect(parseTerminalInput('/approve 1')).toEqual({ kind: 'approval', verdict: 'approve', card: 1 });
+    // E4: an MCP call's card, approved for the rest of the conversation.
+    expect(parseTerminalInput('/approve-conversation 2')).toEqual({
+      kind: 'approval',
+      verdict: 'approve-conversation',
+      card: 2,
+    });
     expect(parseTerminalInput('/deny 1')).toEqual({ kind: 'approval', verdict: 'deny', card: 1 });
     expect(parseTerminalInput('/QUIT')).toEqual({ kind: 'quit' });
   });
@@ -62,6 +68,7 @@ describe('parseTerminalInput', () => {
       '/open <n>',
       '/fold <n>',
       '/approve <n>',
+      '/approve-conversation <n>',
       '/deny <n>',
       '/answer <n|text>',
       '/stop',
