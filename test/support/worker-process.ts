@@ -18,7 +18,8 @@
  *
  * T2 (`durable-turns.test.ts`): with WORKER_ANTHROPIC_URL, WORKER_ANTHROPIC_KEY and
  * WORKER_COUNT_FILE the turns run on the built-in Anthropic runner against the test's stand-in,
- * with `checkpointTools` (it prints `TOOL_RUNNING <tool>` when one runs).
+ * with `checkpointTools` (it prints `TOOL_RUNNING <tool>` when one runs). A15
+ * (`compaction-after-kill.test.ts`) runs the same way, with a small `contextSize` on the agent.
  */
 import { createInterface } from 'node:readline';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
