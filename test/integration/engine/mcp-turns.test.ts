@@ -318,8 +318,10 @@ describe('E1 A9 MCP tools in built-in turns', () => {
     expect(h.thread(1).map(describeEntry)).toContain('engineer: Fine without it.');
   });
 
-  it('E2 an HTTP server gets its header from an env reference; the value reaches no model request and no log', async () => {
+  it('E2 an HTTP server gets its header from an env reference; the value reaches no model request, chat post, log or run’s bash', async () => {
     let http: HttpMcpServer | undefined;
+    // E2, X1: the token sits in Summon's own environment, as in production.
+    process.env.TRACKER_TOKEN = TRACKER_TOKEN;
     try {
       http = await startHttpMcpServer(`Bearer ${TRACKER_TOKEN}`);
       servers = [http.spec({ Authorization: `Bearer ${envRef('TRACKER_TOKEN')}` })];
@@ -330,6 +332,14 @@ describe('E1 A9 MCP tools in built-in turns', () => {
           blocks: [
             { type: 'tool_use', name: 'remote__search', input: { query: 'remote' } },
             { type: 'tool_use', name: 'remote__environment', input: {} },
+            // X1: the run's bash looks for it in its own environment and every process's.
+            {
+              type: 'tool_use',
+              name: 'bash',
+              input: {
+                command: "echo BASH-LOOKED; env; cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n'; true",
+              },
+            },
           ],
         },
         { kind: 'stream', blocks: [{ type: 'text', chunks: ['Remote done.'] }] },
@@ -338,10 +348,13 @@ describe('E1 A9 MCP tools in built-in turns', () => {
       await h.settled(1);
       expect(lastMessage(1)).toContain('found 2 issues for \\"remote\\"');
       expect(lastMessage(1)).toContain('Bearer [redacted]');
+      expect(lastMessage(1)).toContain('BASH-LOOKED');
       expect(http.refused).toEqual([]);
       expect(JSON.stringify(anthropic.requests)).not.toContain(TRACKER_TOKEN);
+      expect(JSON.stringify(h.thread(1))).not.toContain(TRACKER_TOKEN);
       expect(logs).not.toContain(TRACKER_TOKEN);
     } finally {
+      delete process.env.TRACKER_TOKEN;
       await http?.close();
     }
   });
