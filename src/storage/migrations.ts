@@ -19,6 +19,7 @@ import { McpServers1796400100000 } from '../../migrations/1796400100000-McpServe
 import { McpGuardrails1796400200000 } from '../../migrations/1796400200000-McpGuardrails';
 import { MemberTokens1796400300000 } from '../../migrations/1796400300000-MemberTokens';
 import { McpOAuth1796400400000 } from '../../migrations/1796400400000-McpOAuth';
+import { AccessGroups1796400600000 } from '../../migrations/1796400600000-AccessGroups';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -46,4 +47,5 @@ export const MIGRATIONS = [
   McpGuardrails1796400200000,
   MemberTokens1796400300000,
   McpOAuth1796400400000,
+  AccessGroups1796400600000,
 ];

@@ -17,6 +17,7 @@ import type {
   WorkspaceRecord,
 } from '../model/records';
 import type { Budget } from '../model/usage/budget';
+import type { AccessGroupRepository } from './access-group-store';
 import type { ApprovalRepository } from './approval-store';
 import type { ChannelCursorRepository } from './channel-cursor-store';
 import type { ConversationRepository, MessageRepository, RunLaneRepository } from './conversation-store';
@@ -109,6 +110,8 @@ export interface StoreTx {
   readonly mcpServers: McpServerRepository;
   /** E5: remote MCP servers' OAuth: client registrations, tokens, pending links (`mcp-oauth-store.ts`). */
   readonly mcpOAuth: McpOAuthRepository;
+  /** P24: the platform groups that admit people, and the role each gives (`access-group-store.ts`). */
+  readonly accessGroups: AccessGroupRepository;
 }
 
 export interface WorkspaceRepository {

@@ -2,6 +2,7 @@ import { ValidationError } from '../errors';
 import type { MemberRecord, SkillRecord, WorkspaceRecord } from '../model/records';
 import type { StoreTx } from '../ports/store';
 import type { WorkspaceDirectory } from '../ports/workspace-directory';
+import { applyAccess } from './access-entries';
 import { applyAgents } from './apply-agents';
 import { applyGuardrails } from './apply-guardrails';
 import { applyMcpServers } from './apply-mcp-servers';
@@ -40,6 +41,7 @@ export async function applyWorkspaceFile(
   await applyPlatformBindings(tx, workspace.id, file, report);
   await applySkills(tx, workspace.id, file.skills ?? [], report);
   await applyMembers(tx, workspace.id, file.members ?? [], report);
+  await applyAccess(tx, workspace.id, file.access, report);
   await applyAgents(tx, workspace.id, file.agents ?? [], report);
   await applySpaces(tx, workspace.id, file.spaces ?? [], report);
   await applyMcpServers(tx, workspace.id, file, report);

@@ -10,6 +10,7 @@ import type {
 } from '../model/records';
 import type { LockEntry, SkillSources } from '../model/skills/skill-lock';
 import type { StoreTx } from '../ports/store';
+import { accessEntryOf } from './access-entries';
 import { installedSource } from './apply-workspace-file';
 import { budgetEntryOf } from './budget-entries';
 import type {
@@ -61,6 +62,9 @@ export async function exportWorkspace(
   if (slack) file.slack = { teamId: slack.externalId };
   if (discord) file.discord = { guildId: discord.externalId };
   file.members = members.map(memberEntry);
+  // P24: as given; left out when there is none, as a file without `access` is written.
+  const access = await tx.accessGroups.listForWorkspace(id);
+  if (access.length > 0) file.access = access.map(accessEntryOf);
   file.agents = agents.map((agent) => agentEntry(agent, names.agent));
   file.skills = skills.map((skill) => skillEntry(skill, skillsOnDisk.installed));
   file.spaces = await spaceEntries(tx, spaces, channels, names);

@@ -1,6 +1,8 @@
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { type Issue, ValidationError } from '../errors';
+import { accessGroupKey } from '../model/access-group';
+import { accessGroupOf } from './access-entries';
 import { type WorkspaceFile, workspaceFileSchema } from './workspace-file-schema';
 
 /**
@@ -45,7 +47,11 @@ function toIssues(issue: z.core.$ZodIssue, root: unknown): Issue[] {
   if (issue.code === 'invalid_key' && issue.issues[0] !== undefined) {
     return [{ path: formatPath(issue.path), message: issue.issues[0].message }];
   }
-  if (issue.code === 'invalid_value' && issue.values.length > 0) {
+  if (
+    issue.code === 'invalid_value' &&
+    issue.values.length > 0 &&
+    issue.message.startsWith('Invalid option')
+  ) {
     const allowed = issue.values.map((v) => String(v)).join(', ');
     return [{ path: formatPath(issue.path), message: `must be one of: ${allowed}` }];
   }
@@ -87,6 +93,8 @@ function duplicateIssues(file: WorkspaceFile): Issue[] {
       g.tool === undefined ? `${g.scope} ${g.action}` : `${g.scope} ${g.action} ${g.tool}`,
     ),
     ...duplicates(file.mcpServers, 'mcpServers', 'name', (s) => s.name),
+    // P24: one role per group; the same group twice would leave which one counts to chance.
+    ...duplicates(file.access, 'access', '', (a) => accessGroupKey(accessGroupOf(a))),
     ...(file.agents ?? []).flatMap((agent, i) =>
       duplicates(agent.mcpServers, `agents[${i}].mcpServers`, '', (n) => n),
     ),

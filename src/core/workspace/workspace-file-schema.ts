@@ -10,6 +10,7 @@ import { AUTONOMY_LEVELS, SPACE_MODES, WHILE_RUNNING } from '../model/space';
 import { BUDGET_PERIODS } from '../model/usage/budget';
 import { DOMAIN_PATTERN, DOMAIN_RULE } from '../network/allowed-domains';
 import { skillReviewSchema, skillSourceSchema } from '../skills/skill-lock';
+import { accessEntrySchema } from './access-entries';
 
 /**
  * The workspace file (`summon apply`, `summon export`): the whole workspace as code. Keys
@@ -237,6 +238,13 @@ export const workspaceFileSchema = z
     slack: z.strictObject({ teamId: slackId('TE', 'team', 'T0123ABCD') }).optional(),
     discord: z.strictObject({ guildId: snowflake }).optional(),
     members: z.array(memberEntrySchema).optional(),
+    access: z
+      .array(accessEntrySchema)
+      .meta({
+        description:
+          'P24: platform groups that admit people (the whole list: a group left out no longer admits); left out, the list is kept.',
+      })
+      .optional(),
     agents: z.array(agentEntrySchema).optional(),
     skills: z.array(skillEntrySchema).optional(),
     spaces: z.array(spaceEntrySchema).optional(),
@@ -268,6 +276,7 @@ export const workspaceFileSchema = z
 export type WorkspaceFile = z.infer<typeof workspaceFileSchema>;
 export type AgentEntry = z.infer<typeof agentEntrySchema>;
 export type MemberEntry = z.infer<typeof memberEntrySchema>;
+export type { AccessEntry } from './access-entries';
 export type SkillEntry = z.infer<typeof skillEntrySchema>;
 export type SpaceEntry = z.infer<typeof spaceEntrySchema>;
 export type ChannelEntry = z.infer<typeof channelEntrySchema>;

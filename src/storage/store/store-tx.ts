@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { StoreTx } from '../../core/ports/store';
 import { translatingDbErrors } from './db-errors';
 import { queryRecords } from './query-records';
+import { accessGroupRepository } from './repositories/access-group-repository';
 import { agentRepository } from './repositories/agent-repository';
 import { approvalRepository } from './repositories/approval-repository';
 import { channelBindingRepository } from './repositories/channel-binding-repository';
@@ -80,6 +81,7 @@ const REPOSITORIES = {
   mcpCalls: mcpCallRepository,
   mcpServers: mcpServerRepository,
   mcpOAuth: mcpOAuthRepository,
+  accessGroups: accessGroupRepository,
 } satisfies { [K in Exclude<keyof StoreTx, 'runs'>]: (manager: EntityManager) => StoreTx[K] };
 
 /** What each transaction holds: its entity manager and the repositories it has made so far. */

@@ -1,0 +1,9 @@
+import type { AccessGrant } from '../model/access-group';
+
+/** P24: the workspace's `access` list, in the file's order. */
+export interface AccessGroupRepository {
+  /** P24: one workspace's grants, in a system transaction too (apply, export). */
+  listForWorkspace(workspaceId: string): Promise<AccessGrant[]>;
+  /** P24: replaces the workspace's grants by these, in this order. */
+  replace(workspaceId: string, grants: readonly AccessGrant[]): Promise<void>;
+}
