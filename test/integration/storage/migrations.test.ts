@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ACCESS_ROLES } from '../../../src/core/model/access-group';
 import { ADAPTER_IDS } from '../../../src/core/model/agent';
 import { GIT_PUSH_STATUSES } from '../../../src/core/model/git-gateway';
 import {
@@ -25,6 +26,7 @@ import { seedWorkspace } from './workspace-fixture';
 const SYSTEM_TABLES = ['processed_inbound_events', 'platform_channel_cursors', 'inbound_inbox'];
 
 const TABLES = [
+  'access_groups',
   'agents',
   'approvals',
   'channel_bindings',
@@ -92,6 +94,7 @@ const VOCABULARIES: Record<string, readonly string[]> = {
   ck_inbound_inbox_outcome: INBOX_OUTCOMES,
   ck_mcp_calls_decision: MCP_CALL_DECISIONS,
   ck_mcp_calls_outcome: MCP_CALL_OUTCOMES,
+  ck_access_groups_role: ACCESS_ROLES,
 };
 
 /** The names of the migrations from `first` on, oldest first. */

@@ -22,6 +22,8 @@ const TENANT_TABLES = [
   'mcp_conversation_grants',
   'mcp_calls',
   'mcp_servers',
+  // P24: the platform groups that admit people.
+  'access_groups',
   'mcp_server_assignments',
   // E5: MCP servers' OAuth tokens and pending links.
   'mcp_oauth_tokens',

@@ -266,6 +266,11 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
     });
     await tx.mcpServers.assign(ws, { spaceId: space.id }, ['tracker']);
     await tx.mcpServers.assign(ws, { agentId: agent.id }, ['tracker']);
+    // P24: a Discord role and a Slack user group that admit people.
+    await tx.accessGroups.replace(ws, [
+      { group: { platform: 'discord', kind: 'role', id: '123456789012345678' }, role: 'member' },
+      { group: { platform: 'slack', kind: 'usergroup', id: 'S0123ABCD' }, role: 'approver' },
+    ]);
     // E5: a server's client registration, the member's and the workspace's tokens, a pending link.
     await tx.mcpOAuth.saveClient(ws, 'linear', `sealed-client-${slug}`);
     for (const memberId of [member.id, null]) {
