@@ -24,6 +24,7 @@ describe('schema/workspace.schema.json', () => {
       'slack',
       'discord',
       'members',
+      'access',
       'agents',
       'skills',
       'spaces',
