@@ -1,11 +1,11 @@
+import type { MemberRole } from '../model/member';
 import {
   type AccessGrant,
   type AccessGroup,
   type AccessRole,
   accessGroupKey,
   ROLE_RANK,
-} from '../model/access-group';
-import type { MemberRole } from '../model/member';
+} from '../model/members/access-group';
 
 /** P24: how a person came by their role: their explicit member entry, or one listed group. */
 export type AccessVia = { kind: 'entry' } | { kind: 'group'; group: AccessGroup };

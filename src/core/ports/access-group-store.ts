@@ -1,4 +1,4 @@
-import type { AccessGrant } from '../model/access-group';
+import type { AccessGrant } from '../model/members/access-group';
 
 /** P24: the workspace's `access` list, in the file's order. */
 export interface AccessGroupRepository {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACCESS_ROLES, type AccessGrant, type AccessGroup } from '../model/access-group';
+import { ACCESS_ROLES, type AccessGrant, type AccessGroup } from '../model/members/access-group';
 import type { StoreTx } from '../ports/store';
 import type { ChangeReport } from './change-report';
 

@@ -1,7 +1,7 @@
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { type Issue, ValidationError } from '../errors';
-import { accessGroupKey } from '../model/access-group';
+import { accessGroupKey } from '../model/members/access-group';
 import { accessGroupOf } from './access-entries';
 import { type WorkspaceFile, workspaceFileSchema } from './workspace-file-schema';
 

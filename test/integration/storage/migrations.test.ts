@@ -1,6 +1,5 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ACCESS_ROLES } from '../../../src/core/model/access-group';
 import { ADAPTER_IDS } from '../../../src/core/model/agent';
 import { GIT_PUSH_STATUSES } from '../../../src/core/model/git-gateway';
 import {
@@ -12,6 +11,7 @@ import {
 import { INBOX_OUTCOMES } from '../../../src/core/model/inbox';
 import { MCP_CALL_DECISIONS, MCP_CALL_OUTCOMES } from '../../../src/core/model/mcp/mcp-call-record';
 import { MEMBER_ROLES } from '../../../src/core/model/member';
+import { ACCESS_ROLES } from '../../../src/core/model/members/access-group';
 import { AUTHOR_KINDS, NOTE_FOLD_STATES } from '../../../src/core/model/message';
 import { BINDABLE_PLATFORMS, PLATFORMS } from '../../../src/core/model/platform';
 import { RUN_LIVENESS, RUN_STATUSES } from '../../../src/core/model/run';

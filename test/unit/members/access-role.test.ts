@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { accessRole } from '../../../src/core/members/access-role';
+import { MEMBER_ROLES } from '../../../src/core/model/member';
 import {
   ACCESS_ROLES,
   type AccessGrant,
   type AccessGroup,
   accessGroupKey,
   ROLE_RANK,
-} from '../../../src/core/model/access-group';
-import { MEMBER_ROLES } from '../../../src/core/model/member';
+} from '../../../src/core/model/members/access-group';
 
 const mods: AccessGroup = { platform: 'discord', kind: 'role', id: '123456789012345678' };
 const leads: AccessGroup = { platform: 'slack', kind: 'usergroup', id: 'S0123ABCD' };

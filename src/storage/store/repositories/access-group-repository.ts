@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { AccessGrant, AccessGroup, AccessRole } from '../../../core/model/access-group';
+import type { AccessGrant, AccessGroup, AccessRole } from '../../../core/model/members/access-group';
 import type { AccessGroupRepository } from '../../../core/ports/access-group-store';
 import { isUuid } from '../ids';
 import { queryRecords } from '../query-records';

@@ -1,4 +1,4 @@
-import type { MemberRole } from './member';
+import type { MemberRole } from '../member';
 
 /** P24: the roles a platform group may give; `owner` only ever by an explicit member entry. */
 export const ACCESS_ROLES = ['viewer', 'member', 'approver', 'admin'] as const;
