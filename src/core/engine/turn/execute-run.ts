@@ -158,7 +158,8 @@ async function openCardAndListen(
   const early = listening !== null && !sign.due && claimed.statusCardRef === null;
   if (early) card.open(null, async (ref) => void (await store(ref)), sign);
   if (early) return { stop: listening, current: claimed };
-  listening?.close(); // the card goes at once: as before, its ref likely in the read-back
+  // T2: a card posted at once has its ref stored by the read-back, which subscribes its own listener.
+  listening?.close();
   let readBack = () => {};
   const afterReadBack = new Promise<void>((resolve) => (readBack = resolve));
   // T3: a card posted before the read-back starts has its ref stored by it, in the same write.
