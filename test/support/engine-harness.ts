@@ -276,12 +276,16 @@ export type EngineHarness = Awaited<ReturnType<typeof openEngineHarness>>;
  * Polls until `check` returns something other than null/false, or fails after `timeoutMs`. The
  * bound is for liveness, not speed: generous, because CI runs two jest workers on a busy machine.
  */
-export async function waitFor<T>(check: () => Promise<T | null | false>, timeoutMs = 30_000): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | null | false>,
+  timeoutMs = 30_000,
+  describeWait?: () => string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms${describeWait?.() ?? ''}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

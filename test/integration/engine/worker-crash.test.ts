@@ -130,6 +130,12 @@ describe('A12 a worker killed with SIGKILL mid-run (PostgreSQL + BullMQ)', () =>
     expect(before[0]?.id).toBe(engineerRun);
     expect(thread(1)).toEqual(['you: @engineer long task', 'status(working) engineer']);
 
+    // Killed mid-run, once its card is known: a kill between the card's post and the commit of
+    // its ref leaves a card no restart can find (the post may have landed; P7 never re-sends).
+    await waitFor(async () => {
+      const run = await store.transaction((tx) => tx.runs.findById(engineerRun));
+      return run?.statusCardRef != null;
+    });
     expect(await child.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
 
     // The restarted worker: this one answers at once.
@@ -147,7 +153,11 @@ describe('A12 a worker killed with SIGKILL mid-run (PostgreSQL + BullMQ)', () =>
       "system: engineer's turn was interrupted because the worker running it stopped. Mention @engineer again to retry.";
     // The thread is told, and the killed worker's status card is closed as failed.
     const toldAndClosed = ['you: @engineer long task', 'status(failed) engineer', told];
-    await waitFor(async () => thread(1).join('\n') === toldAndClosed.join('\n'));
+    await waitFor(
+      async () => thread(1).join('\n') === toldAndClosed.join('\n'),
+      30_000,
+      () => `; thread 1 reads ${JSON.stringify(thread(1))}`,
+    );
 
     // Nothing accepted was lost: the turns queued behind the killed one are answered, once each.
     const after = await waitFor(async () => {
@@ -244,6 +254,12 @@ describe('A12 a worker killed with SIGKILL mid-run (PostgreSQL + BullMQ)', () =>
     });
     expect(thread(1)).toEqual(['you: @engineer long task', 'status(working) engineer']);
 
+    // Killed mid-run, once its card is known: a kill between the card's post and the commit of
+    // its ref leaves a card no restart can find (the post may have landed; P7 never re-sends).
+    await waitFor(async () => {
+      const run = await store.transaction((tx) => tx.runs.findById(runId));
+      return run?.statusCardRef != null;
+    });
     expect(await child.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
 
     // A12: the next worker finds its heartbeat stopped and marks it dead, as for a queue job's turn.
@@ -271,6 +287,8 @@ describe('A12 a worker killed with SIGKILL mid-run (PostgreSQL + BullMQ)', () =>
     await waitFor(
       async () =>
         thread(1).join('\n') === ['you: @engineer long task', 'status(failed) engineer', told].join('\n'),
+      30_000,
+      () => `; thread 1 reads ${JSON.stringify(thread(1))}`,
     );
     expect(restarted.requests).toHaveLength(0);
   });
