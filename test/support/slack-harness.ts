@@ -80,6 +80,8 @@ export interface SlackHarnessOptions {
   engineStore?: (store: Store) => Store;
   /** P7: the outbox's backoff (short in tests) and when it gives up. */
   outboxBackoff?: Partial<OutboxBackoff>;
+  /** P7: how long a Web API call may go unanswered (Summon's 30 s unless set). */
+  requestTimeoutMs?: number;
 }
 
 export const APP_TOKEN = 'xapp-1-A0APP00001-test';
@@ -156,6 +158,7 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
       // A reconnect after the stand-in's `disconnect` waits this long, not Slack's client's 5 s.
       ...(options.socketMode ? { socketPingTimeoutMs: SOCKET_PING_TIMEOUT_MS } : {}),
       stream: { intervalMs: 20, ...options.stream },
+      ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
     });
     if (front === null) throw new Error('the Slack front end did not connect');
     let engine: TurnEngine | null = null;

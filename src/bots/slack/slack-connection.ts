@@ -20,7 +20,16 @@ export interface SlackConnectOptions {
   logger: Logger;
   /** Socket Mode: how long a ping may go unanswered (`SlackFrontEndOptions.socketPingTimeoutMs`). */
   socketPingTimeoutMs?: number;
+  /** P7: how long a Web API call may go unanswered (`SlackFrontEndOptions.requestTimeoutMs`). */
+  requestTimeoutMs?: number;
 }
+
+/**
+ * P7: a Web API call Slack accepted but never answers fails after this long, as a lost connection
+ * does, and the outbox tries it again: without a bound, one stalled connection holds its thread's
+ * outgoing calls (and every reply queued behind them) for as long as the socket stays open.
+ */
+export const SLACK_REQUEST_TIMEOUT_MS = 30_000;
 
 /** Slack's answers that mean the token itself is no good: retrying cannot help. */
 const DEAD_TOKEN = new Set([
@@ -61,6 +70,7 @@ export async function connectSlack(options: SlackConnectOptions): Promise<SlackC
     // P7: the outbox handles 429s and retries; the client must hand them back at once.
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
+    timeout: options.requestTimeoutMs ?? SLACK_REQUEST_TIMEOUT_MS,
     logger,
   };
   const client = new webApi.WebClient(credentials.botToken, clientOptions);

@@ -54,6 +54,8 @@ export interface SlackFrontEndOptions {
    * default (tests set it short).
    */
   socketPingTimeoutMs?: number;
+  /** P7: how long a Web API call may go unanswered before the outbox tries it again (30 s; tests set it short). */
+  requestTimeoutMs?: number;
   /** P14: when a streamed reply goes on in a new message (before Slack's ~5-minute limit), and the append interval. */
   stream?: Partial<SlackStreamSettings>;
 }

@@ -90,6 +90,8 @@ export class SlackWebApiStandIn {
   readonly botId = 'B0BOT0001';
   private readonly failures = new Map<string, ScriptedFailure[]>();
   private outage: { status: 500 | 503 } | null = null;
+  /** P7: while set, calls are read and never answered; `up()` drops their connections. */
+  private stalled: ServerResponse[] | null = null;
   private readonly server: Server;
   /** P13: the files people shared, served at their `url_private` (token checked). */
   readonly files: SlackFileHost;
@@ -176,6 +178,21 @@ export class SlackWebApiStandIn {
 
   up(): void {
     this.outage = null;
+    for (const res of this.stalled ?? []) res.socket?.destroy();
+    this.stalled = null;
+  }
+
+  /**
+   * P7: until `up()`, every Web API call is taken and never answered (a Slack that accepts the
+   * connection and hangs); nothing it asked is done, and `up()` drops those connections.
+   */
+  stall(): void {
+    this.stalled = [];
+  }
+
+  /** How many calls of `method` were taken while stalled (never answered). */
+  stalledCalls(method: string): number {
+    return this.calls.filter((c) => c.method === method && c.error === 'stalled').length;
   }
 
   /** P7: until `listen(port)` again, connections are refused (the server stops listening); its port. */
@@ -242,6 +259,11 @@ export class SlackWebApiStandIn {
     const method = (req.url ?? '').replace(/^\/api\//, '').split('?')[0] ?? '';
     const params = parseParams(raw, String(req.headers['content-type'] ?? ''));
     const auth = String(req.headers.authorization ?? '');
+    if (this.stalled !== null) {
+      this.calls.push({ method, at: Date.now(), params, ok: false, error: 'stalled', status: 0 });
+      this.stalled.push(res);
+      return;
+    }
     const scripted = this.outage ?? this.failures.get(method)?.shift();
     if (scripted !== undefined) {
       this.calls.push({
