@@ -113,6 +113,8 @@ spaces:
       logger,
       apiUrl: standIn.apiUrl,
       streamEditIntervalMs: options.streamEditIntervalMs ?? 20,
+      // T2: messages a database outage refused are read back soon after (production waits 2 s, then more).
+      gapRetry: { firstMs: 100, maxMs: 400 },
       ...(options.commandDeferAfterMs === undefined
         ? {}
         : { commandDeferAfterMs: options.commandDeferAfterMs }),

@@ -11,7 +11,7 @@ import { loggable } from './discord-errors';
 import { DiscordPlatform } from './discord-platform';
 import { registerGuildCommands } from './inbound/ask-command';
 import { DiscordAttachmentFetcher } from './inbound/discord-attachments';
-import { DiscordBackfill } from './inbound/discord-backfill';
+import { DiscordBackfill, messagesAfter } from './inbound/discord-backfill';
 import { DiscordInboxDecoder } from './inbound/discord-inbox';
 import { DiscordInteractions } from './inbound/discord-interactions';
 import { DiscordMessages } from './inbound/discord-messages';
@@ -37,6 +37,8 @@ export interface DiscordFrontEndOptions {
   commandDeferAfterMs?: number;
   /** P14: a streamed reply is edited at most once per this many ms; default 1,000. */
   streamEditIntervalMs?: number;
+  /** T2: the waits before messages a database outage refused are read back (`GAP_RETRY_MS`). */
+  gapRetry?: { firstMs: number; maxMs: number };
 }
 
 /**
@@ -111,6 +113,8 @@ export class DiscordFrontEnd {
       botUserId: () => client.user?.id ?? null,
       applicationId: () => client.application?.id ?? null,
       now: this.options.now ?? (() => new Date()),
+      history: (channelId, after) => messagesAfter(client, channelId, after),
+      ...(this.options.gapRetry === undefined ? {} : { gapRetry: this.options.gapRetry }),
     });
     const interactions = new DiscordInteractions({
       engine,
@@ -195,6 +199,7 @@ export class DiscordFrontEnd {
   }
 
   async close(): Promise<void> {
+    this.messages?.stop();
     await this.backfills.catch(() => undefined);
     await this.platform.settled();
     await this.deliverer.drain();

@@ -56,17 +56,31 @@ export class DiscordBackfill {
     const channel = await this.deps.client.channels.fetch(channelId);
     if (channel === null || !channel.isTextBased() || channel.isDMBased()) return 0;
     if (!(await this.deps.directory.isBoundChannel(channel.guildId, boundChannelId))) return 0;
-    let cursor = after;
     let count = 0;
-    for (;;) {
-      const page = await channel.messages.fetch({ after: cursor, limit: PAGE, cache: false });
-      const ordered = [...page.values()].sort(byId);
-      for (const message of ordered) await this.deps.messages.handle(message);
-      count += ordered.length;
-      const last = ordered.at(-1);
-      if (last === undefined || ordered.length < PAGE) return count;
-      cursor = last.id;
+    for await (const message of messagesAfter(this.deps.client, channel.id, after)) {
+      await this.deps.messages.handle(message);
+      count += 1;
     }
+    return count;
+  }
+}
+
+/** P11, T2: what a channel or thread received after message `after`, oldest first, a page at a time. */
+export async function* messagesAfter(
+  client: Client,
+  channelId: string,
+  after: string,
+): AsyncGenerator<Message> {
+  const channel = await client.channels.fetch(channelId);
+  if (channel === null || !channel.isTextBased()) return;
+  let cursor = after;
+  for (;;) {
+    const page = await channel.messages.fetch({ after: cursor, limit: PAGE, cache: false });
+    const ordered = [...page.values()].sort(byId);
+    yield* ordered;
+    const last = ordered.at(-1);
+    if (last === undefined || ordered.length < PAGE) return;
+    cursor = last.id;
   }
 }
 

@@ -6,6 +6,7 @@ import { loggable } from '../discord-errors';
 import type { DiscordWebhooks } from '../outbound/discord-webhooks';
 import { isConversational } from './discord-inbound';
 import { discordInboxEntry } from './discord-inbox';
+import { type DiscordHistory, DiscordOutageGaps } from './discord-outage-gaps';
 
 export interface DiscordMessagesDeps {
   /** T4: stores each message once; the inbox reads it back with the front end's `DiscordInboxDecoder`. */
@@ -15,6 +16,10 @@ export interface DiscordMessagesDeps {
   botUserId: () => string | null;
   applicationId: () => string | null;
   now: () => Date;
+  /** T2: where a message the database refused is read back from once it is back (no history: lost). */
+  history?: DiscordHistory;
+  /** T2: the waits between tries to take such messages in again (tests set them short). */
+  gapRetry?: { firstMs: number; maxMs: number };
 }
 
 /**
@@ -25,15 +30,36 @@ export interface DiscordMessagesDeps {
  */
 export class DiscordMessages {
   private tail: Promise<unknown> = Promise.resolve();
-  constructor(private readonly deps: DiscordMessagesDeps) {}
+  private readonly gaps: DiscordOutageGaps | null;
+
+  constructor(private readonly deps: DiscordMessagesDeps) {
+    const { history } = deps;
+    this.gaps =
+      history === undefined
+        ? null
+        : new DiscordOutageGaps({
+            history,
+            take: (message) => this.process(message),
+            inOrder: (work) => {
+              this.tail = this.tail.then(work).catch(() => undefined);
+            },
+            logger: deps.logger,
+            ...(deps.gapRetry === undefined ? {} : { retry: deps.gapRetry }),
+          });
+  }
 
   /** Queues the message behind the ones before it; resolves once it was taken in. */
   handle(message: Message): Promise<void> {
-    const next = this.tail.then(() => this.process(message));
+    const next = this.tail.then(async () => {
+      // T2: what an outage refused before it is taken in first, in the order it was said.
+      if (this.gaps?.pending) await this.gaps.fill();
+      await this.process(message);
+    });
     this.tail = next.catch(() => undefined);
     return next.catch((error: unknown) => {
       // T2: the database is away; the core's ingest tells the outage once, with a count.
       if (error instanceof ServiceUnavailableError) {
+        this.gaps?.refused(message);
         this.deps.logger.debug(
           { messageId: message.id },
           'a Discord message was not taken in: the database is away',
@@ -50,6 +76,11 @@ export class DiscordMessages {
   /** Resolves once every message queued so far was taken in. */
   async settled(): Promise<void> {
     await this.tail;
+  }
+
+  /** Stops trying to take in what an outage refused (the front end is closing). */
+  stop(): void {
+    this.gaps?.stop();
   }
 
   /** P10: Summon's own posts and other bots' never start anything. */

@@ -18,14 +18,18 @@ const lines = (h: DiscordHarness) =>
  * T2, T4: while the database is away Discord's messages cannot be taken in. That is told once
  * at warn when it begins and once when a message is taken in again, with the count; no line
  * per message at error level, which would page an operator for an outage they already know of.
+ * What was said meanwhile is not lost: once the database is back it is read back from the
+ * channel's history and answered, once each, in the order it was said.
  */
-describe('T2, T4: Discord messages not taken in during a database outage are told once, at warn', () => {
+describe('T2, T4: Discord messages said during a database outage are told once, at warn, and answered after', () => {
   let h: DiscordHarness;
   let database: OutageSwitch;
+  let runner: ScriptedRunner;
 
   beforeEach(async () => {
+    runner = new ScriptedRunner({}, replies('on it'));
     h = await openDiscordHarness({
-      runner: new ScriptedRunner({}, replies('on it')),
+      runner,
       engineStore: (store) => {
         database = new OutageSwitch(store, { inbox: true });
         return database.store;
@@ -42,8 +46,12 @@ describe('T2, T4: Discord messages not taken in during a database outage are tol
 
     database.up();
     h.standIn.say(h.people.mo, h.channel, '@engineer after');
-    // Taken in: its turn runs.
-    await h.settled(1);
+    // Taken in, after the ones said during the outage (read back from the channel's history).
+    await h.settled(DURING_OUTAGE + 1, 60_000);
+    // Each answered once (each mention is its own thread, so their turns run side by side).
+    const asked = runner.requests.map((r) => r.prompt.split('## Prompt').at(-1)?.trim());
+    const said = [...Array.from({ length: DURING_OUTAGE }, (_, i) => `during ${i}`), 'after'];
+    expect(asked.sort()).toEqual(said.sort());
 
     expect(
       lines(h)
@@ -56,7 +64,19 @@ describe('T2, T4: Discord messages not taken in during a database outage are tol
         .map((l) => [l.level, l.msg]),
     ).toEqual([
       [40, 'database unavailable: events are not taken in until it is back'],
-      [40, `database back; ${DURING_OUTAGE} events not taken in meanwhile`],
+      [40, expect.stringMatching(/^database back; \d+ events not taken in meanwhile$/)],
     ]);
+    expect(lines(h).filter((l) => /taken in from the channel history/.test(l.msg))).toHaveLength(1);
+  });
+  it('T2: with nothing said after the outage, what was said during it is still read back and answered', async () => {
+    database.down();
+    for (let i = 0; i < 3; i++) h.standIn.say(h.people.mo, h.channel, `@engineer quiet ${i}`);
+    await waitFor(async () => database.refused >= 3, 10_000);
+    await h.frontEnd.idle();
+
+    database.up();
+    await h.settled(3, 60_000);
+    const asked = runner.requests.map((r) => r.prompt.split('## Prompt').at(-1)?.trim());
+    expect(asked.sort()).toEqual(['quiet 0', 'quiet 1', 'quiet 2']);
   });
 });
