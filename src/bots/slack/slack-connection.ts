@@ -140,6 +140,7 @@ function boltApp(
       processEventErrorHandler: quietRefusals.socket,
     });
     app = new App({ ...common, receiver: socket, socketMode: true });
+    ackEventsOnceProcessed(app);
   } else {
     if (credentials.signingSecret === undefined) {
       throw new Error(
@@ -158,4 +159,26 @@ function boltApp(
     app = new App({ ...common, receiver });
   }
   return { app, receiver, socket };
+}
+
+/**
+ * T4, T2: over Socket Mode an Events API envelope is acknowledged once the event is stored, as
+ * over HTTP (`processBeforeResponse`). Bolt acknowledges it before any middleware runs, so an
+ * event the database refused would be acknowledged and lost; held until the listeners are done,
+ * a refused one goes unacknowledged and Slack sends it again (`retry_attempt`, P6 de-duplicates).
+ * Clicks and commands keep Bolt's own ack: their listeners answer within Slack's 3 seconds.
+ */
+function ackEventsOnceProcessed(app: App): void {
+  const processEvent = app.processEvent.bind(app);
+  app.processEvent = async (event) => {
+    if (event.body.type !== 'event_callback') return processEvent(event);
+    let held: unknown[] | null = null;
+    await processEvent({
+      ...event,
+      ack: async (...response: unknown[]) => {
+        held = response;
+      },
+    });
+    await event.ack(...(held ?? []));
+  };
 }

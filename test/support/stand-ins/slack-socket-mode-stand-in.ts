@@ -48,23 +48,41 @@ export class SlackSocketModeStandIn {
 
   /** Sends an envelope; resolves with Bolt's ack of it. */
   async send(type: 'events_api' | 'interactive' | 'slash_commands', payload: unknown): Promise<SocketAck> {
+    const ack = await this.trySend(type, payload);
+    if (ack === null) throw new Error(`no ack for a ${type} envelope`);
+    return ack;
+  }
+
+  /**
+   * Sends an envelope (`retryAttempt`: Slack's count of earlier unacknowledged deliveries of the
+   * same event); resolves with Bolt's ack, or null when none came within `waitMs` (Slack would
+   * then send the event again).
+   */
+  async trySend(
+    type: 'events_api' | 'interactive' | 'slash_commands',
+    payload: unknown,
+    options: { retryAttempt?: number; waitMs?: number } = {},
+  ): Promise<SocketAck | null> {
     const socket = this.socket;
     if (socket === null) throw new Error('no Socket Mode client is connected');
     const envelopeId = randomUUID();
+    const retry = options.retryAttempt ?? 0;
     socket.send(
       JSON.stringify({
         envelope_id: envelopeId,
         type,
         payload,
         accepts_response_payload: type !== 'events_api',
-        ...(type === 'events_api' ? { retry_attempt: 0, retry_reason: '' } : {}),
+        ...(type === 'events_api'
+          ? { retry_attempt: retry, retry_reason: retry === 0 ? '' : 'timeout' }
+          : {}),
       }),
     );
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + (options.waitMs ?? 5000);
     for (;;) {
       const ack = this.acks.find((a) => a.envelope_id === envelopeId);
       if (ack !== undefined) return ack;
-      if (Date.now() > deadline) throw new Error(`no ack for envelope ${envelopeId}`);
+      if (Date.now() > deadline) return null;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
