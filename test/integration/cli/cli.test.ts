@@ -227,5 +227,6 @@ describe('summon start (the process npm start runs)', () => {
     } finally {
       await dataDir.remove();
     }
-  });
+    // A liveness bound: tsx compiles the whole CLI at start, which takes most of a minute on a busy machine.
+  }, 180_000);
 });
