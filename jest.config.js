@@ -32,7 +32,9 @@ module.exports = {
       testEnvironment,
       // Test databases are kept and reset between the tests of a file, and closed at its end.
       setupFilesAfterEnv: ['<rootDir>/test/support/test-database-setup.ts'],
-      testTimeout: 60000,
+      // A liveness bound, not a speed goal: child processes and restarts on a loaded machine took
+      // more than a minute where they take seconds alone.
+      testTimeout: 120000,
     },
   ],
 };
