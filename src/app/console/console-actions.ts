@@ -44,7 +44,7 @@ export async function handleAction(
       return;
     }
     if (wantsJson) return json(response, 200, { ok: true, message: done });
-    response.writeHead(303, { location: backTo(request) });
+    response.writeHead(303, { location: backTo(path) });
     response.end();
   } catch (error) {
     const known = error instanceof AppError;
@@ -153,19 +153,9 @@ async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
-/** Back to the console page the form was on (same origin only), or the live runs. */
-function backTo(request: IncomingMessage): string {
-  const referer = request.headers.referer;
-  if (referer === undefined) return '/console';
-  try {
-    const url = new URL(referer);
-    return url.host === request.headers.host && url.pathname.startsWith('/console')
-      ? url.pathname
-      : '/console';
-  } catch {
-    return '/console';
-  }
-}
+/** Back to the page the form is on (the console sends no referrer: its addresses may hold codes). */
+const backTo = (path: string): string =>
+  path.startsWith('/console/approvals/') ? '/console/approvals' : '/console';
 
 function json(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });

@@ -1,14 +1,15 @@
 import type { Browser, Page } from 'playwright-core';
-import { waitFor } from '../../support/engine-harness';
 import { launchChromium, screenshot, seriousA11yViolations } from '../../support/console-browser';
 import { type ConsoleWorld, openConsoleWorld, PEOPLE, type Person } from '../../support/console-world';
+import { waitFor } from '../../support/engine-harness';
 import { TEAM } from '../../support/slack-delivery';
 
 /** The accessible label (or text) of the element that has the keyboard focus. */
 const focusedLabel = (page: Page): Promise<string | null> =>
   page.evaluate(() => {
     type Focused = { getAttribute(name: string): string | null; textContent: string | null };
-    const active = (globalThis as unknown as { document: { activeElement: Focused | null } }).document.activeElement;
+    const active = (globalThis as unknown as { document: { activeElement: Focused | null } }).document
+      .activeElement;
     return active?.getAttribute('aria-label') ?? active?.textContent ?? null;
   });
 
@@ -38,7 +39,11 @@ describe('O5 the console’s live runs in Chromium', () => {
   };
 
   it('O5, P15 a running turn appears live and an approver stops it from the console; a viewer sees it without Stop; a POST without the CSRF token is refused', async () => {
-    w.anthropic.reply = () => ({ kind: 'stream', blocks: [{ type: 'text', chunks: ['thinking…'] }], hold: true });
+    w.anthropic.reply = () => ({
+      kind: 'stream',
+      blocks: [{ type: 'text', chunks: ['thinking…'] }],
+      hold: true,
+    });
     const ada = await signIn('ada');
     const vic = await signIn('vic');
     await ada.getByText('No turn is running now.').waitFor();
@@ -59,21 +64,27 @@ describe('O5 the console’s live runs in Chromium', () => {
     // A request without the session's CSRF token changes nothing.
     const runId = (await row.getAttribute('data-run')) ?? '';
     const forged = await ada.evaluate(async (id) => {
-      const response = await fetch(`/console/runs/${id}/stop`, { method: 'POST', headers: { accept: 'application/json' } });
+      const response = await fetch(`/console/runs/${id}/stop`, {
+        method: 'POST',
+        headers: { accept: 'application/json' },
+      });
       return { status: response.status, body: (await response.json()) as { message: string } };
     }, runId);
     expect(forged.status).toBe(403);
     expect(forged.body.message).toContain('CSRF');
     // The viewer, with their own token, is refused by the core's Stop rule (P15).
     const vicCsrf = await vic.locator('input[name=csrf]').first().inputValue();
-    const viewerStop = await vic.evaluate(async ([id, csrf]) => {
-      const response = await fetch(`/console/runs/${id}/stop`, {
-        method: 'POST',
-        headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ csrf }),
-      });
-      return { status: response.status, body: (await response.json()) as { message: string } };
-    }, [runId, vicCsrf] as const);
+    const viewerStop = await vic.evaluate(
+      async ([id, csrf]) => {
+        const response = await fetch(`/console/runs/${id}/stop`, {
+          method: 'POST',
+          headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ csrf }),
+        });
+        return { status: response.status, body: (await response.json()) as { message: string } };
+      },
+      [runId, vicCsrf] as const,
+    );
     expect(viewerStop.status).toBe(403);
     const stillRunning = await w.store.inWorkspace(w.workspace.id, (tx) => tx.runs.findById(runId));
     expect(stillRunning?.status).toBe('running');
