@@ -40,27 +40,25 @@ export async function openConsoleWorld(options: { env?: NodeJS.ProcessEnv } = {}
   const db: TestDatabase = await openTestDatabase('postgres');
   await db.database.close();
   const dataDir = await makeTempDir();
-  const server: RunningServer = await startServer(
-    {
-      PORT: '0',
-      DATABASE_URL: db.databaseUrl,
-      SUMMON_DATA_DIR: dataDir.path,
-      SLACK_BOT_TOKEN: slack.token,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slackUrl,
-      SLACK_CLIENT_ID: SLACK_CLIENT.clientId,
-      SLACK_CLIENT_SECRET: SLACK_CLIENT.clientSecret,
-      DISCORD_API_URL: discord.apiUrl,
-      DISCORD_CLIENT_ID: DISCORD_CLIENT.clientId,
-      DISCORD_CLIENT_SECRET: DISCORD_CLIENT.clientSecret,
-      ANTHROPIC_API_KEY: ANTHROPIC_KEY,
-      ANTHROPIC_BASE_URL: anthropic.url,
-      SUMMON_DEFAULT_MODEL: 'claude-sonnet-4-6',
-      LOG_LEVEL: 'silent',
-      ...options.env,
-    },
-    process.cwd(),
-  );
+  const env: NodeJS.ProcessEnv = {
+    PORT: '0',
+    DATABASE_URL: db.databaseUrl,
+    SUMMON_DATA_DIR: dataDir.path,
+    SLACK_BOT_TOKEN: slack.token,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slackUrl,
+    SLACK_CLIENT_ID: SLACK_CLIENT.clientId,
+    SLACK_CLIENT_SECRET: SLACK_CLIENT.clientSecret,
+    DISCORD_API_URL: discord.apiUrl,
+    DISCORD_CLIENT_ID: DISCORD_CLIENT.clientId,
+    DISCORD_CLIENT_SECRET: DISCORD_CLIENT.clientSecret,
+    ANTHROPIC_API_KEY: ANTHROPIC_KEY,
+    ANTHROPIC_BASE_URL: anthropic.url,
+    SUMMON_DEFAULT_MODEL: 'claude-sonnet-4-6',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  };
+  const server: RunningServer = await startServer(env, process.cwd());
   const base = `http://127.0.0.1:${server.port}`;
   slack.oidc.apps.push({ ...SLACK_CLIENT, redirectUri: `${base}/console/auth/slack/callback` });
   discord.apps.push({ ...DISCORD_CLIENT, redirectUri: `${base}/console/auth/discord/callback` });
@@ -113,6 +111,8 @@ export async function openConsoleWorld(options: { env?: NodeJS.ProcessEnv } = {}
   };
 
   return {
+    /** The environment the server started with (for `summon …` against the same database). */
+    env,
     slack,
     discord,
     anthropic,
