@@ -15,6 +15,8 @@ export interface LiveRun {
   threadLink: string | null;
   status: string;
   liveness: string;
+  /** O3: every token it has used so far. */
+  tokens: number;
   /** When it started (or was queued, while it waits). */
   since: Date;
   /** P15: the person who started it, owners, admins and approvers may stop it; the console shows Stop only to them. */
@@ -34,6 +36,7 @@ export async function liveRuns(deps: Pick<ConsoleDeps, 'store'>, viewer: Console
     const runs = (await tx.runs.listByStatus(['queued', 'running'])).filter(
       (r) => r.workspaceId === workspace.id,
     );
+    const tokens = await tx.usage.tokensOfRuns(runs.map((r) => r.id));
     const rows: LiveRun[] = [];
     for (const run of runs) {
       const conversation = await tx.conversations.findById(run.conversationId);
@@ -48,6 +51,7 @@ export async function liveRuns(deps: Pick<ConsoleDeps, 'store'>, viewer: Console
         threadLink: threadLink(conversation.threadId, team),
         status: run.status,
         liveness: run.liveness,
+        tokens: tokens.get(run.id) ?? 0,
         since: run.startedAt ?? run.createdAt,
         canStop: canApprove(member.role) || (member.role !== 'viewer' && run.startedByMemberId === member.id),
       });
@@ -81,8 +85,8 @@ export function runsTable(runs: readonly LiveRun[], csrf: string): string {
       const stop = run.canStop
         ? `<form class="inline" method="post" action="/console/runs/${esc(run.id)}/stop">${csrfField(csrf)}<button type="submit" class="danger" id="stop-${esc(run.id)}" aria-label="Stop ${esc(run.agent)}’s turn in #${esc(run.space)}">Stop</button></form>`
         : '';
-      return `<tr data-run="${esc(run.id)}"><td>${esc(run.agent)}</td><td>${thread}</td><td class="status">${esc(run.status)}${run.liveness === 'ok' ? '' : ` (${esc(run.liveness)})`}</td><td>${since(run.since)}</td><td>${stop}</td></tr>`;
+      return `<tr data-run="${esc(run.id)}"><td>${esc(run.agent)}</td><td>${thread}</td><td class="status">${esc(run.status)}${run.liveness === 'ok' ? '' : ` (${esc(run.liveness)})`}</td><td>${since(run.since)}</td><td>${run.tokens.toLocaleString('en-US')}</td><td>${stop}</td></tr>`;
     })
     .join('');
-  return `<table><caption class="note">${runs.length} turn${runs.length === 1 ? '' : 's'} queued or running</caption><thead><tr><th scope="col">Agent</th><th scope="col">Thread</th><th scope="col">Status</th><th scope="col">Running for</th><th scope="col"><span class="note">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<table><caption class="note">${runs.length} turn${runs.length === 1 ? '' : 's'} queued or running</caption><thead><tr><th scope="col">Agent</th><th scope="col">Thread</th><th scope="col">Status</th><th scope="col">Running for</th><th scope="col">Tokens</th><th scope="col"><span class="note">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>`;
 }

@@ -55,6 +55,8 @@ describe('O5 the console’s live runs in Chromium', () => {
     const row = ada.locator('tr', { hasText: 'engineer' });
     await row.waitFor();
     await expect(row.getByRole('cell', { name: 'running' }).count()).resolves.toBe(1);
+    // O3: the tokens it has used so far, as a count (the held model call has reported none yet).
+    expect(await row.locator('td').nth(4).textContent()).toMatch(/^[0-9][0-9,]*$/);
     await vic.locator('tr', { hasText: 'engineer' }).waitFor();
     expect(await vic.getByRole('button', { name: /^Stop/ }).count()).toBe(0);
     await screenshot(ada, 'live-runs-running');
