@@ -30,6 +30,8 @@ export function createConsole(
   if (config.slack !== undefined) signIns.set('slack', new SlackSignIn(config.slack));
   if (config.discord !== undefined) signIns.set('discord', new DiscordSignIn(config.discord));
   const key = runtime.config.secretKey ?? randomBytes(32);
+  if (runtime.config.secretKey === undefined && signIns.size > 0)
+    logger.warn({}, 'O5: SUMMON_SECRET_KEY is not set: console sessions end when this process does');
   return {
     store: runtime.store,
     clock: systemClock,

@@ -104,4 +104,27 @@ describe('O5 the console’s live runs in Chromium', () => {
     expect(stopped.error).toBe('Stopped by @ada');
     await vic.getByText('No turn is running now.').waitFor();
   }, 120_000);
+
+  it('O5, P8 in the browser: the sign-in page works without script; a non-member and another team are refused with a sentence', async () => {
+    const page = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+    await page.goto(`${w.base}/console`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await screenshot(page, 'sign-in');
+    w.slack.oidc.browserUser = { userId: 'U0STRANGER', teamId: TEAM, name: 'stranger' };
+    await page.getByRole('link', { name: 'Sign in with Slack' }).click();
+    await page
+      .getByRole('alert')
+      .getByText('Your Slack account is not a member of a Summon workspace')
+      .waitFor();
+    await screenshot(page, 'sign-in-refused');
+    w.slack.oidc.browserUser = { userId: PEOPLE.ada.slack, teamId: 'T0OTHERTEAM', name: 'ada' };
+    await page.goto(`${w.base}/console/auth/slack`);
+    await page.getByRole('alert').getByText('(T0OTHERTEAM) is not linked to this Summon').waitFor();
+    // Neither began a session: the console still asks to sign in.
+    await page.goto(`${w.base}/console`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const scripted = await (await browser.newContext()).newPage();
+    await scripted.goto(`${w.base}/console`);
+    expect(await seriousA11yViolations(scripted)).toEqual([]);
+  }, 120_000);
 });
