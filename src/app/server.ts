@@ -6,10 +6,13 @@ import pino from 'pino';
 import { McpOAuth } from '../adapters/mcp-oauth/mcp-oauth';
 import { RelayHttpServer } from '../adapters/relay-http/relay-http-server';
 import { loadConfig } from '../config/config';
+import { parseConsoleConfig } from '../config/console-config';
 import { roleProblem } from '../config/serve-role';
 import { systemClock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
 import { type ChatFrontEnds, startChatFrontEnds } from './chat-front-ends';
+import { handleConsole } from './console/console-routes';
+import { createConsole } from './console/console-runtime';
 import { createGitGateway } from './git-gateway-runtime';
 import { createLogger } from './logger';
 import { handleMcpOAuthCallback } from './mcp-oauth-callback';
@@ -45,6 +48,7 @@ export async function startServer(
   options: { logToFile?: boolean; chatFrontEnds?: boolean } = {},
 ): Promise<RunningServer> {
   const config = loadConfig(env, cwd);
+  const consoleConfig = parseConsoleConfig(env);
   // Web and worker processes share the turn queue: refused before anything opens without Redis.
   const problem = roleProblem(config.role, config.redisUrl);
   if (problem !== null) throw new Error(problem);
@@ -78,12 +82,15 @@ export async function startServer(
     const mcp = mcpChat === null ? null : createMcpEndpoint(runtime, mcpChat);
     // E5: where authorization servers send people back, on the web role.
     const mcpOAuth = config.role === 'worker' ? null : createMcpOAuth(runtime);
+    // O5: the web console at /console, where people's requests are served.
+    const webConsole = mcpChat === null ? null : createConsole(runtime, mcpChat, consoleConfig);
     const http = createServer((request, response) => {
       if (gitGateway?.handle(request, response)) return;
       if (relayServer?.handle(request, response)) return;
       if (mcpOAuth !== null && handleMcpOAuthCallback(request, response, mcpOAuth, runtime.logger)) return;
       if (chat?.handleHttp(request, response)) return;
       if (mcp?.handle(request, response)) return;
+      if (webConsole !== null && handleConsole(request, response, webConsole)) return;
       // /healthz, /readyz (database, migrations, queue) and /metrics (Prometheus).
       if (handleOperations(request, response, runtime, sandbox)) return;
       response.writeHead(404, { 'content-type': 'application/json' });

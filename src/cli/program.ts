@@ -3,6 +3,7 @@ import type { CliContext } from './cli-context';
 import { registerAgentsCommand } from './commands/agents-command';
 import { registerApplyCommand } from './commands/apply-command';
 import { registerChatCommand } from './commands/chat-command';
+import { registerConsoleCommand } from './commands/console-command';
 import { registerDbCommand } from './commands/db-command';
 import { registerDoctorCommand } from './commands/doctor-command';
 import { registerExportCommand } from './commands/export-command';
@@ -47,5 +48,6 @@ export function buildProgram(context: CliContext): Command {
   registerSchemaCommand(program, context);
   registerHookCommand(program, context);
   registerMcpCommand(program, context);
+  registerConsoleCommand(program, context);
   return program;
 }

@@ -1,6 +1,7 @@
 import { AppError, NotFoundError } from '../errors';
 import type { ApprovalVerdict } from '../model/approvals/approval';
 import { canApprove } from '../model/member';
+import type { PlatformActor } from '../ports/chat-engine';
 import type { McpCaller, PendingApproval } from '../ports/member-tools';
 import type { MemberToolsDeps } from './member-tools-deps';
 import { accountOn, noAccountOn, reachableSpaces } from './reachable-spaces';
@@ -48,7 +49,7 @@ export async function listApprovals(deps: MemberToolsDeps, caller: McpCaller): P
 export async function decideApproval(
   deps: MemberToolsDeps,
   caller: McpCaller,
-  request: { approvalId: string; verdict: ApprovalVerdict },
+  request: { approvalId: string; verdict: ApprovalVerdict; via?: PlatformActor['via'] },
 ): Promise<{ approvalId: string; status: string }> {
   const { member, workspace } = caller;
   // G4: said before anything is looked up, in the words a card click's refusal uses.
@@ -84,7 +85,12 @@ export async function decideApproval(
       : { platform: place.team.platform, externalId: place.team.externalId };
   const result = await chat.engine.act(
     { kind: 'approval', verdict: request.verdict, approvalId: request.approvalId },
-    { platform: place.platform, workspace: actorWorkspace, senderId },
+    {
+      platform: place.platform,
+      workspace: actorWorkspace,
+      senderId,
+      ...(request.via === undefined ? {} : { via: request.via }),
+    },
   );
   if (!result.ok) throw new AppError(result.reason, 'forbidden');
   const decided = await deps.store.inWorkspace(workspace.id, (tx) =>

@@ -68,7 +68,8 @@ export class MemberToolsService implements MemberTools {
 
   decideApproval(
     caller: McpCaller,
-    request: { approvalId: string; verdict: 'approve' | 'deny' },
+    /** O5: `via: 'console'` when decided in the web console (the card says so). */
+    request: { approvalId: string; verdict: 'approve' | 'deny'; via?: 'console' },
   ): Promise<{ approvalId: string; status: string }> {
     return decideApproval(this.deps, caller, request);
   }

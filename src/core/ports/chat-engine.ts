@@ -12,6 +12,8 @@ export interface PlatformActor {
   platform: InboundMessage['platform'];
   workspace: InboundMessage['workspace'];
   senderId: string;
+  /** O5: acted from the web console, not the platform: the card names where (`… in the console`). */
+  via?: 'console';
 }
 
 /** T4: whether `ingest` stored the event (false: a duplicate of one stored or processed before). */

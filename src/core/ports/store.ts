@@ -20,6 +20,7 @@ import type { Budget } from '../model/usage/budget';
 import type { AccessGroupRepository } from './access-group-store';
 import type { ApprovalRepository } from './approval-store';
 import type { ChannelCursorRepository } from './channel-cursor-store';
+import type { ConsoleSessionRepository } from './console-session-store';
 import type { ConversationRepository, MessageRepository, RunLaneRepository } from './conversation-store';
 import type { GitCredentialRepository, GitPushRepository } from './git-gateway-store';
 import type { InboxRepository } from './inbox-store';
@@ -87,6 +88,8 @@ export interface StoreTx {
   readonly memberInvites: MemberInviteRepository;
   /** E6: members' personal tokens for `/mcp`, stored hashed. */
   readonly memberTokens: MemberTokenRepository;
+  /** O5: the web console's sessions and one-time sign-in links, stored hashed. */
+  readonly consoleSessions: ConsoleSessionRepository;
   readonly channelCursors: ChannelCursorRepository;
   /** T4: inbound events stored before they are acknowledged, routed from here (system context). */
   readonly inbox: InboxRepository;

@@ -11,6 +11,8 @@ export interface UsageRepository {
   ): Promise<void>;
   /** What the workspace's runs (of one agent, or in one space) used since `since`. */
   spent(workspaceId: string, filter: { since: Date; agentId?: string; spaceId?: string }): Promise<Spent>;
+  /** O5: every token each of these runs has used so far (cached ones included), by run id. */
+  tokensOfRuns(runIds: readonly string[]): Promise<Map<string, number>>;
   /** Usage since `since` grouped by agent, space or member, the largest first. */
   report(workspaceId: string, options: { by: UsageGrouping; since: Date }): Promise<UsageReportRow[]>;
 }

@@ -7,6 +7,7 @@ import { agentRepository } from './repositories/agent-repository';
 import { approvalRepository } from './repositories/approval-repository';
 import { channelBindingRepository } from './repositories/channel-binding-repository';
 import { channelCursorRepository } from './repositories/channel-cursor-repository';
+import { consoleSessionRepository } from './repositories/console-session-repository';
 import { conversationRepository } from './repositories/conversation-repository';
 import { gitCredentialRepository } from './repositories/git-credential-repository';
 import { gitPushRepository } from './repositories/git-push-repository';
@@ -69,6 +70,7 @@ const REPOSITORIES = {
   outbox: outboxRepository,
   memberInvites: memberInviteRepository,
   memberTokens: memberTokenRepository,
+  consoleSessions: consoleSessionRepository,
   channelCursors: channelCursorRepository,
   inbox: inboxRepository,
   checkpoints: runCheckpointRepository,

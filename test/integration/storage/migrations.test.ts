@@ -30,6 +30,7 @@ const TABLES = [
   'agents',
   'approvals',
   'channel_bindings',
+  'console_sessions',
   'conversations',
   'git_credentials',
   'git_pushes',

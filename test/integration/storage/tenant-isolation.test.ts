@@ -7,6 +7,7 @@ const TENANT_TABLES = [
   'platform_bindings',
   'members',
   'member_tokens',
+  'console_sessions',
   'agents',
   'skills',
   'spaces',

@@ -224,6 +224,16 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
     });
     // E6: a member's personal token (its hash).
     await tx.memberTokens.insert(ws, { memberId: member.id, tokenHash: `token-hash-of-${slug}` });
+    // O5: a console session (its token's hash).
+    await tx.consoleSessions.insert(ws, {
+      memberId: member.id,
+      kind: 'session',
+      tokenHash: `console-hash-of-${slug}`,
+      csrfToken: `csrf-of-${slug}`,
+      role: member.role,
+      via: 'slack',
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     // R1: a key pair, an offer, a pairing with a nonce seen, and the relay settings.
     await tx.relays.keyPair(ws, () => ({ publicKey: `public-${slug}`, privateKey: `private-${slug}` }));
     await tx.relays.insertOffer(ws, { secretHash: `offer-${slug}`, level: 'prompt', expiresAt: new Date() });

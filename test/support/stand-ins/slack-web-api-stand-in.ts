@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { SlackAgentSessionsStandIn, type SlackSessionRules } from './slack-agent-sessions';
 import { SlackFileHost } from './slack-file-host';
+import { SlackOidcStandIn } from './slack-oidc';
 import { type SlackStreamRules, SlackStreamsStandIn, type StreamState } from './slack-streams';
 
 /** A message as the stand-in keeps it: what Slack would show in the channel. */
@@ -95,6 +96,8 @@ export class SlackWebApiStandIn {
   private readonly server: Server;
   /** P13: the files people shared, served at their `url_private` (token checked). */
   readonly files: SlackFileHost;
+  /** O5: "Sign in with Slack" (OpenID Connect) on the same host (`slack-oidc.ts`). */
+  readonly oidc = new SlackOidcStandIn();
   private clock = 1_764_700_000;
   private counter = 0;
   private readonly streams: SlackStreamsStandIn;
@@ -114,6 +117,7 @@ export class SlackWebApiStandIn {
     });
     this.server = createServer((req, res) => {
       if (this.files.handle(req, res)) return;
+      if (this.oidc.handle(req, res)) return;
       void this.handle(req, res);
     });
     this.streams = new SlackStreamsStandIn(

@@ -139,6 +139,9 @@ export async function decide(
       return { ok: false as const, reason: 'This approval was decided a moment ago.', changed: null };
     }
     const changed = await cardUpdate(tx, stored);
+    // O5: a decision made in the web console says so on the chat card.
+    if (actor.via === 'console' && changed.decidedBy !== null)
+      changed.decidedBy = `${changed.decidedBy} in the console`;
     return decision.ok
       ? { ok: true as const, changed }
       : { ok: false as const, reason: decision.reason, changed };

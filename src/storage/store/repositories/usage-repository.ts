@@ -37,6 +37,17 @@ const GROUPS = {
 
 /** O3: usage lives on the runs (RunUsageAndBudgets migration); sums are done by PostgreSQL. */
 export const usageRepository = (manager: EntityManager): UsageRepository => ({
+  async tokensOfRuns(runIds) {
+    const ids = runIds.filter(isUuid);
+    if (ids.length === 0) return new Map();
+    const rows = await queryRecords<{ id: string; tokens: string }>(
+      manager,
+      `SELECT id, input_tokens + output_tokens + cache_read_tokens + cache_write_tokens AS tokens
+       FROM runs WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    return new Map(rows.map((row) => [row.id, Number(row.tokens)]));
+  },
   async addToRun(runId, call) {
     if (!isUuid(runId)) return;
     const { usage } = call;
