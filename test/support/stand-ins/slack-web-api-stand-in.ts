@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { SlackAgentSessionsStandIn, type SlackSessionRules } from './slack-agent-sessions';
 import { SlackFileHost } from './slack-file-host';
 import { type SlackStreamRules, SlackStreamsStandIn, type StreamState } from './slack-streams';
+import { SlackUsergroups } from './slack-usergroups';
 
 /** A message as the stand-in keeps it: what Slack would show in the channel. */
 export interface StoredSlackMessage {
@@ -71,6 +72,9 @@ const KNOWN = new Set([
   'chat.appendStream',
   'chat.stopStream',
   'agents.sessions.setStatus',
+  'usergroups.list',
+  'usergroups.users.list',
+  'users.info',
 ]);
 
 /**
@@ -84,6 +88,8 @@ export class SlackWebApiStandIn {
   readonly messages: StoredSlackMessage[] = [];
   readonly ephemerals: { channel: string; user: string; text: string; threadTs: string | null }[] = [];
   readonly views: { userId: string; view: unknown }[] = [];
+  /** P24: the team's user groups and people. */
+  readonly usergroups = new SlackUsergroups();
   readonly token: string;
   readonly teamId: string;
   readonly botUserId: string;
@@ -278,6 +284,8 @@ export class SlackWebApiStandIn {
     if (auth === '') return { ok: false, error: 'not_authed' };
     if (auth !== `Bearer ${expected}`) return { ok: false, error: 'invalid_auth' };
     if (this.revoked) return { ok: false, error: 'token_revoked' };
+    const usergroups = this.usergroups.answer(method, p);
+    if (usergroups !== null) return usergroups;
     switch (method) {
       case 'auth.test':
         return {
