@@ -145,4 +145,38 @@ describe('P24: Discord access by server role', () => {
     expect(visibleText(sentence)).toContain('@maintainers');
     expect((await h.runs()).length).toBe(1);
   });
+
+  it('P24, P8: GUILD_MEMBER_REMOVE (the person left the server): their next message is refused', async () => {
+    await open();
+    const asked = h.standIn.say(ada, h.channel, '@engineer fix the login bug');
+    await h.waitInThread(asked, (m) => m.content === 'on it');
+    h.standIn.members.remove(ada);
+    await waitFor(async () =>
+      h.frontEnd.client.guilds.cache.get(h.standIn.guildId)?.members.cache.has(ada.id) === false
+        ? true
+        : null,
+    );
+    const next = h.standIn.say(ada, h.channel, '@engineer and another');
+    const sentence = await h.waitInThread(next.id, (m) => visibleText(m).includes('not a member'));
+    expect(visibleText(sentence)).toContain('@contributors');
+    expect(await h.runs()).toHaveLength(1);
+  });
+
+  it('P24, P11: a role removed while the session was gone (no event ever told) refuses after the new session', async () => {
+    await open();
+    const asked = h.standIn.say(ada, h.channel, '@engineer fix the login bug');
+    await h.waitInThread(asked, (m) => m.content === 'on it');
+    await h.settled(1);
+    h.standIn.gateway.drop({ resumable: false });
+    // Discord cannot tell a session that is gone: the next one learns it from GUILD_CREATE and the message's member.
+    h.standIn.members.update(ada, []);
+    const ready = h.standIn.gateway.nextReady();
+    h.standIn.gateway.restore();
+    await ready;
+    await waitFor(async () => ((h.log().match(/Discord session ready/g)?.length ?? 0) >= 2 ? true : null));
+    await h.frontEnd.idle();
+    const next = h.standIn.say(ada, h.channel, '@engineer and another');
+    await h.waitInThread(next.id, (m) => visibleText(m).includes('not a member'));
+    expect(await h.runs()).toHaveLength(1);
+  });
 });
