@@ -74,6 +74,15 @@ describe('P24: Discord access by server role', () => {
     const all = await h.inAcme((tx, id) => tx.members.list(id));
     expect(all.filter((m) => m.discordUserId === ada.id)).toHaveLength(1);
     // M10: the admitted person is a person others can name.
+    const named = h.standIn.say(h.people.dana, h.channel, `@engineer ask <@${ada.id}> to review`);
+    await h.settled(3);
+    const [stored] = await h.db.database.store.transaction((tx) =>
+      tx.query<{ mentions: { members: { nickname: string; memberId: string }[] } }>(
+        'SELECT mentions FROM messages WHERE platform_message_ref = $1',
+        [named.id],
+      ),
+    );
+    expect(stored?.mentions.members).toEqual([{ nickname: 'ada', memberId: member?.id }]);
     const file = await h.store.transaction((tx) => exportWorkspace(tx, 'acme'));
     expect(file.members?.map((m) => m.nickname)).toEqual(['dana', 'mo', 'lowered']);
   });
