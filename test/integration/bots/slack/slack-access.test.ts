@@ -96,4 +96,42 @@ describe('P24: Slack access by user group', () => {
     expect(told.text).toContain('/summon link-account');
     expect(await h.runs()).toEqual([]);
   });
+
+  it('P24, P8: the cache holds until Slack tells: after subteam_updated the group is read again and a removed person is refused', async () => {
+    await open();
+    const first = await say(LEE, '@engineer look at the deploy', 'Ev0ACCESS003');
+    await waitFor(async () => ((await h.runs()).length === 1 ? true : null));
+    // Removed at Slack, but no event yet: the cached group still admits (nothing read again).
+    const changed = h.standIn.usergroups.membersChanged(LEADS, { removed: [LEE] });
+    const second = await say(LEE, '@engineer and the rollback', 'Ev0ACCESS004');
+    await waitFor(async () => ((await h.runs()).length === 2 ? true : null));
+    expect(h.standIn.calls.filter((c) => c.method === 'usergroups.users.list')).toHaveLength(1);
+    const updated = {
+      type: 'subteam_updated',
+      subteam: {
+        id: LEADS,
+        team_id: changed.team_id,
+        is_usergroup: true,
+        name: 'leads',
+        handle: 'leads',
+        description: '',
+        users: [],
+        user_count: 0,
+        date_update: changed.date_update,
+      },
+      event_ts: '1700000200.000100',
+    };
+    expect(
+      (await h.deliver({ ...fixture('message-channel'), event: updated, event_id: 'Ev0SUBTEAM02' })).status,
+    ).toBe(200);
+    const third = await say(LEE, '@engineer one more', 'Ev0ACCESS005');
+    const refusal = await waitFor(
+      async () =>
+        h.standIn.inThread(CHANNEL, third).find((m) => (m.text ?? '').includes('not a member')) ?? null,
+    );
+    expect(refusal.text).toContain('@leads');
+    expect(await h.runs()).toHaveLength(2);
+    expect(h.standIn.calls.filter((c) => c.method === 'usergroups.users.list')).toHaveLength(2);
+    expect([first, second]).toHaveLength(2);
+  });
 });
