@@ -1,3 +1,4 @@
+import { parseAccessOptions, runAccessBench } from './access/access-bench';
 import { runCoreBench } from './core/core-bench';
 import { readEndpoints } from './core/endpoints';
 import { parseCoreOptions, USAGE } from './core/options';
@@ -16,7 +17,8 @@ import { parseTurnsOptions } from './turns/turns-options';
 import { parseWorkersOptions, runWorkersBench } from './workers/workers-bench';
 
 /**
- * `npm run bench -- [core] [flags]`: runs the core benchmark; `instant` and `turns` mentions at a
+ * `npm run bench -- [core] [flags]`: runs the core benchmark; `access` P24's routing cost for
+ * people admitted by a Discord role beside explicit members; `instant` and `turns` mentions at a
  * rate through the real path (signed Slack events into `summon serve`, the model and Slack over
  * HTTP) beside a bare Bolt bot, `anatomy` what one such reply costs (Slack calls, model
  * requests, commits, CPU); `instant --in-process` and `turns --in-process` the engine alone
@@ -79,6 +81,12 @@ async function main(argv: readonly string[]): Promise<void> {
     const endpoints = readEndpoints();
     await preflight(endpoints);
     await runAnatomyBench(parseAnatomyOptions(argv.slice(1)), endpoints, (line) => console.log(line));
+    return;
+  }
+  if (argv[0] === 'access') {
+    const endpoints = readEndpoints();
+    await preflight(endpoints);
+    await runAccessBench(parseAccessOptions(argv.slice(1)), endpoints, (line) => console.log(line));
     return;
   }
   if (argv[0] === 'statements') {

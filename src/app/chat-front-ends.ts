@@ -147,7 +147,9 @@ async function configuredFrontEnds(
   }
   const discordToken = config.discord.token;
   if (discordToken !== undefined) {
-    const discord = new DiscordFrontEnd({ ...services, logger, apiUrl: config.discord.apiUrl });
+    // P24: the privileged Server Members intent only when a workspace admits people by Discord role.
+    const memberIntent = await store.transaction((tx) => tx.accessGroups.anyOnPlatform('discord'));
+    const discord = new DiscordFrontEnd({ ...services, logger, apiUrl: config.discord.apiUrl, memberIntent });
     frontEnds.push({
       platform: discord.platform,
       start: (engine) => discord.start(engine, discordToken),

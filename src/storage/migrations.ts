@@ -20,6 +20,7 @@ import { McpGuardrails1796400200000 } from '../../migrations/1796400200000-McpGu
 import { MemberTokens1796400300000 } from '../../migrations/1796400300000-MemberTokens';
 import { McpOAuth1796400400000 } from '../../migrations/1796400400000-McpOAuth';
 import { AccessGroups1796400600000 } from '../../migrations/1796400600000-AccessGroups';
+import { MemberAccessVia1796500100000 } from '../../migrations/1796500100000-MemberAccessVia';
 import { ConsoleSessions1796500400000 } from '../../migrations/1796500400000-ConsoleSessions';
 
 /**
@@ -49,5 +50,6 @@ export const MIGRATIONS = [
   MemberTokens1796400300000,
   McpOAuth1796400400000,
   AccessGroups1796400600000,
+  MemberAccessVia1796500100000,
   ConsoleSessions1796500400000,
 ];

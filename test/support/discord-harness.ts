@@ -68,6 +68,11 @@ export async function openDiscordHarness(options: {
   frontEndStore?: (store: Store) => Store;
   /** T2: the store the engine (the ingest, routing, turns) is built over, in place of the real one. */
   engineStore?: (store: Store) => Store;
+  /**
+   * P24: the guild's server roles and who holds them, made before the bot connects; returns
+   * what the workspace file adds: lines of `members` and keys after them (an `access` list).
+   */
+  guild?: (standIn: DiscordStandIn, people: DiscordPeople) => { members?: string; file?: string };
 }) {
   const standIn = await new DiscordStandIn().start();
   const channel = standIn.addTextChannel('backend');
@@ -77,6 +82,7 @@ export async function openDiscordHarness(options: {
     mo: { id: standIn.newId(), username: 'mo' },
     stranger: { id: standIn.newId(), username: 'stranger' },
   };
+  const extra = options.guild?.(standIn, people) ?? {};
   const db = await openTestDatabase(options.database ?? 'postgres');
   const dataDir = await makeTempDir();
   const directory = new FileWorkspaceDirectory(dataDir.path);
@@ -88,11 +94,12 @@ discord: { guildId: "${standIn.guildId}" }
 members:
   - { nickname: dana, role: approver, discord: "${people.dana.id}" }
   - { nickname: mo, role: member, discord: "${people.mo.id}" }
+${extra.members ?? ''}
 spaces:
   - name: backend
     participants: [engineer, qa, dana, mo]
     channels: [{ discord: "${channel}" }]
-`),
+${extra.file ?? ''}`),
   );
   let logText = '';
   const logger = createLogger({
@@ -108,10 +115,13 @@ spaces:
   const engineStore = options.engineStore?.(store) ?? store;
   /** A front end and its engine, as one process of Summon has them. */
   const boot = async () => {
+    // P24: as the app decides it: the members intent when `access` names a Discord role.
+    const memberIntent = await store.transaction((tx) => tx.accessGroups.anyOnPlatform('discord'));
     const frontEnd = new DiscordFrontEnd({
       ...frontEndServices({ store: options.frontEndStore?.(store) ?? store, logger }),
       logger,
       apiUrl: standIn.apiUrl,
+      memberIntent,
       streamEditIntervalMs: options.streamEditIntervalMs ?? 20,
       // T2: messages a database outage refused are read back soon after (production waits 2 s, then more).
       gapRetry: { firstMs: 100, maxMs: 400 },

@@ -41,6 +41,7 @@ export async function runDoctor(
   try {
     let agents: AgentRecord[] | null = null;
     let repos: string[] = [];
+    let discordRoles = false;
     if (database !== null && databaseResult.status === 'ok') {
       const found = await database.store.transaction(async (tx) => {
         const agents: AgentRecord[] = [];
@@ -50,10 +51,13 @@ export async function runDoctor(
           for (const space of await tx.spaces.list(workspace.id))
             for (const repo of space.repos) repos.add(repo);
         }
-        return { agents, repos: [...repos].sort() };
+        // P24: whether the Discord members intent is needed.
+        const discordRoles = await tx.accessGroups.anyOnPlatform('discord');
+        return { agents, repos: [...repos].sort(), discordRoles };
       });
       agents = found.agents;
       repos = found.repos;
+      discordRoles = found.discordRoles;
     }
     const launcher = createProcessLauncher(config.sandbox);
     const checks: DoctorCheck[] = [
@@ -66,7 +70,11 @@ export async function runDoctor(
         : slackDoctorCheck(config.slack),
       config.discord.token === undefined
         ? async () => [ok('discord', 'not configured (DISCORD_TOKEN)')]
-        : discordDoctorCheck({ token: config.discord.token, apiUrl: config.discord.apiUrl }),
+        : discordDoctorCheck({
+            token: config.discord.token,
+            apiUrl: config.discord.apiUrl,
+            members: discordRoles,
+          }),
       githubDoctorCheck(config.github, repos),
       () => checkSandbox(launcher),
       async () => [await checkPublicUrl(config)],

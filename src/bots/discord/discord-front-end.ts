@@ -8,6 +8,7 @@ import type { Outbox, OutboxFactory } from '../../core/ports/outbox';
 import { createDiscordClient } from './discord-client';
 import { type DiscordDirectory, discordDirectory } from './discord-directory';
 import { loggable } from './discord-errors';
+import { DiscordGroups } from './discord-groups';
 import { DiscordPlatform } from './discord-platform';
 import { registerGuildCommands } from './inbound/ask-command';
 import { DiscordAttachmentFetcher } from './inbound/discord-attachments';
@@ -32,6 +33,8 @@ export interface DiscordFrontEndOptions {
   logger: Logger;
   /** `DISCORD_API_URL`: the REST base; the gateway URL then comes from `GET /gateway/bot`. */
   apiUrl?: string | undefined;
+  /** P24: a workspace's `access` names a Discord role: ask for the Server Members intent. */
+  memberIntent?: boolean;
   now?: () => Date;
   /** `/summon` answers slower than this are deferred first (Discord's 3 seconds); default 2 s. */
   commandDeferAfterMs?: number;
@@ -57,6 +60,8 @@ export class DiscordFrontEnd {
   private resumed = false;
   private readonly logger: Logger;
   private readonly directory: DiscordDirectory;
+  /** P24: people's server roles, for access by group. */
+  private readonly groups: DiscordGroups;
   private backfills: Promise<unknown> = Promise.resolve();
   private messages: DiscordMessages | null = null;
   /** A REST-only (worker) process's application id, read once: it has no gateway session to learn it. */
@@ -64,7 +69,8 @@ export class DiscordFrontEnd {
 
   constructor(private readonly options: DiscordFrontEndOptions) {
     this.logger = options.logger.child({ component: 'discord' });
-    this.client = createDiscordClient({ apiUrl: options.apiUrl });
+    this.client = createDiscordClient({ apiUrl: options.apiUrl, members: options.memberIntent === true });
+    this.groups = new DiscordGroups(this.client, this.logger);
     this.directory = discordDirectory(options.directory);
     this.webhooks = new DiscordWebhooks(
       this.client.rest,
@@ -88,6 +94,7 @@ export class DiscordFrontEnd {
         ? {}
         : { streamEditIntervalMs: options.streamEditIntervalMs }),
       attachments: new DiscordAttachmentFetcher(options.downloads, options.apiUrl),
+      groups: this.groups,
     });
   }
 
@@ -141,6 +148,10 @@ export class DiscordFrontEnd {
     this.messages = messages;
     client.on(Events.MessageCreate, (message) => void messages.handle(message));
     client.on(Events.InteractionCreate, (interaction) => void interactions.handle(interaction));
+    // P24: a new session (READY, before its GUILD_CREATEs) starts the member cache afresh.
+    client.on(Events.Raw, (packet: { t?: string | null }) => {
+      if (packet.t === 'READY') this.groups.forgetMembers();
+    });
     // P11: every fresh session (first READY, or after Discord refused a resume) back-fills.
     client.on(Events.ShardReady, (shardId) => {
       logger.info({ shardId }, 'Discord session ready');

@@ -9,6 +9,7 @@ import type {
   ThreadId,
 } from '../../core/ports/chat-platform';
 import type { Logger } from '../../core/ports/logger';
+import type { PlatformGroups } from '../../core/ports/platform-groups';
 import { EditedReplyStream } from '../../core/streaming/edited-reply-stream';
 import type { DiscordDirectory } from './discord-directory';
 import { DiscordRequestError, withoutTokens } from './discord-errors';
@@ -53,6 +54,8 @@ export interface DiscordPlatformOptions {
   streamEditIntervalMs?: number;
   /** P13: downloads files attached to people's messages (their signed CDN links). */
   attachments?: AttachmentFetcher;
+  /** P24: people's server roles (the gateway's member cache). */
+  groups?: PlatformGroups;
 }
 
 /** P14: room kept under 2,000 for member mentions, which grow when rendered (`@dana` → `<@…>`). */
@@ -73,9 +76,11 @@ export class DiscordPlatform implements ChatPlatform {
   private readonly lanes = new KeyedSerialQueue();
 
   readonly attachments: AttachmentFetcher | undefined;
+  readonly groups: PlatformGroups | undefined;
 
   constructor(private readonly options: DiscordPlatformOptions) {
     this.attachments = options.attachments;
+    this.groups = options.groups;
   }
 
   /** The inbound side names a thread before the first post starts it (the summoning message's text). */

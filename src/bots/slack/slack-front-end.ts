@@ -25,6 +25,7 @@ import {
   type SlackCredentials,
 } from './slack-connection';
 import { SlackDirectory } from './slack-directory';
+import { SlackGroups } from './slack-groups';
 import { SlackPlatform } from './slack-platform';
 import type { SlackStreamSettings } from './stream/slack-stream-options';
 
@@ -66,6 +67,8 @@ export interface SlackFrontEndOptions {
  */
 export class SlackFrontEnd {
   readonly platform: SlackPlatform;
+  /** P24: people's Slack user groups, cached until Slack reports a change. */
+  private readonly groups: SlackGroups;
   readonly deliverer: Outbox;
   private started = false;
   private readonly clicks = new Set<Promise<void>>();
@@ -93,22 +96,27 @@ export class SlackFrontEnd {
     const { client, identity } = connection;
     const directory = new SlackDirectory(options.outgoingDirectory, identity.teamId);
     this.deliverer = options.outbox('slack', new SlackSender(client));
-    this.platform = new SlackPlatform({
-      deliver: (target, call, args) => this.deliverer.deliver(target, call, args),
-      deliverStored: this.deliverer.deliverStored?.bind(this.deliverer),
-      channelOwner: (channel) => directory.channelOwner(channel),
-      permalink: slackPermalinks(client, options.logger.child({ component: 'slack' })),
-      attachments: new SlackFileFetcher(
-        options.downloads,
-        options.credentials.botToken,
-        options.credentials.apiUrl,
-      ),
-      ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
-      teamId: identity.teamId,
-      teamOfChannel: (channel) => directory.teamOfChannel(channel),
-      ...(options.stream === undefined ? {} : { stream: options.stream }),
-      logger: options.logger,
-    });
+    this.groups = new SlackGroups(client, options.logger.child({ component: 'slack' }));
+    // P24: the platform's groups port, beside what SlackPlatform posts.
+    this.platform = Object.assign(
+      new SlackPlatform({
+        deliver: (target, call, args) => this.deliverer.deliver(target, call, args),
+        deliverStored: this.deliverer.deliverStored?.bind(this.deliverer),
+        channelOwner: (channel) => directory.channelOwner(channel),
+        permalink: slackPermalinks(client, options.logger.child({ component: 'slack' })),
+        attachments: new SlackFileFetcher(
+          options.downloads,
+          options.credentials.botToken,
+          options.credentials.apiUrl,
+        ),
+        ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
+        teamId: identity.teamId,
+        teamOfChannel: (channel) => directory.teamOfChannel(channel),
+        ...(options.stream === undefined ? {} : { stream: options.stream }),
+        logger: options.logger,
+      }),
+      { groups: this.groups },
+    );
   }
 
   get mode(): 'http' | 'socket' {
@@ -168,6 +176,9 @@ export class SlackFrontEnd {
       inFlight: this.clicks,
     });
     registerAppHome(this.app, { directory: this.options.directory, logger: log });
+    // P24: a user group's members or handle changed: read again at its next use.
+    this.app.event('subteam_members_changed', async ({ event }) => this.groups.invalidate(event.subteam_id));
+    this.app.event('subteam_updated', async ({ event }) => this.groups.invalidate(event.subteam.id ?? ''));
     const resumed = await this.deliverer.resume();
     if (resumed.resent + resumed.abandoned + resumed.pruned > 0) log.info(resumed, 'outbox resumed');
     const now = this.options.now ?? (() => new Date());
@@ -189,6 +200,8 @@ export class SlackFrontEnd {
     // P11: every new Socket Mode connection (the first, and each reconnect) back-fills the gap.
     this.socket?.client.on('connected', () => {
       log.info({}, 'Slack Socket Mode connected');
+      // P24: changes during the gap were not told (the back-fill replays messages only).
+      this.groups.forget();
       this.queueBackfill(backfill);
     });
     if (this.receiver === null) {

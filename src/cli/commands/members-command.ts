@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { issueMemberToken, revokeMemberTokens } from '../../core/mcp-service/member-tokens';
 import { issueInvite } from '../../core/members/member-invites';
+import { listMembers, viaText } from '../../core/members/member-list';
 import type { MemberRole } from '../../core/model/member';
 import { type CliContext, withRuntime } from '../cli-context';
 
@@ -34,6 +35,34 @@ export function registerMembersCommand(program: Command, context: CliContext): v
       }),
     );
   registerTokenCommand(members, context);
+  registerListCommand(members, context);
+}
+
+/** P24: `summon members list`: each person's role and how they got it (the entry, or a group). */
+function registerListCommand(members: Command, context: CliContext): void {
+  members
+    .command('list')
+    .description(
+      "list the workspace's members: role, and how they got it (their entry, or a group by name and id)",
+    )
+    .option('-w, --workspace <slug>', 'workspace', 'default')
+    .option('--json', 'print JSON')
+    .action((options: { workspace: string; json?: boolean }) =>
+      withRuntime(context, async ({ store }) => {
+        const listed = await listMembers(store, options.workspace);
+        if (options.json) {
+          context.output.out(JSON.stringify(listed, null, 2));
+          return;
+        }
+        if (listed.length === 0) {
+          context.output.out(`No members in ${options.workspace}.`);
+          return;
+        }
+        const width = Math.max(...listed.map((m) => m.nickname.length)) + 1;
+        const lines = listed.map((m) => `@${m.nickname.padEnd(width)} ${m.role.padEnd(8)} ${viaText(m.via)}`);
+        context.output.out(lines.join('\n'));
+      }),
+    );
 }
 
 /** E6: `summon members token <nickname>`: a personal token for Summon's `/mcp`, shown once. */

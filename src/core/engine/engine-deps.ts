@@ -54,6 +54,8 @@ export interface EngineDeps {
   /** A13: told each run event and each run's end, so presence can be shown (App Home). */
   activity?: RunActivityBoard;
   rateLimiter: PairRateLimiter;
+  /** P24: the people told privately that no group admits them (the engine makes it). */
+  accessTold?: Set<string>;
   directory: WorkspaceDirectory;
   clock: Clock;
   /** T1: what wakes a waiting turn (in-process, or Redis pub/sub across processes). */

@@ -57,6 +57,7 @@ export class TurnEngine implements ChatEngine {
       slots: new TurnSlots(DEFAULT_CONCURRENCY),
       turnWrites: new TurnWrites(store),
       outage,
+      accessTold: new Set<string>(),
     };
     // A9: the tool kit is bound to this engine once its ports are whole.
     const withTools = tools === undefined ? base : { ...base, tools: tools(base) };

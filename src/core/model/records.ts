@@ -37,6 +37,13 @@ export interface MemberRecord {
   role: MemberRole;
   slackUserId: string | null;
   discordUserId: string | null;
+  /**
+   * P24: the group that admitted this person (`accessGroupKey`), when no explicit entry did;
+   * null or absent for an explicit member (the workspace file, an invite).
+   */
+  accessVia?: string | null;
+  /** P24: that group's name as the platform gave it (a Discord role's, a Slack handle). */
+  accessViaName?: string | null;
   createdAt: Date;
 }
 

@@ -3,6 +3,7 @@ import type { ApprovalStatus } from '../model/guardrail';
 import type { Platform } from '../model/platform';
 import type { AttachmentFetcher } from './attachment-fetcher';
 import type { StoreCalls } from './outbox';
+import type { PlatformGroups } from './platform-groups';
 import type { TurnSession, TurnSessionOpening } from './turn-session';
 
 /**
@@ -158,6 +159,8 @@ export interface ChatPlatform {
    * stopped while parked). Left alone while a turn of this process runs in the thread.
    */
   settleTurnSession?(thread: ThreadId, status: 'suspended' | 'closed'): Promise<void>;
+  /** P24: the groups people hold (Discord server roles, Slack user groups); absent where there are none. */
+  readonly groups?: PlatformGroups | undefined;
 }
 
 /** P14: who a streamed reply is posted as, and for whom. */

@@ -1,4 +1,5 @@
 import type { ConversationRecord } from '../model/conversation-records';
+import type { AccessGrant } from '../model/members/access-group';
 import type { BindablePlatform, Platform } from '../model/platform';
 import type {
   AgentRecord,
@@ -40,6 +41,8 @@ export interface RoutingReads {
   conversation: ConversationRecord | null;
   /** The bound space's participants, in their order. */
   participants: ParticipantRef[];
+  /** P24: the workspace's `access` list (the groups that admit people), in the file's order. */
+  access: AccessGrant[];
 }
 
 /**

@@ -148,11 +148,16 @@ export interface MemberRepository {
   ): Promise<MemberRecord | null>;
   insert(
     workspaceId: string,
-    fields: Pick<MemberRecord, 'nickname' | 'role' | 'slackUserId' | 'discordUserId'>,
+    fields: Pick<
+      MemberRecord,
+      'nickname' | 'role' | 'slackUserId' | 'discordUserId' | 'accessVia' | 'accessViaName'
+    >,
   ): Promise<MemberRecord>;
   update(
     id: string,
-    patch: Partial<Pick<MemberRecord, 'role' | 'slackUserId' | 'discordUserId'>>,
+    patch: Partial<
+      Pick<MemberRecord, 'role' | 'slackUserId' | 'discordUserId' | 'accessVia' | 'accessViaName'>
+    >,
   ): Promise<void>;
 }
 

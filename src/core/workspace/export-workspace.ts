@@ -61,7 +61,8 @@ export async function exportWorkspace(
   const file: WorkspaceFile = { workspace: workspace.slug, name: workspace.name };
   if (slack) file.slack = { teamId: slack.externalId };
   if (discord) file.discord = { guildId: discord.externalId };
-  file.members = members.map(memberEntry);
+  // P24: people admitted by a group are not written (the group admits them); an explicit entry is.
+  file.members = members.filter((member) => !member.accessVia).map(memberEntry);
   // P24: as given; left out when there is none, as a file without `access` is written.
   const access = await tx.accessGroups.listForWorkspace(id);
   if (access.length > 0) file.access = access.map(accessEntryOf);

@@ -17,6 +17,8 @@ export const MemberEntity = new EntitySchema<MemberRow>({
     role: text(),
     slackUserId: text({ nullable: true }),
     discordUserId: text({ nullable: true }),
+    accessVia: text({ nullable: true }),
+    accessViaName: text({ nullable: true }),
     createdAt,
   },
   foreignKeys: [workspaceForeignKey('members')],

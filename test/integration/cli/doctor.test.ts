@@ -80,6 +80,15 @@ describe('summon doctor', () => {
       ACME,
     );
     expect(applied.code).toBe(0);
+    // P24: the workspace admits people by a Discord role, so doctor checks the members intent.
+    const store = db.database.store;
+    const acme = await store.transaction((tx) => tx.workspaces.findBySlug('acme'));
+    if (acme === null) throw new Error('acme was not applied');
+    await store.inWorkspace(acme.id, (tx) =>
+      tx.accessGroups.replace(acme.id, [
+        { group: { platform: 'discord', kind: 'role', id: '123456789012345678' }, role: 'member' },
+      ]),
+    );
   });
 
   afterAll(async () => {
@@ -127,6 +136,9 @@ describe('summon doctor', () => {
     expect(line(stdout, 'discord intents')).toMatch(
       /^ok {4}discord intents: the message-content intent is on$/,
     );
+    expect(line(stdout, 'discord members intent')).toMatch(
+      /^ok {4}discord members intent: the server-members intent is on/,
+    );
     expect(line(stdout, 'github acme/api')).toMatch(
       /^ok {4}github acme\/api: the GitHub App has an installation token/,
     );
@@ -168,6 +180,9 @@ describe('summon doctor', () => {
       );
       expect(line(stdout, 'discord intents')).toMatch(
         /^FAIL {2}discord intents: the privileged message-content intent is off.* → turn on Message Content Intent/,
+      );
+      expect(line(stdout, 'discord members intent')).toMatch(
+        /^FAIL {2}discord members intent: .*access.* → turn on Server Members Intent/,
       );
       expect(line(stdout, 'public url')).toMatch(
         /^FAIL {2}public url: http:\/\/127.0.0.1:9\/healthz is not reachable \(.*\) → start Summon/,

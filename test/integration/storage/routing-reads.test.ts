@@ -57,6 +57,8 @@ describe.each(DATABASE_KINDS)('routing’s reads in one round trip on %s', (kind
         members: workspace === null ? [] : await tx.members.list(workspace.id),
         conversation: await tx.conversations.findByThread(key.platform, key.thread),
         participants: binding === null ? [] : await tx.spaces.listParticipants(binding.spaceId),
+        // P24: the workspace's access list, read with the rest.
+        access: workspace === null ? [] : await tx.accessGroups.listForWorkspace(workspace.id),
       };
     })();
 
@@ -201,7 +203,8 @@ describe.each(DATABASE_KINDS)('routing’s reads in one round trip on %s', (kind
       expect(second).toEqual(first);
       expect(other).toEqual({ ...first, conversation: null });
       const reads = messages.filter((m) => m.includes('EXECUTE '));
-      expect(reads.map(executes)).toEqual([8, 1, 1]);
+      // Eight statements and P24's access list, then the conversation alone.
+      expect(reads.map(executes)).toEqual([9, 1, 1]);
     });
 
     it('a participant added in the transaction (M2) is in the next read, as the repositories say', async () => {

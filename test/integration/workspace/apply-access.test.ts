@@ -52,6 +52,33 @@ describe.each(DATABASE_KINDS)('P24 summon apply / export of access on %s', (kind
     expect(await service.apply(parseWorkspaceFile(WITH_ACCESS))).toEqual({ created: [], updated: [] });
   });
 
+  it('P24 export leaves people admitted by a group out; one given a role in the file becomes an explicit member, exported', async () => {
+    await service.apply(parseWorkspaceFile(WITH_ACCESS));
+    const store = db.database.store;
+    const acme = await store.transaction((tx) => tx.workspaces.findBySlug('acme'));
+    if (acme === null) throw new Error('no workspace');
+    await store.inWorkspace(acme.id, (tx) =>
+      tx.members.insert(acme.id, {
+        nickname: 'ada',
+        role: 'member',
+        slackUserId: null,
+        discordUserId: '223456789012345678',
+        accessVia: `discord:role:${ROLE}`,
+        accessViaName: 'contributors',
+      }),
+    );
+    expect((await service.export('acme')).members ?? []).toEqual([]);
+    const applied = await service.apply(
+      parseWorkspaceFile('workspace: acme\nmembers: [{ nickname: ada, role: approver }]\n'),
+    );
+    expect(applied.updated).toEqual(['member ada']);
+    expect((await service.export('acme')).members).toEqual([
+      { nickname: 'ada', role: 'approver', discord: '223456789012345678' },
+    ]);
+    const ada = await store.inWorkspace(acme.id, (tx) => tx.members.findByNickname(acme.id, 'ada'));
+    expect(ada).toMatchObject({ accessVia: null, accessViaName: null });
+  });
+
   it('P24 a given list replaces the stored one, a file without access keeps it, an empty list removes it', async () => {
     await service.apply(parseWorkspaceFile(WITH_ACCESS));
     const replaced = await service.apply(

@@ -4,6 +4,7 @@ import { SlackAgentSessionsStandIn, type SlackSessionRules } from './slack-agent
 import { SlackFileHost } from './slack-file-host';
 import { SlackOidcStandIn } from './slack-oidc';
 import { type SlackStreamRules, SlackStreamsStandIn, type StreamState } from './slack-streams';
+import { SlackUsergroups } from './slack-usergroups';
 
 /** A message as the stand-in keeps it: what Slack would show in the channel. */
 export interface StoredSlackMessage {
@@ -72,6 +73,9 @@ const KNOWN = new Set([
   'chat.appendStream',
   'chat.stopStream',
   'agents.sessions.setStatus',
+  'usergroups.list',
+  'usergroups.users.list',
+  'users.info',
 ]);
 
 /**
@@ -85,6 +89,8 @@ export class SlackWebApiStandIn {
   readonly messages: StoredSlackMessage[] = [];
   readonly ephemerals: { channel: string; user: string; text: string; threadTs: string | null }[] = [];
   readonly views: { userId: string; view: unknown }[] = [];
+  /** P24: the team's user groups and people. */
+  readonly usergroups = new SlackUsergroups();
   readonly token: string;
   readonly teamId: string;
   readonly botUserId: string;
@@ -304,6 +310,8 @@ export class SlackWebApiStandIn {
     if (auth === '') return { ok: false, error: 'not_authed' };
     if (auth !== `Bearer ${expected}`) return { ok: false, error: 'invalid_auth' };
     if (this.revoked) return { ok: false, error: 'token_revoked' };
+    const usergroups = this.usergroups.answer(method, p);
+    if (usergroups !== null) return usergroups;
     switch (method) {
       case 'auth.test':
         return {

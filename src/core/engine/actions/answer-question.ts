@@ -18,7 +18,7 @@ export async function answerQuestion(
 ): Promise<Refusable> {
   const found = await deps.store.transaction(async (tx) => {
     const question = await tx.questions.findById(questionId);
-    const member = await resolveActor(tx, actor);
+    const member = await resolveActor(tx, actor, deps.platforms);
     return { question, member };
   });
   const { question, member } = found;

@@ -22,7 +22,7 @@ export async function toggleNote(
     if (note?.note == null) throw new AppError(`There is no note ${messageId}.`, 'not_found');
     const conversation = await tx.conversations.findById(note.conversationId);
     if (conversation === null) throw new AppError(`There is no note ${messageId}.`, 'not_found');
-    const member = await resolveActor(tx, actor);
+    const member = await resolveActor(tx, actor, deps.platforms);
     if (member === null || member.workspaceId !== note.workspaceId) {
       throw new AppError('Only members of this workspace can open or fold its notes.', 'forbidden');
     }

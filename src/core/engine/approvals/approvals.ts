@@ -100,7 +100,7 @@ export async function decide(
     const approval = await tx.approvals.findById(approvalId);
     if (approval === null)
       return { ok: false as const, reason: `There is no approval ${approvalId}.`, changed: null };
-    const member = await resolveActor(tx, actor);
+    const member = await resolveActor(tx, actor, deps.platforms);
     if (member === null || member.workspaceId !== approval.workspaceId) {
       return {
         ok: false as const,

@@ -7,16 +7,21 @@ import type { RunJob } from '../run-job';
 import { appAlone, chooseForMessage } from './choose-for-message';
 import { queueResponders } from './queue-responders';
 import { mentionsIn, recordAndRead, storeMessage } from './record-message';
-import { senderFrom } from './resolve-sender';
+import { resolveSender } from './resolve-sender';
 import type { AfterRoutingDeps, ReceiveDeps, RouteDeps } from './routing-deps';
 import { steerRunningTurn } from './steering';
 import { wakeRun } from './wake-run';
+
+/** P24: how many refused people a process remembers having told (then it starts over). */
+const TOLD_LIMIT = 10_000;
 
 /** What must happen after the transaction commits: never post or enqueue for a rolled-back change. */
 export interface RoutedMessage {
   outcome: ReceiveOutcome;
   hints: string[];
   refusal: string | null;
+  /** P24: the refusal is told only to the sender, once (someone no listed group admits). */
+  refusalPrivately?: boolean;
   /** N13: the message answered a question card, whose card is redrawn after the commit. */
   answered?: AnsweredInThread;
   /** P12: the app's mention alone is answered with a short help, posted in the thread. */
@@ -55,6 +60,10 @@ export async function afterRouting(
   if (result.refusal !== null) {
     deps.metrics?.eventRefused(message.platform);
     log.info({ reason: result.refusal }, 'message refused');
+    if (result.refusalPrivately === true) {
+      await tellRefusalOnce(deps, platform, message, result.refusal);
+      return result.outcome;
+    }
     // The refusal stands even when it cannot be shown (P7: a channel no workspace owns is refused by the outbox).
     await platform
       ?.post(message.thread, { as: { kind: 'system' }, content: { kind: 'text', text: result.refusal } })
@@ -103,9 +112,15 @@ export async function routeMessage(
 ): Promise<RoutedMessage> {
   const reads = await recordAndRead(tx, message);
   if (reads === null) return { outcome: { kind: 'duplicate' }, hints: [], refusal: null };
-  const sender = senderFrom(reads);
-  if (!sender.ok)
-    return { outcome: { kind: 'refused', reason: sender.reason }, hints: [], refusal: sender.reason };
+  const sender = await resolveSender(tx, deps.platforms, message, reads);
+  if (!sender.ok) {
+    const refused = {
+      outcome: { kind: 'refused' as const, reason: sender.reason },
+      hints: [],
+      refusal: sender.reason,
+    };
+    return sender.privately === true ? { ...refused, refusalPrivately: true } : refused;
+  }
   const { workspace, space, member } = sender;
   const parsed = mentionsIn(message.text, reads);
   const place = { workspace, space, member, existing: reads.conversation };
@@ -156,6 +171,25 @@ export async function routeMessage(
     refusal: null,
     jobs,
   };
+}
+
+/** P24, P5: told privately and once per person (a stranger writing again is not told again). */
+async function tellRefusalOnce(
+  deps: AfterRoutingDeps,
+  platform: ChatPlatform | undefined,
+  message: InboundMessage,
+  refusal: string,
+): Promise<void> {
+  const key = JSON.stringify([message.platform, message.workspace, message.senderId]);
+  const told = deps.accessTold;
+  if (told?.has(key) === true) return;
+  if (told !== undefined && told.size >= TOLD_LIMIT) told.clear();
+  told?.add(key);
+  await platform
+    ?.tellPrivately(message.thread, message.senderId, refusal)
+    .catch((error: unknown) =>
+      deps.logger.warn({ err: String(error), eventId: message.eventId }, 'the refusal could not be told'),
+    );
 }
 
 /** M5: the sender is told which agent a prefix chose and which others matched. */

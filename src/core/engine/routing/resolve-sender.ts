@@ -1,12 +1,16 @@
+import { admitByGroup } from '../../members/admit-by-group';
 import { canStartWork } from '../../model/member';
+import type { Platform } from '../../model/platform';
 import type { MemberRecord, SpaceRecord, WorkspaceRecord } from '../../model/records';
-import type { InboundMessage } from '../../ports/chat-platform';
+import type { ChatPlatform, InboundMessage } from '../../ports/chat-platform';
 import type { RoutingReads } from '../../ports/routing-reads';
 import type { StoreTx } from '../../ports/store';
 
 export type SenderResolution =
   | { ok: true; workspace: WorkspaceRecord; space: SpaceRecord; member: MemberRecord }
-  | { ok: false; reason: string };
+  | { ok: false; reason: string; privately?: boolean };
+
+type Place = { ok: true; workspace: WorkspaceRecord; space: SpaceRecord } | { ok: false; reason: string };
 
 /**
  * P1, P8: every inbound message resolves to a workspace, a space and a member before anything
@@ -14,7 +18,38 @@ export type SenderResolution =
  * what routing read (`tx.routingReads`, one round trip).
  */
 export function senderFrom(reads: RoutingReads): SenderResolution {
-  const { workspace, binding, space, sender: member } = reads;
+  const place = placeFrom(reads);
+  return place.ok ? memberFrom(place, reads.sender) : place;
+}
+
+/**
+ * P24, P8: `senderFrom` with access by group: in a known place, a person without an explicit
+ * entry is admitted (or refused) by the groups the platform says they hold. A refusal of
+ * someone never admitted is told privately (P5); one who lost their group hears P8's sentence.
+ */
+export async function resolveSender(
+  tx: StoreTx,
+  platforms: ReadonlyMap<Platform, ChatPlatform>,
+  message: Pick<InboundMessage, 'platform' | 'workspace' | 'senderId'>,
+  reads: RoutingReads,
+): Promise<SenderResolution> {
+  const place = placeFrom(reads);
+  if (!place.ok) return place;
+  const admission = await admitByGroup(tx, platforms.get(message.platform)?.groups, {
+    platform: message.platform,
+    teamId: 'externalId' in message.workspace ? message.workspace.externalId : null,
+    senderId: message.senderId,
+    workspaceId: place.workspace.id,
+    sender: reads.sender,
+    access: reads.access,
+    members: async () => reads.members,
+  });
+  if (!admission.ok) return { ok: false, reason: admission.reason, privately: !admission.lost };
+  return memberFrom(place, admission.member);
+}
+
+function placeFrom(reads: RoutingReads): Place {
+  const { workspace, binding, space } = reads;
   if (workspace === null) {
     return {
       ok: false,
@@ -30,7 +65,11 @@ export function senderFrom(reads: RoutingReads): SenderResolution {
   }
   if (space === null || space.id !== binding.spaceId)
     return { ok: false, reason: 'The space this channel was linked to no longer exists.' };
+  return { ok: true, workspace, space };
+}
 
+function memberFrom(place: Place & { ok: true }, member: MemberRecord | null): SenderResolution {
+  const { workspace, space } = place;
   if (member === null) {
     return {
       ok: false,
@@ -51,9 +90,23 @@ export function senderFrom(reads: RoutingReads): SenderResolution {
 export async function resolveActor(
   tx: StoreTx,
   actor: Pick<InboundMessage, 'platform' | 'workspace' | 'senderId'>,
+  platforms: ReadonlyMap<Platform, ChatPlatform>,
 ): Promise<MemberRecord | null> {
   const workspace = await findWorkspace(tx, actor.workspace);
-  return workspace === null ? null : findMember(tx, workspace.id, actor);
+  if (workspace === null) return null;
+  const member = await findMember(tx, workspace.id, actor);
+  if (member !== null && !member.accessVia) return member;
+  // P24: a person admitted by a group acts only while they hold it (a lost group: no longer theirs to decide).
+  const admission = await admitByGroup(tx, platforms.get(actor.platform)?.groups, {
+    platform: actor.platform,
+    teamId: 'externalId' in actor.workspace ? actor.workspace.externalId : null,
+    senderId: actor.senderId,
+    workspaceId: workspace.id,
+    sender: member,
+    access: await tx.accessGroups.listForWorkspace(workspace.id),
+    members: () => tx.members.list(workspace.id),
+  });
+  return admission.ok ? admission.member : null;
 }
 
 function findWorkspace(tx: StoreTx, ref: InboundMessage['workspace']): Promise<WorkspaceRecord | null> {

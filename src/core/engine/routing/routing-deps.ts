@@ -18,6 +18,8 @@ import type { WakeRunDeps } from './wake-run';
 export interface RouteDeps {
   clock: Clock;
   runners: RunnerResolver;
+  /** P24: whose groups admit a person without an entry (`ChatPlatform.groups`). */
+  platforms: ReadonlyMap<Platform, ChatPlatform>;
 }
 
 /**
@@ -30,6 +32,8 @@ export interface AfterRoutingDeps extends WakeRunDeps {
   waits: WaitSignals;
   clock: Clock;
   logger: Logger;
+  /** P24: the people told privately that no group admits them (keys of platform, team, user). */
+  accessTold?: Set<string>;
 }
 
 /** A person's message, routed in its own transaction and then followed up. */

@@ -54,7 +54,7 @@ export async function stopRun(
   const result = await deps.store.transaction(async (tx): Promise<Outcome> => {
     const run = await tx.runs.findById(runId);
     if (run === null) return { ok: false, reason: `There is no turn ${runId}.` };
-    const member = await resolveActor(tx, actor);
+    const member = await resolveActor(tx, actor, deps.platforms);
     if (member === null || member.workspaceId !== run.workspaceId) {
       return { ok: false, reason: 'Only members of this workspace can stop its turns.' };
     }

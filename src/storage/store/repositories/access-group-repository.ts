@@ -4,7 +4,7 @@ import type { AccessGroupRepository } from '../../../core/ports/access-group-sto
 import { isUuid } from '../ids';
 import { queryRecords } from '../query-records';
 
-interface GrantRow {
+export interface GrantRow {
   platform: string;
   kind: string;
   group_id: string | null;
@@ -19,6 +19,9 @@ const groupOf = (row: GrantRow): AccessGroup =>
       ? { platform: 'discord', kind: 'role', id: row.group_id ?? '' }
       : { platform: 'slack', kind: 'usergroup', id: row.group_id ?? '' };
 
+/** P24: a stored row as the grant it is. */
+export const toAccessGrant = (row: GrantRow): AccessGrant => ({ group: groupOf(row), role: row.role });
+
 /** P24: the workspace's `access` list, stored in the file's order. */
 export const accessGroupRepository = (manager: EntityManager): AccessGroupRepository => ({
   async listForWorkspace(workspaceId) {
@@ -28,7 +31,15 @@ export const accessGroupRepository = (manager: EntityManager): AccessGroupReposi
       'SELECT platform, kind, group_id, role FROM access_groups WHERE workspace_id = $1 ORDER BY position',
       [workspaceId],
     );
-    return rows.map((row) => ({ group: groupOf(row), role: row.role }));
+    return rows.map(toAccessGrant);
+  },
+  async anyOnPlatform(platform) {
+    const rows = await queryRecords<{ found: boolean }>(
+      manager,
+      'SELECT EXISTS (SELECT 1 FROM access_groups WHERE platform = $1) AS found',
+      [platform],
+    );
+    return rows[0]?.found === true;
   },
   async replace(workspaceId, grants: readonly AccessGrant[]) {
     await queryRecords(manager, 'DELETE FROM access_groups WHERE workspace_id = $1', [workspaceId]);

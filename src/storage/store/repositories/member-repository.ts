@@ -12,6 +12,8 @@ export const toMemberRecord = (row: MemberRow): MemberRecord => ({
   role: row.role,
   slackUserId: row.slackUserId,
   discordUserId: row.discordUserId,
+  accessVia: row.accessVia ?? null,
+  accessViaName: row.accessViaName ?? null,
   createdAt: row.createdAt,
 });
 
@@ -56,11 +58,19 @@ export const memberRepository = (manager: EntityManager): MemberRepository => {
         role: fields.role,
         slackUserId: fields.slackUserId,
         discordUserId: fields.discordUserId,
+        accessVia: fields.accessVia ?? null,
+        accessViaName: fields.accessViaName ?? null,
       });
       return toMemberRecord(await rows.save(row));
     },
     async update(id, patch) {
-      await updateById(rows, id, patch, ['role', 'slackUserId', 'discordUserId'], 'member');
+      await updateById(
+        rows,
+        id,
+        patch,
+        ['role', 'slackUserId', 'discordUserId', 'accessVia', 'accessViaName'],
+        'member',
+      );
     },
   };
 };

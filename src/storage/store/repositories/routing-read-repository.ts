@@ -8,6 +8,7 @@ import { WorkspaceEntity } from '../../entities/workspace.entity';
 import { type PreparedCall, PreparedStatement } from '../prepared-statement';
 import { hydrateAll, hydrateFirst, queryTogether, textLiteral } from '../statements-together';
 import { remembered } from '../transaction-read-memo';
+import { type GrantRow, toAccessGrant } from './access-group-repository';
 import { toAgentRecord } from './agent-repository';
 import { toChannelBindingRecord } from './channel-binding-repository';
 import { toConversationRecord } from './conversation-repository';
@@ -45,6 +46,8 @@ const routingStatements = (workspaceBy: 'slug' | 'team', platform: RoutingKey['p
     `SELECT * FROM members WHERE workspace_id = ${workspace} ORDER BY created_at, seq`,
     'SELECT * FROM conversations WHERE platform = $1 AND platform_thread_ref = $3',
     `SELECT * FROM space_participants WHERE space_id = ${boundSpace} ORDER BY position`,
+    // P24: the groups that admit people, asked with the rest (one round trip).
+    `SELECT platform, kind, group_id, role FROM access_groups WHERE workspace_id = ${workspace} ORDER BY position`,
   ].map((text) => new PreparedStatement(types, text));
 };
 
@@ -156,13 +159,14 @@ export const routingReadRepository = (manager: EntityManager): RoutingReadReposi
       agents: [...directory.agents],
       members: [...directory.members],
       participants: [...directory.participants],
+      access: [...directory.access],
       conversation: conversation && toConversationRecord(conversation),
     };
   },
 });
 
 async function readDirectory(manager: EntityManager, calls: readonly PreparedCall[]): Promise<Directory> {
-  const [workspaces, bindings, spaces, senders, agents, members, participants] = await queryTogether(
+  const [workspaces, bindings, spaces, senders, agents, members, participants, access] = await queryTogether(
     manager,
     calls,
   );
@@ -178,5 +182,6 @@ async function readDirectory(manager: EntityManager, calls: readonly PreparedCal
     agents: hydrateAll(manager, AgentEntity, agents).map(toAgentRecord),
     members: hydrateAll(manager, MemberEntity, members).map(toMemberRecord),
     participants: hydrateAll(manager, SpaceParticipantEntity, participants).map(toParticipantRef),
+    access: ((access ?? []) as unknown as GrantRow[]).map(toAccessGrant),
   };
 }

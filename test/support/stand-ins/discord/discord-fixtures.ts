@@ -86,6 +86,13 @@ function parts(event: string, d: Json): [string, unknown][] {
       found.push(['GuildChannelResponseSchema', { ...channel, guild_id: d.id }]);
     for (const thread of (d.threads as unknown[]) ?? []) found.push(['ThreadResponseSchema', thread]);
   }
+  if (event === 'GUILD_CREATE')
+    for (const member of (d.members as unknown[]) ?? []) found.push(['GuildMemberResponseSchema', member]);
+  if (event === 'GUILD_MEMBER_UPDATE') {
+    const { guild_id: _guild, ...member } = d;
+    found.push(['GuildMemberResponseSchema', member]);
+  }
+  if (event === 'GUILD_MEMBER_REMOVE') found.push(['UserResponseSchema', d.user]);
   if (event === 'MESSAGE_CREATE') {
     found.push(['MessageResponseSchema', d]);
     if (isObject(d.member)) found.push(['GuildMemberResponseSchema', { ...d.member, user: d.author }]);

@@ -49,6 +49,8 @@ export class DiscordGateway {
       token: () => string;
       ready: (sessionId: string) => unknown;
       onIdentified: (dispatch: (t: string, d: unknown) => void) => void;
+      /** Whether IDENTIFY's intents ask for a privileged one the application has not turned on. */
+      disallowed?: (intents: number) => boolean;
     },
   ) {
     this.wss = new WebSocketServer({ server });
@@ -128,6 +130,11 @@ export class DiscordGateway {
     this.identifies.push({ ...d, token: '[checked]' });
     if (d.token !== this.options.token()) {
       ws.close(4004, 'Authentication failed.');
+      return;
+    }
+    if (this.options.disallowed?.(Number(d.intents ?? 0)) === true) {
+      this.log.push('disallowed intents');
+      ws.close(4014, 'Disallowed intent(s).');
       return;
     }
     this.socket = ws;

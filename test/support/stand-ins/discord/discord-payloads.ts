@@ -76,7 +76,10 @@ export function guildCreate(s: DiscordStandIn): unknown {
         position: 1,
         tags: { bot_id: s.bot.id },
       },
+      // P24: the server roles a test made.
+      ...[...s.members.roles].map(([id, name], i) => ({ ...role, id, name, position: 2 + i })),
     ],
+    members: s.members.all(),
     channels: channels.map((c) => ({ ...channel, id: c.id, name: c.name ?? '' })),
     threads: threads.map((t) => threadObject(s, t)),
   });
@@ -111,7 +114,14 @@ export function personMessageCreate(
     ...s.wire(message),
     ...(channel.guild_id === undefined
       ? {}
-      : { guild_id: channel.guild_id, member: { joined_at: new Date().toISOString(), roles: [] } }),
+      : {
+          guild_id: channel.guild_id,
+          member: {
+            joined_at: new Date().toISOString(),
+            roles: s.members.rolesOf(author.id),
+            nick: s.members.nickOf(author.id),
+          },
+        }),
     channel_type: channel.type,
     author: s.userObject(author),
     nonce: message.id,
@@ -202,7 +212,8 @@ export function interactionBase(
           },
     member: {
       user: s.userObject(user),
-      roles: [],
+      roles: s.members.rolesOf(user.id),
+      nick: s.members.nickOf(user.id),
       permissions: '1071698660929',
       joined_at: new Date().toISOString(),
       deaf: false,

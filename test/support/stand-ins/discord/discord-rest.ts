@@ -72,6 +72,14 @@ export function route(s: DiscordStandIn, call: RecordedCall, query: URLSearchPar
       session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 1 },
     });
   }
+  match = method === 'GET' ? m(/^\/api\/v10\/guilds\/([0-9]+)\/members\/([0-9]+)$/) : null;
+  if (match) {
+    // P24: one guild member, with their roles; 10007 for someone not in the guild.
+    requireBot(s, call);
+    const member = match[1] === s.guildId ? s.members.memberObject(match[2] ?? '') : null;
+    if (member === null) throw new DiscordRefusal(404, { code: 10007, message: 'Unknown Member' });
+    return checkResponse('GuildMemberResponseSchema', member);
+  }
   match = method === 'GET' ? m(/^\/api\/v10\/channels\/([0-9]+)$/) : null;
   if (match) {
     requireBot(s, call);

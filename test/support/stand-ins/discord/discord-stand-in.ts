@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { DiscordCdn } from './discord-cdn';
 import { DiscordGateway } from './discord-gateway';
+import { GUILD_MEMBERS_FLAGS, GUILD_MEMBERS_INTENT, GuildMembers } from './discord-guild-members';
 import { guildCreate, interactionCreate, personMessageCreate, ready } from './discord-payloads';
 import { openDmChannel, route, startThread } from './discord-rest';
 import { asStored, DiscordRefusal, type MessageBody, numbered, pingsOf } from './discord-rules';
@@ -105,11 +106,16 @@ export class DiscordStandIn {
   readonly interactions = new Map<string, Interaction>();
   readonly commands = new Map<string, unknown[]>();
   readonly roles: string[] = [];
+  /** P24: server roles and who holds them (GUILD_CREATE, members of messages and interactions, updates). */
+  readonly members = new GuildMembers(this);
   /** The role Discord creates and manages for the bot when it joins a server (P12). */
   readonly botRoleId: string;
   token = BOT_TOKEN;
-  /** `GET /applications/@me`'s flags: the message-content intent (1 << 19) is on unless a test turns it off. */
-  applicationFlags = 1 << 19;
+  /**
+   * `GET /applications/@me`'s flags: the message-content intent (1 << 19) is on unless a test
+   * turns it off; the members intent (1 << 15) too (P24).
+   */
+  applicationFlags = (1 << 19) | (1 << 15);
   private nextId: bigint;
   private readonly server: Server;
   private gatewayServer: DiscordGateway | null = null;
@@ -137,6 +143,9 @@ export class DiscordStandIn {
       token: () => this.token,
       ready: (sessionId) => ready(this, sessionId),
       onIdentified: (dispatch) => dispatch('GUILD_CREATE', guildCreate(this)),
+      // P24: Discord closes a session (4014) asking for GUILD_MEMBERS without the app's flag.
+      disallowed: (intents) =>
+        (intents & GUILD_MEMBERS_INTENT) !== 0 && (this.applicationFlags & GUILD_MEMBERS_FLAGS) === 0,
     });
     return this;
   }

@@ -1,0 +1,205 @@
+/**
+ * `npm run bench -- access [--people 5000] [--burst 200] [--rounds 3]`: P24's added routing cost.
+ * On PostgreSQL, a Discord guild's workspace with `--people` explicit members and as many
+ * people admitted by a server role (no entry), the real turn engine (routing only: no turn
+ * runs). Each round sends three bursts of `--burst` messages, each from distinct people, all at
+ * once: explicit members (the baseline), admitted people writing for the first time (their
+ * member record is made), and the same admitted people again (their role checked again). The
+ * platform's side is an in-memory map of who holds which role, as discord.js's member cache
+ * is; the ack (T4's ingest) stores the event without any look-up and is not changed by P24.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
+import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
+import { DEFAULT_TIMINGS } from '../../src/core/engine/engine-timings';
+import type { RunJob } from '../../src/core/engine/run-job';
+import { TurnEngine } from '../../src/core/engine/turn-engine';
+import type { AccessGroup } from '../../src/core/model/members/access-group';
+import type { ChatPlatform, InboundMessage } from '../../src/core/ports/chat-platform';
+import { silentLogger } from '../../src/core/ports/logger';
+import type { HeldGroups, PlatformGroups } from '../../src/core/ports/platform-groups';
+import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
+import { parseWorkspaceFile } from '../../src/core/workspace/parse-workspace-file';
+import { WorkspaceService } from '../../src/core/workspace/workspace-service';
+import type { SqlStore } from '../../src/storage/store/sql-store';
+import { openBenchDatabase } from '../core/bench-database';
+import { Cleanup } from '../core/cleanup';
+import type { Endpoints } from '../core/endpoints';
+import { InstantRunner } from '../core/instant-runner';
+import { type Measurement, summarize } from '../core/stats';
+
+const GUILD = '900000000000000001';
+const CHANNEL = '900000000000000002';
+const ROLE = '900000000000000003';
+const EXPLICIT_BASE = 910_000_000_000_000_000n;
+const ADMITTED_BASE = 920_000_000_000_000_000n;
+
+export interface AccessBenchOptions {
+  people: number;
+  burst: number;
+  rounds: number;
+}
+
+export function parseAccessOptions(argv: readonly string[]): AccessBenchOptions {
+  const flag = (name: string, fallback: number) => {
+    const at = argv.indexOf(`--${name}`);
+    const value = at === -1 ? fallback : Number(argv[at + 1]);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive whole number`);
+    return value;
+  };
+  const options = { people: flag('people', 5000), burst: flag('burst', 200), rounds: flag('rounds', 3) };
+  if (options.burst * options.rounds > options.people)
+    throw new Error('--burst × --rounds must not exceed --people (every message from a distinct person)');
+  return options;
+}
+
+/** The guild's role holders, as the front end's member cache has them. */
+class RoleHolders implements PlatformGroups {
+  constructor(private readonly admitted: ReadonlySet<string>) {}
+  async heldGroups(_team: string, userId: string, listed: readonly AccessGroup[]): Promise<HeldGroups> {
+    const held = this.admitted.has(userId) ? listed.filter((g) => g.kind === 'role' && g.id === ROLE) : [];
+    return {
+      held,
+      displayName: `person ${userId.slice(-6)}`,
+      names: new Map([[`discord:role:${ROLE}`, 'contributors']]),
+    };
+  }
+}
+
+/** Discord as routing sees it: posts are counted (a refusal would be one), groups answered from memory. */
+function benchPlatform(groups: PlatformGroups): ChatPlatform & { refusals: number } {
+  const platform = {
+    platform: 'discord' as const,
+    refusals: 0,
+    groups,
+    post: async () => {
+      platform.refusals += 1;
+      return randomUUID();
+    },
+    update: async () => {},
+    startThread: async () => ({ thread: randomUUID(), messageRef: randomUUID() }),
+    tellPrivately: async () => {
+      platform.refusals += 1;
+    },
+  };
+  return platform;
+}
+
+export async function runAccessBench(
+  options: AccessBenchOptions,
+  endpoints: Endpoints,
+  log: (line: string) => void,
+): Promise<void> {
+  const cleanup = new Cleanup();
+  try {
+    const database = await openBenchDatabase('postgres', endpoints.postgresServerUrl, cleanup);
+    const store = database.store as SqlStore;
+    const dataDir = await mkdtemp(join(tmpdir(), 'summon-bench-access-'));
+    cleanup.defer(`remove ${dataDir}`, () => rm(dataDir, { recursive: true, force: true }));
+    const directory = new FileWorkspaceDirectory(dataDir);
+    await new WorkspaceService(store, directory).apply(
+      parseWorkspaceFile(`
+workspace: acme
+discord: { guildId: "${GUILD}" }
+access:
+  - { discord: { role: "${ROLE}" }, role: member }
+spaces:
+  - name: backend
+    participants: [engineer]
+    channels: [{ discord: "${CHANNEL}" }]
+`),
+    );
+    const workspace = await store.transaction((tx) => tx.workspaces.findBySlug('acme'));
+    if (workspace === null) throw new Error('the workspace was not applied');
+    await store.transaction((tx) =>
+      tx.query(
+        `INSERT INTO members (workspace_id, nickname, role, discord_user_id)
+         SELECT $1, 'explicit-' || g, 'member', ($2::numeric + g)::text FROM generate_series(1, $3::int) g`,
+        [workspace.id, EXPLICIT_BASE.toString(), options.people],
+      ),
+    );
+    const id = (base: bigint, n: number) => (base + BigInt(n)).toString();
+    const admitted = new Set(Array.from({ length: options.people }, (_, i) => id(ADMITTED_BASE, i + 1)));
+    const platform = benchPlatform(new RoleHolders(admitted));
+    const engine = new TurnEngine({
+      store,
+      platforms: new Map([['discord', platform]]),
+      queue: createJobQueue<RunJob>({ name: `access-${randomUUID().slice(0, 8)}`, logger: silentLogger }),
+      runners: () => new InstantRunner(),
+      rateLimiter: new InMemoryPairRateLimiter(),
+      directory,
+      clock: { now: () => new Date() },
+      logger: silentLogger,
+      relayName: null,
+      timings: DEFAULT_TIMINGS,
+    });
+    cleanup.defer('close the engine', () => engine.close());
+    await store.warm();
+    await engine.start({ concurrency: 1, runTurns: false });
+
+    let sent = 0;
+    const message = (senderId: string): InboundMessage => {
+      sent += 1;
+      return {
+        platform: 'discord',
+        eventId: `bench-${sent}-${randomUUID()}`,
+        workspace: { platform: 'discord', externalId: GUILD },
+        channelId: CHANNEL,
+        thread: `discord:${GUILD}:${CHANNEL}:${900_000 + sent}`,
+        topLevel: true,
+        messageRef: `m-${sent}`,
+        senderId,
+        text: `@engineer ping ${sent}`,
+        receivedAt: new Date(),
+      };
+    };
+    /** All at once; each message's time from its send to its routing's end (runs queued). */
+    const burst = async (senders: readonly string[]): Promise<Measurement> => {
+      const started = performance.now();
+      const latencies = await Promise.all(
+        senders.map(async (sender) => {
+          const at = performance.now();
+          const outcome = await engine.receive(message(sender));
+          if (outcome.kind !== 'accepted') throw new Error(`${sender}: ${JSON.stringify(outcome)}`);
+          return performance.now() - at;
+        }),
+      );
+      return summarize(latencies, performance.now() - started);
+    };
+    const range = (base: bigint, from: number, count = options.burst) =>
+      Array.from({ length: count }, (_, i) => id(base, from + i + 1));
+
+    const warm = Math.min(50, options.people - options.burst * options.rounds);
+    if (warm > 0) await burst(range(EXPLICIT_BASE, options.people - warm, warm)); // warm-up, not measured
+    const results: { explicit: Measurement; first: Measurement; again: Measurement }[] = [];
+    for (let round = 0; round < options.rounds; round++) {
+      const from = round * options.burst;
+      const explicit = await burst(range(EXPLICIT_BASE, from));
+      const first = await burst(range(ADMITTED_BASE, from));
+      const again = await burst(range(ADMITTED_BASE, from));
+      results.push({ explicit, first, again });
+      log(
+        `round ${round + 1}: ${options.burst} messages at once — explicit ${fmt(explicit)}; ` +
+          `admitted, first write ${fmt(first)}; admitted again ${fmt(again)}`,
+      );
+    }
+    if (platform.refusals > 0) throw new Error(`${platform.refusals} messages were refused`);
+    const median = (pick: (r: (typeof results)[number]) => number) =>
+      results.map(pick).sort((a, b) => a - b)[Math.floor(results.length / 2)] ?? Number.NaN;
+    const ratio = (key: 'first' | 'again', of: 'elapsedMs' | 'p99Ms') =>
+      (median((r) => r[key][of]) / median((r) => r.explicit[of])).toFixed(2);
+    log(
+      `median of ${options.rounds} rounds, ${options.people} admitted people in the guild (goal ≤ 1.1× explicit): ` +
+        `burst time ×${ratio('again', 'elapsedMs')} again, ×${ratio('first', 'elapsedMs')} first write; ` +
+        `p99 ×${ratio('again', 'p99Ms')} again, ×${ratio('first', 'p99Ms')} first write`,
+    );
+  } finally {
+    await cleanup.run();
+  }
+}
+
+const fmt = (m: Measurement) =>
+  `${m.elapsedMs.toFixed(0)} ms (p50 ${m.p50Ms.toFixed(0)}, p99 ${m.p99Ms.toFixed(0)} ms)`;
