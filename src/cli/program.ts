@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { CliContext } from './cli-context';
 import { registerAgentsCommand } from './commands/agents-command';
 import { registerApplyCommand } from './commands/apply-command';
+import { registerAuditCommand } from './commands/audit-command';
 import { registerChatCommand } from './commands/chat-command';
 import { registerDbCommand } from './commands/db-command';
 import { registerDoctorCommand } from './commands/doctor-command';
@@ -47,5 +48,6 @@ export function buildProgram(context: CliContext): Command {
   registerSchemaCommand(program, context);
   registerHookCommand(program, context);
   registerMcpCommand(program, context);
+  registerAuditCommand(program, context);
   return program;
 }

@@ -8,6 +8,7 @@ import {
 } from '../model/audit/audit-event';
 import type { GitPushRecord } from '../model/git-gateway';
 import type { GuardrailDecision } from '../model/guardrail';
+import { mcpToolName } from '../model/mcp/mcp-call';
 import type { McpCallRecord } from '../model/mcp/mcp-call-record';
 import type { MemberRecord, RunRecord } from '../model/records';
 import type { Budget, Spent } from '../model/usage/budget';
@@ -41,16 +42,16 @@ export async function runActor(tx: StoreTx, runId: string): Promise<AuditActor> 
 const approvalSubject = (approval: Pick<ApprovalRecord, 'id' | 'action'>) =>
   `approval ${approval.id} (${approval.action})`;
 
-/** G4: an approval card posted for a run's action. */
+/** G4: an approval card posted for a run's action (by its agent, in its conversation's platform). */
 export const approvalAsked = (
   approval: ApprovalRecord,
-  agent: AuditActor,
-  where: AuditPlace,
+  agent: { id: string; name: string } | undefined,
+  where: AuditPlace | undefined,
 ): AuditEntry => ({
   kind: 'approval_asked',
-  actor: agent,
+  actor: agent === undefined ? SYSTEM_ACTOR : agentActor(agent),
   subject: approvalSubject(approval),
-  where,
+  where: where ?? 'system',
   detail: {
     runId: approval.runId,
     summary: approval.details.summary,
@@ -236,3 +237,28 @@ export const workspaceApplied = (
   where: 'cli',
   detail: { created: [...report.created], updated: [...report.updated] },
 });
+
+/** What `recordGuarded` needs of a guarded call: its run, agent, action classes and summary. */
+export interface GuardedCallFacts {
+  runId: string;
+  agent: { id: string; name: string; workspaceId: string };
+  actions: readonly string[];
+  summary: string;
+  mcp?: { server: string; tool: string };
+}
+
+/**
+ * G1, G2, E4, O4: a call the rules decided alone (`allow`, `deny`; a `granted` one by an earlier
+ * approval) is recorded in the transaction that decided it; an `ask` is recorded by its
+ * approval's events. Returns `decided`, for the caller to go on with.
+ */
+export async function recordGuarded<
+  D extends { decision: GuardrailDecision | 'granted'; reason: string } | null,
+>(tx: StoreTx, call: GuardedCallFacts, decided: D): Promise<D> {
+  if (decided === null || decided.decision === 'ask') return decided;
+  const tool = call.mcp === undefined ? {} : { tool: mcpToolName(call.mcp.server, call.mcp.tool) };
+  const facts = { actions: call.actions, summary: call.summary, ...tool };
+  const run = { runId: call.runId, agent: call.agent };
+  await tx.audit.append(call.agent.workspaceId, toolGuarded(run, facts, decided.decision, decided.reason));
+  return decided;
+}

@@ -51,3 +51,33 @@ export async function pruneAuditLog(
     deps.logger.info({ deleted, before: cutoff.toISOString() }, 'audit events past retention deleted');
   return deleted;
 }
+
+/** O4: how often the retention job runs in a process that runs turns. */
+export const AUDIT_RETENTION_EVERY_MS = 6 * 60 * 60 * 1000;
+
+/**
+ * O4: the retention job, now and then every `everyMs` (never two passes at once; a failed pass
+ * is logged and the next one tries again). Returns how to stop it, once a pass under way ends.
+ */
+export function startAuditRetention(
+  deps: { store: Store; clock: Clock; logger: Logger },
+  days: number,
+  everyMs = AUDIT_RETENTION_EVERY_MS,
+): () => Promise<void> {
+  let running: Promise<unknown> | null = null;
+  const pass = () => {
+    if (running !== null) return;
+    running = pruneAuditLog(deps, days)
+      .catch((error: unknown) => deps.logger.error({ err: error }, 'audit retention failed'))
+      .finally(() => {
+        running = null;
+      });
+  };
+  pass();
+  const timer = setInterval(pass, everyMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

@@ -33,7 +33,7 @@ export const AUDIT_KINDS = [
   'workspace_applied',
   // A routine created, changed, paused, resumed or deleted (the routines' own rules).
   'routine_changed',
-  // O5: a person signed in to the web console.
+  // A person signed in to the web console (the console's sign-in writes it).
   'console_signed_in',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
