@@ -34,6 +34,7 @@ const UP = [
   // what was true when it was written, and outlives the member, run or agent it names unchanged.
   `CREATE TABLE audit_events (
     id uuid NOT NULL DEFAULT gen_random_uuid(),
+    seq bigint GENERATED ALWAYS AS IDENTITY,
     workspace_id uuid NOT NULL,
     at timestamptz NOT NULL DEFAULT now(),
     kind text NOT NULL,
@@ -50,12 +51,14 @@ const UP = [
     CONSTRAINT ck_audit_events_place CHECK (place IN (${list(PLACES)})),
     CONSTRAINT ck_audit_events_detail CHECK (jsonb_typeof(detail) = 'object')
   )`,
-  // O4: the export's keyset (time, then id) and the retention job's range.
-  'CREATE INDEX ix_audit_events_workspace_at ON audit_events (workspace_id, at, id)',
+  // O4: the export's keyset (time, then the order of writing: the events of one transaction
+  // share its time) and the retention job's range.
+  'CREATE INDEX ix_audit_events_workspace_at ON audit_events (workspace_id, at, seq)',
   'CREATE INDEX ix_audit_events_at ON audit_events (at)',
   // A2, O4: a tenant session reads and appends its own workspace's rows, and has no UPDATE or
   // DELETE privilege at all: the database, not only the code, keeps the log append-only.
   'GRANT SELECT, INSERT ON audit_events TO summon_tenant',
+  'GRANT USAGE ON SEQUENCE audit_events_seq_seq TO summon_tenant',
   'ALTER TABLE audit_events ENABLE ROW LEVEL SECURITY',
   `CREATE POLICY tenant_isolation ON audit_events USING (workspace_id = ${CURRENT_WORKSPACE}) WITH CHECK (workspace_id = ${CURRENT_WORKSPACE})`,
   // O4: the system context owns the table (privileges do not bind an owner), so a trigger

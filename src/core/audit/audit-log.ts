@@ -14,7 +14,7 @@ export const DEFAULT_AUDIT_RETENTION_DAYS = 365;
 const DAY_MS = 86_400_000;
 
 /**
- * O4: a workspace's audit events, oldest first, read a page at a time (keyset on time and id,
+ * O4: a workspace's audit events, oldest first, read a page at a time (keyset on time and order,
  * each page its own short transaction under the workspace's row-level security, A2): an
  * export of a year holds one page in memory, never the year.
  */
@@ -25,7 +25,10 @@ export async function* auditEvents(
   pageSize = AUDIT_PAGE_SIZE,
 ): AsyncGenerator<AuditEventRecord> {
   const workspace = await store.transaction((tx) => tx.workspaces.findBySlug(workspaceSlug));
-  if (workspace === null) throw new NotFoundError(`There is no workspace "${workspaceSlug}".`);
+  if (workspace === null)
+    throw new NotFoundError(
+      `no workspace "${workspaceSlug}"; create it with \`summon workspace create ${workspaceSlug}\``,
+    );
   let after: AuditCursor | null = null;
   do {
     const cursor: AuditCursor | null = after;

@@ -13,7 +13,7 @@ export interface AuditPage {
 export interface AuditRepository {
   /** Records `entry` in this transaction: it commits with the change it records, or not at all. */
   append(workspaceId: string, entry: AuditEntry): Promise<void>;
-  /** Oldest first, at most `limit` events after `after` (keyset: no offset, no snapshot held). */
+  /** Oldest first, at most `limit` events after `after` (keyset on time and order written: no offset, no snapshot held). */
   page(
     workspaceId: string,
     filter: AuditFilter,

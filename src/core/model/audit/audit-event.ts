@@ -103,11 +103,12 @@ export interface AuditFilter {
   actor?: string;
 }
 
-/** O4: where a page of the log ends, to read the next one after it (keyset: time, then id). */
+/** O4: where a page of the log ends, to read the next one after it (keyset: time, then order written). */
 export interface AuditCursor {
   /** The row's time exactly as the database keeps it (microseconds), not rounded to a `Date`. */
   at: string;
-  id: string;
+  /** Its place in the order of writing (the events of one transaction share its time). */
+  seq: string;
 }
 
 export const SYSTEM_ACTOR: AuditActor = { kind: 'system', id: null, name: 'summon' };

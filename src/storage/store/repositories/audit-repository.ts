@@ -11,6 +11,8 @@ import { queryRecords } from '../query-records';
 
 interface EventRow {
   id: string;
+  /** Its place in the order of writing, as text (a bigint). */
+  seq_key: string;
   workspace_id: string;
   at: Date;
   /** The time as PostgreSQL keeps it (microseconds), for the next page's keyset. */
@@ -81,13 +83,13 @@ export const auditRepository = (manager: EntityManager): AuditRepository => ({
     if (filter.kind !== undefined) add((n) => `kind = $${n}`, filter.kind);
     if (filter.actor !== undefined) add((n) => `lower(actor_name) = lower($${n})`, filter.actor);
     if (after !== null) {
-      params.push(after.at, after.id);
-      where.push(`(at, id) > ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
+      params.push(after.at, after.seq);
+      where.push(`(at, seq) > ($${params.length - 1}::timestamptz, $${params.length}::bigint)`);
     }
     const rows = await queryRecords<EventRow>(
       manager,
-      `SELECT id, workspace_id, at, at::text AS at_key, kind, actor_kind, actor_id, actor_name, subject, place, detail
-         FROM audit_events WHERE ${where.join(' AND ')} ORDER BY at, id LIMIT $2`,
+      `SELECT id, seq::text AS seq_key, workspace_id, at, at::text AS at_key, kind, actor_kind, actor_id, actor_name, subject, place, detail
+         FROM audit_events WHERE ${where.join(' AND ')} ORDER BY at, seq LIMIT $2`,
       params,
     );
     const more = rows.length > size;
@@ -95,7 +97,7 @@ export const auditRepository = (manager: EntityManager): AuditRepository => ({
     const last = kept.at(-1);
     return {
       events: kept.map(toEvent),
-      next: more && last !== undefined ? { at: last.at_key, id: last.id } : null,
+      next: more && last !== undefined ? { at: last.at_key, seq: last.seq_key } : null,
     };
   },
   async deleteOlderThan(cutoff) {
