@@ -1,0 +1,116 @@
+import type { AuditKind } from '../../../src/core/model/audit/audit-event';
+import {
+  ENGINE_SETUPS,
+  type EngineHarness,
+  held,
+  openEngineHarness,
+  waitFor,
+} from '../../support/engine-harness';
+import { type Script, ScriptedRunner } from '../../support/scripted-runner';
+
+/** A turn that runs until it is stopped. */
+const untilStopped: Script = async function* (request) {
+  yield { type: 'text', delta: 'working' };
+  await new Promise<void>((resolve) =>
+    request.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
+};
+
+const [setup] = ENGINE_SETUPS;
+
+describe(`O4 the engine's recorded changes on ${setup.name}`, () => {
+  let h: EngineHarness;
+  let release = () => {};
+  afterEach(async () => {
+    release();
+    await h?.close();
+  });
+
+  const events = (kind: AuditKind) =>
+    h.read(async (tx) => (await tx.audit.page(h.local.workspace.id, { kind }, null, 100)).events);
+  const runId = async () => waitFor(async () => (await h.runs())[0]?.id ?? null);
+
+  it('G4, O4: an approval asked by the agent, decided by the member where they clicked, and another that expired', async () => {
+    const turn = held('pushed');
+    release = turn.release;
+    h = await openEngineHarness(setup, new ScriptedRunner({ engineer: turn.script }));
+    await h.type('@engineer push the fix');
+    await turn.started;
+    const details = { summary: 'push to acme/api main', lines: [] };
+    const approval = await h.engine.requestApproval({
+      runId: await runId(),
+      action: 'push_to_remote',
+      details,
+    });
+    const n = await waitFor(async () => {
+      const entry = h.thread(1).find((e) => e.kind === 'posted' && e.message.content.kind === 'approval');
+      return entry?.kind === 'posted' ? entry.cardNumber : null;
+    });
+    await h.type('/thread 1');
+    await h.type(`/approve ${n}`);
+    const lapsed = await h.engine.requestApproval({
+      runId: await runId(),
+      action: 'push_to_remote',
+      details,
+      ttlMs: 1,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await h.engine.expireApprovals()).toEqual([lapsed.id]);
+
+    expect(
+      (await events('approval_asked')).map((e) => [e.subject, e.actor.kind, e.actor.name, e.where]),
+    ).toEqual([
+      [`approval ${approval.id} (push_to_remote)`, 'agent', 'engineer', 'terminal'],
+      [`approval ${lapsed.id} (push_to_remote)`, 'agent', 'engineer', 'terminal'],
+    ]);
+    expect(
+      (await events('approval_decided')).map((e) => [e.subject, e.actor.name, e.where, e.detail.status]),
+    ).toEqual([
+      [`approval ${approval.id} (push_to_remote)`, 'you', 'terminal', 'approved'],
+      [`approval ${lapsed.id} (push_to_remote)`, 'summon', 'system', 'expired'],
+    ]);
+  });
+
+  it('P15, O4: a Stop is recorded with who stopped which turn, and where', async () => {
+    h = await openEngineHarness(setup, new ScriptedRunner({ engineer: untilStopped }));
+    await h.type('@engineer fix the login bug');
+    const id = await waitFor(async () => (await h.runs()).find((r) => r.status === 'running')?.id ?? null);
+    await h.type('/stop');
+    await h.settled(1);
+    expect(
+      (await events('turn_stopped')).map((e) => [e.subject, e.actor.name, e.where, e.detail.was]),
+    ).toEqual([[`run ${id}`, 'you', 'terminal', 'running']]);
+  });
+
+  it('O3, O4: a turn a used-up budget refuses at its start is recorded with the budget and what was spent', async () => {
+    h = await openEngineHarness(
+      setup,
+      new ScriptedRunner({ engineer: () => [{ type: 'final', text: 'done' }] }),
+    );
+    await h.type('@engineer first');
+    const [first] = await h.settled(1);
+    const ws = h.local.workspace.id;
+    await h.read(async (tx) => {
+      const usage = { inputTokens: 40, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 };
+      await tx.usage.addToRun(first?.id ?? 'no run', { model: 'claude-sonnet-4-6', usage, costUsd: 0.01 });
+    });
+    await h.store.transaction((tx) =>
+      tx.workspaces.setBudgets(ws, [
+        { scope: 'agent', target: 'engineer', per: 'day', unit: 'tokens', limit: 10 },
+      ]),
+    );
+    await h.type('@engineer second');
+    const runs = await h.settled(2);
+    const refused = runs.find((r) => r.id !== first?.id);
+    expect(refused?.status).toBe('failed');
+    expect(
+      (await events('budget_stopped')).map((e) => [
+        e.subject,
+        e.actor.kind,
+        e.where,
+        e.detail.limit,
+        e.detail.spentTokens,
+      ]),
+    ).toEqual([[`run ${refused?.id} of engineer`, 'system', 'terminal', 10, 42]]);
+  });
+});
