@@ -1,4 +1,6 @@
+import { createTurnTools } from '../../../src/app/turn-tools';
 import type { AuditKind } from '../../../src/core/model/audit/audit-event';
+import type { Runner, RunnerEvent, RunnerRequest } from '../../../src/core/ports/runner';
 import {
   ENGINE_SETUPS,
   type EngineHarness,
@@ -15,6 +17,20 @@ const untilStopped: Script = async function* (request) {
     request.signal.addEventListener('abort', () => resolve(), { once: true }),
   );
 };
+
+/** A runner whose commands run outside Summon: each is authorized first, as a CLI agent's hook does. */
+class AuthorizingRunner implements Runner {
+  constructor(private readonly commands: string[]) {}
+  async *run(request: RunnerRequest): AsyncIterable<RunnerEvent> {
+    for (const [index, command] of this.commands.entries()) {
+      await request.tools.authorize(
+        { callId: `cli-${index}`, name: 'Bash', input: { command } },
+        request.signal,
+      );
+    }
+    yield { type: 'final', text: 'done' };
+  }
+}
 
 const [setup] = ENGINE_SETUPS;
 
@@ -69,6 +85,34 @@ describe(`O4 the engine's recorded changes on ${setup.name}`, () => {
       [`approval ${approval.id} (push_to_remote)`, 'you', 'terminal', 'approved'],
       [`approval ${lapsed.id} (push_to_remote)`, 'summon', 'system', 'expired'],
     ]);
+  });
+
+  it('G1, G2, O4: a tool call the rules decide alone is recorded with its decision; an ungated one is not', async () => {
+    const commands = ['npm test', 'git commit -m fix', 'curl https://example.com'];
+    h = await openEngineHarness(
+      setup,
+      new AuthorizingRunner(commands),
+      {},
+      { tools: createTurnTools({}, {}) },
+    );
+    await h.read((tx) =>
+      tx.guardrails.upsert(h.local.workspace.id, {
+        scopeKind: 'space',
+        scopeId: h.local.space.id,
+        action: 'network',
+        decision: 'deny',
+      }),
+    );
+    await h.type('@engineer ship it');
+    await h.settled(1);
+    const guarded = await events('tool_guarded');
+    expect(guarded.map((e) => [e.actor.name, e.detail.decision, e.detail.actions, e.detail.summary])).toEqual(
+      [
+        ['engineer', 'allow', ['commit'], 'Bash: git commit -m fix'],
+        ['engineer', 'deny', ['network'], 'Bash: curl https://example.com'],
+      ],
+    );
+    expect(String(guarded[1]?.detail.reason)).toMatch(/network is denied/);
   });
 
   it('P15, O4: a Stop is recorded with who stopped which turn, and where', async () => {
