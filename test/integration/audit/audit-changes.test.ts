@@ -1,4 +1,5 @@
 import { httpPairingChannel } from '../../../src/adapters/relay-http/http-pairing-channel';
+import { FileSkillLibrary } from '../../../src/adapters/skill-sources/file-skill-library';
 import { FileWorkspaceDirectory } from '../../../src/adapters/workspace-directory/file-workspace-directory';
 import { recordMcpCall } from '../../../src/core/engine/tool-kit/record-mcp-call';
 import { PushGate } from '../../../src/core/git/push-gate';
@@ -8,6 +9,7 @@ import { silentLogger } from '../../../src/core/ports/logger';
 import type { RunApprovals } from '../../../src/core/ports/run-approvals';
 import { decodeOffer } from '../../../src/core/relays/relay-offer';
 import { completeOffer, createOffer } from '../../../src/core/relays/relay-pairing';
+import { verifyInstalledSkills } from '../../../src/core/skills/verify-installed';
 import { applyWorkspaceFile } from '../../../src/core/workspace/apply-workspace-file';
 import { parseWorkspaceFile } from '../../../src/core/workspace/parse-workspace-file';
 import type { SqlStore } from '../../../src/storage/store/sql-store';
@@ -167,6 +169,29 @@ describe.each(DATABASE_KINDS)(
       expect((await events('push_finished')).map((e) => [e.subject, e.detail.status])).toEqual([
         [`push ${allowed.push.id} to acme/api`, 'forwarded'],
       ]);
+    });
+
+    it('A6, O4: an installed skill whose folder is gone is refused at start, and the log says why', async () => {
+      const dir = await makeTempDir();
+      try {
+        const library = new FileSkillLibrary(dir.path);
+        const entry = {
+          source: 'acme/skills',
+          path: 'skills/deploy',
+          commit: 'a'.repeat(40),
+          contentHash: `sha256:${'0'.repeat(64)}`,
+          verdict: 'pass' as const,
+          checkedAt: '2026-11-01T00:00:00.000Z',
+        };
+        await library.writeLock('acme', { version: 1, skills: { deploy: entry } });
+        const refused = await verifyInstalledSkills({ store, library, logger: silentLogger });
+        expect(refused.map((r) => r.name)).toEqual(['deploy']);
+        expect(
+          (await events('skill_refused')).map((e) => [e.subject, e.actor.kind, e.where, e.detail.reasons]),
+        ).toEqual([['skill deploy', 'system', 'system', ['its folder is gone']]]);
+      } finally {
+        await dir.remove();
+      }
     });
 
     it('R1, O4: a pairing completed by the other relay is recorded, with the level it was given', async () => {
