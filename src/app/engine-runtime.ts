@@ -13,6 +13,7 @@ import { type DiscoveredModel, describeDiscovery, discoverModel } from '../adapt
 import { createRunnerResolver } from '../adapters/runners/runner-resolver';
 import type { ServeRole } from '../config/serve-role';
 import type { RunActivityBoard } from '../core/agents/run-activity-board';
+import { startAuditRetention } from '../core/audit/audit-log';
 import type { TurnToolKit } from '../core/engine/engine-deps';
 import { DEFAULT_TIMINGS, type EngineTimings } from '../core/engine/engine-timings';
 import type { RunJob } from '../core/engine/run-job';
@@ -113,6 +114,11 @@ export async function startEngine(
   });
   // G4: the git gateway posts its approval cards through this engine.
   runtime.engineApprovals.attach(engine);
+  // O4: audit events past SUMMON_AUDIT_RETENTION_DAYS go, where turns run.
+  const stopRetention =
+    role === 'web'
+      ? async () => {}
+      : startAuditRetention({ ...runtime, clock: systemClock }, config.auditRetentionDays);
   const relayInbound = createRelayInbound(runtime, platforms, backends);
   return {
     engine,
@@ -121,6 +127,7 @@ export async function startEngine(
     ...(model === undefined ? {} : { model }),
     close: async () => {
       runtime.engineApprovals.detach(engine);
+      await stopRetention();
       await engine.close();
       // E3: every MCP server process ends with the engine.
       await mcp?.close();

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { CliContext } from './cli-context';
 import { registerAgentsCommand } from './commands/agents-command';
 import { registerApplyCommand } from './commands/apply-command';
+import { registerAuditCommand } from './commands/audit-command';
 import { registerChatCommand } from './commands/chat-command';
 import { registerConsoleCommand } from './commands/console-command';
 import { registerDbCommand } from './commands/db-command';
@@ -49,5 +50,6 @@ export function buildProgram(context: CliContext): Command {
   registerHookCommand(program, context);
   registerMcpCommand(program, context);
   registerConsoleCommand(program, context);
+  registerAuditCommand(program, context);
   return program;
 }

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { type AuditConfig, parseAuditConfig } from './audit-config';
 import { gatewayUrlProblem } from './gateway-url';
 import { type McpConfig, parseMcpConfig } from './mcp-config';
 import { parseSecretKey } from './secret-key';
@@ -9,7 +10,7 @@ import { parseServeRole, type ServeRole } from './serve-role';
  * Everything Summon reads from the environment, in one place. With nothing set, Summon runs
  * on embedded defaults: PGlite under `./.summon/db`, an in-process queue, the terminal chat.
  */
-export interface Config {
+export interface Config extends AuditConfig {
   dataDir: string;
   /** PostgreSQL when set; embedded PGlite under `dataDir/db` otherwise. */
   databaseUrl: string | undefined;
@@ -110,9 +111,7 @@ export interface ModelConfig {
 }
 
 export const DEFAULT_OLLAMA_URL = 'http://127.0.0.1:11434';
-
 export const DEFAULT_MODEL = 'claude-sonnet-4-6';
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -138,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     signOfLifeMs: parseSignOfLife(env.SUMMON_SIGN_OF_LIFE_MS),
     outboxGiveUpMs: parseOutboxGiveUp(env.SUMMON_OUTBOX_GIVE_UP_HOURS),
     mcp: parseMcpConfig(env),
+    ...parseAuditConfig(env),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
     secretKey: parseSecretKey(env.SUMMON_SECRET_KEY),
     models: {

@@ -21,6 +21,7 @@ import { MemberTokens1796400300000 } from '../../migrations/1796400300000-Member
 import { McpOAuth1796400400000 } from '../../migrations/1796400400000-McpOAuth';
 import { AccessGroups1796400600000 } from '../../migrations/1796400600000-AccessGroups';
 import { MemberAccessVia1796500100000 } from '../../migrations/1796500100000-MemberAccessVia';
+import { AuditEvents1796500300000 } from '../../migrations/1796500300000-AuditEvents';
 import { ConsoleSessions1796500400000 } from '../../migrations/1796500400000-ConsoleSessions';
 
 /**
@@ -51,5 +52,6 @@ export const MIGRATIONS = [
   McpOAuth1796400400000,
   AccessGroups1796400600000,
   MemberAccessVia1796500100000,
+  AuditEvents1796500300000,
   ConsoleSessions1796500400000,
 ];

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { consoleSignedIn } from '../../core/audit/audit-entries';
 import { NotFoundError } from '../../core/errors';
 import type { MemberRecord, WorkspaceRecord } from '../../core/model/records';
 import type { Clock } from '../../core/ports/clock';
@@ -33,8 +34,8 @@ export class ConsoleSessions {
   async begin(member: MemberRecord, via: ConsoleSignInVia): Promise<{ token: string; expiresAt: Date }> {
     const token = randomToken();
     const expiresAt = new Date(this.deps.clock.now().getTime() + SESSION_TTL_MS);
-    await this.deps.store.inWorkspace(member.workspaceId, (tx) =>
-      tx.consoleSessions.insert(member.workspaceId, {
+    await this.deps.store.inWorkspace(member.workspaceId, async (tx) => {
+      await tx.consoleSessions.insert(member.workspaceId, {
         memberId: member.id,
         kind: 'session',
         tokenHash: hashToken(token),
@@ -42,8 +43,9 @@ export class ConsoleSessions {
         role: member.role,
         via,
         expiresAt,
-      }),
-    );
+      });
+      await tx.audit.append(member.workspaceId, consoleSignedIn(member, via)); // O4
+    });
     this.deps.logger.info({ memberId: member.id, via }, 'O5: console session began');
     return { token, expiresAt };
   }

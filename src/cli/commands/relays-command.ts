@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { httpPairingChannel } from '../../adapters/relay-http/http-pairing-channel';
 import { RelayHttpClient } from '../../adapters/relay-http/relay-http-client';
+import { relayChanged } from '../../core/audit/audit-entries';
 import { AppError } from '../../core/errors';
 import type { RelayLevel } from '../../core/model/relays/relay-level';
 import { systemClock } from '../../core/ports/clock';
@@ -159,7 +160,10 @@ function registerRevoke(relays: Command, context: CliContext): void {
           relayName: config.relayName ?? 'this relay',
           publicUrl: config.publicUrl,
         }).revoke(workspaceId, active.remoteName);
-        await store.inWorkspace(workspaceId, (tx) => tx.relays.revoke(active.id, systemClock.now()));
+        await store.inWorkspace(workspaceId, async (tx) => {
+          await tx.relays.revoke(active.id, systemClock.now());
+          await tx.audit.append(workspaceId, relayChanged('relay_revoked', active, { where: 'cli' })); // O4
+        });
         context.output.out(
           [
             `Revoked the pairing with relay ${active.remoteName}.`,

@@ -1,3 +1,4 @@
+import { pushDecided, pushFinished, runActor } from '../audit/audit-entries';
 import type { ApprovalRecord } from '../model/approvals/approval-record';
 import type { GitPushRecord, RefUpdate } from '../model/git-gateway';
 import type { RunRecord } from '../model/records';
@@ -108,13 +109,14 @@ export class PushGate {
 
   /** The push's end as the upstream answered it (recorded before the client learns it). */
   async finish(pushId: string, status: 'forwarded' | 'refused', reason?: string): Promise<void> {
-    await this.deps.store.transaction((tx) =>
-      tx.gitPushes.setStatus(pushId, {
+    await this.deps.store.transaction(async (tx) => {
+      const push = await tx.gitPushes.setStatus(pushId, {
         status,
         finishedAt: this.deps.clock.now(),
         ...(reason === undefined ? {} : { reason }),
-      }),
-    );
+      });
+      if (push !== null) await tx.audit.append(push.workspaceId, pushFinished(push)); // O4
+    });
   }
 
   private async ask(request: PushRequest, holder: PushHolder): Promise<PushVerdict> {
@@ -267,6 +269,7 @@ export class PushGate {
         updates: [...request.updates],
         ...fields,
       });
+      await tx.audit.append(run.workspaceId, pushDecided(push, await runActor(tx, run.id))); // O4
       if (fields.status === 'refused') {
         return (
           (await tx.gitPushes.setStatus(push.id, { status: 'refused', finishedAt: this.deps.clock.now() })) ??

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { memberActor, memberChanged } from '../audit/audit-entries';
 import { NotFoundError, ValidationError } from '../errors';
 import { MEMBER_ROLES, type MemberRole } from '../model/member';
 import type { BindablePlatform } from '../model/platform';
@@ -46,10 +47,17 @@ export async function issueInvite(
         slackUserId: null,
         discordUserId: null,
       });
+      await tx.audit.append(workspace.id, memberChanged('member_added', member, { where: 'cli' })); // O4
     } else if (request.role !== undefined && request.role !== member.role) {
       await tx.members.update(member.id, { role: request.role });
+      const from = member.role;
       member = { ...member, role: request.role };
+      await tx.audit.append(
+        workspace.id,
+        memberChanged('member_role_changed', member, { where: 'cli', from }),
+      ); // O4
     }
+    await tx.audit.append(workspace.id, memberChanged('member_invited', member, { where: 'cli' })); // O4
     await tx.memberInvites.insert(workspace.id, {
       memberId: member.id,
       codeHash: hashInviteCode(code),
@@ -94,5 +102,7 @@ export async function redeemInvite(
     member.id,
     request.platform === 'slack' ? { slackUserId: request.userId } : { discordUserId: request.userId },
   );
+  const linked = { actor: memberActor(member), where: request.platform, account: request.userId };
+  await tx.audit.append(invite.workspaceId, memberChanged('member_linked', member, linked)); // O4
   return { ok: true, nickname: member.nickname, role: member.role };
 }

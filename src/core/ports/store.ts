@@ -19,6 +19,7 @@ import type {
 import type { Budget } from '../model/usage/budget';
 import type { AccessGroupRepository } from './access-group-store';
 import type { ApprovalRepository } from './approval-store';
+import type { AuditRepository } from './audit-store';
 import type { ChannelCursorRepository } from './channel-cursor-store';
 import type { ConsoleSessionRepository } from './console-session-store';
 import type { ConversationRepository, MessageRepository, RunLaneRepository } from './conversation-store';
@@ -115,6 +116,8 @@ export interface StoreTx {
   readonly mcpOAuth: McpOAuthRepository;
   /** P24: the platform groups that admit people, and the role each gives (`access-group-store.ts`). */
   readonly accessGroups: AccessGroupRepository;
+  /** O4: the audit log, written in the transaction of the change it records (`audit-store.ts`). */
+  readonly audit: AuditRepository;
 }
 
 export interface WorkspaceRepository {

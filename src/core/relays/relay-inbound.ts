@@ -1,3 +1,4 @@
+import { relayChanged } from '../audit/audit-entries';
 import { recordAnswer } from '../engine/agent-tools';
 import type { RelayLevel } from '../model/relays/relay-level';
 import type {
@@ -66,9 +67,14 @@ export class RelayInbound {
 
   /** R1: revoked on the other side, so here too: every request of that pairing is refused from now on. */
   private async revoke(pairing: RelayPairingRecord): Promise<RevokeResponse> {
-    await this.deps.store.inWorkspace(pairing.workspaceId, (tx) =>
-      tx.relays.revoke(pairing.id, this.deps.clock.now()),
-    );
+    await this.deps.store.inWorkspace(pairing.workspaceId, async (tx) => {
+      await tx.relays.revoke(pairing.id, this.deps.clock.now());
+      const by = {
+        actor: { kind: 'relay' as const, id: null, name: pairing.remoteName },
+        where: 'relay' as const,
+      };
+      await tx.audit.append(pairing.workspaceId, relayChanged('relay_revoked', pairing, by)); // O4
+    });
     this.deps.logger.info(
       { relay: pairing.remoteName, pairing: pairing.id },
       'a paired relay revoked the pairing; revoked here too',

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { relayChanged } from '../audit/audit-entries';
 import type { RelayLevel } from '../model/relays/relay-level';
 import type { PairRequest } from '../model/relays/relay-protocol';
 import type { RelayPairingRecord } from '../model/relays/relay-records';
@@ -75,6 +76,12 @@ export async function completeOffer(
       remoteGrants: request.grants,
     });
     await acceptRelay(tx, offer.workspaceId, request.relay, offer.level);
+    const paired = {
+      actor: { kind: 'relay' as const, id: null, name: request.relay },
+      where: 'relay' as const,
+      level: offer.level,
+    };
+    await tx.audit.append(offer.workspaceId, relayChanged('relay_paired', pairing, paired)); // O4
     return { pairingId: pairing.id, relay: deps.relayName ?? 'this relay', grants: offer.level };
   });
 }
@@ -137,6 +144,10 @@ export async function acceptOffer(
   await deps.store.inWorkspace(workspaceId, async (tx) => {
     await tx.relays.completePairing(pairing.id, answer.value.pairingId, answer.value.grants);
     await acceptRelay(tx, workspaceId, offer.relay, grants);
+    await tx.audit.append(
+      workspaceId,
+      relayChanged('relay_paired', pairing, { where: 'cli', level: grants }),
+    ); // O4
   });
   return { ...pairing, remotePairingId: answer.value.pairingId, remoteGrants: answer.value.grants };
 }

@@ -1,3 +1,4 @@
+import { skillChanged } from '../audit/audit-entries';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { WorkspaceRecord } from '../model/records';
 import type { LockEntry, SkillSource } from '../model/skills/skill-lock';
@@ -15,6 +16,7 @@ import type { Store } from '../ports/store';
 import { skillContentHash } from './content-hash';
 import { REPO_PATTERN, skillPathIn, sourcePath } from './skill-lock';
 import { type CheckedSkill, checkSkill } from './skill-review';
+import { formatFinding } from './skill-verdict';
 
 export interface SkillInstallerDeps {
   store: Store;
@@ -136,6 +138,7 @@ export class SkillInstaller {
     await this.deps.store.inWorkspace(workspace.id, async (tx) => {
       const row = await tx.skills.findByName(workspace.id, name);
       if (row !== null) await tx.skills.remove(row.id);
+      await tx.audit.append(workspace.id, skillChanged('skill_removed', name, {})); // O4
       const { [name]: _removed, ...rest } = lock.skills;
       await this.deps.library.writeLock(slug, { ...lock, skills: rest });
       await this.deps.library.removeFiles(slug, name);
@@ -191,6 +194,15 @@ export class SkillInstaller {
           },
           'skill refused by the supply-chain check',
         );
+        const refused = {
+          source: source.repo,
+          commit: fetched.commit,
+          reasons: checked.verdict.reasons.map(formatFinding),
+        };
+        await this.deps.store.inWorkspace(
+          workspace.id,
+          (tx) => tx.audit.append(workspace.id, skillChanged('skill_refused', name, refused)), // O4
+        );
         return { status: 'refused', name, commit: fetched.commit, checked };
       }
       const entry: LockEntry = {
@@ -209,6 +221,8 @@ export class SkillInstaller {
         const fields = { description: skill.frontMatter.description, body: skill.body };
         if (row === null) await tx.skills.insert(workspace.id, { name, ...fields });
         else await tx.skills.update(row.id, fields);
+        const installed = { source: source.repo, commit: entry.commit };
+        await tx.audit.append(workspace.id, skillChanged('skill_installed', name, installed)); // O4
         const lock = await this.deps.library.readLock(workspace.slug);
         await this.deps.library.installFiles(workspace.slug, name, fetched.stagingDir);
         await this.deps.library.writeLock(workspace.slug, {

@@ -1,3 +1,5 @@
+import { skillChanged } from '../audit/audit-entries';
+import { SYSTEM_ACTOR } from '../model/audit/audit-event';
 import type { Logger } from '../ports/logger';
 import type { SkillLibrary } from '../ports/skill-sources';
 import type { Store } from '../ports/store';
@@ -39,6 +41,8 @@ export async function verifyInstalledSkills(deps: {
       await deps.store.inWorkspace(workspace.id, async (tx) => {
         const row = await tx.skills.findByName(workspace.id, name);
         if (row !== null) await tx.skills.remove(row.id);
+        const refused = { actor: SYSTEM_ACTOR, where: 'system' as const, reasons: [reason] };
+        await tx.audit.append(workspace.id, skillChanged('skill_refused', name, refused)); // O4
       });
       deps.logger.error(
         { workspace: workspace.slug, skill: name, reason, movedTo },

@@ -1,3 +1,4 @@
+import { memberChanged, workspaceApplied } from '../audit/audit-entries';
 import { ValidationError } from '../errors';
 import type { MemberRecord, SkillRecord, WorkspaceRecord } from '../model/records';
 import type { StoreTx } from '../ports/store';
@@ -8,7 +9,7 @@ import { applyGuardrails } from './apply-guardrails';
 import { applyMcpServers } from './apply-mcp-servers';
 import { applySpaces } from './apply-spaces';
 import { budgetOf, sameBudgets } from './budget-entries';
-import { type ChangeReport, changedFields, emptyReport } from './change-report';
+import { type ChangeReport, changedFields, emptyReport, hasChanges } from './change-report';
 import { checkReferences } from './check-references';
 import { ensureWorkspace } from './seed-workspace';
 import type { WorkspaceFile } from './workspace-file-schema';
@@ -50,6 +51,8 @@ export async function applyWorkspaceFile(
   await applySkillSources(directory, file, report);
   await applyBudgets(tx, workspace, file, report);
   await applyRelays(tx, workspace, file, report);
+  // O4: what the apply changed, in its transaction: a failed apply leaves no event.
+  if (hasChanges(report)) await tx.audit.append(workspace.id, workspaceApplied(workspace.slug, report));
   await writeWorkspaceFiles(tx, directory, workspace);
   return report;
 }
@@ -148,16 +151,24 @@ async function applyMembers(
     // P24: a person admitted by a group, now named in the file, is an explicit member (the entry wins).
     if (existing?.accessVia) Object.assign(patch, { accessVia: null, accessViaName: null });
     if (existing === null) {
-      await tx.members.insert(workspaceId, {
+      const added = await tx.members.insert(workspaceId, {
         nickname: entry.nickname,
         role: 'member',
         slackUserId: null,
         discordUserId: null,
         ...patch,
       });
+      await tx.audit.append(workspaceId, memberChanged('member_added', added, { where: 'cli' })); // O4
       report.created.push(`member ${entry.nickname}`);
     } else if (Object.keys(changedFields(existing, patch)).length > 0) {
       await tx.members.update(existing.id, changedFields(existing, patch));
+      if (patch.role !== undefined && patch.role !== existing.role) {
+        const change = { where: 'cli' as const, from: existing.role };
+        await tx.audit.append(
+          workspaceId,
+          memberChanged('member_role_changed', { ...existing, role: patch.role }, change),
+        ); // O4
+      }
       report.updated.push(`member ${entry.nickname}`);
     }
   }

@@ -5,6 +5,7 @@ import { queryRecords } from './query-records';
 import { accessGroupRepository } from './repositories/access-group-repository';
 import { agentRepository } from './repositories/agent-repository';
 import { approvalRepository } from './repositories/approval-repository';
+import { auditRepository } from './repositories/audit-repository';
 import { channelBindingRepository } from './repositories/channel-binding-repository';
 import { channelCursorRepository } from './repositories/channel-cursor-repository';
 import { consoleSessionRepository } from './repositories/console-session-repository';
@@ -84,6 +85,7 @@ const REPOSITORIES = {
   mcpServers: mcpServerRepository,
   mcpOAuth: mcpOAuthRepository,
   accessGroups: accessGroupRepository,
+  audit: auditRepository,
 } satisfies { [K in Exclude<keyof StoreTx, 'runs'>]: (manager: EntityManager) => StoreTx[K] };
 
 /** What each transaction holds: its entity manager and the repositories it has made so far. */

@@ -143,6 +143,11 @@ describe('O5, G4 the console’s approvals in Chromium', () => {
     await mo.getByText('Nothing is waiting for approval.').waitFor();
     // The chat card shows who decided, and where.
     await waitFor(async () => (card.text.includes('Approved by @ada in the console') ? card : null), 30_000);
+    // O4: the audit log says who decided, and that it was in the console.
+    const decided = await w.store.inWorkspace(w.workspace.id, (tx) =>
+      tx.audit.page(w.workspace.id, { kind: 'approval_decided' }, null, 10),
+    );
+    expect(decided.events.map((e) => [e.actor.name, e.where])).toEqual([['ada', 'console']]);
     // The push lands upstream, and the turn goes on.
     await waitFor(async () => w.slack.messages.some((m) => m.text === 'Pushed after approval.'), 60_000);
     const head = (await git(['--git-dir', bare, 'rev-parse', 'main'], home)).stdout.trim();

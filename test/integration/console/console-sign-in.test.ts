@@ -45,6 +45,18 @@ describe('O5 console sign-in', () => {
     expect(session?.csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
     for (const path of ['/console/approvals', '/console/usage', '/console/agents'])
       expect((await page(path, session?.cookie)).status).toBe(200);
+    // O4: the sign-in is in the audit log, with the session it began.
+    const audit = await w.store.inWorkspace(w.workspace.id, (tx) =>
+      tx.audit.page(w.workspace.id, { kind: 'console_signed_in' }, null, 10),
+    );
+    expect(audit.events).toEqual([
+      expect.objectContaining({
+        kind: 'console_signed_in',
+        where: 'console',
+        subject: 'member ada',
+        detail: { via: 'slack', role: 'approver' },
+      }),
+    ]);
   });
 
   it('O5 a forged state is refused before any code is exchanged', async () => {

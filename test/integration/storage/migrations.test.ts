@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ADAPTER_IDS } from '../../../src/core/model/agent';
+import { AUDIT_ACTOR_KINDS, AUDIT_KINDS, AUDIT_PLACES } from '../../../src/core/model/audit/audit-event';
 import { GIT_PUSH_STATUSES } from '../../../src/core/model/git-gateway';
 import {
   APPROVAL_STATUSES,
@@ -29,6 +30,7 @@ const TABLES = [
   'access_groups',
   'agents',
   'approvals',
+  'audit_events',
   'channel_bindings',
   'console_sessions',
   'conversations',
@@ -96,6 +98,9 @@ const VOCABULARIES: Record<string, readonly string[]> = {
   ck_mcp_calls_decision: MCP_CALL_DECISIONS,
   ck_mcp_calls_outcome: MCP_CALL_OUTCOMES,
   ck_access_groups_role: ACCESS_ROLES,
+  ck_audit_events_kind: AUDIT_KINDS,
+  ck_audit_events_actor_kind: AUDIT_ACTOR_KINDS,
+  ck_audit_events_place: AUDIT_PLACES,
 };
 
 /** The names of the migrations from `first` on, oldest first. */

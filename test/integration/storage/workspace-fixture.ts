@@ -298,6 +298,13 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
       sealedVerifier: `sealed-verifier-${slug}`,
       expiresAt: new Date(Date.now() + 60_000),
     });
+    // O4: an event of the audit log.
+    await tx.audit.append(ws, {
+      kind: 'member_added',
+      actor: { kind: 'operator', id: null, name: 'operator' },
+      subject: `member ${member.nickname}`,
+      where: 'cli',
+    });
     return {
       workspaceId: ws,
       memberId: member.id,

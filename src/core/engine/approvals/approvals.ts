@@ -1,7 +1,9 @@
+import { approvalAsked, approvalDecided, memberActor } from '../../audit/audit-entries';
 import { AppError, NotFoundError } from '../../errors';
 import { approvalExpiry, approvalOutcome, DEFAULT_APPROVAL_TTL_MS, decideApproval } from '../../guardrails';
 import type { ApprovalOutcome, ApprovalVerdict } from '../../model/approvals/approval';
 import type { ApprovalDetails, ApprovalRecord } from '../../model/approvals/approval-record';
+import { SYSTEM_ACTOR } from '../../model/audit/audit-event';
 import type { GuardrailAction } from '../../model/guardrail';
 import type { Platform } from '../../model/platform';
 import type { PlatformActor } from '../../ports/chat-engine';
@@ -44,6 +46,8 @@ export async function openApproval(
       expiresAt: approvalExpiry(now, request.ttlMs ?? DEFAULT_APPROVAL_TTL_MS),
       ...(request.subjectHash === undefined ? {} : { subjectHash: request.subjectHash }),
     });
+    // O4: the ask is recorded with the approval it opens.
+    await tx.audit.append(run.workspaceId, approvalAsked(approval, agent, conversation?.platform));
     return {
       approval,
       thread: conversation?.threadId ?? null,
@@ -138,6 +142,7 @@ export async function decide(
       // Someone else decided between our read and our write.
       return { ok: false as const, reason: 'This approval was decided a moment ago.', changed: null };
     }
+    await tx.audit.append(stored.workspaceId, approvalDecided(stored, memberActor(member), actor.via ?? actor.platform)); // O4
     const changed = await cardUpdate(tx, stored);
     // O5: a decision made in the web console says so on the chat card.
     if (actor.via === 'console' && changed.decidedBy !== null)
@@ -186,6 +191,8 @@ export async function expireApproval(
       decidedByMemberId: null,
       decidedAt: approval.expiresAt,
     });
+    if (stored !== null)
+      await tx.audit.append(stored.workspaceId, approvalDecided(stored, SYSTEM_ACTOR, 'system')); // O4
     return stored === null ? null : cardUpdate(tx, stored);
   });
   if (update === null) return false;
@@ -211,6 +218,7 @@ export async function withdrawApproval(
       decidedAt: deps.clock.now(),
     });
     if (stored === null) return null;
+    await tx.audit.append(stored.workspaceId, approvalDecided(stored, SYSTEM_ACTOR, 'system', line)); // O4
     const details = { ...stored.details, lines: [...stored.details.lines, line] };
     await tx.approvals.setDetails(stored.id, details);
     return cardUpdate(tx, { ...stored, details });

@@ -1,3 +1,4 @@
+import { turnStopped } from '../../audit/audit-entries';
 import { canApprove } from '../../model/member';
 import type { RunRecord } from '../../model/records';
 import type { PlatformActor } from '../../ports/chat-engine';
@@ -70,6 +71,7 @@ export async function stopRun(
     const taken = await stopUnheldRun(tx, deps, run, stoppedBySentence(by));
     const log = { runId, memberId: member.id, role: member.role };
     if (taken.stopped !== null) {
+      await tx.audit.append(run.workspaceId, turnStopped(run, member, actor.platform)); // O4
       deps.logger.info({ ...log, was: run.status }, 'turn stopped: no worker held it');
       return { ok: true, notify: false, stopped: taken.stopped, by };
     }
@@ -78,6 +80,7 @@ export async function stopRun(
     // A second click while the first is being carried out changes nothing.
     if (stopRequestOf(current) !== null) return { ok: true, notify: false, stopped: null, by };
     await tx.runs.update(run.id, { error: stoppedBySentence(by) });
+    await tx.audit.append(run.workspaceId, turnStopped(current, member, actor.platform)); // O4
     deps.logger.info(log, 'turn stop requested');
     return { ok: true, notify: true, stopped: null, by };
   });

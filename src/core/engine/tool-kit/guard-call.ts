@@ -1,3 +1,4 @@
+import { recordGuarded } from '../../audit/audit-entries';
 import { mcpApprovalDetails } from '../../guardrails/mcp-call-card';
 import { mcpSubjectHash, ruleSubjectOf } from '../../guardrails/mcp-call-subject';
 import type { GuardrailAction } from '../../model/guardrail';
@@ -48,8 +49,19 @@ export async function guardCall(
   const { agent, space, mcp } = call;
   if (call.approvalId !== undefined) return waitForApproval(deps, call, call.approvalId, signal);
   // E4: an MCP call is decided with its tool (rules narrowed to it, the read-only default).
-  const resolution = await deps.store.inWorkspace(agent.workspaceId, (tx) =>
-    resolveRunGuardrail(tx, agent, space, call.actions, mcp === undefined ? undefined : ruleSubjectOf(mcp)),
+  // O4: a decision of the rules alone is recorded as it is made.
+  const resolution = await deps.store.inWorkspace(agent.workspaceId, async (tx) =>
+    recordGuarded(
+      tx,
+      call,
+      await resolveRunGuardrail(
+        tx,
+        agent,
+        space,
+        call.actions,
+        mcp === undefined ? undefined : ruleSubjectOf(mcp),
+      ),
+    ),
   );
   const log = deps.logger.child({ component: 'tools', runId: call.runId });
   log.info({ actions: call.actions, decision: resolution.decision }, 'guardrail decision');
@@ -63,9 +75,15 @@ export async function guardCall(
   if (subjectHash !== undefined) {
     // E4: the same call was approved for this conversation: no card. (An explicit deny, or
     // a space turned to proposeOnly, was decided above and still holds.)
-    const grant = await deps.store.inWorkspace(agent.workspaceId, (tx) =>
-      conversationGrantFor(tx, call.runId, subjectHash),
-    );
+    const grant = await deps.store.inWorkspace(agent.workspaceId, async (tx) => {
+      const found = await conversationGrantFor(tx, call.runId, subjectHash);
+      await recordGuarded(
+        tx,
+        call,
+        found && { decision: 'granted', reason: 'approved for this conversation' },
+      ); // O4
+      return found;
+    });
     if (grant !== null) {
       log.info({ actions: call.actions }, 'allowed by a grant for this conversation');
       return { allowed: true, ...verdict('granted', grant.grantedByMemberId) };

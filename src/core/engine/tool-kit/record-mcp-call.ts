@@ -1,3 +1,4 @@
+import { mcpCalled, runActor } from '../../audit/audit-entries';
 import type { McpCallSubject } from '../../model/mcp/mcp-call';
 import { mcpToolName } from '../../model/mcp/mcp-call';
 import type { McpCallOutcome, McpCallRecord } from '../../model/mcp/mcp-call-record';
@@ -44,8 +45,8 @@ export async function recordMcpCall(
     Math.max(0, facts.durationMs) / 1000,
   );
   try {
-    return await deps.store.inWorkspace(facts.workspaceId, (tx) =>
-      tx.mcpCalls.insert(facts.workspaceId, {
+    return await deps.store.inWorkspace(facts.workspaceId, async (tx) => {
+      const record = await tx.mcpCalls.insert(facts.workspaceId, {
         runId: facts.runId,
         server: facts.call.server,
         tool,
@@ -54,8 +55,11 @@ export async function recordMcpCall(
         durationMs: Math.max(0, facts.durationMs),
         outcome: facts.outcome,
         at: deps.clock.now(),
-      }),
-    );
+      });
+      // O4: the call is in the audit log too, with its record.
+      await tx.audit.append(facts.workspaceId, mcpCalled(record, await runActor(tx, facts.runId)));
+      return record;
+    });
   } catch (error) {
     deps.logger.warn({ err: error, runId: facts.runId, tool }, 'MCP call not recorded');
     return null;

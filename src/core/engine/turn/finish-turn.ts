@@ -1,6 +1,7 @@
 // The end of a turn: its reply stored and shown (streamed, or posted whole), the run finished in
 // one transaction (the reply's ref, the checkpoint removed, steering leftovers queued), and the
 // note that started it redrawn (N9).
+import { budgetStopped } from '../../audit/audit-entries';
 import type { RunRecord } from '../../model/records';
 import { notifiesOnFinish } from '../../notes';
 import type { DeliveryError } from '../../outbox/delivery-error';
@@ -113,6 +114,13 @@ export async function finishRun(
         // T3: under the lane's lock, taken first: a run queued after the look waits for it in its
         // own job's claim; one queued before is this worker's to claim next, as is a leftover's.
         tx.runs.hasQueued(run.agentId, run.conversationId),
+        // O4: a turn a budget stopped (or refused) is in the audit log with the run's end.
+        result.ok || result.budget === undefined
+          ? undefined
+          : tx.audit.append(
+              run.workspaceId,
+              budgetStopped(run, context.agent, result.budget, context.conversation.platform),
+            ),
       ]);
       return { finished, leftovers, laneHasMore: hasQueued || leftovers.length > 0 };
     },
@@ -191,7 +199,12 @@ export async function refuseOverBudget(
   if (breach === null) return null;
   const message = budgetMessage(breach.budget, breach.spent, context.agent.name, 'start');
   log.info({ budget: breach.budget }, 'turn refused: budget used up');
-  const refused = await finishRun(deps, context, { ok: false, error: message, interrupted: false });
+  const refused = await finishRun(deps, context, {
+    ok: false,
+    error: message,
+    interrupted: false,
+    budget: breach,
+  });
   await refreshTriggerNote(deps, context, refused.run);
   await postSystemMessage(deps, context.conversation, message);
   return refused;
