@@ -13,7 +13,12 @@ export const FILE_LINES = 300;
 export const FUNCTION_LINES = 80;
 export const FOLDER_FILES = 20;
 /** Folders holding one kind of thing each, exempt from the folder size goal. */
-export const CATALOGS = new Set(['src/storage/entities', 'src/storage/store/repositories', 'src/core/ports']);
+export const CATALOGS = new Set([
+  'src/storage/entities',
+  'src/storage/store/repositories',
+  'src/core/ports',
+  'src/cli/commands',
+]);
 
 export const relativeToRoot = (file: string): string => path.relative(ROOT, file);
 export const lineCount = (file: string): number => readFileSync(file, 'utf8').split('\n').length - 1;

@@ -142,7 +142,10 @@ export async function decide(
       // Someone else decided between our read and our write.
       return { ok: false as const, reason: 'This approval was decided a moment ago.', changed: null };
     }
-    await tx.audit.append(stored.workspaceId, approvalDecided(stored, memberActor(member), actor.via ?? actor.platform)); // O4
+    await tx.audit.append(
+      stored.workspaceId,
+      approvalDecided(stored, memberActor(member), actor.via ?? actor.platform),
+    ); // O4
     const changed = await cardUpdate(tx, stored);
     // O5: a decision made in the web console says so on the chat card.
     if (actor.via === 'console' && changed.decidedBy !== null)
