@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { canReadAudit, type MemberRole } from '../../core/model/member';
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -17,6 +18,7 @@ export const CONSOLE_PAGES = [
   { path: '/console/approvals', label: 'Approvals' },
   { path: '/console/usage', label: 'Usage and budgets' },
   { path: '/console/agents', label: 'Agents and spaces' },
+  { path: '/console/audit', label: 'Audit log' },
 ] as const;
 
 const STYLE = `
@@ -41,10 +43,15 @@ export function layout(
   const nav =
     viewer === null
       ? ''
-      : `<nav aria-label="Console"><ul>${CONSOLE_PAGES.map(
-          (p) =>
-            `<li><a href="${p.path}"${p.path === page.path ? ' aria-current="page"' : ''}>${esc(p.label)}</a></li>`,
-        ).join('')}</ul></nav>
+      : `<nav aria-label="Console"><ul>${CONSOLE_PAGES.filter(
+          // O4: the audit log's page is in the navigation of the roles that may read it.
+          (p) => p.path !== '/console/audit' || canReadAudit(viewer.role as MemberRole),
+        )
+          .map(
+            (p) =>
+              `<li><a href="${p.path}"${p.path === page.path ? ' aria-current="page"' : ''}>${esc(p.label)}</a></li>`,
+          )
+          .join('')}</ul></nav>
 <p>@${esc(viewer.nickname)} (${esc(viewer.role)}) in ${esc(viewer.workspace)}</p>
 <form class="inline" method="post" action="/console/sign-out"><input type="hidden" name="csrf" value="${esc(viewer.csrf)}"><button type="submit">Sign out</button></form>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">

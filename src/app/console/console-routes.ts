@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { auditPage, streamAuditExport } from './audit-page';
 import { handleAction } from './console-actions';
 import { readCookies, SESSION_COOKIE } from './console-cookies';
 import type { ConsoleDeps } from './console-deps';
@@ -95,7 +96,10 @@ async function serve(
     return;
   }
   if (path === '/console/live') return streamLive(request, response, deps, token);
-  const page = PAGES[path];
+  const query = new URL(request.url ?? '/', 'http://console').searchParams;
+  if (path === '/console/audit/export') return streamAuditExport(response, deps, viewer, query);
+  const page =
+    path === '/console/audit' ? (d: ConsoleDeps, v: ConsoleViewer) => auditPage(d, v, query) : PAGES[path];
   if (page === undefined) {
     sendHtml(response, 404, sentencePage('Not found', `There is no console page at ${path}.`, true));
     return;

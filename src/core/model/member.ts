@@ -8,3 +8,6 @@ export const APPROVER_ROLES: readonly MemberRole[] = ['owner', 'admin', 'approve
 /** P8: a viewer can read but cannot start work. */
 export const canStartWork = (role: MemberRole): boolean => role !== 'viewer';
 export const canApprove = (role: MemberRole): boolean => APPROVER_ROLES.includes(role);
+
+/** O4, O5: who may read the audit log in the console (the CLI's `summon audit` is the operator's). */
+export const canReadAudit = (role: MemberRole): boolean => role === 'owner' || role === 'admin';
