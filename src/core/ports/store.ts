@@ -31,6 +31,7 @@ import type { MemberTokenRepository } from './member-token-store';
 import type { OutboxRepository } from './outbox-store';
 import type { QuestionRepository } from './question-store';
 import type { RelayRepository } from './relay-store';
+import type { RoutineRepository } from './routine-store';
 import type { RoutingReadRepository } from './routing-reads';
 import type { RunCheckpoints } from './run-checkpoints';
 import type { SteeringRepository } from './steering-store';
@@ -112,6 +113,8 @@ export interface StoreTx {
   readonly mcpOAuth: McpOAuthRepository;
   /** P24: the platform groups that admit people, and the role each gives (`access-group-store.ts`). */
   readonly accessGroups: AccessGroupRepository;
+  /** W1, W2: the spaces' routines (`routine-store.ts`). */
+  readonly routines: RoutineRepository;
 }
 
 export interface WorkspaceRepository {

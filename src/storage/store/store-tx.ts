@@ -24,6 +24,7 @@ import { platformBindingRepository } from './repositories/platform-binding-repos
 import { processedEventRepository } from './repositories/processed-event-repository';
 import { questionRepository } from './repositories/question-repository';
 import { relayRepository } from './repositories/relay-repository';
+import { routineRepository } from './repositories/routine-repository';
 import { routingReadRepository } from './repositories/routing-read-repository';
 import { runCheckpointRepository } from './repositories/run-checkpoint-repository';
 import { runLaneRepository } from './repositories/run-lane-repository';
@@ -82,6 +83,7 @@ const REPOSITORIES = {
   mcpServers: mcpServerRepository,
   mcpOAuth: mcpOAuthRepository,
   accessGroups: accessGroupRepository,
+  routines: routineRepository,
 } satisfies { [K in Exclude<keyof StoreTx, 'runs'>]: (manager: EntityManager) => StoreTx[K] };
 
 /** What each transaction holds: its entity manager and the repositories it has made so far. */

@@ -14,6 +14,7 @@ import { MEMBER_ROLES } from '../../../src/core/model/member';
 import { ACCESS_ROLES } from '../../../src/core/model/members/access-group';
 import { AUTHOR_KINDS, NOTE_FOLD_STATES } from '../../../src/core/model/message';
 import { BINDABLE_PLATFORMS, PLATFORMS } from '../../../src/core/model/platform';
+import { ROUTINE_ON_MISSED } from '../../../src/core/model/routines/routine';
 import { RUN_LIVENESS, RUN_STATUSES } from '../../../src/core/model/run';
 import { AUTONOMY_LEVELS, SPACE_MODES, WHILE_RUNNING } from '../../../src/core/model/space';
 import { STEERING_STATES } from '../../../src/core/model/steering';
@@ -56,6 +57,7 @@ const TABLES = [
   'relay_offers',
   'relay_pairings',
   'relay_settings',
+  'routines',
   'run_checkpoints',
   'run_steering',
   'runs',
@@ -95,6 +97,7 @@ const VOCABULARIES: Record<string, readonly string[]> = {
   ck_mcp_calls_decision: MCP_CALL_DECISIONS,
   ck_mcp_calls_outcome: MCP_CALL_OUTCOMES,
   ck_access_groups_role: ACCESS_ROLES,
+  ck_routines_on_missed: ROUTINE_ON_MISSED,
 };
 
 /** The names of the migrations from `first` on, oldest first. */

@@ -28,6 +28,8 @@ const TENANT_TABLES = [
   // E5: MCP servers' OAuth tokens and pending links.
   'mcp_oauth_tokens',
   'mcp_oauth_pending',
+  // W1: the spaces' routines.
+  'routines',
 ];
 
 const codeOf = async (promise: Promise<unknown>): Promise<string> => {
