@@ -21,6 +21,7 @@ import { MemberTokens1796400300000 } from '../../migrations/1796400300000-Member
 import { McpOAuth1796400400000 } from '../../migrations/1796400400000-McpOAuth';
 import { AccessGroups1796400600000 } from '../../migrations/1796400600000-AccessGroups';
 import { Routines1796500200000 } from '../../migrations/1796500200000-Routines';
+import { RoutineFirings1796500210000 } from '../../migrations/1796500210000-RoutineFirings';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -50,4 +51,5 @@ export const MIGRATIONS = [
   McpOAuth1796400400000,
   AccessGroups1796400600000,
   Routines1796500200000,
+  RoutineFirings1796500210000,
 ];

@@ -18,6 +18,8 @@ import { approvalState, expireDueApprovals, openApproval } from './approvals/app
 import type { EngineDeps, EngineSetup } from './engine-deps';
 import { recoverRuns } from './recovery/recover-runs';
 import { afterRouting, type RoutedMessage, receiveMessage, routeMessage } from './routing/receive-message';
+import { wakeRun } from './routing/wake-run';
+import type { RunJob } from './run-job';
 import { LaneWorker } from './turn/lane-worker';
 import { TurnWrites } from './turn/turn-writes';
 import { type ApprovalWait, awaitApproval } from './waits/await-approval';
@@ -141,6 +143,11 @@ export class TurnEngine implements ChatEngine {
    */
   recover(): ReturnType<typeof recoverRuns> {
     return recoverRuns(this.deps);
+  }
+
+  /** T6: wakes a stored queued run (a routine's firing): a free slot here, else the queue. */
+  wake(job: RunJob): Promise<void> {
+    return wakeRun(this.deps, job);
   }
 
   receive(message: InboundMessage): Promise<ReceiveOutcome> {

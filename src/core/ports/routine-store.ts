@@ -1,4 +1,5 @@
 import type { RoutineRecord, RoutineSpec } from '../model/routines/routine';
+import type { FiringHistoryEntry, FiringOutcome, RoutineFiring } from '../model/routines/routine-firing';
 
 /** W1: where a routine is stored: its space and agent by id, the spec's names checked. */
 export interface RoutineTarget {
@@ -7,7 +8,18 @@ export interface RoutineTarget {
   agentId: string;
 }
 
-/** W1, W2: a space's routines. */
+/** W2: a firing about to be claimed. */
+export interface NewFiring {
+  workspaceId: string;
+  routineId: string;
+  scheduledFor: Date;
+  firedAt: Date;
+  missed: readonly Date[];
+  outcome: FiringOutcome;
+  reason: string | null;
+}
+
+/** W1, W2: a space's routines and their firings. */
 export interface RoutineRepository {
   /** W1: one workspace's routines by space and name, in a system transaction too (apply, export). */
   listForWorkspace(workspaceId: string): Promise<RoutineRecord[]>;
@@ -15,4 +27,26 @@ export interface RoutineRepository {
   save(target: RoutineTarget, spec: RoutineSpec, nextDueAt: Date | null): Promise<RoutineRecord>;
   /** W1: deletes a routine by id (its history goes with it). */
   remove(routineId: string): Promise<void>;
+  /**
+   * W2 (system transaction): up to `limit` unpaused routines of every workspace due by `now`,
+   * locked until the transaction ends; rows another transaction holds are skipped, not waited for.
+   */
+  lockDue(now: Date, limit: number): Promise<RoutineRecord[]>;
+  /** W2 (system transaction): the earliest time any unpaused routine is due, or null. */
+  earliestDue(): Promise<Date | null>;
+  setNextDue(routineId: string, nextDueAt: Date | null): Promise<void>;
+  /** W2: claims the firing; null when one for that routine and time exists already (it fires once). */
+  claimFiring(firing: NewFiring): Promise<RoutineFiring | null>;
+  updateFiring(
+    firingId: string,
+    patch: { outcome: FiringOutcome; reason?: string | null; conversationId?: string; runId?: string },
+  ): Promise<void>;
+  /**
+   * W2 (system transaction): firings left `claimed` since before `before` (their process died
+   * before posting), re-leased to the caller by moving `fired_at` to `now`.
+   */
+  leaseStaleClaims(before: Date, now: Date, limit: number): Promise<RoutineFiring[]>;
+  findById(routineId: string): Promise<RoutineRecord | null>;
+  /** W2: a routine's newest firings first, with their runs' status and reply reference. */
+  history(routineId: string, limit: number): Promise<FiringHistoryEntry[]>;
 }

@@ -15,6 +15,7 @@ import { ACCESS_ROLES } from '../../../src/core/model/members/access-group';
 import { AUTHOR_KINDS, NOTE_FOLD_STATES } from '../../../src/core/model/message';
 import { BINDABLE_PLATFORMS, PLATFORMS } from '../../../src/core/model/platform';
 import { ROUTINE_ON_MISSED } from '../../../src/core/model/routines/routine';
+import { FIRING_OUTCOMES } from '../../../src/core/model/routines/routine-firing';
 import { RUN_LIVENESS, RUN_STATUSES } from '../../../src/core/model/run';
 import { AUTONOMY_LEVELS, SPACE_MODES, WHILE_RUNNING } from '../../../src/core/model/space';
 import { STEERING_STATES } from '../../../src/core/model/steering';
@@ -57,6 +58,7 @@ const TABLES = [
   'relay_offers',
   'relay_pairings',
   'relay_settings',
+  'routine_firings',
   'routines',
   'run_checkpoints',
   'run_steering',
@@ -98,6 +100,7 @@ const VOCABULARIES: Record<string, readonly string[]> = {
   ck_mcp_calls_outcome: MCP_CALL_OUTCOMES,
   ck_access_groups_role: ACCESS_ROLES,
   ck_routines_on_missed: ROUTINE_ON_MISSED,
+  ck_routine_firings_outcome: FIRING_OUTCOMES,
 };
 
 /** The names of the migrations from `first` on, oldest first. */

@@ -9,6 +9,7 @@ import type {
 import type { RoutineRepository } from '../../../core/ports/routine-store';
 import { isUuid } from '../ids';
 import { queryRecords } from '../query-records';
+import { firingRepository } from './routine-firing-repository';
 
 interface RoutineRow {
   id: string;
@@ -92,5 +93,34 @@ export const routineRepository = (manager: EntityManager): RoutineRepository => 
       if (!isUuid(routineId)) return;
       await queryRecords(manager, 'DELETE FROM routines WHERE id = $1', [routineId]);
     },
+    async findById(routineId) {
+      if (!isUuid(routineId)) return null;
+      return (await select('r.id = $1', [routineId]))[0] ?? null;
+    },
+    async lockDue(now, limit) {
+      // W2: SKIP LOCKED: two workers sweeping at once share the due routines, never wait on each other.
+      const rows = await queryRecords<{ id: string }>(
+        manager,
+        `SELECT id FROM routines WHERE NOT paused AND next_due_at <= $1
+          ORDER BY next_due_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        [now, limit],
+      );
+      if (rows.length === 0) return [];
+      return select('r.id = ANY($1::uuid[])', [rows.map((row) => row.id)]);
+    },
+    async earliestDue() {
+      const [row] = await queryRecords<{ due: Date | null }>(
+        manager,
+        'SELECT min(next_due_at) AS due FROM routines WHERE NOT paused',
+      );
+      return row?.due == null ? null : new Date(row.due);
+    },
+    async setNextDue(routineId, nextDueAt) {
+      await queryRecords(manager, 'UPDATE routines SET next_due_at = $2 WHERE id = $1', [
+        routineId,
+        nextDueAt,
+      ]);
+    },
+    ...firingRepository(manager),
   };
 };
