@@ -35,6 +35,8 @@ export interface RoutineRepository {
   /** W2 (system transaction): the earliest time any unpaused routine is due, or null. */
   earliestDue(): Promise<Date | null>;
   setNextDue(routineId: string, nextDueAt: Date | null): Promise<void>;
+  /** W5: pauses or resumes, with the time it is next due. */
+  setPaused(routineId: string, paused: boolean, nextDueAt: Date | null): Promise<void>;
   /** W2: claims the firing; null when one for that routine and time exists already (it fires once). */
   claimFiring(firing: NewFiring): Promise<RoutineFiring | null>;
   updateFiring(

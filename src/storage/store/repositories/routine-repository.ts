@@ -121,6 +121,13 @@ export const routineRepository = (manager: EntityManager): RoutineRepository => 
         nextDueAt,
       ]);
     },
+    async setPaused(routineId, paused, nextDueAt) {
+      await queryRecords(manager, 'UPDATE routines SET paused = $2, next_due_at = $3 WHERE id = $1', [
+        routineId,
+        paused,
+        nextDueAt,
+      ]);
+    },
     ...firingRepository(manager),
   };
 };
