@@ -15,6 +15,7 @@ import { createLogger } from './logger';
 import { handleMcpOAuthCallback } from './mcp-oauth-callback';
 import { createMcpEndpoint, McpChatSlot } from './mcp-runtime';
 import { handleOperations } from './operations-routes';
+import { routineWebhookRoute } from './routine-webhooks';
 import { openRuntime, type Runtime } from './runtime';
 import { verifySkillsAtStart } from './skills-runtime';
 
@@ -78,12 +79,25 @@ export async function startServer(
     const mcp = mcpChat === null ? null : createMcpEndpoint(runtime, mcpChat);
     // E5: where authorization servers send people back, on the web role.
     const mcpOAuth = config.role === 'worker' ? null : createMcpOAuth(runtime);
+    // W5: signed webhooks fire routines, where people's requests are served.
+    const hooks =
+      chat === null || config.role === 'worker'
+        ? null
+        : routineWebhookRoute({
+            store: runtime.store,
+            platforms: chat.platformPorts,
+            wake: (job) => chat.wake(job),
+            clock: systemClock,
+            logger: runtime.logger,
+            secretKey: config.secretKey,
+          });
     const http = createServer((request, response) => {
       if (gitGateway?.handle(request, response)) return;
       if (relayServer?.handle(request, response)) return;
       if (mcpOAuth !== null && handleMcpOAuthCallback(request, response, mcpOAuth, runtime.logger)) return;
       if (chat?.handleHttp(request, response)) return;
       if (mcp?.handle(request, response)) return;
+      if (hooks?.(request, response)) return;
       // /healthz, /readyz (database, migrations, queue) and /metrics (Prometheus).
       if (handleOperations(request, response, runtime, sandbox)) return;
       response.writeHead(404, { 'content-type': 'application/json' });

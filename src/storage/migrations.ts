@@ -22,6 +22,7 @@ import { McpOAuth1796400400000 } from '../../migrations/1796400400000-McpOAuth';
 import { AccessGroups1796400600000 } from '../../migrations/1796400600000-AccessGroups';
 import { Routines1796500200000 } from '../../migrations/1796500200000-Routines';
 import { RoutineFirings1796500210000 } from '../../migrations/1796500210000-RoutineFirings';
+import { RoutineWebhooks1796500220000 } from '../../migrations/1796500220000-RoutineWebhooks';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -52,4 +53,5 @@ export const MIGRATIONS = [
   AccessGroups1796400600000,
   Routines1796500200000,
   RoutineFirings1796500210000,
+  RoutineWebhooks1796500220000,
 ];

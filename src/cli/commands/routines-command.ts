@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { NotFoundError } from '../../core/errors';
+import { SecretBox } from '../../adapters/mcp-oauth/secret-box';
+import { webhookSecretContext } from '../../app/routine-webhooks';
+import { NotFoundError, ValidationError } from '../../core/errors';
 import type { Store } from '../../core/ports/store';
 import {
   changeRoutine,
@@ -8,6 +10,7 @@ import {
   listRoutines,
   type RoutineChange,
 } from '../../core/routines/routine-control';
+import { newWebhookSecret } from '../../core/routines/webhook-signature';
 import { type CliContext, withRuntime } from '../cli-context';
 import { formatTable } from '../format-table';
 
@@ -69,6 +72,42 @@ export function registerRoutinesCommand(program: Command, context: CliContext): 
   change('resume', 'resume a routine; its next time counts from now');
   change('run', 'fire a routine now, once, on a process that runs turns');
   change('delete', 'delete a routine and its history (a workspace file that lists it creates it again)');
+  routines
+    .command('secret')
+    .description("make a webhook routine's signing secret, printed once (a new one replaces the old)")
+    .argument('<space/routine>', 'the routine, as <space>/<routine>')
+    .option('-w, --workspace <slug>', 'workspace', 'default')
+    .action((ref: string, options: WorkspaceOption) =>
+      withRuntime(context, async ({ store, config }) => {
+        const key = config.secretKey;
+        if (key === undefined)
+          throw new ValidationError('webhook secrets are stored encrypted: set SUMMON_SECRET_KEY first', [
+            { path: 'SUMMON_SECRET_KEY', message: 'is not set (make one with `openssl rand -base64 32`)' },
+          ]);
+        const { secret, routine } = await inWorkspace(store, options.workspace, async (tx, id) => {
+          const found = await findRoutine(tx, id, ref);
+          if (found.trigger.kind !== 'webhook')
+            throw new ValidationError(`Routine ${found.space}/${found.name} is not a webhook routine`, [
+              { path: ref, message: 'has no `webhook: true` trigger' },
+            ]);
+          const made = newWebhookSecret();
+          // W5: stored sealed; only this output ever shows it.
+          await tx.routines.setWebhookSecret(
+            found.id,
+            new SecretBox(key).seal(made, webhookSecretContext(found.id)),
+          );
+          return { secret: made, routine: found };
+        });
+        context.output.out(
+          [
+            `Webhook secret of routine ${routine.space}/${routine.name} (shown once; a new one replaces it):`,
+            secret,
+            `POST ${config.publicUrl ?? 'http://<summon>'}/hooks/${options.workspace}/${routine.space}/${routine.name}`,
+            'with X-Summon-Timestamp, X-Summon-Delivery and X-Summon-Signature-256: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">',
+          ].join('\n'),
+        );
+      }),
+    );
 }
 
 async function inWorkspace<T>(

@@ -17,6 +17,8 @@ export interface NewFiring {
   missed: readonly Date[];
   outcome: FiringOutcome;
   reason: string | null;
+  /** W5: a webhook delivery's id (P6: de-duplicated per routine). */
+  deliveryId?: string;
 }
 
 /** W1, W2: a space's routines and their firings. */
@@ -37,7 +39,13 @@ export interface RoutineRepository {
   setNextDue(routineId: string, nextDueAt: Date | null): Promise<void>;
   /** W5: pauses or resumes, with the time it is next due. */
   setPaused(routineId: string, paused: boolean, nextDueAt: Date | null): Promise<void>;
-  /** W2: claims the firing; null when one for that routine and time exists already (it fires once). */
+  /** W5: the routine's sealed webhook secret, or null when none was made. */
+  webhookSecret(routineId: string): Promise<string | null>;
+  setWebhookSecret(routineId: string, sealed: string): Promise<void>;
+  /**
+   * W2, W5: claims the firing; null when one for that routine and time, or that delivery,
+   * exists already (it fires once).
+   */
   claimFiring(firing: NewFiring): Promise<RoutineFiring | null>;
   updateFiring(
     firingId: string,

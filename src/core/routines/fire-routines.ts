@@ -95,8 +95,13 @@ async function claimFiring(
   };
 }
 
-/** W2: a new conversation of the space, its first message the routine's prompt. */
-async function storeConversation(tx: StoreTx, routine: RoutineRecord, platform: Platform) {
+/** W2: a new conversation of the space, its first message the routine's prompt (or `text`). */
+export async function storeConversation(
+  tx: StoreTx,
+  routine: RoutineRecord,
+  platform: Platform,
+  text: string = routine.prompt,
+) {
   const conversation = await tx.conversations.insert(routine.workspaceId, {
     spaceId: routine.spaceId,
     platform,
@@ -110,7 +115,7 @@ async function storeConversation(tx: StoreTx, routine: RoutineRecord, platform: 
     authorKind: 'system',
     authorAgentId: null,
     authorMemberId: null,
-    text: routine.prompt,
+    text,
     mentions: { agents: [{ agentId: routine.agentId, name: routine.agent }], members: [] },
     platformMessageRef: null,
     note: null,

@@ -1,5 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { openRuntime } from '../../../src/app/runtime';
+import { loadConfig } from '../../../src/config/config';
+import { silentLogger } from '../../../src/core/ports/logger';
+import type { SqlStore } from '../../../src/storage/store/sql-store';
 import { runSummon } from '../../support/run-summon';
 import { makeTempDir } from '../../support/temp-dir';
 import { seedMigratedDataDir } from '../../support/test-database-templates';
@@ -13,11 +17,18 @@ spaces:
       - { name: status, agent: engineer, prompt: "Look", webhook: true }
 `;
 
+const KEY = Buffer.alloc(32, 7).toString('base64');
+
 /** W1, W5: `summon apply` with routines and `summon routines` on an embedded database. */
 describe('summon routines (embedded PGlite)', () => {
   let dataDir: Awaited<ReturnType<typeof makeTempDir>>;
   const summon = (...argv: string[]) =>
     runSummon(argv, { env: { SUMMON_DATA_DIR: dataDir.path, LOG_LEVEL: 'silent' }, cwd: dataDir.path });
+  const withKey = (...argv: string[]) =>
+    runSummon(argv, {
+      env: { SUMMON_DATA_DIR: dataDir.path, LOG_LEVEL: 'silent', SUMMON_SECRET_KEY: KEY },
+      cwd: dataDir.path,
+    });
   const write = async (name: string, text: string) => {
     const file = path.join(dataDir.path, name);
     await writeFile(file, text);
@@ -75,5 +86,35 @@ describe('summon routines (embedded PGlite)', () => {
     const missing = await summon('routines', 'delete', 'ops/status', '-w', 'acme');
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toMatch(/There is no routine "ops\/status" \(routines: ops\/nightly\)/);
+  });
+
+  it('W5 summon routines secret prints a webhook routine’s secret once and stores it sealed', async () => {
+    expect((await summon('apply', await write('ok.yaml', FILE))).code).toBe(0);
+    const noKey = await summon('routines', 'secret', 'ops/status', '-w', 'acme');
+    expect(noKey.code).not.toBe(0);
+    expect(noKey.stderr).toMatch(/set SUMMON_SECRET_KEY first/);
+    expect((await withKey('routines', 'secret', 'ops/nightly', '-w', 'acme')).stderr).toMatch(
+      /Routine ops\/nightly is not a webhook routine/,
+    );
+    const made = await withKey('routines', 'secret', 'ops/status', '-w', 'acme');
+    expect(made.code).toBe(0);
+    const secret = /^(whsec_[A-Za-z0-9_-]{43})$/m.exec(made.stdout)?.[1];
+    expect(secret).toBeDefined();
+    expect(made.stdout).toContain('/hooks/acme/ops/status');
+    // Shown once: another call makes another.
+    const again = await withKey('routines', 'secret', 'ops/status', '-w', 'acme');
+    expect(again.stdout).not.toContain(secret ?? '?');
+    const runtime = await openRuntime(loadConfig({ SUMMON_DATA_DIR: dataDir.path }), silentLogger);
+    try {
+      const rows = await (runtime.database.store as SqlStore).transaction((tx) =>
+        tx.query<{ webhook_secret: string | null }>(
+          `SELECT webhook_secret FROM routines WHERE name = 'status'`,
+        ),
+      );
+      expect(rows[0]?.webhook_secret).toMatch(/^v1\./);
+      expect(JSON.stringify(rows)).not.toContain('whsec_');
+    } finally {
+      await runtime.close();
+    }
   });
 });

@@ -37,16 +37,19 @@ const firingOf = (row: FiringRow): RoutineFiring => ({
   runId: row.run_id,
 });
 
-type FiringMethods = Pick<RoutineRepository, 'claimFiring' | 'updateFiring' | 'leaseStaleClaims' | 'history'>;
+type FiringMethods = Pick<
+  RoutineRepository,
+  'claimFiring' | 'updateFiring' | 'leaseStaleClaims' | 'history' | 'webhookSecret' | 'setWebhookSecret'
+>;
 
 /** W2, W3: a routine's firings: the unique (routine, scheduled time) key is the claim. */
 export const firingRepository = (manager: EntityManager): FiringMethods => ({
   async claimFiring(firing) {
     const [row] = await queryRecords<FiringRow>(
       manager,
-      `INSERT INTO routine_firings AS f (workspace_id, routine_id, scheduled_for, fired_at, missed, outcome, reason)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)
-       ON CONFLICT ON CONSTRAINT uq_routine_firings_time DO NOTHING
+      `INSERT INTO routine_firings AS f (workspace_id, routine_id, scheduled_for, fired_at, missed, outcome, reason, delivery_id)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8)
+       ON CONFLICT DO NOTHING
        RETURNING ${COLUMNS}`,
       [
         firing.workspaceId,
@@ -56,6 +59,7 @@ export const firingRepository = (manager: EntityManager): FiringMethods => ({
         JSON.stringify(firing.missed.map((at) => at.toISOString())),
         firing.outcome,
         firing.reason,
+        firing.deliveryId ?? null,
       ],
     );
     return row === undefined ? null : firingOf(row);
@@ -79,6 +83,18 @@ export const firingRepository = (manager: EntityManager): FiringMethods => ({
       [before, now, limit],
     );
     return rows.map(firingOf);
+  },
+  async webhookSecret(routineId) {
+    if (!isUuid(routineId)) return null;
+    const [row] = await queryRecords<{ webhook_secret: string | null }>(
+      manager,
+      'SELECT webhook_secret FROM routines WHERE id = $1',
+      [routineId],
+    );
+    return row?.webhook_secret ?? null;
+  },
+  async setWebhookSecret(routineId, sealed) {
+    await queryRecords(manager, 'UPDATE routines SET webhook_secret = $2 WHERE id = $1', [routineId, sealed]);
   },
   async history(routineId, limit) {
     if (!isUuid(routineId)) return [];
