@@ -1,5 +1,6 @@
 import type { RoutineRecord, RoutineSpec } from '../model/routines/routine';
 import type { FiringHistoryEntry, FiringOutcome, RoutineFiring } from '../model/routines/routine-firing';
+import type { Spent } from '../model/usage/budget';
 
 /** W1: where a routine is stored: its space and agent by id, the spec's names checked. */
 export interface RoutineTarget {
@@ -57,6 +58,8 @@ export interface RoutineRepository {
    */
   leaseStaleClaims(before: Date, now: Date, limit: number): Promise<RoutineFiring[]>;
   findById(routineId: string): Promise<RoutineRecord | null>;
+  /** W4, O3: what the runs this routine's firings started have spent since `since`. */
+  spentByRoutine(routineId: string, since: Date): Promise<Spent>;
   /** W2: a routine's newest firings first, with their runs' status and reply reference. */
   history(routineId: string, limit: number): Promise<FiringHistoryEntry[]>;
 }

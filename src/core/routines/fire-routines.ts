@@ -9,6 +9,7 @@ import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { Store, StoreTx } from '../ports/store';
 import { planFiring } from './plan-firing';
+import { routineBudgetRefusal } from './routine-budget';
 import { triggerInWords } from './routine-words';
 
 /** What firing routines needs: the store, the chat to post in, and the engine's wake-up. */
@@ -31,6 +32,11 @@ export interface ClaimedFiring {
   avatarUrl: string | null;
 }
 
+/** W4: the one message that says a routine's budget stopped its firings. */
+interface BudgetNotice {
+  notice: { platform: Platform; channelId: string; text: string };
+}
+
 /** W2: how many due routines one sweep transaction claims. */
 export const SWEEP_BATCH = 100;
 
@@ -46,7 +52,7 @@ export async function fireDueRoutines(deps: RoutineFiringDeps): Promise<number> 
   const { swept, claimed } = await deps.store.transaction(async (tx) => {
     const due = await tx.routines.lockDue(now, SWEEP_BATCH);
     const bindings = new Map<string, ChannelBindingRecord[]>();
-    const out: ClaimedFiring[] = [];
+    const out: (ClaimedFiring | BudgetNotice)[] = [];
     for (const routine of due) {
       if (!bindings.has(routine.workspaceId))
         bindings.set(routine.workspaceId, await tx.channelBindings.listForWorkspace(routine.workspaceId));
@@ -55,7 +61,9 @@ export async function fireDueRoutines(deps: RoutineFiringDeps): Promise<number> 
     }
     return { swept: due.length, claimed: out };
   });
-  await Promise.all(claimed.map((claim) => startFiring(deps, claim)));
+  await Promise.all(
+    claimed.map((claim) => ('notice' in claim ? postNotice(deps, claim.notice) : startFiring(deps, claim))),
+  );
   return swept;
 }
 
@@ -65,7 +73,7 @@ async function claimFiring(
   routine: RoutineRecord,
   bindings: readonly ChannelBindingRecord[],
   now: Date,
-): Promise<ClaimedFiring | null> {
+): Promise<ClaimedFiring | BudgetNotice | null> {
   const plan = planFiring(routine, routine.nextDueAt ?? now, now);
   await tx.routines.setNextDue(routine.id, plan.nextDueAt);
   const binding = bindings.find((b) => b.spaceId === routine.spaceId && deps.platforms.has(b.platform));
@@ -80,6 +88,14 @@ async function claimFiring(
     await tx.routines.claimFiring({ ...base, outcome: 'failed', reason });
     deps.logger.warn({ component: 'routines', routineId: routine.id }, `routine not fired: ${reason}`);
     return null;
+  }
+  const overBudget = await routineBudgetRefusal(tx, routine, now);
+  if (overBudget !== null) {
+    // W4: it does not fire, and says so once: not again while it stays over budget.
+    const [last] = await tx.routines.history(routine.id, 1);
+    await tx.routines.claimFiring({ ...base, outcome: 'over_budget', reason: overBudget });
+    if (last?.outcome === 'over_budget') return null;
+    return { notice: { platform: binding.platform, channelId: binding.channelId, text: overBudget } };
   }
   const firing = await tx.routines.claimFiring({ ...base, outcome: 'claimed', reason: null });
   if (firing === null) return null; // W2: already fired for that time.
@@ -168,5 +184,17 @@ export async function startFiring(deps: RoutineFiringDeps, claim: ClaimedFiring)
     await deps.store.inWorkspace(routine.workspaceId, (tx) =>
       tx.routines.updateFiring(firing.id, { outcome: 'failed', reason: `could not start: ${reason}` }),
     );
+  }
+}
+
+/** W4: a system message at the top of the routine's channel; a failed post is logged, not retried. */
+async function postNotice(deps: RoutineFiringDeps, notice: BudgetNotice['notice']): Promise<void> {
+  try {
+    await deps.platforms.get(notice.platform)?.startThread(notice.channelId, {
+      as: { kind: 'system' },
+      content: { kind: 'text', text: notice.text },
+    });
+  } catch (error) {
+    deps.logger.error({ component: 'routines', err: error }, 'routine budget notice could not be posted');
   }
 }

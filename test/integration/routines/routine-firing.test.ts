@@ -158,6 +158,42 @@ describe.each(QUEUE_MODES)('W2, T6 a routine fires as a turn on $name', (mode) =
     expect(stored.map((r) => r.nextDueAt)).toEqual([next, next]);
   });
 
+  it('W4 a used-up routine budget stops its firings and says so once in the channel', async () => {
+    const due = () => new Date(Date.now() - 1000);
+    const routine = await save(
+      { trigger: { kind: 'webhook' }, budget: { per: 'day', unit: 'tokens', limit: 1000 } },
+      due(),
+    );
+    const sweeper = scheduler();
+    await sweeper.wakeNow();
+    const [first] = await waitFor(async () => {
+      const found = await history(routine.id);
+      return found[0]?.runStatus === 'succeeded' ? found : null;
+    });
+    await h.read((tx) =>
+      tx.usage.addToRun(first?.runId ?? '', {
+        model: 'claude-sonnet-4-6',
+        usage: { inputTokens: 900, outputTokens: 200, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        costUsd: 0.01,
+      }),
+    );
+    const notices = () => h.standIn.messages.filter((m) => m.text.startsWith('Routine nightly did not fire'));
+    for (const _ of [1, 2]) {
+      await h.store.transaction((tx) => tx.routines.setNextDue(routine.id, due()));
+      await sweeper.wakeNow();
+    }
+    await waitFor(async () => notices().length === 1);
+    expect(notices()[0]?.text).toBe(
+      "Routine nightly did not fire: its budget of 1,000 tokens a day is used up (1,100 tokens today). It fires again after the budget resets at midnight UTC; to raise it, change the routine's `budget` in the workspace file and run `summon apply`.",
+    );
+    expect((await history(routine.id)).map((f) => f.outcome)).toEqual([
+      'over_budget',
+      'over_budget',
+      'started',
+    ]);
+    expect(await h.runs()).toHaveLength(1);
+  });
+
   it('W2 a paused routine does not fire', async () => {
     await save({ paused: true }, new Date(Date.now() - 1000));
     await scheduler().wakeNow();

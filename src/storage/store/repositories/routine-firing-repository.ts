@@ -39,7 +39,13 @@ const firingOf = (row: FiringRow): RoutineFiring => ({
 
 type FiringMethods = Pick<
   RoutineRepository,
-  'claimFiring' | 'updateFiring' | 'leaseStaleClaims' | 'history' | 'webhookSecret' | 'setWebhookSecret'
+  | 'claimFiring'
+  | 'updateFiring'
+  | 'leaseStaleClaims'
+  | 'history'
+  | 'webhookSecret'
+  | 'setWebhookSecret'
+  | 'spentByRoutine'
 >;
 
 /** W2, W3: a routine's firings: the unique (routine, scheduled time) key is the claim. */
@@ -95,6 +101,18 @@ export const firingRepository = (manager: EntityManager): FiringMethods => ({
   },
   async setWebhookSecret(routineId, sealed) {
     await queryRecords(manager, 'UPDATE routines SET webhook_secret = $2 WHERE id = $1', [routineId, sealed]);
+  },
+  async spentByRoutine(routineId, since) {
+    if (!isUuid(routineId)) return { tokens: 0, usd: 0 };
+    const [row] = await queryRecords<{ tokens: string; usd: string }>(
+      manager,
+      `SELECT coalesce(sum(r.input_tokens + r.output_tokens + r.cache_read_tokens + r.cache_write_tokens), 0)::text AS tokens,
+              coalesce(sum(r.cost_usd), 0)::text AS usd
+         FROM routine_firings f JOIN runs r ON r.id = f.run_id
+        WHERE f.routine_id = $1 AND coalesce(r.started_at, r.created_at) >= $2`,
+      [routineId, since],
+    );
+    return { tokens: Number(row?.tokens ?? 0), usd: Number(row?.usd ?? 0) };
   },
   async history(routineId, limit) {
     if (!isUuid(routineId)) return [];
