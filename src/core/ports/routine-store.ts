@@ -58,6 +58,8 @@ export interface RoutineRepository {
    */
   leaseStaleClaims(before: Date, now: Date, limit: number): Promise<RoutineFiring[]>;
   findById(routineId: string): Promise<RoutineRecord | null>;
+  /** W4: the routine whose firing started this run, or null for any other run. */
+  ofRun(runId: string): Promise<{ space: string; name: string } | null>;
   /** W4, O3: what the runs this routine's firings started have spent since `since`. */
   spentByRoutine(routineId: string, since: Date): Promise<Spent>;
   /** W2: a routine's newest firings first, with their runs' status and reply reference. */

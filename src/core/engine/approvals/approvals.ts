@@ -36,10 +36,22 @@ export async function openApproval(
     if (run === null) throw new NotFoundError(`no run ${request.runId}`);
     const conversation = await tx.conversations.findById(run.conversationId);
     const agent = (await tx.agents.list(run.workspaceId)).find((a) => a.id === run.agentId);
+    // W4: a routine's turn asks a person like any other; its card names the routine and its maker.
+    const routine = await tx.routines.ofRun(run.id);
+    const details =
+      routine === null
+        ? request.details
+        : {
+            ...request.details,
+            lines: [
+              ...request.details.lines,
+              `Asked in routine ${routine.space}/${routine.name} (declared in the workspace file); it waits for a person.`,
+            ],
+          };
     const approval = await tx.approvals.insert(run.workspaceId, {
       runId: run.id,
       action: request.action,
-      details: request.details,
+      details,
       requestedAt: now,
       expiresAt: approvalExpiry(now, request.ttlMs ?? DEFAULT_APPROVAL_TTL_MS),
       ...(request.subjectHash === undefined ? {} : { subjectHash: request.subjectHash }),

@@ -46,6 +46,7 @@ type FiringMethods = Pick<
   | 'webhookSecret'
   | 'setWebhookSecret'
   | 'spentByRoutine'
+  | 'ofRun'
 >;
 
 /** W2, W3: a routine's firings: the unique (routine, scheduled time) key is the claim. */
@@ -101,6 +102,17 @@ export const firingRepository = (manager: EntityManager): FiringMethods => ({
   },
   async setWebhookSecret(routineId, sealed) {
     await queryRecords(manager, 'UPDATE routines SET webhook_secret = $2 WHERE id = $1', [routineId, sealed]);
+  },
+  async ofRun(runId) {
+    if (!isUuid(runId)) return null;
+    const [row] = await queryRecords<{ space: string; name: string }>(
+      manager,
+      `SELECT s.name AS space, r.name FROM routine_firings f
+         JOIN routines r ON r.id = f.routine_id JOIN spaces s ON s.id = r.space_id
+        WHERE f.run_id = $1`,
+      [runId],
+    );
+    return row ?? null;
   },
   async spentByRoutine(routineId, since) {
     if (!isUuid(routineId)) return { tokens: 0, usd: 0 };
