@@ -10,6 +10,7 @@ import { runMcpBench } from './mcp/mcp-bench';
 import { parseAnatomyOptions, runAnatomyBench } from './realpath/anatomy-bench';
 import { runRealPathBench } from './realpath/realpath-bench';
 import { parseRealPathOptions, REAL_PATH_USAGE } from './realpath/realpath-options';
+import { runRoutinesBench } from './routines/routines-bench';
 import { parseCalls, runSandboxBench } from './sandbox/sandbox-bench';
 import { runStatementsBench } from './statements/statements-bench';
 import { runTurnsBench } from './turns/turns-bench';
@@ -23,7 +24,7 @@ import { parseWorkersOptions, runWorkersBench } from './workers/workers-bench';
  * HTTP) beside a bare Bolt bot, `anatomy` what one such reply costs (Slack calls, model
  * requests, commits, CPU); `instant --in-process` and `turns --in-process` the engine alone
  * (diagnostics; `turns --in-process` also T1's pending approvals); `ingest` T4's acks; `workers`
- * one worker process vs two (T5); `cost` what a long tool turn costs with the prompt cache (A14); `statements` what one turn costs the database; `npm run bench -- sandbox [calls]` the sandbox's
+ * one worker process vs two (T5); `cost` what a long tool turn costs with the prompt cache (A14); `statements` what one turn costs the database; `routines [count]` routines due at one moment on two schedulers: each fires once, and scheduled time → turn start beside an in-process timer (W2); `npm run bench -- sandbox [calls]` the sandbox's
  * cost per `bash` call (X1–X3; needs no database); `mcp [calls]` the latency Summon adds to a
  * gated, allowed MCP call on a stdio server (E2–E4; PGlite, no service). Ctrl-C
  * stops starting new messages, lets those in flight finish and still removes every database
@@ -87,6 +88,12 @@ async function main(argv: readonly string[]): Promise<void> {
     const endpoints = readEndpoints();
     await preflight(endpoints);
     await runAccessBench(parseAccessOptions(argv.slice(1)), endpoints, (line) => console.log(line));
+    return;
+  }
+  if (argv[0] === 'routines') {
+    const endpoints = readEndpoints();
+    await preflight(endpoints);
+    await runRoutinesBench(Number(argv[1] ?? 1000), endpoints, (line) => console.log(line));
     return;
   }
   if (argv[0] === 'statements') {

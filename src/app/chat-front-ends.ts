@@ -3,6 +3,7 @@ import { DiscordFrontEnd } from '../bots/discord';
 import { SlackFrontEnd } from '../bots/slack/slack-front-end';
 import type { ServeRole } from '../config/serve-role';
 import { RunActivityBoard } from '../core/agents/run-activity-board';
+import type { RunJob } from '../core/engine/run-job';
 import type { Platform } from '../core/model/platform';
 import type { ChatEngine, InboxChatEngine } from '../core/ports/chat-engine';
 import type { ChatPlatform } from '../core/ports/chat-platform';
@@ -26,6 +27,8 @@ export interface ChatFrontEnds {
   platformPorts: ReadonlyMap<Platform, ChatPlatform>;
   /** E6, T1: the engine's wait signals: `/mcp` waits for a run's end on them. */
   signals: WaitSignals;
+  /** W5, T6: wakes a stored queued run (a webhook routine's firing). */
+  wake(job: RunJob): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -91,6 +94,7 @@ export async function startChatFrontEnds(
     engine: engine.engine,
     platformPorts: new Map(started.map((f) => [f.platform.platform, f.platform])),
     signals: engine.signals,
+    wake: (job) => engine.engine.wake(job),
     handleHttp: (request, response) =>
       role !== 'worker' && started.some((f) => f.handleHttp?.(request, response) === true),
     close: async () => {

@@ -27,6 +27,7 @@ import type { RunWorkspace } from '../core/ports/run-workspace';
 import type { RunnerResolver } from '../core/ports/runner';
 import type { WaitSignals } from '../core/ports/wait-signals';
 import { RelayInbound } from '../core/relays/relay-inbound';
+import { RoutineScheduler } from '../core/routines/routine-scheduler';
 import { InProcessWaitSignals } from '../core/waits/in-process-wait-signals';
 import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limiter';
 import { createEgressProxies } from './egress-runtime';
@@ -112,6 +113,18 @@ export async function startEngine(
     waitingTurns: () => engine.slotStats().suspended,
     activeTurns: () => engine.slotStats().active,
   });
+  // W2, T6: a process that runs turns fires routines at their times (once across all of them).
+  const routines =
+    role === 'web'
+      ? null
+      : new RoutineScheduler({
+          store: runtime.store,
+          platforms,
+          clock: systemClock,
+          logger: runtime.logger.child({ component: 'routines' }),
+          wake: (job) => engine.wake(job),
+        });
+  routines?.start();
   // G4: the git gateway posts its approval cards through this engine.
   runtime.engineApprovals.attach(engine);
   // O4: audit events past SUMMON_AUDIT_RETENTION_DAYS go, where turns run.
@@ -126,6 +139,7 @@ export async function startEngine(
     signals: waits,
     ...(model === undefined ? {} : { model }),
     close: async () => {
+      await routines?.close();
       runtime.engineApprovals.detach(engine);
       await stopRetention();
       await engine.close();

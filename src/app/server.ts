@@ -18,6 +18,7 @@ import { createLogger } from './logger';
 import { handleMcpOAuthCallback } from './mcp-oauth-callback';
 import { createMcpEndpoint, McpChatSlot } from './mcp-runtime';
 import { handleOperations } from './operations-routes';
+import { routineWebhookRoute } from './routine-webhooks';
 import { openRuntime, type Runtime } from './runtime';
 import { verifySkillsAtStart } from './skills-runtime';
 
@@ -84,6 +85,18 @@ export async function startServer(
     const mcpOAuth = config.role === 'worker' ? null : createMcpOAuth(runtime);
     // O5: the web console at /console, where people's requests are served.
     const webConsole = mcpChat === null ? null : createConsole(runtime, mcpChat, consoleConfig);
+    // W5: signed webhooks fire routines, where people's requests are served.
+    const hooks =
+      chat === null || config.role === 'worker'
+        ? null
+        : routineWebhookRoute({
+            store: runtime.store,
+            platforms: chat.platformPorts,
+            wake: (job) => chat.wake(job),
+            clock: systemClock,
+            logger: runtime.logger,
+            secretKey: config.secretKey,
+          });
     const http = createServer((request, response) => {
       if (gitGateway?.handle(request, response)) return;
       if (relayServer?.handle(request, response)) return;
@@ -91,6 +104,7 @@ export async function startServer(
       if (chat?.handleHttp(request, response)) return;
       if (mcp?.handle(request, response)) return;
       if (webConsole !== null && handleConsole(request, response, webConsole)) return;
+      if (hooks?.(request, response)) return;
       // /healthz, /readyz (database, migrations, queue) and /metrics (Prometheus).
       if (handleOperations(request, response, runtime, sandbox)) return;
       response.writeHead(404, { 'content-type': 'application/json' });

@@ -14,6 +14,7 @@ import { registerHookCommand } from './commands/hook-command';
 import { registerMcpCommand } from './commands/mcp-command';
 import { registerMembersCommand } from './commands/members-command';
 import { registerRelaysCommand } from './commands/relays-command';
+import { registerRoutinesCommand } from './commands/routines-command';
 import { registerSchemaCommand } from './commands/schema-command';
 import { registerSkillsCommand } from './commands/skills-command';
 import { registerStartCommand } from './commands/start-command';
@@ -46,6 +47,7 @@ export function buildProgram(context: CliContext): Command {
   registerGatewayCommand(program, context);
   registerMembersCommand(program, context);
   registerRelaysCommand(program, context);
+  registerRoutinesCommand(program, context);
   registerSchemaCommand(program, context);
   registerHookCommand(program, context);
   registerMcpCommand(program, context);

@@ -21,6 +21,9 @@ import { MemberTokens1796400300000 } from '../../migrations/1796400300000-Member
 import { McpOAuth1796400400000 } from '../../migrations/1796400400000-McpOAuth';
 import { AccessGroups1796400600000 } from '../../migrations/1796400600000-AccessGroups';
 import { MemberAccessVia1796500100000 } from '../../migrations/1796500100000-MemberAccessVia';
+import { Routines1796500200000 } from '../../migrations/1796500200000-Routines';
+import { RoutineFirings1796500210000 } from '../../migrations/1796500210000-RoutineFirings';
+import { RoutineWebhooks1796500220000 } from '../../migrations/1796500220000-RoutineWebhooks';
 import { AuditEvents1796500300000 } from '../../migrations/1796500300000-AuditEvents';
 import { ConsoleSessions1796500400000 } from '../../migrations/1796500400000-ConsoleSessions';
 
@@ -52,6 +55,9 @@ export const MIGRATIONS = [
   McpOAuth1796400400000,
   AccessGroups1796400600000,
   MemberAccessVia1796500100000,
+  Routines1796500200000,
+  RoutineFirings1796500210000,
+  RoutineWebhooks1796500220000,
   AuditEvents1796500300000,
   ConsoleSessions1796500400000,
 ];

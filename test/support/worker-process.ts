@@ -37,6 +37,7 @@ import type {
 } from '../../src/core/ports/chat-platform';
 import type { Logger } from '../../src/core/ports/logger';
 import type { Runner } from '../../src/core/ports/runner';
+import { RoutineScheduler } from '../../src/core/routines/routine-scheduler';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
 import { openDatabase } from '../../src/storage/database';
 import { checkpointTools } from './checkpoint-tools';
@@ -178,6 +179,16 @@ async function main(): Promise<void> {
   });
   // One turn at a time unless told: what else is accepted waits in Redis while this worker is busy.
   await engine.start({ concurrency: Number(process.env.WORKER_CONCURRENCY ?? '1') });
+  // W2: with WORKER_ROUTINES=1 this worker also fires routines, as `startEngine` wires it.
+  if (process.env.WORKER_ROUTINES === '1')
+    new RoutineScheduler({
+      store: database.store,
+      platforms: new Map([['terminal', platform]]),
+      clock: { now: () => new Date() },
+      logger,
+      wake: (job) => engine.wake(job),
+      sweepMs: 100,
+    }).start();
   platform.onReceive = (message) => {
     engine.receive(message).then(
       (outcome) => say(`RECEIVED ${JSON.stringify(outcome)}`),

@@ -5,6 +5,7 @@ import { canStartWork, type MemberRole } from '../model/member';
 import type { MemberRecord, WorkspaceRecord } from '../model/records';
 import type { CommandContext, CommandService } from '../ports/command-service';
 import type { Store, StoreTx } from '../ports/store';
+import { routinesCommand } from './routine-commands';
 
 export type { CommandContext };
 
@@ -21,6 +22,7 @@ export const SUMMON_HELP = [
   '• `link-account <code>`: link your account with the code an admin gave you',
   '• `token`: a personal token for Summon’s MCP endpoint (in a direct message with the bot)',
   '• `dedicated on|off`: whether every message here is answered, without a mention (owners and admins)',
+  '• `routines`: this space’s routines, next time and last result; `routines pause|resume|run|delete <name>` (owners, admins, approvers)',
   '• `while-running steer|queue`: whether a message sent while an agent works joins its turn or waits for the next one (owners and admins)',
 ].join('\n');
 
@@ -57,6 +59,8 @@ export class SummonCommands implements CommandService {
         return this.asMember(ctx, (tx, scope) => this.status(tx, scope));
       case 'token':
         return this.token(ctx);
+      case 'routines':
+        return this.asMember(ctx, (tx, scope) => routinesCommand(tx, scope, args, ctx));
       default:
         return `Unknown command \`${verb}\`. ${SUMMON_HELP}`;
     }

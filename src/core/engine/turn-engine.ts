@@ -14,10 +14,13 @@ import type { InboxDecoder } from '../ports/inbox-decoder';
 import type { WaitSignals } from '../ports/wait-signals';
 import { InProcessWaitSignals } from '../waits/in-process-wait-signals';
 import { actOnCard } from './actions/card-actions';
-import { approvalState, expireDueApprovals, openApproval } from './approvals/approvals';
+import { expireDueApprovals } from './approvals/approval-endings';
+import { approvalState, openApproval } from './approvals/approvals';
 import type { EngineDeps, EngineSetup } from './engine-deps';
 import { recoverRuns } from './recovery/recover-runs';
 import { afterRouting, type RoutedMessage, receiveMessage, routeMessage } from './routing/receive-message';
+import { wakeRun } from './routing/wake-run';
+import type { RunJob } from './run-job';
 import { LaneWorker } from './turn/lane-worker';
 import { TurnWrites } from './turn/turn-writes';
 import { type ApprovalWait, awaitApproval } from './waits/await-approval';
@@ -142,6 +145,11 @@ export class TurnEngine implements ChatEngine {
    */
   recover(): ReturnType<typeof recoverRuns> {
     return recoverRuns(this.deps);
+  }
+
+  /** T6: wakes a stored queued run (a routine's firing): a free slot here, else the queue. */
+  wake(job: RunJob): Promise<void> {
+    return wakeRun(this.deps, job);
   }
 
   receive(message: InboundMessage): Promise<ReceiveOutcome> {

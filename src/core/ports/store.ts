@@ -33,6 +33,7 @@ import type { MemberTokenRepository } from './member-token-store';
 import type { OutboxRepository } from './outbox-store';
 import type { QuestionRepository } from './question-store';
 import type { RelayRepository } from './relay-store';
+import type { RoutineRepository } from './routine-store';
 import type { RoutingReadRepository } from './routing-reads';
 import type { RunCheckpoints } from './run-checkpoints';
 import type { SteeringRepository } from './steering-store';
@@ -118,6 +119,8 @@ export interface StoreTx {
   readonly accessGroups: AccessGroupRepository;
   /** O4: the audit log, written in the transaction of the change it records (`audit-store.ts`). */
   readonly audit: AuditRepository;
+  /** W1, W2: the spaces' routines (`routine-store.ts`). */
+  readonly routines: RoutineRepository;
 }
 
 export interface WorkspaceRepository {

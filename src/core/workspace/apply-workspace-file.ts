@@ -3,6 +3,7 @@ import { ValidationError } from '../errors';
 import type { MemberRecord, SkillRecord, WorkspaceRecord } from '../model/records';
 import type { StoreTx } from '../ports/store';
 import type { WorkspaceDirectory } from '../ports/workspace-directory';
+import { applyRoutines, routineIssues } from '../routines/apply-routines';
 import { applyAccess } from './access-entries';
 import { applyAgents } from './apply-agents';
 import { applyGuardrails } from './apply-guardrails';
@@ -18,15 +19,18 @@ import { writeWorkspaceFiles } from './write-workspace-files';
 /**
  * `summon apply`: creates or updates a workspace from its file, inside the caller's single
  * transaction. Every reference is checked before the first write; the agent folders are
- * rewritten last, so a failed file write rolls back every row (A3).
+ * rewritten last, so a failed file write rolls back every row (A3). `now` is when it applies:
+ * a routine's `at` must lie ahead of it, and its next time counts from it (W1).
  */
 export async function applyWorkspaceFile(
   tx: StoreTx,
   directory: WorkspaceDirectory,
   file: WorkspaceFile,
+  now: Date,
 ): Promise<ChangeReport> {
   const before = await tx.workspaces.findBySlug(file.workspace);
   const issues = await checkReferences(tx, before?.id ?? null, file);
+  issues.push(...(await routineIssues(tx, before?.id ?? null, file.spaces ?? [], now)));
   await checkInstalledSkills(directory, file, issues);
   await checkPlatformBindings(tx, before?.id ?? null, file, issues);
   if (issues.length > 0) throw new ValidationError(`workspace file was refused; nothing was written`, issues);
@@ -46,6 +50,7 @@ export async function applyWorkspaceFile(
   await applyAgents(tx, workspace.id, file.agents ?? [], report);
   await applySpaces(tx, workspace.id, file.spaces ?? [], report);
   await applyMcpServers(tx, workspace.id, file, report);
+  await applyRoutines(tx, workspace.id, file.spaces ?? [], now, report);
   await applyGuardrails(tx, workspace.id, file.guardrails ?? [], report);
   await applySandbox(tx, workspace, file, report);
   await applySkillSources(directory, file, report);

@@ -10,6 +10,7 @@ import type {
 } from '../model/records';
 import type { LockEntry, SkillSources } from '../model/skills/skill-lock';
 import type { StoreTx } from '../ports/store';
+import { routineEntryOf } from '../routines/routine-entry';
 import { accessEntryOf } from './access-entries';
 import { installedSource } from './apply-workspace-file';
 import { budgetEntryOf } from './budget-entries';
@@ -82,6 +83,12 @@ export async function exportWorkspace(
     accept: relays.accepted.map((a) => ({ relay: a.relay, level: a.level })),
   };
   await exportMcpServers(tx, id, file, names);
+  // W1: each space's routines, when it has any (a space without the key keeps what it has).
+  const routines = await tx.routines.listForWorkspace(id);
+  for (const entry of file.spaces ?? []) {
+    const own = routines.filter((r) => r.space === entry.name);
+    if (own.length > 0) entry.routines = own.map(routineEntryOf);
+  }
   return file;
 }
 

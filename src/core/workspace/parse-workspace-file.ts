@@ -103,6 +103,8 @@ function duplicateIssues(file: WorkspaceFile): Issue[] {
       ...duplicates(space.participants, `spaces[${i}].participants`, '', (p) => p),
       ...duplicates(space.repos, `spaces[${i}].repos`, '', (r) => r.toLowerCase()),
       ...duplicates(space.channels, `spaces[${i}].channels`, '', (c) => JSON.stringify(c)),
+      // W1: a routine's name is unique in its space.
+      ...duplicates(space.routines, `spaces[${i}].routines`, 'name', (r) => r.name),
     ]),
   ];
 }

@@ -9,6 +9,7 @@ import { SLUG_PATTERN, SLUG_RULE } from '../model/slug';
 import { AUTONOMY_LEVELS, SPACE_MODES, WHILE_RUNNING } from '../model/space';
 import { BUDGET_PERIODS } from '../model/usage/budget';
 import { DOMAIN_PATTERN, DOMAIN_RULE } from '../network/allowed-domains';
+import { routineEntrySchema } from '../routines/routine-entry';
 import { skillReviewSchema, skillSourceSchema } from '../skills/skill-lock';
 import { accessEntrySchema } from './access-entries';
 
@@ -125,6 +126,13 @@ export const spaceEntrySchema = z.strictObject({
     .optional(),
   channels: z.array(channelEntrySchema).optional(),
   mcpServers: mcpServerNames.optional(),
+  routines: z
+    .array(routineEntrySchema)
+    .meta({
+      description:
+        "W1: the space's routines (the whole list: a routine left out is deleted); left out, they are kept.",
+    })
+    .optional(),
 });
 
 export const GUARDRAIL_SCOPE_PATTERN = /^(workspace|agent:[a-z0-9][a-z0-9_-]*|space:[a-z0-9][a-z0-9_-]*)$/;
@@ -284,3 +292,4 @@ export type GuardrailEntry = z.infer<typeof guardrailEntrySchema>;
 export type SandboxEntry = z.infer<typeof sandboxEntrySchema>;
 export type BudgetEntry = z.infer<typeof budgetEntrySchema>;
 export type { McpServerEntry } from '../mcp/mcp-server-entry';
+export type { RoutineEntry } from '../routines/routine-entry';

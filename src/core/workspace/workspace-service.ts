@@ -1,4 +1,5 @@
 import type { WorkspaceRecord } from '../model/records';
+import { type Clock, systemClock } from '../ports/clock';
 import type { Store } from '../ports/store';
 import type { WorkspaceDirectory } from '../ports/workspace-directory';
 import { applyWorkspaceFile } from './apply-workspace-file';
@@ -13,6 +14,7 @@ export class WorkspaceService {
   constructor(
     private readonly store: Store,
     private readonly directory: WorkspaceDirectory,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** Creates the workspace with its five agents (A11), or re-seeds it; rewrites its folders. */
@@ -28,7 +30,7 @@ export class WorkspaceService {
   }
 
   apply(file: WorkspaceFile): Promise<ChangeReport> {
-    return this.store.transaction((tx) => applyWorkspaceFile(tx, this.directory, file));
+    return this.store.transaction((tx) => applyWorkspaceFile(tx, this.directory, file, this.clock.now()));
   }
 
   agentDir(workspaceSlug: string, agentName: string): string {

@@ -26,6 +26,7 @@ import { platformBindingRepository } from './repositories/platform-binding-repos
 import { processedEventRepository } from './repositories/processed-event-repository';
 import { questionRepository } from './repositories/question-repository';
 import { relayRepository } from './repositories/relay-repository';
+import { routineRepository } from './repositories/routine-repository';
 import { routingReadRepository } from './repositories/routing-read-repository';
 import { runCheckpointRepository } from './repositories/run-checkpoint-repository';
 import { runLaneRepository } from './repositories/run-lane-repository';
@@ -86,6 +87,7 @@ const REPOSITORIES = {
   mcpOAuth: mcpOAuthRepository,
   accessGroups: accessGroupRepository,
   audit: auditRepository,
+  routines: routineRepository,
 } satisfies { [K in Exclude<keyof StoreTx, 'runs'>]: (manager: EntityManager) => StoreTx[K] };
 
 /** What each transaction holds: its entity manager and the repositories it has made so far. */

@@ -94,13 +94,13 @@ describe.each(DATABASE_KINDS)(
           ].join('\n'),
         );
         const failed = store.transaction(async (tx) => {
-          await applyWorkspaceFile(tx, directory, file);
+          await applyWorkspaceFile(tx, directory, file, new Date());
           throw new Error('a later step failed');
         });
         await expect(failed).rejects.toThrow('a later step failed');
         expect(await events('workspace_applied')).toEqual([]);
         expect(await events('member_role_changed')).toEqual([]);
-        await store.transaction((tx) => applyWorkspaceFile(tx, directory, file));
+        await store.transaction((tx) => applyWorkspaceFile(tx, directory, file, new Date()));
         const [applied] = await events('workspace_applied');
         expect(applied).toMatchObject({
           actor: { kind: 'operator' },

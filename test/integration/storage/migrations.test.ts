@@ -15,6 +15,8 @@ import { MEMBER_ROLES } from '../../../src/core/model/member';
 import { ACCESS_ROLES } from '../../../src/core/model/members/access-group';
 import { AUTHOR_KINDS, NOTE_FOLD_STATES } from '../../../src/core/model/message';
 import { BINDABLE_PLATFORMS, PLATFORMS } from '../../../src/core/model/platform';
+import { ROUTINE_ON_MISSED } from '../../../src/core/model/routines/routine';
+import { FIRING_OUTCOMES } from '../../../src/core/model/routines/routine-firing';
 import { RUN_LIVENESS, RUN_STATUSES } from '../../../src/core/model/run';
 import { AUTONOMY_LEVELS, SPACE_MODES, WHILE_RUNNING } from '../../../src/core/model/space';
 import { STEERING_STATES } from '../../../src/core/model/steering';
@@ -59,6 +61,8 @@ const TABLES = [
   'relay_offers',
   'relay_pairings',
   'relay_settings',
+  'routine_firings',
+  'routines',
   'run_checkpoints',
   'run_steering',
   'runs',
@@ -101,6 +105,8 @@ const VOCABULARIES: Record<string, readonly string[]> = {
   ck_audit_events_kind: AUDIT_KINDS,
   ck_audit_events_actor_kind: AUDIT_ACTOR_KINDS,
   ck_audit_events_place: AUDIT_PLACES,
+  ck_routines_on_missed: ROUTINE_ON_MISSED,
+  ck_routine_firings_outcome: FIRING_OUTCOMES,
 };
 
 /** The names of the migrations from `first` on, oldest first. */

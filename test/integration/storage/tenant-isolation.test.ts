@@ -29,6 +29,9 @@ const TENANT_TABLES = [
   // E5: MCP servers' OAuth tokens and pending links.
   'mcp_oauth_tokens',
   'mcp_oauth_pending',
+  // W1, W2: the spaces' routines and their firings.
+  'routines',
+  'routine_firings',
 ];
 
 const codeOf = async (promise: Promise<unknown>): Promise<string> => {

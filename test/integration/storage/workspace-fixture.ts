@@ -277,6 +277,30 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
     await tx.mcpServers.assign(ws, { spaceId: space.id }, ['tracker']);
     await tx.mcpServers.assign(ws, { agentId: agent.id }, ['tracker']);
     // P24: a Discord role and a Slack user group that admit people.
+    // W1: a routine of the space, run by its agent.
+    const routine = await tx.routines.save(
+      { workspaceId: ws, spaceId: space.id, agentId: agent.id },
+      {
+        name: 'nightly',
+        agent: agent.name,
+        prompt: 'Summarize the night',
+        trigger: { kind: 'schedule', cron: '0 9 * * *', timezone: 'UTC' },
+        onMissed: 'runOnce',
+        budget: null,
+        paused: false,
+      },
+      new Date('2030-01-01T09:00:00Z'),
+    );
+    // W2: one firing of it.
+    await tx.routines.claimFiring({
+      workspaceId: ws,
+      routineId: routine.id,
+      scheduledFor: new Date('2029-12-31T09:00:00Z'),
+      firedAt: new Date('2029-12-31T09:00:01Z'),
+      missed: [],
+      outcome: 'skipped',
+      reason: null,
+    });
     await tx.accessGroups.replace(ws, [
       { group: { platform: 'discord', kind: 'role', id: '123456789012345678' }, role: 'member' },
       { group: { platform: 'slack', kind: 'usergroup', id: 'S0123ABCD' }, role: 'approver' },

@@ -1,7 +1,7 @@
 import * as ts from 'typescript';
 
 /** One family letter, a number from 1 to 99, an optional letter: `M17`, `G2a`, `O3`. */
-const ID = String.raw`[MANGPTXROE][1-9]\d?[a-z]?`;
+const ID = String.raw`[MANGPTXROEW][1-9]\d?[a-z]?`;
 const ID_OR_RANGE = new RegExp(String.raw`(?<![:\w-])(${ID})(?:\s*[–-]\s*(${ID}))?(?![\w])`, 'g');
 const ONLY_IDS = new RegExp(String.raw`^\s*${ID}(\s*[,;/ ]\s*${ID})*\s*$`);
 

@@ -3,16 +3,14 @@ import { AppError, NotFoundError } from '../../errors';
 import { approvalExpiry, approvalOutcome, DEFAULT_APPROVAL_TTL_MS, decideApproval } from '../../guardrails';
 import type { ApprovalOutcome, ApprovalVerdict } from '../../model/approvals/approval';
 import type { ApprovalDetails, ApprovalRecord } from '../../model/approvals/approval-record';
-import { SYSTEM_ACTOR } from '../../model/audit/audit-event';
 import type { GuardrailAction } from '../../model/guardrail';
-import type { Platform } from '../../model/platform';
 import type { PlatformActor } from '../../ports/chat-engine';
-import type { StoreTx } from '../../ports/store';
 import { waitTopics } from '../../ports/wait-signals';
 import { postInConversation } from '../cards/post-in-conversation';
 import { resolveActor } from '../routing/resolve-sender';
 import { requeueFromCheckpoint } from '../turn/turn-checkpoints';
 import { approvalMessage } from './approval-card';
+import { cardUpdate, editCard } from './approval-card-update';
 import type { ApprovalDeps } from './approval-deps';
 import { grantForConversation, NOT_GRANTABLE } from './conversation-grant';
 
@@ -38,10 +36,22 @@ export async function openApproval(
     if (run === null) throw new NotFoundError(`no run ${request.runId}`);
     const conversation = await tx.conversations.findById(run.conversationId);
     const agent = (await tx.agents.list(run.workspaceId)).find((a) => a.id === run.agentId);
+    // W4: a routine's turn asks a person like any other; its card names the routine and its maker.
+    const routine = await tx.routines.ofRun(run.id);
+    const details =
+      routine === null
+        ? request.details
+        : {
+            ...request.details,
+            lines: [
+              ...request.details.lines,
+              `Asked in routine ${routine.space}/${routine.name} (declared in the workspace file); it waits for a person.`,
+            ],
+          };
     const approval = await tx.approvals.insert(run.workspaceId, {
       runId: run.id,
       action: request.action,
-      details: request.details,
+      details,
       requestedAt: now,
       expiresAt: approvalExpiry(now, request.ttlMs ?? DEFAULT_APPROVAL_TTL_MS),
       ...(request.subjectHash === undefined ? {} : { subjectHash: request.subjectHash }),
@@ -165,93 +175,6 @@ export async function decide(
   return result.ok ? { ok: true } : { ok: false, reason: result.reason };
 }
 
-/** G4: unanswered approvals expire (default 30 minutes) and count as denied. */
-export async function expireDueApprovals(
-  deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'waits' | 'queue' | 'clock' | 'logger'>,
-): Promise<string[]> {
-  const due = await deps.store.transaction((tx) => tx.approvals.listPendingDue(deps.clock.now()));
-  const expired: string[] = [];
-  for (const approval of due) {
-    if (!(await expireApproval(deps, approval))) continue;
-    expired.push(approval.id);
-    // T2: a turn parked on it resumes, to be told it lapsed.
-    await requeueFromCheckpoint(deps, { id: approval.runId, workspaceId: approval.workspaceId }, approval.id);
-  }
-  return expired;
-}
-
-/**
- * G4: one pending approval lapses (stamped with its expiry time); its card says so and its
- * waiter is told. False when it was decided first.
- */
-export async function expireApproval(
-  deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'waits'>,
-  approval: ApprovalRecord,
-): Promise<boolean> {
-  const update = await deps.store.transaction(async (tx) => {
-    const stored = await tx.approvals.decide(approval.id, {
-      status: 'expired',
-      decidedByMemberId: null,
-      decidedAt: approval.expiresAt,
-    });
-    if (stored !== null)
-      await tx.audit.append(stored.workspaceId, approvalDecided(stored, SYSTEM_ACTOR, 'system')); // O4
-    return stored === null ? null : cardUpdate(tx, stored);
-  });
-  if (update === null) return false;
-  await deps.waits.notify(waitTopics.approval(approval.id));
-  await editCard(deps, update);
-  return true;
-}
-
-/**
- * P15: a pending approval of a turn a person stopped no longer waits: it is closed as denied
- * (nobody decided it; the action does not happen), its card loses its buttons and gains the
- * line saying who stopped the turn, and anything still waiting on it (a held push) is told.
- */
-export async function withdrawApproval(
-  deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'waits' | 'clock' | 'logger'>,
-  approvalId: string,
-  line: string,
-): Promise<boolean> {
-  const update = await deps.store.transaction(async (tx) => {
-    const stored = await tx.approvals.decide(approvalId, {
-      status: 'denied',
-      decidedByMemberId: null,
-      decidedAt: deps.clock.now(),
-    });
-    if (stored === null) return null;
-    await tx.audit.append(stored.workspaceId, approvalDecided(stored, SYSTEM_ACTOR, 'system', line)); // O4
-    const details = { ...stored.details, lines: [...stored.details.lines, line] };
-    await tx.approvals.setDetails(stored.id, details);
-    return cardUpdate(tx, { ...stored, details });
-  });
-  if (update === null) return false;
-  deps.logger.info(
-    { approvalId, runId: update.approval.runId, line },
-    'approval withdrawn: its turn was stopped',
-  );
-  await deps.waits.notify(waitTopics.approval(approvalId));
-  await editCard(deps, update);
-  return true;
-}
-
-/** T2: adds `line` to an approval's card (once), stored with it so that later edits keep it. */
-export async function annotateApproval(
-  deps: Pick<ApprovalDeps, 'store' | 'platforms'>,
-  approval: { id: string; workspaceId: string },
-  line: string,
-): Promise<void> {
-  const update = await deps.store.inWorkspace(approval.workspaceId, async (tx) => {
-    const current = await tx.approvals.findById(approval.id);
-    if (current === null || current.details.lines.includes(line)) return null;
-    const details = { ...current.details, lines: [...current.details.lines, line] };
-    await tx.approvals.setDetails(current.id, details);
-    return cardUpdate(tx, { ...current, details });
-  });
-  if (update !== null) await editCard(deps, update);
-}
-
 /** What a waiting action does now: allow, deny (denied or expired), or keep waiting (G2a: never a silent yes). */
 export async function approvalState(
   deps: Pick<ApprovalDeps, 'store' | 'clock'>,
@@ -260,41 +183,4 @@ export async function approvalState(
   const approval = await deps.store.transaction((tx) => tx.approvals.findById(approvalId));
   if (approval === null) throw new AppError(`no approval ${approvalId}`, 'not_found');
   return approvalOutcome(approval, deps.clock.now());
-}
-
-interface CardUpdate {
-  approval: ApprovalRecord;
-  thread: string | null;
-  platform: Platform | undefined;
-  agentName: string;
-  decidedBy: string | null;
-}
-
-async function cardUpdate(tx: StoreTx, approval: ApprovalRecord): Promise<CardUpdate> {
-  const run = await tx.runs.findById(approval.runId);
-  const conversation = run === null ? null : await tx.conversations.findById(run.conversationId);
-  const agent =
-    run === null ? undefined : (await tx.agents.list(run.workspaceId)).find((a) => a.id === run.agentId);
-  const decider =
-    approval.decidedByMemberId === null
-      ? null
-      : (await tx.members.list(approval.workspaceId)).find((m) => m.id === approval.decidedByMemberId);
-  return {
-    approval,
-    thread: conversation?.threadId ?? null,
-    platform: conversation?.platform,
-    agentName: agent?.name ?? 'an agent',
-    decidedBy: decider?.nickname ?? null,
-  };
-}
-
-async function editCard(deps: Pick<ApprovalDeps, 'platforms'>, update: CardUpdate): Promise<void> {
-  const platform = update.platform === undefined ? undefined : deps.platforms.get(update.platform);
-  const ref = update.approval.platformCardRef;
-  if (platform === undefined || update.thread === null || ref === null) return;
-  await platform.update(
-    update.thread,
-    ref,
-    approvalMessage(update.approval, update.agentName, update.decidedBy),
-  );
 }

@@ -1,6 +1,6 @@
 import type { GitPushRecord } from '../../model/git-gateway';
 import type { RunRecord } from '../../model/records';
-import { annotateApproval } from '../approvals/approvals';
+import { annotateApproval } from '../approvals/approval-endings';
 import type { RecoveryDeps } from './recovery-deps';
 
 /** G5, T2: on the card of a push that was held at the gateway when the process holding it died. */

@@ -1,7 +1,7 @@
 import { approvalOutcome } from '../../guardrails';
 import type { RunRecord } from '../../model/records';
 import { waitTopics } from '../../ports/wait-signals';
-import { expireApproval } from '../approvals/approvals';
+import { expireApproval } from '../approvals/approval-endings';
 import { postSystemMessage } from '../cards/system-message';
 import { enqueueLeftovers, queueLeftoverSteering } from '../routing/steering';
 import { stoppedBySentence, stopRequestOf } from '../stop/stop-run';

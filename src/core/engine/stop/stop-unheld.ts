@@ -3,7 +3,7 @@ import type { RunRecord } from '../../model/records';
 import type { StoreTx } from '../../ports/store';
 import { waitTopics } from '../../ports/wait-signals';
 import { cancelQuestion } from '../agent-tools/questions';
-import { withdrawApproval } from '../approvals/approvals';
+import { withdrawApproval } from '../approvals/approval-endings';
 import { showEndedRun } from '../recovery/ended-run-card';
 import { settleUnheldSession } from '../recovery/unheld-session';
 import { enqueueLeftovers, queueLeftoverSteering } from '../routing/steering';

@@ -2,7 +2,7 @@ import { AppError } from '../../errors';
 import { approvalOutcome } from '../../guardrails';
 import type { ApprovalWait } from '../../ports/run-approvals';
 import { waitTopics } from '../../ports/wait-signals';
-import { expireApproval, withdrawApproval } from '../approvals/approvals';
+import { expireApproval, withdrawApproval } from '../approvals/approval-endings';
 import { stoppedByOf, stoppedBySentence } from '../stop/stop-run';
 import { awaitWithoutSlot } from './await-without-slot';
 import type { WaitsDeps } from './waits-deps';

@@ -1,0 +1,45 @@
+import type { ApprovalRecord } from '../../model/approvals/approval-record';
+import type { Platform } from '../../model/platform';
+import type { StoreTx } from '../../ports/store';
+import { approvalMessage } from './approval-card';
+import type { ApprovalDeps } from './approval-deps';
+
+/** G4: what an approval's card is redrawn from: the approval, where its card is, who decided. */
+export interface CardUpdate {
+  approval: ApprovalRecord;
+  thread: string | null;
+  platform: Platform | undefined;
+  agentName: string;
+  decidedBy: string | null;
+}
+
+/** The card's redraw, read in the transaction that changed the approval. */
+export async function cardUpdate(tx: StoreTx, approval: ApprovalRecord): Promise<CardUpdate> {
+  const run = await tx.runs.findById(approval.runId);
+  const conversation = run === null ? null : await tx.conversations.findById(run.conversationId);
+  const agent =
+    run === null ? undefined : (await tx.agents.list(run.workspaceId)).find((a) => a.id === run.agentId);
+  const decider =
+    approval.decidedByMemberId === null
+      ? null
+      : (await tx.members.list(approval.workspaceId)).find((m) => m.id === approval.decidedByMemberId);
+  return {
+    approval,
+    thread: conversation?.threadId ?? null,
+    platform: conversation?.platform,
+    agentName: agent?.name ?? 'an agent',
+    decidedBy: decider?.nickname ?? null,
+  };
+}
+
+/** Redraws the card, when it was posted. */
+export async function editCard(deps: Pick<ApprovalDeps, 'platforms'>, update: CardUpdate): Promise<void> {
+  const platform = update.platform === undefined ? undefined : deps.platforms.get(update.platform);
+  const ref = update.approval.platformCardRef;
+  if (platform === undefined || update.thread === null || ref === null) return;
+  await platform.update(
+    update.thread,
+    ref,
+    approvalMessage(update.approval, update.agentName, update.decidedBy),
+  );
+}
