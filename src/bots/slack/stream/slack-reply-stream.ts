@@ -32,6 +32,8 @@ export class SlackReplyStream implements ReplyStream {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private lastWriteAt = 0;
+  /** Whether a write was tried (the first waits `startAfterMs`). */
+  private wrote = false;
   private readonly now: () => number;
   private readonly messages: SlackStreamMessages;
 
@@ -85,9 +87,24 @@ export class SlackReplyStream implements ReplyStream {
     if (this.open !== null) await this.stop(this.open, '');
   }
 
+  /** P14, P7: ended unopened when nothing was started (its start still held): the reply is posted whole. */
+  async closeIfUnshown(): Promise<boolean> {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    // A start already on its way lands first; then the stream is shown, and `finish` ends it.
+    await this.writing.catch(() => undefined);
+    // A tool call waiting to show as a step is shown (`finish` starts the stream with it).
+    if (this.segments.length > 0 || this.pending.some((item) => item.kind === 'step')) return false;
+    this.ended = true;
+    this.pending.length = 0;
+    return true;
+  }
+
   private schedule(): void {
     if (this.timer !== null || this.ended) return;
-    const wait = Math.max(0, this.lastWriteAt + this.options.settings.intervalMs - this.now());
+    const { intervalMs, startAfterMs } = this.options.settings;
+    // P14 (decision): the first words wait a moment, so a reply done by then is posted whole.
+    const wait = this.wrote ? Math.max(0, this.lastWriteAt + intervalMs - this.now()) : startAfterMs;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.writing = this.writing.then(() => this.flush(false));
@@ -98,6 +115,7 @@ export class SlackReplyStream implements ReplyStream {
   /** Sends what is pending, in order: text and steps into the open message, rolling over when due. */
   private async flush(final: boolean): Promise<void> {
     this.lastWriteAt = this.now();
+    this.wrote = true;
     if (this.refused || this.broken || this.halted || this.pending.length === 0) return;
     const items = takePending(this.pending, final);
     if (items.length === 0) return;
