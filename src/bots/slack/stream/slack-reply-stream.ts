@@ -89,6 +89,8 @@ export class SlackReplyStream implements ReplyStream {
 
   /** P14, P7: ended unopened when nothing was started (its start still held): the reply is posted whole. */
   async closeIfUnshown(): Promise<boolean> {
+    // Without a hold the stream starts with its first words, as asked; `finish` ends it.
+    if (this.options.settings.startAfterMs <= 0) return false;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     // A start already on its way lands first; then the stream is shown, and `finish` ends it.
