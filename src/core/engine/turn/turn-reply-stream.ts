@@ -99,6 +99,9 @@ export class TurnReplyStream {
       if (this.stepsOnStream) this.toStream((stream) => stream.step(step));
       else this.card.replaceLastRow(rowOf(step));
     }
+    // P14: the answer is complete: a stream whose start is still held stays unopened, decided
+    // now rather than after the turn's clean-up (a busy process may take its moment meanwhile).
+    if (event.type === 'final') void this.unshown().catch(() => undefined);
     if (event.type === 'text' && event.delta !== '') {
       // The agent's words after a tool call start a new paragraph of the stream.
       const delta = this.afterTool && this.wroteText ? `\n\n${event.delta.trimStart()}` : event.delta;
