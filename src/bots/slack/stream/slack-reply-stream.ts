@@ -32,8 +32,10 @@ export class SlackReplyStream implements ReplyStream {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private lastWriteAt = 0;
-  /** Whether a write was tried (the first waits `startAfterMs`). */
+  /** Whether a write was tried (the first waits `startAfterMs`, and more than one chunk). */
   private wrote = false;
+  private appends = 0;
+  private firstAt: number | null = null;
   private readonly now: () => number;
   private readonly messages: SlackStreamMessages;
 
@@ -48,6 +50,7 @@ export class SlackReplyStream implements ReplyStream {
     const last = this.pending.at(-1);
     if (last?.kind === 'text') last.text += delta;
     else this.pending.push({ kind: 'text', text: delta });
+    this.appends += 1;
     this.schedule();
   }
 
@@ -106,12 +109,22 @@ export class SlackReplyStream implements ReplyStream {
     if (this.timer !== null || this.ended) return;
     const { intervalMs, startAfterMs } = this.options.settings;
     // P14 (decision): the first words wait a moment, so a reply done by then is posted whole.
-    const wait = this.wrote ? Math.max(0, this.lastWriteAt + intervalMs - this.now()) : startAfterMs;
+    this.firstAt ??= this.now();
+    const wait = this.wrote
+      ? Math.max(0, this.lastWriteAt + intervalMs - this.now())
+      : Math.max(0, this.firstAt + startAfterMs - this.now());
     this.timer = setTimeout(() => {
       this.timer = null;
+      // P14 (decision): nor does one chunk alone start it (an answer that came whole, however
+      // late its end is taken): more words or a tool call do.
+      if (!this.wrote && startAfterMs > 0 && this.onlyFirstWords()) return;
       this.writing = this.writing.then(() => this.flush(false));
     }, wait);
     this.timer.unref();
+  }
+
+  private onlyFirstWords(): boolean {
+    return this.appends === 1 && this.pending.every((item) => item.kind === 'text');
   }
 
   /** Sends what is pending, in order: text and steps into the open message, rolling over when due. */

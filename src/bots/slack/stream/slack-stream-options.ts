@@ -10,9 +10,10 @@ export interface SlackStreamSettings {
   /** Appends are coalesced to one per interval (`chat.appendStream` is Tier 4, per workspace). */
   intervalMs: number;
   /**
-   * P14 (decision): the stream starts this long after its first words, so a reply complete
-   * within the moment is posted whole (one call) instead of a stream started and stopped
-   * around one chunk.
+   * P14 (decision): the stream starts this long after its first words, and only once more
+   * words or a tool call follow them, so a reply complete within the moment, or that came in
+   * one piece, is posted whole (one call) instead of a stream started and stopped around one
+   * chunk. 0: it starts with its first words.
    */
   startAfterMs: number;
 }

@@ -22,6 +22,23 @@ const slow: Script = async function* () {
   yield { type: 'final', text: 'Looking done.' };
 };
 
+/** Writes as a model does, a few words at a time, over most of a second. */
+const steady: Script = async function* () {
+  yield { type: 'text', delta: 'Looking' } satisfies RunnerEvent;
+  await pause(100);
+  yield { type: 'text', delta: ' at it' };
+  await pause(600);
+  yield { type: 'text', delta: ' done.' };
+  yield { type: 'final', text: 'Looking at it done.' };
+};
+
+/** Its whole answer in one chunk, then a long moment before its end is taken. */
+const wholeThenLate: Script = async function* () {
+  yield { type: 'text', delta: 'pong' } satisfies RunnerEvent;
+  await pause(700);
+  yield { type: 'final', text: 'pong' };
+};
+
 /** Fails at once. */
 const failing: Script = async function* () {
   yield { type: 'error', message: 'the model refused' } satisfies RunnerEvent;
@@ -130,9 +147,21 @@ describe('P9, P14 (decision): a turn shows its card, session and stream once it 
     expect(reply?.platformMessageRef).toBe(replies[0]?.ts);
   });
 
+  it('P14 (decision): one chunk alone does not start the stream, however late the answer’s end is taken: posted whole', async () => {
+    h = await openSlackHarness({
+      runner: new ScriptedRunner({ engineer: wholeThenLate }),
+      standIn: { streaming: { enabled: true, maxAgeMs: 60_000 }, agentSessions: { enabled: true } },
+      stream: { rolloverAfterMs: 60_000, startAfterMs: 250 },
+      timings: { signOfLifeMs: 0 },
+    });
+    const ts = await ask();
+    expect(methods()).not.toContain('chat.startStream');
+    expect(h.standIn.inThread(CHANNEL, ts).filter((m) => m.text === 'pong')).toHaveLength(1);
+  });
+
   it('P14 (decision): words that keep coming past the held moment stream as before', async () => {
     h = await openSlackHarness({
-      runner: new ScriptedRunner({ engineer: slow }),
+      runner: new ScriptedRunner({ engineer: steady }),
       standIn: { streaming: { enabled: true, maxAgeMs: 60_000 }, agentSessions: { enabled: true } },
       stream: { rolloverAfterMs: 60_000, startAfterMs: 250 },
       timings: { signOfLifeMs: 0 },
@@ -140,7 +169,7 @@ describe('P9, P14 (decision): a turn shows its card, session and stream once it 
     const ts = await ask();
     const [streamed, ...more] = h.standIn.streamedInThread(CHANNEL, ts);
     expect(more).toEqual([]);
-    expect(streamed).toMatchObject({ text: 'Looking done.', stream: { state: 'stopped' } });
+    expect(streamed).toMatchObject({ text: 'Looking at it done.', stream: { state: 'stopped' } });
     expect(
       h.standIn.okCalls('chat.postMessage').filter((c) => String(c.params.text).includes('Looking')),
     ).toEqual([]);
