@@ -26,6 +26,7 @@ export function freePort(): Promise<number> {
 
 /**
  * `node --import tsx <script> …args` from the repository's root with exactly `env` (and PATH),
+ * under `--cpu-prof` when `SUMMON_BENCH_CPU_PROF` names a folder,
  * its output to `logFile` (so this process spends nothing reading it), served once `readyPath`
  * on its port answers. Stopped with SIGTERM (SIGKILL after 10 s) by `cleanup`.
  */
@@ -39,7 +40,10 @@ export async function startChild(
 ): Promise<ServedChild> {
   const port = await freePort();
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, script), ...args], {
+  // SUMMON_BENCH_CPU_PROF=<dir>: each child writes a V8 CPU profile there when it exits.
+  const profileDir = process.env.SUMMON_BENCH_CPU_PROF;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(ROOT, script), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port) },
     stdio: ['ignore', log, log],

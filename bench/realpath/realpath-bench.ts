@@ -20,6 +20,8 @@ interface BotResult extends MentionLoad {
   postgresCpuMsPerReply: number | null;
   /** This process's: the sender and both stand-ins, the same work for every bot. */
   benchCpuMsPerReply: number;
+  /** Slack Web API calls per reply over the stretch, by method (a turn slower than its sign of life shows more). */
+  slackCallsPerReply: Record<string, number>;
 }
 
 /**
@@ -82,8 +84,10 @@ async function measureBot(
     const cpuBefore = processCpuMs(bot.pid);
     const pgBefore = await probe?.read();
     const benchBefore = process.cpuUsage();
+    standIns.takeCalls();
     const load = await mentionLoad(sender, options.rate, Math.round(options.rate * options.seconds));
     const bench = process.cpuUsage(benchBefore);
+    const calls = standIns.takeCalls();
     const cpu = processCpuMs(bot.pid) - cpuBefore;
     const pgAfter = await probe?.read();
     const n = load.replies.count;
@@ -92,6 +96,7 @@ async function measureBot(
       ...load,
       cpuMsPerReply: cpu / n,
       benchCpuMsPerReply: (bench.user + bench.system) / 1000 / n,
+      slackCallsPerReply: Object.fromEntries([...calls].map(([method, c]) => [method, c / n])),
       postgresCpuMsPerReply:
         pgBefore === undefined || pgAfter === undefined
           ? null
@@ -118,7 +123,10 @@ const m = (x: Measurement) => `p50 ${ms(x.p50Ms).padStart(9)}  p99 ${ms(x.p99Ms)
 
 function row(r: BotResult): string {
   const pg = r.postgresCpuMsPerReply === null ? '' : ` + PostgreSQL ${r.postgresCpuMsPerReply.toFixed(2)}`;
-  return `${r.label.padEnd(38)} ${r.replies.throughput.toFixed(1).padStart(6)} replies/s  reply ${m(r.replies)}  ack ${m(r.acks)}  cpu ${r.cpuMsPerReply.toFixed(2)}${pg} ms/reply (bench ${r.benchCpuMsPerReply.toFixed(2)})`;
+  const calls = Object.entries(r.slackCallsPerReply)
+    .map(([method, c]) => `${method} ${c.toFixed(2)}`)
+    .join(', ');
+  return `${r.label.padEnd(38)} ${r.replies.throughput.toFixed(1).padStart(6)} replies/s  reply ${m(r.replies)}  ack ${m(r.acks)}  cpu ${r.cpuMsPerReply.toFixed(2)}${pg} ms/reply (bench ${r.benchCpuMsPerReply.toFixed(2)})\n  Slack calls per reply: ${calls}`;
 }
 
 function goals(options: RealPathOptions, r: BotResult, bare: BotResult): string {

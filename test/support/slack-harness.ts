@@ -157,7 +157,8 @@ export async function openSlackHarness(options: SlackHarnessOptions = {}) {
       ...(options.backfill === undefined ? {} : { backfill: options.backfill }),
       // A reconnect after the stand-in's `disconnect` waits this long, not Slack's client's 5 s.
       ...(options.socketMode ? { socketPingTimeoutMs: SOCKET_PING_TIMEOUT_MS } : {}),
-      stream: { intervalMs: 20, ...options.stream },
+      // P14: streams start with their first words unless a test holds them (`startAfterMs`).
+      stream: { intervalMs: 20, startAfterMs: 0, ...options.stream },
       ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
     });
     if (front === null) throw new Error('the Slack front end did not connect');

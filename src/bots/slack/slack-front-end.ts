@@ -14,6 +14,7 @@ import { registerSessionStop } from './inbound/slack-session-stop';
 import { registerSlashCommand } from './inbound/slack-slash-command';
 import { futureTimestampRefusal } from './inbound/slack-timestamp-guard';
 import { registerUnknownInteractions } from './inbound/slack-unknown-interactions';
+import { joinInFlight } from './outbound/in-flight-reads';
 import { slackPermalinks } from './outbound/slack-permalink';
 import { SlackSender } from './outbound/slack-sender';
 import { publishHome, registerAppHome } from './slack-app-home';
@@ -102,7 +103,8 @@ export class SlackFrontEnd {
       new SlackPlatform({
         deliver: (target, call, args) => this.deliverer.deliver(target, call, args),
         deliverStored: this.deliverer.deliverStored?.bind(this.deliverer),
-        channelOwner: (channel) => directory.channelOwner(channel),
+        // T3: a busy channel's turns share each lookup of its owner and team under way.
+        channelOwner: joinInFlight((channel) => directory.channelOwner(channel)),
         permalink: slackPermalinks(client, options.logger.child({ component: 'slack' })),
         attachments: new SlackFileFetcher(
           options.downloads,
@@ -111,7 +113,7 @@ export class SlackFrontEnd {
         ),
         ...(options.replyPartLimit === undefined ? {} : { replyPartLimit: options.replyPartLimit }),
         teamId: identity.teamId,
-        teamOfChannel: (channel) => directory.teamOfChannel(channel),
+        teamOfChannel: joinInFlight((channel) => directory.teamOfChannel(channel)),
         ...(options.stream === undefined ? {} : { stream: options.stream }),
         logger: options.logger,
       }),

@@ -207,6 +207,13 @@ export interface ReplyStream {
   finish(reply: string): Promise<string | null>;
   /** The turn ended without a reply (failed, stopped, interrupted): what was shown stays, the stream is closed. */
   abandon(): Promise<void>;
+  /**
+   * P14, P7: the turn's reply is complete. When nothing of the stream is in the thread yet (its
+   * start was still held), the stream ends unopened and resolves true: the caller posts the
+   * reply whole, stored with its call (no stream started and stopped around one chunk). False:
+   * the stream is shown, and `finish` ends it. Called at once when the reply is known.
+   */
+  closeIfUnshown?(): Promise<boolean>;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ConversationRecord, MessageRecord } from '../model/conversation-records';
+import type { McpServerSpec } from '../model/mcp/mcp-server';
 import type {
   AgentRecord,
   MemberRecord,
@@ -14,7 +15,8 @@ import type { RunCheckpointRecord } from './run-checkpoints';
  * Everything a claimed turn reads at its start, as the repositories would each have returned
  * it: its workspace, conversation and that conversation's space, the workspace's agents,
  * members and skills, the space's participants, the conversation's latest messages, the
- * message that triggered the run, and the run's checkpoint (T2). Null or empty where gone.
+ * message that triggered the run, the run's checkpoint (T2) and its MCP servers (E1). Null or
+ * empty where gone.
  */
 export interface TurnReads {
   workspace: WorkspaceRecord | null;
@@ -32,6 +34,11 @@ export interface TurnReads {
   /** The run's trigger message (null when it has none, or it is gone). */
   trigger: MessageRecord | null;
   checkpoint: RunCheckpointRecord | null;
+  /**
+   * E1, T3: the MCP servers of the run's agent and of the conversation's space, each once, by
+   * name (as `mcpServers.forTurn`): read with the rest, not in a transaction of their own.
+   */
+  mcpServers: McpServerSpec[];
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ConversationRecord } from '../model/conversation-records';
+import type { McpServerSpec } from '../model/mcp/mcp-server';
 import type { AgentRecord, SkillRecord, SpaceRecord } from '../model/records';
 import type { CheckpointAwait } from './run-checkpoints';
 import type { PreparedWorkspace } from './run-workspace';
@@ -18,6 +19,11 @@ export interface TurnToolsScope {
    * listed for the turn.
    */
   modelTools?: boolean;
+  /**
+   * E1, T3: the turn's MCP servers as its start read them (`turnReads`); absent, the tool kit
+   * reads them itself.
+   */
+  mcpServers?: readonly McpServerSpec[];
   /** E5: the member whose message started the turn (MCP calls are made for them); null: none. */
   memberId?: string | null;
   /** The turn's signal (E1: listing the MCP servers' tools stops with the turn). */

@@ -72,17 +72,36 @@ export function toolSpec(definition: AnyToolDefinition): ToolSpec {
       ...source,
     };
   }
-  const { $schema: _drop, ...schema } = z.toJSONSchema(definition.input as z.ZodType) as Record<
-    string,
-    unknown
-  >;
   return {
     name: definition.name,
     description: definition.description,
-    inputSchema: schema,
+    inputSchema: jsonSchemaOf(definition.input as z.ZodType),
     access: definition.access,
     ...source,
   };
+}
+
+/**
+ * T3: a tool's JSON Schema is derived once per input schema (zod schemas are immutable), not
+ * on every turn that offers the tool; frozen, since every turn shares it.
+ */
+const derived = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+function jsonSchemaOf(input: z.ZodType): Record<string, unknown> {
+  const known = derived.get(input);
+  if (known !== undefined) return known;
+  const { $schema: _drop, ...schema } = z.toJSONSchema(input) as Record<string, unknown>;
+  const frozen = deepFreeze(schema);
+  derived.set(input, frozen);
+  return frozen;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 /** Builds a definition with its input type inferred from the schema. */

@@ -1,9 +1,16 @@
 import { DEFAULT_TIMINGS } from '../../../src/core/engine/engine-timings';
 import { claimAndLoad } from '../../../src/core/engine/turn/load-claimed-turn';
 import { turnContextFrom } from '../../../src/core/engine/turn/turn-context';
+import type { McpServerSpec } from '../../../src/core/model/mcp/mcp-server';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
-import { queuedRun, type SeededWorkspace, seedWorkspace } from '../storage/workspace-fixture';
+import {
+  agentFields,
+  queuedRun,
+  type SeededWorkspace,
+  seedWorkspace,
+  spaceFields,
+} from '../storage/workspace-fixture';
 
 /**
  * T3 (issue 12, item 5): a job's own run has its turn read with the claim, in one round trip;
@@ -76,6 +83,35 @@ describe.each(DATABASE_KINDS)('claiming a lane and reading its turn on %s', (kin
     expect(claimed.loaded.context.trigger?.text).toBe('older');
     await finish(older.run.id);
     await finish(newer.run.id);
+  });
+
+  const http = (name: string): McpServerSpec => ({
+    name,
+    transport: 'http',
+    url: `https://${name}.example.com/mcp`,
+    headers: {},
+  });
+
+  it('E1, T3: the run’s MCP servers (its agent’s and its space’s) come with the claim, as forTurn lists them', async () => {
+    const { run } = await queueRun('with tools');
+    await inAcme(async (tx) => {
+      for (const name of ['zeta', 'alpha', 'mid', 'elsewhere', 'unassigned'])
+        await tx.mcpServers.save(acme.workspaceId, http(name));
+      const other = await tx.spaces.insert(acme.workspaceId, spaceFields('other-space'));
+      const bob = await tx.agents.insert(acme.workspaceId, agentFields('bob'));
+      await tx.mcpServers.assign(acme.workspaceId, { spaceId: acme.spaceId }, ['zeta', 'mid']);
+      await tx.mcpServers.assign(acme.workspaceId, { agentId: acme.agentId }, ['mid', 'alpha']);
+      // Another space's and another agent's servers are not this turn's.
+      await tx.mcpServers.assign(acme.workspaceId, { spaceId: other.id }, ['elsewhere']);
+      await tx.mcpServers.assign(acme.workspaceId, { agentId: bob.id }, ['elsewhere']);
+    });
+    const claimed = await inAcme((tx) => claimAndLoad(tx, deps, lane(), run.id));
+    if (claimed === null || claimed.loaded instanceof Error) throw new Error('not loaded');
+    const read = claimed.loaded.context.mcpServers;
+    expect(read.map((s) => s.name)).toEqual(['alpha', 'mid', 'zeta']);
+    expect(read[0]).toEqual(http('alpha'));
+    expect(read).toEqual(await inAcme((tx) => tx.mcpServers.forTurn(acme.agentId, acme.spaceId)));
+    await finish(run.id);
   });
 
   it('claims nothing while the lane runs a turn (T3), and nothing when none is queued', async () => {

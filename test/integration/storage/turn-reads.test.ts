@@ -1,3 +1,4 @@
+import { envReference } from '../../../src/core/mcp/env-references';
 import type { RunRecord } from '../../../src/core/model/records';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
@@ -31,6 +32,26 @@ describe.each(DATABASE_KINDS)('a turn’s reads in one round trip on %s', (kind)
         at: new Date(Date.UTC(2026, 11, 2, 1, 2, 3, 456)),
       }),
     );
+    // E1: the turn's MCP servers (the space's and the agent's) come with the rest, JSON intact.
+    await inWs(acme.workspaceId, async (tx) => {
+      await tx.mcpServers.save(acme.workspaceId, {
+        name: 'tracker',
+        transport: 'stdio',
+        command: 'npx',
+        args: ['-y', '@example/tracker'],
+        env: { TOKEN: envReference('TRACKER_TOKEN') },
+        allowedDomains: ['api.example.com'],
+        readOnlyPaths: [],
+      });
+      await tx.mcpServers.save(acme.workspaceId, {
+        name: 'docs',
+        transport: 'http',
+        url: 'https://docs.example.com/mcp',
+        headers: { 'x-key': envReference('DOCS_KEY') },
+      });
+      await tx.mcpServers.assign(acme.workspaceId, { spaceId: acme.spaceId }, ['tracker']);
+      await tx.mcpServers.assign(acme.workspaceId, { agentId: acme.agentId }, ['docs', 'tracker']);
+    });
   });
   afterAll(() => db.dispose());
 
@@ -59,6 +80,7 @@ describe.each(DATABASE_KINDS)('a turn’s reads in one round trip on %s', (kind)
         recent: await tx.messages.listRecent(run.conversationId, history),
         trigger: run.triggerMessageId === null ? null : await tx.messages.findById(run.triggerMessageId),
         checkpoint: await tx.checkpoints.find(run.id),
+        mcpServers: await tx.mcpServers.forTurn(run.agentId, space?.id ?? null),
       };
     })();
 
@@ -72,6 +94,7 @@ describe.each(DATABASE_KINDS)('a turn’s reads in one round trip on %s', (kind)
     expect(together.checkpoint?.updatedAt).toEqual(new Date(Date.UTC(2026, 11, 2, 1, 2, 3, 456)));
     expect(together.trigger?.id).toBe(acme.messageId);
     expect(together.participants).toHaveLength(2);
+    expect(together.mcpServers.map((server) => server.name)).toEqual(['docs', 'tracker']);
   });
 
   it('A2: read in another workspace, a run’s rows are hidden (nothing of it comes back)', async () => {
@@ -88,6 +111,7 @@ describe.each(DATABASE_KINDS)('a turn’s reads in one round trip on %s', (kind)
       recent: [],
       trigger: null,
       checkpoint: null,
+      mcpServers: [],
     });
   });
 

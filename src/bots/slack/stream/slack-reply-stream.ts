@@ -32,6 +32,10 @@ export class SlackReplyStream implements ReplyStream {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private lastWriteAt = 0;
+  /** Whether a write was tried (the first waits `startAfterMs`, and more than one chunk). */
+  private wrote = false;
+  private appends = 0;
+  private firstAt: number | null = null;
   private readonly now: () => number;
   private readonly messages: SlackStreamMessages;
 
@@ -46,6 +50,7 @@ export class SlackReplyStream implements ReplyStream {
     const last = this.pending.at(-1);
     if (last?.kind === 'text') last.text += delta;
     else this.pending.push({ kind: 'text', text: delta });
+    this.appends += 1;
     this.schedule();
   }
 
@@ -85,19 +90,47 @@ export class SlackReplyStream implements ReplyStream {
     if (this.open !== null) await this.stop(this.open, '');
   }
 
+  /** P14, P7: ended unopened when nothing was started (its start still held): the reply is posted whole. */
+  async closeIfUnshown(): Promise<boolean> {
+    // Without a hold the stream starts with its first words, as asked; `finish` ends it.
+    if (this.options.settings.startAfterMs <= 0) return false;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    // A start already on its way lands first; then the stream is shown, and `finish` ends it.
+    await this.writing.catch(() => undefined);
+    // A tool call waiting to show as a step is shown (`finish` starts the stream with it).
+    if (this.segments.length > 0 || this.pending.some((item) => item.kind === 'step')) return false;
+    this.ended = true;
+    this.pending.length = 0;
+    return true;
+  }
+
   private schedule(): void {
     if (this.timer !== null || this.ended) return;
-    const wait = Math.max(0, this.lastWriteAt + this.options.settings.intervalMs - this.now());
+    const { intervalMs, startAfterMs } = this.options.settings;
+    // P14 (decision): the first words wait a moment, so a reply done by then is posted whole.
+    this.firstAt ??= this.now();
+    const wait = this.wrote
+      ? Math.max(0, this.lastWriteAt + intervalMs - this.now())
+      : Math.max(0, this.firstAt + startAfterMs - this.now());
     this.timer = setTimeout(() => {
       this.timer = null;
+      // P14 (decision): nor does one chunk alone start it (an answer that came whole, however
+      // late its end is taken): more words or a tool call do.
+      if (!this.wrote && startAfterMs > 0 && this.onlyFirstWords()) return;
       this.writing = this.writing.then(() => this.flush(false));
     }, wait);
     this.timer.unref();
   }
 
+  private onlyFirstWords(): boolean {
+    return this.appends === 1 && this.pending.every((item) => item.kind === 'text');
+  }
+
   /** Sends what is pending, in order: text and steps into the open message, rolling over when due. */
   private async flush(final: boolean): Promise<void> {
     this.lastWriteAt = this.now();
+    this.wrote = true;
     if (this.refused || this.broken || this.halted || this.pending.length === 0) return;
     const items = takePending(this.pending, final);
     if (items.length === 0) return;

@@ -9,9 +9,20 @@ export interface SlackStreamSettings {
   rolloverAfterMs: number;
   /** Appends are coalesced to one per interval (`chat.appendStream` is Tier 4, per workspace). */
   intervalMs: number;
+  /**
+   * P14 (decision): the stream starts this long after its first words, and only once more
+   * words or a tool call follow them, so a reply complete within the moment, or that came in
+   * one piece, is posted whole (one call) instead of a stream started and stopped around one
+   * chunk. 0: it starts with its first words.
+   */
+  startAfterMs: number;
 }
 
-export const DEFAULT_SLACK_STREAM: SlackStreamSettings = { rolloverAfterMs: 240_000, intervalMs: 1_000 };
+export const DEFAULT_SLACK_STREAM: SlackStreamSettings = {
+  rolloverAfterMs: 240_000,
+  intervalMs: 1_000,
+  startAfterMs: 250,
+};
 
 export interface SlackReplyStreamOptions {
   parts: SlackThreadParts;

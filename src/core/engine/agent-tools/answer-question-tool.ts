@@ -5,6 +5,17 @@ import { recordAnswer } from './questions';
 import { relayCallActions } from './remote-agent';
 import { answerRemote } from './remote-answer';
 
+/** The tool's input (built once: T3, its JSON Schema is derived once per process). */
+const answerQuestionInput = z.object({
+  id: z.string().min(1).describe('The question id.'),
+  answer: z.string().min(1).describe('An option number (from 1) or the answer in words.'),
+  relay: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Optional: the paired relay where the question was asked (its agent told you so).'),
+});
+
 /**
  * N13: another agent of this workspace answers a pending question, never one of its own
  * conversation (there, people answer); the refusal is a sentence.
@@ -14,15 +25,7 @@ export const answerQuestionTool = (ctx: AgentToolContext) =>
     name: 'answer_question',
     description:
       'Answer a pending question another agent asked (its id is in the message that told you about it): an option number or your own words.',
-    input: z.object({
-      id: z.string().min(1).describe('The question id.'),
-      answer: z.string().min(1).describe('An option number (from 1) or the answer in words.'),
-      relay: z
-        .string()
-        .min(1)
-        .optional()
-        .describe('Optional: the paired relay where the question was asked (its agent told you so).'),
-    }),
+    input: answerQuestionInput,
     access: 'read',
     modes: ALL_MODES,
     // G1, N13: a question on another relay is answered there, over the network.

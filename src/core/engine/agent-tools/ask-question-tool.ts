@@ -8,6 +8,12 @@ import { awaitWithoutSlot } from '../waits/await-without-slot';
 import { type AgentToolContext, markAwaiting, recordAwaits, takeResumedWait } from './agent-tool-context';
 import { cancelQuestion, questionMessage, redrawIfSettledMeanwhile, tellAskingAgent } from './questions';
 
+/** The tool's input (built once: T3, its JSON Schema is derived once per process). */
+const askQuestionInput = z.object({
+  text: z.string().min(1).describe('The question.'),
+  options: z.array(z.string().min(1)).max(10).optional().describe('Optional choices, shown numbered from 1.'),
+});
+
 /**
  * N13: a question card in this conversation; the run waits for the answer (a person's, or
  * another agent's through answer_question). While answering an agent's note, the asking
@@ -18,14 +24,7 @@ export const askQuestionTool = (ctx: AgentToolContext) =>
     name: 'ask_question',
     description:
       'Ask the people in this conversation a question and wait for the answer. Offer options when there are clear choices. Ask people first unless you were told to decide.',
-    input: z.object({
-      text: z.string().min(1).describe('The question.'),
-      options: z
-        .array(z.string().min(1))
-        .max(10)
-        .optional()
-        .describe('Optional choices, shown numbered from 1.'),
-    }),
+    input: askQuestionInput,
     access: 'read',
     modes: ALL_MODES,
     classify: () => [],

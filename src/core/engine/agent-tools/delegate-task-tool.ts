@@ -4,6 +4,12 @@ import { type AgentToolContext, markAwaiting, takeResumedWait } from './agent-to
 import { awaitRun } from './await-run';
 import { handOff, resumedHandOff } from './hand-off';
 
+/** The tool's input (built once: T3, its JSON Schema is derived once per process). */
+const delegateTaskInput = z.object({
+  agent: z.string().min(1).describe('The name of the agent to delegate to.'),
+  task: z.string().min(1).describe('The task, complete and self-contained, and the result you need.'),
+});
+
 /**
  * M23, M20: a child run of another agent in this conversation, which the caller waits for;
  * its reply is the tool result. Depth ≤ 3 and no cycles; a refusal is returned verbatim.
@@ -13,10 +19,7 @@ export const delegateTaskTool = (ctx: AgentToolContext) =>
     name: 'delegate_task',
     description:
       'Hand a task to another agent of this workspace and wait for its result (a child turn in this conversation). Describe the task completely and what result you need back.',
-    input: z.object({
-      agent: z.string().min(1).describe('The name of the agent to delegate to.'),
-      task: z.string().min(1).describe('The task, complete and self-contained, and the result you need.'),
-    }),
+    input: delegateTaskInput,
     access: 'write',
     modes: ['chat'],
     classify: () => [],

@@ -3,6 +3,11 @@ import { ALL_MODES, defineTool } from '../../tools/tool-definition';
 import type { AgentToolContext } from './agent-tool-context';
 import { relayCallActions, remoteTargetOf } from './remote-agent';
 
+/** The tool's input (built once: T3, its JSON Schema is derived once per process). */
+const listRemoteAgentsInput = z.object({
+  relay: z.string().min(1).describe('The paired relay’s name, e.g. "build-box".'),
+});
+
 /**
  * R1 `read`: the agents of a paired relay's workspace and its recent sessions, when that
  * relay grants this workspace at least `read` (it checks, and says why when it does not).
@@ -12,9 +17,7 @@ export const listRemoteAgentsTool = (ctx: AgentToolContext) =>
     name: 'list_remote_agents',
     description:
       'List the agents (and recent sessions) of a paired relay, another Summon deployment, to know whom to ask there with agent@relay.',
-    input: z.object({
-      relay: z.string().min(1).describe('The paired relay’s name, e.g. "build-box".'),
-    }),
+    input: listRemoteAgentsInput,
     access: 'read',
     modes: ALL_MODES,
     // G1, N13: a call to another relay is `network`: a guardrail may make it ask a person first.

@@ -12,10 +12,13 @@ import type { ToolKitDeps } from './tool-kit-deps';
 export async function mcpTurnTools(deps: ToolKitDeps, turn: TurnToolsScope): Promise<AnyToolDefinition[]> {
   const mcp = deps.mcp;
   if (mcp === undefined || turn.modelTools !== true) return [];
-  // E1: the union of the space's and the agent's servers, as the workspace declares them.
-  const servers = await deps.store.inWorkspace(turn.agent.workspaceId, (tx) =>
-    tx.mcpServers.forTurn(turn.agent.id, turn.space.id),
-  );
+  // E1: the union of the space's and the agent's servers, as the workspace declares them;
+  // T3: a claimed turn read them with its claim, and only a scope without them reads here.
+  const servers =
+    turn.mcpServers ??
+    (await deps.store.inWorkspace(turn.agent.workspaceId, (tx) =>
+      tx.mcpServers.forTurn(turn.agent.id, turn.space.id),
+    ));
   if (servers.length === 0) return [];
   // E5: calls are made for the member whose message started the turn (their own tokens).
   // E5: and a link that authorizes a server reaches a person privately, where the turn is.

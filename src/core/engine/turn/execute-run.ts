@@ -261,8 +261,8 @@ async function runAndFinish(
   }
   let posted: PostedReply | null = null;
   if (result.ok) {
-    // P7: a card the platform never took fails the turn here, which says why (`failOnPlatform`).
-    await card.posted();
+    // P14: a stream still held stays unopened; P7: a card never taken fails here (`failOnPlatform`).
+    await Promise.all([reply.unshown(), card.posted()]);
     await card.finish('done', 'Done', 'skip'); // P9 (decision): done before its sign of life, no card
     posted = await postReply(deps, context, result.reply, reply);
   } else {

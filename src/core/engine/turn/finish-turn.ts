@@ -47,8 +47,8 @@ export async function postReply(
     as: { kind: 'agent' as const, name: agent.name, avatarUrl: agent.avatarUrl },
     content: { kind: 'text' as const, text: reply },
   };
-  if (platform?.postStored !== undefined && thread !== null && !stream.started) {
-    // P7, T2: nothing streamed: the reply, the run naming it and the calls that post it are
+  if (platform?.postStored !== undefined && thread !== null && (await stream.unshown())) {
+    // P7, T2: nothing streamed (P14: or its start was still held): the reply, the run naming it and the calls that post it are
     // stored in one commit (T3: with other turns' replies), before anyone can see it.
     await stream.abandon();
     let messageId = '';

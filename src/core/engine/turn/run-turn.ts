@@ -145,6 +145,8 @@ async function prepareRunner(
           // T2, A9: the runners that checkpoint are the built-in loops, which offer tools to a model;
           // E2: a CLI agent that reaches Summon's MCP endpoint is offered the MCP tools there.
           modelTools: runner.checkpoints === true || runner.mcpThroughEndpoint?.(agent) === true,
+          // T3: read with the claim, so listing them costs the turn no transaction of its own.
+          mcpServers: context.mcpServers,
           memberId: context.trigger?.authorMemberId ?? null,
           signal,
           cardRow: (line) => reply.card.row(line),

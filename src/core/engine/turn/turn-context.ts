@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../errors';
 import { parsePersonMessage } from '../../mentions';
 import type { ConversationRecord, MessageRecord } from '../../model/conversation-records';
+import type { McpServerSpec } from '../../model/mcp/mcp-server';
 import type { AgentRecord, MemberRecord, RunRecord, SkillRecord, SpaceRecord } from '../../model/records';
 import type { Budget } from '../../model/usage/budget';
 import type { TurnReads } from '../../ports/turn-reads';
@@ -21,6 +22,8 @@ export interface TurnContext {
   trigger: MessageRecord | null;
   /** A5: the skills linked into the agent's folder, with their bodies (read_skill). */
   skills: SkillRecord[];
+  /** E1: the MCP servers of the agent and the space, read with the rest (T3). */
+  mcpServers: McpServerSpec[];
   promptInput: PromptInput;
 }
 
@@ -79,6 +82,7 @@ export function turnContextFrom(run: RunRecord, reads: TurnReads): TurnContext {
     space,
     trigger,
     skills,
+    mcpServers: reads.mcpServers,
     promptInput,
   };
 }

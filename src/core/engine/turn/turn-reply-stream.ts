@@ -22,6 +22,7 @@ export class TurnReplyStream {
   private readonly held: (() => void)[] = [];
   private released = true;
   private forwarded = false;
+  private closing: Promise<boolean> | null = null;
 
   constructor(
     readonly card: StatusCardPublisher,
@@ -64,11 +65,6 @@ export class TurnReplyStream {
     else this.held.push(forward);
   }
 
-  /** P14: whether anything went to the stream; false, the reply is posted whole. */
-  get started(): boolean {
-    return this.forwarded;
-  }
-
   private get stepsOnStream(): boolean {
     return this.stream !== null && !this.refused && this.stream.showsSteps;
   }
@@ -103,6 +99,9 @@ export class TurnReplyStream {
       if (this.stepsOnStream) this.toStream((stream) => stream.step(step));
       else this.card.replaceLastRow(rowOf(step));
     }
+    // P14: the answer is complete: a stream whose start is still held stays unopened, decided
+    // now rather than after the turn's clean-up (a busy process may take its moment meanwhile).
+    if (event.type === 'final') void this.unshown().catch(() => undefined);
     if (event.type === 'text' && event.delta !== '') {
       // The agent's words after a tool call start a new paragraph of the stream.
       const delta = this.afterTool && this.wroteText ? `\n\n${event.delta.trimStart()}` : event.delta;
@@ -110,6 +109,21 @@ export class TurnReplyStream {
       this.wroteText = true;
       this.toStream((stream) => stream.append(delta));
     }
+  }
+
+  /**
+   * P14, P7: the reply is complete; true when nothing of it is in the thread (nothing went to
+   * the stream, or its start was still held and it closed unopened): it is posted whole.
+   */
+  unshown(): Promise<boolean> {
+    this.closing ??= this.closeIfUnshown();
+    return this.closing;
+  }
+
+  private closeIfUnshown(): Promise<boolean> {
+    this.held.length = 0;
+    if (!this.forwarded || this.stream === null) return Promise.resolve(true);
+    return this.stream.closeIfUnshown?.() ?? Promise.resolve(false);
   }
 
   /** P14: the stream ends showing the reply; null when nothing was streamed (post it instead). */

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { McpServerSpec } from '../../../core/model/mcp/mcp-server';
 import type { TurnReadRepository, TurnReads, TurnReadsOf } from '../../../core/ports/turn-reads';
 import { AgentEntity } from '../../entities/agent.entity';
 import { ConversationEntity } from '../../entities/conversation.entity';
@@ -31,6 +32,7 @@ const EMPTY: TurnReads = {
   recent: [],
   trigger: null,
   checkpoint: null,
+  mcpServers: [],
 };
 
 /**
@@ -58,6 +60,20 @@ const TRIGGER_OF_RUN = new PreparedStatement(
 );
 const TRIGGER_BY_ID = new PreparedStatement(TURN_TYPES, 'SELECT * FROM messages WHERE id = $5');
 const CHECKPOINT = new PreparedStatement(TURN_TYPES, 'SELECT * FROM run_checkpoints WHERE run_id = $3');
+/**
+ * E1, T3: the statement of `mcpServers.forTurn` for the run's agent and the conversation's
+ * space, in the turn's workspace (the agent's), sent with the turn's other reads.
+ */
+const MCP_SERVERS = new PreparedStatement(
+  TURN_TYPES,
+  `SELECT s.spec FROM mcp_servers s
+    WHERE s.workspace_id = $1
+      AND EXISTS (SELECT 1 FROM mcp_server_assignments m
+                   WHERE m.mcp_server_id = s.id
+                     AND (m.agent_id = (SELECT agent_id FROM runs WHERE id = $3)
+                          OR m.space_id = ${SPACE_OF_CONVERSATION}))
+    ORDER BY s.name COLLATE "C"`,
+);
 
 /** Every statement a turn's reads prepare (`warm-connections.ts` prepares them at start). */
 export const TURN_READ_PREPARED: readonly PreparedStatement[] = [
@@ -65,6 +81,7 @@ export const TURN_READ_PREPARED: readonly PreparedStatement[] = [
   TRIGGER_OF_RUN,
   TRIGGER_BY_ID,
   CHECKPOINT,
+  MCP_SERVERS,
 ];
 
 const turnReadStatements = (run: TurnReadsOf, historyMessages: number): Statement[] => {
@@ -85,8 +102,13 @@ const turnReadStatements = (run: TurnReadsOf, historyMessages: number): Statemen
         ? TRIGGER_BY_ID.with(...args)
         : 'SELECT NULL WHERE false',
     CHECKPOINT.with(...args),
+    MCP_SERVERS.with(...args),
   ];
 };
+
+/** A jsonb column as the simple query protocol returns it: parsed by node-postgres, text by PGlite. */
+const specOf = (value: unknown): McpServerSpec =>
+  (typeof value === 'string' ? JSON.parse(value) : value) as McpServerSpec;
 
 export const turnReadRepository = (manager: EntityManager): TurnReadRepository => ({
   async read(run, historyMessages) {
@@ -102,6 +124,7 @@ export const turnReadRepository = (manager: EntityManager): TurnReadRepository =
       newest,
       trigger,
       checkpoints,
+      mcpServers,
     ] = await queryTogether(manager, turnReadStatements(run, historyMessages));
     const workspace = hydrateFirst(manager, WorkspaceEntity, workspaces);
     const conversation = hydrateFirst(manager, ConversationEntity, conversations);
@@ -119,6 +142,7 @@ export const turnReadRepository = (manager: EntityManager): TurnReadRepository =
       recent: hydrateAll(manager, MessageEntity, newest).reverse().map(toMessageRecord),
       trigger: triggerRow && toMessageRecord(triggerRow),
       checkpoint: checkpoint && toCheckpointRecord(checkpoint),
+      mcpServers: (mcpServers ?? []).map((row) => specOf(row.spec)),
     };
   },
 });

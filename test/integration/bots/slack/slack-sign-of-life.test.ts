@@ -22,6 +22,23 @@ const slow: Script = async function* () {
   yield { type: 'final', text: 'Looking done.' };
 };
 
+/** Writes as a model does, a few words at a time, over most of a second. */
+const steady: Script = async function* () {
+  yield { type: 'text', delta: 'Looking' } satisfies RunnerEvent;
+  await pause(100);
+  yield { type: 'text', delta: ' at it' };
+  await pause(600);
+  yield { type: 'text', delta: ' done.' };
+  yield { type: 'final', text: 'Looking at it done.' };
+};
+
+/** Its whole answer in one chunk, then a long moment before its end is taken. */
+const wholeThenLate: Script = async function* () {
+  yield { type: 'text', delta: 'pong' } satisfies RunnerEvent;
+  await pause(700);
+  yield { type: 'final', text: 'pong' };
+};
+
 /** Fails at once. */
 const failing: Script = async function* () {
   yield { type: 'error', message: 'the model refused' } satisfies RunnerEvent;
@@ -105,6 +122,57 @@ describe('P9, P14 (decision): a turn shows its card, session and stream once it 
     expect(methods()).toContain('chat.stopStream');
     expect(methods()).toContain('chat.update');
     expect(JSON.stringify(h.standIn.inThread(CHANNEL, ts))).toContain('Looking done.');
+  });
+
+  it('P14, P7 (decision): a reply complete within a moment of its first words, after the sign of life, is posted whole: no stream started and stopped around one chunk', async () => {
+    // The card and session show at once (a turn that waited long to be claimed, under load);
+    // the model then answers in one chunk, and the stream holds its start for 250 ms.
+    h = await openSlackHarness({
+      runner: new ScriptedRunner({ engineer: instant }),
+      standIn: { streaming: { enabled: true, maxAgeMs: 60_000 }, agentSessions: { enabled: true } },
+      stream: { rolloverAfterMs: 60_000, startAfterMs: 250 },
+      timings: { signOfLifeMs: 0 },
+    });
+    const ts = await ask();
+    await waitFor(async () => h.standIn.agentSessions.find(CHANNEL, ts)?.status === 'closed');
+    expect(methods()).not.toContain('chat.startStream');
+    expect(h.standIn.streamedInThread(CHANNEL, ts)).toEqual([]);
+    const replies = h.standIn.inThread(CHANNEL, ts).filter((m) => m.text === 'pong');
+    expect(replies).toMatchObject([{ username: 'engineer' }]);
+    // P9: the card that was shown says done.
+    expect(methods().filter((m) => m === 'chat.update')).toHaveLength(1);
+    // P7, T2: the reply posted whole is stored with its call: the run names it, it names its ts.
+    const [run] = await h.runs();
+    const reply = await h.read((tx) => tx.messages.findById(run?.replyMessageId ?? ''));
+    expect(reply?.platformMessageRef).toBe(replies[0]?.ts);
+  });
+
+  it('P14 (decision): one chunk alone does not start the stream, however late the answer’s end is taken: posted whole', async () => {
+    h = await openSlackHarness({
+      runner: new ScriptedRunner({ engineer: wholeThenLate }),
+      standIn: { streaming: { enabled: true, maxAgeMs: 60_000 }, agentSessions: { enabled: true } },
+      stream: { rolloverAfterMs: 60_000, startAfterMs: 250 },
+      timings: { signOfLifeMs: 0 },
+    });
+    const ts = await ask();
+    expect(methods()).not.toContain('chat.startStream');
+    expect(h.standIn.inThread(CHANNEL, ts).filter((m) => m.text === 'pong')).toHaveLength(1);
+  });
+
+  it('P14 (decision): words that keep coming past the held moment stream as before', async () => {
+    h = await openSlackHarness({
+      runner: new ScriptedRunner({ engineer: steady }),
+      standIn: { streaming: { enabled: true, maxAgeMs: 60_000 }, agentSessions: { enabled: true } },
+      stream: { rolloverAfterMs: 60_000, startAfterMs: 250 },
+      timings: { signOfLifeMs: 0 },
+    });
+    const ts = await ask();
+    const [streamed, ...more] = h.standIn.streamedInThread(CHANNEL, ts);
+    expect(more).toEqual([]);
+    expect(streamed).toMatchObject({ text: 'Looking at it done.', stream: { state: 'stopped' } });
+    expect(
+      h.standIn.okCalls('chat.postMessage').filter((c) => String(c.params.text).includes('Looking')),
+    ).toEqual([]);
   });
 
   it('P9: a turn that fails at once shows its card once, in its failed state, beside the notice', async () => {
