@@ -20,6 +20,7 @@ import { McpGuardrails1796400200000 } from '../../migrations/1796400200000-McpGu
 import { MemberTokens1796400300000 } from '../../migrations/1796400300000-MemberTokens';
 import { McpOAuth1796400400000 } from '../../migrations/1796400400000-McpOAuth';
 import { AccessGroups1796400600000 } from '../../migrations/1796400600000-AccessGroups';
+import { GitHubFrontEnd1796500500000 } from '../../migrations/1796500500000-GitHubFrontEnd';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -48,4 +49,5 @@ export const MIGRATIONS = [
   MemberTokens1796400300000,
   McpOAuth1796400400000,
   AccessGroups1796400600000,
+  GitHubFrontEnd1796500500000,
 ];

@@ -37,6 +37,8 @@ export interface MemberRecord {
   role: MemberRole;
   slackUserId: string | null;
   discordUserId: string | null;
+  /** P20: the member's GitHub login (case-insensitive); the store always reads it, null when none. */
+  githubLogin?: string | null;
   createdAt: Date;
 }
 

@@ -139,10 +139,12 @@ async function applyMembers(
 ) {
   for (const entry of entries) {
     const existing = await tx.members.findByNickname(workspaceId, entry.nickname);
-    const patch: Partial<Pick<MemberRecord, 'role' | 'slackUserId' | 'discordUserId'>> = {};
+    const patch: Partial<Pick<MemberRecord, 'role' | 'slackUserId' | 'discordUserId' | 'githubLogin'>> =
+      {};
     if (entry.role !== undefined) patch.role = entry.role;
     if (entry.slack !== undefined) patch.slackUserId = entry.slack;
     if (entry.discord !== undefined) patch.discordUserId = entry.discord;
+    if (entry.github !== undefined) patch.githubLogin = entry.github;
     if (existing === null) {
       await tx.members.insert(workspaceId, {
         nickname: entry.nickname,

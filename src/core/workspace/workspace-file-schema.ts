@@ -72,6 +72,11 @@ export const memberEntrySchema = z.strictObject({
   role: z.enum(MEMBER_ROLES).optional(),
   slack: slackId('UW', 'user', 'U0123ABCD').optional(),
   discord: snowflake.optional(),
+  /** P20: the member's GitHub login: their comments on a space's repositories reach its agents. */
+  github: z
+    .string()
+    .regex(/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/, 'must be a GitHub login (letters, digits, single hyphens)')
+    .optional(),
 });
 
 /** A6: an installed skill as `summon export` writes it: `<owner>/<repo>/<skill>@<commit>`. */

@@ -12,6 +12,7 @@ export const toMemberRecord = (row: MemberRow): MemberRecord => ({
   role: row.role,
   slackUserId: row.slackUserId,
   discordUserId: row.discordUserId,
+  githubLogin: row.githubLogin ?? null,
   createdAt: row.createdAt,
 });
 
@@ -46,6 +47,15 @@ export const memberRepository = (manager: EntityManager): MemberRepository => {
             return null;
         }
       })();
+      // P20: GitHub logins match case-insensitively.
+      if (platform === 'github') {
+        const member = await rows
+          .createQueryBuilder('member')
+          .where('member.workspaceId = :workspaceId', { workspaceId })
+          .andWhere('lower(member.githubLogin) = lower(:login)', { login: userId })
+          .getOne();
+        return member ? toMemberRecord(member) : null;
+      }
       const row = where ? await rows.findOneBy(where) : null;
       return row ? toMemberRecord(row) : null;
     },
@@ -56,11 +66,12 @@ export const memberRepository = (manager: EntityManager): MemberRepository => {
         role: fields.role,
         slackUserId: fields.slackUserId,
         discordUserId: fields.discordUserId,
+        githubLogin: fields.githubLogin ?? null,
       });
       return toMemberRecord(await rows.save(row));
     },
     async update(id, patch) {
-      await updateById(rows, id, patch, ['role', 'slackUserId', 'discordUserId'], 'member');
+      await updateById(rows, id, patch, ['role', 'slackUserId', 'discordUserId', 'githubLogin'], 'member');
     },
   };
 };
