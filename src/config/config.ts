@@ -68,6 +68,8 @@ export interface GitHubConfig {
   /** GITHUB_APP_ID + GITHUB_APP_PRIVATE_KEY: installation tokens per repository (preferred). */
   appId: string | undefined;
   appPrivateKey: string | undefined;
+  /** P19: GITHUB_WEBHOOK_SECRET: with a credential, turns on the GitHub front end (`POST /github/webhooks`). */
+  webhookSecret: string | undefined;
   /** SUMMON_GATEWAY_URL: how runs reach this server's `/git/` (default http://127.0.0.1:PORT). */
   gatewayUrl: string | undefined;
 }
@@ -157,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       appId: nonEmpty(env.GITHUB_APP_ID),
       // A PEM in one environment variable often arrives with literal "\n".
       appPrivateKey: nonEmpty(env.GITHUB_APP_PRIVATE_KEY)?.replaceAll('\\n', '\n'),
+      webhookSecret: nonEmpty(env.GITHUB_WEBHOOK_SECRET),
       gatewayUrl,
     },
     slack: slackConfig(env),

@@ -139,8 +139,7 @@ async function applyMembers(
 ) {
   for (const entry of entries) {
     const existing = await tx.members.findByNickname(workspaceId, entry.nickname);
-    const patch: Partial<Pick<MemberRecord, 'role' | 'slackUserId' | 'discordUserId' | 'githubLogin'>> =
-      {};
+    const patch: Partial<Pick<MemberRecord, 'role' | 'slackUserId' | 'discordUserId' | 'githubLogin'>> = {};
     if (entry.role !== undefined) patch.role = entry.role;
     if (entry.slack !== undefined) patch.slackUserId = entry.slack;
     if (entry.discord !== undefined) patch.discordUserId = entry.discord;

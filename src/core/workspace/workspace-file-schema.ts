@@ -75,7 +75,10 @@ export const memberEntrySchema = z.strictObject({
   /** P20: the member's GitHub login: their comments on a space's repositories reach its agents. */
   github: z
     .string()
-    .regex(/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/, 'must be a GitHub login (letters, digits, single hyphens)')
+    .regex(
+      /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/,
+      'must be a GitHub login (letters, digits, single hyphens)',
+    )
     .optional(),
 });
 
