@@ -2,11 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InboxChatEngine } from '../../core/ports/chat-engine';
 import type { GitHubDelivery, GitHubEventSource } from '../../core/ports/github-events';
 import type { Logger } from '../../core/ports/logger';
+import { GitHubInboxDecoder } from './github-inbox';
+import { WritePermissions } from './github-permissions';
 import { GitHubPlatform } from './github-platform';
-import { GitHubInboxDecoder } from './inbound/github-inbox';
-import { WritePermissions } from './inbound/github-permissions';
-import { GitHubWebhookReceiver } from './inbound/github-webhooks';
-import { GitHubRest, type GitHubTokenSource } from './outbound/github-rest';
+import { GitHubRest, type GitHubTokenSource } from './github-rest';
+import { GitHubWebhookReceiver } from './github-webhooks';
 
 export interface GitHubFrontEndOptions {
   /** GITHUB_API_URL. */

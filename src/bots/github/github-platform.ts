@@ -7,9 +7,9 @@ import type {
 } from '../../core/ports/chat-platform';
 import type { Logger } from '../../core/ports/logger';
 import { EditedReplyStream } from '../../core/streaming/edited-reply-stream';
+import { commentBodies, privateBody, splitForGitHub } from './github-render';
+import type { GitHubRest } from './github-rest';
 import { decodeGitHubThreadId, encodeGitHubThreadId, type GitHubThreadParts } from './github-thread-id';
-import { commentBodies, privateBody, splitForGitHub } from './outbound/github-render';
-import type { GitHubRest } from './outbound/github-rest';
 
 export interface GitHubPlatformOptions {
   rest: GitHubRest;

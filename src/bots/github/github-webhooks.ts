@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Webhooks } from '@octokit/webhooks';
-import type { InboxEntry } from '../../../core/model/inbox';
-import type { IngestOutcome } from '../../../core/ports/chat-engine';
-import type { GitHubDelivery } from '../../../core/ports/github-events';
-import type { Logger } from '../../../core/ports/logger';
+import type { InboxEntry } from '../../core/model/inbox';
+import type { IngestOutcome } from '../../core/ports/chat-engine';
+import type { GitHubDelivery } from '../../core/ports/github-events';
+import type { Logger } from '../../core/ports/logger';
 import { type GitHubComment, readDelivery } from './github-comment';
 
 export const WEBHOOK_PATH = '/github/webhooks';

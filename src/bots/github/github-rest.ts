@@ -1,5 +1,5 @@
 import { Octokit } from '@octokit/rest';
-import { ownerAndName } from '../github-thread-id';
+import { ownerAndName } from './github-thread-id';
 
 /** Installation permissions, as a GitHub App's token is asked for them. */
 export type GitHubPermissions = Record<string, 'read' | 'write'>;

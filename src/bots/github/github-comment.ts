@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { encodeGitHubThreadId, repoChannel } from '../github-thread-id';
-import { isSummonComment } from '../outbound/github-render';
+import { isSummonComment } from './github-render';
+import { encodeGitHubThreadId, repoChannel } from './github-thread-id';
 
 /** A prompt never gets more of one comment than this (GitHub's own limit on a comment body). */
 export const COMMENT_TEXT_LIMIT = 65_536;

@@ -5,9 +5,9 @@ import type {
   QuestionCard,
   Speaker,
   StatusCard,
-} from '../../../core/ports/chat-platform';
-import { clipLines } from '../../../core/text/clip-lines';
-import { splitMessage } from '../../../core/text/split-message';
+} from '../../core/ports/chat-platform';
+import { clipLines } from '../../core/text/clip-lines';
+import { splitMessage } from '../../core/text/split-message';
 
 /** GitHub refuses a comment body longer than this (characters). */
 export const COMMENT_LIMIT = 65_536;
