@@ -29,7 +29,7 @@ export async function applySpaces(
     }
     const participantsChanged = await applyParticipants(tx, workspaceId, space.id, entry.participants);
     const channelsChanged = await applyChannels(tx, workspaceId, space.id, entry.channels);
-    const reposChanged = await applyRepoChannels(tx, workspaceId, space.id, space.repos);
+    const reposChanged = await applyRepoChannels(tx, workspaceId, space.id, patch.repos ?? space.repos);
     if (
       (participantsChanged || channelsChanged || reposChanged) &&
       !report.created.includes(label) &&
