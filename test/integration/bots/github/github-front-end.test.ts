@@ -167,6 +167,28 @@ describe('P19: the GitHub front end', () => {
     expect(prompt.length).toBeLessThan(200_000);
   });
 
+  it('P19: core code subscribed to GitHub’s events gets every verified delivery once, a forged one never', async () => {
+    const seen: { id: string; name: string; action: string | null; repo: string | null }[] = [];
+    const unsubscribe = h.frontEnd.events.subscribe(({ id, name, action, repo }) => {
+      seen.push({ id, name, action, repo });
+    });
+    const suite = payloads.checkSuiteCompleted(REPO, 'failure');
+    expect((await h.deliverer.send('check_suite', suite, { deliveryId: 'suite-1' })).status).toBe(202);
+    expect((await h.deliverer.send('check_suite', suite, { signature: 'none' })).status).toBe(401);
+    const issue = h.standIn.open(REPO, 'Events');
+    const sent = await h.comment(issue.number, PEOPLE.dana, '@engineer go');
+    await h.frontEnd.idle();
+    expect(seen).toEqual([
+      { id: 'suite-1', name: 'check_suite', action: 'completed', repo: REPO },
+      { id: sent.deliveryId, name: 'issue_comment', action: 'created', repo: REPO },
+    ]);
+    unsubscribe();
+    await h.deliverer.send('check_suite', suite);
+    await h.frontEnd.idle();
+    expect(seen).toHaveLength(2);
+    await h.settled(1);
+  });
+
   it('a repository bound to no space is ignored, with one log line', async () => {
     h.standIn.open('acme/other', 'Elsewhere');
     const issue = h.standIn.open(REPO, 'Here');

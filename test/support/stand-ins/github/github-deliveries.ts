@@ -69,6 +69,11 @@ export const payloads = {
     p.comment = comment;
     return withRepo(p, repo, author);
   },
+  checkSuiteCompleted(repo: string, conclusion: 'success' | 'failure') {
+    const p = example('check_suite', 'completed');
+    (p.check_suite as Record<string, unknown>).conclusion = conclusion;
+    return withRepo(p, repo, { login: 'github-actions[bot]', bot: true });
+  },
   issueOpened(repo: string, number: number, author: Author, body: string) {
     const p = example('issues', 'opened');
     p.issue = {
