@@ -12,7 +12,7 @@ import type { GitHubRest } from './github-rest';
 
 /** P20: what an unknown login is told, once per repository and login. */
 export const HOW_TO_LINK =
-  'Summon does not know your GitHub login yet, so nothing ran. Ask a Summon admin for a one-time code (`summon members invite <nickname>`) and link your account in a chat Summon is in with `/summon link-account <code>`, or ask them to add `github: <your login>` to your entry in the workspace file.';
+  'Summon does not know your GitHub login yet, so nothing ran. Ask a Summon admin to add `github: <your login>` to your member entry in the workspace file (then `summon apply`).';
 
 /** P20: what a linked member without write permission is told, once per repository and login. */
 export const noWriteAccess = (repo: string, permission: string): string =>
