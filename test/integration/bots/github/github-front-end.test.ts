@@ -43,6 +43,20 @@ describe('P19: the GitHub front end', () => {
     expect(runner.requests[0]?.prompt).toContain('fix the login bug');
   });
 
+  it('P19, P3: an issue opened with a mention starts the agent; one opened without starts nobody', async () => {
+    const quiet = h.standIn.open(REPO, 'No mention', { login: PEOPLE.dana.login, body: 'just a note' });
+    const asked = h.standIn.open(REPO, 'Triage', { login: PEOPLE.dana.login, body: '@engineer triage this' });
+    for (const issue of [quiet, asked]) {
+      const payload = payloads.issueOpened(REPO, issue.number, PEOPLE.dana, issue.body);
+      expect((await h.deliverer.send('issues', payload)).status).toBe(202);
+    }
+    await h.settled(1);
+    await replyOf('engineer', asked.number);
+    await flush(quiet.number, 1);
+    expect(runner.requests.map((r) => r.agent.name)).toEqual(['engineer', 'qa']);
+    expect(runner.requests[0]?.prompt).toContain('triage this');
+  });
+
   it('M16: mentions in inline code and fenced code wake nobody', async () => {
     const issue = h.standIn.open(REPO, 'Annotations');
     const sent = await h.comment(
