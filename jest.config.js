@@ -7,7 +7,11 @@ const transform = { '^.+\\.ts$': swc, [`/node_modules/(${ESM_PACKAGES.join('|')}
 const transformIgnorePatterns = [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`];
 // Node's environment, where a process warning fails the test that caused it.
 const testEnvironment = '<rootDir>/test/support/jest-warnings-environment.ts';
-const moduleNameMapper = { '^discord-api-spec/zod$': '<rootDir>/node_modules/discord-api-spec/build/discord-api-spec.zod.js' };
+// @octokit/webhooks-methods exports only an `import` condition, which Jest's resolver does not take.
+const moduleNameMapper = {
+  '^discord-api-spec/zod$': '<rootDir>/node_modules/discord-api-spec/build/discord-api-spec.zod.js',
+  '^@octokit/webhooks-methods$': '<rootDir>/node_modules/@octokit/webhooks-methods/dist-node/index.js',
+};
 // Integration suites mostly wait on PostgreSQL, Redis, git and child processes: two workers even
 // on a 2-core machine (jest's default there is one).
 const maxWorkers = Math.max(2, require('node:os').availableParallelism() - 1);

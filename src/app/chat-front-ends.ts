@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DiscordFrontEnd } from '../bots/discord';
+import { GitHubFrontEnd } from '../bots/github';
 import { SlackFrontEnd } from '../bots/slack/slack-front-end';
 import type { ServeRole } from '../config/serve-role';
 import { RunActivityBoard } from '../core/agents/run-activity-board';
@@ -7,11 +8,13 @@ import type { RunJob } from '../core/engine/run-job';
 import type { Platform } from '../core/model/platform';
 import type { ChatEngine, InboxChatEngine } from '../core/ports/chat-engine';
 import type { ChatPlatform } from '../core/ports/chat-platform';
+import type { GitHubEventSource } from '../core/ports/github-events';
 import type { RunnerResolver } from '../core/ports/runner';
 import type { WaitSignals } from '../core/ports/wait-signals';
 import type { RelayInbound } from '../core/relays/relay-inbound';
 import { startEngine } from './engine-runtime';
 import { frontEndServices } from './front-end-services';
+import { gitHubCredentials } from './git-gateway-runtime';
 import type { Runtime } from './runtime';
 
 export interface ChatFrontEnds {
@@ -29,6 +32,8 @@ export interface ChatFrontEnds {
   signals: WaitSignals;
   /** W5, T6: wakes a stored queued run (a webhook routine's firing). */
   wake(job: RunJob): Promise<void>;
+  /** P19: GitHub's verified webhook deliveries, when the GitHub front end started (routines subscribe here). */
+  githubEvents: GitHubEventSource | null;
   close(): Promise<void>;
 }
 
@@ -40,6 +45,8 @@ interface FrontEnd {
   /** A worker's start: the platform posts, nothing listens (no Bolt listeners, no Discord gateway). */
   startPosting(): Promise<boolean>;
   handleHttp?(request: IncomingMessage, response: ServerResponse): boolean;
+  /** P19: the GitHub front end's deliveries. */
+  githubEvents?: GitHubEventSource;
   close(): Promise<void>;
 }
 
@@ -95,6 +102,7 @@ export async function startChatFrontEnds(
     platformPorts: new Map(started.map((f) => [f.platform.platform, f.platform])),
     signals: engine.signals,
     wake: (job) => engine.engine.wake(job),
+    githubEvents: started.find((f) => f.githubEvents !== undefined)?.githubEvents ?? null,
     handleHttp: (request, response) =>
       role !== 'worker' && started.some((f) => f.handleHttp?.(request, response) === true),
     close: async () => {
@@ -161,5 +169,31 @@ async function configuredFrontEnds(
       close: () => discord.close(),
     });
   }
+  const github = gitHubFrontEnd(runtime);
+  if (github !== null) frontEnds.push(github);
   return frontEnds;
+}
+
+/** P19: GitHub's front end, when a webhook secret and a credential to answer with are set. */
+function gitHubFrontEnd(runtime: Runtime): FrontEnd | null {
+  const { config, logger } = runtime;
+  const secret = config.github.webhookSecret;
+  const tokens = gitHubCredentials(config.github);
+  if (secret === undefined) return null;
+  if (tokens === null) {
+    logger.error(
+      {},
+      'GITHUB_WEBHOOK_SECRET is set but neither a GitHub App nor GITHUB_TOKEN is: the GitHub front end is off',
+    );
+    return null;
+  }
+  const github = new GitHubFrontEnd({ apiUrl: config.github.apiUrl, tokens, webhookSecret: secret, logger });
+  return {
+    platform: github.platform,
+    start: (engine) => github.start(engine),
+    startPosting: async () => true,
+    handleHttp: (request, response) => github.handleHttp(request, response),
+    githubEvents: github.events,
+    close: () => github.close(),
+  };
 }

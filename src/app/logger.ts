@@ -51,6 +51,12 @@ export const REDACTED_PATHS = [
   'config.github.appPrivateKey',
   'github.token',
   'github.appPrivateKey',
+  // P19: the secret GitHub's deliveries are verified with.
+  'env.GITHUB_WEBHOOK_SECRET',
+  'config.github.webhookSecret',
+  'github.webhookSecret',
+  'webhookSecret',
+  '*.webhookSecret',
   'privateKey',
   '*.privateKey',
   // E5: the key that encrypts stored OAuth tokens.

@@ -2,9 +2,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { type AuditConfig, parseAuditConfig } from './audit-config';
 import { gatewayUrlProblem } from './gateway-url';
+import { type GitHubConfig, readGitHubConfig } from './github-config';
 import { type McpConfig, parseMcpConfig } from './mcp-config';
 import { parseSecretKey } from './secret-key';
 import { parseServeRole, type ServeRole } from './serve-role';
+
+export type { GitHubConfig };
 
 /**
  * Everything Summon reads from the environment, in one place. With nothing set, Summon runs
@@ -57,20 +60,6 @@ export interface SandboxConfig {
   processConcurrency: number;
   /** SUMMON_SANDBOX_READ_ONLY: more host paths (colon-separated) a CLI agent needs, visible read-only. */
   readOnlyPaths: string[];
-}
-
-export interface GitHubConfig {
-  /** GITHUB_GIT_URL: where the gateway sends git traffic (default https://github.com). */
-  gitUrl: string;
-  /** GITHUB_API_URL: the REST API (default https://api.github.com). */
-  apiUrl: string;
-  /** GITHUB_TOKEN: one token for every repository (simple set-up). */
-  token: string | undefined;
-  /** GITHUB_APP_ID + GITHUB_APP_PRIVATE_KEY: installation tokens per repository (preferred). */
-  appId: string | undefined;
-  appPrivateKey: string | undefined;
-  /** SUMMON_GATEWAY_URL: how runs reach this server's `/git/` (default http://127.0.0.1:PORT). */
-  gatewayUrl: string | undefined;
 }
 
 export interface SlackConfig {
@@ -150,15 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       ollamaUrl: (nonEmpty(env.SUMMON_OLLAMA_URL) ?? DEFAULT_OLLAMA_URL).replace(/\/+$/, ''),
       searchPath: nonEmpty(env.PATH),
     },
-    github: {
-      gitUrl: nonEmpty(env.GITHUB_GIT_URL) ?? 'https://github.com',
-      apiUrl: nonEmpty(env.GITHUB_API_URL) ?? 'https://api.github.com',
-      token: nonEmpty(env.GITHUB_TOKEN),
-      appId: nonEmpty(env.GITHUB_APP_ID),
-      // A PEM in one environment variable often arrives with literal "\n".
-      appPrivateKey: nonEmpty(env.GITHUB_APP_PRIVATE_KEY)?.replaceAll('\\n', '\n'),
-      gatewayUrl,
-    },
+    github: readGitHubConfig(env, gatewayUrl),
     slack: slackConfig(env),
     discord: { token: nonEmpty(env.DISCORD_TOKEN), apiUrl: nonEmpty(env.DISCORD_API_URL) },
     sandbox,

@@ -26,6 +26,7 @@ import { RoutineFirings1796500210000 } from '../../migrations/1796500210000-Rout
 import { RoutineWebhooks1796500220000 } from '../../migrations/1796500220000-RoutineWebhooks';
 import { AuditEvents1796500300000 } from '../../migrations/1796500300000-AuditEvents';
 import { ConsoleSessions1796500400000 } from '../../migrations/1796500400000-ConsoleSessions';
+import { GitHubFrontEnd1796500500000 } from '../../migrations/1796500500000-GitHubFrontEnd';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -60,4 +61,5 @@ export const MIGRATIONS = [
   RoutineWebhooks1796500220000,
   AuditEvents1796500300000,
   ConsoleSessions1796500400000,
+  GitHubFrontEnd1796500500000,
 ];

@@ -130,6 +130,11 @@ export interface PlatformHarness<Parts> {
   messagesIn(thread: ThreadId): Promise<SeenMessage[]>;
   /** What was told privately to whom in that thread. */
   privateMessagesIn(thread: ThreadId): Promise<{ to: string; text: string }[]>;
+  /**
+   * A platform with no private messages (GitHub) tells the person in the thread, naming them:
+   * `tellPrivately` then adds one message there (the port's "threaded where it cannot be private").
+   */
+  tellsInThread?: boolean;
   /** The person writes `text` as a reply in the thread; the front end delivers it as it would. */
   deliverPersonMessage(thread: ThreadId, text: string): Promise<void>;
   /** N13: the person answers the question card `cardRef` of the thread the platform's way. */
@@ -349,12 +354,17 @@ export function describePlatformContract<Parts>(
       await expect(harness.platform.update(thread, 'no-such-message', text('x'))).rejects.toThrow();
     });
 
-    it('tellPrivately reaches the person and adds no message to the thread', async () => {
+    it('tellPrivately reaches the person and adds no message to the thread (where it can be private)', async () => {
       const thread = await firstThread();
       await harness.platform.post(thread, text('hello'));
       const before = await harness.messagesIn(thread);
       await harness.platform.tellPrivately(thread, harness.personId, '@arch matched architect and archivist');
-      expect(await harness.messagesIn(thread)).toEqual(before);
+      const after = await harness.messagesIn(thread);
+      if (harness.tellsInThread === true) {
+        expect(after.slice(0, before.length)).toEqual(before);
+        expect(after).toHaveLength(before.length + 1);
+        expect(after.at(-1)?.text).toContain(`@${harness.personId}`);
+      } else expect(after).toEqual(before);
       expect(await harness.privateMessagesIn(thread)).toContainEqual({
         to: harness.personId,
         text: '@arch matched architect and archivist',

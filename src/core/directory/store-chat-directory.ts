@@ -7,10 +7,14 @@ import type { ChannelCursor } from '../ports/channel-cursor-store';
 import type { ChatDirectory, PlatformMember } from '../ports/chat-directory';
 import type { Store } from '../ports/store';
 
-const accountOn = (member: MemberRecord, platform: BindablePlatform): string | null =>
-  platform === 'slack' ? member.slackUserId : member.discordUserId;
+const accountOn = (member: MemberRecord, platform: BindablePlatform | 'github'): string | null =>
+  platform === 'github'
+    ? (member.githubLogin ?? null)
+    : platform === 'slack'
+      ? member.slackUserId
+      : member.discordUserId;
 
-const asPlatformMember = (member: MemberRecord, platform: BindablePlatform): PlatformMember => ({
+const asPlatformMember = (member: MemberRecord, platform: BindablePlatform | 'github'): PlatformMember => ({
   nickname: member.nickname,
   userId: accountOn(member, platform),
 });
@@ -26,6 +30,16 @@ export class StoreChatDirectory implements ChatDirectory {
     /** A13: the activity of runs this process executes, for presence on a home screen. */
     private readonly activity?: RunActivityLookup,
   ) {}
+
+  repoWorkspace(repo: string): Promise<{ slug: string; members: PlatformMember[] } | null> {
+    return this.store.transaction(async (tx) => {
+      const binding = await tx.channelBindings.find('github', repo.toLowerCase());
+      const workspace = binding === null ? null : await tx.workspaces.findById(binding.workspaceId);
+      if (workspace === null) return null;
+      const members = await tx.members.list(workspace.id);
+      return { slug: workspace.slug, members: members.map((m) => asPlatformMember(m, 'github')) };
+    });
+  }
 
   workspaceOfTeam(platform: BindablePlatform, teamId: string): Promise<string | null> {
     return this.store.transaction(

@@ -106,7 +106,8 @@ async function workspaceRef(
   workspace: McpCaller['workspace'],
   platform: Platform,
 ): Promise<InboundMessage['workspace']> {
-  if (platform === 'terminal') return { slug: workspace.slug };
+  // P19: GitHub's messages name the workspace by slug too (a repository is bound, no team).
+  if (platform === 'terminal' || platform === 'github') return { slug: workspace.slug };
   const team = (await tx.platformBindings.listForWorkspace(workspace.id)).find(
     (b) => b.platform === platform,
   );

@@ -51,11 +51,13 @@ export function findReachable(reach: readonly SpaceReach[], name: string): Space
 /** E6, P8: the member's own account on a platform, as the platform's messages name them. */
 export function accountOn(member: MemberRecord, platform: Platform): string | null {
   if (platform === 'terminal') return member.nickname;
+  if (platform === 'github') return member.githubLogin ?? null;
   return platform === 'slack' ? member.slackUserId : member.discordUserId;
 }
 
 /** A sentence for a member with no account on the platform a space or a card lives on. */
 export function noAccountOn(member: MemberRecord, platform: Platform): string {
-  const name = platform === 'slack' ? 'Slack' : platform === 'discord' ? 'Discord' : platform;
+  const name =
+    { slack: 'Slack', discord: 'Discord', github: 'GitHub', terminal: 'the terminal' }[platform] ?? platform;
   return `@${member.nickname} has no ${name} account linked, and this happens on ${name}: send \`/summon link-account <code>\` there first (an admin makes the code with \`summon members invite ${member.nickname}\`).`;
 }

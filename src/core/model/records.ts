@@ -44,6 +44,8 @@ export interface MemberRecord {
   accessVia?: string | null;
   /** P24: that group's name as the platform gave it (a Discord role's, a Slack handle). */
   accessViaName?: string | null;
+  /** P20: the member's GitHub login (case-insensitive); the store always reads it, null when none. */
+  githubLogin?: string | null;
   createdAt: Date;
 }
 

@@ -17,6 +17,11 @@ export interface PlatformMember {
  * an inbox decoder gets one over the routing transaction.
  */
 export interface ChatDirectory {
+  /**
+   * P19, P20: the workspace (by slug) a GitHub repository (`owner/name`, lower-cased) is bound
+   * to through a space's `repos`, with its members and their GitHub logins; null when unbound.
+   */
+  repoWorkspace(repo: string): Promise<{ slug: string; members: PlatformMember[] } | null>;
   /** P1: the workspace the team (Slack team, Discord guild) is bound to, or null. */
   workspaceOfTeam(platform: BindablePlatform, teamId: string): Promise<string | null>;
   /**

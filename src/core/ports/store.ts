@@ -146,23 +146,26 @@ export interface MemberRepository {
   /** Ordered by creation. */
   list(workspaceId: string): Promise<MemberRecord[]>;
   findByNickname(workspaceId: string, nickname: string): Promise<MemberRecord | null>;
-  /** P8: the member a Slack or Discord account belongs to. */
+  /** P8, P20: the member a Slack or Discord account, or a GitHub login, belongs to. */
   findByPlatformUser(
     workspaceId: string,
-    platform: BindablePlatform,
+    platform: BindablePlatform | 'github',
     userId: string,
   ): Promise<MemberRecord | null>;
   insert(
     workspaceId: string,
     fields: Pick<
       MemberRecord,
-      'nickname' | 'role' | 'slackUserId' | 'discordUserId' | 'accessVia' | 'accessViaName'
+      'nickname' | 'role' | 'slackUserId' | 'discordUserId' | 'githubLogin' | 'accessVia' | 'accessViaName'
     >,
   ): Promise<MemberRecord>;
   update(
     id: string,
     patch: Partial<
-      Pick<MemberRecord, 'role' | 'slackUserId' | 'discordUserId' | 'accessVia' | 'accessViaName'>
+      Pick<
+        MemberRecord,
+        'role' | 'slackUserId' | 'discordUserId' | 'githubLogin' | 'accessVia' | 'accessViaName'
+      >
     >,
   ): Promise<void>;
 }

@@ -29,8 +29,9 @@ export async function applySpaces(
     }
     const participantsChanged = await applyParticipants(tx, workspaceId, space.id, entry.participants);
     const channelsChanged = await applyChannels(tx, workspaceId, space.id, entry.channels);
+    const reposChanged = await applyRepoChannels(tx, workspaceId, space.id, patch.repos ?? space.repos);
     if (
-      (participantsChanged || channelsChanged) &&
+      (participantsChanged || channelsChanged || reposChanged) &&
       !report.created.includes(label) &&
       !report.updated.includes(label)
     )
@@ -81,6 +82,33 @@ async function applyParticipants(
   return true;
 }
 
+/**
+ * P19: a space's repositories are its channels on GitHub (`owner/name`, lower-cased: GitHub's
+ * names ignore case). A repository belongs to one space: a later space listing it takes it.
+ */
+async function applyRepoChannels(
+  tx: StoreTx,
+  workspaceId: string,
+  spaceId: string,
+  repos: readonly string[],
+): Promise<boolean> {
+  const wanted = [...new Set(repos.map((repo) => repo.toLowerCase()))];
+  const current = (await tx.channelBindings.listForWorkspace(workspaceId)).filter(
+    (b) => b.spaceId === spaceId,
+  );
+  const github = current.filter((b) => b.platform === 'github').map((b) => b.channelId);
+  const missing = wanted.filter((repo) => !github.includes(repo));
+  const stale = github.filter((repo) => !wanted.includes(repo));
+  if (missing.length === 0 && stale.length === 0) return false;
+  for (const repo of missing) await tx.channelBindings.bind(spaceId, 'github', repo);
+  const keep = current.filter((b) => b.platform !== 'github' || wanted.includes(b.channelId));
+  await tx.channelBindings.unbindOthers(spaceId, [
+    ...keep.map((b) => ({ platform: b.platform, channelId: b.channelId })),
+    ...missing.map((repo) => ({ platform: 'github' as const, channelId: repo })),
+  ]);
+  return true;
+}
+
 /** The file speaks for Slack and Discord channels; other bindings (the terminal) are kept. */
 async function applyChannels(
   tx: StoreTx,
@@ -99,7 +127,7 @@ async function applyChannels(
   );
   const isWanted = (b: { platform: string; channelId: string }) =>
     wanted.some((w) => w.platform === b.platform && w.channelId === b.channelId);
-  const kept = current.filter((b) => b.platform === 'terminal' || isWanted(b));
+  const kept = current.filter((b) => b.platform === 'terminal' || b.platform === 'github' || isWanted(b));
   const missing = wanted.filter(
     (w) => !current.some((b) => b.platform === w.platform && b.channelId === w.channelId),
   );

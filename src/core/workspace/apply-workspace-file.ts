@@ -148,11 +148,15 @@ async function applyMembers(
   for (const entry of entries) {
     const existing = await tx.members.findByNickname(workspaceId, entry.nickname);
     const patch: Partial<
-      Pick<MemberRecord, 'role' | 'slackUserId' | 'discordUserId' | 'accessVia' | 'accessViaName'>
+      Pick<
+        MemberRecord,
+        'role' | 'slackUserId' | 'discordUserId' | 'githubLogin' | 'accessVia' | 'accessViaName'
+      >
     > = {};
     if (entry.role !== undefined) patch.role = entry.role;
     if (entry.slack !== undefined) patch.slackUserId = entry.slack;
     if (entry.discord !== undefined) patch.discordUserId = entry.discord;
+    if (entry.github !== undefined) patch.githubLogin = entry.github;
     // P24: a person admitted by a group, now named in the file, is an explicit member (the entry wins).
     if (existing?.accessVia) Object.assign(patch, { accessVia: null, accessViaName: null });
     if (existing === null) {

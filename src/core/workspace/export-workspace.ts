@@ -131,6 +131,7 @@ function memberEntry(member: MemberRecord): MemberEntry {
     role: member.role,
     ...(member.slackUserId === null ? {} : { slack: member.slackUserId }),
     ...(member.discordUserId === null ? {} : { discord: member.discordUserId }),
+    ...(member.githubLogin == null ? {} : { github: member.githubLogin }),
   };
 }
 
@@ -202,7 +203,10 @@ function agentEntry(agent: AgentRecord, agentName: Map<string, string>): AgentEn
   return entry;
 }
 
-/** The workspace file speaks for Slack and Discord; terminal bindings are local and not exported. */
+/**
+ * The workspace file speaks for Slack and Discord; terminal bindings are local and not exported,
+ * GitHub's are the space's `repos` (P19).
+ */
 function channelEntry(binding: { platform: string; channelId: string }): ChannelEntry[] {
   if (binding.platform === 'slack') return [{ slack: binding.channelId }];
   if (binding.platform === 'discord') return [{ discord: binding.channelId }];

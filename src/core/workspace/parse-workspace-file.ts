@@ -87,6 +87,10 @@ function duplicateIssues(file: WorkspaceFile): Issue[] {
   return [
     ...duplicates(file.agents, 'agents', 'name', (a) => a.name),
     ...duplicates(file.members, 'members', 'nickname', (m) => m.nickname),
+    // P20: one member per GitHub login (logins ignore case).
+    ...duplicates(file.members, 'members', 'github', (m, i) =>
+      m.github === undefined ? `no login ${i}` : m.github.toLowerCase(),
+    ),
     ...duplicates(file.skills, 'skills', 'name', (s) => s.name),
     ...duplicates(file.spaces, 'spaces', 'name', (s) => s.name),
     ...duplicates(file.guardrails, 'guardrails', 'action', (g) =>
@@ -113,12 +117,12 @@ function duplicates<T>(
   items: T[] | undefined,
   list: string,
   field: string,
-  key: (item: T) => string,
+  key: (item: T, index: number) => string,
 ): Issue[] {
   const seen = new Map<string, number>();
   const issues: Issue[] = [];
   (items ?? []).forEach((item, index) => {
-    const k = key(item);
+    const k = key(item, index);
     const first = seen.get(k);
     if (first === undefined) seen.set(k, index);
     else

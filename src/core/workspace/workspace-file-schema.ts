@@ -73,6 +73,14 @@ export const memberEntrySchema = z.strictObject({
   role: z.enum(MEMBER_ROLES).optional(),
   slack: slackId('UW', 'user', 'U0123ABCD').optional(),
   discord: snowflake.optional(),
+  /** P20: the member's GitHub login: their comments on a space's repositories reach its agents. */
+  github: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/,
+      'must be a GitHub login (letters, digits, single hyphens)',
+    )
+    .optional(),
 });
 
 /** A6: an installed skill as `summon export` writes it: `<owner>/<repo>/<skill>@<commit>`. */
@@ -284,12 +292,9 @@ export const workspaceFileSchema = z
 export type WorkspaceFile = z.infer<typeof workspaceFileSchema>;
 export type AgentEntry = z.infer<typeof agentEntrySchema>;
 export type MemberEntry = z.infer<typeof memberEntrySchema>;
-export type { AccessEntry } from './access-entries';
 export type SkillEntry = z.infer<typeof skillEntrySchema>;
 export type SpaceEntry = z.infer<typeof spaceEntrySchema>;
 export type ChannelEntry = z.infer<typeof channelEntrySchema>;
 export type GuardrailEntry = z.infer<typeof guardrailEntrySchema>;
 export type SandboxEntry = z.infer<typeof sandboxEntrySchema>;
 export type BudgetEntry = z.infer<typeof budgetEntrySchema>;
-export type { McpServerEntry } from '../mcp/mcp-server-entry';
-export type { RoutineEntry } from '../routines/routine-entry';

@@ -19,6 +19,7 @@ export const MemberEntity = new EntitySchema<MemberRow>({
     discordUserId: text({ nullable: true }),
     accessVia: text({ nullable: true }),
     accessViaName: text({ nullable: true }),
+    githubLogin: text({ nullable: true }),
     createdAt,
   },
   foreignKeys: [workspaceForeignKey('members')],
@@ -31,6 +32,8 @@ export const MemberEntity = new EntitySchema<MemberRow>({
   indices: [
     // M10: (workspace_id, lower(nickname)); an expression index TypeORM cannot describe.
     { name: 'uq_members_nickname', columns: ['workspaceId'], unique: true, synchronize: false },
+    // P20: (workspace_id, lower(github_login)), as the nickname's.
+    { name: 'uq_members_github_login', columns: ['workspaceId'], unique: true, synchronize: false },
     { name: 'ix_members_created', columns: ['workspaceId', 'createdAt', 'seq'] },
   ],
 });

@@ -116,6 +116,7 @@ describe.each(DATABASE_KINDS)('members, agents and skills on %s', (kind) => {
       role: 'owner',
       slackUserId: 'U1',
       discordUserId: null,
+      githubLogin: null,
       createdAt: dana.createdAt,
     });
     expect((await inWs((tx) => tx.members.list(ws))).map((m) => m.nickname)).toEqual(['Dana', 'eli']);

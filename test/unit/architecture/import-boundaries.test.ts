@@ -24,9 +24,11 @@ const RULES: { library: RegExp; allowedIn: RegExp }[] = [
   { library: /^(bullmq)(\/|$)/, allowedIn: /^src\/adapters\/queue\// },
   { library: /^(ioredis)(\/|$)/, allowedIn: /^src\/adapters\// },
   {
-    library: /^(@anthropic-ai\/sdk|openai|@octokit\/[a-z-]+|@modelcontextprotocol\/[a-z-]+)(\/|$)/,
+    library: /^(@anthropic-ai\/sdk|openai|@modelcontextprotocol\/[a-z-]+)(\/|$)/,
     allowedIn: /^src\/adapters\//,
   },
+  // P19: GitHub's libraries in its adapters and its front end.
+  { library: /^@octokit\/[a-z-]+(\/|$)/, allowedIn: /^src\/(adapters|bots\/github)\// },
   { library: /^(@slack\/bolt|@slack\/web-api|@slack\/socket-mode)(\/|$)/, allowedIn: /^src\/bots\/slack\// },
   { library: /^(discord\.js|@discordjs\/[a-z]+)(\/|$)/, allowedIn: /^src\/bots\/discord\// },
   { library: /^prom-client(\/|$)/, allowedIn: /^src\/adapters\/metrics\// },

@@ -14,6 +14,7 @@ export const toMemberRecord = (row: MemberRow): MemberRecord => ({
   discordUserId: row.discordUserId,
   accessVia: row.accessVia ?? null,
   accessViaName: row.accessViaName ?? null,
+  githubLogin: row.githubLogin ?? null,
   createdAt: row.createdAt,
 });
 
@@ -48,6 +49,15 @@ export const memberRepository = (manager: EntityManager): MemberRepository => {
             return null;
         }
       })();
+      // P20: GitHub logins match case-insensitively.
+      if (platform === 'github') {
+        const member = await rows
+          .createQueryBuilder('member')
+          .where('member.workspaceId = :workspaceId', { workspaceId })
+          .andWhere('lower(member.githubLogin) = lower(:login)', { login: userId })
+          .getOne();
+        return member ? toMemberRecord(member) : null;
+      }
       const row = where ? await rows.findOneBy(where) : null;
       return row ? toMemberRecord(row) : null;
     },
@@ -60,6 +70,7 @@ export const memberRepository = (manager: EntityManager): MemberRepository => {
         discordUserId: fields.discordUserId,
         accessVia: fields.accessVia ?? null,
         accessViaName: fields.accessViaName ?? null,
+        githubLogin: fields.githubLogin ?? null,
       });
       return toMemberRecord(await rows.save(row));
     },
@@ -68,7 +79,7 @@ export const memberRepository = (manager: EntityManager): MemberRepository => {
         rows,
         id,
         patch,
-        ['role', 'slackUserId', 'discordUserId', 'accessVia', 'accessViaName'],
+        ['role', 'slackUserId', 'discordUserId', 'githubLogin', 'accessVia', 'accessViaName'],
         'member',
       );
     },

@@ -30,13 +30,14 @@ const routingStatements = (workspaceBy: 'slug' | 'team', platform: RoutingKey['p
       : '(SELECT workspace_id FROM platform_bindings WHERE platform = $5 AND external_id = $6)';
   const binding = 'channel_bindings WHERE platform = $1 AND channel_id = $2';
   const boundSpace = `(SELECT space_id FROM ${binding})`;
-  // P8: the terminal's sender is a nickname (M10: case ignored), Slack's and Discord's a linked account.
-  const senderMatch =
-    platform === 'terminal'
-      ? 'lower(nickname) = lower($4)'
-      : platform === 'slack'
-        ? 'slack_user_id = $4'
-        : 'discord_user_id = $4';
+  // P8: the terminal's sender is a nickname (M10: case ignored), Slack's and Discord's a linked
+  // account, GitHub's a login (P20: case ignored).
+  const senderMatch = {
+    terminal: 'lower(nickname) = lower($4)',
+    slack: 'slack_user_id = $4',
+    discord: 'discord_user_id = $4',
+    github: 'lower(github_login) = lower($4)',
+  }[platform];
   return [
     `SELECT * FROM workspaces WHERE id = ${workspace}`,
     `SELECT * FROM ${binding}`,
@@ -53,7 +54,7 @@ const routingStatements = (workspaceBy: 'slug' | 'team', platform: RoutingKey['p
 
 const ROUTING_STATEMENTS = new Map(
   (['slug', 'team'] as const).flatMap((workspaceBy) =>
-    (['terminal', 'slack', 'discord'] as const).map((platform) => [
+    (['terminal', 'slack', 'discord', 'github'] as const).map((platform) => [
       `${workspaceBy}:${platform}`,
       routingStatements(workspaceBy, platform),
     ]),

@@ -1,0 +1,119 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { InboxChatEngine } from '../../core/ports/chat-engine';
+import type { GitHubDelivery, GitHubEventSource } from '../../core/ports/github-events';
+import type { Logger } from '../../core/ports/logger';
+import { GitHubInboxDecoder } from './github-inbox';
+import { WritePermissions } from './github-permissions';
+import { GitHubPlatform } from './github-platform';
+import { GitHubRest, type GitHubTokenSource } from './github-rest';
+import { GitHubWebhookReceiver } from './github-webhooks';
+
+export interface GitHubFrontEndOptions {
+  /** GITHUB_API_URL. */
+  apiUrl: string;
+  /** The App's installation tokens, or GITHUB_TOKEN (`src/app` hands in the adapter's). */
+  tokens: GitHubTokenSource;
+  /** GITHUB_WEBHOOK_SECRET: what every delivery's `X-Hub-Signature-256` is checked with. */
+  webhookSecret: string;
+  logger: Logger;
+  /** P20: how long a person's write permission is remembered; default 60 s. */
+  permissionTtlMs?: number;
+  /** P14: a streamed reply is edited at most once per this many ms; default 1,000. */
+  streamEditIntervalMs?: number;
+  now?: () => Date;
+}
+
+/**
+ * P19: the GitHub front end: the platform the core posts comments through, and the webhook
+ * receiver whose comments reach the core through the inbox (T4). It is also where core code
+ * subscribes to GitHub's deliveries (`events`).
+ */
+export class GitHubFrontEnd {
+  readonly platform: GitHubPlatform;
+  /** P19: every verified delivery, for core code that reacts to GitHub (routines' triggers). */
+  readonly events: GitHubEventSource;
+  private readonly rest: GitHubRest;
+  private readonly receiver: GitHubWebhookReceiver;
+  private readonly listeners = new Set<(delivery: GitHubDelivery) => void | Promise<void>>();
+  private readonly logger: Logger;
+  private engine: InboxChatEngine | null = null;
+  private pending: Promise<unknown>[] = [];
+
+  constructor(private readonly options: GitHubFrontEndOptions) {
+    this.logger = options.logger.child({ component: 'github' });
+    this.rest = new GitHubRest({ apiUrl: options.apiUrl, tokens: options.tokens });
+    this.platform = new GitHubPlatform({
+      rest: this.rest,
+      logger: this.logger,
+      ...(options.streamEditIntervalMs === undefined
+        ? {}
+        : { streamEditIntervalMs: options.streamEditIntervalMs }),
+    });
+    const now = options.now ?? (() => new Date());
+    this.receiver = new GitHubWebhookReceiver({
+      secret: options.webhookSecret,
+      logger: this.logger,
+      ingest: () => (this.engine === null ? null : (entry) => (this.engine as InboxChatEngine).ingest(entry)),
+      delivered: (delivery) => this.deliver(delivery),
+      now,
+    });
+    this.events = {
+      subscribe: (listener) => {
+        this.listeners.add(listener);
+        return () => this.listeners.delete(listener);
+      },
+    };
+  }
+
+  /** T4: the engine's inbox routes GitHub's stored comments from now on. */
+  async start(engine: InboxChatEngine): Promise<boolean> {
+    const now = this.options.now ?? (() => new Date());
+    const permissions = new WritePermissions((repo, login) => this.rest.permissionOf(repo, login), {
+      ttlMs: this.options.permissionTtlMs ?? 60_000,
+      now: () => now().getTime(),
+    });
+    engine.routeInboxWith(
+      'github',
+      new GitHubInboxDecoder({
+        platform: this.platform,
+        rest: this.rest,
+        permissions,
+        engine,
+        logger: this.logger,
+      }),
+    );
+    this.engine = engine;
+    return true;
+  }
+
+  /** `POST /github/webhooks`; false for any other request. */
+  handleHttp(request: IncomingMessage, response: ServerResponse): boolean {
+    return this.receiver.handle(request, response);
+  }
+
+  /** Resolves once every listener called so far has finished. */
+  async idle(): Promise<void> {
+    const pending = this.pending;
+    this.pending = [];
+    await Promise.allSettled(pending);
+  }
+
+  async close(): Promise<void> {
+    this.engine = null;
+    await this.idle();
+  }
+
+  private deliver(delivery: GitHubDelivery): void {
+    for (const listener of this.listeners) {
+      const run = Promise.resolve()
+        .then(() => listener(delivery))
+        .catch((error: unknown) =>
+          this.logger.error(
+            { err: String(error), deliveryId: delivery.id, event: delivery.name },
+            'a GitHub event listener failed',
+          ),
+        );
+      this.pending.push(run);
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import { Octokit } from '@octokit/rest';
+import { ownerAndName } from './github-thread-id';
+
+/** Installation permissions, as a GitHub App's token is asked for them. */
+export type GitHubPermissions = Record<string, 'read' | 'write'>;
+
+/**
+ * A token for one repository: the GitHub App's installation token scoped to it, or
+ * `GITHUB_TOKEN` (the git gateway's own credential source; `src/app` hands it in).
+ */
+export interface GitHubTokenSource {
+  token(repo: string, permissions: GitHubPermissions): Promise<string>;
+}
+
+/** What Summon writes on issues and pull requests. */
+const WRITE: GitHubPermissions = { issues: 'write', pull_requests: 'write' };
+const READ: GitHubPermissions = { metadata: 'read' };
+const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
+/** A comment as Summon reads it back (N13: a question card's marker). */
+export interface ListedComment {
+  id: number;
+  body: string;
+}
+
+/**
+ * P19: the REST calls of the GitHub front end, each with a token for its repository. Octokit
+ * throws GitHub's errors (`status`, GitHub's message) to the caller.
+ */
+export class GitHubRest {
+  constructor(private readonly options: { apiUrl: string; tokens: GitHubTokenSource }) {}
+
+  private async client(repo: string, permissions: GitHubPermissions = WRITE): Promise<Octokit> {
+    return new Octokit({
+      baseUrl: this.options.apiUrl,
+      auth: await this.options.tokens.token(repo, permissions),
+      log: quiet,
+    });
+  }
+
+  async createIssueComment(repo: string, number: number, body: string): Promise<number> {
+    const { data } = await (await this.client(repo)).rest.issues.createComment({
+      ...ownerAndName(repo),
+      issue_number: number,
+      body,
+    });
+    return data.id;
+  }
+
+  async updateIssueComment(repo: string, id: number, body: string): Promise<void> {
+    await (await this.client(repo)).rest.issues.updateComment({
+      ...ownerAndName(repo),
+      comment_id: id,
+      body,
+    });
+  }
+
+  /** A reply in a pull request's review thread, named by its first comment. */
+  async replyToReviewComment(repo: string, pull: number, commentId: number, body: string): Promise<number> {
+    const { data } = await (await this.client(repo)).rest.pulls.createReplyForReviewComment({
+      ...ownerAndName(repo),
+      pull_number: pull,
+      comment_id: commentId,
+      body,
+    });
+    return data.id;
+  }
+
+  async updateReviewComment(repo: string, id: number, body: string): Promise<void> {
+    await (await this.client(repo)).rest.pulls.updateReviewComment({
+      ...ownerAndName(repo),
+      comment_id: id,
+      body,
+    });
+  }
+
+  async createIssue(repo: string, title: string, body: string): Promise<number> {
+    const { data } = await (await this.client(repo)).rest.issues.create({
+      ...ownerAndName(repo),
+      title,
+      body,
+    });
+    return data.number;
+  }
+
+  async updateIssueBody(repo: string, number: number, body: string): Promise<void> {
+    await (await this.client(repo)).rest.issues.update({ ...ownerAndName(repo), issue_number: number, body });
+  }
+
+  /** The newest comments of an issue or pull request (at most 100), oldest first. */
+  async recentComments(repo: string, number: number): Promise<ListedComment[]> {
+    const { data } = await (await this.client(repo, READ)).rest.issues.listComments({
+      ...ownerAndName(repo),
+      issue_number: number,
+      per_page: 100,
+    });
+    return data.map((c) => ({ id: c.id, body: c.body ?? '' }));
+  }
+
+  /** P20: the person's permission on the repository (`admin`, `write`, `read`, `none`…). */
+  async permissionOf(repo: string, login: string): Promise<string> {
+    const { data } = await (await this.client(repo, READ)).rest.repos.getCollaboratorPermissionLevel({
+      ...ownerAndName(repo),
+      username: login,
+    });
+    return data.permission;
+  }
+}

@@ -1,0 +1,18 @@
+export { GitHubFrontEnd, type GitHubFrontEndOptions } from './github-front-end';
+export { HOW_TO_LINK, noWriteAccess } from './github-inbox';
+export { GitHubPlatform } from './github-platform';
+export {
+  authorOf,
+  isSummonComment,
+  privateRecipientOf,
+  questionOf,
+  SUMMON_MARKER,
+} from './github-render';
+export type { GitHubTokenSource } from './github-rest';
+export {
+  decodeGitHubThreadId,
+  encodeGitHubThreadId,
+  type GitHubThreadParts,
+  repoChannel,
+} from './github-thread-id';
+export { WEBHOOK_PATH } from './github-webhooks';

@@ -1,0 +1,179 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
+import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
+import { createLogger } from '../../src/app/logger';
+import { GitHubFrontEnd } from '../../src/bots/github';
+import { DEFAULT_TIMINGS } from '../../src/core/engine/engine-timings';
+import type { RunJob } from '../../src/core/engine/run-job';
+import { TurnEngine } from '../../src/core/engine/turn-engine';
+import { withDirectInbox } from '../../src/core/ingest/direct-inbox';
+import { tellInThread } from '../../src/core/ingest/tell-in-thread';
+import type { ChatEngine } from '../../src/core/ports/chat-engine';
+import type { Runner } from '../../src/core/ports/runner';
+import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
+import { parseWorkspaceFile } from '../../src/core/workspace/parse-workspace-file';
+import { WorkspaceService } from '../../src/core/workspace/workspace-service';
+import { waitFor } from './engine-harness';
+import { type Author, GitHubDeliverer, payloads } from './stand-ins/github/github-deliveries';
+import { GitHubIssuesStandIn } from './stand-ins/github/github-issues-stand-in';
+import { makeTempDir } from './temp-dir';
+import { openTestDatabase } from './test-database';
+
+export const WEBHOOK_SECRET = 'whsec-test-0123456789';
+/** The installation token Summon answers with: GitHub shows its comments as the App's bot. */
+export const APP_TOKEN = 'ghs_summonTestInstallationToken';
+export const APP_LOGIN = 'summon-app[bot]';
+export const REPO = 'acme/api';
+
+/** dana (approver) and mo (member) may write; rita is a member who may only read; stranger is nobody. */
+export const PEOPLE = {
+  dana: { login: 'dana-gh' },
+  mo: { login: 'mo-gh' },
+  rita: { login: 'rita-gh' },
+  stranger: { login: 'stranger-gh' },
+} as const satisfies Record<string, Author>;
+
+/**
+ * Summon's GitHub front end, for real: its webhook receiver behind a local HTTP server, its
+ * REST calls against the GitHub stand-in (`acme/api` bound to space `backend`; `acme/other`
+ * bound to none), the real store, and the real turn engine (with `runner`) or a given fake.
+ */
+export async function openGitHubHarness(options: {
+  runner?: Runner;
+  engine?: ChatEngine;
+  permissionTtlMs?: number;
+}) {
+  const standIn = await new GitHubIssuesStandIn({ [APP_TOKEN]: { login: APP_LOGIN, bot: true } }, [
+    REPO,
+    'acme/other',
+  ]).start();
+  for (const [login, permission] of [
+    [PEOPLE.dana.login, 'admin'],
+    [PEOPLE.mo.login, 'write'],
+    [PEOPLE.rita.login, 'read'],
+  ] as const)
+    standIn.permissions.set(`${REPO}\n${login}`, permission);
+  const db = await openTestDatabase('postgres');
+  const dataDir = await makeTempDir();
+  const directory = new FileWorkspaceDirectory(dataDir.path);
+  const store = db.database.store;
+  await new WorkspaceService(store, directory).apply(
+    parseWorkspaceFile(`
+workspace: acme
+members:
+  - { nickname: dana, role: approver, github: ${PEOPLE.dana.login} }
+  - { nickname: mo, role: member, github: ${PEOPLE.mo.login} }
+  - { nickname: rita, role: member, github: ${PEOPLE.rita.login} }
+spaces:
+  - name: backend
+    participants: [engineer, qa, dana, mo]
+    repos: [Acme/API]
+`),
+  );
+  let logText = '';
+  const logger = createLogger({
+    level: 'debug',
+    destination: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logText += chunk.toString();
+        done();
+      },
+    }),
+  });
+  const frontEnd = new GitHubFrontEnd({
+    apiUrl: standIn.url,
+    tokens: { token: async () => APP_TOKEN },
+    webhookSecret: WEBHOOK_SECRET,
+    logger,
+    streamEditIntervalMs: 20,
+    ...(options.permissionTtlMs === undefined ? {} : { permissionTtlMs: options.permissionTtlMs }),
+  });
+  const turnEngine =
+    options.runner === undefined
+      ? null
+      : new TurnEngine({
+          store,
+          platforms: new Map([['github', frontEnd.platform]]),
+          queue: createJobQueue<RunJob>({ name: 'github-turns', closeTimeoutMs: 2000 }),
+          runners: () => options.runner as Runner,
+          rateLimiter: new InMemoryPairRateLimiter(),
+          directory,
+          clock: { now: () => new Date() },
+          logger,
+          relayName: null,
+          timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20 },
+        });
+  await turnEngine?.start({ concurrency: 4 });
+  const engine =
+    options.engine === undefined
+      ? turnEngine
+      : withDirectInbox(options.engine, {
+          store,
+          tell: tellInThread(new Map([['github', frontEnd.platform]]), logger),
+        });
+  if (engine === null) throw new Error('give a runner or an engine');
+  await frontEnd.start(engine);
+  const server: Server = createServer((request, response) => {
+    if (!frontEnd.handleHttp(request, response)) {
+      response.writeHead(404);
+      response.end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/github/webhooks`;
+  const deliverer = new GitHubDeliverer(webhookUrl, WEBHOOK_SECRET);
+
+  const runs = () =>
+    store.transaction((tx) => tx.runs.listByStatus(['queued', 'running', 'succeeded', 'failed']));
+
+  return {
+    standIn,
+    frontEnd,
+    engine: turnEngine,
+    store,
+    deliverer,
+    webhookUrl,
+    runs,
+    log: () => logText,
+    /** A person comments on issue `number` of `repo` (as GitHub stores it), and GitHub delivers it. */
+    comment: async (number: number, author: Author, body: string, repo = REPO) => {
+      const written = standIn.addComment({
+        kind: 'issue',
+        repo,
+        number,
+        inReplyTo: null,
+        body,
+        login: author.login,
+        bot: author.bot === true,
+      });
+      const sent = await deliverer.send(
+        'issue_comment',
+        payloads.issueComment(repo, number, written.id, author, body),
+      );
+      return { ...sent, comment: written };
+    },
+    /** Waits until `count` runs exist and all have ended. */
+    settled: (count: number, timeoutMs = 20_000) =>
+      waitFor(async () => {
+        const all = await runs();
+        return all.length === count && all.every((r) => r.status === 'succeeded' || r.status === 'failed')
+          ? all
+          : null;
+      }, timeoutMs),
+    /** Waits until the issue's thread holds a comment matching `check`. */
+    waitForComment: (number: number, check: (body: string) => boolean, timeoutMs = 20_000) =>
+      waitFor(async () => standIn.thread(REPO, number).find((c) => check(c.body)) ?? null, timeoutMs),
+    close: async () => {
+      await frontEnd.close();
+      await turnEngine?.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await standIn.close();
+      await db.dispose();
+      await dataDir.remove();
+    },
+  };
+}
+
+export type GitHubHarness = Awaited<ReturnType<typeof openGitHubHarness>>;
