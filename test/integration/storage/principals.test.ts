@@ -117,6 +117,8 @@ describe.each(DATABASE_KINDS)('members, agents and skills on %s', (kind) => {
       slackUserId: 'U1',
       discordUserId: null,
       githubLogin: null,
+      accessVia: null,
+      accessViaName: null,
       createdAt: dana.createdAt,
     });
     expect((await inWs((tx) => tx.members.list(ws))).map((m) => m.nickname)).toEqual(['Dana', 'eli']);
