@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { GitHubIssuesRest } from '../adapters/github/github-issues-rest';
 import { DiscordFrontEnd } from '../bots/discord';
 import { GitHubFrontEnd } from '../bots/github';
 import { SlackFrontEnd } from '../bots/slack/slack-front-end';
@@ -187,7 +188,8 @@ function gitHubFrontEnd(runtime: Runtime): FrontEnd | null {
     );
     return null;
   }
-  const github = new GitHubFrontEnd({ apiUrl: config.github.apiUrl, tokens, webhookSecret: secret, logger });
+  const issues = new GitHubIssuesRest({ apiUrl: config.github.apiUrl, tokens });
+  const github = new GitHubFrontEnd({ issues, webhookSecret: secret, logger });
   return {
     platform: github.platform,
     start: (engine) => github.start(engine),

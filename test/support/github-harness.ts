@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { GitHubIssuesRest } from '../../src/adapters/github/github-issues-rest';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
 import { createLogger } from '../../src/app/logger';
@@ -83,8 +84,7 @@ spaces:
     }),
   });
   const frontEnd = new GitHubFrontEnd({
-    apiUrl: standIn.url,
-    tokens: { token: async () => APP_TOKEN },
+    issues: new GitHubIssuesRest({ apiUrl: standIn.url, tokens: { token: async () => APP_TOKEN } }),
     webhookSecret: WEBHOOK_SECRET,
     logger,
     streamEditIntervalMs: 20,

@@ -1,18 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InboxChatEngine } from '../../core/ports/chat-engine';
 import type { GitHubDelivery, GitHubEventSource } from '../../core/ports/github-events';
+import type { GitHubIssues } from '../../core/ports/github-issues';
 import type { Logger } from '../../core/ports/logger';
 import { GitHubInboxDecoder } from './github-inbox';
 import { WritePermissions } from './github-permissions';
 import { GitHubPlatform } from './github-platform';
-import { GitHubRest, type GitHubTokenSource } from './github-rest';
 import { GitHubWebhookReceiver } from './github-webhooks';
 
 export interface GitHubFrontEndOptions {
-  /** GITHUB_API_URL. */
-  apiUrl: string;
-  /** The App's installation tokens, or GITHUB_TOKEN (`src/app` hands in the adapter's). */
-  tokens: GitHubTokenSource;
+  /** The REST calls on issues and pull requests (`src/app` hands in the adapter's, over GITHUB_API_URL). */
+  issues: GitHubIssues;
   /** GITHUB_WEBHOOK_SECRET: what every delivery's `X-Hub-Signature-256` is checked with. */
   webhookSecret: string;
   logger: Logger;
@@ -32,7 +30,7 @@ export class GitHubFrontEnd {
   readonly platform: GitHubPlatform;
   /** P19: every verified delivery, for core code that reacts to GitHub (routines' triggers). */
   readonly events: GitHubEventSource;
-  private readonly rest: GitHubRest;
+  private readonly rest: GitHubIssues;
   private readonly receiver: GitHubWebhookReceiver;
   private readonly listeners = new Set<(delivery: GitHubDelivery) => void | Promise<void>>();
   private readonly logger: Logger;
@@ -41,7 +39,7 @@ export class GitHubFrontEnd {
 
   constructor(private readonly options: GitHubFrontEndOptions) {
     this.logger = options.logger.child({ component: 'github' });
-    this.rest = new GitHubRest({ apiUrl: options.apiUrl, tokens: options.tokens });
+    this.rest = options.issues;
     this.platform = new GitHubPlatform({
       rest: this.rest,
       logger: this.logger,

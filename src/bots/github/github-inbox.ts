@@ -2,13 +2,13 @@ import { maskCode } from '../../core/mentions';
 import type { InboxRecord } from '../../core/model/inbox';
 import type { ChatDirectory, PlatformMember } from '../../core/ports/chat-directory';
 import type { ChatEngine } from '../../core/ports/chat-engine';
+import type { GitHubIssues } from '../../core/ports/github-issues';
 import type { InboxDecision, InboxDecoder } from '../../core/ports/inbox-decoder';
 import type { Logger } from '../../core/ports/logger';
 import type { GitHubComment } from './github-comment';
 import type { WritePermissions } from './github-permissions';
 import type { GitHubPlatform } from './github-platform';
 import { questionOf } from './github-render';
-import type { GitHubRest } from './github-rest';
 
 /** P20: what an unknown login is told, once per repository and login. */
 export const HOW_TO_LINK =
@@ -24,7 +24,7 @@ const MENTION = /(^|[^\w@])@\w/;
 
 export interface GitHubInboxDecoderDeps {
   platform: GitHubPlatform;
-  rest: GitHubRest;
+  rest: GitHubIssues;
   permissions: WritePermissions;
   engine: ChatEngine;
   logger: Logger;

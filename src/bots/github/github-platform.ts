@@ -5,14 +5,14 @@ import type {
   ReplyStreamOpening,
   ThreadId,
 } from '../../core/ports/chat-platform';
+import type { GitHubIssues } from '../../core/ports/github-issues';
 import type { Logger } from '../../core/ports/logger';
 import { EditedReplyStream } from '../../core/streaming/edited-reply-stream';
 import { commentBodies, privateBody, splitForGitHub } from './github-render';
-import type { GitHubRest } from './github-rest';
 import { decodeGitHubThreadId, encodeGitHubThreadId, type GitHubThreadParts } from './github-thread-id';
 
 export interface GitHubPlatformOptions {
-  rest: GitHubRest;
+  rest: GitHubIssues;
   logger: Logger;
   /** P14: a streamed reply's comment is edited at most once per this many ms; default 1,000. */
   streamEditIntervalMs?: number;

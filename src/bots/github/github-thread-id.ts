@@ -36,9 +36,3 @@ export function decodeGitHubThreadId(id: ThreadId): GitHubThreadParts | null {
   if (repo === undefined || number === undefined) return null;
   return { repo, number: Number(number), reviewComment: review === undefined ? null : Number(review) };
 }
-
-/** `owner` and `name` of a repository channel, as the REST API's paths take them. */
-export function ownerAndName(repo: string): { owner: string; repo: string } {
-  const [owner = '', name = ''] = repo.split('/');
-  return { owner, repo: name };
-}

@@ -8,7 +8,6 @@ export {
   questionOf,
   SUMMON_MARKER,
 } from './github-render';
-export type { GitHubTokenSource } from './github-rest';
 export {
   decodeGitHubThreadId,
   encodeGitHubThreadId,

@@ -28,7 +28,7 @@ const RULES: { library: RegExp; allowedIn: RegExp }[] = [
     allowedIn: /^src\/adapters\//,
   },
   // P19: GitHub's libraries in its adapters and its front end.
-  { library: /^@octokit\/[a-z-]+(\/|$)/, allowedIn: /^src\/(adapters|bots\/github)\// },
+  { library: /^@octokit\/[a-z-]+(\/|$)/, allowedIn: /^src\/adapters\// },
   { library: /^(@slack\/bolt|@slack\/web-api|@slack\/socket-mode)(\/|$)/, allowedIn: /^src\/bots\/slack\// },
   { library: /^(discord\.js|@discordjs\/[a-z]+)(\/|$)/, allowedIn: /^src\/bots\/discord\// },
   { library: /^prom-client(\/|$)/, allowedIn: /^src\/adapters\/metrics\// },

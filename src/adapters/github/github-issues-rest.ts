@@ -1,34 +1,27 @@
 import { Octokit } from '@octokit/rest';
-import { ownerAndName } from './github-thread-id';
+import type { GitHubIssues, ListedComment } from '../../core/ports/github-issues';
+import type { GitHubTokens } from './github-app-auth';
 
 /** Installation permissions, as a GitHub App's token is asked for them. */
-export type GitHubPermissions = Record<string, 'read' | 'write'>;
-
-/**
- * A token for one repository: the GitHub App's installation token scoped to it, or
- * `GITHUB_TOKEN` (the git gateway's own credential source; `src/app` hands it in).
- */
-export interface GitHubTokenSource {
-  token(repo: string, permissions: GitHubPermissions): Promise<string>;
-}
+type GitHubPermissions = Record<string, 'read' | 'write'>;
 
 /** What Summon writes on issues and pull requests. */
 const WRITE: GitHubPermissions = { issues: 'write', pull_requests: 'write' };
 const READ: GitHubPermissions = { metadata: 'read' };
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
-/** A comment as Summon reads it back (N13: a question card's marker). */
-export interface ListedComment {
-  id: number;
-  body: string;
-}
+const ownerAndName = (repo: string) => {
+  const [owner = '', name = ''] = repo.split('/');
+  return { owner, repo: name };
+};
 
 /**
- * P19: the REST calls of the GitHub front end, each with a token for its repository. Octokit
- * throws GitHub's errors (`status`, GitHub's message) to the caller.
+ * P19: the GitHub front end's REST calls (`GitHubIssues`), each with a token for its repository
+ * (the App's installation token scoped to it, or GITHUB_TOKEN). Octokit throws GitHub's errors
+ * (`status`, GitHub's message) to the caller.
  */
-export class GitHubRest {
-  constructor(private readonly options: { apiUrl: string; tokens: GitHubTokenSource }) {}
+export class GitHubIssuesRest implements GitHubIssues {
+  constructor(private readonly options: { apiUrl: string; tokens: GitHubTokens }) {}
 
   private async client(repo: string, permissions: GitHubPermissions = WRITE): Promise<Octokit> {
     return new Octokit({
