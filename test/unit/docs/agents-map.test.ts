@@ -3,12 +3,12 @@ import path from 'node:path';
 
 /**
  * AGENTS.md is a map, short enough to read whole: every folder under `src/` that holds `.ts`
- * files has a line naming it (`` `src/…` ``), and the file stays within 9 KB. Per-file notes go in
+ * files has a line naming it (`` `src/…` ``), and the file stays within 8 KB. Per-file notes go in
  * `docs/code-map.md`.
  */
 const root = path.join(__dirname, '../../..');
 const AGENTS = path.join(root, 'AGENTS.md');
-const MAX_BYTES = 9216;
+const MAX_BYTES = 8192;
 
 /** Every folder under `dir` (itself included) holding `.ts` files, relative to the root. */
 const foldersWithSources = (dir: string): string[] => {
