@@ -8,6 +8,7 @@ type GitHubPermissions = Record<string, 'read' | 'write'>;
 /** What Summon writes on issues and pull requests. */
 const WRITE: GitHubPermissions = { issues: 'write', pull_requests: 'write' };
 const READ: GitHubPermissions = { metadata: 'read' };
+const MAX_CLIENTS = 64;
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 const ownerAndName = (repo: string) => {
@@ -23,12 +24,19 @@ const ownerAndName = (repo: string) => {
 export class GitHubIssuesRest implements GitHubIssues {
   constructor(private readonly options: { apiUrl: string; tokens: GitHubTokens }) {}
 
+  /** One client per token (a streamed reply edits its comment every second): built once, not per call. */
+  private readonly clients = new Map<string, Octokit>();
+
   private async client(repo: string, permissions: GitHubPermissions = WRITE): Promise<Octokit> {
-    return new Octokit({
-      baseUrl: this.options.apiUrl,
-      auth: await this.options.tokens.token(repo, permissions),
-      log: quiet,
-    });
+    const auth = await this.options.tokens.token(repo, permissions);
+    let client = this.clients.get(auth);
+    if (client === undefined) {
+      // Installation tokens rotate hourly: the clients of expired ones are let go.
+      if (this.clients.size >= MAX_CLIENTS) this.clients.clear();
+      client = new Octokit({ baseUrl: this.options.apiUrl, auth, log: quiet });
+      this.clients.set(auth, client);
+    }
+    return client;
   }
 
   async createIssueComment(repo: string, number: number, body: string): Promise<number> {

@@ -37,10 +37,8 @@ function filterOf(query: URLSearchParams, now: Date, fallbackSince?: string): Au
   };
 }
 
-const refused = (viewer: ConsoleViewer): PageBody => ({
-  title: 'Audit log',
-  body: `<p role="alert">Your role (${esc(viewer.member.role)}) cannot read the audit log; owners and admins can.</p>`,
-});
+const refusal = (viewer: ConsoleViewer) =>
+  `Your role (${viewer.member.role}) cannot read the audit log; owners and admins can.`;
 
 /** O4, O5: the audit log with its filters (since, actor, kind) and links to export what they select. */
 export async function auditPage(
@@ -48,7 +46,8 @@ export async function auditPage(
   viewer: ConsoleViewer,
   query: URLSearchParams,
 ): Promise<PageBody> {
-  if (!canReadAudit(viewer.member.role)) return refused(viewer);
+  if (!canReadAudit(viewer.member.role))
+    return { title: 'Audit log', body: `<p role="alert">${esc(refusal(viewer))}</p>` };
   let filter: AuditFilter;
   try {
     filter = filterOf(query, deps.clock.now(), DEFAULT_SINCE);
@@ -114,7 +113,7 @@ export async function streamAuditExport(
   query: URLSearchParams,
 ): Promise<void> {
   if (!canReadAudit(viewer.member.role)) {
-    sendHtml(response, 403, sentencePage('Audit log', refused(viewer).body.replace(/<[^>]+>/g, ''), true));
+    sendHtml(response, 403, sentencePage('Audit log', refusal(viewer), true));
     return;
   }
   const format = query.get('format') === 'json' ? 'json' : 'csv';
