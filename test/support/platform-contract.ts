@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ApprovalVerdict } from '../../src/core/model/approvals/approval';
 import type { CardAction, CardActionResult } from '../../src/core/model/card-action';
 import type { ChatEngine, PlatformActor, ReceiveOutcome } from '../../src/core/ports/chat-engine';
@@ -135,6 +136,8 @@ export interface PlatformHarness<Parts> {
    * `tellPrivately` then adds one message there (the port's "threaded where it cannot be private").
    */
   tellsInThread?: boolean;
+  /** P9, T2: the platform keeps no cards with a Stop to read back (GitHub): `findRunCard` is absent. */
+  readsNoRunCards?: boolean;
   /** The person writes `text` as a reply in the thread; the front end delivers it as it would. */
   deliverPersonMessage(thread: ThreadId, text: string): Promise<void>;
   /** N13: the person answers the question card `cardRef` of the thread the platform's way. */
@@ -158,6 +161,14 @@ const text = (body: string, as = agent('engineer')): OutboundMessage => ({
 const status = (state: 'working' | 'done', headline: string, rows: string[]): OutboundMessage => ({
   as: agent('engineer'),
   content: { kind: 'status', card: { agent: 'engineer', state, headline, rows } },
+});
+/** P15: a working card whose Stop names the run. */
+const running = (runId: string): OutboundMessage => ({
+  as: agent('engineer'),
+  content: {
+    kind: 'status',
+    card: { agent: 'engineer', state: 'working', headline: 'Working on it…', rows: [], stopRunId: runId },
+  },
 });
 const note = (open: boolean): OutboundMessage => ({
   as: agent('architect'),
@@ -282,6 +293,29 @@ export function describePlatformContract<Parts>(
       expect(card.text).toContain('Pushed the fix');
       expect(card.text).toContain('git push');
       expect(card.text).not.toContain('Working on it…');
+    });
+
+    it('P9, T2: a working card is read back from its thread by the run its Stop names, and nothing else is', async () => {
+      if (harness.readsNoRunCards === true) {
+        expect(harness.platform.findRunCard).toBeUndefined();
+        return;
+      }
+      const find = harness.platform.findRunCard?.bind(harness.platform);
+      if (find === undefined) throw new Error('findRunCard is missing');
+      const since = new Date(Date.now() - 1000);
+      const [one, two, other] = [randomUUID(), randomUUID(), randomUUID()];
+      const thread = await firstThread();
+      await harness.platform.post(thread, text('before the cards'));
+      const ref = await harness.platform.post(thread, running(one));
+      const second = await harness.platform.post(thread, running(two));
+      await harness.platform.post(thread, text('after the cards'));
+      expect(await find(thread, one, since)).toBe(ref);
+      expect(await find(thread, two, since)).toBe(second);
+      expect(await find(thread, other, since)).toBeNull();
+      expect(await find(await harness.threadIdFor(harness.boundChannel, 2), one, since)).toBeNull();
+      // A card that shows its end has no Stop: nothing is left to read back.
+      await harness.platform.update(thread, ref, status('done', 'Pushed the fix', []));
+      expect(await find(thread, one, since)).toBeNull();
     });
 
     it('P4, N7: a folded note shows its row only; the edit that opens it shows the note', async () => {

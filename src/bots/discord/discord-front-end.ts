@@ -16,6 +16,7 @@ import { DiscordBackfill, messagesAfter } from './inbound/discord-backfill';
 import { DiscordInboxDecoder } from './inbound/discord-inbox';
 import { DiscordInteractions } from './inbound/discord-interactions';
 import { DiscordMessages } from './inbound/discord-messages';
+import { discordRunCards } from './outbound/discord-run-card';
 import { DiscordSender } from './outbound/discord-sender';
 import { DiscordWebhooks } from './outbound/discord-webhooks';
 
@@ -85,17 +86,21 @@ export class DiscordFrontEnd {
       'discord',
       new DiscordSender(this.senderRest, this.webhooks, this.logger),
     );
-    this.platform = new DiscordPlatform({
-      rest: this.client.rest,
-      deliver: (target, kind, payload) => this.deliverer.deliver(target, kind, payload),
-      directory: discordDirectory(options.outgoingDirectory),
-      logger: this.logger,
-      ...(options.streamEditIntervalMs === undefined
-        ? {}
-        : { streamEditIntervalMs: options.streamEditIntervalMs }),
-      attachments: new DiscordAttachmentFetcher(options.downloads, options.apiUrl),
-      groups: this.groups,
-    });
+    // P9, T2: a dead run's card read back, beside what DiscordPlatform posts.
+    this.platform = Object.assign(
+      new DiscordPlatform({
+        rest: this.client.rest,
+        deliver: (target, kind, payload) => this.deliverer.deliver(target, kind, payload),
+        directory: discordDirectory(options.outgoingDirectory),
+        logger: this.logger,
+        ...(options.streamEditIntervalMs === undefined
+          ? {}
+          : { streamEditIntervalMs: options.streamEditIntervalMs }),
+        attachments: new DiscordAttachmentFetcher(options.downloads, options.apiUrl),
+        groups: this.groups,
+      }),
+      { findRunCard: discordRunCards(this.client.rest, this.logger) },
+    );
   }
 
   /**

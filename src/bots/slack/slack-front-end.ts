@@ -16,6 +16,7 @@ import { futureTimestampRefusal } from './inbound/slack-timestamp-guard';
 import { registerUnknownInteractions } from './inbound/slack-unknown-interactions';
 import { joinInFlight } from './outbound/in-flight-reads';
 import { slackPermalinks } from './outbound/slack-permalink';
+import { slackRunCards } from './outbound/slack-run-card';
 import { SlackSender } from './outbound/slack-sender';
 import { publishHome, registerAppHome } from './slack-app-home';
 import {
@@ -98,7 +99,7 @@ export class SlackFrontEnd {
     const directory = new SlackDirectory(options.outgoingDirectory, identity.teamId);
     this.deliverer = options.outbox('slack', new SlackSender(client));
     this.groups = new SlackGroups(client, options.logger.child({ component: 'slack' }));
-    // P24: the platform's groups port, beside what SlackPlatform posts.
+    // P24: the platform's groups port, and P9, T2: a dead run's card read back, beside what SlackPlatform posts.
     this.platform = Object.assign(
       new SlackPlatform({
         deliver: (target, call, args) => this.deliverer.deliver(target, call, args),
@@ -117,7 +118,10 @@ export class SlackFrontEnd {
         ...(options.stream === undefined ? {} : { stream: options.stream }),
         logger: options.logger,
       }),
-      { groups: this.groups },
+      {
+        groups: this.groups,
+        findRunCard: slackRunCards(this.historyClient, options.logger.child({ component: 'slack' })),
+      },
     );
   }
 

@@ -78,6 +78,11 @@ export class TerminalPlatform implements ChatPlatform {
     this.screen.print(renderPrivate(number, recipient, text));
   }
 
+  /** P9, T2: a dead run's card, read back from the screen's model of the thread. */
+  async findRunCard(thread: ThreadId, runId: string): Promise<string | null> {
+    return this.threads.runCard(this.threads.numberOf(thread), runId);
+  }
+
   /** N3: a note's source links only to a thread of this screen; another session's is plain text. */
   private localSource(message: OutboundMessage): OutboundMessage {
     const { content } = message;

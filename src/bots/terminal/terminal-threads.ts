@@ -145,6 +145,15 @@ export class TerminalThreads {
     return runs;
   }
 
+  /** P9, T2: the ref of the status card in that thread whose Stop names the run (still working). */
+  runCard(number: number, runId: string): string | null {
+    for (const entry of this.threads.get(number)?.entries ?? []) {
+      if (entry.kind !== 'posted' || entry.message.content.kind !== 'status') continue;
+      if (entry.message.content.card.stopRunId === runId) return entry.ref;
+    }
+    return null;
+  }
+
   /** The note, approval or question card shown as `#card` in that thread. */
   card(number: number, card: number): PostedEntry | undefined {
     for (const entry of this.threads.get(number)?.entries ?? []) {

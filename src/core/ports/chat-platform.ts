@@ -159,6 +159,14 @@ export interface ChatPlatform {
    * stopped while parked). Left alone while a turn of this process runs in the thread.
    */
   settleTurnSession?(thread: ThreadId, status: 'suspended' | 'closed'): Promise<void>;
+  /**
+   * P9, T2: the ref of the status card a run posted in the thread (its Stop button names the
+   * run; `since`, the run's start, may bound the search), read back from the platform: for a run whose process died after the
+   * card's post and before the commit of its ref, whose card nothing else can find (P7 never
+   * posts twice). Null when none is found or the platform cannot be read; absent where the
+   * platform keeps no history.
+   */
+  findRunCard?(thread: ThreadId, runId: string, since: Date): Promise<string | null>;
   /** P24: the groups people hold (Discord server roles, Slack user groups); absent where there are none. */
   readonly groups?: PlatformGroups | undefined;
 }

@@ -26,6 +26,11 @@ const QUESTIONS = 40;
  * leaves them (claimed, `running`, no checkpoint): their checkpoints are removed after the kill.
  */
 const CHECKPOINTED = 30;
+/**
+ * Threads above this number are left as a kill between the card's post and the commit of its
+ * ref leaves them: no checkpoint and no card ref; only the thread knows the card (P9).
+ */
+const CARD_REF_STORED = 35;
 
 /** The question number of a model request: each thread asks `question <n>`. */
 function questionOf(body: Record<string, unknown>): string {
@@ -137,15 +142,22 @@ describe('T2, A12: every built-in turn a SIGKILL interrupted before any tool ran
     // The state a kill leaves when it lands before the runner's first checkpoint (after the claim
     // and the card, during the run's preparation): running, its card's ref stored, no checkpoint.
     let uncheckpointed = 0;
+    const lostCards: string[] = [];
     for (const run of await runs()) {
       await store.inWorkspace(run.workspaceId, async (tx) => {
         const threadId = (await tx.conversations.findById(run.conversationId))?.threadId ?? null;
-        if (threadId === null || platform.threads.numberOf(threadId) <= CHECKPOINTED) return;
+        const n = threadId === null ? 0 : platform.threads.numberOf(threadId);
+        if (n <= CHECKPOINTED) return;
         await tx.checkpoints.remove(run.id);
         uncheckpointed += 1;
+        if (n > CARD_REF_STORED) lostCards.push(run.id);
       });
     }
     expect(uncheckpointed).toBe(QUESTIONS - CHECKPOINTED);
+    expect(lostCards).toHaveLength(QUESTIONS - CARD_REF_STORED);
+    await db.database.dataSource.query('UPDATE runs SET status_card_ref = NULL WHERE id = ANY($1)', [
+      lostCards,
+    ]);
 
     await engineWith().start({ concurrency: QUESTIONS });
     const finished = await waitFor(async () => {
@@ -157,7 +169,8 @@ describe('T2, A12: every built-in turn a SIGKILL interrupted before any tool ran
       (platform.threads.list().find((t) => t.number === n)?.entries ?? []).map(describeEntry);
     await waitFor(async () => thread(QUESTIONS).includes(`engineer: answer ${QUESTIONS}`));
     for (let n = 1; n <= QUESTIONS; n++) {
-      // One card (the one already posted goes on), one answer, nobody told to mention again.
+      // One card (the one already posted goes on, found in its thread when its ref was lost), one
+      // answer, nobody told to mention again.
       expect([n, thread(n)]).toEqual([
         n,
         [`you: @engineer question ${n}`, 'status(done) engineer', `engineer: answer ${n}`],

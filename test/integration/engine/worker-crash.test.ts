@@ -130,8 +130,7 @@ describe('A12 a worker killed with SIGKILL mid-run (PostgreSQL + BullMQ)', () =>
     expect(before[0]?.id).toBe(engineerRun);
     expect(thread(1)).toEqual(['you: @engineer long task', 'status(working) engineer']);
 
-    // Killed mid-run, once its card is known: a kill between the card's post and the commit of
-    // its ref leaves a card no restart can find (the post may have landed; P7 never re-sends).
+    // Killed mid-run, once its card is known (a kill before that is the next test's case).
     await waitFor(async () => {
       const run = await store.transaction((tx) => tx.runs.findById(engineerRun));
       return run?.statusCardRef != null;
@@ -198,7 +197,7 @@ describe('A12 a worker killed with SIGKILL mid-run (PostgreSQL + BullMQ)', () =>
     expect(thread(1)).toEqual(toldAndClosed);
   });
 
-  it('T2, T3: a turn the killed process routed and started itself (no queue job) is marked dead the same way', async () => {
+  it('T2, T3, P9: a turn the killed process routed and started itself (no queue job) is marked dead the same way, its card found in the thread though its ref was never stored', async () => {
     db = await openTestDatabase('postgres');
     dataDir = await makeTempDir();
     const { store } = db.database;
@@ -254,13 +253,19 @@ describe('A12 a worker killed with SIGKILL mid-run (PostgreSQL + BullMQ)', () =>
     });
     expect(thread(1)).toEqual(['you: @engineer long task', 'status(working) engineer']);
 
-    // Killed mid-run, once its card is known: a kill between the card's post and the commit of
-    // its ref leaves a card no restart can find (the post may have landed; P7 never re-sends).
+    // Killed mid-run, once its card has been posted.
     await waitFor(async () => {
       const run = await store.transaction((tx) => tx.runs.findById(runId));
       return run?.statusCardRef != null;
     });
     expect(await child.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
+    // As if the kill had come between the card's post and the commit of its ref: only the
+    // thread knows the card, and the restart reads it back there (P9, T2).
+    await db.database.dataSource.query('UPDATE runs SET status_card_ref = NULL WHERE id = $1', [runId]);
+    await db.database.dataSource.query(
+      'UPDATE run_checkpoints SET status_card_ref = NULL WHERE run_id = $1',
+      [runId],
+    );
 
     // A12: the next worker finds its heartbeat stopped and marks it dead, as for a queue job's turn.
     const restarted = new ScriptedRunner({}, (request) => [

@@ -566,6 +566,7 @@ export class SlackWebApiStandIn {
       type: 'message',
       ts: m.ts,
       text: m.text,
+      ...(m.blocks === null ? {} : { blocks: m.blocks }),
       ...(m.user === undefined ? {} : { user: m.user }),
       ...(m.botId === '' ? {} : { bot_id: m.botId, app_id: 'A0APP00001' }),
       ...(m.threadTs !== null ? { thread_ts: m.threadTs } : {}),

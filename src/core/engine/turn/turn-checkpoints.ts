@@ -153,7 +153,7 @@ export function checkpointWriter(
  * (a decision, an answer, an end), or (recovery, A12) that the run is still silent since
  * `silentBefore`; absent: any run still `running`.
  */
-export type RequeueWhen = string | { silentBefore: Date } | undefined;
+export type RequeueWhen = string | { silentBefore: Date; cardRef?: string | null } | undefined;
 
 /**
  * T2: a run no process holds goes back to the queue, to resume from its checkpoint on any
@@ -173,6 +173,8 @@ export async function requeueFromCheckpoint(
     if (typeof when === 'object') {
       // A12, T2: one compare-and-set: of two processes recovering it, one requeues it.
       if (!(await tx.runs.requeueIfSilent(run.id, when.silentBefore, now))) return null;
+      // P9: the card the dead worker posted, read back from its thread, is the one it goes on on.
+      if (when.cardRef != null) await tx.runs.update(run.id, { statusCardRef: when.cardRef });
       await tx.checkpoints.unpark(run.id);
     } else {
       const unparked = await tx.checkpoints.unpark(run.id, when);

@@ -43,6 +43,7 @@ describePlatformContract<GitHubThreadParts>('GitHub (Octokit against the stand-i
     boundChannel: REPO,
     personId: PEOPLE.dana.login,
     tellsInThread: true,
+    readsNoRunCards: true,
     encodeThreadId: encodeGitHubThreadId,
     decodeThreadId: decodeGitHubThreadId,
     sampleThreadParts: [
