@@ -39,11 +39,17 @@ export async function liveRuns(deps: Pick<ConsoleDeps, 'store'>, viewer: Console
       (r) => r.workspaceId === workspace.id,
     );
     const tokens = await tx.usage.tokensOfRuns(runs.map((r) => r.id));
+    const conversations = new Map(
+      (await tx.conversations.findByIds([...new Set(runs.map((r) => r.conversationId))])).map((c) => [
+        c.id,
+        c,
+      ]),
+    );
     const rows: LiveRun[] = [];
     for (const run of runs) {
-      const conversation = await tx.conversations.findById(run.conversationId);
+      const conversation = conversations.get(run.conversationId);
       const space = reach.find((r) => r.space.id === conversation?.spaceId)?.space;
-      if (conversation === null || space === undefined) continue;
+      if (conversation === undefined || space === undefined) continue;
       const team = teams.find((t) => t.platform === conversation.platform)?.externalId ?? null;
       rows.push({
         id: run.id,
