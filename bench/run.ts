@@ -1,4 +1,6 @@
 import { parseAccessOptions, runAccessBench } from './access/access-bench';
+import { runConsoleBench } from './console/console-bench';
+import { CONSOLE_USAGE, parseConsoleOptions } from './console/console-options';
 import { runCoreBench } from './core/core-bench';
 import { readEndpoints } from './core/endpoints';
 import { parseCoreOptions, USAGE } from './core/options';
@@ -24,7 +26,7 @@ import { parseWorkersOptions, runWorkersBench } from './workers/workers-bench';
  * HTTP) beside a bare Bolt bot, `anatomy` what one such reply costs (Slack calls, model
  * requests, commits, CPU); `instant --in-process` and `turns --in-process` the engine alone
  * (diagnostics; `turns --in-process` also T1's pending approvals); `ingest` T4's acks; `workers`
- * one worker process vs two (T5); `cost` what a long tool turn costs with the prompt cache (A14); `statements` what one turn costs the database; `routines [count]` routines due at one moment on two schedulers: each fires once, and scheduled time → turn start beside an in-process timer (W2); `npm run bench -- sandbox [calls]` the sandbox's
+ * one worker process vs two (T5); `cost` what a long tool turn costs with the prompt cache (A14); `statements` what one turn costs the database; `console` the web console's live-runs page with 200 running turns beside `/metrics` (O5); `routines [count]` routines due at one moment on two schedulers: each fires once, and scheduled time → turn start beside an in-process timer (W2); `npm run bench -- sandbox [calls]` the sandbox's
  * cost per `bash` call (X1–X3; needs no database); `mcp [calls]` the latency Summon adds to a
  * gated, allowed MCP call on a stdio server (E2–E4; PGlite, no service). Ctrl-C
  * stops starting new messages, lets those in flight finish and still removes every database
@@ -41,6 +43,13 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   if (argv[0] === 'mcp') {
     await runMcpBench(Number(argv[1] ?? 500), (line) => console.log(line));
+    return;
+  }
+  if (argv[0] === 'console') {
+    if (argv.includes('--help')) return console.log(CONSOLE_USAGE);
+    const endpoints = readEndpoints();
+    await preflight(endpoints);
+    await runConsoleBench(parseConsoleOptions(argv.slice(1)), endpoints, (line) => console.log(line));
     return;
   }
   if (argv[0] === 'ingest') {

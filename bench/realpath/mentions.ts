@@ -42,6 +42,16 @@ export class MentionSender {
     return { ts, ackMs, replyAt: await reply };
   }
 
+  /** Sends one mention now and resolves with its ts once Slack's delivery is acknowledged (the reply is not awaited). */
+  async deliver(): Promise<string> {
+    sequence += 1;
+    const text = `<@${BOT_USER}> @engineer ping ${markerOf(sequence)}`;
+    const ts = this.standIns.slack.addPersonMessage(CHANNEL, null, { user: PERSON, text });
+    const status = await this.post(JSON.stringify(envelope(text, ts, sequence)));
+    if (status !== 200) throw new Error(`the event was answered ${status}`);
+    return ts;
+  }
+
   close(): void {
     this.agent.destroy();
   }

@@ -24,6 +24,8 @@ export interface SummonSetup {
   bullmq: boolean;
   /** The space shared, not dedicated: a plain message is stored and starts nothing (P3; `ingest`). */
   shared?: boolean;
+  /** More of `summon serve`'s environment (`console`: the sign-in app, the concurrency). */
+  env?: Record<string, string>;
 }
 
 export interface RunningSummon extends ServedChild {
@@ -57,6 +59,7 @@ export async function startSummon(
     ANTHROPIC_BASE_URL: standIns.anthropic.url,
     SUMMON_SANDBOX: 'off',
     LOG_LEVEL: process.env.SUMMON_BENCH_LOG_LEVEL ?? 'info',
+    ...setup.env,
   };
   let databaseName: string | null = null;
   if (setup.database === 'postgres') {

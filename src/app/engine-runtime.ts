@@ -240,6 +240,7 @@ function createTurnEngine(
     relayName: config.relayName ?? null,
     ...(relays === undefined ? {} : { relays }),
     ...(options.activity === undefined ? {} : { activity: options.activity }),
+    liveCards: runtime.liveCards,
     // A12: SUMMON_DEAD_AFTER_MS; a running turn's heartbeat comes well within it.
     timings: {
       ...DEFAULT_TIMINGS,

@@ -5,6 +5,7 @@ import { createProcessLauncher } from '../adapters/sandbox/create-process-launch
 import type { ProcessLauncher } from '../adapters/sandbox/process-launcher';
 import { FileWorkspaceDirectory } from '../adapters/workspace-directory/file-workspace-directory';
 import { type Config, databaseDir, workspacesDir } from '../config/config';
+import { LiveCardBoard } from '../core/engine/cards/live-card-board';
 import { systemClock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
 import type { Store } from '../core/ports/store';
@@ -24,6 +25,8 @@ export interface Runtime {
   runCredentials: RunCredentials;
   /** G4: the running turn engine attaches here, so the git gateway can post approval cards. */
   engineApprovals: EngineApprovalsSlot;
+  /** O5: the cards of the turns this process runs, which the web console shows live. */
+  liveCards: LiveCardBoard;
   /** X1–X4: starts agents' processes (bash, CLI agents), confined unless SUMMON_SANDBOX=off. */
   launcher: ProcessLauncher;
   /** What this process counts, served at `/metrics` (prom-client, one registry per runtime). */
@@ -64,6 +67,7 @@ export async function openRuntime(
     directory,
     runCredentials: new RunCredentials(database.store, systemClock),
     engineApprovals: new EngineApprovalsSlot(),
+    liveCards: new LiveCardBoard(systemClock, logger.child({ component: 'console' })),
     launcher: createProcessLauncher(config.sandbox),
     metrics: new PrometheusMetrics(),
     close: () => database.close(),

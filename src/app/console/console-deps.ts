@@ -1,5 +1,6 @@
 import type { PlatformSignIn } from '../../adapters/console-auth/platform-sign-in';
 import type { ConsoleConfig } from '../../config/console-config';
+import type { LiveCardBoard } from '../../core/engine/cards/live-card-board';
 import type { McpChat } from '../../core/mcp-service/member-tools-deps';
 import type { MemberToolsService } from '../../core/mcp-service/member-tools-service';
 import type { Clock } from '../../core/ports/clock';
@@ -22,7 +23,9 @@ export interface ConsoleDeps {
   signer: CookieSigner;
   /** The sign-ins configured, by platform. */
   signIns: ReadonlyMap<'slack' | 'discord', PlatformSignIn>;
-  /** How often the live pages look for changes (ms). */
+  /** The status cards of the turns this process runs, published as they change. */
+  liveCards: LiveCardBoard;
+  /** How often the live pages look for runs started and ended (ms). */
   livePollMs: number;
 }
 

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConsoleDeps } from './console-deps';
 import { approvalsList } from './console-pages';
 import type { ConsoleSessions, ConsoleViewer } from './console-sessions';
+import { cardEvent } from './live-card-cell';
 import { liveRuns, runsTable } from './live-runs';
 
 /** A comment line now and then keeps proxies from closing a quiet stream. */
@@ -9,9 +10,11 @@ const KEEP_ALIVE_MS = 15_000;
 
 /**
  * O5: `/console/live?view=runs|approvals`, Server-Sent Events: the page's live part, rendered for
- * this viewer (their role decides the buttons), sent again whenever it changes. The session is
- * read again each time: once it ends (signed out, role changed, member removed) the stream says
- * `signed-out` and closes.
+ * this viewer (their role decides the buttons), sent again whenever it changes (`update`). The
+ * session is read again each time: once it ends (signed out, role changed, member removed) the
+ * stream says `signed-out` and closes. On the runs view, a run's status card changes are pushed
+ * as they are published (`card`), with no read of the store: only for the runs this viewer's
+ * table shows, so what they may see is what the last read decided.
  */
 export function streamLive(
   request: IncomingMessage,
@@ -30,10 +33,19 @@ export function streamLive(
     'x-accel-buffering': 'no',
   });
   response.write('retry: 2000\n\n');
+  /** The runs this viewer's table shows, with their stored token counts. */
+  const shown = new Map<string, number>();
   let last = '';
   let closed = false;
   let busy = false;
   let quietSince = Date.now();
+  const unsubscribe =
+    view === 'runs'
+      ? deps.liveCards.subscribe((card) => {
+          const stored = shown.get(card.runId);
+          if (stored !== undefined && !closed) response.write(cardEvent(card, stored));
+        })
+      : () => {};
   const tick = async () => {
     if (busy || closed) return;
     busy = true;
@@ -43,9 +55,11 @@ export function streamLive(
         response.write('event: signed-out\ndata: {}\n\n');
         return stop();
       }
-      const html = await render(deps, current, view);
-      if (html !== last) {
-        last = html;
+      const read = await readLive(deps, current, view);
+      // Drawn and written at once: no card change is published between the two.
+      const { signature, html } = read(shown);
+      if (signature !== last) {
+        last = signature;
         quietSince = Date.now();
         response.write(`event: update\ndata: ${JSON.stringify(html)}\n\n`);
       } else if (Date.now() - quietSince > KEEP_ALIVE_MS) {
@@ -66,6 +80,7 @@ export function streamLive(
     if (closed) return;
     closed = true;
     clearInterval(timer);
+    unsubscribe();
     response.end();
   };
   request.on('close', stop);
@@ -74,10 +89,29 @@ export function streamLive(
 
 const stillSignedIn = (sessions: ConsoleSessions, token: string) => sessions.viewer(token);
 
-async function render(deps: ConsoleDeps, viewer: ConsoleViewer, view: 'runs' | 'approvals'): Promise<string> {
-  if (view === 'runs') return runsTable(await liveRuns(deps, viewer), viewer.session.csrfToken);
-  const pending = await deps.members.listApprovals({ workspace: viewer.workspace, member: viewer.member });
-  return approvalsList(pending, viewer);
+/** What the view shows now and what decides whether it changed, drawn from one read. */
+type LiveDraw = (shown: Map<string, number>) => { signature: string; html: string };
+
+async function readLive(
+  deps: ConsoleDeps,
+  viewer: ConsoleViewer,
+  view: 'runs' | 'approvals',
+): Promise<LiveDraw> {
+  if (view === 'approvals') {
+    const pending = await deps.members.listApprovals({ workspace: viewer.workspace, member: viewer.member });
+    const html = approvalsList(pending, viewer);
+    return () => ({ signature: html, html });
+  }
+  const runs = await liveRuns(deps, viewer);
+  const csrf = viewer.session.csrfToken;
+  return (shown) => {
+    const cardOf = (id: string) => deps.liveCards.cardOf(id);
+    shown.clear();
+    for (const run of runs) shown.set(run.id, run.tokens);
+    // A card's changes (and the tokens it counts) reach the page as `card` events, not as a new table.
+    const bare = runs.map((run) => (cardOf(run.id) === null ? run : { ...run, tokens: 0 }));
+    return { signature: runsTable(bare, csrf, () => null), html: runsTable(runs, csrf, cardOf) };
+  };
 }
 
 /** O5: the console's light script: live updates (keeping keyboard focus), running times. No build step. */
@@ -99,6 +133,18 @@ export const CONSOLE_SCRIPT = `(() => {
     tickTimes();
     const again = focused ? document.getElementById(focused) : null;
     if (again !== null) again.focus();
+  });
+  // O5: one run's status card changed: its cell, unless the page already shows a newer one.
+  events.addEventListener('card', (event) => {
+    const card = JSON.parse(event.data);
+    const row = live.querySelector('tr[data-run="' + CSS.escape(card.run) + '"]');
+    const cell = row === null ? null : row.querySelector('td.card');
+    if (cell === null || Number(cell.dataset.seq || 0) >= card.seq) return;
+    cell.innerHTML = card.html;
+    cell.dataset.at = String(card.at);
+    cell.dataset.seq = String(card.seq);
+    const tokens = row.querySelector('td.tokens');
+    if (tokens !== null) tokens.textContent = card.tokens;
   });
   events.addEventListener('signed-out', () => {
     events.close();

@@ -21,7 +21,7 @@ export async function runsPage(deps: ConsoleDeps, viewer: ConsoleViewer): Promis
   const runs = await liveRuns(deps, viewer);
   return {
     title: 'Live runs',
-    body: `<p class="note">Turns queued or running in the spaces you can reach, kept up to date.</p><div id="runs" aria-live="polite" data-live="runs">${runsTable(runs, viewer.session.csrfToken)}</div>`,
+    body: `<p class="note">Turns queued or running in the spaces you can reach, kept up to date.</p><div id="runs" aria-live="polite" data-live="runs">${runsTable(runs, viewer.session.csrfToken, (id) => deps.liveCards.cardOf(id))}</div>`,
   };
 }
 

@@ -48,6 +48,7 @@ export function createConsole(
     sessions: new ConsoleSessions({ store: runtime.store, clock: systemClock, logger }),
     signer: new CookieSigner(key),
     signIns,
+    liveCards: runtime.liveCards,
     livePollMs: options.livePollMs ?? LIVE_POLL_MS,
   };
 }

@@ -1,9 +1,11 @@
+import type { LiveCard } from '../../core/engine/cards/live-card-board';
 import { reachableSpaces } from '../../core/mcp-service/reachable-spaces';
 import { canApprove } from '../../core/model/member';
 import type { Platform } from '../../core/model/platform';
 import type { ConsoleDeps } from './console-deps';
 import { csrfField, esc } from './console-html';
 import type { ConsoleViewer } from './console-sessions';
+import { cardCell, tokensShown } from './live-card-cell';
 
 /** O5: one run on the live-runs page. */
 export interface LiveRun {
@@ -37,11 +39,17 @@ export async function liveRuns(deps: Pick<ConsoleDeps, 'store'>, viewer: Console
       (r) => r.workspaceId === workspace.id,
     );
     const tokens = await tx.usage.tokensOfRuns(runs.map((r) => r.id));
+    const conversations = new Map(
+      (await tx.conversations.findByIds([...new Set(runs.map((r) => r.conversationId))])).map((c) => [
+        c.id,
+        c,
+      ]),
+    );
     const rows: LiveRun[] = [];
     for (const run of runs) {
-      const conversation = await tx.conversations.findById(run.conversationId);
+      const conversation = conversations.get(run.conversationId);
       const space = reach.find((r) => r.space.id === conversation?.spaceId)?.space;
-      if (conversation === null || space === undefined) continue;
+      if (conversation === undefined || space === undefined) continue;
       const team = teams.find((t) => t.platform === conversation.platform)?.externalId ?? null;
       rows.push({
         id: run.id,
@@ -75,8 +83,15 @@ export function threadLink(threadId: string | null, team: string | null): string
 const since = (at: Date): string =>
   `<time datetime="${at.toISOString()}" data-since="${at.getTime()}">since ${at.toISOString().slice(11, 19)} UTC</time>`;
 
-/** O5: the live runs as the table the page shows and the live stream replaces. */
-export function runsTable(runs: readonly LiveRun[], csrf: string): string {
+/**
+ * O5: the live runs as the table the page shows and the live stream replaces; each run's status
+ * card from `cards` (the turns this process runs; the live stream sends their changes one by one).
+ */
+export function runsTable(
+  runs: readonly LiveRun[],
+  csrf: string,
+  cards: (runId: string) => LiveCard | null,
+): string {
   if (runs.length === 0) return '<p id="runs-empty">No turn is running now.</p>';
   const rows = runs
     .map((run) => {
@@ -85,8 +100,10 @@ export function runsTable(runs: readonly LiveRun[], csrf: string): string {
       const stop = run.canStop
         ? `<form class="inline" method="post" action="/console/runs/${esc(run.id)}/stop">${csrfField(csrf)}<button type="submit" class="danger" id="stop-${esc(run.id)}" aria-label="Stop ${esc(run.agent)}’s turn in #${esc(run.space)}">Stop</button></form>`
         : '';
-      return `<tr data-run="${esc(run.id)}"><td>${esc(run.agent)}</td><td>${thread}</td><td class="status">${esc(run.status)}${run.liveness === 'ok' ? '' : ` (${esc(run.liveness)})`}</td><td>${since(run.since)}</td><td>${run.tokens.toLocaleString('en-US')}</td><td>${stop}</td></tr>`;
+      const card = cards(run.id);
+      const tokens = tokensShown(run.tokens, card).toLocaleString('en-US');
+      return `<tr data-run="${esc(run.id)}"><td>${esc(run.agent)}</td><td>${thread}</td><td class="status">${esc(run.status)}${run.liveness === 'ok' ? '' : ` (${esc(run.liveness)})`}</td>${cardCell(card)}<td>${since(run.since)}</td><td class="tokens">${tokens}</td><td>${stop}</td></tr>`;
     })
     .join('');
-  return `<table><caption class="note">${runs.length} turn${runs.length === 1 ? '' : 's'} queued or running</caption><thead><tr><th scope="col">Agent</th><th scope="col">Thread</th><th scope="col">Status</th><th scope="col">Running for</th><th scope="col">Tokens</th><th scope="col"><span class="note">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<table><caption class="note">${runs.length} turn${runs.length === 1 ? '' : 's'} queued or running</caption><thead><tr><th scope="col">Agent</th><th scope="col">Thread</th><th scope="col">Status</th><th scope="col">Card</th><th scope="col">Running for</th><th scope="col">Tokens</th><th scope="col"><span class="note">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>`;
 }

@@ -19,6 +19,7 @@ import type { Store } from '../ports/store';
 import type { TurnToolsFactory } from '../ports/turn-tools-factory';
 import type { WaitSignals } from '../ports/wait-signals';
 import type { WorkspaceDirectory } from '../ports/workspace-directory';
+import type { LiveCardBoard } from './cards/live-card-board';
 import type { EngineTimings } from './engine-timings';
 import type { LocalLanes } from './routing/wake-run';
 import type { RunJob } from './run-job';
@@ -53,6 +54,8 @@ export interface EngineDeps {
   mcp?: McpToolsDeps;
   /** A13: told each run event and each run's end, so presence can be shown (App Home). */
   activity?: RunActivityBoard;
+  /** O5: told each running turn's card changes, for the web console's live runs; absent: not kept. */
+  liveCards?: LiveCardBoard;
   rateLimiter: PairRateLimiter;
   /** P24: the people told privately that no group admits them (the engine makes it). */
   accessTold?: Set<string>;

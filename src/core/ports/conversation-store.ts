@@ -12,6 +12,8 @@ export type NewConversation = Pick<
 
 export interface ConversationRepository {
   findById(id: string): Promise<ConversationRecord | null>;
+  /** The conversations of these ids that exist (in no order), in one statement. */
+  findByIds(ids: readonly string[]): Promise<ConversationRecord[]>;
   findByThread(platform: Platform, threadId: string): Promise<ConversationRecord | null>;
   insert(workspaceId: string, fields: NewConversation): Promise<ConversationRecord>;
   /**

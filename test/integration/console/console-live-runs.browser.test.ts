@@ -56,7 +56,7 @@ describe('O5 the console’s live runs in Chromium', () => {
     await row.waitFor();
     await expect(row.getByRole('cell', { name: 'running' }).count()).resolves.toBe(1);
     // O3: the tokens it has used so far, as a count (the held model call has reported none yet).
-    expect(await row.locator('td').nth(4).textContent()).toMatch(/^[0-9][0-9,]*$/);
+    expect(await row.locator('td.tokens').textContent()).toMatch(/^[0-9][0-9,]*$/);
     await vic.locator('tr', { hasText: 'engineer' }).waitFor();
     expect(await vic.getByRole('button', { name: /^Stop/ }).count()).toBe(0);
     await screenshot(ada, 'live-runs-running');
@@ -103,6 +103,54 @@ describe('O5 the console’s live runs in Chromium', () => {
     });
     expect(stopped.error).toBe('Stopped by @ada');
     await vic.getByText('No turn is running now.').waitFor();
+  }, 120_000);
+
+  it('O5, P9 a running turn’s status card rows appear on the console and change as its tool calls do, pushed without redrawing the table', async () => {
+    let release = () => {};
+    const second = new Promise<void>((resolve) => (release = resolve));
+    w.anthropic.reply = (body) => {
+      const rounds = JSON.stringify(body.messages).split('"tool_result"').length - 1;
+      if (rounds === 0)
+        return { kind: 'stream', blocks: [{ type: 'tool_use', name: 'list_files', input: { path: '.' } }] };
+      if (rounds === 1)
+        return {
+          kind: 'stream',
+          blocks: [{ type: 'tool_use', name: 'read_file', input: { path: 'missing.txt' } }],
+          after: second,
+        };
+      return { kind: 'stream', blocks: [{ type: 'text', chunks: ['still looking…'] }], hold: true };
+    };
+    const ada = await signIn('ada');
+    await ada.getByText('No turn is running now.').waitFor();
+    await w.mention('ada', '@engineer look around');
+    const row = ada.locator('tr', { hasText: 'engineer' });
+    const card = row.locator('td.card');
+    // The first call's row: started, then ended (its ✓), live.
+    await card.getByText(/^✓/).waitFor();
+    expect(await card.locator('li').count()).toBe(1);
+    const seq = Number(await card.getAttribute('data-seq'));
+    // Marks the table: a redraw of the whole table would drop the mark.
+    await ada.evaluate(() => {
+      type Marked = { dataset: Record<string, string> } | null;
+      const table = (
+        globalThis as unknown as { document: { querySelector(s: string): Marked } }
+      ).document.querySelector('#runs table');
+      if (table !== null) table.dataset.mark = 'kept';
+    });
+    release();
+    // The second call's row follows the first: it failed (no such file), shown with its ✗.
+    await card.getByText(/^✗/).waitFor();
+    expect(await card.locator('li').count()).toBe(2);
+    expect(await card.locator('li').first().textContent()).toMatch(/^✓/);
+    expect(Number(await card.getAttribute('data-seq'))).toBeGreaterThan(seq);
+    expect(await ada.locator('#runs table').getAttribute('data-mark')).toBe('kept');
+    await screenshot(ada, 'live-runs-card-rows');
+    expect(await seriousA11yViolations(ada)).toEqual([]);
+    // A page opened now shows the rows so far in its first draw.
+    const again = await signIn('ada');
+    await again.locator('tr', { hasText: 'engineer' }).locator('td.card').getByText(/^✗/).waitFor();
+    await row.getByRole('button', { name: /^Stop/ }).click();
+    await ada.getByText('No turn is running now.').waitFor();
   }, 120_000);
 
   it('O5, P8 in the browser: the sign-in page works without script; a non-member and another team are refused with a sentence', async () => {

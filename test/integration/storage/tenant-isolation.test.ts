@@ -220,6 +220,10 @@ describe.each(DATABASE_KINDS)('A2 tenant isolation on %s', (kind) => {
     await store.inWorkspace(a.workspaceId, async (tx) => {
       expect(await tx.conversations.findById(b.conversationId)).toBeNull();
       expect(await tx.conversations.findByThread('slack', b.threadId)).toBeNull();
+      // O5: the console's batch read returns this workspace's and skips the other's and non-ids.
+      const both = await tx.conversations.findByIds([a.conversationId, b.conversationId, 'not-an-id']);
+      expect(both.map((c) => c.id)).toEqual([a.conversationId]);
+      expect(await tx.conversations.findByIds([])).toEqual([]);
       expect(await tx.messages.findById(b.messageId)).toBeNull();
       expect(await tx.messages.listRecent(b.conversationId, 10)).toEqual([]);
       expect(await tx.messages.lastAgentAuthorId(b.conversationId)).toBeNull();

@@ -113,6 +113,7 @@ async function executeClaimedRun(
       log,
       async () => (await stoppedByOf(deps, claimed.id, claimed.workspaceId)) !== null,
       sign,
+      deps.liveCards,
     );
   } catch (error) {
     sign.end();

@@ -63,6 +63,8 @@ export async function runTurn(
   const stop = new TurnStop(deps, run, abort);
   const opened: { steering?: { close(): void } | undefined } = {};
   const watch = watchLiveness(deps, run, agent);
+  // O5: the console shows the turn's card while its runner runs here (until `releaseTurn`).
+  deps.liveCards?.open(run.id, run.workspaceId);
   try {
     // Subscribed before the run was read (`durable.current`): a stop asked before is in it.
     stop.check(durable.current);
@@ -240,13 +242,14 @@ async function streamTurn(
 }
 
 /**
- * What the turn held, released however it ended: its liveness watch, its presence (A13), its
- * gateway credential (G3: the gateway also refuses it once the run ends) and its egress proxy
- * (X2, closed with its workspace). A failed release is logged.
+ * What the turn held, released however it ended: its liveness watch, its presence (A13) and
+ * live card (O5), its gateway credential (G3: the gateway also refuses it once the run ends)
+ * and its egress proxy (X2, closed with its workspace). A failed release is logged.
  */
 async function releaseTurn(deps: TurnDeps, runId: string, monitor: RunMonitor): Promise<void> {
   monitor.stop();
   deps.activity?.finish(runId);
+  deps.liveCards?.close(runId);
   if (deps.workspaces !== undefined) {
     await deps.workspaces
       .release(runId)

@@ -6,6 +6,7 @@ import type { RunWorkspace } from '../../ports/run-workspace';
 import type { RunnerResolver } from '../../ports/runner';
 import type { TurnToolsFactory } from '../../ports/turn-tools-factory';
 import type { WorkspaceDirectory } from '../../ports/workspace-directory';
+import type { LiveCardBoard } from '../cards/live-card-board';
 import type { EngineTimings } from '../engine-timings';
 import type { wakeAfterTurn } from '../routing/wake-after-turn';
 import type { StopDeps } from '../stop/stop-deps';
@@ -24,6 +25,8 @@ export interface TurnRunnerDeps {
   directory: WorkspaceDirectory;
   /** A13: told each run event and each run's end. */
   activity?: RunActivityBoard;
+  /** O5: each running turn's card as the web console shows it; absent: not kept. */
+  liveCards?: LiveCardBoard;
   /** P13: keeps attached files the model is not shown in the run's working folder. */
   attachmentShelf?: AttachmentShelf;
   /** P13: the bounds of a message's attachments (`DEFAULT_ATTACHMENT_LIMITS` when absent). */

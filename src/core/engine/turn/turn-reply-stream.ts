@@ -1,6 +1,8 @@
 import type { ChatPlatform, ReplyStep, ReplyStream, ThreadId } from '../../ports/chat-platform';
 import type { Logger } from '../../ports/logger';
 import type { RunnerEvent } from '../../ports/runner';
+import type { LiveCardFeed } from '../cards/live-card-board';
+import { stepRow } from '../cards/step-row';
 import { steeredRow } from '../routing/steering';
 import type { SignOfLife } from './sign-of-life';
 import type { StatusCardPublisher } from './status-card-publisher';
@@ -23,6 +25,7 @@ export class TurnReplyStream {
   private released = true;
   private forwarded = false;
   private closing: Promise<boolean> | null = null;
+  private readonly runId: string;
 
   constructor(
     readonly card: StatusCardPublisher,
@@ -34,8 +37,11 @@ export class TurnReplyStream {
     stopAsked?: () => Promise<boolean>,
     /** P9, P14: the stream starts once it is due; a turn that ends sooner posts its reply whole. */
     sign?: SignOfLife,
+    /** O5: the console's copy of the card, tool calls included wherever the platform shows them. */
+    private readonly live?: LiveCardFeed,
   ) {
     const { agent } = context;
+    this.runId = context.run.id;
     this.stream =
       platform.streamReply?.(thread, {
         as: { kind: 'agent', name: agent.name, avatarUrl: agent.avatarUrl },
@@ -70,34 +76,34 @@ export class TurnReplyStream {
   }
 
   observe(event: RunnerEvent): void {
-    if (event.type === 'thinking') this.card.headline('Thinking…');
+    if (event.type === 'thinking') this.headline('Thinking…');
     // P16, N10: a message that joined the turn is shown as part of it, on the card.
-    if (event.type === 'steered') this.card.row(steeredRow(event.from, event.text));
+    if (event.type === 'steered') this.row(steeredRow(event.from, event.text));
     // A15: the person sees that the turn's older rounds were summarized.
     if (event.type === 'compacted')
-      this.card.row(`compacted: ${event.rounds} earlier round${event.rounds === 1 ? '' : 's'} summarized`);
+      this.row(`compacted: ${event.rounds} earlier round${event.rounds === 1 ? '' : 's'} summarized`);
+    if (event.type === 'usage') {
+      const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens } = event.usage;
+      this.live?.tokens(this.runId, inputTokens + outputTokens + cacheReadTokens + cacheWriteTokens);
+    }
     if (event.type === 'tool_start') {
       this.afterTool = true;
-      const step: ReplyStep = {
-        id: event.callId,
-        title: `${event.tool}: ${event.summary}`,
-        status: 'in_progress',
-      };
-      this.steps.set(step.id, step);
-      if (this.stepsOnStream) this.toStream((stream) => stream.step(step));
-      else this.card.row(rowOf(step));
+      this.step(
+        { id: event.callId, title: `${event.tool}: ${event.summary}`, status: 'in_progress' },
+        'start',
+      );
     }
     if (event.type === 'tool_end') {
       const started = this.steps.get(event.callId);
-      const step: ReplyStep = {
-        id: event.callId,
-        title: started?.title ?? event.callId,
-        status: event.ok ? 'complete' : 'error',
-        ...(event.summary === undefined ? {} : { details: event.summary }),
-      };
-      this.steps.set(step.id, step);
-      if (this.stepsOnStream) this.toStream((stream) => stream.step(step));
-      else this.card.replaceLastRow(rowOf(step));
+      this.step(
+        {
+          id: event.callId,
+          title: started?.title ?? event.callId,
+          status: event.ok ? 'complete' : 'error',
+          ...(event.summary === undefined ? {} : { details: event.summary }),
+        },
+        'end',
+      );
     }
     // P14: the answer is complete: a stream whose start is still held stays unopened, decided
     // now rather than after the turn's clean-up (a busy process may take its moment meanwhile).
@@ -146,19 +152,32 @@ export class TurnReplyStream {
       .catch((error: unknown) => this.logger.warn({ err: error }, 'closing the reply stream failed'));
   }
 
+  private headline(text: string): void {
+    this.card.headline(text);
+    this.live?.headline(this.runId, text);
+  }
+
+  private row(text: string): void {
+    this.card.row(text);
+    this.live?.row(this.runId, text);
+  }
+
+  /** A tool call's start or end: a step of the stream where it shows them, else a card row (never both). */
+  private step(step: ReplyStep, at: 'start' | 'end'): void {
+    this.steps.set(step.id, step);
+    this.live?.step(this.runId, step);
+    if (this.stepsOnStream) this.toStream((stream) => stream.step(step));
+    else if (at === 'end') this.card.replaceLastRow(stepRow(step));
+    else this.card.row(stepRow(step));
+  }
+
   private fallBack(): void {
     if (this.refused) return;
     this.refused = true;
     if (this.stream?.showsSteps !== true) return;
     // P9: the calls shown so far as steps go on the card, one row each, in order.
-    for (const step of this.steps.values()) this.card.row(rowOf(step));
+    for (const step of this.steps.values()) this.card.row(stepRow(step));
   }
-}
-
-/** P9: a call's row on the card: `▸ tool: summary` while it runs, `✓ summary` / `✗ summary` once done. */
-function rowOf(step: ReplyStep): string {
-  if (step.status === 'in_progress') return `▸ ${step.title}`;
-  return `${step.status === 'complete' ? '✓' : '✗'} ${step.details ?? ''}`.trimEnd();
 }
 
 /** The platform account of the person who started the turn (Slack streams to them). */

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import { type EntityManager, In } from 'typeorm';
 import type { ConversationRecord } from '../../../core/model/conversation-records';
 import type { ConversationRepository, NewConversation } from '../../../core/ports/conversation-store';
 import { ConversationEntity, type ConversationRow } from '../../entities/conversation.entity';
@@ -26,6 +26,11 @@ export const conversationRepository = (manager: EntityManager): ConversationRepo
       if (!isUuid(id)) return null;
       const row = await rows.findOneBy({ id });
       return row ? toConversationRecord(row) : null;
+    },
+    async findByIds(ids) {
+      const valid = ids.filter(isUuid);
+      if (valid.length === 0) return [];
+      return (await rows.findBy({ id: In(valid) })).map(toConversationRecord);
     },
     async findByThread(platform, threadId) {
       const row = await rows.findOneBy({ platform, platformThreadRef: threadId });
