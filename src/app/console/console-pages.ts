@@ -1,4 +1,5 @@
 import { reachableSpaces } from '../../core/mcp-service/reachable-spaces';
+import { approvalLabels } from '../../core/model/approvals/approval-action';
 import { canApprove } from '../../core/model/member';
 import type { PendingApproval } from '../../core/ports/member-tools';
 import { describeBudget, formatUsd } from '../../core/usage/budget';
@@ -41,7 +42,8 @@ export function approvalsList(pending: readonly PendingApproval[], viewer: Conso
   const items = pending.map((a) => {
     const form = (verdict: 'approve' | 'deny', label: string) =>
       `<form class="inline" method="post" action="/console/approvals/${esc(a.approvalId)}">${csrfField(viewer.session.csrfToken)}<input type="hidden" name="verdict" value="${verdict}"><button type="submit"${verdict === 'deny' ? ' class="danger"' : ''} aria-label="${label}: ${esc(a.summary)}">${label}</button></form> `;
-    const buttons = decides ? `<p>${form('approve', 'Approve')}${form('deny', 'Deny')}</p>` : '';
+    const labels = approvalLabels(a.action);
+    const buttons = decides ? `<p>${form('approve', labels.approve)}${form('deny', labels.deny)}</p>` : '';
     const details = a.details.map((line) => `<li>${esc(line)}</li>`).join('');
     return `<li data-approval="${esc(a.approvalId)}"><h2>${esc(a.summary)}</h2><p class="note">${esc(a.agent ?? 'An agent')} in #${esc(a.space ?? '?')} asks to ${esc(a.action.replaceAll('_', ' '))}; waiting until ${esc(a.expiresAt.replace('T', ' ').slice(0, 16))} UTC.</p>${details === '' ? '' : `<ul>${details}</ul>`}${buttons}</li>`;
   });

@@ -1,3 +1,4 @@
+import { decisionWord } from '../../core/model/approvals/approval-action';
 import type {
   ApprovalCard,
   NoteCard,
@@ -128,9 +129,9 @@ function decision(card: ApprovalCard): string {
     case 'pending':
       return '_Waiting for an approver: decide on the card in the space’s chat thread._';
     case 'approved':
-      return `**Approved**${by}${card.forConversation === true ? ' for this conversation' : ''}.`;
+      return `**${decisionWord(card.action, card.status)}**${by}${card.forConversation === true ? ' for this conversation' : ''}.`;
     case 'denied':
-      return `**Denied**${by}.`;
+      return `**${decisionWord(card.action, card.status)}**${by}.`;
     default:
       return `**${card.status[0]?.toUpperCase()}${card.status.slice(1)}**${by}.`;
   }

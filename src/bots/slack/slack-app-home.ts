@@ -1,5 +1,6 @@
 import type { App, webApi } from '@slack/bolt';
 import type { AgentPresence } from '../../core/model/agent-view';
+import { approvalLabels } from '../../core/model/approvals/approval-action';
 import type { WorkspaceOverview } from '../../core/model/workspace-overview';
 import type { ChatDirectory } from '../../core/ports/chat-directory';
 import type { Logger } from '../../core/ports/logger';
@@ -52,14 +53,14 @@ export function homeBlocks(overview: WorkspaceOverview | null): SlackBlock[] {
       elements: [
         {
           type: 'button',
-          text: { type: 'plain_text', text: 'Approve' },
+          text: { type: 'plain_text', text: approvalLabels(approval.action).approve },
           style: 'primary',
           action_id: ACTIONS.approve,
           value: approval.id,
         },
         {
           type: 'button',
-          text: { type: 'plain_text', text: 'Deny' },
+          text: { type: 'plain_text', text: approvalLabels(approval.action).deny },
           style: 'danger',
           action_id: ACTIONS.deny,
           value: approval.id,

@@ -1,3 +1,4 @@
+import { decisionWord } from '../../core/model/approvals/approval-action';
 import type {
   ApprovalCard,
   NoteCard,
@@ -155,9 +156,9 @@ function decision(card: ApprovalCard): string {
     case 'approved':
     case 'denied': {
       const scope = card.forConversation === true ? ' for this conversation' : '';
-      return card.decidedBy === null
-        ? `${card.status}${scope}`
-        : `${card.status}${scope} by ${card.decidedBy}`;
+      // W1: a routine proposal's card says confirmed / cancelled.
+      const word = decisionWord(card.action, card.status).toLowerCase();
+      return card.decidedBy === null ? `${word}${scope}` : `${word}${scope} by ${card.decidedBy}`;
     }
   }
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { SecretBox } from '../../adapters/mcp-oauth/secret-box';
 import { webhookSecretContext } from '../../app/routine-webhooks';
 import { NotFoundError, ValidationError } from '../../core/errors';
+import { OPERATOR_ACTOR } from '../../core/model/audit/audit-event';
 import type { Store } from '../../core/ports/store';
 import {
   changeRoutine,
@@ -63,7 +64,10 @@ export function registerRoutinesCommand(program: Command, context: CliContext): 
       .action((ref: string, options: WorkspaceOption) =>
         withRuntime(context, async ({ store }) => {
           const said = await inWorkspace(store, options.workspace, async (tx, id) =>
-            changeRoutine(tx, await findRoutine(tx, id, ref), name, new Date()),
+            changeRoutine(tx, await findRoutine(tx, id, ref), name, new Date(), {
+              actor: OPERATOR_ACTOR,
+              where: 'cli',
+            }),
           );
           context.output.out(said);
         }),

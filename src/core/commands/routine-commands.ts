@@ -1,4 +1,6 @@
+import { memberActor } from '../audit/audit-entries';
 import { AppError } from '../errors';
+import { SYSTEM_ACTOR } from '../model/audit/audit-event';
 import type { MemberRole } from '../model/member';
 import type { MemberRecord, WorkspaceRecord } from '../model/records';
 import type { CommandContext } from '../ports/command-service';
@@ -41,7 +43,9 @@ export async function routinesCommand(
     return `Only owners, admins and approvers can ${change} a routine; your role is ${role ?? 'none'}.`;
   try {
     const routine = await findRoutine(tx, scope.workspace.id, name, space.name);
-    return await changeRoutine(tx, routine, change, ctx.now);
+    // O4: the member who typed it, where they typed it.
+    const actor = scope.member === null ? SYSTEM_ACTOR : memberActor(scope.member);
+    return await changeRoutine(tx, routine, change, ctx.now, { actor, where: ctx.platform });
   } catch (error) {
     if (error instanceof AppError) return error.message;
     throw error;

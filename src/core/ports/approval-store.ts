@@ -5,7 +5,7 @@ export interface ApprovalRepository {
   insert(
     workspaceId: string,
     fields: Pick<ApprovalRecord, 'runId' | 'action' | 'details' | 'requestedAt' | 'expiresAt'> &
-      Partial<Pick<ApprovalRecord, 'subjectHash'>>,
+      Partial<Pick<ApprovalRecord, 'subjectHash' | 'routineProposal'>>,
   ): Promise<ApprovalRecord>;
   findById(id: string): Promise<ApprovalRecord | null>;
   /**

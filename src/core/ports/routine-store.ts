@@ -1,4 +1,4 @@
-import type { RoutineRecord, RoutineSpec } from '../model/routines/routine';
+import type { RoutineMaker, RoutineRecord, RoutineSpec } from '../model/routines/routine';
 import type { FiringHistoryEntry, FiringOutcome, RoutineFiring } from '../model/routines/routine-firing';
 import type { Spent } from '../model/usage/budget';
 
@@ -26,8 +26,16 @@ export interface NewFiring {
 export interface RoutineRepository {
   /** W1: one workspace's routines by space and name, in a system transaction too (apply, export). */
   listForWorkspace(workspaceId: string): Promise<RoutineRecord[]>;
-  /** W1: creates the routine or replaces it by (space, name); `nextDueAt` as the scheduler counts it. */
-  save(target: RoutineTarget, spec: RoutineSpec, nextDueAt: Date | null): Promise<RoutineRecord>;
+  /**
+   * W1: creates the routine or replaces it by (space, name); `nextDueAt` as the scheduler counts
+   * it; `madeBy` for one confirmed from chat (a replacement keeps the maker it had).
+   */
+  save(
+    target: RoutineTarget,
+    spec: RoutineSpec,
+    nextDueAt: Date | null,
+    madeBy?: RoutineMaker | null,
+  ): Promise<RoutineRecord>;
   /** W1: deletes a routine by id (its history goes with it). */
   remove(routineId: string): Promise<void>;
   /**
@@ -59,7 +67,7 @@ export interface RoutineRepository {
   leaseStaleClaims(before: Date, now: Date, limit: number): Promise<RoutineFiring[]>;
   findById(routineId: string): Promise<RoutineRecord | null>;
   /** W4: the routine whose firing started this run, or null for any other run. */
-  ofRun(runId: string): Promise<{ space: string; name: string } | null>;
+  ofRun(runId: string): Promise<{ space: string; name: string; madeBy: RoutineMaker | null } | null>;
   /** W4, O3: what the runs this routine's firings started have spent since `since`. */
   spentByRoutine(routineId: string, since: Date): Promise<Spent>;
   /** W2: a routine's newest firings first, with their runs' status and reply reference. */

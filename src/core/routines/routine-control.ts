@@ -1,7 +1,9 @@
 import { ConflictError, NotFoundError } from '../errors';
+import type { AuditActor, AuditPlace } from '../model/audit/audit-event';
 import type { RoutineRecord } from '../model/routines/routine';
 import type { FiringHistoryEntry } from '../model/routines/routine-firing';
 import type { StoreTx } from '../ports/store';
+import { routineChanged } from './routine-audit';
 import { nextTime } from './routine-schedule';
 import { triggerInWords } from './routine-words';
 
@@ -78,9 +80,22 @@ export type RoutineChange = 'pause' | 'resume' | 'run' | 'delete';
 /**
  * W5: pause (fires nothing), resume (next time counted from now: what fell due while paused is
  * not missed, W3), run now (due now: the next sweep fires it, once, W2), delete (with its history).
- * Returns the sentence to show.
+ * O4: each writes an audit row. Returns the sentence to show.
  */
 export async function changeRoutine(
+  tx: StoreTx,
+  routine: RoutineRecord,
+  change: RoutineChange,
+  now: Date,
+  by: { actor: AuditActor; where: AuditPlace },
+): Promise<string> {
+  const said = await applyChange(tx, routine, change, now);
+  // O4: recorded in the change's own transaction: rolled back with it, never without it.
+  await tx.audit.append(routine.workspaceId, routineChanged(routine, change, by.actor, by.where));
+  return said;
+}
+
+async function applyChange(
   tx: StoreTx,
   routine: RoutineRecord,
   change: RoutineChange,

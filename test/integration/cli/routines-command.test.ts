@@ -51,7 +51,7 @@ describe('summon routines (embedded PGlite)', () => {
     expect((await summon('routines', 'list', '-w', 'acme')).stderr).toMatch(/no workspace "acme"/);
   });
 
-  it('W5 lists routines with their next time and last result; pause, resume, run and delete', async () => {
+  it('W5, O4 lists routines with their next time and last result; pause, resume, run and delete, each audited', async () => {
     expect((await summon('apply', await write('ok.yaml', FILE))).code).toBe(0);
     const listed = await summon('routines', 'list', '-w', 'acme');
     expect(listed.code).toBe(0);
@@ -86,6 +86,26 @@ describe('summon routines (embedded PGlite)', () => {
     const missing = await summon('routines', 'delete', 'ops/status', '-w', 'acme');
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toMatch(/There is no routine "ops\/status" \(routines: ops\/nightly\)/);
+    // O4: each change made is recorded, by the operator at the command line; the refused run is not.
+    const audit = await summon('audit', '-w', 'acme', '--kind', 'routine_changed', '--json');
+    const events = audit.stdout
+      .trim()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            actor: string;
+            where: string;
+            subject: string;
+            detail: { change: string };
+          },
+      );
+    expect(events.map((e) => [e.detail.change, e.subject, e.actor, e.where])).toEqual([
+      ['pause', 'routine ops/nightly', 'operator', 'cli'],
+      ['resume', 'routine ops/nightly', 'operator', 'cli'],
+      ['run', 'routine ops/status', 'operator', 'cli'],
+      ['delete', 'routine ops/status', 'operator', 'cli'],
+    ]);
   });
 
   it('W5 summon routines secret prints a webhook routine’s secret once and stores it sealed', async () => {

@@ -129,7 +129,7 @@ describe.each(ENGINE_SETUPS)('A9 built-in tools through the terminal on $name', 
       'status(done) engineer',
       'engineer: Done: wrote notes/plan.md.',
     ]);
-    // A9: chat mode offers every chat tool; M23, N13: and the agent-to-agent tools
+    // A9: chat mode offers every chat tool; M23, N13: and the agent-to-agent tools; W1: schedule_routine
     const offered = bodyOf(anthropic, 0).tools.map((t) => t.name);
     expect(offered).toEqual([
       'bash',
@@ -145,6 +145,7 @@ describe.each(ENGINE_SETUPS)('A9 built-in tools through the terminal on $name', 
       'delegate_task',
       'ask_question',
       'answer_question',
+      'schedule_routine',
     ]);
   });
 

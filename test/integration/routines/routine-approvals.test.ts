@@ -1,3 +1,4 @@
+import type { RoutineMaker } from '../../../src/core/model/routines/routine';
 import { silentLogger } from '../../../src/core/ports/logger';
 import { RoutineScheduler } from '../../../src/core/routines/routine-scheduler';
 import { waitFor } from '../../support/engine-harness';
@@ -9,9 +10,10 @@ import { openSlackHarness, type SlackHarness } from '../../support/slack-harness
 describe('W4 an approval inside a routine’s turn', () => {
   let h: SlackHarness;
   let scheduler: RoutineScheduler;
-  const turn = held('pushed');
+  let turn: ReturnType<typeof held>;
 
   beforeEach(async () => {
+    turn = held('pushed');
     h = await openSlackHarness({ runner: new ScriptedRunner({}, turn.script) });
     const engine = h.engine;
     if (engine === null) throw new Error('the harness runs an engine');
@@ -30,8 +32,8 @@ describe('W4 an approval inside a routine’s turn', () => {
     await h.close();
   });
 
-  it('W4 its card names the routine and its maker; past the expiry it is denied, never allowed', async () => {
-    await h.store.transaction(async (tx) => {
+  const saveRelease = (madeBy: RoutineMaker | null) =>
+    h.store.transaction(async (tx) => {
       const engineer = await tx.agents.findByName(h.local.workspace.id, 'engineer');
       if (engineer === null) throw new Error('engineer is seeded');
       await tx.routines.save(
@@ -46,8 +48,11 @@ describe('W4 an approval inside a routine’s turn', () => {
           paused: false,
         },
         new Date(Date.now() - 1000),
+        madeBy,
       );
     });
+  /** The routine fires; its turn asks for an approval (50 ms to expiry); the card as posted. */
+  const askInRoutine = async () => {
     await scheduler.wakeNow();
     await turn.started;
     const [run] = await h.runs();
@@ -65,6 +70,12 @@ describe('W4 an approval inside a routine’s turn', () => {
           (m) => m.channel === CHANNEL && JSON.stringify(m.blocks ?? []).includes('push release'),
         ) ?? null,
     );
+    return { engine, approval, card };
+  };
+
+  it('W4 its card names the routine and its maker; past the expiry it is denied, never allowed', async () => {
+    await saveRelease(null);
+    const { engine, approval, card } = await askInRoutine();
     expect(JSON.stringify(card.blocks)).toContain(
       'Asked in routine general/release (declared in the workspace file); it waits for a person.',
     );
@@ -72,5 +83,13 @@ describe('W4 an approval inside a routine’s turn', () => {
     await engine.expireApprovals();
     // G4: an unanswered approval counts as denied: a routine never decides its own.
     expect(await engine.approvalState(approval.id)).toBe('deny');
+  });
+
+  it('W4 a routine made from chat: its card names who proposed it and who confirmed it', async () => {
+    await saveRelease({ proposedBy: 'engineer', confirmedBy: 'dana' });
+    const { card } = await askInRoutine();
+    expect(JSON.stringify(card.blocks)).toContain(
+      'Asked in routine general/release (proposed by @engineer, confirmed by dana); it waits for a person.',
+    );
   });
 });

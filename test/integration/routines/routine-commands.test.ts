@@ -1,12 +1,14 @@
+import { OPERATOR_ACTOR } from '../../../src/core/model/audit/audit-event';
 import type { RoutineSpec } from '../../../src/core/model/routines/routine';
 import { silentLogger } from '../../../src/core/ports/logger';
+import { changeRoutine, findRoutine } from '../../../src/core/routines/routine-control';
 import { RoutineScheduler } from '../../../src/core/routines/routine-scheduler';
 import { waitFor } from '../../support/engine-harness';
 import { ScriptedRunner } from '../../support/scripted-runner';
 import { fixture } from '../../support/slack-delivery';
 import { openSlackHarness, PEOPLE, type SlackHarness } from '../../support/slack-harness';
 
-/** W5, P17: `/summon routines` on Slack, through the real front end and the shared command layer. */
+/** W5, P17, O4: `/summon routines` on Slack, through the real front end and the shared command layer. */
 describe('W5 /summon routines', () => {
   let h: SlackHarness;
   let scheduler: RoutineScheduler;
@@ -52,6 +54,10 @@ describe('W5 /summon routines', () => {
     expect(response.status).toBe(200);
     return (JSON.parse(response.body) as { text: string }).text;
   };
+  const audited = () =>
+    h.read(
+      async (tx) => (await tx.audit.page(h.local.workspace.id, { kind: 'routine_changed' }, null, 50)).events,
+    );
   const due = () =>
     h.store.transaction((tx) => tx.routines.setNextDue(routineId, new Date(Date.now() - 1000)));
 
@@ -88,5 +94,34 @@ describe('W5 /summon routines', () => {
     expect(await summon('routines delete ghost')).toMatch(/There is no routine "ghost" in space/);
     expect(await summon('routines delete nightly')).toBe(`Routine ${h.local.space.name}/nightly deleted.`);
     expect(await summon('routines')).toMatch(/has no routines/);
+    // O4: each change is recorded with who made it and where; refused ones record nothing.
+    expect((await audited()).map((e) => [e.detail.change, e.actor.name, e.where, e.subject])).toEqual(
+      ['pause', 'resume', 'run', 'delete'].map((change) => [
+        change,
+        'dana',
+        'slack',
+        `routine ${h.local.space.name}/nightly`,
+      ]),
+    );
+  });
+
+  it('O4 a change rolled back leaves no audit row behind; committed, it leaves one', async () => {
+    const change = (fail: boolean) =>
+      h.read(async (tx) => {
+        const routine = await findRoutine(tx, h.local.workspace.id, 'nightly', h.local.space.name);
+        await changeRoutine(tx, routine, 'delete', new Date(), { actor: OPERATOR_ACTOR, where: 'cli' });
+        if (fail) throw new Error('the transaction fails after the change');
+      });
+    await expect(change(true)).rejects.toThrow('the transaction fails after the change');
+    expect(await audited()).toEqual([]);
+    expect((await h.read((tx) => tx.routines.findById(routineId)))?.name).toBe('nightly');
+    await change(false);
+    expect(await audited()).toEqual([
+      expect.objectContaining({
+        actor: OPERATOR_ACTOR,
+        where: 'cli',
+        detail: expect.objectContaining({ change: 'delete', routineId }),
+      }),
+    ]);
   });
 });

@@ -60,6 +60,7 @@ describe.each(DATABASE_KINDS)('approvals (G4) on %s', (kind) => {
       platformCardRef: null,
       subjectHash: null,
       conversationGrant: false,
+      routineProposal: null,
     } satisfies ApprovalRecord);
     expect(await inWs((tx) => tx.approvals.findById(approval.id))).toEqual(approval);
     expect(await system((tx) => tx.approvals.findById(approval.id))).toEqual(approval);

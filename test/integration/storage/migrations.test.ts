@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ADAPTER_IDS } from '../../../src/core/model/agent';
+import { APPROVAL_ACTIONS } from '../../../src/core/model/approvals/approval-action';
 import { AUDIT_ACTOR_KINDS, AUDIT_KINDS, AUDIT_PLACES } from '../../../src/core/model/audit/audit-event';
 import { GIT_PUSH_STATUSES } from '../../../src/core/model/git-gateway';
 import {
@@ -90,7 +91,7 @@ const VOCABULARIES: Record<string, readonly string[]> = {
   ck_guardrail_rules_scope_kind: GUARDRAIL_SCOPE_KINDS,
   ck_guardrail_rules_action: GUARDRAIL_ACTIONS,
   ck_guardrail_rules_decision: GUARDRAIL_DECISIONS,
-  ck_approvals_action: GUARDRAIL_ACTIONS,
+  ck_approvals_action: APPROVAL_ACTIONS,
   ck_approvals_status: APPROVAL_STATUSES,
   ck_processed_inbound_events_platform: PLATFORMS,
   ck_outbox_platform: PLATFORMS,

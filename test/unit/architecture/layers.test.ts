@@ -64,6 +64,8 @@ const MUTUAL_CORE_FOLDERS_ALLOWED: readonly string[] = [
   'attachments ⇄ prompt',
   // engine/agent-tools/remote-agent reads relay addresses and chains; relays' inbound side and place-remote-note reach into the engine.
   'engine ⇄ relays',
+  // W1: engine/agent-tools' schedule_routine checks a proposal and engine/approvals stores a confirmed one (routines/routine-proposal); routines' firing queues a run.
+  'engine ⇄ routines',
 ];
 
 describe('sealed layers', () => {

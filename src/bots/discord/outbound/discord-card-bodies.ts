@@ -1,4 +1,5 @@
 import type { ApprovalVerdict } from '../../../core/model/approvals/approval';
+import { approvalLabels, decisionWord } from '../../../core/model/approvals/approval-action';
 import type {
   ApprovalCard,
   NoteCard,
@@ -118,10 +119,12 @@ function noteLine(card: NoteCard): string {
  */
 function approvalBody(card: ApprovalCard): CardBody {
   const pending = card.status === 'pending';
+  // W1: a routine proposal's card says Confirm / Cancel.
+  const labels = approvalLabels(card.action);
   const scope = card.forConversation === true ? ' for this conversation' : '';
   const verdict = pending
     ? 'Waiting for an owner, admin or approver.'
-    : `${capitalise(card.status)}${scope}${card.decidedBy === null ? '' : ` by ${card.decidedBy}`}.`;
+    : `${decisionWord(card.action, card.status)}${scope}${card.decidedBy === null ? '' : ` by ${card.decidedBy}`}.`;
   // E4: the core bounded the arguments (20 lines, 1,500 characters); a fence inside is broken up.
   const code = card.code === undefined ? '' : `\n\`\`\`json\n${card.code.replaceAll('```', "'''")}\n\`\`\``;
   const button = (style: 1 | 3 | 4, label: string, verdict: ApprovalVerdict) => ({
@@ -145,11 +148,11 @@ function approvalBody(card: ApprovalCard): CardBody {
           {
             type: 1,
             components: [
-              button(3, 'Approve', 'approve'),
+              button(3, labels.approve, 'approve'),
               ...(card.offersConversation === true
                 ? [button(1, 'Approve for this conversation', 'approve-conversation')]
                 : []),
-              button(4, 'Deny', 'deny'),
+              button(4, labels.deny, 'deny'),
             ],
           },
         ]
@@ -205,7 +208,6 @@ function questionBody(card: QuestionCard): CardBody {
   };
 }
 
-const capitalise = (word: string) => `${word.slice(0, 1).toUpperCase()}${word.slice(1)}`;
 
 function clip(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;

@@ -1,3 +1,4 @@
+import { approvalLabels, decisionWord } from '../../../core/model/approvals/approval-action';
 import type {
   ApprovalCard,
   NoteCard,
@@ -124,22 +125,24 @@ export function approvalContent(card: ApprovalCard): SlackContent {
   const code = card.code === undefined ? '' : `\`\`\`${escapeCode(card.code)}\`\`\``;
   if (code !== '') blocks.push(section(clip(code, SLACK_LIMITS.sectionText)));
   let verdict: string;
+  // W1: a routine proposal's card says Confirm / Cancel.
+  const labels = approvalLabels(card.action);
   if (card.status === 'pending') {
     verdict = 'Waiting for an owner, admin or approver.';
     blocks.push({
       type: 'actions',
       elements: [
-        button('Approve', ACTIONS.approve, card.approvalId, 'primary'),
+        button(labels.approve, ACTIONS.approve, card.approvalId, 'primary'),
         ...(card.offersConversation === true
           ? [button('Approve for this conversation', ACTIONS.approveConversation, card.approvalId)]
           : []),
-        button('Deny', ACTIONS.deny, card.approvalId, 'danger'),
+        button(labels.deny, ACTIONS.deny, card.approvalId, 'danger'),
       ],
     });
   } else {
     const by = card.decidedBy === null ? '' : ` by @${escapeMrkdwn(card.decidedBy)}`;
     const scope = card.forConversation === true ? ' for this conversation' : '';
-    verdict = `${capitalise(card.status)}${scope}${by}`;
+    verdict = `${decisionWord(card.action, card.status)}${scope}${by}`;
     blocks.push(context(verdict));
   }
   const text = [title, details, code, verdict].filter((t) => t !== '').join('\n');
@@ -188,7 +191,6 @@ export function questionContent(card: QuestionCard): SlackContent {
   return { text: clip(text, SLACK_LIMITS.updateText - 100), blocks };
 }
 
-const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** The card of a non-text message. */
 export function cardContent(

@@ -5,6 +5,7 @@ import { askAgentTool } from './ask-agent-tool';
 import { askQuestionTool } from './ask-question-tool';
 import { delegateTaskTool } from './delegate-task-tool';
 import { listRemoteAgentsTool } from './list-remote-agents-tool';
+import { scheduleRoutineTool } from './schedule-routine-tool';
 import { sendToAgentTool } from './send-to-agent-tool';
 
 export {
@@ -14,7 +15,7 @@ export {
 } from './agent-tool-context';
 export { questionMessage, recordAnswer } from './questions';
 
-/** M23, N11, N13: the agent-to-agent tools of one turn. */
+/** M23, N11, N13, W1: the agent-to-agent tools of one turn, and proposing a routine. */
 export function agentTools(ctx: AgentToolContext): AnyToolDefinition[] {
   return [
     sendToAgentTool(ctx),
@@ -22,6 +23,8 @@ export function agentTools(ctx: AgentToolContext): AnyToolDefinition[] {
     delegateTaskTool(ctx),
     askQuestionTool(ctx),
     answerQuestionTool(ctx),
+    // W1: a routine proposed on a card a person confirms.
+    scheduleRoutineTool(ctx),
     // R1 `read`: offered where this relay can reach paired ones.
     ...(ctx.deps.relays === undefined ? [] : [listRemoteAgentsTool(ctx)]),
   ];

@@ -2,10 +2,12 @@ import { approvalAsked, approvalDecided, memberActor } from '../../audit/audit-e
 import { AppError, NotFoundError } from '../../errors';
 import { approvalExpiry, approvalOutcome, DEFAULT_APPROVAL_TTL_MS, decideApproval } from '../../guardrails';
 import type { ApprovalOutcome, ApprovalVerdict } from '../../model/approvals/approval';
+import type { ApprovalAction } from '../../model/approvals/approval-action';
 import type { ApprovalDetails, ApprovalRecord } from '../../model/approvals/approval-record';
-import type { GuardrailAction } from '../../model/guardrail';
+import type { RoutineMaker, RoutineProposal } from '../../model/routines/routine';
 import type { PlatformActor } from '../../ports/chat-engine';
 import { waitTopics } from '../../ports/wait-signals';
+import { confirmRefusal, storeConfirmed } from '../../routines/routine-proposal';
 import { postInConversation } from '../cards/post-in-conversation';
 import { resolveActor } from '../routing/resolve-sender';
 import { requeueFromCheckpoint } from '../turn/turn-checkpoints';
@@ -23,11 +25,13 @@ export async function openApproval(
   deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'clock' | 'logger'>,
   request: {
     runId: string;
-    action: GuardrailAction;
+    action: ApprovalAction;
     details: ApprovalDetails;
     ttlMs?: number;
     /** E4: an MCP call's approval is bound to its subject hash. */
     subjectHash?: string;
+    /** W1: a `schedule_routine` card's routine, stored when a person confirms it. */
+    routineProposal?: RoutineProposal;
   },
 ): Promise<ApprovalRecord> {
   const now = deps.clock.now();
@@ -45,7 +49,7 @@ export async function openApproval(
             ...request.details,
             lines: [
               ...request.details.lines,
-              `Asked in routine ${routine.space}/${routine.name} (declared in the workspace file); it waits for a person.`,
+              `Asked in routine ${routine.space}/${routine.name} (${makerInWords(routine.madeBy)}); it waits for a person.`,
             ],
           };
     const approval = await tx.approvals.insert(run.workspaceId, {
@@ -55,6 +59,7 @@ export async function openApproval(
       requestedAt: now,
       expiresAt: approvalExpiry(now, request.ttlMs ?? DEFAULT_APPROVAL_TTL_MS),
       ...(request.subjectHash === undefined ? {} : { subjectHash: request.subjectHash }),
+      ...(request.routineProposal === undefined ? {} : { routineProposal: request.routineProposal }),
     });
     // O4: the ask is recorded with the approval it opens.
     await tx.audit.append(run.workspaceId, approvalAsked(approval, agent, conversation?.platform));
@@ -82,6 +87,12 @@ export async function openApproval(
   await redrawIfDecidedMeanwhile(deps, approval);
   return { ...approval, platformCardRef: ref };
 }
+
+/** W4: who made the routine an approval is asked in. */
+const makerInWords = (madeBy: RoutineMaker | null): string =>
+  madeBy === null
+    ? 'declared in the workspace file'
+    : `proposed by @${madeBy.proposedBy}, confirmed by ${madeBy.confirmedBy}`;
 
 /**
  * G4: a click that lands between the card's post and its stored ref decides the approval but
@@ -141,6 +152,9 @@ export async function decide(
     const status = decision.approval.status;
     if (status === 'pending')
       throw new AppError(`approval ${approvalId} was left pending by a decision`, 'internal');
+    // W1: a routine proposal is confirmed only while it can still be stored; else the card stays.
+    const refusal = status === 'approved' ? await confirmRefusal(tx, approval, now) : null;
+    if (refusal !== null) return { ok: false as const, reason: refusal, changed: null };
     let stored = await tx.approvals.decide(approval.id, {
       status,
       decidedByMemberId: decision.approval.decidedByMemberId,
@@ -152,10 +166,9 @@ export async function decide(
       // Someone else decided between our read and our write.
       return { ok: false as const, reason: 'This approval was decided a moment ago.', changed: null };
     }
-    await tx.audit.append(
-      stored.workspaceId,
-      approvalDecided(stored, memberActor(member), actor.via ?? actor.platform),
-    ); // O4
+    const where = actor.via ?? actor.platform;
+    await tx.audit.append(stored.workspaceId, approvalDecided(stored, memberActor(member), where)); // O4
+    if (stored.status === 'approved') await storeConfirmed(tx, stored, member, where, now); // W1
     const changed = await cardUpdate(tx, stored);
     // O5: a decision made in the web console says so on the chat card.
     if (actor.via === 'console' && changed.decidedBy !== null)

@@ -1,4 +1,6 @@
-import type { ApprovalStatus, GuardrailAction } from '../guardrail';
+import type { ApprovalStatus } from '../guardrail';
+import type { RoutineProposal } from '../routines/routine';
+import type { ApprovalAction } from './approval-action';
 
 /** G4: what an approval card shows: a one-line summary and detail lines (repo, ref, old → new, commits). */
 export interface ApprovalDetails {
@@ -13,7 +15,7 @@ export interface ApprovalRecord {
   id: string;
   workspaceId: string;
   runId: string;
-  action: GuardrailAction;
+  action: ApprovalAction;
   details: ApprovalDetails;
   status: ApprovalStatus;
   decidedByMemberId: string | null;
@@ -29,4 +31,6 @@ export interface ApprovalRecord {
   subjectHash: string | null;
   /** E4: approved for the whole conversation (the same call there needs no card again). */
   conversationGrant: boolean;
+  /** W1: the routine a `schedule_routine` card stores when confirmed; null for every other action. */
+  routineProposal: RoutineProposal | null;
 }

@@ -34,6 +34,21 @@ export interface RoutineSpec {
   paused: boolean;
 }
 
+/** W1, W4: who made a routine from chat: the proposing agent and the member who confirmed it. */
+export interface RoutineMaker {
+  proposedBy: string;
+  confirmedBy: string;
+}
+
+/** W1: an agent's proposal, as its card keeps it until a person confirms or cancels it. */
+export interface RoutineProposal {
+  spaceId: string;
+  space: string;
+  spec: RoutineSpec;
+  /** The proposing agent's name. */
+  proposedBy: string;
+}
+
 /** W1: a stored routine with its space and agent resolved. */
 export interface RoutineRecord extends RoutineSpec {
   id: string;
@@ -43,4 +58,6 @@ export interface RoutineRecord extends RoutineSpec {
   agentId: string;
   /** W2: the next scheduled time not yet fired; null when nothing is scheduled (webhook, `at` done). */
   nextDueAt: Date | null;
+  /** W1, W4: null for a routine of the workspace file. */
+  madeBy: RoutineMaker | null;
 }

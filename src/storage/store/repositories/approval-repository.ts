@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { NotFoundError, ValidationError } from '../../../core/errors';
 import type { ApprovalDetails, ApprovalRecord } from '../../../core/model/approvals/approval-record';
+import type { RoutineProposal } from '../../../core/model/routines/routine';
 import type { ApprovalRepository } from '../../../core/ports/approval-store';
 import { ApprovalEntity, type ApprovalRow } from '../../entities/approval.entity';
 import { isUuid } from '../ids';
@@ -47,6 +48,8 @@ export const toApprovalRecord = (row: ApprovalRow): ApprovalRecord => ({
   platformCardRef: row.platformCardRef,
   subjectHash: row.subjectHash ?? null,
   conversationGrant: row.conversationGrant === true,
+  // W1: written only by `insert` below, from a proposal the tool checked.
+  routineProposal: isRecord(row.routineProposal) ? (row.routineProposal as unknown as RoutineProposal) : null,
 });
 
 /**
@@ -78,6 +81,7 @@ export const approvalRepository = (manager: EntityManager): ApprovalRepository =
         platformCardRef: null,
         subjectHash: fields.subjectHash ?? null,
         conversationGrant: false,
+        routineProposal: fields.routineProposal ?? null,
       });
       return toApprovalRecord(await rows.save(row));
     },

@@ -105,14 +105,24 @@ export const firingRepository = (manager: EntityManager): FiringMethods => ({
   },
   async ofRun(runId) {
     if (!isUuid(runId)) return null;
-    const [row] = await queryRecords<{ space: string; name: string }>(
+    const [row] = await queryRecords<{
+      space: string;
+      name: string;
+      proposed_by: string | null;
+      confirmed_by: string | null;
+    }>(
       manager,
-      `SELECT s.name AS space, r.name FROM routine_firings f
+      `SELECT s.name AS space, r.name, r.proposed_by, r.confirmed_by FROM routine_firings f
          JOIN routines r ON r.id = f.routine_id JOIN spaces s ON s.id = r.space_id
         WHERE f.run_id = $1`,
       [runId],
     );
-    return row ?? null;
+    if (row === undefined) return null;
+    const madeBy =
+      row.proposed_by === null || row.confirmed_by === null
+        ? null
+        : { proposedBy: row.proposed_by, confirmedBy: row.confirmed_by };
+    return { space: row.space, name: row.name, madeBy };
   },
   async spentByRoutine(routineId, since) {
     if (!isUuid(routineId)) return { tokens: 0, usd: 0 };

@@ -25,11 +25,14 @@ interface RoutineRow {
   budget: RoutineBudget | null;
   paused: boolean;
   next_due_at: Date | null;
+  proposed_by: string | null;
+  confirmed_by: string | null;
 }
 
 /** W1: a routine with its space's and agent's names, as every read returns it. */
 export const ROUTINE_SELECT = `SELECT r.id, r.workspace_id, r.space_id, s.name AS space, r.agent_id, a.name AS agent,
-       r.name, r.prompt, r.trigger, r.on_missed, r.budget, r.paused, r.next_due_at
+       r.name, r.prompt, r.trigger, r.on_missed, r.budget, r.paused, r.next_due_at,
+       r.proposed_by, r.confirmed_by
   FROM routines r JOIN spaces s ON s.id = r.space_id JOIN agents a ON a.id = r.agent_id`;
 
 export const routineOf = (row: RoutineRow): RoutineRecord => ({
@@ -46,6 +49,10 @@ export const routineOf = (row: RoutineRow): RoutineRecord => ({
   budget: row.budget,
   paused: row.paused,
   nextDueAt: row.next_due_at === null ? null : new Date(row.next_due_at),
+  madeBy:
+    row.proposed_by === null || row.confirmed_by === null
+      ? null
+      : { proposedBy: row.proposed_by, confirmedBy: row.confirmed_by },
 });
 
 /** W1: names are slugs; byte order ("C") sorts them the same on every database. */
@@ -61,12 +68,13 @@ export const routineRepository = (manager: EntityManager): RoutineRepository => 
       if (!isUuid(workspaceId)) return Promise.resolve([]);
       return select('r.workspace_id = $1', [workspaceId]);
     },
-    async save(target, spec, nextDueAt) {
-      // A2: the composite foreign keys refuse a space or agent of another workspace.
+    async save(target, spec, nextDueAt, madeBy = null) {
+      // A2: the composite foreign keys refuse a space or agent of another workspace. W1: a
+      // replacement (the workspace file's) keeps who made it from chat.
       const [row] = await queryRecords<{ id: string }>(
         manager,
-        `INSERT INTO routines (workspace_id, space_id, agent_id, name, prompt, trigger, on_missed, budget, paused, next_due_at)
-         VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8::jsonb, $9, $10)
+        `INSERT INTO routines (workspace_id, space_id, agent_id, name, prompt, trigger, on_missed, budget, paused, next_due_at, proposed_by, confirmed_by)
+         VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8::jsonb, $9, $10, $11, $12)
          ON CONFLICT ON CONSTRAINT uq_routines_name DO UPDATE SET
            agent_id = EXCLUDED.agent_id, prompt = EXCLUDED.prompt, trigger = EXCLUDED.trigger,
            on_missed = EXCLUDED.on_missed, budget = EXCLUDED.budget, paused = EXCLUDED.paused,
@@ -83,6 +91,8 @@ export const routineRepository = (manager: EntityManager): RoutineRepository => 
           spec.budget === null ? null : JSON.stringify(spec.budget),
           spec.paused,
           nextDueAt,
+          madeBy?.proposedBy ?? null,
+          madeBy?.confirmedBy ?? null,
         ],
       );
       const [saved] = row === undefined ? [] : await select('r.id = $1', [row.id]);

@@ -144,6 +144,33 @@ describe('Discord pieces', () => {
     expect(description).toContain('topic-1: (new)');
   });
 
+  it('W1 a routine proposal’s card offers Confirm / Cancel, and decided says Confirmed by its decider', () => {
+    const proposal = (status: 'pending' | 'approved' | 'denied', decidedBy: string | null) =>
+      renderWebhookBodies(
+        {
+          as: { kind: 'system' as const },
+          content: {
+            kind: 'approval' as const,
+            card: {
+              approvalId: 'ap-2',
+              agent: 'engineer',
+              action: 'schedule_routine',
+              summary: 'routine ops/standup, proposed by engineer',
+              details: ['Schedule: on weekdays at 09:00 (`0 9 * * 1-5`)', 'Time zone: Europe/Prague'],
+              status,
+              decidedBy,
+            },
+          },
+        },
+        members,
+      )[0];
+    const row = proposal('pending', null)?.components?.[0] as { components: { label: string }[] } | undefined;
+    expect(row?.components.map((b) => b.label)).toEqual(['Confirm', 'Cancel']);
+    expect(proposal('approved', 'dana')?.embeds?.[0]?.description).toMatch(/\n\nConfirmed by dana\.$/);
+    expect(proposal('denied', 'dana')?.embeds?.[0]?.description).toMatch(/\n\nCancelled by dana\.$/);
+    expect(proposal('approved', 'dana')?.components).toEqual([]);
+  });
+
   it('snowflakes compare as numbers', () => {
     expect(isNewer('10000000000000000000', '9999999999999999999')).toBe(true);
     expect(isNewer('5', '5')).toBe(false);

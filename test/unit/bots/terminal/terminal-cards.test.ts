@@ -163,6 +163,13 @@ describe('terminal rendering', () => {
     );
   });
 
+  it('W1: a routine proposal’s card says confirmed or cancelled, and by whom', () => {
+    const proposal = (status: 'approved' | 'denied') =>
+      approval({ action: 'schedule_routine', summary: 'routine ops/standup', status, decidedBy: 'dana' });
+    expect(renderMessage('[1]', proposal('approved'), 1).at(-1)).toBe('    confirmed by dana');
+    expect(renderMessage('[1]', proposal('denied'), 1).at(-1)).toBe('    cancelled by dana');
+  });
+
   it('E4: an MCP call’s card shows its arguments and how to approve it for the conversation; decided so, it says', () => {
     const mcp = approval({
       action: 'mcp',
