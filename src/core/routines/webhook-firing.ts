@@ -29,6 +29,8 @@ export async function claimWebhookFiring(
   delivery: { id: string; prompt: string },
   now: Date,
 ): Promise<ClaimedFiring | RefusedDelivery | null> {
+  // W4: deliveries for one routine are claimed in turn, so "over budget" is said once.
+  if (!(await tx.routines.lockOne(routine.id))) return { refused: 'the routine was deleted', notice: null };
   const bindings = await tx.channelBindings.listForWorkspace(routine.workspaceId);
   const binding = postingBinding(bindings, routine.spaceId, deps.platforms);
   if (binding === undefined)
