@@ -97,19 +97,21 @@ export async function runRoutinesBench(count: number, endpoints: Endpoints, say:
     while (starts.byRun.size < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     await new Promise((r) => setTimeout(r, 2000)); // a duplicate would show by now
     const rows = await (database.store as SqlStore).transaction((tx) =>
-      tx.query<{ routines: string; firings: string; runs: string }>(
-        `SELECT count(DISTINCT routine_id)::text AS routines, count(*)::text AS firings, count(run_id)::text AS runs
+      tx.query<{ routines: string; firings: string; runs: string; failed: string }>(
+        `SELECT count(DISTINCT routine_id)::text AS routines, count(*)::text AS firings, count(run_id)::text AS runs,
+                count(*) FILTER (WHERE outcome <> 'started')::text AS failed
            FROM routine_firings`,
       ),
     );
-    const firings = rows[0] ?? { routines: '0', firings: '0', runs: '0' };
+    const firings = rows[0] ?? { routines: '0', firings: '0', runs: '0', failed: '0' };
     const once =
       Number(firings.routines) === count &&
       Number(firings.firings) === count &&
+      Number(firings.runs) === count &&
       starts.byRun.size === count &&
       starts.lines === count;
     say(
-      `fired: ${firings.routines} routines, ${firings.firings} firings, ${firings.runs} runs, ${starts.lines} turn starts (per worker ${starts.byWorker.join(' + ')}) — ${once ? 'each once' : 'NOT each once'}`,
+      `fired: ${firings.routines} routines, ${firings.firings} firings (${firings.failed} not started), ${firings.runs} runs, ${starts.lines} turn starts (per worker ${starts.byWorker.join(' + ')}) — ${once ? 'each once' : 'NOT each once'}`,
     );
     const latencies = [...starts.byRun.values()].map((at) => at - due.getTime());
     say(line('scheduled time → turn start', summarize(latencies, Math.max(...latencies))));

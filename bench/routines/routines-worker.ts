@@ -10,13 +10,12 @@
  */
 
 import { createInterface } from 'node:readline';
-import { PassThrough } from 'node:stream';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
-import { TerminalPlatform } from '../../src/bots/terminal';
 import { DEFAULT_TIMINGS } from '../../src/core/engine/engine-timings';
 import type { RunJob } from '../../src/core/engine/run-job';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
+import type { ChatPlatform, ThreadId } from '../../src/core/ports/chat-platform';
 import { silentLogger } from '../../src/core/ports/logger';
 import type { Runner } from '../../src/core/ports/runner';
 import { RoutineScheduler } from '../../src/core/routines/routine-scheduler';
@@ -31,6 +30,29 @@ function setting(name: string): string {
 
 const epochMs = () => performance.timeOrigin + performance.now();
 
+/**
+ * The chat the turns post to: posts succeed at once. Thread and message references carry the
+ * process id, as a real platform's are unique across the processes that post to it.
+ */
+class BenchPlatform implements ChatPlatform {
+  readonly platform = 'terminal' as const;
+  private next = 0;
+
+  async post(): Promise<string> {
+    this.next += 1;
+    return `w${process.pid}-${this.next}`;
+  }
+
+  async update(): Promise<void> {}
+
+  async tellPrivately(): Promise<void> {}
+
+  async startThread(channel: string): Promise<{ thread: ThreadId; messageRef: string }> {
+    const messageRef = await this.post();
+    return { thread: `${channel}/${messageRef}`, messageRef };
+  }
+}
+
 async function main(): Promise<void> {
   const database = await openDatabase({ databaseUrl: setting('BENCH_DATABASE_URL'), dbDir: '' });
   const runner: Runner = {
@@ -39,8 +61,7 @@ async function main(): Promise<void> {
       yield { type: 'final', text: 'done' };
     },
   };
-  const platform = new TerminalPlatform({ output: new PassThrough(), now: () => new Date() });
-  const platforms = new Map([['terminal', platform] as const]);
+  const platforms = new Map([['terminal', new BenchPlatform()] as const]);
   const engine = new TurnEngine({
     store: database.store,
     platforms,
