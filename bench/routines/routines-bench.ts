@@ -1,26 +1,18 @@
 /**
  * `npm run bench -- routines [count]`: W2, T6. `count` routines (default 1,000) all due at one
- * moment, fired by two schedulers, each with its own turn engine, on one PostgreSQL database and
- * one BullMQ queue (two workers in one process: the claim is the database's either way). Checks
- * that each routine fired once (one firing row, one run, one turn start) and reports the time
- * from the scheduled moment to each turn's start (p50, p99) beside a baseline measured in the
- * same run: as many in-process timers set for one moment, and how late each fired.
+ * moment, fired by two worker processes (`routines-worker.ts`: each a routine scheduler and a
+ * turn engine, as `summon serve --role worker` runs them) on one PostgreSQL database and one
+ * BullMQ queue. Checks that each routine fired once (one firing row, one run, one turn start
+ * across both processes) and reports the time from the scheduled moment to each turn's start
+ * (p50, p99) beside a baseline measured in the same run: as many in-process timers set for one
+ * moment, and how late each fired.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
-import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
-import { TerminalPlatform } from '../../src/bots/terminal';
-import { DEFAULT_TIMINGS } from '../../src/core/engine/engine-timings';
-import type { RunJob } from '../../src/core/engine/run-job';
-import { TurnEngine } from '../../src/core/engine/turn-engine';
-import { silentLogger } from '../../src/core/ports/logger';
-import type { Runner } from '../../src/core/ports/runner';
-import { RoutineScheduler } from '../../src/core/routines/routine-scheduler';
-import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
+import { createInterface } from 'node:readline';
 import { ensureLocalChat } from '../../src/core/workspace/local-chat';
 import { openDatabase } from '../../src/storage/database';
 import { createPostgresDatabase, databaseUrlFor, dropPostgresDatabase } from '../../src/storage/server-admin';
@@ -32,6 +24,14 @@ import { type Measurement, summarize } from '../core/stats';
 
 const WORKERS = 2;
 const LEAD_MS = 3000;
+const CONCURRENCY = 64;
+
+/** What the worker processes reported: each turn start by run id, and how many starts in all. */
+interface TurnStarts {
+  byRun: Map<string, number>;
+  lines: number;
+  byWorker: number[];
+}
 
 export async function runRoutinesBench(count: number, endpoints: Endpoints, say: (line: string) => void) {
   if (!Number.isSafeInteger(count) || count < 1) throw new Error('count must be an integer >= 1');
@@ -41,10 +41,8 @@ export async function runRoutinesBench(count: number, endpoints: Endpoints, say:
     const name = `summon_bench_${randomBytes(6).toString('hex')}`;
     await createPostgresDatabase(endpoints.postgresServerUrl, name);
     cleanup.defer(`drop database ${name}`, () => dropPostgresDatabase(endpoints.postgresServerUrl, name));
-    const database = await openDatabase({
-      databaseUrl: databaseUrlFor(endpoints.postgresServerUrl, name),
-      dbDir: '',
-    });
+    const databaseUrl = databaseUrlFor(endpoints.postgresServerUrl, name);
+    const database = await openDatabase({ databaseUrl, dbDir: '' });
     cleanup.defer('close the database', () => database.close());
     await database.migrate();
     const local = await database.store.transaction((tx) => ensureLocalChat(tx));
@@ -52,38 +50,6 @@ export async function runRoutinesBench(count: number, endpoints: Endpoints, say:
     cleanup.defer(`remove ${dataDir}`, () => rm(dataDir, { recursive: true, force: true }));
     const names = freshQueueNames('routines');
     deferObliterate(cleanup, names, endpoints.redisUrl);
-
-    const startedAt = new Map<string, number>();
-    const runner: Runner = {
-      async *run(request) {
-        startedAt.set(request.runId, Date.now());
-        yield { type: 'final', text: 'done' };
-      },
-    };
-    const engines: TurnEngine[] = [];
-    const platform = new TerminalPlatform({ output: new PassThrough(), now: () => new Date() });
-    for (let worker = 0; worker < WORKERS; worker += 1) {
-      const engine = new TurnEngine({
-        store: database.store,
-        platforms: new Map([['terminal', platform]]),
-        queue: createJobQueue<RunJob>({
-          name: names.name,
-          redisUrl: endpoints.redisUrl,
-          prefix: names.prefix,
-          logger: silentLogger,
-        }),
-        runners: () => runner,
-        rateLimiter: new InMemoryPairRateLimiter(),
-        directory: new FileWorkspaceDirectory(dataDir),
-        clock: { now: () => new Date() },
-        logger: silentLogger,
-        relayName: null,
-        timings: DEFAULT_TIMINGS,
-      });
-      cleanup.defer(`close engine ${worker}`, () => engine.close());
-      await engine.start({ concurrency: 64 });
-      engines.push(engine);
-    }
 
     const stored = new Date(Date.now() + 3_600_000);
     await database.store.transaction(async (tx) => {
@@ -105,48 +71,92 @@ export async function runRoutinesBench(count: number, endpoints: Endpoints, say:
           stored,
         );
     });
-    // All due at one moment a little ahead, set at once after the rows exist.
+    const starts: TurnStarts = { byRun: new Map(), lines: 0, byWorker: Array(WORKERS).fill(0) };
+    const env = {
+      BENCH_DATABASE_URL: databaseUrl,
+      BENCH_REDIS_URL: endpoints.redisUrl,
+      BENCH_QUEUE: names.name,
+      BENCH_PREFIX: names.prefix,
+      BENCH_DATA_DIR: dataDir,
+      BENCH_CONCURRENCY: String(CONCURRENCY),
+    };
+    const workers = await Promise.all(
+      Array.from({ length: WORKERS }, (_, n) => startWorker(env, n, starts, cleanup)),
+    );
+    // All due at one moment a little ahead, set at once after the rows exist; then each worker's
+    // scheduler starts, as a restarted worker finds them, and sleeps until the due time.
     const due = new Date(Math.ceil((Date.now() + LEAD_MS) / 1000) * 1000);
     await (database.store as SqlStore).transaction((tx) =>
       tx.query('UPDATE routines SET next_due_at = $1', [due]),
     );
-    // Started once the routines are stored, as a restarted worker finds them: each sleeps until the due time.
-    for (const [worker, engine] of engines.entries()) {
-      const scheduler = new RoutineScheduler({
-        store: database.store,
-        platforms: new Map([['terminal', platform]]),
-        clock: { now: () => new Date() },
-        logger: silentLogger,
-        wake: (job) => engine.wake(job),
-      });
-      cleanup.defer(`close scheduler ${worker}`, () => scheduler.close());
-      scheduler.start();
-    }
+    for (const worker of workers) worker.stdin?.write('START\n');
     say(
-      `${count} routines due at ${due.toISOString()}, ${WORKERS} schedulers and engines (PostgreSQL + BullMQ)`,
+      `${count} routines due at ${due.toISOString()}, ${WORKERS} worker processes (scheduler + engine each, PostgreSQL + BullMQ, pids ${workers.map((w) => w.pid).join(', ')})`,
     );
     const deadline = due.getTime() + 300_000;
-    while (startedAt.size < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (starts.byRun.size < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     await new Promise((r) => setTimeout(r, 2000)); // a duplicate would show by now
     const rows = await (database.store as SqlStore).transaction((tx) =>
-      tx.query<{ routines: string; firings: string; runs: string }>(
-        `SELECT count(DISTINCT routine_id)::text AS routines, count(*)::text AS firings, count(run_id)::text AS runs
+      tx.query<{ routines: string; firings: string; runs: string; failed: string }>(
+        `SELECT count(DISTINCT routine_id)::text AS routines, count(*)::text AS firings, count(run_id)::text AS runs,
+                count(*) FILTER (WHERE outcome <> 'started')::text AS failed
            FROM routine_firings`,
       ),
     );
-    const firings = rows[0] ?? { routines: '0', firings: '0', runs: '0' };
+    const firings = rows[0] ?? { routines: '0', firings: '0', runs: '0', failed: '0' };
     const once =
-      Number(firings.routines) === count && Number(firings.firings) === count && startedAt.size === count;
+      Number(firings.routines) === count &&
+      Number(firings.firings) === count &&
+      Number(firings.runs) === count &&
+      starts.byRun.size === count &&
+      starts.lines === count;
     say(
-      `fired: ${firings.routines} routines, ${firings.firings} firings, ${firings.runs} runs, ${startedAt.size} turn starts — ${once ? 'each once' : 'NOT each once'}`,
+      `fired: ${firings.routines} routines, ${firings.firings} firings (${firings.failed} not started), ${firings.runs} runs, ${starts.lines} turn starts (per worker ${starts.byWorker.join(' + ')}) — ${once ? 'each once' : 'NOT each once'}`,
     );
-    const latencies = [...startedAt.values()].map((at) => at - due.getTime());
+    const latencies = [...starts.byRun.values()].map((at) => at - due.getTime());
     say(line('scheduled time → turn start', summarize(latencies, Math.max(...latencies))));
     say(line('in-process timer baseline', baseline));
     if (!once) process.exitCode = 1;
   } finally {
     await cleanup.run();
   }
+}
+
+/** A worker process; resolves once it consumes the queue. Its turn starts go to `starts`. */
+function startWorker(
+  env: Record<string, string>,
+  index: number,
+  starts: TurnStarts,
+  cleanup: Cleanup,
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'routines-worker.ts')], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  cleanup.defer(`stop worker ${child.pid}`, async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`a routines bench worker exited (${code}): ${stderr}`)));
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (text) => {
+      const [kind, runId, at] = text.split(' ');
+      if (kind === 'READY') resolve(child);
+      if (kind === 'TURN' && runId !== undefined) {
+        starts.lines += 1;
+        starts.byWorker[index] = (starts.byWorker[index] ?? 0) + 1;
+        if (!starts.byRun.has(runId)) starts.byRun.set(runId, Number(at));
+      }
+    });
+  });
 }
 
 const line = (what: string, m: Measurement) =>

@@ -6,7 +6,7 @@ import type { ChatPlatform } from '../core/ports/chat-platform';
 import type { Clock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
 import type { Store } from '../core/ports/store';
-import { startFiring } from '../core/routines/fire-routines';
+import { postNotice, startFiring } from '../core/routines/fire-routines';
 import { findRoutine } from '../core/routines/routine-control';
 import { claimWebhookFiring } from '../core/routines/webhook-firing';
 import { WEBHOOK_BODY_LIMIT, webhookProblem, webhookPrompt } from '../core/routines/webhook-signature';
@@ -108,7 +108,11 @@ async function serve(
     claimWebhookFiring(tx, deps, routine, { id: headers.delivery ?? '', prompt }, now),
   );
   if (claim === null) return { status: 200, body: { status: 'duplicate', delivery: headers.delivery } };
-  if ('refused' in claim) return { status: 409, body: { error: claim.refused } };
+  if ('refused' in claim) {
+    // W4: a used-up budget says so once in the routine's channel.
+    if (claim.notice !== null) await postNotice(deps, claim.notice);
+    return { status: 409, body: { error: claim.refused } };
+  }
   await startFiring(deps, claim);
   log.info({ ...at, firingId: claim.firing.id }, 'webhook accepted');
   return { status: 202, body: { status: 'accepted', firing: claim.firing.id } };

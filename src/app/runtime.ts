@@ -63,7 +63,10 @@ export async function openRuntime(
     logger,
     database,
     store: database.store,
-    workspaces: new WorkspaceService(database.store, directory),
+    // W1: `github` routines are refused unless GitHub's deliveries can reach this deployment.
+    workspaces: new WorkspaceService(database.store, directory, systemClock, {
+      github: config.github.webhookSecret !== undefined,
+    }),
     directory,
     runCredentials: new RunCredentials(database.store, systemClock),
     engineApprovals: new EngineApprovalsSlot(),

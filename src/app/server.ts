@@ -18,6 +18,7 @@ import { createLogger } from './logger';
 import { handleMcpOAuthCallback } from './mcp-oauth-callback';
 import { createMcpEndpoint, McpChatSlot } from './mcp-runtime';
 import { handleOperations } from './operations-routes';
+import { subscribeGitHubRoutines } from './routine-github-events';
 import { routineWebhookRoute } from './routine-webhooks';
 import { openRuntime, type Runtime } from './runtime';
 import { verifySkillsAtStart } from './skills-runtime';
@@ -97,6 +98,17 @@ export async function startServer(
             logger: runtime.logger,
             secretKey: config.secretKey,
           });
+    // W1, W2: GitHub's deliveries fire `github` routines where they are received (not on a worker).
+    const stopGitHubRoutines =
+      chat === null || chat.githubEvents === null || config.role === 'worker'
+        ? () => undefined
+        : subscribeGitHubRoutines(chat.githubEvents, {
+            store: runtime.store,
+            platforms: chat.platformPorts,
+            wake: (job) => chat.wake(job),
+            clock: systemClock,
+            logger: runtime.logger,
+          });
     const http = createServer((request, response) => {
       if (gitGateway?.handle(request, response)) return;
       if (relayServer?.handle(request, response)) return;
@@ -132,6 +144,7 @@ export async function startServer(
       port,
       close: async () => {
         await new Promise<void>((resolve) => http.close(() => resolve()));
+        stopGitHubRoutines();
         await chat?.close();
         await runtime.close();
       },

@@ -28,6 +28,7 @@ import { AuditEvents1796500300000 } from '../../migrations/1796500300000-AuditEv
 import { ConsoleSessions1796500400000 } from '../../migrations/1796500400000-ConsoleSessions';
 import { GitHubFrontEnd1796500500000 } from '../../migrations/1796500500000-GitHubFrontEnd';
 import { RoutineProposals1796600000000 } from '../../migrations/1796600000000-RoutineProposals';
+import { RoutineGitHubTriggers1796600100000 } from '../../migrations/1796600100000-RoutineGitHubTriggers';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -64,4 +65,5 @@ export const MIGRATIONS = [
   ConsoleSessions1796500400000,
   GitHubFrontEnd1796500500000,
   RoutineProposals1796600000000,
+  RoutineGitHubTriggers1796600100000,
 ];

@@ -46,6 +46,11 @@ export interface RoutineRepository {
   /** W2 (system transaction): the earliest time any unpaused routine is due, or null. */
   earliestDue(): Promise<Date | null>;
   setNextDue(routineId: string, nextDueAt: Date | null): Promise<void>;
+  /**
+   * W2, W4: locks the routine's row until the transaction ends, so concurrent deliveries for one
+   * routine are claimed in turn (each sees the other's firing); false when it is gone.
+   */
+  lockOne(routineId: string): Promise<boolean>;
   /** W5: pauses or resumes, with the time it is next due. */
   setPaused(routineId: string, paused: boolean, nextDueAt: Date | null): Promise<void>;
   /** W5: the routine's sealed webhook secret, or null when none was made. */

@@ -8,7 +8,14 @@ import { nextTime } from './routine-schedule';
 export interface SpaceRoutines {
   name: string;
   participants?: string[] | undefined;
+  /** P19: the space's GitHub repositories, when the file gives them. */
+  repos?: string[] | undefined;
   routines?: RoutineEntry[] | undefined;
+}
+
+/** W1: what the deployment offers routines: whether GitHub's deliveries reach it (GITHUB_WEBHOOK_SECRET). */
+export interface RoutineReceivers {
+  github: boolean;
 }
 
 /** What an apply changed (the workspace's `ChangeReport`). */
@@ -18,15 +25,17 @@ interface Changes {
 }
 
 /**
- * W1: refusals that need the database or the time: the agent must take part in the space (the
- * file's `participants` when given, else the stored ones), and an `at` must lie ahead unless
- * the stored routine already has that very time (so an exported file applies again).
+ * W1: refusals that need the database, the time or the deployment: the agent must take part in
+ * the space (the file's `participants` when given, else the stored ones), an `at` must lie
+ * ahead unless the stored routine already has that very time (so an exported file applies
+ * again), and a `github` trigger needs GitHub's deliveries and a repository of the space.
  */
 export async function routineIssues(
   tx: StoreTx,
   workspaceId: string | null,
   spaces: readonly SpaceRoutines[],
   now: Date,
+  receivers: RoutineReceivers,
 ): Promise<Issue[]> {
   const agents = workspaceId === null ? [] : await tx.agents.list(workspaceId);
   const stored = workspaceId === null ? [] : await tx.routines.listForWorkspace(workspaceId);
@@ -47,9 +56,52 @@ export async function routineIssues(
       const sameAt = before?.trigger.kind === 'at' && before.trigger.at === entry.at;
       if (entry.at !== undefined && !sameAt && Date.parse(entry.at) <= now.getTime())
         issues.push({ path: `${path}.at`, message: `${entry.at} is in the past; give a time ahead` });
+      if (entry.github !== undefined)
+        issues.push(...(await githubIssues(tx, workspaceId, space, entry.github, path, receivers)));
     }
   }
   return issues;
+}
+
+/**
+ * W1: a `github` routine is refused when no GitHub delivery can reach this Summon (it would
+ * never fire), and its `repo` must be one of the space's (the file's `repos` when given, else
+ * the stored ones); with no `repo`, the space must have at least one.
+ */
+async function githubIssues(
+  tx: StoreTx,
+  workspaceId: string | null,
+  space: SpaceRoutines,
+  github: NonNullable<RoutineEntry['github']>,
+  path: string,
+  receivers: RoutineReceivers,
+): Promise<Issue[]> {
+  if (!receivers.github)
+    return [
+      {
+        path: `${path}.github`,
+        message:
+          "GitHub triggers need GitHub webhooks, and this Summon has none: set GITHUB_WEBHOOK_SECRET (and a GitHub App or GITHUB_TOKEN) and point the repository's webhook at /github/webhooks",
+      },
+    ];
+  const stored = workspaceId === null ? null : await tx.spaces.findByName(workspaceId, space.name);
+  const repos = (space.repos ?? stored?.repos ?? []).map((repo) => repo.toLowerCase());
+  if (github.repo === undefined) {
+    if (repos.length > 0) return [];
+    return [
+      {
+        path: `${path}.github`,
+        message: `space "${space.name}" has no repos; add the repository to its repos`,
+      },
+    ];
+  }
+  if (repos.includes(github.repo.toLowerCase())) return [];
+  return [
+    {
+      path: `${path}.github.repo`,
+      message: `"${github.repo}" is not one of space "${space.name}"'s repos (${repos.join(', ') || 'none'}); add it to the space's repos`,
+    },
+  ];
 }
 
 async function storedParticipants(

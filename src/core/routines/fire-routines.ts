@@ -10,6 +10,7 @@ import type { Logger } from '../ports/logger';
 import type { Store, StoreTx } from '../ports/store';
 import { planFiring } from './plan-firing';
 import { routineBudgetRefusal } from './routine-budget';
+import { postingBinding } from './routine-channel';
 import { triggerInWords } from './routine-words';
 
 /** What firing routines needs: the store, the chat to post in, and the engine's wake-up. */
@@ -33,8 +34,14 @@ export interface ClaimedFiring {
 }
 
 /** W4: the one message that says a routine's budget stopped its firings. */
+export interface FiringNotice {
+  platform: Platform;
+  channelId: string;
+  text: string;
+}
+
 interface BudgetNotice {
-  notice: { platform: Platform; channelId: string; text: string };
+  notice: FiringNotice;
 }
 
 /** W2: how many due routines one sweep transaction claims. */
@@ -76,7 +83,7 @@ async function claimFiring(
 ): Promise<ClaimedFiring | BudgetNotice | null> {
   const plan = planFiring(routine, routine.nextDueAt ?? now, now);
   await tx.routines.setNextDue(routine.id, plan.nextDueAt);
-  const binding = bindings.find((b) => b.spaceId === routine.spaceId && deps.platforms.has(b.platform));
+  const binding = postingBinding(bindings, routine.spaceId, deps.platforms);
   const base = { workspaceId: routine.workspaceId, routineId: routine.id, firedAt: now, ...plan };
   if (!plan.fire) {
     // W3: `skip`: recorded, with the times missed, and nothing runs.
@@ -188,7 +195,7 @@ export async function startFiring(deps: RoutineFiringDeps, claim: ClaimedFiring)
 }
 
 /** W4: a system message at the top of the routine's channel; a failed post is logged, not retried. */
-async function postNotice(deps: RoutineFiringDeps, notice: BudgetNotice['notice']): Promise<void> {
+export async function postNotice(deps: RoutineFiringDeps, notice: FiringNotice): Promise<void> {
   try {
     await deps.platforms.get(notice.platform)?.startThread(notice.channelId, {
       as: { kind: 'system' },

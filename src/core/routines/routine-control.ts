@@ -47,7 +47,8 @@ export async function listRoutines(
 /** W5: the last result in words: `started (succeeded)`, `skipped (missed 3)`, `failed: …`. */
 export function lastResultInWords(last: FiringHistoryEntry | null): string {
   if (last === null) return 'never fired';
-  const when = last.scheduledFor.toISOString();
+  // W1, W5: a delivery's firing names the delivery, so it can be found in GitHub's or the sender's log.
+  const when = `${last.scheduledFor.toISOString()}${last.deliveryId === null ? '' : `, delivery ${last.deliveryId}`}`;
   if (last.outcome === 'started') return `${last.runStatus ?? 'started'} (${when})`;
   if (last.outcome === 'failed' || last.outcome === 'over_budget')
     return `${last.outcome.replace('_', ' ')}: ${last.reason ?? ''} (${when})`;

@@ -7,6 +7,7 @@ import {
 } from '../model/routines/routine';
 import { SLUG_PATTERN, SLUG_RULE } from '../model/slug';
 import { BUDGET_PERIODS } from '../model/usage/budget';
+import { githubTriggerProblems } from './github-trigger';
 import { atProblem, cronProblem, timeZoneProblem } from './routine-schedule';
 
 /**
@@ -54,8 +55,22 @@ export const routineEntrySchema = z
       .literal(true, { error: 'must be true (a signed POST to /hooks/<workspace>/<space>/<routine>)' })
       .optional(),
     github: z
-      .strictObject({ event: z.string().min(1), filters: z.record(z.string(), z.string()).optional() })
-      .meta({ description: 'A GitHub event; refused while Summon has no GitHub webhook receiver.' })
+      .strictObject({
+        event: z.string().meta({
+          description:
+            'W1: `<event>.<action>` ("release.published", "check_suite.completed") or `<event>` ("push").',
+        }),
+        repo: z.string().meta({ description: "One of the space's repos (default: any of them)." }).optional(),
+        filters: z
+          .record(z.string(), z.string('must be text, such as "failure" or "main"'))
+          .meta({
+            description: 'Exact matches: conclusion, branch, ref, tag, workflow, app, check (by event).',
+          })
+          .optional(),
+      })
+      .meta({
+        description: "W1: a GitHub delivery to one of the space's repos (needs GITHUB_WEBHOOK_SECRET).",
+      })
       .optional(),
     onMissed: z
       .enum(ROUTINE_ON_MISSED)
@@ -78,25 +93,30 @@ export const routineEntrySchema = z
       ['at', entry.at === undefined ? null : atProblem(entry.at)],
     ];
     for (const [path, problem] of problems) if (problem !== null) issue(path, problem);
-    // W1: decision: refused rather than stored to never fire.
-    if (entry.github !== undefined)
-      issue(
-        'github',
-        'GitHub event triggers need a GitHub webhook receiver, which this Summon does not have yet; use `webhook: true` and send a signed request instead',
-      );
+    for (const problem of entry.github === undefined ? [] : githubTriggerProblems(entry.github))
+      context.addIssue({ code: 'custom', path: ['github', ...problem.path], message: problem.message });
   })
   .meta({ description: 'W1: a routine of this space: an agent, a prompt and exactly one trigger.' });
 
 export type RoutineEntry = z.infer<typeof routineEntrySchema>;
 
-/** W1: the entry as stored (the schema has checked it: one trigger, not github). */
+/** W1: the entry as stored (the schema has checked it: exactly one trigger). */
 export function routineSpecOf(entry: RoutineEntry): RoutineSpec {
+  const { github } = entry;
   const trigger: RoutineTrigger =
     entry.schedule !== undefined
       ? { kind: 'schedule', cron: entry.schedule.trim(), timezone: entry.timezone ?? 'UTC' }
       : entry.at !== undefined
         ? { kind: 'at', at: entry.at }
-        : { kind: 'webhook' };
+        : github !== undefined
+          ? // P19: repositories are compared lower-cased, as GitHub's names ignore case.
+            {
+              kind: 'github',
+              event: github.event,
+              repo: github.repo?.toLowerCase() ?? null,
+              filters: github.filters ?? {},
+            }
+          : { kind: 'webhook' };
   const budget: RoutineBudget | null =
     entry.budget === undefined
       ? null
@@ -121,11 +141,7 @@ export function routineEntryOf(spec: RoutineSpec): RoutineEntry {
     name: spec.name,
     agent: spec.agent,
     prompt: spec.prompt,
-    ...(trigger.kind === 'schedule'
-      ? { schedule: trigger.cron, ...(trigger.timezone === 'UTC' ? {} : { timezone: trigger.timezone }) }
-      : trigger.kind === 'at'
-        ? { at: trigger.at }
-        : { webhook: true as const }),
+    ...triggerEntryOf(trigger),
     ...(spec.onMissed === 'runOnce' ? {} : { onMissed: spec.onMissed }),
     ...(budget === null
       ? {}
@@ -136,5 +152,17 @@ export function routineEntryOf(spec: RoutineSpec): RoutineEntry {
           },
         }),
     ...(spec.paused ? { paused: true } : {}),
+  };
+}
+
+/** W1: the trigger's keys as the file writes them; a `github` trigger's defaults left out. */
+function triggerEntryOf(trigger: RoutineTrigger): Partial<RoutineEntry> {
+  if (trigger.kind === 'schedule')
+    return { schedule: trigger.cron, ...(trigger.timezone === 'UTC' ? {} : { timezone: trigger.timezone }) };
+  if (trigger.kind === 'at') return { at: trigger.at };
+  if (trigger.kind === 'webhook') return { webhook: true };
+  const filters = Object.keys(trigger.filters).length === 0 ? {} : { filters: trigger.filters };
+  return {
+    github: { event: trigger.event, ...(trigger.repo === null ? {} : { repo: trigger.repo }), ...filters },
   };
 }

@@ -65,7 +65,10 @@ async function proposalProblems(
   now: Date,
 ): Promise<{ path: string; message: string }[]> {
   const entry = routineEntryOf(proposal.spec);
-  const issues = await routineIssues(tx, workspaceId, [{ name: proposal.space, routines: [entry] }], now);
+  // W1: the tool proposes schedules and times only; a `github` trigger is the workspace file's.
+  const issues = await routineIssues(tx, workspaceId, [{ name: proposal.space, routines: [entry] }], now, {
+    github: false,
+  });
   const problems = issues.map((i) => ({
     path: i.path.replace(/^spaces\[0\]\.routines\[0\]\./, ''),
     message: i.message,

@@ -47,8 +47,8 @@ const cronOf = (cron: string, timezone: string) => new Cron(cron, { timezone });
  * stored schedule alone, never from when a run ended.
  */
 export function nextTimes(trigger: RoutineTrigger, after: Date, count: number): Date[] {
-  if (count <= 0) return [];
-  if (trigger.kind === 'webhook') return [];
+  // W1: a webhook or GitHub delivery fires it, never a time.
+  if (count <= 0 || trigger.kind === 'webhook' || trigger.kind === 'github') return [];
   if (trigger.kind === 'at') {
     const at = new Date(trigger.at);
     return at.getTime() > after.getTime() ? [at] : [];
@@ -65,7 +65,7 @@ export const nextTime = (trigger: RoutineTrigger, after: Date): Date | null =>
  * deployment that was down missed. The history lists them; the policy decides what fires.
  */
 export function timesBetween(trigger: RoutineTrigger, from: Date, to: Date, limit: number): Date[] {
-  if (trigger.kind === 'webhook') return [];
+  if (trigger.kind === 'webhook' || trigger.kind === 'github') return [];
   const times: Date[] = [];
   let next: Date | null = trigger.kind === 'at' ? new Date(trigger.at) : from;
   if (trigger.kind === 'schedule') {

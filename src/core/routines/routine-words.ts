@@ -1,4 +1,4 @@
-import type { RoutineTrigger } from '../model/routines/routine';
+import type { GitHubTrigger, RoutineTrigger } from '../model/routines/routine';
 
 /**
  * W1, W2: a trigger in words, for the routine's heading (`Routine <name> · <words>`), its
@@ -8,7 +8,15 @@ import type { RoutineTrigger } from '../model/routines/routine';
 export function triggerInWords(trigger: RoutineTrigger): string {
   if (trigger.kind === 'webhook') return 'on a signed webhook';
   if (trigger.kind === 'at') return `once at ${trigger.at}`;
+  if (trigger.kind === 'github') return githubTriggerInWords(trigger);
   return `${cronInWords(trigger.cron)} (${trigger.timezone})`;
+}
+
+/** `on GitHub release.published in acme/api when tag is v2` (any repository of the space when none). */
+function githubTriggerInWords(trigger: GitHubTrigger): string {
+  const where = trigger.repo === null ? "in any of the space's repos" : `in ${trigger.repo}`;
+  const when = Object.entries(trigger.filters).map(([key, value]) => `${key} is ${value}`);
+  return `on GitHub ${trigger.event} ${where}${when.length === 0 ? '' : ` when ${when.join(' and ')}`}`;
 }
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];

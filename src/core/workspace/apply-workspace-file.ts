@@ -3,7 +3,7 @@ import { ValidationError } from '../errors';
 import type { MemberRecord, SkillRecord, WorkspaceRecord } from '../model/records';
 import type { StoreTx } from '../ports/store';
 import type { WorkspaceDirectory } from '../ports/workspace-directory';
-import { applyRoutines, routineIssues } from '../routines/apply-routines';
+import { applyRoutines, type RoutineReceivers, routineIssues } from '../routines/apply-routines';
 import { applyAccess } from './access-entries';
 import { applyAgents } from './apply-agents';
 import { applyGuardrails } from './apply-guardrails';
@@ -20,17 +20,19 @@ import { writeWorkspaceFiles } from './write-workspace-files';
  * `summon apply`: creates or updates a workspace from its file, inside the caller's single
  * transaction. Every reference is checked before the first write; the agent folders are
  * rewritten last, so a failed file write rolls back every row (A3). `now` is when it applies:
- * a routine's `at` must lie ahead of it, and its next time counts from it (W1).
+ * a routine's `at` must lie ahead of it, and its next time counts from it (W1); `receivers` says
+ * whether GitHub's deliveries reach this deployment (a `github` routine is refused without).
  */
 export async function applyWorkspaceFile(
   tx: StoreTx,
   directory: WorkspaceDirectory,
   file: WorkspaceFile,
   now: Date,
+  receivers: RoutineReceivers = { github: false },
 ): Promise<ChangeReport> {
   const before = await tx.workspaces.findBySlug(file.workspace);
   const issues = await checkReferences(tx, before?.id ?? null, file);
-  issues.push(...(await routineIssues(tx, before?.id ?? null, file.spaces ?? [], now)));
+  issues.push(...(await routineIssues(tx, before?.id ?? null, file.spaces ?? [], now, receivers)));
   await checkInstalledSkills(directory, file, issues);
   await checkPlatformBindings(tx, before?.id ?? null, file, issues);
   if (issues.length > 0) throw new ValidationError(`workspace file was refused; nothing was written`, issues);

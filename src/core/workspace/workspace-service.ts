@@ -2,6 +2,7 @@ import type { WorkspaceRecord } from '../model/records';
 import { type Clock, systemClock } from '../ports/clock';
 import type { Store } from '../ports/store';
 import type { WorkspaceDirectory } from '../ports/workspace-directory';
+import type { RoutineReceivers } from '../routines/apply-routines';
 import { applyWorkspaceFile } from './apply-workspace-file';
 import type { ChangeReport } from './change-report';
 import { exportWorkspace } from './export-workspace';
@@ -15,6 +16,8 @@ export class WorkspaceService {
     private readonly store: Store,
     private readonly directory: WorkspaceDirectory,
     private readonly clock: Clock = systemClock,
+    /** W1: whether GitHub's deliveries reach this deployment (`github` routines are refused without). */
+    private readonly receivers: RoutineReceivers = { github: false },
   ) {}
 
   /** Creates the workspace with its five agents (A11), or re-seeds it; rewrites its folders. */
@@ -30,7 +33,9 @@ export class WorkspaceService {
   }
 
   apply(file: WorkspaceFile): Promise<ChangeReport> {
-    return this.store.transaction((tx) => applyWorkspaceFile(tx, this.directory, file, this.clock.now()));
+    return this.store.transaction((tx) =>
+      applyWorkspaceFile(tx, this.directory, file, this.clock.now(), this.receivers),
+    );
   }
 
   agentDir(workspaceSlug: string, agentName: string): string {

@@ -93,9 +93,58 @@ describe('W1 routines in the workspace file', () => {
     ]);
   });
 
-  it('W1 refuses a github trigger with a sentence while there is no receiver', () => {
-    expect(refusal(routines(`{ ${base}, github: { event: release.published } }`))).toEqual([
-      'spaces[0].routines[0].github: GitHub event triggers need a GitHub webhook receiver, which this Summon does not have yet; use `webhook: true` and send a signed request instead',
+  it('W1 accepts a github trigger (repository lower-cased) and exports it as written', () => {
+    const file = parseWorkspaceFile(
+      routines(
+        `{ ${base}, github: { event: release.published, repo: Acme/API } }`,
+        '{ name: red, agent: qa, prompt: look, github: { event: check_suite.completed, filters: { conclusion: failure, branch: main } } }',
+        '{ name: pushed, agent: qa, prompt: look, github: { event: push } }',
+      ),
+    );
+    const specs = (file.spaces?.[0]?.routines ?? []).map(routineSpecOf);
+    expect(specs.map((s) => s.trigger)).toEqual([
+      { kind: 'github', event: 'release.published', repo: 'acme/api', filters: {} },
+      {
+        kind: 'github',
+        event: 'check_suite.completed',
+        repo: null,
+        filters: { conclusion: 'failure', branch: 'main' },
+      },
+      { kind: 'github', event: 'push', repo: null, filters: {} },
+    ]);
+    expect(specs.map(routineEntryOf).map((e) => e.github)).toEqual([
+      { event: 'release.published', repo: 'acme/api' },
+      { event: 'check_suite.completed', filters: { conclusion: 'failure', branch: 'main' } },
+      { event: 'push' },
+    ]);
+  });
+
+  it('W1 refuses a github trigger with an unknown event format, an unknown or misplaced filter, a bad repo', () => {
+    expect(refusal(routines(`{ ${base}, github: { event: "Release Published" } }`))).toEqual([
+      'spaces[0].routines[0].github.event: "Release Published" is not a GitHub event: write "<event>.<action>" such as "release.published" or "check_suite.completed", or an event without actions such as "push"',
+    ]);
+    expect(
+      refusal(routines(`{ ${base}, github: { event: check_suite.completed, filters: { color: red } } }`)),
+    ).toEqual([
+      'spaces[0].routines[0].github.filters.color: unknown filter "color"; filters are conclusion, branch, app, check, workflow, tag, ref',
+    ]);
+    expect(
+      refusal(
+        routines(`{ ${base}, github: { event: release.published, filters: { conclusion: failure } } }`),
+      ),
+    ).toEqual([
+      'spaces[0].routines[0].github.filters.conclusion: "release" deliveries have no "conclusion"; its filters are tag',
+    ]);
+    expect(
+      refusal(routines(`{ ${base}, github: { event: issues.opened, filters: { branch: main } } }`)),
+    ).toEqual([
+      'spaces[0].routines[0].github.filters.branch: "issues" deliveries have no "branch"; "issues" takes no filters',
+    ]);
+    expect(refusal(routines(`{ ${base}, github: { event: push, repo: "not a repo" } }`))).toEqual([
+      'spaces[0].routines[0].github.repo: must be a GitHub repository "owner/name"',
+    ]);
+    expect(refusal(routines(`{ ${base}, github: { event: push, branch: main } }`))).toEqual([
+      'spaces[0].routines[0].github.branch: unknown key',
     ]);
   });
 

@@ -19,6 +19,8 @@ export interface RoutineFiring {
   reason: string | null;
   conversationId: string | null;
   runId: string | null;
+  /** W5, W1: the webhook's `X-Summon-Delivery` or GitHub's `X-GitHub-Delivery`; null for a time. */
+  deliveryId: string | null;
 }
 
 /** W2: a firing with how its run went and the reply's platform reference once posted. */

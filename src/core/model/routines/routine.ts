@@ -7,14 +7,27 @@ import type { BudgetPeriod, BudgetUnit } from '../usage/budget';
 export const ROUTINE_ON_MISSED = ['runOnce', 'skip'] as const;
 export type RoutineOnMissed = (typeof ROUTINE_ON_MISSED)[number];
 
-export const ROUTINE_TRIGGER_KINDS = ['schedule', 'at', 'webhook'] as const;
+export const ROUTINE_TRIGGER_KINDS = ['schedule', 'at', 'webhook', 'github'] as const;
 export type RoutineTriggerKind = (typeof ROUTINE_TRIGGER_KINDS)[number];
 
-/** W1: when a routine fires. A `github` trigger is refused at the file (no receiver yet). */
+/**
+ * W1: a GitHub delivery that fires a routine: `event` is `<event>` or `<event>.<action>`
+ * (`release.published`), `repo` one of the space's repositories (lower-cased; null: any of
+ * them), `filters` exact matches on named fields of the payload (`conclusion: failure`).
+ */
+export interface GitHubTrigger {
+  kind: 'github';
+  event: string;
+  repo: string | null;
+  filters: Record<string, string>;
+}
+
+/** W1: when a routine fires. */
 export type RoutineTrigger =
   | { kind: 'schedule'; cron: string; timezone: string }
   | { kind: 'at'; at: string }
-  | { kind: 'webhook' };
+  | { kind: 'webhook' }
+  | GitHubTrigger;
 
 /** O3: a routine's own spending limit, per UTC day or month (the routine is its scope). */
 export interface RoutineBudget {

@@ -19,10 +19,11 @@ interface FiringRow {
   reason: string | null;
   conversation_id: string | null;
   run_id: string | null;
+  delivery_id: string | null;
 }
 
 const COLUMNS =
-  'f.id, f.workspace_id, f.routine_id, f.scheduled_for, f.fired_at, f.missed, f.outcome, f.reason, f.conversation_id, f.run_id';
+  'f.id, f.workspace_id, f.routine_id, f.scheduled_for, f.fired_at, f.missed, f.outcome, f.reason, f.conversation_id, f.run_id, f.delivery_id';
 
 const firingOf = (row: FiringRow): RoutineFiring => ({
   id: row.id,
@@ -35,6 +36,7 @@ const firingOf = (row: FiringRow): RoutineFiring => ({
   reason: row.reason,
   conversationId: row.conversation_id,
   runId: row.run_id,
+  deliveryId: row.delivery_id,
 });
 
 type FiringMethods = Pick<

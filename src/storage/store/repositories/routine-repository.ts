@@ -125,6 +125,15 @@ export const routineRepository = (manager: EntityManager): RoutineRepository => 
       );
       return row?.due == null ? null : new Date(row.due);
     },
+    async lockOne(routineId) {
+      if (!isUuid(routineId)) return false;
+      const rows = await queryRecords<{ id: string }>(
+        manager,
+        'SELECT id FROM routines WHERE id = $1 FOR UPDATE',
+        [routineId],
+      );
+      return rows.length > 0;
+    },
     async setNextDue(routineId, nextDueAt) {
       await queryRecords(manager, 'UPDATE routines SET next_due_at = $2 WHERE id = $1', [
         routineId,

@@ -74,6 +74,14 @@ export const payloads = {
     (p.check_suite as Record<string, unknown>).conclusion = conclusion;
     return withRepo(p, repo, { login: 'github-actions[bot]', bot: true });
   },
+  releasePublished(repo: string, tag: string, author: Author) {
+    const p = example('release', 'published');
+    const release = p.release as Record<string, unknown>;
+    release.tag_name = tag;
+    release.name = `Release ${tag}`;
+    release.html_url = `https://github.com/${repo}/releases/tag/${tag}`;
+    return withRepo(p, repo, author);
+  },
   issueOpened(repo: string, number: number, author: Author, body: string) {
     const p = example('issues', 'opened');
     p.issue = {
