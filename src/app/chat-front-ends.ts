@@ -6,6 +6,7 @@ import { SlackFrontEnd } from '../bots/slack/slack-front-end';
 import type { ServeRole } from '../config/serve-role';
 import { RunActivityBoard } from '../core/agents/run-activity-board';
 import type { RunJob } from '../core/engine/run-job';
+import { GitHubAccountLinker } from '../core/members/github-account-linker';
 import type { Platform } from '../core/model/platform';
 import type { ChatEngine, InboxChatEngine } from '../core/ports/chat-engine';
 import type { ChatPlatform } from '../core/ports/chat-platform';
@@ -189,7 +190,12 @@ function gitHubFrontEnd(runtime: Runtime): FrontEnd | null {
     return null;
   }
   const issues = new GitHubIssuesRest({ apiUrl: config.github.apiUrl, tokens });
-  const github = new GitHubFrontEnd({ issues, webhookSecret: secret, logger });
+  const github = new GitHubFrontEnd({
+    issues,
+    webhookSecret: secret,
+    accounts: new GitHubAccountLinker(runtime.store),
+    logger,
+  });
   return {
     platform: github.platform,
     start: (engine) => github.start(engine),

@@ -11,6 +11,7 @@ import type { RunJob } from '../../src/core/engine/run-job';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
 import { withDirectInbox } from '../../src/core/ingest/direct-inbox';
 import { tellInThread } from '../../src/core/ingest/tell-in-thread';
+import { GitHubAccountLinker } from '../../src/core/members/github-account-linker';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
 import type { Runner } from '../../src/core/ports/runner';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
@@ -86,6 +87,7 @@ spaces:
   const frontEnd = new GitHubFrontEnd({
     issues: new GitHubIssuesRest({ apiUrl: standIn.url, tokens: { token: async () => APP_TOKEN } }),
     webhookSecret: WEBHOOK_SECRET,
+    accounts: new GitHubAccountLinker(store),
     logger,
     streamEditIntervalMs: 20,
     ...(options.permissionTtlMs === undefined ? {} : { permissionTtlMs: options.permissionTtlMs }),

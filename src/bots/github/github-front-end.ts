@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InboxChatEngine } from '../../core/ports/chat-engine';
+import type { GitHubAccountLinks } from '../../core/ports/github-account-links';
 import type { GitHubDelivery, GitHubEventSource } from '../../core/ports/github-events';
 import type { GitHubIssues } from '../../core/ports/github-issues';
 import type { Logger } from '../../core/ports/logger';
@@ -13,6 +14,8 @@ export interface GitHubFrontEndOptions {
   issues: GitHubIssues;
   /** GITHUB_WEBHOOK_SECRET: what every delivery's `X-Hub-Signature-256` is checked with. */
   webhookSecret: string;
+  /** P20: `/summon link-account <code>` as a comment (the core's, over the store). */
+  accounts: GitHubAccountLinks;
   logger: Logger;
   /** P20: how long a person's write permission is remembered; default 60 s. */
   permissionTtlMs?: number;
@@ -77,7 +80,9 @@ export class GitHubFrontEnd {
         rest: this.rest,
         permissions,
         engine,
+        accounts: this.options.accounts,
         logger: this.logger,
+        now,
       }),
     );
     this.engine = engine;
