@@ -171,13 +171,16 @@ async function configuredFrontEnds(
       close: () => discord.close(),
     });
   }
-  const github = gitHubFrontEnd(runtime);
+  const github = gitHubFrontEnd(runtime, services);
   if (github !== null) frontEnds.push(github);
   return frontEnds;
 }
 
 /** P19: GitHub's front end, when a webhook secret and a credential to answer with are set. */
-function gitHubFrontEnd(runtime: Runtime): FrontEnd | null {
+function gitHubFrontEnd(
+  runtime: Runtime,
+  services: Pick<ReturnType<typeof frontEndServices>, 'outbox' | 'outgoingDirectory'>,
+): FrontEnd | null {
   const { config, logger } = runtime;
   const secret = config.github.webhookSecret;
   const tokens = gitHubCredentials(config.github);
@@ -194,6 +197,8 @@ function gitHubFrontEnd(runtime: Runtime): FrontEnd | null {
     issues,
     webhookSecret: secret,
     accounts: new GitHubAccountLinker(runtime.store),
+    outbox: services.outbox,
+    outgoingDirectory: services.outgoingDirectory,
     logger,
   });
   return {

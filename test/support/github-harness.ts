@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { GitHubIssuesRest } from '../../src/adapters/github/github-issues-rest';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
+import { frontEndServices } from '../../src/app/front-end-services';
 import { createLogger } from '../../src/app/logger';
 import { GitHubFrontEnd } from '../../src/bots/github';
 import { DEFAULT_TIMINGS } from '../../src/core/engine/engine-timings';
@@ -84,10 +85,14 @@ spaces:
       },
     }),
   });
+  // P7: a short backoff, so a 5xx retried in a test costs milliseconds.
+  const services = frontEndServices({ store, logger, outboxBackoff: { baseMs: 20, maxMs: 200 } });
   const frontEnd = new GitHubFrontEnd({
     issues: new GitHubIssuesRest({ apiUrl: standIn.url, tokens: { token: async () => APP_TOKEN } }),
     webhookSecret: WEBHOOK_SECRET,
     accounts: new GitHubAccountLinker(store),
+    outbox: services.outbox,
+    outgoingDirectory: services.outgoingDirectory,
     logger,
     streamEditIntervalMs: 20,
     ...(options.permissionTtlMs === undefined ? {} : { permissionTtlMs: options.permissionTtlMs }),

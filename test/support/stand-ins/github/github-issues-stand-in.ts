@@ -91,6 +91,13 @@ export class GitHubIssuesStandIn {
   readonly requests: { method: string; path: string; status: number }[] = [];
   /** `repo\nlogin` → `admin`, `write`, `read`…; a login not listed is no collaborator (404). */
   readonly permissions = new Map<string, string>();
+  /**
+   * P7: answers to give instead of serving, oldest first, each to the next authorised request
+   * whose method and path match (`POST /repos/acme/api/issues/1/comments`): GitHub's 502 or its
+   * secondary rate limit (403 with `retry-after`), as GitHub sends them.
+   */
+  readonly failures: { method: string; path: RegExp; status: number; headers?: Record<string, string> }[] =
+    [];
   private server: Server | null = null;
   private nextId = 9_000_001;
   private readonly schemas = schemas();
@@ -175,6 +182,17 @@ export class GitHubIssuesStandIn {
       } catch {
         return send(400, { message: 'Problems parsing JSON', documentation_url: DOCS });
       }
+    }
+    const failure = this.failures.findIndex((f) => f.method === req.method && f.path.test(path));
+    if (failure >= 0) {
+      const [f] = this.failures.splice(failure, 1);
+      this.requests.push({ method: req.method ?? '', path, status: f?.status ?? 500 });
+      res.writeHead(f?.status ?? 500, { 'content-type': 'application/json; charset=utf-8', ...f?.headers });
+      const message =
+        f?.status === 403
+          ? 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'
+          : 'Server Error';
+      return res.end(JSON.stringify({ message, documentation_url: DOCS }));
     }
     const route = this.route(req.method ?? '', path);
     if (route === null) return send(404, { message: 'Not Found', documentation_url: DOCS });
