@@ -96,6 +96,9 @@ export async function startChatFrontEnds(
     await engine.close();
     return null;
   }
+  const githubEvents = started.find((f) => f.githubEvents !== undefined)?.githubEvents ?? null;
+  // P22, P23: GitHub's pull request and check suite deliveries update threads and wake agents.
+  githubEvents?.subscribe((delivery) => engine.pullRequestLinks.handle(delivery));
   return {
     platforms: started.map((f) => f.platform.platform),
     // A worker serves no front-end route: Slack's deliveries go to the web process.
@@ -104,7 +107,7 @@ export async function startChatFrontEnds(
     platformPorts: new Map(started.map((f) => [f.platform.platform, f.platform])),
     signals: engine.signals,
     wake: (job) => engine.engine.wake(job),
-    githubEvents: started.find((f) => f.githubEvents !== undefined)?.githubEvents ?? null,
+    githubEvents,
     handleHttp: (request, response) =>
       role !== 'worker' && started.some((f) => f.handleHttp?.(request, response) === true),
     close: async () => {

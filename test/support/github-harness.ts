@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { FailingChecksRest } from '../../src/adapters/github/failing-checks-rest';
 import { GitHubIssuesRest } from '../../src/adapters/github/github-issues-rest';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
@@ -15,6 +16,7 @@ import { tellInThread } from '../../src/core/ingest/tell-in-thread';
 import { GitHubAccountLinker } from '../../src/core/members/github-account-linker';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
 import type { Runner } from '../../src/core/ports/runner';
+import { PullRequestLinks } from '../../src/core/pull-requests/pull-request-links';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
 import { parseWorkspaceFile } from '../../src/core/workspace/parse-workspace-file';
 import { WorkspaceService } from '../../src/core/workspace/workspace-service';
@@ -113,6 +115,22 @@ spaces:
           timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20 },
         });
   await turnEngine?.start({ concurrency: 4 });
+  // P22, P23: pull requests on their conversations; GitHub's deliveries update them and wake agents.
+  const pullRequestLinks =
+    turnEngine === null
+      ? null
+      : new PullRequestLinks({
+          store,
+          platforms: new Map([['github', frontEnd.platform]]),
+          wake: (job) => turnEngine.wake(job),
+          clock: { now: () => new Date() },
+          logger,
+          failingChecks: new FailingChecksRest({
+            apiUrl: standIn.url,
+            tokens: { token: async () => APP_TOKEN },
+          }),
+        });
+  if (pullRequestLinks !== null) frontEnd.events.subscribe((delivery) => pullRequestLinks.handle(delivery));
   const engine =
     options.engine === undefined
       ? turnEngine
@@ -139,6 +157,7 @@ spaces:
     standIn,
     frontEnd,
     engine: turnEngine,
+    pullRequestLinks,
     store,
     deliverer,
     webhookUrl,

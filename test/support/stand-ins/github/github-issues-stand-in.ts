@@ -98,6 +98,8 @@ export class GitHubIssuesStandIn {
    */
   readonly failures: { method: string; path: RegExp; status: number; headers?: Record<string, string> }[] =
     [];
+  /** P23: the check runs of each check suite (`GET …/check-suites/{id}/check-runs`). */
+  readonly checkRuns = new Map<number, { name: string; conclusion: string; summary: string | null }[]>();
   private server: Server | null = null;
   private nextId = 9_000_001;
   private readonly schemas = schemas();
@@ -306,6 +308,24 @@ export class GitHubIssuesStandIn {
           },
         ];
       }
+      case 'suiteRuns': {
+        const runs = this.checkRuns.get(route.a);
+        if (runs === undefined) return notFound;
+        return [
+          200,
+          {
+            total_count: runs.length,
+            check_runs: runs.map((run, i) => ({
+              id: route.a * 100 + i,
+              name: run.name,
+              status: 'completed',
+              conclusion: run.conclusion,
+              html_url: `https://github.com/${route.repo}/runs/${route.a * 100 + i}`,
+              output: { title: null, summary: run.summary, text: null, annotations_count: 0 },
+            })),
+          },
+        ];
+      }
       case 'updateIssue':
         if (issue === undefined) return notFound;
         if (typeof body.body === 'string') issue.body = body.body;
@@ -341,6 +361,7 @@ const ROUTES: readonly [string, string, string, Operation | null][] = [
   ['POST', '/issues', 'createIssue', 'createIssue'],
   ['PATCH', '/issues/(\\d+)', 'updateIssue', 'updateIssue'],
   ['GET', '/collaborators/([^/]+)/permission', 'permission', null],
+  ['GET', '/check-suites/(\\d+)/check-runs', 'suiteRuns', null],
 ];
 
 interface Route {
