@@ -139,7 +139,9 @@ export class PullRequestLinks {
       const patch = { headSha: suite.headSha, checks: suite.checks };
       await this.deps.store.inWorkspace(pull.workspaceId, (tx) => tx.pullRequests.update(pull.id, patch));
       await this.redraw({ ...pull, ...patch });
-      if (suite.checks === 'failure') await wakeOnFailure(this.deps, pull, suite, await this.failing(suite));
+      // P23: a merged or closed pull request has nothing left to fix.
+      if (suite.checks === 'failure' && pull.state === 'open')
+        await wakeOnFailure(this.deps, pull, suite, await this.failing(suite));
     }
   }
 

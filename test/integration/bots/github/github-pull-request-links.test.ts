@@ -86,6 +86,13 @@ describe('P22, P23: a thread and the pull request its agent opened', () => {
       async () => (card(home.number, pull.number)?.body.includes('merged') ? true : null),
       20_000,
     );
+    // P23: a merged pull request's failing suite wakes nobody (nothing left to fix there).
+    await h.deliverer.send(
+      'check_suite',
+      payloads.checkSuiteCompleted(REPO, 'failure', { id: 701, headSha: NEXT_SHA, pulls: [pull.number] }),
+    );
+    await h.frontEnd.idle();
+    expect(await h.runs()).toHaveLength(1);
     // One message, edited: never a second card.
     expect(
       h.standIn.thread(REPO, home.number).filter((c) => c.body.includes(`Pull request #${pull.number}`)),
