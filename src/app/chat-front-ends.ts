@@ -6,6 +6,7 @@ import { SlackFrontEnd } from '../bots/slack/slack-front-end';
 import type { ServeRole } from '../config/serve-role';
 import { RunActivityBoard } from '../core/agents/run-activity-board';
 import type { RunJob } from '../core/engine/run-job';
+import { GitHubAccountLinker } from '../core/members/github-account-linker';
 import type { Platform } from '../core/model/platform';
 import type { ChatEngine, InboxChatEngine } from '../core/ports/chat-engine';
 import type { ChatPlatform } from '../core/ports/chat-platform';
@@ -95,6 +96,9 @@ export async function startChatFrontEnds(
     await engine.close();
     return null;
   }
+  const githubEvents = started.find((f) => f.githubEvents !== undefined)?.githubEvents ?? null;
+  // P22, P23: GitHub's pull request and check suite deliveries update threads and wake agents.
+  githubEvents?.subscribe((delivery) => engine.pullRequestLinks.handle(delivery));
   return {
     platforms: started.map((f) => f.platform.platform),
     // A worker serves no front-end route: Slack's deliveries go to the web process.
@@ -103,7 +107,7 @@ export async function startChatFrontEnds(
     platformPorts: new Map(started.map((f) => [f.platform.platform, f.platform])),
     signals: engine.signals,
     wake: (job) => engine.engine.wake(job),
-    githubEvents: started.find((f) => f.githubEvents !== undefined)?.githubEvents ?? null,
+    githubEvents,
     handleHttp: (request, response) =>
       role !== 'worker' && started.some((f) => f.handleHttp?.(request, response) === true),
     close: async () => {
@@ -170,13 +174,16 @@ async function configuredFrontEnds(
       close: () => discord.close(),
     });
   }
-  const github = gitHubFrontEnd(runtime);
+  const github = gitHubFrontEnd(runtime, services);
   if (github !== null) frontEnds.push(github);
   return frontEnds;
 }
 
 /** P19: GitHub's front end, when a webhook secret and a credential to answer with are set. */
-function gitHubFrontEnd(runtime: Runtime): FrontEnd | null {
+function gitHubFrontEnd(
+  runtime: Runtime,
+  services: Pick<ReturnType<typeof frontEndServices>, 'outbox' | 'outgoingDirectory'>,
+): FrontEnd | null {
   const { config, logger } = runtime;
   const secret = config.github.webhookSecret;
   const tokens = gitHubCredentials(config.github);
@@ -189,7 +196,14 @@ function gitHubFrontEnd(runtime: Runtime): FrontEnd | null {
     return null;
   }
   const issues = new GitHubIssuesRest({ apiUrl: config.github.apiUrl, tokens });
-  const github = new GitHubFrontEnd({ issues, webhookSecret: secret, logger });
+  const github = new GitHubFrontEnd({
+    issues,
+    webhookSecret: secret,
+    accounts: new GitHubAccountLinker(runtime.store),
+    outbox: services.outbox,
+    outgoingDirectory: services.outgoingDirectory,
+    logger,
+  });
   return {
     platform: github.platform,
     start: (engine) => github.start(engine),

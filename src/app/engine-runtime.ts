@@ -26,6 +26,7 @@ import type { PairRateLimiter } from '../core/ports/pair-rate-limiter';
 import type { RunWorkspace } from '../core/ports/run-workspace';
 import type { RunnerResolver } from '../core/ports/runner';
 import type { WaitSignals } from '../core/ports/wait-signals';
+import type { PullRequestLinks } from '../core/pull-requests/pull-request-links';
 import { RelayInbound } from '../core/relays/relay-inbound';
 import { RoutineScheduler } from '../core/routines/routine-scheduler';
 import { InProcessWaitSignals } from '../core/waits/in-process-wait-signals';
@@ -33,6 +34,7 @@ import { InMemoryPairRateLimiter } from '../core/wake/in-memory-pair-rate-limite
 import { createEgressProxies } from './egress-runtime';
 import { createPullRequests, createRunWorkspace } from './git-gateway-runtime';
 import { createMcpClients } from './mcp-clients-runtime';
+import { createPullRequestLinks } from './pull-request-links-runtime';
 
 import type { Runtime } from './runtime';
 import { logSandboxStatus } from './sandbox-status';
@@ -48,6 +50,8 @@ export interface EngineRuntime {
   model?: DiscoveredModel;
   /** T1: the engine's wait signals (a run's end, a decision), for waits outside the engine (E6). */
   signals: WaitSignals;
+  /** P22, P23: chat threads ⇄ their agents' pull requests (GitHub's deliveries go to `handle`). */
+  pullRequestLinks: PullRequestLinks;
   close(): Promise<void>;
 }
 
@@ -97,7 +101,9 @@ export async function startEngine(
   const role = options.role ?? 'all';
   const backends = await engineBackends(runtime, options, role);
   const { queue, redis, waits, egress, model, mcp } = backends;
-  const engine = createTurnEngine(runtime, platforms, options, backends);
+  // P23: a failing suite wakes the pull request's agent through this engine.
+  const pullRequestLinks = createPullRequestLinks(runtime, platforms, (job) => engine.wake(job));
+  const engine = createTurnEngine(runtime, platforms, options, backends, pullRequestLinks);
   // T3: the store's connections opened and their hot statements prepared before the first
   // turn or routed row, so a burst soon after the start costs what steady traffic does.
   await runtime.store.warm();
@@ -137,6 +143,7 @@ export async function startEngine(
     engine,
     relayInbound,
     signals: waits,
+    pullRequestLinks,
     ...(model === undefined ? {} : { model }),
     close: async () => {
       await routines?.close();
@@ -204,6 +211,7 @@ function createTurnEngine(
   platforms: ReadonlyMap<Platform, ChatPlatform>,
   options: StartEngineOptions,
   { queue, rateLimiter, waits, egress, model, relays, mcp }: EngineBackends,
+  pullRequestLinks: PullRequestLinks,
 ): TurnEngine {
   const { config, logger } = runtime;
   return new TurnEngine({
@@ -221,7 +229,7 @@ function createTurnEngine(
     tools:
       options.tools ??
       createTurnTools(process.env, {
-        pullRequests: createPullRequests(runtime, platforms),
+        pullRequests: createPullRequests(runtime, platforms, pullRequestLinks),
         launcher: runtime.launcher,
       }),
     // M9, G3: runs in spaces with repositories work in their worktrees through the gateway.

@@ -15,6 +15,7 @@ import { postSystemMessage } from '../core/engine/cards/system-message';
 import type { Platform } from '../core/model/platform';
 import type { ChatPlatform } from '../core/ports/chat-platform';
 import { systemClock } from '../core/ports/clock';
+import type { PullRequestLinks } from '../core/pull-requests/pull-request-links';
 import type { Runtime } from './runtime';
 
 /** The gateway's GitHub credential: the App when configured, else GITHUB_TOKEN, else none. */
@@ -64,6 +65,7 @@ export async function createGitGateway(runtime: Runtime): Promise<GitGateway | n
 export function createPullRequests(
   runtime: Runtime,
   platforms: ReadonlyMap<Platform, ChatPlatform>,
+  links?: PullRequestLinks,
 ): PullRequests | null {
   const tokens = gitHubCredentials(runtime.config.github);
   if (tokens === null) return null;
@@ -76,6 +78,8 @@ export function createPullRequests(
       postSystemMessage({ store: runtime.store, platforms }, conversation, text),
     ),
     logger: runtime.logger.child({ component: 'pull-requests' }),
+    // P22: the pull request's body links the thread; the thread shows the pull request.
+    ...(links === undefined ? {} : { links }),
   });
 }
 

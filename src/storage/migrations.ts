@@ -29,6 +29,7 @@ import { ConsoleSessions1796500400000 } from '../../migrations/1796500400000-Con
 import { GitHubFrontEnd1796500500000 } from '../../migrations/1796500500000-GitHubFrontEnd';
 import { RoutineProposals1796600000000 } from '../../migrations/1796600000000-RoutineProposals';
 import { RoutineGitHubTriggers1796600100000 } from '../../migrations/1796600100000-RoutineGitHubTriggers';
+import { ConversationPullRequests1796600300000 } from '../../migrations/1796600300000-ConversationPullRequests';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -66,4 +67,5 @@ export const MIGRATIONS = [
   GitHubFrontEnd1796500500000,
   RoutineProposals1796600000000,
   RoutineGitHubTriggers1796600100000,
+  ConversationPullRequests1796600300000,
 ];

@@ -1,24 +1,35 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { FailingChecksRest } from '../../src/adapters/github/failing-checks-rest';
 import { GitHubIssuesRest } from '../../src/adapters/github/github-issues-rest';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
+import { frontEndServices } from '../../src/app/front-end-services';
 import { createLogger } from '../../src/app/logger';
 import { GitHubFrontEnd } from '../../src/bots/github';
+import { SlackFrontEnd } from '../../src/bots/slack/slack-front-end';
 import { DEFAULT_TIMINGS } from '../../src/core/engine/engine-timings';
 import type { RunJob } from '../../src/core/engine/run-job';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
 import { withDirectInbox } from '../../src/core/ingest/direct-inbox';
 import { tellInThread } from '../../src/core/ingest/tell-in-thread';
+import { GitHubAccountLinker } from '../../src/core/members/github-account-linker';
+import type { Platform } from '../../src/core/model/platform';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
+import type { ChatPlatform } from '../../src/core/ports/chat-platform';
+import type { Logger } from '../../src/core/ports/logger';
 import type { Runner } from '../../src/core/ports/runner';
+import type { Store } from '../../src/core/ports/store';
+import { PullRequestLinks } from '../../src/core/pull-requests/pull-request-links';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
 import { parseWorkspaceFile } from '../../src/core/workspace/parse-workspace-file';
 import { WorkspaceService } from '../../src/core/workspace/workspace-service';
 import { waitFor } from './engine-harness';
+import { BOT_USER, CHANNEL, deliver, SIGNING_SECRET, TEAM } from './slack-delivery';
 import { type Author, GitHubDeliverer, payloads } from './stand-ins/github/github-deliveries';
 import { GitHubIssuesStandIn } from './stand-ins/github/github-issues-stand-in';
+import { SlackWebApiStandIn } from './stand-ins/slack-web-api-stand-in';
 import { makeTempDir } from './temp-dir';
 import { openTestDatabase } from './test-database';
 
@@ -45,6 +56,11 @@ export async function openGitHubHarness(options: {
   runner?: Runner;
   engine?: ChatEngine;
   permissionTtlMs?: number;
+  /**
+   * P22: Slack too (the Slack front end against its Web API stand-in, with the same engine):
+   * the team bound to workspace `acme`, channel `C0GENERAL1` to space `backend`, dana linked.
+   */
+  slack?: boolean;
 }) {
   const standIn = await new GitHubIssuesStandIn({ [APP_TOKEN]: { login: APP_LOGIN, bot: true } }, [
     REPO,
@@ -83,19 +99,27 @@ spaces:
       },
     }),
   });
+  // P7: a short backoff, so a 5xx retried in a test costs milliseconds.
+  const services = frontEndServices({ store, logger, outboxBackoff: { baseMs: 20, maxMs: 200 } });
   const frontEnd = new GitHubFrontEnd({
     issues: new GitHubIssuesRest({ apiUrl: standIn.url, tokens: { token: async () => APP_TOKEN } }),
     webhookSecret: WEBHOOK_SECRET,
+    accounts: new GitHubAccountLinker(store),
+    outbox: services.outbox,
+    outgoingDirectory: services.outgoingDirectory,
     logger,
     streamEditIntervalMs: 20,
     ...(options.permissionTtlMs === undefined ? {} : { permissionTtlMs: options.permissionTtlMs }),
   });
+  const slack = options.slack === true ? await openSlack(store, logger) : null;
+  const platforms = new Map<Platform, ChatPlatform>([['github', frontEnd.platform]]);
+  if (slack !== null) platforms.set('slack', slack.front.platform);
   const turnEngine =
     options.runner === undefined
       ? null
       : new TurnEngine({
           store,
-          platforms: new Map([['github', frontEnd.platform]]),
+          platforms,
           queue: createJobQueue<RunJob>({ name: 'github-turns', closeTimeoutMs: 2000 }),
           runners: () => options.runner as Runner,
           rateLimiter: new InMemoryPairRateLimiter(),
@@ -106,6 +130,22 @@ spaces:
           timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20 },
         });
   await turnEngine?.start({ concurrency: 4 });
+  // P22, P23: pull requests on their conversations; GitHub's deliveries update them and wake agents.
+  const pullRequestLinks =
+    turnEngine === null
+      ? null
+      : new PullRequestLinks({
+          store,
+          platforms,
+          wake: (job) => turnEngine.wake(job),
+          clock: { now: () => new Date() },
+          logger,
+          failingChecks: new FailingChecksRest({
+            apiUrl: standIn.url,
+            tokens: { token: async () => APP_TOKEN },
+          }),
+        });
+  if (pullRequestLinks !== null) frontEnd.events.subscribe((delivery) => pullRequestLinks.handle(delivery));
   const engine =
     options.engine === undefined
       ? turnEngine
@@ -115,8 +155,10 @@ spaces:
         });
   if (engine === null) throw new Error('give a runner or an engine');
   await frontEnd.start(engine);
+  if (slack !== null && turnEngine !== null && !(await slack.front.start(turnEngine)))
+    throw new Error('the Slack front end did not start');
   const server: Server = createServer((request, response) => {
-    if (!frontEnd.handleHttp(request, response)) {
+    if (!frontEnd.handleHttp(request, response) && slack?.front.handleHttp(request, response) !== true) {
       response.writeHead(404);
       response.end();
     }
@@ -124,6 +166,7 @@ spaces:
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/github/webhooks`;
   const deliverer = new GitHubDeliverer(webhookUrl, WEBHOOK_SECRET);
+  const slackUrl = webhookUrl.replace('/github/webhooks', '/slack/events');
 
   const runs = () =>
     store.transaction((tx) => tx.runs.listByStatus(['queued', 'running', 'succeeded', 'failed']));
@@ -132,6 +175,15 @@ spaces:
     standIn,
     frontEnd,
     engine: turnEngine,
+    pullRequestLinks,
+    /** P22: Slack's stand-in, and a signed delivery to Summon's Slack events URL. */
+    slack:
+      slack === null
+        ? null
+        : {
+            standIn: slack.standIn,
+            deliver: (payload: Record<string, unknown>) => deliver(slackUrl, payload),
+          },
     store,
     deliverer,
     webhookUrl,
@@ -168,6 +220,8 @@ spaces:
     close: async () => {
       await frontEnd.close();
       await turnEngine?.close();
+      await slack?.front.close();
+      await slack?.standIn.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await standIn.close();
       await db.dispose();
@@ -177,3 +231,30 @@ spaces:
 }
 
 export type GitHubHarness = Awaited<ReturnType<typeof openGitHubHarness>>;
+
+/** P22: Slack beside GitHub, bound to the same workspace and space (dana linked on both). */
+async function openSlack(store: Store, logger: Logger) {
+  const standIn = new SlackWebApiStandIn({ botUserId: BOT_USER, teamId: TEAM });
+  const apiUrl = await standIn.listen();
+  await store.transaction(async (tx) => {
+    const workspace = await tx.workspaces.findBySlug('acme');
+    if (workspace === null) throw new Error('no workspace acme');
+    const space = (await tx.spaces.list(workspace.id)).find((s) => s.name === 'backend');
+    if (space === undefined) throw new Error('no space backend');
+    await tx.platformBindings.bind(workspace.id, 'slack', TEAM);
+    await tx.channelBindings.bind(space.id, 'slack', CHANNEL);
+    const dana = await tx.members.findByNickname(workspace.id, 'dana');
+    if (dana !== null) await tx.members.update(dana.id, { slackUserId: SLACK_DANA });
+  });
+  const front = await SlackFrontEnd.connect({
+    credentials: { botToken: standIn.token, signingSecret: SIGNING_SECRET, appToken: undefined, apiUrl },
+    ...frontEndServices({ store, logger, outboxBackoff: { baseMs: 20, maxMs: 200 } }),
+    logger,
+    stream: { intervalMs: 20, startAfterMs: 0 },
+  });
+  if (front === null) throw new Error('the Slack front end did not connect');
+  return { standIn, front };
+}
+
+/** dana's Slack account (P22 tests: the same member on Slack and GitHub). */
+export const SLACK_DANA = 'U0DANA0001';

@@ -29,6 +29,22 @@ export interface PullRequestDeps {
   post(runId: string, text: string): Promise<void>;
   logger: Logger;
   approvalTtlMs?: number;
+  /**
+   * P22: the chat thread ⇄ pull request link (the core's `PullRequestLinks`): the lines the body
+   * ends with (the thread's link), and the pull request recorded on the conversation and shown
+   * in its thread. Absent: the link is posted as a line in the thread.
+   */
+  links?: {
+    bodyLines(runId: string): Promise<string>;
+    recordOpened(opened: {
+      runId: string;
+      repo: string;
+      number: number;
+      headSha: string | null;
+      title: string;
+      url: string;
+    }): Promise<void>;
+  };
 }
 
 /**
@@ -79,6 +95,10 @@ export class PullRequests {
       auth: await this.deps.tokens.token(input.repo, { pull_requests: 'write' }),
       log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
     });
+    const { links } = this.deps;
+    // P22: the body links the thread the pull request was asked for in.
+    const body =
+      links === undefined ? input.body : `${input.body ?? ''}${await links.bodyLines(input.runId)}`;
     try {
       const { data } = await octokit.rest.pulls.create({
         owner,
@@ -86,10 +106,27 @@ export class PullRequests {
         head: input.head,
         base: input.base,
         title: input.title,
-        ...(input.body === undefined ? {} : { body: input.body }),
+        ...(body === undefined ? {} : { body }),
         ...(input.draft === undefined ? {} : { draft: input.draft }),
       });
-      await this.deps.post(input.runId, `Opened pull request #${data.number}: ${data.html_url}`);
+      if (links === undefined)
+        await this.deps.post(input.runId, `Opened pull request #${data.number}: ${data.html_url}`);
+      else
+        await links
+          .recordOpened({
+            runId: input.runId,
+            repo: input.repo,
+            number: data.number,
+            headSha: data.head.sha ?? null,
+            title: data.title,
+            url: data.html_url,
+          })
+          .catch((error: unknown) =>
+            this.deps.logger.warn(
+              { err: String(error), runId: input.runId },
+              'the pull request could not be recorded',
+            ),
+          );
       this.deps.logger.info(
         { runId: input.runId, repo: input.repo, number: data.number },
         'pull request opened',

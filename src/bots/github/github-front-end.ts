@@ -1,11 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ChatDirectory } from '../../core/ports/chat-directory';
 import type { InboxChatEngine } from '../../core/ports/chat-engine';
+import type { GitHubAccountLinks } from '../../core/ports/github-account-links';
 import type { GitHubDelivery, GitHubEventSource } from '../../core/ports/github-events';
 import type { GitHubIssues } from '../../core/ports/github-issues';
 import type { Logger } from '../../core/ports/logger';
+import type { Outbox, OutboxFactory } from '../../core/ports/outbox';
 import { GitHubInboxDecoder } from './github-inbox';
 import { WritePermissions } from './github-permissions';
 import { GitHubPlatform } from './github-platform';
+import { GitHubSender } from './github-sender';
 import { GitHubWebhookReceiver } from './github-webhooks';
 
 export interface GitHubFrontEndOptions {
@@ -13,6 +17,12 @@ export interface GitHubFrontEndOptions {
   issues: GitHubIssues;
   /** GITHUB_WEBHOOK_SECRET: what every delivery's `X-Hub-Signature-256` is checked with. */
   webhookSecret: string;
+  /** P20: `/summon link-account <code>` as a comment (the core's, over the store). */
+  accounts: GitHubAccountLinks;
+  /** P7: this platform's outbox around the front end's `GitHubSender` (`src/app` builds it). */
+  outbox: OutboxFactory;
+  /** P7, T2: the workspace a repository's outgoing calls are stored under, waiting out a database outage. */
+  outgoingDirectory: ChatDirectory;
   logger: Logger;
   /** P20: how long a person's write permission is remembered; default 60 s. */
   permissionTtlMs?: number;
@@ -28,6 +38,8 @@ export interface GitHubFrontEndOptions {
  */
 export class GitHubFrontEnd {
   readonly platform: GitHubPlatform;
+  /** P7: every comment posted or edited is stored, then sent (retry-after, backoff, never twice). */
+  readonly deliverer: Outbox;
   /** P19: every verified delivery, for core code that reacts to GitHub (routines' triggers). */
   readonly events: GitHubEventSource;
   private readonly rest: GitHubIssues;
@@ -40,8 +52,10 @@ export class GitHubFrontEnd {
   constructor(private readonly options: GitHubFrontEndOptions) {
     this.logger = options.logger.child({ component: 'github' });
     this.rest = options.issues;
+    this.deliverer = options.outbox('github', new GitHubSender(this.rest));
     this.platform = new GitHubPlatform({
-      rest: this.rest,
+      outbox: this.deliverer,
+      workspaceOf: async (repo) => (await options.outgoingDirectory.repoWorkspace(repo))?.workspaceId ?? null,
       logger: this.logger,
       ...(options.streamEditIntervalMs === undefined
         ? {}
@@ -77,10 +91,15 @@ export class GitHubFrontEnd {
         rest: this.rest,
         permissions,
         engine,
+        accounts: this.options.accounts,
         logger: this.logger,
+        now,
       }),
     );
     this.engine = engine;
+    // P7: what the outbox still holds from before a restart is sent.
+    const resumed = await this.deliverer.resume();
+    if (resumed.resent + resumed.abandoned + resumed.pruned > 0) this.logger.info(resumed, 'outbox resumed');
     return true;
   }
 
@@ -99,6 +118,7 @@ export class GitHubFrontEnd {
   async close(): Promise<void> {
     this.engine = null;
     await this.idle();
+    await this.deliverer.drain();
   }
 
   private deliver(delivery: GitHubDelivery): void {

@@ -2,6 +2,7 @@ import { maskCode } from '../../core/mentions';
 import type { InboxRecord } from '../../core/model/inbox';
 import type { ChatDirectory, PlatformMember } from '../../core/ports/chat-directory';
 import type { ChatEngine } from '../../core/ports/chat-engine';
+import type { GitHubAccountLinks } from '../../core/ports/github-account-links';
 import type { GitHubIssues } from '../../core/ports/github-issues';
 import type { InboxDecision, InboxDecoder } from '../../core/ports/inbox-decoder';
 import type { Logger } from '../../core/ports/logger';
@@ -12,13 +13,17 @@ import { questionOf } from './github-render';
 
 /** P20: what an unknown login is told, once per repository and login. */
 export const HOW_TO_LINK =
-  'Summon does not know your GitHub login yet, so nothing ran. Ask a Summon admin to add `github: <your login>` to your member entry in the workspace file (then `summon apply`).';
+  'Summon does not know your GitHub login yet, so nothing ran. Ask a Summon admin for a one-time code (`summon members invite <nickname>`) and comment `/summon link-account <code>` here, or to add `github: <your login>` to your member entry in the workspace file (then `summon apply`).';
+
+/** P20: what `/summon link-account` without a code is answered with. */
+export const LINK_USAGE = 'Usage: `/summon link-account <code>`, with the code a Summon admin gave you.';
 
 /** P20: what a linked member without write permission is told, once per repository and login. */
 export const noWriteAccess = (repo: string, permission: string): string =>
   `Nothing ran: starting an agent here needs write permission on ${repo}, and GitHub says yours is \`${permission}\`. A repository admin can give you write access.`;
 
 const ANSWER = /^\/answer\s+([\s\S]+)$/;
+const LINK_ACCOUNT = /^\/summon\s+link-account(?:\s+(\S+))?\s*$/i;
 /** M6: a person's mention token, outside code (M16 for people too). */
 const MENTION = /(^|[^\w@])@\w/;
 
@@ -27,7 +32,10 @@ export interface GitHubInboxDecoderDeps {
   rest: GitHubIssues;
   permissions: WritePermissions;
   engine: ChatEngine;
+  /** P20: `/summon link-account <code>` as a comment. */
+  accounts: GitHubAccountLinks;
   logger: Logger;
+  now: () => Date;
 }
 
 /**
@@ -51,6 +59,14 @@ export class GitHubInboxDecoder implements InboxDecoder {
         this.deps.logger.info({ repo: comment.repo }, 'a GitHub repository no space binds is ignored');
       return { kind: 'drop', reason: 'repository not bound to a space' };
     }
+    // P20: linking comes before membership (it is how a login becomes a member's) and starts no turn.
+    const link = LINK_ACCOUNT.exec(comment.text.trim());
+    if (link !== null)
+      return {
+        kind: 'drop',
+        reason: 'linking an account',
+        afterCommit: () => this.linkAccount(comment, link[1]),
+      };
     const member = memberOf(owner.members, comment.login);
     if (member === null) {
       if (!MENTION.test(maskCode(comment.text, { chatFences: true })) && !ANSWER.test(comment.text.trim()))
@@ -109,6 +125,30 @@ export class GitHubInboxDecoder implements InboxDecoder {
         ? { ok: false as const, reason: 'There is no open question in this thread to answer.' }
         : await this.deps.engine.act({ kind: 'answer', questionId, answer }, actor);
     if (!result.ok) await this.tell(comment, result.reason);
+  }
+
+  /** P20: one comment answers: linked, or what is wrong with the code. */
+  private async linkAccount(comment: GitHubComment, code: string | undefined): Promise<void> {
+    let answer = LINK_USAGE;
+    if (code !== undefined) {
+      try {
+        answer = await this.deps.accounts.link({
+          repo: comment.repo,
+          login: comment.login,
+          code,
+          now: this.deps.now(),
+        });
+      } catch (error) {
+        this.deps.logger.warn({ err: String(error), thread: comment.thread }, 'a GitHub account link failed');
+        answer =
+          'The code could not be checked just now; comment `/summon link-account <code>` again in a minute.';
+      }
+    }
+    this.deps.logger.info(
+      { repo: comment.repo, login: comment.login, answer },
+      'GitHub link-account answered',
+    );
+    await this.tell(comment, answer);
   }
 
   private dropTelling(comment: GitHubComment, key: string, text: string, reason: string): InboxDecision {

@@ -1,5 +1,5 @@
 export { GitHubFrontEnd, type GitHubFrontEndOptions } from './github-front-end';
-export { HOW_TO_LINK, noWriteAccess } from './github-inbox';
+export { HOW_TO_LINK, LINK_USAGE, noWriteAccess } from './github-inbox';
 export { GitHubPlatform } from './github-platform';
 export {
   authorOf,

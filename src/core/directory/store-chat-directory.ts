@@ -31,13 +31,19 @@ export class StoreChatDirectory implements ChatDirectory {
     private readonly activity?: RunActivityLookup,
   ) {}
 
-  repoWorkspace(repo: string): Promise<{ slug: string; members: PlatformMember[] } | null> {
+  repoWorkspace(
+    repo: string,
+  ): Promise<{ workspaceId: string; slug: string; members: PlatformMember[] } | null> {
     return this.store.transaction(async (tx) => {
       const binding = await tx.channelBindings.find('github', repo.toLowerCase());
       const workspace = binding === null ? null : await tx.workspaces.findById(binding.workspaceId);
       if (workspace === null) return null;
       const members = await tx.members.list(workspace.id);
-      return { slug: workspace.slug, members: members.map((m) => asPlatformMember(m, 'github')) };
+      return {
+        workspaceId: workspace.id,
+        slug: workspace.slug,
+        members: members.map((m) => asPlatformMember(m, 'github')),
+      };
     });
   }
 

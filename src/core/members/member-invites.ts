@@ -70,12 +70,20 @@ export async function issueInvite(
 export type RedeemResult = { ok: true; nickname: string; role: MemberRole } | { ok: false; reason: string };
 
 /**
- * P8: `/summon link-account <code>`: binds the platform account to the invited member, once.
- * Runs in the system context: the code, not the sender, says which workspace it is.
+ * P8, P20: `/summon link-account <code>`: binds the platform account to the invited member, once.
+ * Runs in the system context: the code, not the sender, says which workspace it is. On GitHub
+ * the place is a repository (`externalTeamId`: `owner/name`), which must be bound to a space of
+ * the code's workspace, and the account is the commenter's login.
  */
 export async function redeemInvite(
   tx: StoreTx,
-  request: { code: string; platform: BindablePlatform; externalTeamId: string; userId: string; now: Date },
+  request: {
+    code: string;
+    platform: BindablePlatform | 'github';
+    externalTeamId: string;
+    userId: string;
+    now: Date;
+  },
 ): Promise<RedeemResult> {
   const invite = await tx.memberInvites.findByCodeHash(hashInviteCode(request.code));
   const unknown = 'That code is not valid. Ask an admin for a new one (`summon members invite <nickname>`).';
@@ -84,9 +92,18 @@ export async function redeemInvite(
     return { ok: false, reason: 'That code was already used. Ask an admin for a new one.' };
   if (invite.expiresAt <= request.now)
     return { ok: false, reason: 'That code has expired. Ask an admin for a new one.' };
-  const binding = await tx.platformBindings.find(request.platform, request.externalTeamId);
+  const binding =
+    request.platform === 'github'
+      ? await tx.channelBindings.find('github', request.externalTeamId.toLowerCase())
+      : await tx.platformBindings.find(request.platform, request.externalTeamId);
   if (binding === null || binding.workspaceId !== invite.workspaceId) {
-    return { ok: false, reason: 'That code belongs to a workspace this team is not linked to.' };
+    return {
+      ok: false,
+      reason:
+        request.platform === 'github'
+          ? 'That code belongs to a workspace this repository is not bound to.'
+          : 'That code belongs to a workspace this team is not linked to.',
+    };
   }
   const existing = await tx.members.findByPlatformUser(invite.workspaceId, request.platform, request.userId);
   if (existing !== null && existing.id !== invite.memberId) {
@@ -98,11 +115,20 @@ export async function redeemInvite(
   if (!(await tx.memberInvites.markRedeemed(invite.id, request.now))) {
     return { ok: false, reason: 'That code was already used. Ask an admin for a new one.' };
   }
-  await tx.members.update(
-    member.id,
-    request.platform === 'slack' ? { slackUserId: request.userId } : { discordUserId: request.userId },
-  );
+  await tx.members.update(member.id, accountField(request.platform, request.userId));
   const linked = { actor: memberActor(member), where: request.platform, account: request.userId };
   await tx.audit.append(invite.workspaceId, memberChanged('member_linked', member, linked)); // O4
   return { ok: true, nickname: member.nickname, role: member.role };
+}
+
+/** The member's field a platform account is kept in (P20: `members[].github` for a GitHub login). */
+function accountField(platform: BindablePlatform | 'github', userId: string) {
+  switch (platform) {
+    case 'slack':
+      return { slackUserId: userId };
+    case 'discord':
+      return { discordUserId: userId };
+    default:
+      return { githubLogin: userId };
+  }
 }

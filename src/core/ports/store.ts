@@ -31,6 +31,7 @@ import type { McpOAuthRepository } from './mcp-oauth-store';
 import type { McpServerRepository } from './mcp-server-store';
 import type { MemberTokenRepository } from './member-token-store';
 import type { OutboxRepository } from './outbox-store';
+import type { PullRequestRepository } from './pull-request-store';
 import type { QuestionRepository } from './question-store';
 import type { RelayRepository } from './relay-store';
 import type { RoutineRepository } from './routine-store';
@@ -107,6 +108,8 @@ export interface StoreTx {
   readonly turnReads: TurnReadRepository;
   /** T3, T4: what routing a person's message reads, in one round trip (`routing-reads.ts`). */
   readonly routingReads: RoutingReadRepository;
+  /** P22, P23: pull requests agents opened, on their conversations (`pull-request-store.ts`). */
+  readonly pullRequests: PullRequestRepository;
   /** E4: MCP calls approved for a whole conversation (`mcp-guard-store.ts`). */
   readonly mcpGrants: McpGrantRepository;
   /** E4, O4: every MCP call a run made, and how it was decided. */

@@ -24,6 +24,7 @@ import { messageRepository } from './repositories/message-repository';
 import { outboxRepository } from './repositories/outbox-repository';
 import { platformBindingRepository } from './repositories/platform-binding-repository';
 import { processedEventRepository } from './repositories/processed-event-repository';
+import { pullRequestRepository } from './repositories/pull-request-repository';
 import { questionRepository } from './repositories/question-repository';
 import { relayRepository } from './repositories/relay-repository';
 import { routineRepository } from './repositories/routine-repository';
@@ -88,6 +89,7 @@ const REPOSITORIES = {
   accessGroups: accessGroupRepository,
   audit: auditRepository,
   routines: routineRepository,
+  pullRequests: pullRequestRepository,
 } satisfies { [K in Exclude<keyof StoreTx, 'runs'>]: (manager: EntityManager) => StoreTx[K] };
 
 /** What each transaction holds: its entity manager and the repositories it has made so far. */

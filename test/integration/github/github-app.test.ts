@@ -4,7 +4,9 @@ import { GitHubAppAuth } from '../../../src/adapters/github/github-app-auth';
 import { PullRequests } from '../../../src/adapters/github/pull-requests';
 import { threadPoster } from '../../../src/adapters/github/thread-poster';
 import { postSystemMessage } from '../../../src/core/engine/cards/system-message';
+import type { ChatPlatform } from '../../../src/core/ports/chat-platform';
 import { silentLogger } from '../../../src/core/ports/logger';
+import { PullRequestLinks } from '../../../src/core/pull-requests/pull-request-links';
 import { describeEntry, ENGINE_SETUPS, waitFor } from '../../support/engine-harness';
 import { GitHubApiStandIn } from '../../support/stand-ins/github-api-stand-in';
 import { type GatewayFixture, openGatewayFixture, REPO } from '../git-gateway/gateway-fixture';
@@ -44,8 +46,9 @@ describe('GitHub App credentials and pull requests (@octokit/auth-app, @octokit/
     await api.close();
   });
 
-  const pullRequests = () =>
+  const pullRequests = (links?: PullRequestLinks) =>
     new PullRequests({
+      ...(links === undefined ? {} : { links }),
       store: f.h.store,
       approvals: {
         requestApproval: (r) => f.h.engine.requestApproval(r),
@@ -193,5 +196,47 @@ describe('GitHub App credentials and pull requests (@octokit/auth-app, @octokit/
     await f.h.type('/thread 1');
     await f.h.type(`/approve ${card.cardNumber}`);
     expect(await opening).toMatchObject({ ok: true, number: 1 });
+  });
+
+  it('P22: the pull request’s body links the thread; the PR is recorded on the conversation and shown in the thread', async () => {
+    await f.h.read((tx) =>
+      tx.guardrails.upsert(f.ws, {
+        scopeKind: 'workspace',
+        scopeId: null,
+        action: 'open_pull_request',
+        decision: 'allow',
+      }),
+    );
+    // The terminal has no links to threads: this thread's link is what a chat platform (Slack's permalink) gives.
+    const permalink = 'https://acme.slack.com/archives/C0DEV00001/p1700000000000100';
+    const linked: ChatPlatform = Object.assign(Object.create(f.h.platform) as ChatPlatform, {
+      threadLink: async () => permalink,
+    });
+    const links = new PullRequestLinks({
+      store: f.h.store,
+      platforms: new Map([['terminal', linked]]),
+      wake: async () => {},
+      clock: { now: () => new Date() },
+      logger: silentLogger,
+      failingChecks: null,
+    });
+    const result = await pullRequests(links).open({
+      runId: f.run.id,
+      repo: REPO,
+      head: 'feature',
+      base: 'main',
+      title: 'Fix it',
+      body: 'Fixes the login bug.',
+    });
+    expect(result).toMatchObject({ ok: true, number: 1 });
+    const created = api.requests.find((r) => r.method === 'POST' && r.url.endsWith('/pulls'));
+    const body = (created?.body as { body?: string } | undefined)?.body ?? '';
+    expect(body).toMatch(
+      /^Fixes the login bug\.\n\n---\nOpened by \S+ through Summon from this conversation: /,
+    );
+    expect(body).toContain(permalink);
+    const recorded = await f.h.read((tx) => tx.pullRequests.find(REPO, 1));
+    expect(recorded).toMatchObject({ conversationId: f.run.conversationId, runId: f.run.id, state: 'open' });
+    expect(f.h.thread(1).map(describeEntry).join('\n')).toContain('Pull request #1: Fix it');
   });
 });

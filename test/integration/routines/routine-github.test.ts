@@ -2,9 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GitHubIssuesRest } from '../../../src/adapters/github/github-issues-rest';
 import { FileWorkspaceDirectory } from '../../../src/adapters/workspace-directory/file-workspace-directory';
+import { frontEndServices } from '../../../src/app/front-end-services';
 import { subscribeGitHubRoutines } from '../../../src/app/routine-github-events';
 import { GitHubFrontEnd } from '../../../src/bots/github';
 import { ValidationError } from '../../../src/core/errors';
+import { GitHubAccountLinker } from '../../../src/core/members/github-account-linker';
 import { silentLogger } from '../../../src/core/ports/logger';
 import { lastResultInWords } from '../../../src/core/routines/routine-control';
 import { parseWorkspaceFile } from '../../../src/core/workspace/parse-workspace-file';
@@ -65,9 +67,13 @@ ${routines}
       REPO,
       'acme/other',
     ]).start();
+    const services = frontEndServices({ store: h.store, logger: silentLogger });
     const frontEnd = new GitHubFrontEnd({
       issues: new GitHubIssuesRest({ apiUrl: github.url, tokens: { token: async () => TOKEN } }),
       webhookSecret: SECRET,
+      accounts: new GitHubAccountLinker(h.store),
+      outbox: services.outbox,
+      outgoingDirectory: services.outgoingDirectory,
       logger: silentLogger,
     });
     const engine = h.engine;

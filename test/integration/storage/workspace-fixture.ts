@@ -301,6 +301,19 @@ export const seedWorkspace = (store: SqlStore, slug: string): Promise<SeededWork
       outcome: 'skipped',
       reason: null,
     });
+    // P22, P23: a pull request the agent opened from the conversation, and a CI failure that woke it.
+    const pull = await tx.pullRequests.insert({
+      workspaceId: ws,
+      conversationId,
+      agentId: agent.id,
+      runId: run.id,
+      repo: `acme/${slug}`,
+      number: 1,
+      headSha: 'a1b2c3d4e5f6',
+      title: 'Fix it',
+      url: `https://github.com/acme/${slug}/pull/1`,
+    });
+    await tx.pullRequests.claimFailureWake(pull, 'a1b2c3d4e5f6');
     await tx.accessGroups.replace(ws, [
       { group: { platform: 'discord', kind: 'role', id: '123456789012345678' }, role: 'member' },
       { group: { platform: 'slack', kind: 'usergroup', id: 'S0123ABCD' }, role: 'approver' },

@@ -208,7 +208,6 @@ function questionBody(card: QuestionCard): CardBody {
   };
 }
 
-
 function clip(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
 }

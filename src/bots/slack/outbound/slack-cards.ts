@@ -191,7 +191,6 @@ export function questionContent(card: QuestionCard): SlackContent {
   return { text: clip(text, SLACK_LIMITS.updateText - 100), blocks };
 }
 
-
 /** The card of a non-text message. */
 export function cardContent(
   content: Exclude<OutboundMessage['content'], { kind: 'text' }>,

@@ -45,12 +45,26 @@ const routingStatements = (workspaceBy: 'slug' | 'team', platform: RoutingKey['p
     `SELECT * FROM members WHERE workspace_id = ${workspace} AND ${senderMatch}`,
     `SELECT * FROM agents WHERE workspace_id = ${workspace} ORDER BY created_at, seq`,
     `SELECT * FROM members WHERE workspace_id = ${workspace} ORDER BY created_at, seq`,
-    'SELECT * FROM conversations WHERE platform = $1 AND platform_thread_ref = $3',
+    platform === 'github'
+      ? GITHUB_CONVERSATION(workspace)
+      : 'SELECT * FROM conversations WHERE platform = $1 AND platform_thread_ref = $3',
     `SELECT * FROM space_participants WHERE space_id = ${boundSpace} ORDER BY position`,
     // P24: the groups that admit people, asked with the rest (one round trip).
     `SELECT platform, kind, group_id, role FROM access_groups WHERE workspace_id = ${workspace} ORDER BY position`,
   ].map((text) => new PreparedStatement(types, text));
 };
+
+/**
+ * P22: a GitHub thread's conversation: a pull request an agent opened from a chat thread (its
+ * comments and review threads) is that thread's conversation, in the same workspace; any other
+ * issue or pull request is a conversation of its own.
+ */
+const GITHUB_CONVERSATION = (workspace: string) =>
+  `SELECT * FROM conversations WHERE (platform = $1 AND platform_thread_ref = $3) OR id = (
+     SELECT conversation_id FROM conversation_pull_requests
+     WHERE workspace_id = ${workspace}
+       AND ($3 = 'github:' || repo || ':' || number OR starts_with($3, 'github:' || repo || ':' || number || ':')))
+   ORDER BY platform = $1 LIMIT 1`;
 
 const ROUTING_STATEMENTS = new Map(
   (['slug', 'team'] as const).flatMap((workspaceBy) =>

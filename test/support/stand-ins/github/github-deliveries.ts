@@ -69,9 +69,21 @@ export const payloads = {
     p.comment = comment;
     return withRepo(p, repo, author);
   },
-  checkSuiteCompleted(repo: string, conclusion: 'success' | 'failure') {
+  checkSuiteCompleted(
+    repo: string,
+    conclusion: 'success' | 'failure',
+    suite: { id?: number; headSha?: string; pulls?: number[] } = {},
+  ) {
     const p = example('check_suite', 'completed');
-    (p.check_suite as Record<string, unknown>).conclusion = conclusion;
+    const checkSuite = p.check_suite as Record<string, unknown>;
+    checkSuite.conclusion = conclusion;
+    if (suite.id !== undefined) checkSuite.id = suite.id;
+    if (suite.headSha !== undefined) checkSuite.head_sha = suite.headSha;
+    if (suite.pulls !== undefined)
+      checkSuite.pull_requests = suite.pulls.map((number) => ({
+        ...((checkSuite.pull_requests as object[])[0] ?? {}),
+        number,
+      }));
     return withRepo(p, repo, { login: 'github-actions[bot]', bot: true });
   },
   releasePublished(repo: string, tag: string, author: Author) {
@@ -81,6 +93,21 @@ export const payloads = {
     release.name = `Release ${tag}`;
     release.html_url = `https://github.com/${repo}/releases/tag/${tag}`;
     return withRepo(p, repo, author);
+  },
+  pullRequest(
+    repo: string,
+    action: string,
+    pull: { number: number; title: string; headSha: string; merged?: boolean },
+  ) {
+    const p = example('pull_request', action);
+    const pr = p.pull_request as Record<string, unknown>;
+    pr.number = pull.number;
+    p.number = pull.number;
+    pr.title = pull.title;
+    pr.head = { ...(pr.head as object), sha: pull.headSha };
+    pr.state = action === 'closed' ? 'closed' : 'open';
+    pr.merged = pull.merged ?? false;
+    return withRepo(p, repo, { login: 'dana-gh' });
   },
   issueOpened(repo: string, number: number, author: Author, body: string) {
     const p = example('issues', 'opened');

@@ -91,6 +91,15 @@ export class GitHubIssuesStandIn {
   readonly requests: { method: string; path: string; status: number }[] = [];
   /** `repo\nlogin` → `admin`, `write`, `read`…; a login not listed is no collaborator (404). */
   readonly permissions = new Map<string, string>();
+  /**
+   * P7: answers to give instead of serving, oldest first, each to the next authorised request
+   * whose method and path match (`POST /repos/acme/api/issues/1/comments`): GitHub's 502 or its
+   * secondary rate limit (403 with `retry-after`), as GitHub sends them.
+   */
+  readonly failures: { method: string; path: RegExp; status: number; headers?: Record<string, string> }[] =
+    [];
+  /** P23: the check runs of each check suite (`GET …/check-suites/{id}/check-runs`). */
+  readonly checkRuns = new Map<number, { name: string; conclusion: string; summary: string | null }[]>();
   private server: Server | null = null;
   private nextId = 9_000_001;
   private readonly schemas = schemas();
@@ -175,6 +184,17 @@ export class GitHubIssuesStandIn {
       } catch {
         return send(400, { message: 'Problems parsing JSON', documentation_url: DOCS });
       }
+    }
+    const failure = this.failures.findIndex((f) => f.method === req.method && f.path.test(path));
+    if (failure >= 0) {
+      const [f] = this.failures.splice(failure, 1);
+      this.requests.push({ method: req.method ?? '', path, status: f?.status ?? 500 });
+      res.writeHead(f?.status ?? 500, { 'content-type': 'application/json; charset=utf-8', ...f?.headers });
+      const message =
+        f?.status === 403
+          ? 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'
+          : 'Server Error';
+      return res.end(JSON.stringify({ message, documentation_url: DOCS }));
     }
     const route = this.route(req.method ?? '', path);
     if (route === null) return send(404, { message: 'Not Found', documentation_url: DOCS });
@@ -288,6 +308,24 @@ export class GitHubIssuesStandIn {
           },
         ];
       }
+      case 'suiteRuns': {
+        const runs = this.checkRuns.get(route.a);
+        if (runs === undefined) return notFound;
+        return [
+          200,
+          {
+            total_count: runs.length,
+            check_runs: runs.map((run, i) => ({
+              id: route.a * 100 + i,
+              name: run.name,
+              status: 'completed',
+              conclusion: run.conclusion,
+              html_url: `https://github.com/${route.repo}/runs/${route.a * 100 + i}`,
+              output: { title: null, summary: run.summary, text: null, annotations_count: 0 },
+            })),
+          },
+        ];
+      }
       case 'updateIssue':
         if (issue === undefined) return notFound;
         if (typeof body.body === 'string') issue.body = body.body;
@@ -323,6 +361,7 @@ const ROUTES: readonly [string, string, string, Operation | null][] = [
   ['POST', '/issues', 'createIssue', 'createIssue'],
   ['PATCH', '/issues/(\\d+)', 'updateIssue', 'updateIssue'],
   ['GET', '/collaborators/([^/]+)/permission', 'permission', null],
+  ['GET', '/check-suites/(\\d+)/check-runs', 'suiteRuns', null],
 ];
 
 interface Route {

@@ -1,0 +1,34 @@
+import { Octokit } from '@octokit/rest';
+import type { FailingCheck, FailingChecks } from '../../core/ports/failing-checks';
+import type { GitHubTokens } from './github-app-auth';
+
+const FAILED = new Set(['failure', 'timed_out', 'startup_failure']);
+const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
+/**
+ * P23: a completed suite's failing check runs (`checks.listForSuite`, the first 100), with a
+ * token for the repository that may read checks.
+ */
+export class FailingChecksRest implements FailingChecks {
+  constructor(private readonly options: { apiUrl: string; tokens: GitHubTokens }) {}
+
+  async ofSuite(repo: string, suiteId: number): Promise<FailingCheck[]> {
+    const [owner = '', name = ''] = repo.split('/');
+    const auth = await this.options.tokens.token(repo, { checks: 'read' });
+    const octokit = new Octokit({ baseUrl: this.options.apiUrl, auth, log: quiet });
+    const { data } = await octokit.rest.checks.listForSuite({
+      owner,
+      repo: name,
+      check_suite_id: suiteId,
+      status: 'completed',
+      per_page: 100,
+    });
+    return data.check_runs
+      .filter((run) => run.conclusion !== null && FAILED.has(run.conclusion))
+      .map((run) => ({
+        name: run.name,
+        summary: run.output.summary ?? run.output.title ?? null,
+        url: run.html_url ?? null,
+      }));
+  }
+}
