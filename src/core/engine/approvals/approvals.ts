@@ -7,6 +7,7 @@ import type { GuardrailAction } from '../../model/guardrail';
 import type { PlatformActor } from '../../ports/chat-engine';
 import { waitTopics } from '../../ports/wait-signals';
 import { postInConversation } from '../cards/post-in-conversation';
+import { reportApproval } from '../checks/turn-checks-hooks';
 import { resolveActor } from '../routing/resolve-sender';
 import { requeueFromCheckpoint } from '../turn/turn-checkpoints';
 import { approvalMessage } from './approval-card';
@@ -20,7 +21,7 @@ import { grantForConversation, NOT_GRANTABLE } from './conversation-grant';
  * they survive a restart, and an unanswered one expires and counts as denied.
  */
 export async function openApproval(
-  deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'clock' | 'logger'>,
+  deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'clock' | 'logger' | 'checks'>,
   request: {
     runId: string;
     action: GuardrailAction;
@@ -65,6 +66,8 @@ export async function openApproval(
       agentName: agent?.name ?? 'an agent',
     };
   });
+  // P21: a turn on a pull request asks on its check run too (Approve / Deny there).
+  reportApproval(deps, { approval, thread, platform: platformName, agentName, decidedBy: null }, null);
   const ref =
     platformName === undefined
       ? null
@@ -89,7 +92,7 @@ export async function openApproval(
  * that comes after the ref waits on its row lock and edits the card itself.)
  */
 async function redrawIfDecidedMeanwhile(
-  deps: Pick<ApprovalDeps, 'store' | 'platforms'>,
+  deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'checks'>,
   approval: { id: string; workspaceId: string },
 ): Promise<void> {
   const update = await deps.store.inWorkspace(approval.workspaceId, async (tx) => {
@@ -104,7 +107,7 @@ async function redrawIfDecidedMeanwhile(
  * Approve): checked against the member's role; every click is audited.
  */
 export async function decide(
-  deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'waits' | 'queue' | 'clock' | 'logger'>,
+  deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'waits' | 'queue' | 'clock' | 'logger' | 'checks'>,
   approvalId: string,
   verdict: ApprovalVerdict,
   actor: PlatformActor,
@@ -160,6 +163,8 @@ export async function decide(
     // O5: a decision made in the web console says so on the chat card.
     if (actor.via === 'console' && changed.decidedBy !== null)
       changed.decidedBy = `${changed.decidedBy} in the console`;
+    // P21: the check run says where (the console's is in `decidedBy` already).
+    else if (changed.decidedBy !== null) changed.decidedOn = actor.platform;
     return decision.ok
       ? { ok: true as const, changed }
       : { ok: false as const, reason: decision.reason, changed };

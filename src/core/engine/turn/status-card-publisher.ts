@@ -21,6 +21,8 @@ export class StatusCardPublisher {
   /** Whether the card's post was started (at once, or once the turn's sign of life was due). */
   private started = false;
   private posting: ((ref: string) => Promise<void>) | null = null;
+  /** P21: told every change of the card (a check on GitHub follows it). */
+  private observer: ((card: StatusCard) => void) | null = null;
 
   constructor(
     private readonly platform: ChatPlatform,
@@ -86,6 +88,15 @@ export class StatusCardPublisher {
     if (this.givenUp !== null) throw this.givenUp;
   }
 
+  /** P21: `listener` is told each change of the card's headline and rows, shown or not. */
+  observe(listener: (card: StatusCard) => void): void {
+    this.observer = listener;
+  }
+
+  current(): StatusCard {
+    return this.card;
+  }
+
   /** The card's platform ref once it exists (for checkpoints, T2); null while it is on its way. */
   currentRef(): string | null {
     return this.ref;
@@ -135,6 +146,7 @@ export class StatusCardPublisher {
   }
 
   private schedule(): void {
+    this.observer?.(this.card);
     if (this.timer !== null || this.ref === null) return;
     const wait = Math.max(0, this.lastEditAt + this.intervalMs - this.clock.now().getTime());
     this.timer = setTimeout(() => {

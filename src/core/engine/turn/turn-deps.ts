@@ -6,6 +6,7 @@ import type { RunWorkspace } from '../../ports/run-workspace';
 import type { RunnerResolver } from '../../ports/runner';
 import type { TurnToolsFactory } from '../../ports/turn-tools-factory';
 import type { WorkspaceDirectory } from '../../ports/workspace-directory';
+import type { ChecksDeps } from '../checks/turn-checks-hooks';
 import type { EngineTimings } from '../engine-timings';
 import type { wakeAfterTurn } from '../routing/wake-after-turn';
 import type { StopDeps } from '../stop/stop-deps';
@@ -38,7 +39,7 @@ type WakeAfterTurnDeps = Parameters<typeof wakeAfterTurn>[0];
  * ends the way a stopped one does), the wake chain's, and this process's slots (T1, T3), the
  * writes it shares with other turns (T3) and its timings.
  */
-export interface TurnDeps extends StopDeps, TurnRunnerDeps, WakeAfterTurnDeps {
+export interface TurnDeps extends StopDeps, TurnRunnerDeps, WakeAfterTurnDeps, ChecksDeps {
   slots: TurnSlots;
   turnWrites: TurnWrites;
   timings: EngineTimings;

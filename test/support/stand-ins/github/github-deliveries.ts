@@ -74,6 +74,12 @@ export const payloads = {
     (p.check_suite as Record<string, unknown>).conclusion = conclusion;
     return withRepo(p, repo, { login: 'github-actions[bot]', bot: true });
   },
+  /** P21: `author` clicked the button `identifier` on a check run (its fields set by the caller). */
+  checkRunAction(repo: string, author: Author, identifier: string) {
+    const p = example('check_run', 'requested_action');
+    p.requested_action = { identifier };
+    return withRepo(p, repo, author);
+  },
   issueOpened(repo: string, number: number, author: Author, body: string) {
     const p = example('issues', 'opened');
     p.issue = {

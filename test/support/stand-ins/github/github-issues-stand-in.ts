@@ -70,6 +70,15 @@ export interface StandInComment {
   edits: number;
 }
 
+/** More routes of the stand-in: the answer (status, body) to a request, or null when it is not theirs. */
+export type StandInRoutes = (
+  method: string,
+  path: string,
+  body: Record<string, unknown>,
+  writer: { login: string; bot: boolean },
+  query: URLSearchParams,
+) => [number, unknown] | null;
+
 export interface StandInIssue {
   repo: string;
   number: number;
@@ -91,6 +100,8 @@ export class GitHubIssuesStandIn {
   readonly requests: { method: string; path: string; status: number }[] = [];
   /** `repo\nlogin` → `admin`, `write`, `read`…; a login not listed is no collaborator (404). */
   readonly permissions = new Map<string, string>();
+  /** More of GitHub's routes (the checks API): each answers a request, or null when it is not its. */
+  readonly extensions: StandInRoutes[] = [];
   private server: Server | null = null;
   private nextId = 9_000_001;
   private readonly schemas = schemas();
@@ -177,7 +188,14 @@ export class GitHubIssuesStandIn {
       }
     }
     const route = this.route(req.method ?? '', path);
-    if (route === null) return send(404, { message: 'Not Found', documentation_url: DOCS });
+    if (route === null) {
+      const query = new URL(req.url ?? '/', 'http://x').searchParams;
+      for (const routes of this.extensions) {
+        const answered = routes(req.method ?? '', path, body, writer, query);
+        if (answered !== null) return send(...answered);
+      }
+      return send(404, { message: 'Not Found', documentation_url: DOCS });
+    }
     if (!this.repos.includes(route.repo)) return send(404, { message: 'Not Found', documentation_url: DOCS });
     if (route.op !== null) {
       const validate = this.schemas[route.op];
