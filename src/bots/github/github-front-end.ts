@@ -5,12 +5,12 @@ import type { GitHubCheckRuns } from '../../core/ports/github-check-runs';
 import type { GitHubDelivery, GitHubEventSource } from '../../core/ports/github-events';
 import type { GitHubIssues } from '../../core/ports/github-issues';
 import type { Logger } from '../../core/ports/logger';
-import { CheckRunClicks } from './checks/check-run-clicks';
-import { GitHubTurnChecks } from './checks/github-turn-checks';
+import { CheckRunClicks } from './check-run-clicks';
 import { GitHubInboxDecoder } from './github-inbox';
 import { WritePermissions } from './github-permissions';
 import { GitHubPlatform } from './github-platform';
 import { encodeGitHubThreadId } from './github-thread-id';
+import { GitHubTurnChecks } from './github-turn-checks';
 import { GitHubWebhookReceiver } from './github-webhooks';
 
 export interface GitHubFrontEndOptions {

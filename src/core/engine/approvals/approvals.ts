@@ -7,11 +7,11 @@ import type { GuardrailAction } from '../../model/guardrail';
 import type { PlatformActor } from '../../ports/chat-engine';
 import { waitTopics } from '../../ports/wait-signals';
 import { postInConversation } from '../cards/post-in-conversation';
-import { reportApproval } from '../checks/turn-checks-hooks';
 import { resolveActor } from '../routing/resolve-sender';
 import { requeueFromCheckpoint } from '../turn/turn-checkpoints';
+import { reportApproval } from '../turn-checks-hooks';
 import { approvalMessage } from './approval-card';
-import { cardUpdate, editCard } from './approval-card-update';
+import { cardUpdate, editCard, turnOf } from './approval-card-update';
 import type { ApprovalDeps } from './approval-deps';
 import { grantForConversation, NOT_GRANTABLE } from './conversation-grant';
 
@@ -67,7 +67,12 @@ export async function openApproval(
     };
   });
   // P21: a turn on a pull request asks on its check run too (Approve / Deny there).
-  reportApproval(deps, { approval, thread, platform: platformName, agentName, decidedBy: null }, null);
+  reportApproval(
+    deps,
+    turnOf({ approval, thread, platform: platformName, agentName, decidedBy: null }),
+    approvalMessage(approval, agentName, null),
+    null,
+  );
   const ref =
     platformName === undefined
       ? null

@@ -7,7 +7,7 @@ import type { RunnerResolver } from '../../ports/runner';
 import type { Store } from '../../ports/store';
 import type { WaitSignals } from '../../ports/wait-signals';
 import type { NotePosting } from '../cards/post-note';
-import type { ChecksDeps } from '../checks/turn-checks-hooks';
+import type { ChecksDeps } from '../turn-checks-hooks';
 import type { WakeRunDeps } from './wake-run';
 
 /**

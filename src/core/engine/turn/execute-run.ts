@@ -5,10 +5,10 @@ import { DeliveryError } from '../../outbox/delivery-error';
 import type { Logger } from '../../ports/logger';
 import type { RunCheckpointRecord } from '../../ports/run-checkpoints';
 import { postSystemMessage } from '../cards/system-message';
-import { watchTurnCheck } from '../checks/turn-checks-hooks';
 import { wakeAfterTurn } from '../routing/wake-after-turn';
 import { StopListener } from '../stop/stop-listener';
 import { stoppedByOf } from '../stop/stop-run';
+import { watchTurnCheck } from '../turn-checks-hooks';
 import {
   failOnPlatform,
   finishRun,
@@ -94,12 +94,7 @@ async function executeClaimedRun(
     deps.clock,
     claimed.id,
   );
-  // P21: a turn on a pull request shows as its check, which follows the card.
-  watchTurnCheck(
-    deps,
-    { runId: claimed.id, agent: agent.name, platform: conversation.platform, thread },
-    card,
-  );
+  watchTurnCheck(deps, card); // P21: a turn on a pull request shows as its check, following the card
   // P9, P14 (decision): the card, the session and the stream wait for the turn's sign of life.
   const sign = new SignOfLife(deps.timings.signOfLifeMs);
   const { stop, current } = await openCardAndListen(deps, claimed, card, sign, listening).catch(

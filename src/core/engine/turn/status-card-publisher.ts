@@ -1,3 +1,4 @@
+import type { Platform } from '../../model/platform';
 import { DeliveryError } from '../../outbox/delivery-error';
 import type { ChatPlatform, StatusCard, ThreadId } from '../../ports/chat-platform';
 import type { Clock } from '../../ports/clock';
@@ -95,6 +96,16 @@ export class StatusCardPublisher {
 
   current(): StatusCard {
     return this.card;
+  }
+
+  /** P21: the turn the card is of, and where it is posted. */
+  turn(): { runId: string | null; agent: string; platform: Platform; thread: ThreadId } {
+    return {
+      runId: this.runId,
+      agent: this.speaker.name,
+      platform: this.platform.platform,
+      thread: this.thread,
+    };
   }
 
   /** The card's platform ref once it exists (for checkpoints, T2); null while it is on its way. */

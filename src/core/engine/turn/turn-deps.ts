@@ -6,10 +6,10 @@ import type { RunWorkspace } from '../../ports/run-workspace';
 import type { RunnerResolver } from '../../ports/runner';
 import type { TurnToolsFactory } from '../../ports/turn-tools-factory';
 import type { WorkspaceDirectory } from '../../ports/workspace-directory';
-import type { ChecksDeps } from '../checks/turn-checks-hooks';
 import type { EngineTimings } from '../engine-timings';
 import type { wakeAfterTurn } from '../routing/wake-after-turn';
 import type { StopDeps } from '../stop/stop-deps';
+import type { ChecksDeps } from '../turn-checks-hooks';
 import type { TurnSlots } from '../waits/turn-slots';
 import type { TurnWrites } from './turn-writes';
 

@@ -1,7 +1,7 @@
-import type { ChatDirectory } from '../../../core/ports/chat-directory';
-import type { ChatEngine } from '../../../core/ports/chat-engine';
-import type { GitHubDelivery } from '../../../core/ports/github-events';
-import type { Logger } from '../../../core/ports/logger';
+import type { ChatDirectory } from '../../core/ports/chat-directory';
+import type { ChatEngine } from '../../core/ports/chat-engine';
+import type { GitHubDelivery } from '../../core/ports/github-events';
+import type { Logger } from '../../core/ports/logger';
 import { APPROVE, approvalOfExternalId, DENY } from './check-run-bodies';
 
 /** What a `check_run.requested_action` delivery says, once read. */

@@ -1,7 +1,7 @@
-import type { ApprovalCard, StatusCard } from '../../../core/ports/chat-platform';
-import type { CheckRunWrite } from '../../../core/ports/github-check-runs';
-import type { DecidedOn, TurnCheckEnd } from '../../../core/ports/turn-checks';
-import { clipLines } from '../../../core/text/clip-lines';
+import type { ApprovalCard, StatusCard } from '../../core/ports/chat-platform';
+import type { CheckRunWrite } from '../../core/ports/github-check-runs';
+import type { DecidedOn, TurnCheckEnd } from '../../core/ports/turn-checks';
+import { clipLines } from '../../core/text/clip-lines';
 
 /** GitHub refuses a summary longer than this; Summon's stay far below it. */
 const SUMMARY_LIMIT = 4_000;

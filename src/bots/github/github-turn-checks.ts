@@ -1,10 +1,10 @@
-import type { Platform } from '../../../core/model/platform';
-import type { ApprovalCard, StatusCard, ThreadId } from '../../../core/ports/chat-platform';
-import type { CheckRunWrite, GitHubCheckRuns, PullHead } from '../../../core/ports/github-check-runs';
-import type { Logger } from '../../../core/ports/logger';
-import type { CheckedTurn, DecidedOn, TurnCheckEnd, TurnChecks } from '../../../core/ports/turn-checks';
-import { decodeGitHubThreadId } from '../github-thread-id';
+import type { Platform } from '../../core/model/platform';
+import type { ApprovalCard, StatusCard, ThreadId } from '../../core/ports/chat-platform';
+import type { CheckRunWrite, GitHubCheckRuns, PullHead } from '../../core/ports/github-check-runs';
+import type { Logger } from '../../core/ports/logger';
+import type { CheckedTurn, DecidedOn, TurnCheckEnd, TurnChecks } from '../../core/ports/turn-checks';
 import { approvalCheck, endedCheck, progressCheck, queuedCheck } from './check-run-bodies';
+import { decodeGitHubThreadId } from './github-thread-id';
 
 export interface GitHubTurnChecksOptions {
   rest: GitHubCheckRuns;

@@ -1,11 +1,9 @@
-import type { Platform } from '../../model/platform';
-import type { StatusCard, ThreadId } from '../../ports/chat-platform';
-import type { Logger } from '../../ports/logger';
-import type { Store } from '../../ports/store';
-import type { DecidedOn, TurnCheckEnd, TurnChecks } from '../../ports/turn-checks';
-import { approvalMessage } from '../approvals/approval-card';
-import type { CardUpdate } from '../approvals/approval-card-update';
-import type { RunJob } from '../run-job';
+import type { Platform } from '../model/platform';
+import type { OutboundMessage, StatusCard, ThreadId } from '../ports/chat-platform';
+import type { Logger } from '../ports/logger';
+import type { Store } from '../ports/store';
+import type { DecidedOn, TurnCheckEnd, TurnChecks } from '../ports/turn-checks';
+import type { RunJob } from './run-job';
 
 /** What telling the checks needs: the port, when one is configured. */
 export interface ChecksDeps {
@@ -67,10 +65,14 @@ export function checkedTurn(
  */
 export function watchTurnCheck(
   deps: ChecksDeps,
-  turn: { runId: string; agent: string; platform: Platform; thread: ThreadId | null },
-  card: { observe(listener: (card: StatusCard) => void): void; current(): StatusCard },
+  card: {
+    turn(): { runId: string | null; agent: string; platform: Platform; thread: ThreadId };
+    observe(listener: (card: StatusCard) => void): void;
+    current(): StatusCard;
+  },
 ): void {
-  const checked = checkedTurn(deps, turn);
+  const { runId, ...where } = card.turn();
+  const checked = runId === null ? null : checkedTurn(deps, { runId, ...where });
   if (checked === null) return;
   checked.checks.progress(checked.turn, card.current());
   card.observe((now) => checked.checks.progress(checked.turn, now));
@@ -93,15 +95,14 @@ export function reportTurnEnd(
 }
 
 /** G4, P21: an approval, pending or decided, told to the checks as its card is drawn. */
-export function reportApproval(deps: ChecksDeps, update: CardUpdate, decidedOn: DecidedOn | null): void {
-  if (update.platform === undefined) return;
-  const checked = checkedTurn(deps, {
-    runId: update.approval.runId,
-    agent: update.agentName,
-    platform: update.platform,
-    thread: update.thread,
-  });
-  if (checked === null) return;
-  const { content } = approvalMessage(update.approval, update.agentName, update.decidedBy);
-  if (content.kind === 'approval') checked.checks.approval(checked.turn, content.card, decidedOn);
+export function reportApproval(
+  deps: ChecksDeps,
+  turn: { runId: string; agent: string; platform: Platform | undefined; thread: ThreadId | null },
+  message: OutboundMessage,
+  decidedOn: DecidedOn | null,
+): void {
+  const { platform, ...rest } = turn;
+  const checked = platform === undefined ? null : checkedTurn(deps, { ...rest, platform });
+  if (checked === null || message.content.kind !== 'approval') return;
+  checked.checks.approval(checked.turn, message.content.card, decidedOn);
 }
