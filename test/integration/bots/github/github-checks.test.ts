@@ -112,6 +112,34 @@ describe('P21: turns on pull requests as check runs', () => {
     expect(runs[0]?.states.at(-1)?.summary).toContain('quota exceeded');
   });
 
+  it('P21, P15: a turn a person stops ends its check run cancelled, saying who stopped it', async () => {
+    let started = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    engineer = async function* (request) {
+      started();
+      yield { type: 'thinking' };
+      await new Promise<void>((resolve) =>
+        request.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
+    };
+    const pull = h.standIn.open(REPO, 'Long job', { pull: true });
+    await commentOnPull(pull.number, PEOPLE.dana, '@engineer refactor everything');
+    await running;
+    const runId = (await h.runs())[0]?.id ?? '';
+    const stopped = await h.engine?.act(
+      { kind: 'stop-run', runId },
+      { platform: 'github', workspace: { slug: 'acme' }, senderId: PEOPLE.dana.login },
+    );
+    expect(stopped).toEqual({ ok: true });
+    await h.settled(1);
+    await h.frontEnd.turnChecks?.idle();
+    const last = turnCheck()?.states.at(-1);
+    expect(last).toMatchObject({ status: 'completed', conclusion: 'cancelled' });
+    expect(last?.title).toContain('dana');
+  });
+
   it('P21: GitHub failing a check call is retried; the turn is not held up by it', async () => {
     engineer = async function* () {
       yield { type: 'final', text: 'engineer here: done.' };
