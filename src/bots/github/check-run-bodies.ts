@@ -16,7 +16,7 @@ const APPROVAL_PREFIX = 'summon-approval:';
 
 /** P21: a turn's check is named after its agent, so each agent's turns read apart on the pull request. */
 export const turnCheckName = (agent: string): string => `summon / ${agent}`;
-const approvalCheckName = (agent: string): string => `summon / ${agent} / approval`;
+export const approvalCheckName = (agent: string): string => `summon / ${agent} / approval`;
 export const turnExternalId = (runId: string): string => `summon-run:${runId}`;
 export const approvalExternalId = (approvalId: string): string => `${APPROVAL_PREFIX}${approvalId}`;
 

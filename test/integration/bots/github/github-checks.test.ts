@@ -186,6 +186,9 @@ describe('P21, G4: approvals as check runs', () => {
     expect(first?.actions.map((a) => a.identifier)).toEqual(['approve', 'deny']);
     expect(first?.detailsUrl).toBe(`https://github.com/${REPO}/pull/${pull.number}`);
     expect(first?.summary).toContain('fix-login: 1a2b3c → 4d5e6f');
+    // The card in the thread says where to decide.
+    const asking = await h.waitForComment(pull.number, (body) => body.includes('push to acme/api fix-login'));
+    expect(asking.body).toContain('Approve or Deny on its check run “summon / engineer / approval”');
 
     // mo is a member, not an approver: refused, told in the thread, the turn still waits.
     expect((await clickOn(pending, PEOPLE.mo.login, 'approve', pull.number)).status).toBe(202);
