@@ -4,6 +4,8 @@ import type { GitHubDelivery } from '../../core/ports/github-events';
 import type { Logger } from '../../core/ports/logger';
 import { APPROVE, approvalOfExternalId, DENY } from './check-run-bodies';
 
+const SEEN_LIMIT = 10_000;
+
 /** What a `check_run.requested_action` delivery says, once read. */
 export interface CheckRunClick {
   repo: string;
@@ -27,14 +29,20 @@ export interface CheckRunClicksDeps {
  * The clicker's GitHub login decides through the same core call as a chat click (`act`): the
  * first click anywhere wins, and a login that may not decide is refused. GitHub shows the
  * clicker nothing, so a refusal is logged and told in the pull request's thread, naming them
- * (as every GitHub answer for one person is). A redelivery asks again and is refused as
- * already decided.
+ * (as every GitHub answer for one person is). A redelivery to this process is dropped; one to
+ * another process asks again and is refused as already decided.
  */
 export class CheckRunClicks {
+  /** P6: the deliveries taken, so a redelivery is not told it came too late (per process). */
+  private readonly seen = new Set<string>();
+
   constructor(private readonly deps: CheckRunClicksDeps) {}
 
   async handle(delivery: GitHubDelivery): Promise<void> {
     if (delivery.name !== 'check_run' || delivery.action !== 'requested_action') return;
+    if (this.seen.has(delivery.id)) return;
+    if (this.seen.size >= SEEN_LIMIT) this.seen.clear();
+    this.seen.add(delivery.id);
     const click = readClick(delivery.payload);
     const log = this.deps.logger.child({ component: 'github-checks', deliveryId: delivery.id });
     if (click === null) {

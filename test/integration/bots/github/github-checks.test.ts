@@ -95,6 +95,31 @@ describe('P21: turns on pull requests as check runs', () => {
     expect(authorOf(reply.body)).toBe('engineer');
   });
 
+  it('P21: a turn from a review comment shows on its pull request’s head commit too', async () => {
+    engineer = async function* () {
+      yield { type: 'final', text: 'engineer here: renamed.' };
+    };
+    const pull = h.standIn.open(REPO, 'Rename', { pull: true });
+    const root = h.standIn.addComment({
+      kind: 'review',
+      repo: REPO,
+      number: pull.number,
+      inReplyTo: null,
+      body: '@engineer please rename this',
+      login: PEOPLE.dana.login,
+      bot: false,
+    });
+    const payload = payloads.reviewComment(REPO, pull.number, root.id, null, PEOPLE.dana, root.body);
+    expect((await h.deliverer.send('pull_request_review_comment', payload)).status).toBe(202);
+    await h.settled(1);
+    await h.frontEnd.turnChecks?.idle();
+    expect(turnCheck()?.headSha).toBe(checks().headOf(REPO, pull.number));
+    expect(turnCheck()?.states.at(-1)).toMatchObject({
+      conclusion: 'success',
+      summary: 'engineer here: renamed.',
+    });
+  });
+
   it('P21: a failing turn ends its check run in failure with the error; an issue gets no check run', async () => {
     engineer = async function* () {
       yield { type: 'error', message: 'the model refused: quota exceeded' };
