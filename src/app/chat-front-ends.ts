@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { GitHubChecksRest } from '../adapters/github/github-checks-rest';
 import { GitHubIssuesRest } from '../adapters/github/github-issues-rest';
 import { DiscordFrontEnd } from '../bots/discord';
 import { GitHubFrontEnd } from '../bots/github';
@@ -12,6 +13,7 @@ import type { ChatEngine, InboxChatEngine } from '../core/ports/chat-engine';
 import type { ChatPlatform } from '../core/ports/chat-platform';
 import type { GitHubEventSource } from '../core/ports/github-events';
 import type { RunnerResolver } from '../core/ports/runner';
+import type { TurnChecks } from '../core/ports/turn-checks';
 import type { WaitSignals } from '../core/ports/wait-signals';
 import type { RelayInbound } from '../core/relays/relay-inbound';
 import { startEngine } from './engine-runtime';
@@ -49,6 +51,8 @@ interface FrontEnd {
   handleHttp?(request: IncomingMessage, response: ServerResponse): boolean;
   /** P19: the GitHub front end's deliveries. */
   githubEvents?: GitHubEventSource;
+  /** P21: the GitHub front end's check runs, given to the engine. */
+  turnChecks?: TurnChecks;
   close(): Promise<void>;
 }
 
@@ -74,9 +78,11 @@ export async function startChatFrontEnds(
   const frontEnds = role === 'worker' ? await postingOnly(configured) : configured;
   if (frontEnds.length === 0) return null;
   const platforms = new Map<Platform, ChatPlatform>(frontEnds.map((f) => [f.platform.platform, f.platform]));
+  const checks = frontEnds.find((f) => f.turnChecks !== undefined)?.turnChecks;
   const engine = await startEngine(runtime, platforms, {
     activity,
     role,
+    ...(checks === undefined ? {} : { checks }),
     ...(options.runners ? { runners: options.runners } : {}),
   });
   const started: FrontEnd[] = role === 'worker' ? frontEnds : [];
@@ -182,7 +188,7 @@ async function configuredFrontEnds(
 /** P19: GitHub's front end, when a webhook secret and a credential to answer with are set. */
 function gitHubFrontEnd(
   runtime: Runtime,
-  services: Pick<ReturnType<typeof frontEndServices>, 'outbox' | 'outgoingDirectory'>,
+  services: Pick<ReturnType<typeof frontEndServices>, 'outbox' | 'outgoingDirectory' | 'directory'>,
 ): FrontEnd | null {
   const { config, logger } = runtime;
   const secret = config.github.webhookSecret;
@@ -196,6 +202,11 @@ function gitHubFrontEnd(
     return null;
   }
   const issues = new GitHubIssuesRest({ apiUrl: config.github.apiUrl, tokens });
+  // P21: only a GitHub App may write check runs (GITHUB_TOKEN alone: no check runs).
+  const app = config.github.appId !== undefined && config.github.appPrivateKey !== undefined;
+  const checks = app
+    ? { rest: new GitHubChecksRest({ apiUrl: config.github.apiUrl, tokens }), directory: services.directory }
+    : null;
   const github = new GitHubFrontEnd({
     issues,
     webhookSecret: secret,
@@ -203,6 +214,7 @@ function gitHubFrontEnd(
     outbox: services.outbox,
     outgoingDirectory: services.outgoingDirectory,
     logger,
+    ...(checks === null ? {} : { checks }),
   });
   return {
     platform: github.platform,
@@ -210,6 +222,7 @@ function gitHubFrontEnd(
     startPosting: async () => true,
     handleHttp: (request, response) => github.handleHttp(request, response),
     githubEvents: github.events,
+    ...(github.turnChecks === null ? {} : { turnChecks: github.turnChecks }),
     close: () => github.close(),
   };
 }

@@ -25,6 +25,7 @@ import type { JobQueue } from '../core/ports/job-queue';
 import type { PairRateLimiter } from '../core/ports/pair-rate-limiter';
 import type { RunWorkspace } from '../core/ports/run-workspace';
 import type { RunnerResolver } from '../core/ports/runner';
+import type { TurnChecks } from '../core/ports/turn-checks';
 import type { WaitSignals } from '../core/ports/wait-signals';
 import type { PullRequestLinks } from '../core/pull-requests/pull-request-links';
 import { RelayInbound } from '../core/relays/relay-inbound';
@@ -71,6 +72,8 @@ export interface StartEngineOptions {
   role?: ServeRole;
   /** E2: default: Summon's MCP client in a process that runs turns; null: none. */
   mcp?: McpClientPool | null;
+  /** P21: GitHub's check runs for turns and approvals on pull requests; absent: none. */
+  checks?: TurnChecks;
 }
 
 /** What the engine shares with the rest of the process: its queue, Redis, waits and limits. */
@@ -249,6 +252,7 @@ function createTurnEngine(
     ...(relays === undefined ? {} : { relays }),
     ...(options.activity === undefined ? {} : { activity: options.activity }),
     liveCards: runtime.liveCards,
+    ...(options.checks === undefined ? {} : { checks: options.checks }),
     // A12: SUMMON_DEAD_AFTER_MS; a running turn's heartbeat comes well within it.
     timings: {
       ...DEFAULT_TIMINGS,

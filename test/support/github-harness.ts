@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { FailingChecksRest } from '../../src/adapters/github/failing-checks-rest';
+import { GitHubChecksRest } from '../../src/adapters/github/github-checks-rest';
 import { GitHubIssuesRest } from '../../src/adapters/github/github-issues-rest';
 import { createJobQueue } from '../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../src/adapters/workspace-directory/file-workspace-directory';
@@ -9,6 +10,7 @@ import { frontEndServices } from '../../src/app/front-end-services';
 import { createLogger } from '../../src/app/logger';
 import { GitHubFrontEnd } from '../../src/bots/github';
 import { SlackFrontEnd } from '../../src/bots/slack/slack-front-end';
+import { StoreChatDirectory } from '../../src/core/directory/store-chat-directory';
 import { DEFAULT_TIMINGS } from '../../src/core/engine/engine-timings';
 import type { RunJob } from '../../src/core/engine/run-job';
 import { TurnEngine } from '../../src/core/engine/turn-engine';
@@ -27,6 +29,7 @@ import { parseWorkspaceFile } from '../../src/core/workspace/parse-workspace-fil
 import { WorkspaceService } from '../../src/core/workspace/workspace-service';
 import { waitFor } from './engine-harness';
 import { BOT_USER, CHANNEL, deliver, SIGNING_SECRET, TEAM } from './slack-delivery';
+import { GitHubChecksStandIn } from './stand-ins/github/github-checks-stand-in';
 import { type Author, GitHubDeliverer, payloads } from './stand-ins/github/github-deliveries';
 import { GitHubIssuesStandIn } from './stand-ins/github/github-issues-stand-in';
 import { SlackWebApiStandIn } from './stand-ins/slack-web-api-stand-in';
@@ -38,6 +41,8 @@ export const WEBHOOK_SECRET = 'whsec-test-0123456789';
 export const APP_TOKEN = 'ghs_summonTestInstallationToken';
 export const APP_LOGIN = 'summon-app[bot]';
 export const REPO = 'acme/api';
+/** dana's Slack account (a decision made there names Slack). */
+export const DANA_SLACK = 'U0DANA0001';
 
 /** dana (approver) and mo (member) may write; rita is a member who may only read; stranger is nobody. */
 export const PEOPLE = {
@@ -61,6 +66,8 @@ export async function openGitHubHarness(options: {
    * the team bound to workspace `acme`, channel `C0GENERAL1` to space `backend`, dana linked.
    */
   slack?: boolean;
+  /** P21: check runs on (the checks API stand-in on the same server, the App's token). */
+  checks?: boolean;
 }) {
   const standIn = await new GitHubIssuesStandIn({ [APP_TOKEN]: { login: APP_LOGIN, bot: true } }, [
     REPO,
@@ -72,6 +79,7 @@ export async function openGitHubHarness(options: {
     [PEOPLE.rita.login, 'read'],
   ] as const)
     standIn.permissions.set(`${REPO}\n${login}`, permission);
+  const checks = options.checks === true ? new GitHubChecksStandIn(standIn) : null;
   const db = await openTestDatabase('postgres');
   const dataDir = await makeTempDir();
   const directory = new FileWorkspaceDirectory(dataDir.path);
@@ -80,7 +88,7 @@ export async function openGitHubHarness(options: {
     parseWorkspaceFile(`
 workspace: acme
 members:
-  - { nickname: dana, role: approver, github: ${PEOPLE.dana.login} }
+  - { nickname: dana, role: approver, github: ${PEOPLE.dana.login}, slack: ${DANA_SLACK} }
   - { nickname: mo, role: member, github: ${PEOPLE.mo.login} }
   - { nickname: rita, role: member, github: ${PEOPLE.rita.login} }
 spaces:
@@ -110,6 +118,16 @@ spaces:
     logger,
     streamEditIntervalMs: 20,
     ...(options.permissionTtlMs === undefined ? {} : { permissionTtlMs: options.permissionTtlMs }),
+    ...(checks === null
+      ? {}
+      : {
+          checks: {
+            rest: new GitHubChecksRest({ apiUrl: standIn.url, tokens: { token: async () => APP_TOKEN } }),
+            directory: new StoreChatDirectory(store, () => null),
+            intervalMs: 50,
+            retryDelaysMs: [20, 50, 100],
+          },
+        }),
   });
   const slack = options.slack === true ? await openSlack(store, logger) : null;
   const platforms = new Map<Platform, ChatPlatform>([['github', frontEnd.platform]]);
@@ -128,6 +146,7 @@ spaces:
           logger,
           relayName: null,
           timings: { ...DEFAULT_TIMINGS, statusEditIntervalMs: 20 },
+          ...(frontEnd.turnChecks === null ? {} : { checks: frontEnd.turnChecks }),
         });
   await turnEngine?.start({ concurrency: 4 });
   // P22, P23: pull requests on their conversations; GitHub's deliveries update them and wake agents.
@@ -173,6 +192,7 @@ spaces:
 
   return {
     standIn,
+    checks,
     frontEnd,
     engine: turnEngine,
     pullRequestLinks,

@@ -2,14 +2,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatDirectory } from '../../core/ports/chat-directory';
 import type { InboxChatEngine } from '../../core/ports/chat-engine';
 import type { GitHubAccountLinks } from '../../core/ports/github-account-links';
+import type { GitHubCheckRuns } from '../../core/ports/github-check-runs';
 import type { GitHubDelivery, GitHubEventSource } from '../../core/ports/github-events';
 import type { GitHubIssues } from '../../core/ports/github-issues';
 import type { Logger } from '../../core/ports/logger';
 import type { Outbox, OutboxFactory } from '../../core/ports/outbox';
+import { CheckRunClicks } from './check-run-clicks';
 import { GitHubInboxDecoder } from './github-inbox';
 import { WritePermissions } from './github-permissions';
 import { GitHubPlatform } from './github-platform';
 import { GitHubSender } from './github-sender';
+import { encodeGitHubThreadId } from './github-thread-id';
+import { GitHubTurnChecks } from './github-turn-checks';
 import { GitHubWebhookReceiver } from './github-webhooks';
 
 export interface GitHubFrontEndOptions {
@@ -29,6 +33,11 @@ export interface GitHubFrontEndOptions {
   /** P14: a streamed reply is edited at most once per this many ms; default 1,000. */
   streamEditIntervalMs?: number;
   now?: () => Date;
+  /**
+   * P21: turns on pull requests as check runs, approvals as their buttons (a GitHub App only);
+   * `directory` finds the workspace of a clicked repository. Absent: no check runs.
+   */
+  checks?: { rest: GitHubCheckRuns; directory: ChatDirectory; intervalMs?: number; retryDelaysMs?: number[] };
 }
 
 /**
@@ -42,6 +51,8 @@ export class GitHubFrontEnd {
   readonly deliverer: Outbox;
   /** P19: every verified delivery, for core code that reacts to GitHub (routines' triggers). */
   readonly events: GitHubEventSource;
+  /** P21: the engine's `TurnChecks` (check runs), when `checks` is configured. */
+  readonly turnChecks: GitHubTurnChecks | null = null;
   private readonly rest: GitHubIssues;
   private readonly receiver: GitHubWebhookReceiver;
   private readonly listeners = new Set<(delivery: GitHubDelivery) => void | Promise<void>>();
@@ -75,6 +86,26 @@ export class GitHubFrontEnd {
         return () => this.listeners.delete(listener);
       },
     };
+    if (options.checks !== undefined) this.turnChecks = this.attachChecks(options.checks);
+  }
+
+  /** P21, G4: check runs written for the engine; Approve / Deny clicked on them decided through it. */
+  private attachChecks(checks: NonNullable<GitHubFrontEndOptions['checks']>): GitHubTurnChecks {
+    const clicks = new CheckRunClicks({
+      engine: () => this.engine,
+      directory: checks.directory,
+      refused: (click, reason) =>
+        click.pull === null
+          ? Promise.resolve()
+          : this.platform.tellPrivately(
+              encodeGitHubThreadId({ repo: click.repo, number: click.pull, reviewComment: null }),
+              click.login,
+              reason,
+            ),
+      logger: this.logger,
+    });
+    this.listeners.add((delivery) => clicks.handle(delivery));
+    return new GitHubTurnChecks({ ...checks, logger: this.logger });
   }
 
   /** T4: the engine's inbox routes GitHub's stored comments from now on. */
@@ -119,6 +150,7 @@ export class GitHubFrontEnd {
     this.engine = null;
     await this.idle();
     await this.deliverer.drain();
+    await this.turnChecks?.idle();
   }
 
   private deliver(delivery: GitHubDelivery): void {

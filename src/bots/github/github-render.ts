@@ -9,6 +9,7 @@ import type {
 } from '../../core/ports/chat-platform';
 import { clipLines } from '../../core/text/clip-lines';
 import { splitMessage } from '../../core/text/split-message';
+import { approvalCheckName } from './check-run-bodies';
 
 /** GitHub refuses a comment body longer than this (characters). */
 export const COMMENT_LIMIT = 65_536;
@@ -127,7 +128,8 @@ function decision(card: ApprovalCard): string {
   const by = card.decidedBy === null ? '' : ` by ${escapeMarkdown(card.decidedBy)}`;
   switch (card.status) {
     case 'pending':
-      return '_Waiting for an approver: decide on the card in the space’s chat thread._';
+      // P21: a pull request's turn asks on its check run; an issue has none (the web console decides).
+      return `_Waiting for an approver: on a pull request, Approve or Deny on its check run “${escapeMarkdown(approvalCheckName(card.agent))}” (Checks tab); on an issue, in Summon’s web console._`;
     case 'approved':
       return `**${decisionWord(card.action, card.status)}**${by}${card.forConversation === true ? ' for this conversation' : ''}.`;
     case 'denied':

@@ -16,6 +16,7 @@ import type { RelayClient } from '../ports/relay-client';
 import type { RunWorkspace } from '../ports/run-workspace';
 import type { RunnerResolver } from '../ports/runner';
 import type { Store } from '../ports/store';
+import type { TurnChecks } from '../ports/turn-checks';
 import type { TurnToolsFactory } from '../ports/turn-tools-factory';
 import type { WaitSignals } from '../ports/wait-signals';
 import type { WorkspaceDirectory } from '../ports/workspace-directory';
@@ -93,6 +94,8 @@ export interface EngineDeps {
   attachmentShelf?: AttachmentShelf;
   /** P13: the bounds of a message's attachments (`DEFAULT_ATTACHMENT_LIMITS` when absent). */
   attachmentLimits?: AttachmentLimits;
+  /** P21: where turns and approvals also show (GitHub's check runs on pull requests); absent: nowhere. */
+  checks?: TurnChecks;
 }
 
 export type { TurnToolKit };

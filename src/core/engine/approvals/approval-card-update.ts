@@ -1,6 +1,8 @@
 import type { ApprovalRecord } from '../../model/approvals/approval-record';
 import type { Platform } from '../../model/platform';
 import type { StoreTx } from '../../ports/store';
+import type { DecidedOn } from '../../ports/turn-checks';
+import { reportApproval } from '../turn-checks-hooks';
 import { approvalMessage } from './approval-card';
 import type { ApprovalDeps } from './approval-deps';
 
@@ -11,6 +13,8 @@ export interface CardUpdate {
   platform: Platform | undefined;
   agentName: string;
   decidedBy: string | null;
+  /** P21: where it was decided, when a person's click decided it now (the check says so). */
+  decidedOn?: DecidedOn;
 }
 
 /** The card's redraw, read in the transaction that changed the approval. */
@@ -33,13 +37,23 @@ export async function cardUpdate(tx: StoreTx, approval: ApprovalRecord): Promise
 }
 
 /** Redraws the card, when it was posted. */
-export async function editCard(deps: Pick<ApprovalDeps, 'platforms'>, update: CardUpdate): Promise<void> {
+export async function editCard(
+  deps: Pick<ApprovalDeps, 'platforms' | 'checks'>,
+  update: CardUpdate,
+): Promise<void> {
+  const message = approvalMessage(update.approval, update.agentName, update.decidedBy);
+  // P21: the approval's check run shows the decision too, wherever it was made.
+  reportApproval(deps, turnOf(update), message, update.decidedOn ?? null);
   const platform = update.platform === undefined ? undefined : deps.platforms.get(update.platform);
   const ref = update.approval.platformCardRef;
   if (platform === undefined || update.thread === null || ref === null) return;
-  await platform.update(
-    update.thread,
-    ref,
-    approvalMessage(update.approval, update.agentName, update.decidedBy),
-  );
+  await platform.update(update.thread, ref, message);
 }
+
+/** P21: the turn that asked the approval, where its check shows. */
+export const turnOf = (update: Omit<CardUpdate, 'decidedOn'>) => ({
+  runId: update.approval.runId,
+  agent: update.agentName,
+  platform: update.platform,
+  thread: update.thread,
+});

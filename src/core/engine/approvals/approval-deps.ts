@@ -4,6 +4,7 @@ import type { Clock } from '../../ports/clock';
 import type { JobQueue } from '../../ports/job-queue';
 import type { Logger } from '../../ports/logger';
 import type { Store } from '../../ports/store';
+import type { TurnChecks } from '../../ports/turn-checks';
 import type { WaitSignals } from '../../ports/wait-signals';
 import type { RunJob } from '../run-job';
 
@@ -18,4 +19,6 @@ export interface ApprovalDeps {
   waits: WaitSignals;
   clock: Clock;
   logger: Logger;
+  /** P21: approvals also shown as check runs (GitHub); absent: only the card. */
+  checks?: TurnChecks;
 }

@@ -11,8 +11,9 @@ import { confirmRefusal, storeConfirmed } from '../../routines/routine-proposal'
 import { postInConversation } from '../cards/post-in-conversation';
 import { resolveActor } from '../routing/resolve-sender';
 import { requeueFromCheckpoint } from '../turn/turn-checkpoints';
+import { reportApproval } from '../turn-checks-hooks';
 import { approvalMessage } from './approval-card';
-import { cardUpdate, editCard } from './approval-card-update';
+import { cardUpdate, editCard, turnOf } from './approval-card-update';
 import type { ApprovalDeps } from './approval-deps';
 import { grantForConversation, NOT_GRANTABLE } from './conversation-grant';
 
@@ -22,7 +23,7 @@ import { grantForConversation, NOT_GRANTABLE } from './conversation-grant';
  * they survive a restart, and an unanswered one expires and counts as denied.
  */
 export async function openApproval(
-  deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'clock' | 'logger'>,
+  deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'clock' | 'logger' | 'checks'>,
   request: {
     runId: string;
     action: ApprovalAction;
@@ -70,6 +71,13 @@ export async function openApproval(
       agentName: agent?.name ?? 'an agent',
     };
   });
+  // P21: a turn on a pull request asks on its check run too (Approve / Deny there).
+  reportApproval(
+    deps,
+    turnOf({ approval, thread, platform: platformName, agentName, decidedBy: null }),
+    approvalMessage(approval, agentName, null),
+    null,
+  );
   const ref =
     platformName === undefined
       ? null
@@ -100,7 +108,7 @@ const makerInWords = (madeBy: RoutineMaker | null): string =>
  * that comes after the ref waits on its row lock and edits the card itself.)
  */
 async function redrawIfDecidedMeanwhile(
-  deps: Pick<ApprovalDeps, 'store' | 'platforms'>,
+  deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'checks'>,
   approval: { id: string; workspaceId: string },
 ): Promise<void> {
   const update = await deps.store.inWorkspace(approval.workspaceId, async (tx) => {
@@ -115,7 +123,7 @@ async function redrawIfDecidedMeanwhile(
  * Approve): checked against the member's role; every click is audited.
  */
 export async function decide(
-  deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'waits' | 'queue' | 'clock' | 'logger'>,
+  deps: Pick<ApprovalDeps, 'store' | 'platforms' | 'waits' | 'queue' | 'clock' | 'logger' | 'checks'>,
   approvalId: string,
   verdict: ApprovalVerdict,
   actor: PlatformActor,
@@ -173,6 +181,8 @@ export async function decide(
     // O5: a decision made in the web console says so on the chat card.
     if (actor.via === 'console' && changed.decidedBy !== null)
       changed.decidedBy = `${changed.decidedBy} in the console`;
+    // P21: the check run says where (the console's is in `decidedBy` already).
+    else if (changed.decidedBy !== null) changed.decidedOn = actor.platform;
     return decision.ok
       ? { ok: true as const, changed }
       : { ok: false as const, reason: decision.reason, changed };

@@ -4,6 +4,7 @@ import type { StoreTx } from '../../ports/store';
 import { waitTopics } from '../../ports/wait-signals';
 import { type AnsweredInThread, afterAnswerInThread, answerInThread } from '../agent-tools/answer-in-thread';
 import type { RunJob } from '../run-job';
+import { reportQueued } from '../turn-checks-hooks';
 import { appAlone, chooseForMessage } from './choose-for-message';
 import { queueResponders } from './queue-responders';
 import { mentionsIn, recordAndRead, storeMessage } from './record-message';
@@ -90,6 +91,8 @@ export async function afterRouting(
   if (result.outcome.kind === 'accepted') {
     const jobs = result.jobs ?? result.outcome.runIds.map((runId) => ({ runId }));
     // T3: started here when this process runs turns and has a slot free, else enqueued.
+    // P21: a turn on a pull request shows as a queued check first.
+    await reportQueued(deps, message, jobs);
     for (const job of jobs) await wakeRun(deps, job);
     log.info(
       { conversationId: result.outcome.conversationId, runIds: result.outcome.runIds },

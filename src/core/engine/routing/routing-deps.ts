@@ -7,6 +7,7 @@ import type { RunnerResolver } from '../../ports/runner';
 import type { Store } from '../../ports/store';
 import type { WaitSignals } from '../../ports/wait-signals';
 import type { NotePosting } from '../cards/post-note';
+import type { ChecksDeps } from '../turn-checks-hooks';
 import type { WakeRunDeps } from './wake-run';
 
 /**
@@ -26,7 +27,7 @@ export interface RouteDeps {
  * After the routing committed: the refusal, hints and help posted, a question card redrawn
  * and its parked turn requeued (N13, T2), a steered turn told (P16), the runs woken (T3).
  */
-export interface AfterRoutingDeps extends WakeRunDeps {
+export interface AfterRoutingDeps extends WakeRunDeps, ChecksDeps {
   store: Store;
   platforms: ReadonlyMap<Platform, ChatPlatform>;
   waits: WaitSignals;

@@ -8,6 +8,7 @@ import { postSystemMessage } from '../cards/system-message';
 import { wakeAfterTurn } from '../routing/wake-after-turn';
 import { StopListener } from '../stop/stop-listener';
 import { stoppedByOf } from '../stop/stop-run';
+import { watchTurnCheck } from '../turn-checks-hooks';
 import {
   failOnPlatform,
   finishRun,
@@ -93,6 +94,7 @@ async function executeClaimedRun(
     deps.clock,
     claimed.id,
   );
+  watchTurnCheck(deps, card); // P21: a turn on a pull request shows as its check, following the card
   // P9, P14 (decision): the card, the session and the stream wait for the turn's sign of life.
   const sign = new SignOfLife(deps.timings.signOfLifeMs);
   const { stop, current } = await openCardAndListen(deps, claimed, card, sign, listening).catch(

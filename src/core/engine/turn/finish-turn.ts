@@ -1,6 +1,7 @@
 // The end of a turn: its reply stored and shown (streamed, or posted whole), the run finished in
 // one transaction (the reply's ref, the checkpoint removed, steering leftovers queued), and the
 // note that started it redrawn (N9).
+
 import { budgetStopped } from '../../audit/audit-entries';
 import type { RunRecord } from '../../model/records';
 import { notifiesOnFinish } from '../../notes';
@@ -13,6 +14,7 @@ import { noteMessage } from '../cards/note-card';
 import { noteSourceOf } from '../cards/note-source';
 import { postSystemMessage } from '../cards/system-message';
 import { enqueueLeftovers, queueLeftoverSteering } from '../routing/steering';
+import { reportTurnEnd } from '../turn-checks-hooks';
 import { resumeTurnsAwaitingRun } from '../waits/parked-turns';
 import { type BudgetBreach, exhaustedBudget, type UsageEvent, usageCall } from './run-budget';
 import type { TurnContext } from './turn-context';
@@ -128,6 +130,13 @@ export async function finishRun(
   );
   await enqueueLeftovers(deps, leftovers);
   deps.metrics?.turnFinished(finished.status, finished.liveness);
+  // P21: the turn's check ends with it (success, failure with the error, or a person's Stop).
+  const { agent, conversation } = context;
+  reportTurnEnd(
+    deps,
+    { runId: run.id, agent: agent.name, platform: conversation.platform, thread: conversation.threadId },
+    result,
+  );
   // T1: a turn waiting for this one (ask_agent, delegate_task), in whichever process, looks again.
   await deps.waits.notify(waitTopics.run(run.id));
   // T2, A9: a waiting turn whose worker died meanwhile is parked: it goes back to the queue.

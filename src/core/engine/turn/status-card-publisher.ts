@@ -1,3 +1,4 @@
+import type { Platform } from '../../model/platform';
 import { DeliveryError } from '../../outbox/delivery-error';
 import type { ChatPlatform, StatusCard, ThreadId } from '../../ports/chat-platform';
 import type { Clock } from '../../ports/clock';
@@ -21,6 +22,8 @@ export class StatusCardPublisher {
   /** Whether the card's post was started (at once, or once the turn's sign of life was due). */
   private started = false;
   private posting: ((ref: string) => Promise<void>) | null = null;
+  /** P21: told every change of the card (a check on GitHub follows it). */
+  private observer: ((card: StatusCard) => void) | null = null;
 
   constructor(
     private readonly platform: ChatPlatform,
@@ -86,6 +89,25 @@ export class StatusCardPublisher {
     if (this.givenUp !== null) throw this.givenUp;
   }
 
+  /** P21: `listener` is told each change of the card's headline and rows, shown or not. */
+  observe(listener: (card: StatusCard) => void): void {
+    this.observer = listener;
+  }
+
+  current(): StatusCard {
+    return this.card;
+  }
+
+  /** P21: the turn the card is of, and where it is posted. */
+  turn(): { runId: string | null; agent: string; platform: Platform; thread: ThreadId } {
+    return {
+      runId: this.runId,
+      agent: this.speaker.name,
+      platform: this.platform.platform,
+      thread: this.thread,
+    };
+  }
+
   /** The card's platform ref once it exists (for checkpoints, T2); null while it is on its way. */
   currentRef(): string | null {
     return this.ref;
@@ -135,6 +157,7 @@ export class StatusCardPublisher {
   }
 
   private schedule(): void {
+    this.observer?.(this.card);
     if (this.timer !== null || this.ref === null) return;
     const wait = Math.max(0, this.lastEditAt + this.intervalMs - this.clock.now().getTime());
     this.timer = setTimeout(() => {

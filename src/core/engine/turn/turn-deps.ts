@@ -10,6 +10,7 @@ import type { LiveCardBoard } from '../cards/live-card-board';
 import type { EngineTimings } from '../engine-timings';
 import type { wakeAfterTurn } from '../routing/wake-after-turn';
 import type { StopDeps } from '../stop/stop-deps';
+import type { ChecksDeps } from '../turn-checks-hooks';
 import type { TurnSlots } from '../waits/turn-slots';
 import type { TurnWrites } from './turn-writes';
 
@@ -41,7 +42,7 @@ type WakeAfterTurnDeps = Parameters<typeof wakeAfterTurn>[0];
  * ends the way a stopped one does), the wake chain's, and this process's slots (T1, T3), the
  * writes it shares with other turns (T3) and its timings.
  */
-export interface TurnDeps extends StopDeps, TurnRunnerDeps, WakeAfterTurnDeps {
+export interface TurnDeps extends StopDeps, TurnRunnerDeps, WakeAfterTurnDeps, ChecksDeps {
   slots: TurnSlots;
   turnWrites: TurnWrites;
   timings: EngineTimings;

@@ -4,6 +4,7 @@ import type { Clock } from '../../ports/clock';
 import type { JobQueue } from '../../ports/job-queue';
 import type { Logger } from '../../ports/logger';
 import type { Store } from '../../ports/store';
+import type { TurnChecks } from '../../ports/turn-checks';
 import type { WaitSignals } from '../../ports/wait-signals';
 import type { RunJob } from '../run-job';
 import type { TurnSlots } from './turn-slots';
@@ -20,4 +21,6 @@ export interface WaitsDeps {
   slots: TurnSlots;
   clock: Clock;
   logger: Logger;
+  /** P21: an approval a waiting call opens shows as a check run too (GitHub); absent: only its card. */
+  checks?: TurnChecks;
 }

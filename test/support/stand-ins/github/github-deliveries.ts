@@ -109,6 +109,12 @@ export const payloads = {
     pr.merged = pull.merged ?? false;
     return withRepo(p, repo, { login: 'dana-gh' });
   },
+  /** P21: `author` clicked the button `identifier` on a check run (its fields set by the caller). */
+  checkRunAction(repo: string, author: Author, identifier: string) {
+    const p = example('check_run', 'requested_action');
+    p.requested_action = { identifier };
+    return withRepo(p, repo, author);
+  },
   issueOpened(repo: string, number: number, author: Author, body: string) {
     const p = example('issues', 'opened');
     p.issue = {

@@ -70,6 +70,15 @@ export interface StandInComment {
   edits: number;
 }
 
+/** More routes of the stand-in: the answer (status, body) to a request, or null when it is not theirs. */
+export type StandInRoutes = (
+  method: string,
+  path: string,
+  body: Record<string, unknown>,
+  writer: { login: string; bot: boolean },
+  query: URLSearchParams,
+) => [number, unknown] | null;
+
 export interface StandInIssue {
   repo: string;
   number: number;
@@ -100,6 +109,8 @@ export class GitHubIssuesStandIn {
     [];
   /** P23: the check runs of each check suite (`GET …/check-suites/{id}/check-runs`). */
   readonly checkRuns = new Map<number, { name: string; conclusion: string; summary: string | null }[]>();
+  /** More of GitHub's routes (the checks API): each answers a request, or null when it is not its. */
+  readonly extensions: StandInRoutes[] = [];
   private server: Server | null = null;
   private nextId = 9_000_001;
   private readonly schemas = schemas();
@@ -197,7 +208,14 @@ export class GitHubIssuesStandIn {
       return res.end(JSON.stringify({ message, documentation_url: DOCS }));
     }
     const route = this.route(req.method ?? '', path);
-    if (route === null) return send(404, { message: 'Not Found', documentation_url: DOCS });
+    if (route === null) {
+      const query = new URL(req.url ?? '/', 'http://x').searchParams;
+      for (const routes of this.extensions) {
+        const answered = routes(req.method ?? '', path, body, writer, query);
+        if (answered !== null) return send(...answered);
+      }
+      return send(404, { message: 'Not Found', documentation_url: DOCS });
+    }
     if (!this.repos.includes(route.repo)) return send(404, { message: 'Not Found', documentation_url: DOCS });
     if (route.op !== null) {
       const validate = this.schemas[route.op];

@@ -1,0 +1,96 @@
+import { Octokit } from '@octokit/rest';
+import type { CheckRunWrite, GitHubCheckRuns, PullHead } from '../../core/ports/github-check-runs';
+import type { GitHubTokens } from './github-app-auth';
+
+/** What Summon's check runs need of an installation token: checks written, pull requests read. */
+const CHECKS = { checks: 'write', pull_requests: 'read' } as const;
+const MAX_CLIENTS = 64;
+const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
+const ownerAndName = (repo: string) => {
+  const [owner = '', name = ''] = repo.split('/');
+  return { owner, repo: name };
+};
+
+/** The request body of a check run's create or update, as GitHub names its fields. */
+function fieldsOf(run: CheckRunWrite) {
+  return {
+    name: run.name,
+    external_id: run.externalId,
+    status: run.status,
+    ...(run.conclusion === undefined ? {} : { conclusion: run.conclusion }),
+    ...(run.detailsUrl === undefined ? {} : { details_url: run.detailsUrl }),
+    output: { title: run.title, summary: run.summary },
+    ...(run.actions === undefined ? {} : { actions: run.actions }),
+  };
+}
+
+/**
+ * P21: GitHub's checks API over `@octokit/rest` (`checks.create`, `checks.update`), with an
+ * installation token for the repository. Only a GitHub App may write check runs (a personal
+ * token is answered 403). Octokit throws GitHub's errors (`status`, message) to the caller.
+ */
+export class GitHubChecksRest implements GitHubCheckRuns {
+  /** One client per token (a running turn's check is updated every second): built once. */
+  private readonly clients = new Map<string, Octokit>();
+
+  constructor(private readonly options: { apiUrl: string; tokens: GitHubTokens }) {}
+
+  private async client(repo: string): Promise<Octokit> {
+    const auth = await this.options.tokens.token(repo, CHECKS);
+    let client = this.clients.get(auth);
+    if (client === undefined) {
+      // Installation tokens rotate hourly: the clients of expired ones are let go.
+      if (this.clients.size >= MAX_CLIENTS) this.clients.clear();
+      client = new Octokit({ baseUrl: this.options.apiUrl, auth, log: quiet });
+      this.clients.set(auth, client);
+    }
+    return client;
+  }
+
+  async pullHead(repo: string, number: number): Promise<PullHead | null> {
+    try {
+      const { data } = await (await this.client(repo)).rest.pulls.get({
+        ...ownerAndName(repo),
+        pull_number: number,
+      });
+      return { headSha: data.head.sha, url: data.html_url };
+    } catch (error) {
+      if ((error as { status?: unknown }).status === 404) return null;
+      throw error;
+    }
+  }
+
+  async createCheckRun(repo: string, headSha: string, run: CheckRunWrite): Promise<number> {
+    const { data } = await (await this.client(repo)).rest.checks.create({
+      ...ownerAndName(repo),
+      head_sha: headSha,
+      ...fieldsOf(run),
+    });
+    return data.id;
+  }
+
+  async updateCheckRun(repo: string, id: number, run: CheckRunWrite): Promise<void> {
+    await (await this.client(repo)).rest.checks.update({
+      ...ownerAndName(repo),
+      check_run_id: id,
+      ...fieldsOf(run),
+    });
+  }
+
+  async findCheckRun(
+    repo: string,
+    headSha: string,
+    name: string,
+    externalId: string,
+  ): Promise<number | null> {
+    const { data } = await (await this.client(repo)).rest.checks.listForRef({
+      ...ownerAndName(repo),
+      ref: headSha,
+      check_name: name,
+      filter: 'latest',
+      per_page: 100,
+    });
+    return data.check_runs.find((run) => run.external_id === externalId)?.id ?? null;
+  }
+}

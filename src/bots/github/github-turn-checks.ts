@@ -1,0 +1,215 @@
+import type { Platform } from '../../core/model/platform';
+import type { ApprovalCard, StatusCard, ThreadId } from '../../core/ports/chat-platform';
+import type { CheckRunWrite, GitHubCheckRuns, PullHead } from '../../core/ports/github-check-runs';
+import type { Logger } from '../../core/ports/logger';
+import type { CheckedTurn, DecidedOn, TurnCheckEnd, TurnChecks } from '../../core/ports/turn-checks';
+import { approvalCheck, endedCheck, progressCheck, queuedCheck } from './check-run-bodies';
+import { decodeGitHubThreadId } from './github-thread-id';
+
+export interface GitHubTurnChecksOptions {
+  rest: GitHubCheckRuns;
+  logger: Logger;
+  /** P21: a running turn's check is updated at most once per this many ms; default 1,000. */
+  intervalMs?: number;
+  /** The waits before each retry of a call GitHub could not take; default 1 s, 5 s, 20 s. */
+  retryDelaysMs?: readonly number[];
+  now?: () => number;
+}
+
+/** One check run: where it is, and the calls that write it, in order. */
+interface CheckState {
+  repo: string;
+  number: number;
+  id: number | null;
+  /** False once the thread turned out not to be a pull request (an issue has no checks). */
+  live: boolean;
+  chain: Promise<void>;
+  lastWriteAt: number;
+  pending: CheckRunWrite | null;
+  timer: NodeJS.Timeout | null;
+}
+
+/** Issues remembered as not pull requests, per process (then it starts over). */
+const ISSUES_LIMIT = 10_000;
+
+/**
+ * P21: turns on GitHub's pull requests as check runs on the head commit, and the approvals
+ * they ask (G4) as check runs with Approve / Deny. Every call returns at once: writes go out in
+ * order per check run, a running turn's at most once a second (the last state always written),
+ * each retried when GitHub could not take it (5xx, 429, the network) and logged when given up.
+ * A check run another process created (the web process queues, a worker runs) is found by its
+ * external id on the head commit.
+ */
+export class GitHubTurnChecks implements TurnChecks {
+  private readonly checks = new Map<string, CheckState>();
+  private readonly issues = new Set<string>();
+  private readonly logger: Logger;
+  private readonly now: () => number;
+
+  constructor(private readonly options: GitHubTurnChecksOptions) {
+    this.logger = options.logger.child({ component: 'github-checks' });
+    this.now = options.now ?? Date.now;
+  }
+
+  covers(platform: Platform, thread: ThreadId): boolean {
+    if (platform !== 'github') return false;
+    const parts = decodeGitHubThreadId(thread);
+    return parts !== null && !this.issues.has(`${parts.repo}#${parts.number}`);
+  }
+
+  queued(turn: CheckedTurn): void {
+    // Told after routing committed: a turn that started meanwhile is past queued already.
+    if (this.checks.has(`run ${turn.runId}`)) return;
+    this.write(turn.thread, `run ${turn.runId}`, queuedCheck(turn.agent, turn.runId), 'now');
+  }
+
+  progress(turn: CheckedTurn, card: StatusCard): void {
+    this.write(turn.thread, `run ${turn.runId}`, progressCheck(turn.runId, card), 'coalesced');
+  }
+
+  ended(turn: CheckedTurn, end: TurnCheckEnd): void {
+    this.write(turn.thread, `run ${turn.runId}`, endedCheck(turn.agent, turn.runId, end), 'last');
+  }
+
+  approval(turn: CheckedTurn, card: ApprovalCard, decidedOn: DecidedOn | null): void {
+    const key = `approval ${card.approvalId}`;
+    this.write(
+      turn.thread,
+      key,
+      (head) => approvalCheck(card, decidedOn, head.url),
+      card.status === 'pending' ? 'now' : 'last',
+    );
+  }
+
+  /** Resolves once every write asked so far went out or was given up (tests, shutdown). */
+  async idle(): Promise<void> {
+    for (const state of this.checks.values()) {
+      if (state.timer !== null) {
+        clearTimeout(state.timer);
+        state.timer = null;
+        this.flush(state);
+      }
+    }
+    await Promise.all([...this.checks.values()].map((state) => state.chain));
+  }
+
+  private write(
+    thread: ThreadId,
+    key: string,
+    body: CheckRunWrite | ((head: PullHead) => CheckRunWrite),
+    when: 'now' | 'coalesced' | 'last',
+  ): void {
+    const parts = decodeGitHubThreadId(thread);
+    if (parts === null || this.issues.has(`${parts.repo}#${parts.number}`)) return;
+    const state = this.stateOf(key, parts.repo, parts.number);
+    if (!state.live) return;
+    if (when === 'coalesced' && typeof body !== 'function') {
+      // P21: at most one update per interval; the newest state replaces one not sent yet.
+      state.pending = body;
+      if (state.timer !== null) return;
+      const wait = Math.max(0, state.lastWriteAt + (this.options.intervalMs ?? 1_000) - this.now());
+      state.timer = setTimeout(() => {
+        state.timer = null;
+        this.flush(state);
+      }, wait);
+      return;
+    }
+    if (state.timer !== null) clearTimeout(state.timer);
+    state.timer = null;
+    state.pending = null;
+    state.chain = state.chain.then(() => this.send(key, state, body));
+    if (when === 'last') void state.chain.then(() => this.forget(key, state));
+  }
+
+  private flush(state: CheckState): void {
+    const body = state.pending;
+    state.pending = null;
+    if (body === null) return;
+    state.chain = state.chain.then(() => this.send(`progress ${body.externalId}`, state, body));
+  }
+
+  private stateOf(key: string, repo: string, number: number): CheckState {
+    let state = this.checks.get(key);
+    if (state === undefined) {
+      state = {
+        repo,
+        number,
+        id: null,
+        live: true,
+        chain: Promise.resolve(),
+        lastWriteAt: 0,
+        pending: null,
+        timer: null,
+      };
+      this.checks.set(key, state);
+    }
+    return state;
+  }
+
+  private forget(key: string, state: CheckState): void {
+    if (this.checks.get(key) === state && state.pending === null && state.timer === null)
+      this.checks.delete(key);
+  }
+
+  /** One write, created on the pull request's head when this process has no id for it yet. */
+  private async send(
+    key: string,
+    state: CheckState,
+    body: CheckRunWrite | ((head: PullHead) => CheckRunWrite),
+  ): Promise<void> {
+    if (!state.live) return;
+    state.lastWriteAt = this.now();
+    try {
+      if (state.id !== null && typeof body !== 'function') {
+        const id = state.id;
+        await this.retrying(() => this.options.rest.updateCheckRun(state.repo, id, body));
+        return;
+      }
+      const head = await this.retrying(() => this.options.rest.pullHead(state.repo, state.number));
+      if (head === null) {
+        state.live = false;
+        this.rememberIssue(`${state.repo}#${state.number}`);
+        return;
+      }
+      const write = typeof body === 'function' ? body(head) : body;
+      state.id ??=
+        write.status === 'queued'
+          ? null
+          : await this.retrying(() =>
+              this.options.rest.findCheckRun(state.repo, head.headSha, write.name, write.externalId),
+            );
+      const id = state.id;
+      if (id !== null) await this.retrying(() => this.options.rest.updateCheckRun(state.repo, id, write));
+      else
+        state.id = await this.retrying(() =>
+          this.options.rest.createCheckRun(state.repo, head.headSha, write),
+        );
+    } catch (error) {
+      this.logger.warn(
+        { err: String(error), status: (error as { status?: unknown }).status, repo: state.repo, check: key },
+        'a GitHub check run could not be written',
+      );
+    }
+  }
+
+  private rememberIssue(key: string): void {
+    if (this.issues.size >= ISSUES_LIMIT) this.issues.clear();
+    this.issues.add(key);
+  }
+
+  /** Retried while GitHub could not take it (5xx, 429, no answer); a refusal (4xx) is final. */
+  private async retrying<T>(call: () => Promise<T>): Promise<T> {
+    const delays = this.options.retryDelaysMs ?? [1_000, 5_000, 20_000];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await call();
+      } catch (error) {
+        const status = (error as { status?: unknown }).status;
+        const transient = typeof status !== 'number' || status >= 500 || status === 429;
+        const delay = delays[attempt];
+        if (!transient || delay === undefined) throw error;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+}
