@@ -27,6 +27,7 @@ import { RoutineWebhooks1796500220000 } from '../../migrations/1796500220000-Rou
 import { AuditEvents1796500300000 } from '../../migrations/1796500300000-AuditEvents';
 import { ConsoleSessions1796500400000 } from '../../migrations/1796500400000-ConsoleSessions';
 import { GitHubFrontEnd1796500500000 } from '../../migrations/1796500500000-GitHubFrontEnd';
+import { MemberNicknamePrefix1796600500000 } from '../../migrations/1796600500000-MemberNicknamePrefix';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -62,4 +63,5 @@ export const MIGRATIONS = [
   AuditEvents1796500300000,
   ConsoleSessions1796500400000,
   GitHubFrontEnd1796500500000,
+  MemberNicknamePrefix1796600500000,
 ];

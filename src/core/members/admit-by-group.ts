@@ -5,7 +5,7 @@ import type { MemberRecord } from '../model/records';
 import type { PlatformGroups } from '../ports/platform-groups';
 import type { StoreTx } from '../ports/store';
 import { accessRole } from './access-role';
-import { admittedNickname } from './admitted-nickname';
+import { insertAdmittedMember } from './admitted-member';
 
 /** P24: who is asking, where, as routing or a click knows them. */
 export interface AdmissionRequest {
@@ -17,8 +17,6 @@ export interface AdmissionRequest {
   /** The member the platform account is linked to, explicit or admitted before; null if none. */
   sender: MemberRecord | null;
   access: readonly AccessGrant[];
-  /** The workspace's members (a new nickname must differ from theirs, M10). */
-  members: () => Promise<readonly MemberRecord[]>;
 }
 
 /**
@@ -65,19 +63,18 @@ export async function admitByGroup(
   }
   const via = accessGroupKey(result.via.group);
   const viaName = held?.names.get(via) ?? null;
-  if (sender === null) {
-    const nickname = admittedNickname(held?.displayName ?? null, request, await request.members());
-    const member = await tx.members.insert(request.workspaceId, {
-      nickname,
-      role: result.role,
-      slackUserId: request.platform === 'slack' ? request.senderId : null,
-      discordUserId: request.platform === 'discord' ? request.senderId : null,
-      accessVia: via,
-      accessViaName: viaName,
-    });
-    return { ok: true, member };
-  }
-  return { ok: true, member: await keptCurrent(tx, sender, result.role, via, viaName) };
+  const member =
+    sender ??
+    (await insertAdmittedMember(tx, {
+      workspaceId: request.workspaceId,
+      platform: result.via.group.platform,
+      senderId: request.senderId,
+      displayName: held?.displayName ?? null,
+      fields: { role: result.role, accessVia: via, accessViaName: viaName },
+    }));
+  // An explicit entry made meanwhile for this account (a concurrent link) wins, as always.
+  if (!member.accessVia) return { ok: true, member };
+  return { ok: true, member: await keptCurrent(tx, member, result.role, via, viaName) };
 }
 
 /** P24: an admitted member's record follows their groups (the role and group shown in `members list`). */

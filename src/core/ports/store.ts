@@ -159,6 +159,18 @@ export interface MemberRepository {
       'nickname' | 'role' | 'slackUserId' | 'discordUserId' | 'githubLogin' | 'accessVia' | 'accessViaName'
     >,
   ): Promise<MemberRecord>;
+  /**
+   * P24, M10: a member inserted under the first of `nicknames` (in order) that no member has,
+   * case ignored; null when none of them is free, or when another transaction inserted one of
+   * them or the same platform account meanwhile (the caller looks again).
+   */
+  insertUnderFreeNickname(
+    workspaceId: string,
+    fields: Pick<MemberRecord, 'role' | 'slackUserId' | 'discordUserId' | 'accessVia' | 'accessViaName'>,
+    nicknames: readonly string[],
+  ): Promise<MemberRecord | null>;
+  /** M10: the nicknames (lower case) that start with `prefix`, case ignored. */
+  nicknamesStartingWith(workspaceId: string, prefix: string): Promise<string[]>;
   update(
     id: string,
     patch: Partial<

@@ -42,7 +42,6 @@ export async function resolveSender(
     workspaceId: place.workspace.id,
     sender: reads.sender,
     access: reads.access,
-    members: async () => reads.members,
   });
   if (!admission.ok) return { ok: false, reason: admission.reason, privately: !admission.lost };
   return memberFrom(place, admission.member);
@@ -104,7 +103,6 @@ export async function resolveActor(
     workspaceId: workspace.id,
     sender: member,
     access: await tx.accessGroups.listForWorkspace(workspace.id),
-    members: () => tx.members.list(workspace.id),
   });
   return admission.ok ? admission.member : null;
 }
