@@ -28,6 +28,7 @@ import { AuditEvents1796500300000 } from '../../migrations/1796500300000-AuditEv
 import { ConsoleSessions1796500400000 } from '../../migrations/1796500400000-ConsoleSessions';
 import { GitHubFrontEnd1796500500000 } from '../../migrations/1796500500000-GitHubFrontEnd';
 import { MemberNicknamePrefix1796600500000 } from '../../migrations/1796600500000-MemberNicknamePrefix';
+import { AdmitMember1796600510000 } from '../../migrations/1796600510000-AdmitMember';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -64,4 +65,5 @@ export const MIGRATIONS = [
   ConsoleSessions1796500400000,
   GitHubFrontEnd1796500500000,
   MemberNicknamePrefix1796600500000,
+  AdmitMember1796600510000,
 ];

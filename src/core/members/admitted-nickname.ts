@@ -1,6 +1,4 @@
 const MAX_LENGTH = 39;
-/** Room a number added to a nickname may take (`-9999999`). */
-const NUMBER_ROOM = 8;
 
 /**
  * P24, M10: the nickname a person admitted by a group would like: their platform name made a
@@ -25,21 +23,11 @@ export function admittedNicknameBase(
 
 /**
  * P24, M10: the first `count` nicknames to offer, in order: `base`, then with a number added
- * (`base-2`, `base-3`…), skipping those `taken` holds (lower case: nicknames differ ignoring
- * case). Each starts with `base`, cut to make room for its number.
+ * (`base-2`, `base-3`…), the base cut to make room for the number.
  */
-export function nicknameCandidates(base: string, taken: ReadonlySet<string>, count: number): string[] {
-  const offered: string[] = [];
-  for (let n = 1; offered.length < count; n++) {
-    const suffix = n === 1 ? '' : `-${n}`;
-    const candidate = `${base.slice(0, MAX_LENGTH - suffix.length)}${suffix}`;
-    if (!taken.has(candidate)) offered.push(candidate);
-  }
-  return offered;
+export function nicknameCandidates(base: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const suffix = i === 0 ? '' : `-${i + 1}`;
+    return `${base.slice(0, MAX_LENGTH - suffix.length)}${suffix}`;
+  });
 }
-
-/**
- * What every nickname `nicknameCandidates` offers for `base` starts with (the base cut to
- * leave room for a number): the nicknames to know about before offering more.
- */
-export const nicknameStem = (base: string): string => base.slice(0, MAX_LENGTH - NUMBER_ROOM);

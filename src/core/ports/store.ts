@@ -160,17 +160,20 @@ export interface MemberRepository {
     >,
   ): Promise<MemberRecord>;
   /**
-   * P24, M10: a member inserted under the first of `nicknames` (in order) that no member has,
-   * case ignored; null when none of them is free, or when another transaction inserted one of
-   * them or the same platform account meanwhile (the caller looks again).
+   * P24, M10: an admitted person's member record with id `fields.id`, made with the
+   * transaction's next message (T3: owed, no round trip of its own) under the first of
+   * `nicknames` no member has, case ignored (one made of the id when all are taken); a record
+   * another transaction made meanwhile under the same id stands. Read the record back for the
+   * nickname it got.
    */
-  insertUnderFreeNickname(
+  admitOwed(
     workspaceId: string,
-    fields: Pick<MemberRecord, 'role' | 'slackUserId' | 'discordUserId' | 'accessVia' | 'accessViaName'>,
+    fields: Pick<
+      MemberRecord,
+      'id' | 'role' | 'slackUserId' | 'discordUserId' | 'accessVia' | 'accessViaName'
+    >,
     nicknames: readonly string[],
-  ): Promise<MemberRecord | null>;
-  /** M10: the nicknames (lower case) that start with `prefix`, case ignored. */
-  nicknamesStartingWith(workspaceId: string, prefix: string): Promise<string[]>;
+  ): Promise<void>;
   update(
     id: string,
     patch: Partial<

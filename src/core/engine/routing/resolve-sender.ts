@@ -7,7 +7,14 @@ import type { RoutingReads } from '../../ports/routing-reads';
 import type { StoreTx } from '../../ports/store';
 
 export type SenderResolution =
-  | { ok: true; workspace: WorkspaceRecord; space: SpaceRecord; member: MemberRecord }
+  | {
+      ok: true;
+      workspace: WorkspaceRecord;
+      space: SpaceRecord;
+      member: MemberRecord;
+      /** P24: a member record made by this message: read it back where its nickname matters. */
+      readBack?: () => Promise<MemberRecord>;
+    }
   | { ok: false; reason: string; privately?: boolean };
 
 type Place = { ok: true; workspace: WorkspaceRecord; space: SpaceRecord } | { ok: false; reason: string };
@@ -30,7 +37,7 @@ export function senderFrom(reads: RoutingReads): SenderResolution {
 export async function resolveSender(
   tx: StoreTx,
   platforms: ReadonlyMap<Platform, ChatPlatform>,
-  message: Pick<InboundMessage, 'platform' | 'workspace' | 'senderId'>,
+  message: Pick<InboundMessage, 'platform' | 'workspace' | 'senderId' | 'receivedAt'>,
   reads: RoutingReads,
 ): Promise<SenderResolution> {
   const place = placeFrom(reads);
@@ -42,9 +49,13 @@ export async function resolveSender(
     workspaceId: place.workspace.id,
     sender: reads.sender,
     access: reads.access,
+    at: message.receivedAt,
   });
   if (!admission.ok) return { ok: false, reason: admission.reason, privately: !admission.lost };
-  return memberFrom(place, admission.member);
+  const resolved = memberFrom(place, admission.member);
+  return resolved.ok && admission.readBack !== undefined
+    ? { ...resolved, readBack: admission.readBack }
+    : resolved;
 }
 
 function placeFrom(reads: RoutingReads): Place {

@@ -1,16 +1,12 @@
 import type { EntityManager, FindOptionsWhere } from 'typeorm';
+import { ValidationError } from '../../../core/errors';
 import type { MemberRecord } from '../../../core/model/records';
 import type { MemberRepository } from '../../../core/ports/store';
 import { MemberEntity, type MemberRow } from '../../entities/member.entity';
 import { isUuid } from '../ids';
+import { deferStatement } from '../pending-statements';
 import { PreparedStatement } from '../prepared-statement';
-import {
-  hydrateFirst,
-  queryTogether,
-  sqlLiteral,
-  textArrayLiteral,
-  textLiteral,
-} from '../statements-together';
+import { sqlLiteral, textArrayLiteral, textLiteral } from '../statements-together';
 import { updateById } from '../update-by-id';
 
 /**
@@ -21,26 +17,10 @@ import { updateById } from '../update-by-id';
 export const nicknameStarts = (nickname: string, prefix: string): string =>
   `lower(${nickname}) ~>=~ ${prefix} AND lower(${nickname}) ~<~ (${prefix} || chr(1114111))`;
 
-/**
- * P24, M10: an admitted person's member row under the first of the offered nicknames ($7, in
- * order) no member has, case ignored; nothing when none is free or a row made meanwhile by
- * another transaction holds the nickname or the platform account (the caller looks again).
- */
-const INSERT_UNDER_FREE_NICKNAME = new PreparedStatement(
-  ['uuid', 'text', 'text', 'text', 'text', 'text', 'text[]'],
-  `INSERT INTO members (workspace_id, nickname, role, slack_user_id, discord_user_id, access_via, access_via_name)
-   SELECT $1, offered.nickname, $2, $3, $4, $5, $6
-   FROM unnest($7::text[]) WITH ORDINALITY AS offered(nickname, position)
-   WHERE NOT EXISTS (
-     SELECT 1 FROM members taken WHERE taken.workspace_id = $1 AND lower(taken.nickname) = lower(offered.nickname))
-   ORDER BY offered.position LIMIT 1
-   ON CONFLICT DO NOTHING
-   RETURNING *`,
-);
-
-const NICKNAMES_STARTING = new PreparedStatement(
-  ['uuid', 'text'],
-  `SELECT lower(nickname) AS nickname FROM members WHERE workspace_id = $1 AND ${nicknameStarts('nickname', '$2')}`,
+/** P24: `summon_admit_member` (its migration says how), owed with the transaction's next message. */
+const ADMIT_MEMBER = new PreparedStatement(
+  ['uuid', 'uuid', 'text', 'text', 'text', 'text', 'text', 'text[]'],
+  'SELECT summon_admit_member($1, $2, $3, $4, $5, $6, $7, $8)',
 );
 
 const nullableText = (value: string | null): string => (value === null ? 'NULL' : textLiteral(value));
@@ -114,10 +94,15 @@ export const memberRepository = (manager: EntityManager): MemberRepository => {
       });
       return toMemberRecord(await rows.save(row));
     },
-    async insertUnderFreeNickname(workspaceId, fields, nicknames) {
-      if (!isUuid(workspaceId) || nicknames.length === 0) return null;
-      const [rows] = await queryTogether(manager, [
-        INSERT_UNDER_FREE_NICKNAME.with(
+    async admitOwed(workspaceId, fields, nicknames) {
+      if (!isUuid(workspaceId) || !isUuid(fields.id))
+        throw new ValidationError(
+          `Not a member or workspace id: ${JSON.stringify([fields.id, workspaceId])}.`,
+        );
+      await deferStatement(
+        manager,
+        ADMIT_MEMBER.with(
+          sqlLiteral(fields.id),
           sqlLiteral(workspaceId),
           textLiteral(fields.role),
           nullableText(fields.slackUserId),
@@ -126,16 +111,7 @@ export const memberRepository = (manager: EntityManager): MemberRepository => {
           nullableText(fields.accessViaName ?? null),
           textArrayLiteral(nicknames),
         ),
-      ]);
-      const row = hydrateFirst(manager, MemberEntity, rows);
-      return row && toMemberRecord(row);
-    },
-    async nicknamesStartingWith(workspaceId, prefix) {
-      if (!isUuid(workspaceId)) return [];
-      const [rows] = await queryTogether(manager, [
-        NICKNAMES_STARTING.with(sqlLiteral(workspaceId), textLiteral(prefix.toLowerCase())),
-      ]);
-      return (rows ?? []).map((row) => String(row.nickname));
+      );
     },
     async update(id, patch) {
       await updateById(
