@@ -18,15 +18,13 @@ const UP = [
        FOREACH nickname_offered IN ARRAY offered || ('m-' || replace(member_id::text, '-', '')) LOOP
          CONTINUE WHEN EXISTS (SELECT 1 FROM members
            WHERE workspace_id = workspace AND lower(nickname) = lower(nickname_offered));
-         BEGIN
-           INSERT INTO members (id, workspace_id, nickname, role, slack_user_id, discord_user_id,
-                                access_via, access_via_name)
-             VALUES (member_id, workspace, nickname_offered, member_role, slack_user, discord_user,
-                     via, via_name);
-           RETURN;
-         EXCEPTION WHEN unique_violation THEN
-           IF EXISTS (SELECT 1 FROM members WHERE id = member_id) THEN RETURN; END IF;
-         END;
+         -- No exception block (a subtransaction each): a conflict inserts nothing, and says so.
+         INSERT INTO members (id, workspace_id, nickname, role, slack_user_id, discord_user_id,
+                              access_via, access_via_name)
+           VALUES (member_id, workspace, nickname_offered, member_role, slack_user, discord_user,
+                   via, via_name)
+           ON CONFLICT DO NOTHING;
+         IF FOUND OR EXISTS (SELECT 1 FROM members WHERE id = member_id) THEN RETURN; END IF;
        END LOOP;
        RAISE EXCEPTION USING ERRCODE = 'unique_violation',
          CONSTRAINT = CASE WHEN slack_user IS NULL THEN 'uq_members_discord_user' ELSE 'uq_members_slack_user' END,
