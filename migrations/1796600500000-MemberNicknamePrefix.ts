@@ -1,17 +1,22 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * M10, P24: members found by the start of their nickname, case ignored: routing reads only the
- * members a message's mentions may reach (a nickname starting with a typed token), and a person
- * admitted by a group is given the first free nickname among those starting with their name.
- * `text_pattern_ops` orders byte by byte whatever the database's collation, so a prefix is one
- * range of the index (`~>=~`, `~<~`).
+ * M10: members found by the start of their nickname, case ignored: routing reads only the
+ * members a message's mentions may reach (a nickname starting with a typed token).
+ * The unique nickname index is made with `text_pattern_ops`, which orders byte by byte whatever
+ * the database's collation, so a prefix is one range of it (`~>=~`, `~<~`); equality, for which
+ * it was made, reads it as before.
  */
 const UP = [
-  'CREATE INDEX ix_members_nickname_prefix ON members (workspace_id, lower(nickname) text_pattern_ops)',
+  // The same uniqueness (M10: case ignored), now also ordered byte by byte: one index, not two.
+  'DROP INDEX uq_members_nickname',
+  'CREATE UNIQUE INDEX uq_members_nickname ON members (workspace_id, lower(nickname) text_pattern_ops)',
 ];
 
-const DOWN = ['DROP INDEX ix_members_nickname_prefix'];
+const DOWN = [
+  'DROP INDEX uq_members_nickname',
+  'CREATE UNIQUE INDEX uq_members_nickname ON members (workspace_id, lower(nickname))',
+];
 
 export class MemberNicknamePrefix1796600500000 implements MigrationInterface {
   readonly name = 'MemberNicknamePrefix1796600500000';

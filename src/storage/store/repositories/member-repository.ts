@@ -11,7 +11,7 @@ import { updateById } from '../update-by-id';
 
 /**
  * M10: `nickname` starts with `prefix` (folded, lower case), case ignored: one range of the
- * `ix_members_nickname_prefix` index (`text_pattern_ops`: byte order, whatever the collation;
+ * `uq_members_nickname` index (`text_pattern_ops`: byte order, whatever the collation;
  * U+10FFFF sorts after every character a nickname holds).
  */
 export const nicknameStarts = (nickname: string, prefix: string): string =>
