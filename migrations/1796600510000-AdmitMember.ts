@@ -16,9 +16,8 @@ const UP = [
        nickname_offered text;
      BEGIN
        FOREACH nickname_offered IN ARRAY offered || ('m-' || replace(member_id::text, '-', '')) LOOP
-         CONTINUE WHEN EXISTS (SELECT 1 FROM members
-           WHERE workspace_id = workspace AND lower(nickname) = lower(nickname_offered));
-         -- No exception block (a subtransaction each): a conflict inserts nothing, and says so.
+         -- No exception block (a subtransaction each): a conflict (the nickname taken, or this
+         -- person's record there) inserts nothing, and says so.
          INSERT INTO members (id, workspace_id, nickname, role, slack_user_id, discord_user_id,
                               access_via, access_via_name)
            VALUES (member_id, workspace, nickname_offered, member_role, slack_user, discord_user,
