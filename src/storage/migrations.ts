@@ -30,6 +30,8 @@ import { GitHubFrontEnd1796500500000 } from '../../migrations/1796500500000-GitH
 import { RoutineProposals1796600000000 } from '../../migrations/1796600000000-RoutineProposals';
 import { RoutineGitHubTriggers1796600100000 } from '../../migrations/1796600100000-RoutineGitHubTriggers';
 import { ConversationPullRequests1796600300000 } from '../../migrations/1796600300000-ConversationPullRequests';
+import { MemberNicknamePrefix1796600500000 } from '../../migrations/1796600500000-MemberNicknamePrefix';
+import { AdmitMember1796600510000 } from '../../migrations/1796600510000-AdmitMember';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -68,4 +70,6 @@ export const MIGRATIONS = [
   RoutineProposals1796600000000,
   RoutineGitHubTriggers1796600100000,
   ConversationPullRequests1796600300000,
+  MemberNicknamePrefix1796600500000,
+  AdmitMember1796600510000,
 ];

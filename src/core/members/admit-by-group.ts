@@ -5,7 +5,7 @@ import type { MemberRecord } from '../model/records';
 import type { PlatformGroups } from '../ports/platform-groups';
 import type { StoreTx } from '../ports/store';
 import { accessRole } from './access-role';
-import { admittedNickname } from './admitted-nickname';
+import { admitMember } from './admitted-member';
 
 /** P24: who is asking, where, as routing or a click knows them. */
 export interface AdmissionRequest {
@@ -17,8 +17,12 @@ export interface AdmissionRequest {
   /** The member the platform account is linked to, explicit or admitted before; null if none. */
   sender: MemberRecord | null;
   access: readonly AccessGrant[];
-  /** The workspace's members (a new nickname must differ from theirs, M10). */
-  members: () => Promise<readonly MemberRecord[]>;
+  /**
+   * When the event happened. Given (routing), a record made now is returned as it will be
+   * stored if its first nickname is free, with `readBack` for the stored one (T3: no round
+   * trip); absent (a click), it is read back at once.
+   */
+  at?: Date;
 }
 
 /**
@@ -27,7 +31,7 @@ export interface AdmissionRequest {
  * them (`lost`: they were admitted before), saying which groups admit them.
  */
 export type Admission =
-  | { ok: true; member: MemberRecord | null }
+  | { ok: true; member: MemberRecord | null; readBack?: () => Promise<MemberRecord> }
   | { ok: false; reason: string; lost: boolean };
 
 /**
@@ -65,19 +69,20 @@ export async function admitByGroup(
   }
   const via = accessGroupKey(result.via.group);
   const viaName = held?.names.get(via) ?? null;
-  if (sender === null) {
-    const nickname = admittedNickname(held?.displayName ?? null, request, await request.members());
-    const member = await tx.members.insert(request.workspaceId, {
-      nickname,
-      role: result.role,
-      slackUserId: request.platform === 'slack' ? request.senderId : null,
-      discordUserId: request.platform === 'discord' ? request.senderId : null,
-      accessVia: via,
-      accessViaName: viaName,
-    });
-    return { ok: true, member };
-  }
-  return { ok: true, member: await keptCurrent(tx, sender, result.role, via, viaName) };
+  if (sender !== null) return { ok: true, member: await keptCurrent(tx, sender, result.role, via, viaName) };
+  const made = await admitMember(tx, {
+    workspaceId: request.workspaceId,
+    platform: result.via.group.platform,
+    senderId: request.senderId,
+    displayName: held?.displayName ?? null,
+    fields: { role: result.role, accessVia: via, accessViaName: viaName },
+  });
+  if (request.at !== undefined)
+    return { ok: true, member: { ...made.provisional, createdAt: request.at }, readBack: made.readBack };
+  const stored = await made.readBack();
+  // An explicit entry linked meanwhile (another member for this account) wins, as always.
+  if (!stored.accessVia) return { ok: true, member: stored };
+  return { ok: true, member: await keptCurrent(tx, stored, result.role, via, viaName) };
 }
 
 /** P24: an admitted member's record follows their groups (the role and group shown in `members list`). */

@@ -1,16 +1,13 @@
-import type { MemberRecord } from '../model/records';
-
 const MAX_LENGTH = 39;
 
 /**
- * P24, M10: the nickname of a person admitted by a group: their platform name made a slug
- * (lower case; letters, digits, `_` and `-`), `<platform>-<user id>` when nothing of it is
- * left, and a number added until no member has it (nicknames differ ignoring case).
+ * P24, M10: the nickname a person admitted by a group would like: their platform name made a
+ * slug (lower case; letters, digits, `_` and `-`), `<platform>-<user id>` when nothing of it is
+ * left.
  */
-export function admittedNickname(
+export function admittedNicknameBase(
   displayName: string | null,
   who: { platform: string; senderId: string },
-  members: readonly Pick<MemberRecord, 'nickname'>[],
 ): string {
   const slug = (displayName ?? '')
     .normalize('NFKD')
@@ -21,12 +18,16 @@ export function admittedNickname(
     .replace(/^[-_]+|[-_]+$/g, '')
     .slice(0, MAX_LENGTH)
     .replace(/[-_]+$/, '');
-  const base = slug === '' ? `${who.platform}-${who.senderId}`.toLowerCase().slice(0, MAX_LENGTH) : slug;
-  const taken = new Set(members.map((member) => member.nickname.toLowerCase()));
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) {
-    const suffix = `-${n}`;
-    const candidate = `${base.slice(0, MAX_LENGTH - suffix.length)}${suffix}`;
-    if (!taken.has(candidate)) return candidate;
-  }
+  return slug === '' ? `${who.platform}-${who.senderId}`.toLowerCase().slice(0, MAX_LENGTH) : slug;
+}
+
+/**
+ * P24, M10: the first `count` nicknames to offer, in order: `base`, then with a number added
+ * (`base-2`, `base-3`…), the base cut to make room for the number.
+ */
+export function nicknameCandidates(base: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const suffix = i === 0 ? '' : `-${i + 1}`;
+    return `${base.slice(0, MAX_LENGTH - suffix.length)}${suffix}`;
+  });
 }

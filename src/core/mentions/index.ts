@@ -13,4 +13,5 @@ export {
   type PersonMentionCandidates,
   type PersonMessageMentions,
   parsePersonMessage,
+  personMentionPrefixes,
 } from './person-mentions';

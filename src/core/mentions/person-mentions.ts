@@ -70,11 +70,26 @@ interface Resolution {
   members: MemberCandidate[];
 }
 
-export function parsePersonMessage(text: string, candidates: PersonMentionCandidates): PersonMessageMentions {
+/** The `@tokens` of a person's message, with the text its code masked (`personMentionPrefixes` reads the same). */
+function personSpans(text: string): { masked: string; spans: MentionSpan[] } {
   // Code is not text for people either (M16 applied to both): pasted `@Override` or
   // `@pytest.fixture` must not prefix-match an agent.
   const masked = maskCode(text, { chatFences: true });
-  const spans = scanMentionTokens(text, masked, { grammar: 'person', chained: true });
+  return { masked, spans: scanMentionTokens(text, masked, { grammar: 'person', chained: true }) };
+}
+
+/**
+ * M10: a member a person's message can reach has a nickname starting with one of these (each
+ * token folded as `matchCandidates` folds it, distinct): routing reads just those members, and
+ * `parsePersonMessage` over them resolves exactly as over all of the workspace's members.
+ */
+export function personMentionPrefixes(text: string): string[] {
+  const folded = personSpans(text).spans.map((span) => foldName(span.token));
+  return [...new Set(folded.filter((prefix) => prefix !== ''))];
+}
+
+export function parsePersonMessage(text: string, candidates: PersonMentionCandidates): PersonMessageMentions {
+  const { masked, spans } = personSpans(text);
   const resolutions = spans.map((span) => resolve(span, candidates));
 
   const agentHits: { agent: AgentCandidate; span: MentionSpan }[] = [];

@@ -20,6 +20,11 @@ export interface RoutingKey {
   thread: string;
   /** The sender: the terminal's nickname, a Slack or Discord user id. */
   senderId: string;
+  /**
+   * M10: the message's mention tokens, folded (`personMentionPrefixes`): only members whose
+   * nickname starts with one of them (case ignored) are read; none when it mentions nobody.
+   */
+  mentioned: readonly string[];
 }
 
 /**
@@ -27,8 +32,8 @@ export interface RoutingKey {
  * returned it (P1, P8, M1–M12): the workspace (by slug, or by the team's or guild's binding), the
  * channel's binding (whichever workspace holds it), the bound space when it is this workspace's,
  * the sender as a member (M10: a nickname ignores case; P8: a platform account through its
- * linked member), the workspace's agents and members, the thread's conversation, and the bound
- * space's participants. Null or empty where there is none.
+ * linked member), the workspace's agents, the members its mentions may reach, the thread's
+ * conversation, and the bound space's participants. Null or empty where there is none.
  */
 export interface RoutingReads {
   workspace: WorkspaceRecord | null;
@@ -37,6 +42,7 @@ export interface RoutingReads {
   sender: MemberRecord | null;
   /** Oldest first (M5's order). */
   agents: AgentRecord[];
+  /** M10: the members whose nickname starts with one of the key's `mentioned` (oldest first, M5). */
   members: MemberRecord[];
   conversation: ConversationRecord | null;
   /** The bound space's participants, in their order. */

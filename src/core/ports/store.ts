@@ -162,6 +162,21 @@ export interface MemberRepository {
       'nickname' | 'role' | 'slackUserId' | 'discordUserId' | 'githubLogin' | 'accessVia' | 'accessViaName'
     >,
   ): Promise<MemberRecord>;
+  /**
+   * P24, M10: an admitted person's member record with id `fields.id`, made with the
+   * transaction's next message (T3: owed, no round trip of its own) under the first of
+   * `nicknames` no member has, case ignored (one made of the id when all are taken); a record
+   * another transaction made meanwhile under the same id stands. Read the record back for the
+   * nickname it got.
+   */
+  admitOwed(
+    workspaceId: string,
+    fields: Pick<
+      MemberRecord,
+      'id' | 'role' | 'slackUserId' | 'discordUserId' | 'accessVia' | 'accessViaName'
+    >,
+    nicknames: readonly string[],
+  ): Promise<void>;
   update(
     id: string,
     patch: Partial<

@@ -30,7 +30,8 @@ export const MemberEntity = new EntitySchema<MemberRow>({
     { name: 'uq_members_discord_user', columns: ['workspaceId', 'discordUserId'] },
   ],
   indices: [
-    // M10: (workspace_id, lower(nickname)); an expression index TypeORM cannot describe.
+    // M10: (workspace_id, lower(nickname) text_pattern_ops): unique ignoring case, and ordered byte
+    // by byte for members by a nickname's start; an expression index TypeORM cannot describe.
     { name: 'uq_members_nickname', columns: ['workspaceId'], unique: true, synchronize: false },
     // P20: (workspace_id, lower(github_login)), as the nickname's.
     { name: 'uq_members_github_login', columns: ['workspaceId'], unique: true, synchronize: false },

@@ -32,6 +32,10 @@ export const textLiteral = (value: string): string => {
   return escapeLiteral(value);
 };
 
+/** A `text[]` of texts from outside, each quoted as `textLiteral` quotes it. */
+export const textArrayLiteral = (values: readonly string[]): string =>
+  `ARRAY[${values.map(textLiteral).join(', ')}]::text[]`;
+
 /**
  * T3: runs statements in one round trip on the transaction's own connection
  * — one simple-query message, one reply, with what the transaction still owes in front

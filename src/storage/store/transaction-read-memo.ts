@@ -18,8 +18,12 @@ const DIRECTORY_TABLES = new Set([
 /** Every table a statement may write, however nested (a CTE's `UPDATE`, a quoted name). */
 const WRITTEN = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:"?\w+"?\.)?"?(\w+)"?/gi;
 
+/** Functions that write the directory (`summon_admit_member`: P24's member records). */
+const WRITING_FUNCTION = /\bsummon_admit_member\s*\(/i;
+
 /** Whether `sql` may write one of the directory's tables (conservative: any mention of a write). */
 export const writesDirectory = (sql: string): boolean => {
+  if (WRITING_FUNCTION.test(sql)) return true;
   for (const match of sql.matchAll(WRITTEN)) {
     if (DIRECTORY_TABLES.has((match[1] ?? '').toLowerCase())) return true;
   }

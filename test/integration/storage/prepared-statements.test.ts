@@ -33,6 +33,7 @@ describe.each(DATABASE_KINDS)('prepared statements on %s', (kind) => {
     channelId: 'C-none',
     thread: 'C-none:1.0',
     senderId: 'U-acme',
+    mentioned: ['acme'],
   });
 
   it('a connection prepares routing’s statements once and then only runs them, with the same answers', async () => {

@@ -54,7 +54,13 @@ describe.each(DATABASE_KINDS)('routing’s reads in one round trip on %s', (kind
         space,
         sender,
         agents: workspace === null ? [] : await tx.agents.list(workspace.id),
-        members: workspace === null ? [] : await tx.members.list(workspace.id),
+        // M10: only the members whose nickname starts with a mentioned token (case ignored).
+        members:
+          workspace === null
+            ? []
+            : (await tx.members.list(workspace.id)).filter((m) =>
+                key.mentioned.some((prefix) => m.nickname.toLowerCase().startsWith(prefix)),
+              ),
         conversation: await tx.conversations.findByThread(key.platform, key.thread),
         participants: binding === null ? [] : await tx.spaces.listParticipants(binding.spaceId),
         // P24: the workspace's access list, read with the rest.
@@ -68,6 +74,7 @@ describe.each(DATABASE_KINDS)('routing’s reads in one round trip on %s', (kind
     channelId: seeded.channelId,
     thread: seeded.threadId,
     senderId: `U-${seeded === acme ? 'acme' : 'globex'}`,
+    mentioned: ['acme'],
     ...overrides,
   });
 
@@ -81,6 +88,36 @@ describe.each(DATABASE_KINDS)('routing’s reads in one round trip on %s', (kind
     expect(together.participants).toHaveLength(2);
   });
 
+  it('M10: only the members a mention may reach are read: by the start of the nickname, case ignored, oldest first; none when nobody is mentioned', async () => {
+    const undone = new Error('rolled back by the test');
+    await expect(
+      system(async (tx) => {
+        for (const nickname of ['Sam', 'samurai', 'sa_m', 'bob', 'sam.x'])
+          await tx.members.insert(acme.workspaceId, {
+            nickname,
+            role: 'member',
+            slackUserId: null,
+            discordUserId: null,
+          });
+        const nicknames = async (mentioned: string[]) =>
+          (await tx.routingReads.read(slackKey(acme, { mentioned }))).members.map((m) => m.nickname);
+        expect(await nicknames(['sam'])).toEqual(['Sam', 'samurai', 'sam.x']);
+        // `_` and `%` are the nickname's own characters, not patterns.
+        expect(await nicknames(['sa_'])).toEqual(['sa_m']);
+        expect(await nicknames(['s%'])).toEqual([]);
+        expect(await nicknames(['b', 'acme-dana', 'bo'])).toEqual(['acme-dana', 'bob']);
+        expect(await nicknames([])).toEqual([]);
+        for (const mentioned of [['sam'], ['zzz'], ['s', 'b'], ['a']]) {
+          const key = slackKey(acme, { mentioned });
+          expect(await tx.routingReads.read(key)).toEqual(await oneByOne(tx, key));
+        }
+        // Another workspace's members are never reached.
+        expect(await nicknames(['globex'])).toEqual([]);
+        throw undone;
+      }),
+    ).rejects.toBe(undone);
+  });
+
   it('M10: the terminal’s sender by nickname, whatever its case, in the workspace named by slug', async () => {
     const key: RoutingKey = {
       platform: 'terminal',
@@ -88,6 +125,7 @@ describe.each(DATABASE_KINDS)('routing’s reads in one round trip on %s', (kind
       channelId: 'local',
       thread: 'terminal:1',
       senderId: 'ACME-Dana',
+      mentioned: ['acme-d'],
     };
     const together = await system((tx) => tx.routingReads.read(key));
     expect(together).toEqual(await system((tx) => oneByOne(tx, key)));
@@ -112,6 +150,7 @@ describe.each(DATABASE_KINDS)('routing’s reads in one round trip on %s', (kind
       channelId: hostile,
       thread: hostile,
       senderId: hostile,
+      mentioned: [hostile],
     };
     const together = await system((tx) => tx.routingReads.read(key));
     expect(together).toEqual(await system((tx) => oneByOne(tx, key)));
@@ -203,7 +242,8 @@ describe.each(DATABASE_KINDS)('routing’s reads in one round trip on %s', (kind
       expect(second).toEqual(first);
       expect(other).toEqual({ ...first, conversation: null });
       const reads = messages.filter((m) => m.includes('EXECUTE '));
-      // Eight statements and P24's access list, then the conversation alone.
+      // The directory's seven statements (P24's access list one), the conversation and the
+      // members the mentions reach; then the conversation alone.
       expect(reads.map(executes)).toEqual([9, 1, 1]);
     });
 

@@ -62,6 +62,7 @@ describe('T3: warming the store’s connections on PostgreSQL', () => {
             channelId: 'C-none',
             thread: 'C-none:1.0',
             senderId: 'U-acme',
+            mentioned: ['acme'],
           }),
         ),
       ),

@@ -1,30 +1,41 @@
 import { whoIsAdmitted } from '../../../src/core/members/admit-by-group';
-import { admittedNickname } from '../../../src/core/members/admitted-nickname';
+import { admittedMemberId } from '../../../src/core/members/admitted-member';
+import { admittedNicknameBase, nicknameCandidates } from '../../../src/core/members/admitted-nickname';
 import { SLUG_PATTERN } from '../../../src/core/model/slug';
 
 const who = { platform: 'discord', senderId: '123456789012345678' };
 
 describe('P24, M10: the nickname of a person admitted by a group', () => {
   it('is their platform name made a slug', () => {
-    expect(admittedNickname('Bea Maintainer', who, [])).toBe('bea-maintainer');
-    expect(admittedNickname('  Zoë_Ålund!! ', who, [])).toBe('zoe_alund');
+    expect(admittedNicknameBase('Bea Maintainer', who)).toBe('bea-maintainer');
+    expect(admittedNicknameBase('  Zoë_Ålund!! ', who)).toBe('zoe_alund');
   });
 
-  it('is made unique ignoring case, with a number added', () => {
-    const members = [{ nickname: 'Bea' }, { nickname: 'bea-2' }];
-    expect(admittedNickname('bea', who, members)).toBe('bea-3');
+  it('is offered first as it is, then with a number added', () => {
+    expect(nicknameCandidates('bea', 3)).toEqual(['bea', 'bea-2', 'bea-3']);
+  });
+
+  it('the admitted member’s id is a uuid, the same for the same account, another for another', () => {
+    const id = admittedMemberId('w1', 'discord', '1');
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(admittedMemberId('w1', 'discord', '1')).toBe(id);
+    const others = [admittedMemberId('w2', 'discord', '1'), admittedMemberId('w1', 'slack', '1')];
+    expect(new Set([id, ...others]).size).toBe(3);
   });
 
   it('falls back to the platform and user id when nothing of the name is left', () => {
-    expect(admittedNickname('✨✨', who, [])).toBe('discord-123456789012345678');
-    expect(admittedNickname(null, { platform: 'slack', senderId: 'U0ABC' }, [])).toBe('slack-u0abc');
+    expect(admittedNicknameBase('✨✨', who)).toBe('discord-123456789012345678');
+    expect(admittedNicknameBase(null, { platform: 'slack', senderId: 'U0ABC' })).toBe('slack-u0abc');
   });
 
   it('is always a slug the workspace file accepts, however long the name', () => {
     for (const name of ['A'.repeat(80), '-x-', '__a__', `${'é'.repeat(50)}z`]) {
-      const nickname = admittedNickname(name, who, [{ nickname: 'a' }]);
-      expect(nickname).toMatch(SLUG_PATTERN);
-      expect(nickname.length).toBeLessThanOrEqual(39);
+      const offered = nicknameCandidates(admittedNicknameBase(name, who), 16);
+      for (const nickname of offered) {
+        expect(nickname).toMatch(SLUG_PATTERN);
+        expect(nickname.length).toBeLessThanOrEqual(39);
+      }
+      expect(new Set(offered).size).toBe(offered.length);
     }
   });
 });

@@ -138,7 +138,9 @@ export async function routeMessage(
 
   // N13: a reply that names no agent, in a thread where a question waits, answers it.
   if (!message.topLevel && parsed.agents.length === 0 && !appAlone(message, parsed)) {
-    const answered = await answerInThread(tx, deps, conversationId, message.text, member);
+    // P24: the answer names who gave it: a member record this message made is read back first.
+    const answerer = sender.readBack === undefined ? member : await sender.readBack();
+    const answered = await answerInThread(tx, deps, conversationId, message.text, answerer);
     if (answered !== null) return accepted({ answered });
   }
   const choice = await chooseForMessage(tx, { message, parsed, space, reads, stored });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type PersonMessageMentions, parsePersonMessage } from '../../mentions';
+import { type PersonMessageMentions, parsePersonMessage, personMentionPrefixes } from '../../mentions';
 import type { MessageMentions } from '../../model/conversation-records';
 import type { MemberRecord, SpaceRecord, WorkspaceRecord } from '../../model/records';
 import type { InboundMessage } from '../../ports/chat-platform';
@@ -10,7 +10,7 @@ const TITLE_LENGTH = 80;
 
 /**
  * P6: the event recorded once, and what routing reads: who sent it where, the workspace's
- * agents and members, the thread's conversation and the space's participants. Asked together,
+ * agents and the members the message may mention, the thread's conversation and the space's participants. Asked together,
  * one round trip (T3). Null for a repeated delivery (its reads are not used).
  */
 export async function recordAndRead(tx: StoreTx, message: InboundMessage): Promise<RoutingReads | null> {
@@ -22,12 +22,14 @@ export async function recordAndRead(tx: StoreTx, message: InboundMessage): Promi
       channelId: message.channelId,
       thread: message.thread,
       senderId: message.senderId,
+      // M10: only the members the message's mentions may reach are read, not all of them.
+      mentioned: personMentionPrefixes(message.text),
     }),
   ]);
   return first ? reads : null;
 }
 
-/** M4–M12: the message's mentions, resolved against the workspace's agents and members. */
+/** M4–M12: the message's mentions, resolved against the workspace's agents and the members they may reach. */
 export function mentionsIn(text: string, reads: Pick<RoutingReads, 'agents' | 'members'>) {
   return parsePersonMessage(text, {
     agents: reads.agents.map((a) => ({ id: a.id, name: a.name })),

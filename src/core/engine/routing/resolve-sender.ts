@@ -7,7 +7,14 @@ import type { RoutingReads } from '../../ports/routing-reads';
 import type { StoreTx } from '../../ports/store';
 
 export type SenderResolution =
-  | { ok: true; workspace: WorkspaceRecord; space: SpaceRecord; member: MemberRecord }
+  | {
+      ok: true;
+      workspace: WorkspaceRecord;
+      space: SpaceRecord;
+      member: MemberRecord;
+      /** P24: a member record made by this message: read it back where its nickname matters. */
+      readBack?: () => Promise<MemberRecord>;
+    }
   | { ok: false; reason: string; privately?: boolean };
 
 type Place = { ok: true; workspace: WorkspaceRecord; space: SpaceRecord } | { ok: false; reason: string };
@@ -30,7 +37,7 @@ export function senderFrom(reads: RoutingReads): SenderResolution {
 export async function resolveSender(
   tx: StoreTx,
   platforms: ReadonlyMap<Platform, ChatPlatform>,
-  message: Pick<InboundMessage, 'platform' | 'workspace' | 'senderId'>,
+  message: Pick<InboundMessage, 'platform' | 'workspace' | 'senderId' | 'receivedAt'>,
   reads: RoutingReads,
 ): Promise<SenderResolution> {
   const place = placeFrom(reads);
@@ -42,10 +49,13 @@ export async function resolveSender(
     workspaceId: place.workspace.id,
     sender: reads.sender,
     access: reads.access,
-    members: async () => reads.members,
+    at: message.receivedAt,
   });
   if (!admission.ok) return { ok: false, reason: admission.reason, privately: !admission.lost };
-  return memberFrom(place, admission.member);
+  const resolved = memberFrom(place, admission.member);
+  return resolved.ok && admission.readBack !== undefined
+    ? { ...resolved, readBack: admission.readBack }
+    : resolved;
 }
 
 function placeFrom(reads: RoutingReads): Place {
@@ -104,7 +114,6 @@ export async function resolveActor(
     workspaceId: workspace.id,
     sender: member,
     access: await tx.accessGroups.listForWorkspace(workspace.id),
-    members: () => tx.members.list(workspace.id),
   });
   return admission.ok ? admission.member : null;
 }

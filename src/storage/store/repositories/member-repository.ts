@@ -1,9 +1,29 @@
 import type { EntityManager, FindOptionsWhere } from 'typeorm';
+import { ValidationError } from '../../../core/errors';
 import type { MemberRecord } from '../../../core/model/records';
 import type { MemberRepository } from '../../../core/ports/store';
 import { MemberEntity, type MemberRow } from '../../entities/member.entity';
 import { isUuid } from '../ids';
+import { deferStatement } from '../pending-statements';
+import { PreparedStatement } from '../prepared-statement';
+import { sqlLiteral, textArrayLiteral, textLiteral } from '../statements-together';
 import { updateById } from '../update-by-id';
+
+/**
+ * M10: `nickname` starts with `prefix` (folded, lower case), case ignored: one range of the
+ * `uq_members_nickname` index (`text_pattern_ops`: byte order, whatever the collation;
+ * U+10FFFF sorts after every character a nickname holds).
+ */
+export const nicknameStarts = (nickname: string, prefix: string): string =>
+  `lower(${nickname}) ~>=~ ${prefix} AND lower(${nickname}) ~<~ (${prefix} || chr(1114111))`;
+
+/** P24: `summon_admit_member` (its migration says how), owed with the transaction's next message. */
+const ADMIT_MEMBER = new PreparedStatement(
+  ['uuid', 'uuid', 'text', 'text', 'text', 'text', 'text', 'text[]'],
+  'SELECT summon_admit_member($1, $2, $3, $4, $5, $6, $7, $8)',
+);
+
+const nullableText = (value: string | null): string => (value === null ? 'NULL' : textLiteral(value));
 
 export const toMemberRecord = (row: MemberRow): MemberRecord => ({
   id: row.id,
@@ -73,6 +93,25 @@ export const memberRepository = (manager: EntityManager): MemberRepository => {
         githubLogin: fields.githubLogin ?? null,
       });
       return toMemberRecord(await rows.save(row));
+    },
+    async admitOwed(workspaceId, fields, nicknames) {
+      if (!isUuid(workspaceId) || !isUuid(fields.id))
+        throw new ValidationError(
+          `Not a member or workspace id: ${JSON.stringify([fields.id, workspaceId])}.`,
+        );
+      await deferStatement(
+        manager,
+        ADMIT_MEMBER.with(
+          sqlLiteral(fields.id),
+          sqlLiteral(workspaceId),
+          textLiteral(fields.role),
+          nullableText(fields.slackUserId),
+          nullableText(fields.discordUserId),
+          nullableText(fields.accessVia ?? null),
+          nullableText(fields.accessViaName ?? null),
+          textArrayLiteral(nicknames),
+        ),
+      );
     },
     async update(id, patch) {
       await updateById(

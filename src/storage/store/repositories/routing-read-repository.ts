@@ -6,13 +6,19 @@ import { MemberEntity } from '../../entities/member.entity';
 import { ChannelBindingEntity, SpaceEntity, SpaceParticipantEntity } from '../../entities/space.entity';
 import { WorkspaceEntity } from '../../entities/workspace.entity';
 import { type PreparedCall, PreparedStatement } from '../prepared-statement';
-import { hydrateAll, hydrateFirst, queryTogether, textLiteral } from '../statements-together';
+import {
+  hydrateAll,
+  hydrateFirst,
+  queryTogether,
+  textArrayLiteral,
+  textLiteral,
+} from '../statements-together';
 import { remembered } from '../transaction-read-memo';
 import { type GrantRow, toAccessGrant } from './access-group-repository';
 import { toAgentRecord } from './agent-repository';
 import { toChannelBindingRecord } from './channel-binding-repository';
 import { toConversationRecord } from './conversation-repository';
-import { toMemberRecord } from './member-repository';
+import { nicknameStarts, toMemberRecord } from './member-repository';
 import { toParticipantRef, toSpaceRecord } from './space-repository';
 import { toWorkspaceRecord } from './workspace-repository';
 
@@ -44,7 +50,6 @@ const routingStatements = (workspaceBy: 'slug' | 'team', platform: RoutingKey['p
     `SELECT * FROM spaces WHERE id = ${boundSpace} AND workspace_id = ${workspace}`,
     `SELECT * FROM members WHERE workspace_id = ${workspace} AND ${senderMatch}`,
     `SELECT * FROM agents WHERE workspace_id = ${workspace} ORDER BY created_at, seq`,
-    `SELECT * FROM members WHERE workspace_id = ${workspace} ORDER BY created_at, seq`,
     platform === 'github'
       ? GITHUB_CONVERSATION(workspace)
       : 'SELECT * FROM conversations WHERE platform = $1 AND platform_thread_ref = $3',
@@ -65,6 +70,36 @@ const GITHUB_CONVERSATION = (workspace: string) =>
      WHERE workspace_id = ${workspace}
        AND ($3 = 'github:' || repo || ':' || number OR starts_with($3, 'github:' || repo || ':' || number || ':')))
    ORDER BY platform = $1 LIMIT 1`;
+
+/**
+ * M10: the workspace's members a message's mentions may reach, oldest first (M5): a nickname
+ * starting with one of the folded tokens ($3), each token one range of the prefix index.
+ */
+const mentionableStatement = (workspaceBy: 'slug' | 'team') =>
+  new PreparedStatement(
+    ['text', 'text', 'text[]'],
+    // The ids found first (an index range per token), then their rows by primary key: a
+    // generic plan of `id IN (…)` would read the whole table to join them.
+    `SELECT * FROM members WHERE id = ANY (ARRAY(
+       SELECT member.id FROM unnest($3::text[]) AS token(prefix)
+       JOIN members member ON member.workspace_id = ${
+         workspaceBy === 'slug'
+           ? '(SELECT id FROM workspaces WHERE slug = $1)'
+           : '(SELECT workspace_id FROM platform_bindings WHERE platform = $1 AND external_id = $2)'
+       } AND ${nicknameStarts('member.nickname', 'token.prefix')}
+     )) ORDER BY created_at, seq`,
+  );
+
+const MENTIONABLE = { slug: mentionableStatement('slug'), team: mentionableStatement('team') };
+
+const mentionableCall = (key: RoutingKey): PreparedCall =>
+  'slug' in key.workspace
+    ? MENTIONABLE.slug.with(textLiteral(key.workspace.slug), textLiteral(''), textArrayLiteral(key.mentioned))
+    : MENTIONABLE.team.with(
+        textLiteral(key.workspace.platform),
+        textLiteral(key.workspace.externalId),
+        textArrayLiteral(key.mentioned),
+      );
 
 const ROUTING_STATEMENTS = new Map(
   (['slug', 'team'] as const).flatMap((workspaceBy) =>
@@ -113,19 +148,21 @@ const CHANNEL_BOUND_IN_TEAM = new PreparedStatement(
 /** Every statement routing's reads prepare (`warm-connections.ts` prepares them at start). */
 export const ROUTING_READ_PREPARED: readonly PreparedStatement[] = [
   ...[...ROUTING_STATEMENTS.values()].flat(),
+  MENTIONABLE.slug,
+  MENTIONABLE.team,
   MEMBERS_OF_TEAM,
   CHANNEL_BOUND,
   CHANNEL_BOUND_IN_TEAM,
 ];
 
 /** The statement of routing's set that reads the thread's conversation (not remembered: routing makes it). */
-const CONVERSATION = 6;
+const CONVERSATION = 5;
 
 /** A routing key's remembered part: everything but the thread, which only the conversation read uses. */
 const directoryKey = (key: RoutingKey): string =>
   JSON.stringify(['routing', key.platform, key.channelId, key.senderId, key.workspace]);
 
-type Directory = Omit<RoutingReads, 'conversation'>;
+type Directory = Omit<RoutingReads, 'conversation' | 'members'>;
 
 export const routingReadRepository = (manager: EntityManager): RoutingReadRepository => ({
   // T4: the decoder's and routing's reads of the directory are remembered for the transaction
@@ -159,7 +196,7 @@ export const routingReadRepository = (manager: EntityManager): RoutingReadReposi
     const conversationCall = calls[CONVERSATION];
     if (conversationCall === undefined) throw new Error('No conversation statement in routing’s set.');
     // Asked in the same tick: one message when the directory is not remembered yet.
-    const [directory, [conversations]] = await Promise.all([
+    const [directory, [conversations], members] = await Promise.all([
       remembered(manager.queryRunner, directoryKey(key), () =>
         readDirectory(
           manager,
@@ -167,12 +204,23 @@ export const routingReadRepository = (manager: EntityManager): RoutingReadReposi
         ),
       ),
       queryTogether(manager, [conversationCall]),
+      // M10: a message that mentions nobody reads no member.
+      key.mentioned.length === 0
+        ? []
+        : remembered(
+            manager.queryRunner,
+            JSON.stringify(['mentionable', key.workspace, key.mentioned]),
+            async () => {
+              const [rows] = await queryTogether(manager, [mentionableCall(key)]);
+              return hydrateAll(manager, MemberEntity, rows).map(toMemberRecord);
+            },
+          ),
     ]);
     const conversation = hydrateFirst(manager, ConversationEntity, conversations);
     return {
       ...directory,
       agents: [...directory.agents],
-      members: [...directory.members],
+      members: [...members],
       participants: [...directory.participants],
       access: [...directory.access],
       conversation: conversation && toConversationRecord(conversation),
@@ -181,7 +229,7 @@ export const routingReadRepository = (manager: EntityManager): RoutingReadReposi
 });
 
 async function readDirectory(manager: EntityManager, calls: readonly PreparedCall[]): Promise<Directory> {
-  const [workspaces, bindings, spaces, senders, agents, members, participants, access] = await queryTogether(
+  const [workspaces, bindings, spaces, senders, agents, participants, access] = await queryTogether(
     manager,
     calls,
   );
@@ -195,7 +243,6 @@ async function readDirectory(manager: EntityManager, calls: readonly PreparedCal
     space: space && toSpaceRecord(space),
     sender: sender && toMemberRecord(sender),
     agents: hydrateAll(manager, AgentEntity, agents).map(toAgentRecord),
-    members: hydrateAll(manager, MemberEntity, members).map(toMemberRecord),
     participants: hydrateAll(manager, SpaceParticipantEntity, participants).map(toParticipantRef),
     access: ((access ?? []) as unknown as GrantRow[]).map(toAccessGrant),
   };

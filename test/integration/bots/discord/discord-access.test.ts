@@ -47,10 +47,13 @@ describe('P24: Discord access by server role', () => {
   const memberOf = (userId: string) =>
     h.inAcme(async (tx, id) => (await tx.members.list(id)).find((m) => m.discordUserId === userId) ?? null);
 
+  /** The paths a test expects Discord to refuse (a member not in the server: 10007). */
+  let refusedOnPurpose: string[] = [];
   afterEach(async () => {
     release();
     await h.close();
-    expect(h.standIn.refusals).toEqual([]);
+    expect(h.standIn.refusals.map((c) => c.path)).toEqual(refusedOnPurpose);
+    refusedOnPurpose = [];
   });
 
   it('P24, M10: a person with a mapped role and no entry starts work and becomes a member “via role”; export leaves them out; the members intent was asked for', async () => {
@@ -169,6 +172,46 @@ describe('P24: Discord access by server role', () => {
     const sentence = await h.waitInThread(next.id, (m) => visibleText(m).includes('not a member'));
     expect(visibleText(sentence)).toContain('@contributors');
     expect(await h.runs()).toHaveLength(1);
+  });
+
+  it('P24, P11: someone the new session’s member cache lacks (a large guild, a back-filled message): their roles are fetched with GET /guilds/{id}/members/{user}, once; someone not in the server is refused', async () => {
+    await open();
+    // The channel's last message processed: the back-fill reads what follows it.
+    const first = h.standIn.say(h.people.dana, h.channel, '@engineer first');
+    await h.waitInThread(first, (m) => m.content === 'on it');
+    await h.settled(1);
+    h.standIn.members.large = true;
+    h.standIn.gateway.drop({ resumable: false });
+    // Said while Summon is away: only the back-fill (REST messages carry no member) brings them.
+    const asked = h.standIn.say(ada, h.channel, '@engineer fix the login bug');
+    const left = { id: h.standIn.newId(), username: 'left' };
+    const stray = h.standIn.say(left, h.channel, '@engineer delete the logs');
+    const ready = h.standIn.gateway.nextReady();
+    h.standIn.gateway.restore();
+    await ready;
+    await h.waitInThread(asked, (m) => m.content === 'on it');
+    await h.settled(2);
+    const fetched = (user: string) =>
+      h.standIn.calls.filter(
+        (c) => c.method === 'GET' && c.path.endsWith(`/guilds/${h.standIn.guildId}/members/${user}`),
+      );
+    expect(fetched(ada.id)).toHaveLength(1);
+    expect(await memberOf(ada.id)).toMatchObject({
+      nickname: 'ada',
+      role: 'member',
+      accessVia: `discord:role:${roles.contributors}`,
+    });
+    // Discord answers 10007 (Unknown Member) for someone not in the server: refused, told privately.
+    const told = await waitFor(async () => h.standIn.directMessagesTo(left.id)[0] ?? null);
+    expect(told.content).toContain('@contributors');
+    expect(fetched(left.id)).toHaveLength(1);
+    refusedOnPurpose = fetched(left.id).map((c) => c.path);
+    expect(await memberOf(left.id)).toBeNull();
+    // The fetched member is cached: ada's next message asks Discord nothing more.
+    h.standIn.say(ada, h.channel, '@engineer and the signup bug');
+    await h.settled(3);
+    expect(fetched(ada.id)).toHaveLength(1);
+    expect(h.thread(stray)).toEqual([]);
   });
 
   it('P24, P11: a role removed while the session was gone (no event ever told) refuses after the new session', async () => {

@@ -1,6 +1,6 @@
 import { ACTIONS } from '../../../../src/bots/slack/outbound/slack-cards';
 import { held, waitFor } from '../../../support/engine-harness';
-import { ScriptedRunner } from '../../../support/scripted-runner';
+import { replies, ScriptedRunner } from '../../../support/scripted-runner';
 import { clickPayload } from '../../../support/slack-clicks';
 import { CHANNEL, eventFrom, fixture } from '../../../support/slack-delivery';
 import { openSlackHarness, PEOPLE, type SlackHarness, STRANGER } from '../../../support/slack-harness';
@@ -133,5 +133,51 @@ describe('P24: Slack access by user group', () => {
     expect(await h.runs()).toHaveLength(2);
     expect(h.standIn.calls.filter((c) => c.method === 'usergroups.users.list')).toHaveLength(2);
     expect([first, second]).toHaveLength(2);
+  });
+
+  it('P24, P11: a Socket Mode reconnect drops the cached groups: a removal Slack told nobody of (the gap) refuses the next message, the group read again with usergroups.users.list', async () => {
+    h = await openSlackHarness({
+      runner: new ScriptedRunner({ engineer: replies('on it') }),
+      socketMode: true,
+    });
+    h.standIn.usergroups.add(LEADS, 'leads', [LEE]);
+    h.standIn.usergroups.person(LEE, 'Lee Lead');
+    await h.read((tx) =>
+      tx.accessGroups.replace(h.local.workspace.id, [
+        { group: { platform: 'slack', kind: 'usergroup', id: LEADS }, role: 'member' },
+      ]),
+    );
+    const socket = h.socket;
+    if (socket === null) throw new Error('no socket stand-in');
+    await waitFor(async () => socket.connected);
+    await h.front.idle();
+    const sayOverSocket = async (text: string, eventId: string) => {
+      const ts = h.standIn.addPersonMessage(CHANNEL, null, { user: LEE, text });
+      await socket.send('events_api', {
+        ...eventFrom('message-channel', { ts, text, user: LEE }),
+        event_id: eventId,
+      });
+      return ts;
+    };
+    const groupReads = () => h.standIn.okCalls('usergroups.users.list').length;
+
+    await sayOverSocket('@engineer look at the deploy', 'Ev0RECONN001');
+    await waitFor(async () => ((await h.runs()).length === 1 ? true : null));
+    expect(groupReads()).toBe(1);
+    // Removed while the connection is down: the subteam_members_changed of the gap is never delivered.
+    const opened = h.standIn.okCalls('apps.connections.open').length;
+    socket.sendDisconnect();
+    h.standIn.usergroups.membersChanged(LEADS, { removed: [LEE] });
+    await waitFor(async () => h.standIn.okCalls('apps.connections.open').length > opened && socket.connected);
+    await h.front.idle();
+
+    const refused = await sayOverSocket('@engineer and the rollback', 'Ev0RECONN002');
+    const sentence = await waitFor(
+      async () =>
+        h.standIn.inThread(CHANNEL, refused).find((m) => (m.text ?? '').includes('not a member')) ?? null,
+    );
+    expect(sentence.text).toContain('@leads');
+    expect(groupReads()).toBe(2);
+    expect(await h.runs()).toHaveLength(1);
   });
 });

@@ -20,6 +20,11 @@ interface HeldMember {
 export class GuildMembers {
   /** Server roles made by a test: id → name. */
   readonly roles = new Map<string, string>();
+  /**
+   * A guild over the gateway's `large_threshold`: GUILD_CREATE is marked `large` and lists none
+   * of its members (a client learns them from events, or asks REST).
+   */
+  large = false;
   private readonly held = new Map<string, HeldMember>();
 
   constructor(private readonly s: DiscordStandIn) {}
@@ -88,7 +93,7 @@ export class GuildMembers {
 
   /** GUILD_CREATE's `members`: Discord sends them (small guilds) to a session with the members intent. */
   all(): Record<string, unknown>[] {
-    if (!this.intentGranted()) return [];
+    if (!this.intentGranted() || this.large) return [];
     return [...this.held.keys()].flatMap((id) => {
       const member = this.memberObject(id);
       return member === null ? [] : [member];

@@ -65,6 +65,7 @@ export function guildCreate(s: DiscordStandIn): unknown {
     system_channel_id: channels[0]?.id ?? null,
     joined_at: new Date().toISOString(),
     member_count: 3,
+    large: s.members.large,
     roles: [
       { ...role, id: s.guildId },
       // The bot's managed role: `tags.bot_id` names the bot it belongs to.

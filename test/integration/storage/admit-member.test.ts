@@ -1,0 +1,109 @@
+import { admittedMemberId } from '../../../src/core/members/admitted-member';
+import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
+import { type SeededWorkspace, seedWorkspace } from './workspace-fixture';
+
+/**
+ * P24, M10, T3: an admitted person's member record, made by `summon_admit_member` with the
+ * transaction's next message: the first free nickname offered, one made of the id when all
+ * are taken, one record for two first messages at once.
+ */
+describe.each(DATABASE_KINDS)('P24: an admitted member made with the next message on %s', (kind) => {
+  let db: TestDatabase;
+  let acme: SeededWorkspace;
+
+  beforeAll(async () => {
+    db = await openTestDatabase(kind);
+    acme = await seedWorkspace(db.database.store, 'acme');
+  });
+  afterAll(() => db.dispose());
+
+  const system = <T>(work: (tx: SqlStoreTx) => Promise<T>) => db.database.store.transaction(work);
+  const admit = (tx: SqlStoreTx, discordUserId: string, nicknames: string[]) =>
+    tx.members.admitOwed(
+      acme.workspaceId,
+      {
+        id: admittedMemberId(acme.workspaceId, 'discord', discordUserId),
+        role: 'member',
+        slackUserId: null,
+        discordUserId,
+        accessVia: 'discord:role:1',
+        accessViaName: 'contributors',
+      },
+      nicknames,
+    );
+  const stored = (discordUserId: string) =>
+    system((tx) => tx.members.findByPlatformUser(acme.workspaceId, 'discord', discordUserId));
+
+  it('M10: the first offered nickname no member has, case ignored; with all taken, one made of the id', async () => {
+    await system(async (tx) => {
+      await admit(tx, '101', ['ACME-dana', 'dana-2', 'dana-3']);
+      // Read in the same transaction: the owed call went first, and routing's remembered reads forgot.
+      const member = await tx.members.findByPlatformUser(acme.workspaceId, 'discord', '101');
+      expect(member).toMatchObject({ nickname: 'dana-2', role: 'member', accessVia: 'discord:role:1' });
+    });
+    await system((tx) => admit(tx, '102', ['acme-dana', 'Dana-2']));
+    const id = admittedMemberId(acme.workspaceId, 'discord', '102');
+    expect((await stored('102'))?.nickname).toBe(`m-${id.replaceAll('-', '')}`);
+    expect((await stored('102'))?.id).toBe(id);
+  });
+
+  it('the same person admitted again (their record already there): nothing changes', async () => {
+    await system((tx) => admit(tx, '103', ['lee']));
+    await system((tx) => admit(tx, '103', ['lee-2']));
+    expect((await stored('103'))?.nickname).toBe('lee');
+  });
+
+  it('an account already linked to another member fails the transaction, saying so', async () => {
+    await expect(
+      system((tx) => admit(tx, '104', ['zed']).then(() => tx.members.list(acme.workspaceId))),
+    ).resolves.toBeDefined();
+    await expect(
+      system(async (tx) => {
+        await tx.members.admitOwed(
+          acme.workspaceId,
+          {
+            id: admittedMemberId(acme.workspaceId, 'discord', 'other'),
+            role: 'member',
+            slackUserId: null,
+            discordUserId: '104',
+            accessVia: 'discord:role:1',
+            accessViaName: null,
+          },
+          ['zed-2'],
+        );
+        await tx.members.list(acme.workspaceId);
+      }),
+    ).rejects.toThrow('This Discord user is already linked to another member of the workspace.');
+  });
+
+  if (kind === 'postgres')
+    it('two first messages of one person at once: one record, both transactions commit', async () => {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let firstSent = () => {};
+      const sent = new Promise<void>((resolve) => {
+        firstSent = resolve;
+      });
+      const first = system(async (tx) => {
+        await admit(tx, '105', ['kim']);
+        await tx.members.list(acme.workspaceId);
+        firstSent();
+        await held;
+      });
+      await sent;
+      // The second waits on the first's uncommitted row, then finds it made.
+      const second = system(async (tx) => {
+        await admit(tx, '105', ['kim-other']);
+        return tx.members.findByPlatformUser(acme.workspaceId, 'discord', '105');
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      release();
+      await first;
+      expect((await second)?.nickname).toBe('kim');
+      const all = await system((tx) => tx.members.list(acme.workspaceId));
+      expect(all.filter((m) => m.discordUserId === '105')).toHaveLength(1);
+    });
+});
