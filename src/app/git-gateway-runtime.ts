@@ -89,7 +89,10 @@ export function createPullRequests(
  */
 export function gitEnvironmentForRun(runtime: Runtime, runId: string, gatewayUrl?: string) {
   return runGitEnvironment(runtime.runCredentials, runId, {
-    gatewayUrl: gatewayUrl ?? runtime.config.github.gatewayUrl ?? `http://127.0.0.1:${runtime.config.port}`,
+    gatewayUrl:
+      gatewayUrl ??
+      runtime.config.github.gatewayUrl ??
+      `http://127.0.0.1:${runtime.listening.port ?? runtime.config.port}`,
     upstreamUrl: runtime.config.github.gitUrl,
   });
 }

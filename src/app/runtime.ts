@@ -27,6 +27,11 @@ export interface Runtime {
   engineApprovals: EngineApprovalsSlot;
   /** O5: the cards of the turns this process runs, which the web console shows live. */
   liveCards: LiveCardBoard;
+  /**
+   * G3: the port the HTTP server was bound to, once it listens (`PORT=0` takes any free port):
+   * where runs reach the git gateway on this machine.
+   */
+  listening: { port: number | null };
   /** X1–X4: starts agents' processes (bash, CLI agents), confined unless SUMMON_SANDBOX=off. */
   launcher: ProcessLauncher;
   /** What this process counts, served at `/metrics` (prom-client, one registry per runtime). */
@@ -71,6 +76,7 @@ export async function openRuntime(
     runCredentials: new RunCredentials(database.store, systemClock),
     engineApprovals: new EngineApprovalsSlot(),
     liveCards: new LiveCardBoard(systemClock, logger.child({ component: 'console' })),
+    listening: { port: null },
     launcher: createProcessLauncher(config.sandbox),
     metrics: new PrometheusMetrics(),
     close: () => database.close(),

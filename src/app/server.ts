@@ -124,6 +124,7 @@ export async function startServer(
     });
     await listen(http, config.port);
     const port = (http.address() as AddressInfo).port;
+    runtime.listening.port = port;
     logger.info(
       {
         port,

@@ -1,5 +1,4 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { runLocalChat } from '../../../src/app/local-chat';
@@ -14,16 +13,6 @@ import { seedMigratedDataDir } from '../../support/test-database-templates';
 const REPO = 'acme/widgets';
 const GITHUB_TOKEN = 'ghs_serverRunsGatewayOnlyToken4242';
 const ANTHROPIC_KEY = 'sk-ant-api03-SERVER-RUNS-9d1c';
-
-/** A free loopback port: the gateway URL runs are given is the server's configured port. */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 describe('M9/G3/G5 `summon start` as wired: a turn in a space with repos works through the server’s gateway', () => {
   it('the default engine syncs the checkout, gives bash the run’s git environment, offers open_pull_request, and the push lands', async () => {
@@ -65,10 +54,10 @@ describe('M9/G3/G5 `summon start` as wired: a turn in a space with repos works t
     );
     // The turn through the gateway, not making the database (`cli.test.ts`): it starts migrated.
     await seedMigratedDataDir(path.join(tmp.path, 'data'));
-    const port = await freePort();
+    // PORT 0: any free port; the runs are given the port the server was bound to (G3).
     const server = await startServer(
       {
-        PORT: String(port),
+        PORT: '0',
         SUMMON_DATA_DIR: path.join(tmp.path, 'data'),
         GITHUB_TOKEN,
         GITHUB_GIT_URL: upstream.url,
