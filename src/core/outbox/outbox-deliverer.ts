@@ -254,7 +254,8 @@ export class OutboxDeliverer implements Outbox {
   /** `marked`: the call's row was stored already marked `sending` (`deliverStored`). */
   private async send(item: Delivery, marked?: Held): Promise<string | null> {
     const { sender, logger } = this.options;
-    const log = logger.child({ outboxId: item.id, kind: item.kind });
+    // Named only when there is something to say: a delivery that goes out logs nothing.
+    const log = () => logger.child({ outboxId: item.id, kind: item.kind });
     let held = marked ?? (await this.take(item));
     let attempts = item.attempts;
     let failingSince: number | null = null;
@@ -270,14 +271,14 @@ export class OutboxDeliverer implements Outbox {
         const failingFor = this.now().getTime() - failingSince;
         if (advice.kind === 'never' || failingFor >= this.backoff.giveUpMs) {
           await this.change(held, (o, id) => o.markFailed(id, reason));
-          log.warn({ attempts, failingForMs: failingFor, reason }, 'outgoing call failed');
+          log().warn({ attempts, failingForMs: failingFor, reason }, 'outgoing call failed');
           throw error;
         }
         const wait =
           advice.kind === 'after'
             ? advice.ms
             : Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** (attempts - 1));
-        log.info({ attempts, waitMs: wait, reason }, 'outgoing call will be retried');
+        log().info({ attempts, waitMs: wait, reason }, 'outgoing call will be retried');
         this.options.metrics?.outboxRetry(this.options.platform, advice.kind === 'after');
         const availableAt = new Date(this.now().getTime() + wait);
         await this.change(held, (o, id) => o.markRetry(id, availableAt, reason));
@@ -290,7 +291,7 @@ export class OutboxDeliverer implements Outbox {
       // to send it again: the row stays `sending`, which a restart marks failed rather than
       // post twice.
       await this.markSent(held, ref).catch((error: unknown) =>
-        log.warn({ err: error }, 'delivered, but could not be recorded as sent'),
+        log().warn({ err: error }, 'delivered, but could not be recorded as sent'),
       );
       return ref;
     }
