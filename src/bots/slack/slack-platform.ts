@@ -200,7 +200,7 @@ export class SlackPlatform implements ChatPlatform {
     message: OutboundMessage,
     stored?: StoredPost,
     sign?: DeliverOptions,
-  ) {
+  ): Promise<string> {
     const parts = this.parts(thread);
     // T3: a stored post names its workspace and members: no lookup of the channel's owner.
     const owner = stored ?? (await this.options.channelOwner(parts.channel));
