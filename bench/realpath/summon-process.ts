@@ -61,6 +61,9 @@ export async function startSummon(
     LOG_LEVEL: process.env.SUMMON_BENCH_LOG_LEVEL ?? 'info',
     ...setup.env,
   };
+  // A diagnostic: what the sign of life costs under load, with it moved past every turn's end.
+  if (process.env.SUMMON_BENCH_SIGN_OF_LIFE_MS !== undefined)
+    env.SUMMON_SIGN_OF_LIFE_MS = process.env.SUMMON_BENCH_SIGN_OF_LIFE_MS;
   let databaseName: string | null = null;
   if (setup.database === 'postgres') {
     databaseName = randomBenchDatabaseName();

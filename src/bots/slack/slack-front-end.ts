@@ -102,7 +102,7 @@ export class SlackFrontEnd {
     // P24: the platform's groups port, and P9, T2: a dead run's card read back, beside what SlackPlatform posts.
     this.platform = Object.assign(
       new SlackPlatform({
-        deliver: (target, call, args) => this.deliverer.deliver(target, call, args),
+        deliver: (target, call, args, options) => this.deliverer.deliver(target, call, args, options),
         deliverStored: this.deliverer.deliverStored?.bind(this.deliverer),
         // T3: a busy channel's turns share each lookup of its owner and team under way.
         channelOwner: joinInFlight((channel) => directory.channelOwner(channel)),

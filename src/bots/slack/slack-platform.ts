@@ -11,13 +11,14 @@ import type {
 } from '../../core/ports/chat-platform';
 import type { Logger } from '../../core/ports/logger';
 import { silentLogger } from '../../core/ports/logger';
-import type { Outbox } from '../../core/ports/outbox';
+import type { DeliverOptions, Outbox } from '../../core/ports/outbox';
 import type { TurnSession, TurnSessionOpening } from '../../core/ports/turn-session';
 import { splitMessage } from '../../core/text/split-message';
 import { cardContent, SLACK_LIMITS, type SlackContent } from './outbound/slack-cards';
 import { agentTextToMrkdwn, escapeMrkdwn, type SlackMemberRef } from './outbound/slack-mrkdwn';
 import { asArgs, identity } from './outbound/slack-post-args';
 import type { SlackCall } from './outbound/slack-sender';
+import { SlackThreadLinks } from './outbound/slack-thread-links';
 import { decodeSlackThreadId, encodeSlackThreadId, type SlackThreadParts } from './slack-thread-id';
 import { SlackAgentSessions } from './stream/slack-agent-sessions';
 import { SlackReplyStream } from './stream/slack-reply-stream';
@@ -28,6 +29,7 @@ export type SlackDeliver = (
   target: { workspaceId: string | null; lane: string },
   call: SlackCall,
   args: Record<string, unknown>,
+  options?: DeliverOptions,
 ) => Promise<string | null>;
 
 export interface SlackPlatformOptions {
@@ -59,9 +61,6 @@ export interface SlackPlatformOptions {
   attachments?: AttachmentFetcher;
 }
 
-/** Permalinks kept per source thread (they do not change); bounded so a long run stays small. */
-const PERMALINK_CACHE_SIZE = 500;
-
 /**
  * The Slack side of the chat platform port: translates the core's posts into Web API calls
  * and holds no rules. P2: every post is in its thread, an agent's under its own name and
@@ -72,7 +71,7 @@ export class SlackPlatform implements ChatPlatform {
   private readonly partLimit: number;
   /** P7: a thread's posts, edits and private notes leave in the order the core made them. */
   private readonly threads = new KeyedSerialQueue();
-  private readonly permalinks = new Map<ThreadId, string>();
+  private readonly permalinks: SlackThreadLinks;
   readonly attachments: AttachmentFetcher | undefined;
   /** P15: each thread's agent session, following its turns (`agents.sessions.setStatus`). */
   private readonly sessions: SlackAgentSessions;
@@ -80,8 +79,9 @@ export class SlackPlatform implements ChatPlatform {
   constructor(private readonly options: SlackPlatformOptions) {
     this.partLimit = options.replyPartLimit ?? SLACK_LIMITS.text - 1_000;
     this.attachments = options.attachments;
+    this.permalinks = new SlackThreadLinks(options.permalink);
     this.sessions = new SlackAgentSessions(
-      (thread, args) =>
+      (thread, args, options) =>
         this.threads.run(thread, async () => {
           const parts = this.parts(thread);
           const owner = await this.options.channelOwner(parts.channel);
@@ -89,6 +89,7 @@ export class SlackPlatform implements ChatPlatform {
             { workspaceId: owner?.workspaceId ?? null, lane: thread },
             'agents.sessions.setStatus',
             { channel_id: parts.channel, thread_ts: parts.threadTs, ...args },
+            options,
           );
         }),
       (options.logger ?? silentLogger).child({ component: 'slack-session' }),
@@ -111,8 +112,8 @@ export class SlackPlatform implements ChatPlatform {
   }
 
   /** A long reply goes out as several messages, in order; the ref is the first one's ts. */
-  post(thread: ThreadId, message: OutboundMessage): Promise<string> {
-    return this.threads.run(thread, () => this.postNow(thread, message));
+  post(thread: ThreadId, message: OutboundMessage, options?: DeliverOptions): Promise<string> {
+    return this.threads.run(thread, () => this.postNow(thread, message, undefined, options));
   }
 
   /** P7, T2: the posts' calls stored with what the caller records (a turn's reply and its message). */
@@ -194,7 +195,12 @@ export class SlackPlatform implements ChatPlatform {
     });
   }
 
-  private async postNow(thread: ThreadId, message: OutboundMessage, stored?: StoredPost): Promise<string> {
+  private async postNow(
+    thread: ThreadId,
+    message: OutboundMessage,
+    stored?: StoredPost,
+    sign?: DeliverOptions,
+  ): Promise<string> {
     const parts = this.parts(thread);
     // T3: a stored post names its workspace and members: no lookup of the channel's owner.
     const owner = stored ?? (await this.options.channelOwner(parts.channel));
@@ -217,7 +223,8 @@ export class SlackPlatform implements ChatPlatform {
       refs = await deliverStored({ workspaceId: stored.workspaceId, lane: thread }, calls, stored.store);
     else {
       await stored?.store(async () => {});
-      for (const call of calls) refs.push(await this.options.deliver(target, call.kind, call.payload));
+      for (const { kind, payload } of calls)
+        refs.push(await this.options.deliver(target, kind, payload, sign));
     }
     const first = refs[0] ?? null;
     if (first === null) throw new Error(`Slack returned no ts for a post in ${thread}.`);
@@ -260,21 +267,8 @@ export class SlackPlatform implements ChatPlatform {
   }
 
   /** N3: a thread's permalink (`chat.getPermalink` of its first message), while Slack knows it. */
-  async threadLink(thread: ThreadId): Promise<string | null> {
-    if (this.options.permalink === undefined) return null;
-    const cached = this.permalinks.get(thread);
-    if (cached !== undefined) return cached;
-    const parts = decodeSlackThreadId(thread);
-    if (parts === null) return null;
-    const link = await this.options.permalink(parts.channel, parts.threadTs);
-    if (link !== null) {
-      if (this.permalinks.size >= PERMALINK_CACHE_SIZE) {
-        const oldest = this.permalinks.keys().next().value;
-        if (oldest !== undefined) this.permalinks.delete(oldest);
-      }
-      this.permalinks.set(thread, link);
-    }
-    return link;
+  threadLink(thread: ThreadId): Promise<string | null> {
+    return this.permalinks.of(thread);
   }
 
   private parts(thread: ThreadId): SlackThreadParts {

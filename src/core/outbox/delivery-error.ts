@@ -21,3 +21,14 @@ export class DeliveryError extends AppError {
 }
 
 export type { PlatformSender } from '../ports/outbox';
+
+/**
+ * P7, P9 (decision): a turn's sign of life (its card's first post, its session's first status)
+ * that had not gone out when the turn ended, because the platform's calls were backed up: it
+ * was never stored nor sent, and what it would have shown is shown by the turn's end instead.
+ */
+export class CallWithdrawn extends AppError {
+  constructor() {
+    super('A sign of life not sent: its turn ended while the platform was backed up.', 'call_withdrawn');
+  }
+}

@@ -1,14 +1,16 @@
 import { ServiceUnavailableError } from '../errors';
 import { RetryingStore } from '../outage/retrying-store';
 import { systemClock } from '../ports/clock';
-import type { Outbox, StoreCalls } from '../ports/outbox';
+import type { DeliverOptions, Outbox, StoreCalls } from '../ports/outbox';
 import type { OutboxItem, OutboxRepository, OutboxRowState } from '../ports/outbox-store';
 import type { Store } from '../ports/store';
 import { GroupCommit } from '../waits/group-commit';
+import { CallsOnTheirWay } from './calls-on-their-way';
 import { DeliveryError } from './delivery-error';
 import { KeyedSerialQueue } from './keyed-serial-queue';
 import {
   DEFAULT_BACKOFF,
+  DEFAULT_SIGN_OF_LIFE_ROOM,
   OUTBOX_RETENTION_MS,
   type OutboxBackoff,
   type OutboxDelivererOptions,
@@ -43,6 +45,8 @@ export class OutboxDeliverer implements Outbox {
   private readonly backoff: OutboxBackoff;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => Date;
+  /** P9 (decision): a sign of life (`withdrawn`) waits for room among them, withdrawn if its turn ends first. */
+  private readonly onTheirWay: CallsOnTheirWay;
 
   /** T2: the calls' rows are written through a database outage of seconds, not given up. */
   private readonly store: Store;
@@ -54,6 +58,7 @@ export class OutboxDeliverer implements Outbox {
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.now = options.now ?? (() => systemClock.now());
+    this.onTheirWay = new CallsOnTheirWay(options.signOfLifeRoom ?? DEFAULT_SIGN_OF_LIFE_ROOM);
     this.sent = new GroupCommit({
       write: (marks) =>
         this.store.transaction(async (tx) => {
@@ -76,15 +81,16 @@ export class OutboxDeliverer implements Outbox {
     target: { workspaceId: string | null; lane: string },
     kind: string,
     payload: unknown,
+    options: DeliverOptions = {},
   ): Promise<string | null> {
     const { platform } = this.options;
     const { workspaceId, lane } = target;
     // Stored inside the lane's turn, so the row order (what a restart resumes) is the call order.
-    return this.enqueue(lane, async () =>
+    const stored = async (): Promise<Delivery> =>
       workspaceId === null
         ? { id: null, platform, lane, kind, payload, status: 'pending', attempts: 0, platformRef: null }
-        : await this.add({ workspaceId, platform, lane, kind, payload }),
-    );
+        : await this.add({ workspaceId, platform, lane, kind, payload });
+    return this.enqueue(lane, stored, options.withdrawn);
   }
 
   async deliverStored(
@@ -96,17 +102,19 @@ export class OutboxDeliverer implements Outbox {
     const { workspaceId, lane } = target;
     for (const _ of calls) metrics?.outboxBacklog(platform, 1);
     try {
-      return await this.lanes.run(lane, async () => {
-        const held: { item: OutboxItem; version: string }[] = [];
-        // One statement after another: the caller's transaction keeps their order (`seq`).
-        await store(async (tx) => {
-          for (const call of calls)
-            held.push(await tx.outbox.addSending({ workspaceId, platform, lane, ...call }));
-        });
-        const refs: (string | null)[] = [];
-        for (const { item, version } of held) refs.push(await this.send(item, { id: item.id, version }));
-        return refs;
-      });
+      return await this.lanes.run(lane, () =>
+        this.onTheirWay.carry(async () => {
+          const held: { item: OutboxItem; version: string }[] = [];
+          // One statement after another: the caller's transaction keeps their order (`seq`).
+          await store(async (tx) => {
+            for (const call of calls)
+              held.push(await tx.outbox.addSending({ workspaceId, platform, lane, ...call }));
+          });
+          const refs: (string | null)[] = [];
+          for (const { item, version } of held) refs.push(await this.send(item, { id: item.id, version }));
+          return refs;
+        }),
+      );
     } finally {
       for (const _ of calls) metrics?.outboxBacklog(platform, -1);
     }
@@ -144,11 +152,11 @@ export class OutboxDeliverer implements Outbox {
   }
 
   /** Takes the lane's next turn now, synchronously: calls keep the order they were made in. */
-  private enqueue(lane: string, item: () => Promise<Delivery>): Promise<string | null> {
+  private enqueue(lane: string, item: () => Promise<Delivery>, sign?: AbortSignal): Promise<string | null> {
     const { metrics, platform } = this.options;
     metrics?.outboxBacklog(platform, 1);
     return this.lanes
-      .run(lane, async () => this.send(await item()))
+      .run(lane, () => this.onTheirWay.carry(async () => this.send(await item()), sign))
       .finally(() => metrics?.outboxBacklog(platform, -1));
   }
 
@@ -246,7 +254,8 @@ export class OutboxDeliverer implements Outbox {
   /** `marked`: the call's row was stored already marked `sending` (`deliverStored`). */
   private async send(item: Delivery, marked?: Held): Promise<string | null> {
     const { sender, logger } = this.options;
-    const log = logger.child({ outboxId: item.id, kind: item.kind });
+    // Named only when there is something to say: a delivery that goes out logs nothing.
+    const log = () => logger.child({ outboxId: item.id, kind: item.kind });
     let held = marked ?? (await this.take(item));
     let attempts = item.attempts;
     let failingSince: number | null = null;
@@ -262,14 +271,14 @@ export class OutboxDeliverer implements Outbox {
         const failingFor = this.now().getTime() - failingSince;
         if (advice.kind === 'never' || failingFor >= this.backoff.giveUpMs) {
           await this.change(held, (o, id) => o.markFailed(id, reason));
-          log.warn({ attempts, failingForMs: failingFor, reason }, 'outgoing call failed');
+          log().warn({ attempts, failingForMs: failingFor, reason }, 'outgoing call failed');
           throw error;
         }
         const wait =
           advice.kind === 'after'
             ? advice.ms
             : Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** (attempts - 1));
-        log.info({ attempts, waitMs: wait, reason }, 'outgoing call will be retried');
+        log().info({ attempts, waitMs: wait, reason }, 'outgoing call will be retried');
         this.options.metrics?.outboxRetry(this.options.platform, advice.kind === 'after');
         const availableAt = new Date(this.now().getTime() + wait);
         await this.change(held, (o, id) => o.markRetry(id, availableAt, reason));
@@ -282,7 +291,7 @@ export class OutboxDeliverer implements Outbox {
       // to send it again: the row stays `sending`, which a restart marks failed rather than
       // post twice.
       await this.markSent(held, ref).catch((error: unknown) =>
-        log.warn({ err: error }, 'delivered, but could not be recorded as sent'),
+        log().warn({ err: error }, 'delivered, but could not be recorded as sent'),
       );
       return ref;
     }

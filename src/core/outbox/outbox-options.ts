@@ -16,7 +16,15 @@ export interface OutboxDelivererOptions {
   sleep?: (ms: number) => Promise<void>;
   /** The time of day; default the `Clock` port's `systemClock`. */
   now?: () => Date;
+  /** P9 (decision): calls on their way past which a sign of life waits (default 16). */
+  signOfLifeRoom?: number;
 }
+
+/**
+ * P9 (decision): while this many of a platform's calls are on their way, a turn's sign of life
+ * waits; a healthy platform answering a busy process's turns has far fewer.
+ */
+export const DEFAULT_SIGN_OF_LIFE_ROOM = 16;
 
 /**
  * P7: how an outgoing call the platform cannot take now is tried again. `giveUpMs` bounds the

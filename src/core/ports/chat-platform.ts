@@ -2,7 +2,7 @@ import type { AttachmentRef } from '../model/attachment';
 import type { ApprovalStatus } from '../model/guardrail';
 import type { Platform } from '../model/platform';
 import type { AttachmentFetcher } from './attachment-fetcher';
-import type { StoreCalls } from './outbox';
+import type { DeliverOptions, StoreCalls } from './outbox';
 import type { PlatformGroups } from './platform-groups';
 import type { TurnSession, TurnSessionOpening } from './turn-session';
 
@@ -121,8 +121,12 @@ export interface StoredPost {
  */
 export interface ChatPlatform {
   readonly platform: Platform;
-  /** Posts into a thread and returns the platform's ref of the posted message. */
-  post(thread: ThreadId, message: OutboundMessage): Promise<string>;
+  /**
+   * Posts into a thread and returns the platform's ref of the posted message. P9 (decision):
+   * with `withdrawn`, the post is a turn's sign of life, which a platform whose calls are
+   * backed up may hold and withdraw once that aborts (rejecting with `CallWithdrawn`).
+   */
+  post(thread: ThreadId, message: OutboundMessage, options?: DeliverOptions): Promise<string>;
   /**
    * P7, T2: `post`, its outgoing calls stored by `stored.store` in the caller's transaction with
    * what that records (a turn's reply: the message and the calls that show it, one commit),

@@ -12,6 +12,16 @@ export interface PlatformSender {
   send(kind: string, payload: unknown): Promise<string | null>;
 }
 
+/** How one call is delivered. */
+export interface DeliverOptions {
+  /**
+   * P7, P9 (decision): the call is a turn's sign of life: while the platform's calls are backed
+   * up it waits for room, and once this aborts (its turn ended) before it went on its way it is
+   * withdrawn: never stored nor sent, the delivery rejects with `CallWithdrawn`.
+   */
+  withdrawn?: AbortSignal | undefined;
+}
+
 /**
  * P7: a platform's outgoing calls, stored first, then sent (the core's `OutboxDeliverer`).
  * A front end builds its `PlatformSender` and gets its outbox from the `OutboxFactory` that
@@ -23,6 +33,7 @@ export interface Outbox {
     target: { workspaceId: string | null; lane: string },
     kind: string,
     payload: unknown,
+    options?: DeliverOptions,
   ): Promise<string | null>;
   /**
    * P7, T2: `calls`, one after another in the lane, their rows written by `store` already

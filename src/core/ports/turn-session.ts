@@ -18,4 +18,9 @@ export interface TurnSession {
 export interface TurnSessionOpening {
   /** The platform account of the person who started the turn; null when none (an agent's handoff). */
   initiatorUserId: string | null;
+  /**
+   * P9 (decision): aborts when the turn ends; the session's first status, its sign of life, is
+   * withdrawn if the platform's calls were backed up until then (then nothing closes it either).
+   */
+  withdrawn?: AbortSignal | undefined;
 }

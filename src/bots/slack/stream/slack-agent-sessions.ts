@@ -1,5 +1,7 @@
+import { CallWithdrawn } from '../../../core/outbox/delivery-error';
 import type { ThreadId } from '../../../core/ports/chat-platform';
 import type { Logger } from '../../../core/ports/logger';
+import type { DeliverOptions } from '../../../core/ports/outbox';
 import type { TurnSession, TurnSessionOpening } from '../../../core/ports/turn-session';
 import { slackErrorOf } from './slack-stream-chunks';
 
@@ -7,7 +9,11 @@ import { slackErrorOf } from './slack-stream-chunks';
 export type SlackSessionStatus = 'processing' | 'suspended' | 'closed';
 
 /** Sends one `agents.sessions.setStatus` for a thread, in the thread's order (P7). */
-export type SendSessionStatus = (thread: ThreadId, args: Record<string, unknown>) => Promise<void>;
+export type SendSessionStatus = (
+  thread: ThreadId,
+  args: Record<string, unknown>,
+  options?: DeliverOptions,
+) => Promise<void>;
 
 /** Refusals that mean this app cannot have agent sessions at all: not asked again. */
 const UNSUPPORTED = new Set([
@@ -24,6 +30,8 @@ interface ThreadSession {
   shown: SlackSessionStatus | null;
   /** Set once Slack refused a call for this thread: its session is left as it is. */
   refused: boolean;
+  /** P9 (decision): its first status was withdrawn: Slack was never told, so nothing is closed. */
+  withdrawn?: boolean;
 }
 
 /**
@@ -88,6 +96,8 @@ export class SlackAgentSessions {
     if (status === 'closed') this.threads.delete(thread);
     if (status === session.shown || this.unsupported || session.refused) return Promise.resolve();
     const first = session.shown === null;
+    // P9 (decision): a session whose first status was withdrawn was never shown: nothing to close.
+    if (first && status === 'closed' && session.withdrawn === true) return Promise.resolve();
     session.shown = status;
     return this.call(
       thread,
@@ -96,11 +106,25 @@ export class SlackAgentSessions {
         ...(first && opening.initiatorUserId !== null ? { initiator_user_id: opening.initiatorUserId } : {}),
       },
       session,
+      // P9 (decision): the first status is the turn's sign of life, withdrawn if still held at its end.
+      first ? { withdrawn: opening.withdrawn } : {},
     );
   }
 
-  private call(thread: ThreadId, args: Record<string, unknown>, session: ThreadSession): Promise<void> {
-    return this.send(thread, args).catch((error: unknown) => {
+  private call(
+    thread: ThreadId,
+    args: Record<string, unknown>,
+    session: ThreadSession,
+    options: DeliverOptions = {},
+  ): Promise<void> {
+    return this.send(thread, args, options).catch((error: unknown) => {
+      if (error instanceof CallWithdrawn) {
+        if (session.shown === args.status) {
+          session.shown = null;
+          session.withdrawn = true;
+        }
+        return;
+      }
       const code = slackErrorOf(error);
       if (code === undefined) {
         // Not Slack refusing (the call could not be made, e.g. the database away past the

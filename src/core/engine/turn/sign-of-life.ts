@@ -11,8 +11,9 @@ export class SignOfLife {
   private shown = false;
   private ended = false;
   private readonly waiting: (() => void)[] = [];
+  private readonly over = new AbortController();
 
-  constructor(delayMs: number) {
+  constructor(private readonly delayMs: number) {
     if (delayMs <= 0) {
       this.shown = true;
       return;
@@ -24,6 +25,15 @@ export class SignOfLife {
   /** Whether the turn's sign of life is due (or was shown): what it shows goes out now. */
   get due(): boolean {
     return this.shown;
+  }
+
+  /**
+   * P7, P9 (decision): aborts when the turn ends; what it showed and the platform had not sent
+   * yet, because its calls were backed up, is withdrawn (`DeliverOptions.withdrawn`). Null
+   * when everything is shown at once, as it is asked for.
+   */
+  get withdrawal(): AbortSignal | null {
+    return this.delayMs <= 0 ? null : this.over.signal;
   }
 
   /** `show` runs once the sign of life is due: at once when it is, never after `end`. */
@@ -43,6 +53,7 @@ export class SignOfLife {
   /** The turn ended: nothing held back is shown any more. */
   end(): void {
     this.ended = true;
+    this.over.abort();
     this.clear();
     this.waiting.length = 0;
   }

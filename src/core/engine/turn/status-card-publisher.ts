@@ -1,5 +1,5 @@
 import type { Platform } from '../../model/platform';
-import { DeliveryError } from '../../outbox/delivery-error';
+import { CallWithdrawn, DeliveryError } from '../../outbox/delivery-error';
 import type { ChatPlatform, StatusCard, ThreadId } from '../../ports/chat-platform';
 import type { Clock } from '../../ports/clock';
 import type { Logger } from '../../ports/logger';
@@ -24,6 +24,8 @@ export class StatusCardPublisher {
   private posting: ((ref: string) => Promise<void>) | null = null;
   /** P21: told every change of the card (a check on GitHub follows it). */
   private observer: ((card: StatusCard) => void) | null = null;
+  /** P9 (decision): the turn's end, which withdraws a card post the platform held back. */
+  private withdrawal: AbortSignal | null = null;
 
   constructor(
     private readonly platform: ChatPlatform,
@@ -53,6 +55,7 @@ export class StatusCardPublisher {
       return;
     }
     this.posting = posted;
+    this.withdrawal = sign?.withdrawal ?? null;
     // P9 (decision): a new card waits for the turn's sign of life; a turn done sooner has none.
     if (sign === undefined) this.post();
     else sign.whenDue(() => this.post());
@@ -63,7 +66,9 @@ export class StatusCardPublisher {
     if (this.started || posted === null) return;
     this.started = true;
     const first = this.message();
-    this.opening = this.platform.post(this.thread, first).then(
+    // P9 (decision): only the working card is a sign of life; a card posted at the end shows how it ended.
+    const withdrawn = this.card.state === 'working' ? (this.withdrawal ?? undefined) : undefined;
+    this.opening = this.platform.post(this.thread, first, { withdrawn }).then(
       async (ref) => {
         this.ref = ref;
         this.lastEditAt = this.clock.now().getTime();
@@ -73,6 +78,11 @@ export class StatusCardPublisher {
         );
       },
       (error: unknown) => {
+        // P9 (decision): withdrawn, it was never shown: the card's end decides as for a turn done sooner.
+        if (error instanceof CallWithdrawn) {
+          this.started = false;
+          return;
+        }
         this.logger.warn({ err: error }, 'status card could not be posted');
         if (error instanceof DeliveryError) this.givenUp = error;
       },
@@ -142,6 +152,8 @@ export class StatusCardPublisher {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.card = { ...this.card, state, headline };
+    // A post on its way is taken or withdrawn (P9) before the card's end is decided.
+    await this.opening;
     if (!this.started) {
       if (unshown === 'skip') {
         this.posting = null;
@@ -151,7 +163,6 @@ export class StatusCardPublisher {
       await this.opening;
       return;
     }
-    await this.opening;
     await this.writing;
     await this.write();
   }

@@ -21,6 +21,7 @@ export function openTurnSession(
 ): { end: () => Promise<void> } {
   const session = platform.turnSession?.(thread, {
     initiatorUserId: recipientOf(context, platform.platform),
+    withdrawn: sign.withdrawal ?? undefined,
   });
   let waiting = false;
   sign.whenDue(() => (waiting ? session?.waiting() : session?.working()));
