@@ -60,7 +60,7 @@ async function pullRequestFromSlack() {
     title: pull.title,
     url: `https://github.com/${REPO}/pull/${pull.number}`,
   });
-  return { root, number: pull.number };
+  return { root, number: pull.number, runId: run.id };
 }
 
 /** dana writes again in the Slack thread, mentioning the engineer. */
@@ -139,6 +139,30 @@ describe('P21, P22: a Slack thread’s turns as check runs on the pull request i
     expect(states.some((s) => s.status === 'in_progress' && s.summary.includes('npm test'))).toBe(true);
     expect(states.at(-1)).toMatchObject({ status: 'completed', conclusion: 'success' });
     expect(states.at(-1)?.summary).toContain('the endpoint is tested');
+  });
+
+  it('P21: of the thread’s pull requests, the turn shows on the newest open one (a merged one is passed over)', async () => {
+    const { root, runId } = await pullRequestFromSlack();
+    const links = h.pullRequestLinks;
+    if (links === null) throw new Error('no links');
+    const record = async (title: string) => {
+      const pull = h.standIn.open(REPO, title, { pull: true, login: 'summon-app[bot]' });
+      const headSha = checks().headOf(REPO, pull.number);
+      const url = `https://github.com/${REPO}/pull/${pull.number}`;
+      await links.recordOpened({ runId, repo: REPO, number: pull.number, headSha, title, url });
+      return { number: pull.number, headSha };
+    };
+    const second = await record('Add latency logging');
+    const third = await record('Add a readiness probe');
+    expect(new Set([second.headSha, third.headSha]).size).toBe(2);
+    const merged = payloads.pullRequest(REPO, 'closed', { ...third, title: 'x', merged: true });
+    expect((await h.deliverer.send('pull_request', merged)).status).toBe(202);
+    await h.frontEnd.idle();
+
+    await sayInThread(root, '@engineer check the logging', 'Ev0JOIN005');
+    await h.settled(2);
+    await h.frontEnd.turnChecks?.idle();
+    expect(turnChecks().map((run) => run.headSha)).toEqual([second.headSha]);
   });
 
   it('G4, P21: an approval asked in the Slack thread is refused for a member’s click on GitHub (the turn waits) and decided by an approver’s; the Slack card shows it', async () => {
