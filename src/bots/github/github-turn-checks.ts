@@ -44,8 +44,9 @@ interface CheckState {
 const ISSUES_LIMIT = 10_000;
 
 /**
- * P21: turns on GitHub's pull requests as check runs on the head commit, and the approvals
- * they ask (G4) as check runs with Approve / Deny. Every call returns at once: writes go out in
+ * P21: turns on GitHub's pull requests (and, P22, turns of a chat thread with a recorded open
+ * pull request) as check runs on the head commit, and the approvals they ask (G4) as check
+ * runs with Approve / Deny. Every call returns at once: writes go out in
  * order per check run, a running turn's at most once a second (the last state always written),
  * each retried when GitHub could not take it (5xx, 429, the network) and logged when given up.
  * A check run another process created (the web process queues, a worker runs) is found by its
