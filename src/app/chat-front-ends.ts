@@ -15,6 +15,7 @@ import type { GitHubEventSource } from '../core/ports/github-events';
 import type { RunnerResolver } from '../core/ports/runner';
 import type { TurnChecks } from '../core/ports/turn-checks';
 import type { WaitSignals } from '../core/ports/wait-signals';
+import { linkedPullRequest } from '../core/pull-requests/linked-pull-request';
 import type { RelayInbound } from '../core/relays/relay-inbound';
 import { startEngine } from './engine-runtime';
 import { frontEndServices } from './front-end-services';
@@ -205,7 +206,12 @@ function gitHubFrontEnd(
   // P21: only a GitHub App may write check runs (GITHUB_TOKEN alone: no check runs).
   const app = config.github.appId !== undefined && config.github.appPrivateKey !== undefined;
   const checks = app
-    ? { rest: new GitHubChecksRest({ apiUrl: config.github.apiUrl, tokens }), directory: services.directory }
+    ? {
+        rest: new GitHubChecksRest({ apiUrl: config.github.apiUrl, tokens }),
+        directory: services.directory,
+        // P22: a chat thread's turns show on the pull request recorded on its conversation.
+        linkedPull: linkedPullRequest(runtime.store),
+      }
     : null;
   const github = new GitHubFrontEnd({
     issues,

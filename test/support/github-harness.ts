@@ -23,6 +23,7 @@ import type { ChatPlatform } from '../../src/core/ports/chat-platform';
 import type { Logger } from '../../src/core/ports/logger';
 import type { Runner } from '../../src/core/ports/runner';
 import type { Store } from '../../src/core/ports/store';
+import { linkedPullRequest } from '../../src/core/pull-requests/linked-pull-request';
 import { PullRequestLinks } from '../../src/core/pull-requests/pull-request-links';
 import { InMemoryPairRateLimiter } from '../../src/core/wake/in-memory-pair-rate-limiter';
 import { parseWorkspaceFile } from '../../src/core/workspace/parse-workspace-file';
@@ -124,6 +125,7 @@ spaces:
           checks: {
             rest: new GitHubChecksRest({ apiUrl: standIn.url, tokens: { token: async () => APP_TOKEN } }),
             directory: new StoreChatDirectory(store, () => null),
+            linkedPull: linkedPullRequest(store),
             intervalMs: 50,
             retryDelaysMs: [20, 50, 100],
           },

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatDirectory } from '../../core/ports/chat-directory';
 import type { InboxChatEngine } from '../../core/ports/chat-engine';
 import type { GitHubAccountLinks } from '../../core/ports/github-account-links';
-import type { GitHubCheckRuns } from '../../core/ports/github-check-runs';
+import type { GitHubCheckRuns, LinkedPullRequest } from '../../core/ports/github-check-runs';
 import type { GitHubDelivery, GitHubEventSource } from '../../core/ports/github-events';
 import type { GitHubIssues } from '../../core/ports/github-issues';
 import type { Logger } from '../../core/ports/logger';
@@ -37,7 +37,14 @@ export interface GitHubFrontEndOptions {
    * P21: turns on pull requests as check runs, approvals as their buttons (a GitHub App only);
    * `directory` finds the workspace of a clicked repository. Absent: no check runs.
    */
-  checks?: { rest: GitHubCheckRuns; directory: ChatDirectory; intervalMs?: number; retryDelaysMs?: number[] };
+  checks?: {
+    rest: GitHubCheckRuns;
+    directory: ChatDirectory;
+    /** P22: a chat thread's recorded pull request, whose turns show on it too. */
+    linkedPull?: LinkedPullRequest;
+    intervalMs?: number;
+    retryDelaysMs?: number[];
+  };
 }
 
 /**

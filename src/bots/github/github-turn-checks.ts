@@ -1,7 +1,13 @@
 import type { Platform } from '../../core/model/platform';
 import type { ApprovalCard, StatusCard, ThreadId } from '../../core/ports/chat-platform';
-import type { CheckRunWrite, GitHubCheckRuns, PullHead } from '../../core/ports/github-check-runs';
+import type {
+  CheckRunWrite,
+  GitHubCheckRuns,
+  LinkedPullRequest,
+  PullHead,
+} from '../../core/ports/github-check-runs';
 import type { Logger } from '../../core/ports/logger';
+import type { PullRequestRef } from '../../core/ports/pull-request-store';
 import type { CheckedTurn, DecidedOn, TurnCheckEnd, TurnChecks } from '../../core/ports/turn-checks';
 import { approvalCheck, endedCheck, progressCheck, queuedCheck } from './check-run-bodies';
 import { decodeGitHubThreadId } from './github-thread-id';
@@ -14,12 +20,17 @@ export interface GitHubTurnChecksOptions {
   /** The waits before each retry of a call GitHub could not take; default 1 s, 5 s, 20 s. */
   retryDelaysMs?: readonly number[];
   now?: () => number;
+  /**
+   * P21, P22: a chat thread's recorded pull request (Slack, Discord): its turns show on that
+   * pull request too. Absent: only turns on GitHub's pull requests show.
+   */
+  linkedPull?: LinkedPullRequest;
 }
 
 /** One check run: where it is, and the calls that write it, in order. */
 interface CheckState {
-  repo: string;
-  number: number;
+  /** The pull request, read once per check run (null: the thread has none). */
+  pull: Promise<PullRequestRef | null>;
   id: number | null;
   /** False once the thread turned out not to be a pull request (an issue has no checks). */
   live: boolean;
@@ -33,8 +44,9 @@ interface CheckState {
 const ISSUES_LIMIT = 10_000;
 
 /**
- * P21: turns on GitHub's pull requests as check runs on the head commit, and the approvals
- * they ask (G4) as check runs with Approve / Deny. Every call returns at once: writes go out in
+ * P21: turns on GitHub's pull requests (and, P22, turns of a chat thread with a recorded open
+ * pull request) as check runs on the head commit, and the approvals they ask (G4) as check
+ * runs with Approve / Deny. Every call returns at once: writes go out in
  * order per check run, a running turn's at most once a second (the last state always written),
  * each retried when GitHub could not take it (5xx, 429, the network) and logged when given up.
  * A check run another process created (the web process queues, a worker runs) is found by its
@@ -52,7 +64,8 @@ export class GitHubTurnChecks implements TurnChecks {
   }
 
   covers(platform: Platform, thread: ThreadId): boolean {
-    if (platform !== 'github') return false;
+    // P22: a chat thread may have a pull request recorded; whether it has is read once per check run.
+    if (platform !== 'github') return this.options.linkedPull !== undefined;
     const parts = decodeGitHubThreadId(thread);
     return parts !== null && !this.issues.has(`${parts.repo}#${parts.number}`);
   }
@@ -60,21 +73,21 @@ export class GitHubTurnChecks implements TurnChecks {
   queued(turn: CheckedTurn): void {
     // Told after routing committed: a turn that started meanwhile is past queued already.
     if (this.checks.has(`run ${turn.runId}`)) return;
-    this.write(turn.thread, `run ${turn.runId}`, queuedCheck(turn.agent, turn.runId), 'now');
+    this.write(turn, `run ${turn.runId}`, queuedCheck(turn.agent, turn.runId), 'now');
   }
 
   progress(turn: CheckedTurn, card: StatusCard): void {
-    this.write(turn.thread, `run ${turn.runId}`, progressCheck(turn.runId, card), 'coalesced');
+    this.write(turn, `run ${turn.runId}`, progressCheck(turn.runId, card), 'coalesced');
   }
 
   ended(turn: CheckedTurn, end: TurnCheckEnd): void {
-    this.write(turn.thread, `run ${turn.runId}`, endedCheck(turn.agent, turn.runId, end), 'last');
+    this.write(turn, `run ${turn.runId}`, endedCheck(turn.agent, turn.runId, end), 'last');
   }
 
   approval(turn: CheckedTurn, card: ApprovalCard, decidedOn: DecidedOn | null): void {
     const key = `approval ${card.approvalId}`;
     this.write(
-      turn.thread,
+      turn,
       key,
       (head) => approvalCheck(card, decidedOn, head.url),
       card.status === 'pending' ? 'now' : 'last',
@@ -94,15 +107,13 @@ export class GitHubTurnChecks implements TurnChecks {
   }
 
   private write(
-    thread: ThreadId,
+    turn: CheckedTurn,
     key: string,
     body: CheckRunWrite | ((head: PullHead) => CheckRunWrite),
     when: 'now' | 'coalesced' | 'last',
   ): void {
-    const parts = decodeGitHubThreadId(thread);
-    if (parts === null || this.issues.has(`${parts.repo}#${parts.number}`)) return;
-    const state = this.stateOf(key, parts.repo, parts.number);
-    if (!state.live) return;
+    const state = this.stateOf(key, turn);
+    if (state === null || !state.live) return;
     if (when === 'coalesced' && typeof body !== 'function') {
       // P21: at most one update per interval; the newest state replaces one not sent yet.
       state.pending = body;
@@ -128,12 +139,13 @@ export class GitHubTurnChecks implements TurnChecks {
     state.chain = state.chain.then(() => this.send(`progress ${body.externalId}`, state, body));
   }
 
-  private stateOf(key: string, repo: string, number: number): CheckState {
+  private stateOf(key: string, turn: CheckedTurn): CheckState | null {
     let state = this.checks.get(key);
     if (state === undefined) {
+      const pull = this.pullOf(turn);
+      if (pull === null) return null;
       state = {
-        repo,
-        number,
+        pull,
         id: null,
         live: true,
         chain: Promise.resolve(),
@@ -144,6 +156,28 @@ export class GitHubTurnChecks implements TurnChecks {
       this.checks.set(key, state);
     }
     return state;
+  }
+
+  /**
+   * The pull request a turn's check runs are on: a GitHub thread's own, or (P22) the one
+   * recorded on a chat thread's conversation, read once per run (its approvals reuse the read).
+   */
+  private pullOf(turn: CheckedTurn): Promise<PullRequestRef | null> | null {
+    if (turn.platform === 'github') {
+      const parts = decodeGitHubThreadId(turn.thread);
+      if (parts === null || this.issues.has(`${parts.repo}#${parts.number}`)) return null;
+      return Promise.resolve({ repo: parts.repo, number: parts.number });
+    }
+    const { linkedPull } = this.options;
+    if (linkedPull === undefined) return null;
+    const read = this.checks.get(`run ${turn.runId}`)?.pull;
+    return (
+      read ??
+      linkedPull(turn.platform, turn.thread).catch((error: unknown) => {
+        this.logger.warn({ err: String(error) }, 'the thread’s pull request could not be read');
+        return null;
+      })
+    );
   }
 
   private forget(key: string, state: CheckState): void {
@@ -157,18 +191,21 @@ export class GitHubTurnChecks implements TurnChecks {
     state: CheckState,
     body: CheckRunWrite | ((head: PullHead) => CheckRunWrite),
   ): Promise<void> {
-    if (!state.live) return;
+    const pull = await state.pull;
+    if (pull === null) state.live = false;
+    if (!state.live || pull === null) return;
+    const { repo, number } = pull;
     state.lastWriteAt = this.now();
     try {
       if (state.id !== null && typeof body !== 'function') {
         const id = state.id;
-        await this.retrying(() => this.options.rest.updateCheckRun(state.repo, id, body));
+        await this.retrying(() => this.options.rest.updateCheckRun(repo, id, body));
         return;
       }
-      const head = await this.retrying(() => this.options.rest.pullHead(state.repo, state.number));
+      const head = await this.retrying(() => this.options.rest.pullHead(repo, number));
       if (head === null) {
         state.live = false;
-        this.rememberIssue(`${state.repo}#${state.number}`);
+        this.rememberIssue(`${repo}#${number}`);
         return;
       }
       const write = typeof body === 'function' ? body(head) : body;
@@ -176,17 +213,14 @@ export class GitHubTurnChecks implements TurnChecks {
         write.status === 'queued'
           ? null
           : await this.retrying(() =>
-              this.options.rest.findCheckRun(state.repo, head.headSha, write.name, write.externalId),
+              this.options.rest.findCheckRun(repo, head.headSha, write.name, write.externalId),
             );
       const id = state.id;
-      if (id !== null) await this.retrying(() => this.options.rest.updateCheckRun(state.repo, id, write));
-      else
-        state.id = await this.retrying(() =>
-          this.options.rest.createCheckRun(state.repo, head.headSha, write),
-        );
+      if (id !== null) await this.retrying(() => this.options.rest.updateCheckRun(repo, id, write));
+      else state.id = await this.retrying(() => this.options.rest.createCheckRun(repo, head.headSha, write));
     } catch (error) {
       this.logger.warn(
-        { err: String(error), status: (error as { status?: unknown }).status, repo: state.repo, check: key },
+        { err: String(error), status: (error as { status?: unknown }).status, repo, check: key },
         'a GitHub check run could not be written',
       );
     }

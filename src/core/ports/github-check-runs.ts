@@ -1,3 +1,7 @@
+import type { Platform } from '../model/platform';
+import type { ThreadId } from './chat-platform';
+import type { PullRequestRef } from './pull-request-store';
+
 /** P21: a check run's conclusion, as Summon sets them. */
 export type CheckRunConclusion = 'success' | 'failure' | 'cancelled' | 'neutral' | 'action_required';
 
@@ -43,3 +47,9 @@ export interface GitHubCheckRuns {
   /** The check run of a commit with this name and external id (another process created it), or null. */
   findCheckRun(repo: string, headSha: string, name: string, externalId: string): Promise<number | null>;
 }
+
+/**
+ * P21, P22: the pull request a chat thread's turns show as check runs on (the newest open one
+ * recorded on its conversation), or null. One read, asked once per check run.
+ */
+export type LinkedPullRequest = (platform: Platform, thread: ThreadId) => Promise<PullRequestRef | null>;

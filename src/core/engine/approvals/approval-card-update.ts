@@ -47,8 +47,21 @@ export async function editCard(
   const platform = update.platform === undefined ? undefined : deps.platforms.get(update.platform);
   const ref = update.approval.platformCardRef;
   if (platform === undefined || update.thread === null || ref === null) return;
-  await platform.update(update.thread, ref, message);
+  const { decidedOn, decidedBy } = update;
+  // G4, P21: decided on another surface (a check run's button), the chat card says where.
+  const elsewhere =
+    decidedOn === undefined || decidedOn === 'console' || decidedOn === update.platform || decidedBy === null
+      ? message
+      : approvalMessage(update.approval, update.agentName, `${decidedBy}${DECIDED_ON[decidedOn]}`);
+  await platform.update(update.thread, ref, elsewhere);
 }
+
+const DECIDED_ON: Record<Platform, string> = {
+  github: ' on GitHub',
+  slack: ' in Slack',
+  discord: ' in Discord',
+  terminal: ' in the terminal',
+};
 
 /** P21: the turn that asked the approval, where its check shows. */
 export const turnOf = (update: Omit<CardUpdate, 'decidedOn'>) => ({

@@ -80,6 +80,18 @@ export const pullRequestRepository = (manager: EntityManager): PullRequestReposi
     );
     return row === undefined ? null : toRecord(row);
   },
+  async newestOpenOfThread(platform, threadId) {
+    // P21: the newest open one when a conversation opened several (ties: the higher number).
+    const [row] = await queryRecords<{ repo: string; number: number }>(
+      manager,
+      `SELECT pull.repo, pull.number FROM conversation_pull_requests pull
+       JOIN conversations conversation ON conversation.id = pull.conversation_id
+       WHERE conversation.platform = $1 AND conversation.platform_thread_ref = $2 AND pull.state = 'open'
+       ORDER BY pull.created_at DESC, pull.number DESC LIMIT 1`,
+      [platform, threadId],
+    );
+    return row === undefined ? null : { repo: row.repo, number: Number(row.number) };
+  },
   async findByHead(repo, headSha) {
     const rows = await queryRecords<PullRequestDbRow>(
       manager,
