@@ -1,21 +1,23 @@
-import { Octokit } from '@octokit/rest';
 import type { FailingCheck, FailingChecks } from '../../core/ports/failing-checks';
 import type { GitHubTokens } from './github-app-auth';
+import { OctokitPerToken } from './octokit-per-token';
 
 const FAILED = new Set(['failure', 'timed_out', 'startup_failure']);
-const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 /**
  * P23: a completed suite's failing check runs (`checks.listForSuite`, the first 100), with a
  * token for the repository that may read checks.
  */
 export class FailingChecksRest implements FailingChecks {
-  constructor(private readonly options: { apiUrl: string; tokens: GitHubTokens }) {}
+  private readonly clients: OctokitPerToken;
+
+  constructor(options: { apiUrl: string; tokens: GitHubTokens }) {
+    this.clients = new OctokitPerToken(options);
+  }
 
   async ofSuite(repo: string, suiteId: number): Promise<FailingCheck[]> {
     const [owner = '', name = ''] = repo.split('/');
-    const auth = await this.options.tokens.token(repo, { checks: 'read' });
-    const octokit = new Octokit({ baseUrl: this.options.apiUrl, auth, log: quiet });
+    const octokit = await this.clients.client(repo, { checks: 'read' });
     const { data } = await octokit.rest.checks.listForSuite({
       owner,
       repo: name,

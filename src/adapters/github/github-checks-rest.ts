@@ -1,11 +1,10 @@
-import { Octokit } from '@octokit/rest';
+import type { Octokit } from '@octokit/rest';
 import type { CheckRunWrite, GitHubCheckRuns, PullHead } from '../../core/ports/github-check-runs';
 import type { GitHubTokens } from './github-app-auth';
+import { OctokitPerToken } from './octokit-per-token';
 
 /** What Summon's check runs need of an installation token: checks written, pull requests read. */
 const CHECKS = { checks: 'write', pull_requests: 'read' } as const;
-const MAX_CLIENTS = 64;
-const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 const ownerAndName = (repo: string) => {
   const [owner = '', name = ''] = repo.split('/');
@@ -31,21 +30,14 @@ function fieldsOf(run: CheckRunWrite) {
  * token is answered 403). Octokit throws GitHub's errors (`status`, message) to the caller.
  */
 export class GitHubChecksRest implements GitHubCheckRuns {
-  /** One client per token (a running turn's check is updated every second): built once. */
-  private readonly clients = new Map<string, Octokit>();
+  private readonly clients: OctokitPerToken;
 
-  constructor(private readonly options: { apiUrl: string; tokens: GitHubTokens }) {}
+  constructor(options: { apiUrl: string; tokens: GitHubTokens }) {
+    this.clients = new OctokitPerToken(options);
+  }
 
-  private async client(repo: string): Promise<Octokit> {
-    const auth = await this.options.tokens.token(repo, CHECKS);
-    let client = this.clients.get(auth);
-    if (client === undefined) {
-      // Installation tokens rotate hourly: the clients of expired ones are let go.
-      if (this.clients.size >= MAX_CLIENTS) this.clients.clear();
-      client = new Octokit({ baseUrl: this.options.apiUrl, auth, log: quiet });
-      this.clients.set(auth, client);
-    }
-    return client;
+  private client(repo: string): Promise<Octokit> {
+    return this.clients.client(repo, CHECKS);
   }
 
   async pullHead(repo: string, number: number): Promise<PullHead | null> {

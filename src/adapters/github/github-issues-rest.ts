@@ -1,6 +1,7 @@
-import { Octokit } from '@octokit/rest';
+import type { Octokit } from '@octokit/rest';
 import type { GitHubIssues, ListedComment } from '../../core/ports/github-issues';
 import type { GitHubTokens } from './github-app-auth';
+import { OctokitPerToken } from './octokit-per-token';
 
 /** Installation permissions, as a GitHub App's token is asked for them. */
 type GitHubPermissions = Record<string, 'read' | 'write'>;
@@ -8,8 +9,6 @@ type GitHubPermissions = Record<string, 'read' | 'write'>;
 /** What Summon writes on issues and pull requests. */
 const WRITE: GitHubPermissions = { issues: 'write', pull_requests: 'write' };
 const READ: GitHubPermissions = { metadata: 'read' };
-const MAX_CLIENTS = 64;
-const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 const ownerAndName = (repo: string) => {
   const [owner = '', name = ''] = repo.split('/');
@@ -22,21 +21,14 @@ const ownerAndName = (repo: string) => {
  * (`status`, GitHub's message) to the caller.
  */
 export class GitHubIssuesRest implements GitHubIssues {
-  constructor(private readonly options: { apiUrl: string; tokens: GitHubTokens }) {}
+  constructor(options: { apiUrl: string; tokens: GitHubTokens }) {
+    this.clients = new OctokitPerToken(options);
+  }
 
-  /** One client per token (a streamed reply edits its comment every second): built once, not per call. */
-  private readonly clients = new Map<string, Octokit>();
+  private readonly clients: OctokitPerToken;
 
-  private async client(repo: string, permissions: GitHubPermissions = WRITE): Promise<Octokit> {
-    const auth = await this.options.tokens.token(repo, permissions);
-    let client = this.clients.get(auth);
-    if (client === undefined) {
-      // Installation tokens rotate hourly: the clients of expired ones are let go.
-      if (this.clients.size >= MAX_CLIENTS) this.clients.clear();
-      client = new Octokit({ baseUrl: this.options.apiUrl, auth, log: quiet });
-      this.clients.set(auth, client);
-    }
-    return client;
+  private client(repo: string, permissions: GitHubPermissions = WRITE): Promise<Octokit> {
+    return this.clients.client(repo, permissions);
   }
 
   async createIssueComment(repo: string, number: number, body: string): Promise<number> {
