@@ -93,6 +93,9 @@ describe('O5 the live card board: each running turn’s status card as the conso
     other.watcher?.(remoteCard(1, []));
     expect(seen).toEqual(['far#2']);
     expect(board.cardOf('far')?.rows).toEqual(['▸ list_files: .']);
+    // T2: taken over by another worker, the run counts again from 1, later.
+    other.watcher?.({ card: { ...remoteCard(1, ['▸ read_file: a']).card, at: 10 } });
+    expect(seen).toEqual(['far#2', 'far#1']);
     other.watcher?.({ ended: 'far' });
     expect(board.cardOf('far')).toBeNull();
     other.watcher?.(remoteCard(3, ['✓ 3 files']));

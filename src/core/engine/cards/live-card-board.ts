@@ -106,7 +106,10 @@ export class LiveCardBoard implements LiveCardFeed {
     }
     const { card } = change;
     const known = this.remote.get(card.runId);
-    if (this.entries.has(card.runId) || (known !== undefined && known.seq >= card.seq)) return;
+    // One process's changes arrive in order; a card sent again (to a new watcher) is not newer,
+    // and a run taken over by another worker counts again from 1, later (T2).
+    const stale = known !== undefined && known.seq >= card.seq && known.at >= card.at;
+    if (this.entries.has(card.runId) || stale) return;
     this.remote.delete(card.runId);
     this.remote.set(card.runId, card);
     // A process that died never says its runs ended: the oldest cards make room.
