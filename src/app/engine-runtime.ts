@@ -5,6 +5,7 @@ import { meteredRunners } from '../adapters/metrics/metered-runners';
 import { EventLoopLoad } from '../adapters/process/event-loop-load';
 import { createJobQueue } from '../adapters/queue/create-job-queue';
 import { createRedisClient } from '../adapters/redis/redis-connection-options';
+import { RedisLiveCardRelay } from '../adapters/redis/redis-live-card-relay';
 import { RedisPairRateLimiter } from '../adapters/redis/redis-pair-rate-limiter';
 import { RedisWaitSignals } from '../adapters/redis/redis-wait-signals';
 import { relayPairLimiter } from '../adapters/redis/relay-pair-limiter';
@@ -104,6 +105,9 @@ export async function startEngine(
   const role = options.role ?? 'all';
   const backends = await engineBackends(runtime, options, role);
   const { queue, redis, waits, egress, model, mcp } = backends;
+  // O5: with Redis, the console of a web process shows the cards of turns workers run.
+  const liveCards = redis === null ? null : new RedisLiveCardRelay(redis, { logger: runtime.logger });
+  runtime.liveCards.attach(liveCards);
   // P23: a failing suite wakes the pull request's agent through this engine.
   const pullRequestLinks = createPullRequestLinks(runtime, platforms, (job) => engine.wake(job));
   const engine = createTurnEngine(runtime, platforms, options, backends, pullRequestLinks);
@@ -157,6 +161,8 @@ export async function startEngine(
       await mcp?.close();
       await egress?.closeAll();
       if (waits instanceof RedisWaitSignals) await waits.close();
+      runtime.liveCards.attach(null);
+      await liveCards?.close();
       await redis?.quit();
     },
   };

@@ -1,15 +1,15 @@
 import type { LiveCard } from '../../core/engine/cards/live-card-board';
+import { LIVE_CARD_ROWS } from '../../core/ports/live-card-relay';
 import { esc } from './console-html';
-
-/** A long turn's card keeps its newest rows on the page; the count of the others says they exist. */
-const ROWS_SHOWN = 8;
 
 /** O5: the status card's headline and rows, as the live-runs table's cell shows them. */
 export function cardCellContent(card: LiveCard | null): string {
   if (card === null) return '<span class="note">—</span>';
-  const hidden = Math.max(0, card.rows.length - ROWS_SHOWN);
+  // A long turn's card keeps its newest rows on the page; the count of the others says they exist.
+  const cut = Math.max(0, card.rows.length - LIVE_CARD_ROWS);
+  const hidden = cut + (card.earlier ?? 0);
   const rows = card.rows
-    .slice(hidden)
+    .slice(cut)
     .map((row) => `<li>${esc(row)}</li>`)
     .join('');
   const earlier = hidden === 0 ? '' : `<li class="note">${hidden} earlier row${hidden === 1 ? '' : 's'}</li>`;

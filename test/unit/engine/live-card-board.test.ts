@@ -1,5 +1,6 @@
 import { type LiveCard, LiveCardBoard } from '../../../src/core/engine/cards/live-card-board';
 import type { Clock } from '../../../src/core/ports/clock';
+import type { LiveCardChange, LiveCardRelay } from '../../../src/core/ports/live-card-relay';
 import { type Logger, silentLogger } from '../../../src/core/ports/logger';
 
 /** A clock that reads a number the test moves. */
@@ -53,5 +54,54 @@ describe('O5 the live card board: each running turn’s status card as the conso
     expect(board.cardOf('run-1')).toBeNull();
     expect(board.cardOf('elsewhere')).toBeNull();
     expect(warned).toHaveLength(2);
+  });
+
+  /** Another process on the other side of the relay: what this board published, who watches. */
+  class OtherProcess implements LiveCardRelay {
+    readonly published: LiveCardChange[] = [];
+    watcher: ((change: LiveCardChange) => void) | null = null;
+    publish(change: LiveCardChange): void {
+      this.published.push(change);
+    }
+    watch(onChange: (change: LiveCardChange) => void): () => void {
+      this.watcher = onChange;
+      return () => {
+        this.watcher = null;
+      };
+    }
+  }
+  const remoteCard = (seq: number, rows: string[]) => ({
+    card: { runId: 'far', workspaceId: 'ws-1', headline: 'Working on it…', rows, tokens: 0, seq, at: seq },
+  });
+
+  it('O5 with a relay, this board’s changes and ends are published; others’ cards are watched only while someone listens, a stale one never over a newer', () => {
+    const board = new LiveCardBoard(clockAt({ ms: 0 }), silentLogger);
+    const other = new OtherProcess();
+    board.attach(other);
+    board.open('near', 'ws-1');
+    board.row('near', 'steered');
+    board.close('near');
+    expect(other.published.map((c) => ('card' in c ? c.card.rows.join('|') : `ended ${c.ended}`))).toEqual([
+      'steered',
+      'ended near',
+    ]);
+    // Nobody listens: nothing is asked of the other processes.
+    expect(other.watcher).toBeNull();
+    const seen: string[] = [];
+    const stop = board.subscribe((card) => seen.push(`${card.runId}#${card.seq}`));
+    other.watcher?.(remoteCard(2, ['▸ list_files: .']));
+    other.watcher?.(remoteCard(1, []));
+    expect(seen).toEqual(['far#2']);
+    expect(board.cardOf('far')?.rows).toEqual(['▸ list_files: .']);
+    // T2: taken over by another worker, the run counts again from 1, later.
+    other.watcher?.({ card: { ...remoteCard(1, ['▸ read_file: a']).card, at: 10 } });
+    expect(seen).toEqual(['far#2', 'far#1']);
+    other.watcher?.({ ended: 'far' });
+    expect(board.cardOf('far')).toBeNull();
+    other.watcher?.(remoteCard(3, ['✓ 3 files']));
+    stop();
+    // The last viewer left: the watch ends and what it kept goes (no longer kept up to date).
+    expect(other.watcher).toBeNull();
+    expect(board.cardOf('far')).toBeNull();
   });
 });
