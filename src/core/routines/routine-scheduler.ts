@@ -29,11 +29,16 @@ export class RoutineScheduler {
     this.arm(0);
   }
 
-  /** Sweeps now (a routine was run by hand, or a test), then sleeps as usual. */
-  wakeNow(): Promise<void> {
-    if (this.running !== null) return this.running;
+  /**
+   * Sweeps now (a routine was run by hand, or a test), then sleeps as usual. A sweep already
+   * under way may have read the routines before the change that asked for this one (W2): it is
+   * let finish, then another runs; never two at once.
+   */
+  async wakeNow(): Promise<void> {
+    while (this.running !== null) await this.running;
+    if (this.closed) return;
     this.cancel?.();
-    return this.tick();
+    await this.tick();
   }
 
   async close(): Promise<void> {
