@@ -69,7 +69,11 @@ describe('P21: turns on pull requests as check runs', () => {
   it('P21, P9: a turn from a PR comment goes queued → in_progress (the card’s rows) → success on the head commit', async () => {
     engineer = async function* () {
       yield { type: 'tool_start', callId: 't1', tool: 'bash', summary: 'npm test' };
-      await pause(150);
+      // Open until GitHub has it in the check's summary: updates are coalesced, so a call that
+      // ends sooner may only ever show in its card's last state.
+      await waitFor(async () =>
+        (turnCheck()?.states ?? []).some((x) => x.status === 'in_progress' && x.summary.includes('npm test')),
+      );
       yield { type: 'tool_end', callId: 't1', ok: true, summary: 'exit 0' };
       await pause(150);
       yield { type: 'final', text: 'engineer here: the tests pass.' };

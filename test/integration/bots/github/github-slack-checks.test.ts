@@ -123,7 +123,13 @@ describe('P21, P22: a Slack thread’s turns as check runs on the pull request i
 
     engineer = async function* () {
       yield { type: 'tool_start', callId: 't1', tool: 'bash', summary: 'npm test' };
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      // The call stays open until GitHub has it in the check's summary: updates are coalesced,
+      // so a call that ends sooner may only ever show in its card's last state.
+      await waitFor(async () =>
+        turnChecks().some((r) =>
+          r.states.some((x) => x.status === 'in_progress' && x.summary.includes('npm test')),
+        ),
+      );
       yield { type: 'tool_end', callId: 't1', ok: true, summary: 'exit 0' };
       yield { type: 'final', text: 'engineer here: the endpoint is tested.' };
     };
