@@ -1,6 +1,6 @@
 import type { FailingCheck, FailingChecks } from '../../core/ports/failing-checks';
 import type { GitHubTokens } from './github-app-auth';
-import { OctokitPerToken } from './octokit-per-token';
+import { OctokitPerToken, ownerAndName } from './octokit-per-token';
 
 const FAILED = new Set(['failure', 'timed_out', 'startup_failure']);
 
@@ -16,11 +16,9 @@ export class FailingChecksRest implements FailingChecks {
   }
 
   async ofSuite(repo: string, suiteId: number): Promise<FailingCheck[]> {
-    const [owner = '', name = ''] = repo.split('/');
     const octokit = await this.clients.client(repo, { checks: 'read' });
     const { data } = await octokit.rest.checks.listForSuite({
-      owner,
-      repo: name,
+      ...ownerAndName(repo),
       check_suite_id: suiteId,
       status: 'completed',
       per_page: 100,

@@ -1,15 +1,10 @@
 import type { Octokit } from '@octokit/rest';
 import type { CheckRunWrite, GitHubCheckRuns, PullHead } from '../../core/ports/github-check-runs';
 import type { GitHubTokens } from './github-app-auth';
-import { OctokitPerToken } from './octokit-per-token';
+import { OctokitPerToken, ownerAndName } from './octokit-per-token';
 
 /** What Summon's check runs need of an installation token: checks written, pull requests read. */
 const CHECKS = { checks: 'write', pull_requests: 'read' } as const;
-
-const ownerAndName = (repo: string) => {
-  const [owner = '', name = ''] = repo.split('/');
-  return { owner, repo: name };
-};
 
 /** The request body of a check run's create or update, as GitHub names its fields. */
 function fieldsOf(run: CheckRunWrite) {

@@ -1,7 +1,7 @@
 import type { Octokit } from '@octokit/rest';
 import type { GitHubIssues, ListedComment } from '../../core/ports/github-issues';
 import type { GitHubTokens } from './github-app-auth';
-import { OctokitPerToken } from './octokit-per-token';
+import { OctokitPerToken, ownerAndName } from './octokit-per-token';
 
 /** Installation permissions, as a GitHub App's token is asked for them. */
 type GitHubPermissions = Record<string, 'read' | 'write'>;
@@ -9,11 +9,6 @@ type GitHubPermissions = Record<string, 'read' | 'write'>;
 /** What Summon writes on issues and pull requests. */
 const WRITE: GitHubPermissions = { issues: 'write', pull_requests: 'write' };
 const READ: GitHubPermissions = { metadata: 'read' };
-
-const ownerAndName = (repo: string) => {
-  const [owner = '', name = ''] = repo.split('/');
-  return { owner, repo: name };
-};
 
 /**
  * P19: the GitHub front end's REST calls (`GitHubIssues`), each with a token for its repository

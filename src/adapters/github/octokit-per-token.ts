@@ -6,6 +6,12 @@ const MAX_CLIENTS = 64;
 /** Octokit's own logging is off: callers log GitHub's errors with their context. */
 export const quietOctokitLog = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
+/** `owner/name` as Octokit's calls take a repository. */
+export const ownerAndName = (repo: string): { owner: string; repo: string } => {
+  const [owner = '', name = ''] = repo.split('/');
+  return { owner, repo: name };
+};
+
 /**
  * One `@octokit/rest` client per token, built once: a streamed reply edits its comment and a
  * running turn's check run is updated every second, and a client per call would rebuild its
