@@ -7,6 +7,8 @@ import { liveRuns, runsTable } from './live-runs';
 
 /** A comment line now and then keeps proxies from closing a quiet stream. */
 const KEEP_ALIVE_MS = 15_000;
+/** A viewer whose connection took nothing for this long is let go (the page reconnects). */
+const STALLED_MS = 60_000;
 
 /**
  * O5: `/console/live?view=runs|approvals`, Server-Sent Events: the page's live part, rendered for
@@ -39,15 +41,34 @@ export function streamLive(
   let closed = false;
   let busy = false;
   let quietSince = Date.now();
+  // O5: a viewer who reads slower than cards change is not queued every change in memory: while
+  // their connection is full, card events are dropped and reads wait; once it drains, the whole
+  // table is drawn again with the cards as they are then (a newer card replaces the dropped ones).
+  let fullSince: number | null = null;
+  const full = () => {
+    if (!response.writableNeedDrain) return false;
+    fullSince ??= Date.now();
+    return true;
+  };
+  response.on('drain', () => {
+    if (fullSince === null) return;
+    fullSince = null;
+    last = '';
+    void tick();
+  });
   const unsubscribe =
     view === 'runs'
       ? deps.liveCards.subscribe((card) => {
           const stored = shown.get(card.runId);
-          if (stored !== undefined && !closed) response.write(cardEvent(card, stored));
+          if (stored !== undefined && !closed && !full()) response.write(cardEvent(card, stored));
         })
       : () => {};
   const tick = async () => {
     if (busy || closed) return;
+    if (full()) {
+      if (Date.now() - (fullSince ?? Date.now()) > STALLED_MS) stop();
+      return;
+    }
     busy = true;
     try {
       const current = await stillSignedIn(deps.sessions, token);
