@@ -8,8 +8,14 @@ import type {
 } from '../../core/ports/github-check-runs';
 import type { Logger } from '../../core/ports/logger';
 import type { PullRequestRef } from '../../core/ports/pull-request-store';
-import type { CheckedTurn, DecidedOn, TurnCheckEnd, TurnChecks } from '../../core/ports/turn-checks';
-import { approvalCheck, endedCheck, progressCheck, queuedCheck } from './check-run-bodies';
+import type {
+  CheckedTurn,
+  DecidedOn,
+  PushedHead,
+  TurnCheckEnd,
+  TurnChecks,
+} from '../../core/ports/turn-checks';
+import { approvalCheck, endedCheck, progressCheck, queuedCheck, supersededCheck } from './check-run-bodies';
 import { decodeGitHubThreadId } from './github-thread-id';
 
 export interface GitHubTurnChecksOptions {
@@ -27,11 +33,18 @@ export interface GitHubTurnChecksOptions {
   linkedPull?: LinkedPullRequest;
 }
 
+/** Where a check run goes: a pull request, and (after a push, P21) the commit the turn pushed. */
+type CheckTarget = PullRequestRef & { head?: PullHead };
+
 /** One check run: where it is, and the calls that write it, in order. */
 interface CheckState {
   /** The pull request, read once per check run (null: the thread has none). */
-  pull: Promise<PullRequestRef | null>;
+  pull: Promise<CheckTarget | null>;
   id: number | null;
+  /** The commit the check run is on, once known. */
+  headSha: string | null;
+  /** The turn's status card as last told (a check moved by a push starts from it). */
+  lastCard: StatusCard | null;
   /** False once the thread turned out not to be a pull request (an issue has no checks). */
   live: boolean;
   chain: Promise<void>;
@@ -78,6 +91,34 @@ export class GitHubTurnChecks implements TurnChecks {
 
   progress(turn: CheckedTurn, card: StatusCard): void {
     this.write(turn, `run ${turn.runId}`, progressCheck(turn.runId, card), 'coalesced');
+    const state = this.checks.get(`run ${turn.runId}`);
+    if (state !== undefined) state.lastCard = card;
+  }
+
+  /**
+   * P21: the turn's check moves to the commit it pushed to a pull request's branch (in progress
+   * there at once, from the card as last told); a check run it had on another commit is closed
+   * `neutral`, after that one's writes, so the old commit does not show a turn running forever.
+   */
+  pushed(turn: CheckedTurn, head: PushedHead): void {
+    const key = `run ${turn.runId}`;
+    const before = this.checks.get(key);
+    if (before?.live === true && before.headSha === head.headSha) return;
+    const target = { repo: head.repo.toLowerCase(), number: head.number, head };
+    const state = this.newState(Promise.resolve(target));
+    this.checks.set(key, state);
+    if (before !== undefined) {
+      if (before.timer !== null) clearTimeout(before.timer);
+      before.timer = null;
+      before.pending = null;
+      state.lastCard = before.lastCard;
+      state.chain = before.chain.then(() =>
+        before.id === null || !before.live || before.headSha === null
+          ? undefined
+          : this.send(key, before, supersededCheck(turn.agent, turn.runId, head.headSha)),
+      );
+    }
+    if (state.lastCard !== null) this.write(turn, key, progressCheck(turn.runId, state.lastCard), 'now');
   }
 
   ended(turn: CheckedTurn, end: TurnCheckEnd): void {
@@ -144,25 +185,31 @@ export class GitHubTurnChecks implements TurnChecks {
     if (state === undefined) {
       const pull = this.pullOf(turn);
       if (pull === null) return null;
-      state = {
-        pull,
-        id: null,
-        live: true,
-        chain: Promise.resolve(),
-        lastWriteAt: 0,
-        pending: null,
-        timer: null,
-      };
+      state = this.newState(pull);
       this.checks.set(key, state);
     }
     return state;
+  }
+
+  private newState(pull: Promise<CheckTarget | null>): CheckState {
+    return {
+      pull,
+      id: null,
+      headSha: null,
+      lastCard: null,
+      live: true,
+      chain: Promise.resolve(),
+      lastWriteAt: 0,
+      pending: null,
+      timer: null,
+    };
   }
 
   /**
    * The pull request a turn's check runs are on: a GitHub thread's own, or (P22) the one
    * recorded on a chat thread's conversation, read once per run (its approvals reuse the read).
    */
-  private pullOf(turn: CheckedTurn): Promise<PullRequestRef | null> | null {
+  private pullOf(turn: CheckedTurn): Promise<CheckTarget | null> | null {
     if (turn.platform === 'github') {
       const parts = decodeGitHubThreadId(turn.thread);
       if (parts === null || this.issues.has(`${parts.repo}#${parts.number}`)) return null;
@@ -202,12 +249,14 @@ export class GitHubTurnChecks implements TurnChecks {
         await this.retrying(() => this.options.rest.updateCheckRun(repo, id, body));
         return;
       }
-      const head = await this.retrying(() => this.options.rest.pullHead(repo, number));
+      // P21: a check moved by a push is on the pushed commit (GitHub may not show it as the head yet).
+      const head = pull.head ?? (await this.retrying(() => this.options.rest.pullHead(repo, number)));
       if (head === null) {
         state.live = false;
         this.rememberIssue(`${repo}#${number}`);
         return;
       }
+      state.headSha = head.headSha;
       const write = typeof body === 'function' ? body(head) : body;
       state.id ??=
         write.status === 'queued'
