@@ -63,7 +63,7 @@ const ISSUES_LIMIT = 10_000;
  * order per check run, a running turn's at most once a second (the last state always written),
  * each retried when GitHub could not take it (5xx, 429, the network) and logged when given up.
  * A check run another process created (the web process queues, a worker runs) is found by its
- * external id on the head commit.
+ * external id on the head commit before one is created, whichever process writes first.
  */
 export class GitHubTurnChecks implements TurnChecks {
   private readonly checks = new Map<string, CheckState>();
@@ -258,13 +258,13 @@ export class GitHubTurnChecks implements TurnChecks {
       }
       state.headSha = head.headSha;
       const write = typeof body === 'function' ? body(head) : body;
-      state.id ??=
-        write.status === 'queued'
-          ? null
-          : await this.retrying(() =>
-              this.options.rest.findCheckRun(repo, head.headSha, write.name, write.externalId),
-            );
+      // Another process may have written it first (a worker's update before the web's queued).
+      state.id ??= await this.retrying(() =>
+        this.options.rest.findCheckRun(repo, head.headSha, write.name, write.externalId),
+      );
       const id = state.id;
+      // Found when queued: a worker already runs the turn, past queued.
+      if (id !== null && write.status === 'queued') return;
       if (id !== null) await this.retrying(() => this.options.rest.updateCheckRun(repo, id, write));
       else state.id = await this.retrying(() => this.options.rest.createCheckRun(repo, head.headSha, write));
     } catch (error) {
