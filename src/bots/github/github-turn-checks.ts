@@ -16,6 +16,7 @@ import type {
   TurnChecks,
 } from '../../core/ports/turn-checks';
 import { approvalCheck, endedCheck, progressCheck, queuedCheck, supersededCheck } from './check-run-bodies';
+import { DEFAULT_RETRY_DELAYS_MS, retryingGitHub } from './github-retry';
 import { decodeGitHubThreadId } from './github-thread-id';
 
 export interface GitHubTurnChecksOptions {
@@ -43,6 +44,8 @@ interface CheckState {
   id: number | null;
   /** The commit the check run is on, once known. */
   headSha: string | null;
+  /** P21: moved by a push (the turn's approvals follow it there). */
+  moved: boolean;
   /** The turn's status card as last told (a check moved by a push starts from it). */
   lastCard: StatusCard | null;
   /** False once the thread turned out not to be a pull request (an issue has no checks). */
@@ -68,6 +71,8 @@ const ISSUES_LIMIT = 10_000;
 export class GitHubTurnChecks implements TurnChecks {
   private readonly checks = new Map<string, CheckState>();
   private readonly issues = new Set<string>();
+  /** P21: GitHub threads (an issue's too) with a turn whose check a push moved to a pull request. */
+  private readonly pushedThreads = new Set<string>();
   private readonly logger: Logger;
   private readonly now: () => number;
 
@@ -80,7 +85,8 @@ export class GitHubTurnChecks implements TurnChecks {
     // P22: a chat thread may have a pull request recorded; whether it has is read once per check run.
     if (platform !== 'github') return this.options.linkedPull !== undefined;
     const parts = decodeGitHubThreadId(thread);
-    return parts !== null && !this.issues.has(`${parts.repo}#${parts.number}`);
+    if (parts === null) return false;
+    return !this.issues.has(`${parts.repo}#${parts.number}`) || this.pushedThreads.has(thread);
   }
 
   queued(turn: CheckedTurn): void {
@@ -104,8 +110,13 @@ export class GitHubTurnChecks implements TurnChecks {
     const key = `run ${turn.runId}`;
     const before = this.checks.get(key);
     if (before?.live === true && before.headSha === head.headSha) return;
+    if (turn.platform === 'github') {
+      // An issue's turn that pushed to a pull request's branch shows there, to its end.
+      if (this.pushedThreads.size >= ISSUES_LIMIT) this.pushedThreads.clear();
+      this.pushedThreads.add(turn.thread);
+    }
     const target = { repo: head.repo.toLowerCase(), number: head.number, head };
-    const state = this.newState(Promise.resolve(target));
+    const state = { ...this.newState(Promise.resolve(target)), moved: true };
     this.checks.set(key, state);
     if (before !== undefined) {
       if (before.timer !== null) clearTimeout(before.timer);
@@ -196,6 +207,7 @@ export class GitHubTurnChecks implements TurnChecks {
       pull,
       id: null,
       headSha: null,
+      moved: false,
       lastCard: null,
       live: true,
       chain: Promise.resolve(),
@@ -210,6 +222,8 @@ export class GitHubTurnChecks implements TurnChecks {
    * recorded on a chat thread's conversation, read once per run (its approvals reuse the read).
    */
   private pullOf(turn: CheckedTurn): Promise<CheckTarget | null> | null {
+    const run = this.checks.get(`run ${turn.runId}`);
+    if (run?.moved === true) return run.pull;
     if (turn.platform === 'github') {
       const parts = decodeGitHubThreadId(turn.thread);
       if (parts === null || this.issues.has(`${parts.repo}#${parts.number}`)) return null;
@@ -217,9 +231,8 @@ export class GitHubTurnChecks implements TurnChecks {
     }
     const { linkedPull } = this.options;
     if (linkedPull === undefined) return null;
-    const read = this.checks.get(`run ${turn.runId}`)?.pull;
     return (
-      read ??
+      run?.pull ??
       linkedPull(turn.platform, turn.thread).catch((error: unknown) => {
         this.logger.warn({ err: String(error) }, 'the thread’s pull request could not be read');
         return null;
@@ -281,18 +294,7 @@ export class GitHubTurnChecks implements TurnChecks {
   }
 
   /** Retried while GitHub could not take it (5xx, 429, no answer); a refusal (4xx) is final. */
-  private async retrying<T>(call: () => Promise<T>): Promise<T> {
-    const delays = this.options.retryDelaysMs ?? [1_000, 5_000, 20_000];
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await call();
-      } catch (error) {
-        const status = (error as { status?: unknown }).status;
-        const transient = typeof status !== 'number' || status >= 500 || status === 429;
-        const delay = delays[attempt];
-        if (!transient || delay === undefined) throw error;
-        await new Promise((resolve) => setTimeout(resolve, delay));
-      }
-    }
+  private retrying<T>(call: () => Promise<T>): Promise<T> {
+    return retryingGitHub(call, this.options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS);
   }
 }

@@ -45,7 +45,8 @@ export interface TurnChecks {
   ended(turn: CheckedTurn, end: TurnCheckEnd): void;
   /**
    * P21: the turn pushed `head.headSha` to an open pull request's branch: from now on its check
-   * (and its approvals') show on that commit; a check it had on an earlier commit is closed.
+   * (and its approvals') show on that commit, whatever its conversation (then covered for the
+   * rest of the turn); a check it had on an earlier commit is closed.
    */
   pushed(turn: CheckedTurn, head: PushedHead): void;
   /** G4: an approval the turn asks, pending (with Approve / Deny) or decided (`decidedOn`: where). */

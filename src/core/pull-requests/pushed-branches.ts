@@ -29,8 +29,8 @@ const NONE = /^0+$/;
 
 /**
  * P21, P22: a push the gateway forwarded to the branch of an open pull request. The pull
- * request is recorded on the pushing turn's conversation when no conversation has it yet and
- * it is in a repository of the turn's space (the thread shows it; later turns show on it), and
+ * request is recorded on the pushing turn's chat conversation when no conversation has it yet
+ * and it is in a repository of the turn's space (the thread shows it; later turns show on it), and
  * the turn's check moves to the pushed commit. A branch deleted by the push has no pull request
  * to show. A lookup GitHub does not answer is logged once and ends the work for that push: it
  * never fails the push or the turn.
@@ -69,13 +69,13 @@ export class PushedBranches {
     }
   }
 
-  /** The turn a check shows, when the checks cover its conversation. */
+  /** The turn a check shows, when there are checks and the turn has a thread. */
   private async turnOf(scope: RunScope): Promise<{ checks: TurnChecks; turn: CheckedTurn } | null> {
     const { checks } = this.deps;
     const conversation = scope.conversation;
     const thread = conversation?.threadId ?? null;
+    // Not `covers`: a push shows on its pull request whatever the conversation (an issue's too).
     if (checks === undefined || conversation == null || thread === null) return null;
-    if (!checks.covers(conversation.platform, thread)) return null;
     const { workspaceId, agentId } = scope.run;
     const agents = await this.deps.store.inWorkspace(workspaceId, (tx) => tx.agents.list(workspaceId));
     const agent = agents.find((a) => a.id === agentId);
@@ -86,13 +86,15 @@ export class PushedBranches {
     };
   }
 
-  /** P22: a pull request no conversation has yet, in a repository of the turn's space. */
+  /** P22: a pull request no conversation has yet, in a repository of the turn's space, from a chat thread. */
   private async recordOnConversation(
     scope: RunScope,
     push: AcceptedPush,
     headSha: string,
     pull: BranchPullRequest,
   ): Promise<void> {
+    // On GitHub a pull request is its own conversation: an issue's would take its comments over.
+    if (scope.conversation?.platform === 'github') return;
     const inSpace = scopeRepos(scope).some((r) => r.toLowerCase() === push.repo.toLowerCase());
     if (!inSpace) return;
     const known = await this.deps.store.transaction((tx) => tx.pullRequests.find(push.repo, pull.number));

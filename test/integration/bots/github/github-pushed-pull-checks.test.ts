@@ -17,6 +17,7 @@ import {
   APP_TOKEN,
   type GitHubHarness,
   openGitHubHarness,
+  PEOPLE,
   REPO,
   SLACK_DANA,
 } from '../../../support/github-harness';
@@ -238,6 +239,27 @@ describe('P21, P22: a chat turn that pushes to an open pull request’s branch',
     expect(older?.states.at(-1)).toMatchObject({ status: 'completed', conclusion: 'neutral' });
     expect(older?.states.at(-1)?.summary).toContain(once[1]?.sha.slice(0, 7));
     expect(newer?.states.at(-1)).toMatchObject({ status: 'completed', conclusion: 'success' });
+  });
+
+  it('P21, P22: an issue’s turn that pushes to a PR’s branch shows on the pushed commit to its end; the PR is not taken into the issue’s conversation', async () => {
+    const issue = h.standIn.open(REPO, 'The API has no health check', { login: PEOPLE.dana.login });
+    const pull = h.standIn.open(REPO, 'Add a health check', { pull: true, login: 'dana-gh' });
+    checks.setHeadRef(REPO, pull.number, BRANCH);
+    const pushes = pushingTurn(BRANCH);
+    await h.comment(issue.number, PEOPLE.dana, '@engineer push the fix to the open PR');
+    const [run] = await h.settled(1);
+    await h.frontEnd.turnChecks?.idle();
+
+    expect(run?.status).toBe('succeeded');
+    const [check, ...more] = checks.runs;
+    expect(more).toHaveLength(0);
+    expect(check?.headSha).toBe(pushes[0]?.sha);
+    expect(check?.states.at(-1)).toMatchObject({ status: 'completed', conclusion: 'success' });
+    expect(await h.store.transaction((tx) => tx.pullRequests.find(REPO, pull.number))).toBeNull();
+    await h.waitForComment(issue.number, (body) => body.includes(`pushed ${BRANCH}`));
+    expect(h.standIn.thread(REPO, issue.number).some((c) => c.body.includes('Add a health check'))).toBe(
+      false,
+    );
   });
 
   it('P21: a push to a branch with no open pull request (only a closed one) creates no check run', async () => {
