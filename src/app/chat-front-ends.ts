@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BranchPullsRest } from '../adapters/github/branch-pulls-rest';
 import { GitHubChecksRest } from '../adapters/github/github-checks-rest';
 import { GitHubIssuesRest } from '../adapters/github/github-issues-rest';
 import { DiscordFrontEnd } from '../bots/discord';
@@ -16,6 +17,7 @@ import type { RunnerResolver } from '../core/ports/runner';
 import type { TurnChecks } from '../core/ports/turn-checks';
 import type { WaitSignals } from '../core/ports/wait-signals';
 import { linkedPullRequest } from '../core/pull-requests/linked-pull-request';
+import { PushedBranches } from '../core/pull-requests/pushed-branches';
 import type { RelayInbound } from '../core/relays/relay-inbound';
 import { startEngine } from './engine-runtime';
 import { frontEndServices } from './front-end-services';
@@ -39,6 +41,8 @@ export interface ChatFrontEnds {
   wake(job: RunJob): Promise<void>;
   /** P19: GitHub's verified webhook deliveries, when the GitHub front end started (routines subscribe here). */
   githubEvents: GitHubEventSource | null;
+  /** P21, P22: what the git gateway tells of accepted pushes (null without a GitHub credential). */
+  pushedBranches: PushedBranches | null;
   close(): Promise<void>;
 }
 
@@ -106,6 +110,18 @@ export async function startChatFrontEnds(
   const githubEvents = started.find((f) => f.githubEvents !== undefined)?.githubEvents ?? null;
   // P22, P23: GitHub's pull request and check suite deliveries update threads and wake agents.
   githubEvents?.subscribe((delivery) => engine.pullRequestLinks.handle(delivery));
+  const tokens = gitHubCredentials(runtime.config.github);
+  // P21, P22: a push to an open pull request's branch records it on the thread and moves the turn's check.
+  const pushedBranches =
+    tokens === null
+      ? null
+      : new PushedBranches({
+          store: runtime.store,
+          pulls: new BranchPullsRest({ apiUrl: runtime.config.github.apiUrl, tokens }),
+          ...(checks === undefined ? {} : { checks }),
+          record: (pull) => engine.pullRequestLinks.recordOpened(pull),
+          logger: runtime.logger.child({ component: 'pull-requests' }),
+        });
   return {
     platforms: started.map((f) => f.platform.platform),
     // A worker serves no front-end route: Slack's deliveries go to the web process.
@@ -115,6 +131,7 @@ export async function startChatFrontEnds(
     signals: engine.signals,
     wake: (job) => engine.engine.wake(job),
     githubEvents,
+    pushedBranches,
     handleHttp: (request, response) =>
       role !== 'worker' && started.some((f) => f.handleHttp?.(request, response) === true),
     close: async () => {

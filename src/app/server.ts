@@ -70,6 +70,11 @@ export async function startServer(
     const gitGateway = await createGitGateway(runtime);
     // Slack and Discord start with their credentials; the terminal chat starts its own engine.
     const chat = options.chatFrontEnds === false ? null : await startChatFrontEnds(runtime);
+    const pushedBranches = chat?.pushedBranches ?? null;
+    if (pushedBranches !== null)
+      gitGateway?.onPushed(({ run, repo, updates }) =>
+        pushedBranches.accepted({ runId: run.id, repo, updates }),
+      );
     if (chat === null && config.role === 'worker' && options.chatFrontEnds !== false) {
       throw new Error(
         'SUMMON_ROLE=worker needs a chat platform (SLACK_BOT_TOKEN or DISCORD_TOKEN, as on the web process): a worker posts its turns there',

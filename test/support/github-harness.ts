@@ -210,6 +210,8 @@ spaces:
     deliverer,
     webhookUrl,
     runs,
+    /** The harness's logger (its lines are what `log` returns). */
+    logger,
     log: () => logText,
     /** A person comments on issue `number` of `repo` (as GitHub stores it), and GitHub delivers it. */
     comment: async (number: number, author: Author, body: string, repo = REPO) => {

@@ -1,3 +1,5 @@
+import type { RefUpdate } from '../../core/model/git-gateway';
+import type { RunRecord } from '../../core/model/records';
 import type { Clock } from '../../core/ports/clock';
 import type { Logger } from '../../core/ports/logger';
 import type { Metrics } from '../../core/ports/metrics';
@@ -19,7 +21,12 @@ export interface GatewayTimings {
   progressMs: number;
   /** G4: how long an approval waits (the engine's default when unset). */
   approvalTtlMs?: number;
+  /** P21: how long a forwarded push waits for its listener before the client hears the result; default 10 s. */
+  pushedWaitMs?: number;
 }
+
+/** P21: a push upstream accepted: the run, the repository and the ref updates upstream reported done. */
+export type PushedListener = (push: { run: RunRecord; repo: string; updates: RefUpdate[] }) => Promise<void>;
 
 export const DEFAULT_GATEWAY_TIMINGS: GatewayTimings = { progressMs: 10_000 };
 
@@ -40,4 +47,6 @@ export interface GitGatewayDeps {
   timings: GatewayTimings;
   /** T1: the agents' process slots (the launcher's): a held push gives its run's slot back. */
   processSlots?: ProcessSlots;
+  /** P21, P22: told of every push upstream accepted, before the client learns it; absent: nobody. */
+  pushed?: PushedListener;
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { PushGate } from '../../core/git/push-gate';
-import type { GitGatewayDeps } from './gateway-deps';
+import type { GitGatewayDeps, PushedListener } from './gateway-deps';
 import { handlePush } from './push-handler';
 import { readPushCommands } from './request-body';
 import { basicPassword } from './run-credentials';
@@ -44,8 +44,10 @@ export function parseGitRoute(url: string): Route | null {
 export class GitGateway {
   /** G2, G4, G5: the core decides each push; this gateway keeps the wire protocol. */
   private readonly pushes: PushGate;
+  private pushed: PushedListener | undefined;
 
   constructor(private readonly deps: GitGatewayDeps) {
+    this.pushed = deps.pushed;
     this.pushes = new PushGate({
       store: deps.store,
       approvals: deps.approvals,
@@ -55,6 +57,14 @@ export class GitGateway {
       ...(deps.processSlots === undefined ? {} : { processSlots: deps.processSlots }),
       ...(deps.timings.approvalTtlMs === undefined ? {} : { approvalTtlMs: deps.timings.approvalTtlMs }),
     });
+  }
+
+  /**
+   * P21, P22: who is told of accepted pushes, once it exists (the chat front ends start after
+   * the gateway); replaces `deps.pushed`.
+   */
+  onPushed(listener: PushedListener): void {
+    this.pushed = listener;
   }
 
   /** Serves `/git/…`; returns false for any other path. */
@@ -110,7 +120,8 @@ export class GitGateway {
     const source: Readable = gzip ? req.pipe(createGunzip()) : req;
     const read = await readPushCommands(source);
     if (!read.ok) return plain(res, 400, `bad push: ${read.reason}`);
-    await handlePush(this.deps, this.pushes, {
+    const deps = this.pushed === undefined ? this.deps : { ...this.deps, pushed: this.pushed };
+    await handlePush(deps, this.pushes, {
       req,
       res,
       run: check.run,

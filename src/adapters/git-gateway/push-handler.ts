@@ -10,6 +10,7 @@ import type { GitGatewayDeps } from './gateway-deps';
 import { band, FLUSH } from './pkt-line';
 import { progress, pushRefusal } from './push-refusal';
 import { usesSideBand } from './receive-pack-commands';
+import { acceptedRefs, REPORT_LIMIT } from './report-status';
 import { drain, type PushBody, type SpooledBody, spool, streamBody } from './request-body';
 import { sendUpstream, upstreamHeaders } from './upstream';
 
@@ -148,16 +149,47 @@ async function forward(
       return;
     }
     if (!headersSent) res.writeHead(200, { ...RESULT_HEADERS, ...pick(upstream.headers, ['content-type']) });
+    const result: Buffer[] = [];
+    let kept = 0;
+    upstream.on('data', (chunk: Buffer) => {
+      if (kept >= REPORT_LIMIT) return;
+      result.push(chunk);
+      kept += chunk.length;
+    });
     upstream.pipe(res, { end: false });
     await new Promise<void>((resolve) => upstream.on('end', resolve).on('error', () => resolve()));
     // Recorded before the client learns the outcome.
     if (push !== null) await gate.finish(push.id, 'forwarded');
+    if (push !== null) await tellPushed(deps, ctx, Buffer.concat(result));
     res.end();
   } catch (error) {
     deps.logger.error({ err: error, runId: ctx.run.id, repo: ctx.repo }, 'forwarding the push failed');
     if (push !== null) await gate.finish(push.id, 'refused', 'the upstream git server could not be reached');
     fail(ctx, headersSent, 'the upstream git server could not be reached');
   }
+}
+
+/**
+ * P21, P22: the refs upstream accepted, told before the client learns the outcome (so the
+ * pushing turn goes on only once its check has moved to the pushed commit); bounded in time,
+ * and a listener's failure is logged: it never fails the push.
+ */
+async function tellPushed(deps: GitGatewayDeps, ctx: PushContext, result: Buffer): Promise<void> {
+  const { pushed } = deps;
+  if (pushed === undefined) return;
+  const { updates, capabilities } = ctx.body.commands;
+  const accepted = acceptedRefs(result, usesSideBand(capabilities));
+  const done = updates.filter((u) => accepted === null || accepted.has(u.ref));
+  if (done.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const told = pushed({ run: ctx.run, repo: ctx.repo, updates: done }).catch((error: unknown) =>
+    deps.logger.warn({ err: String(error), runId: ctx.run.id, repo: ctx.repo }, 'a push listener failed'),
+  );
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, deps.timings.pushedWaitMs ?? 10_000);
+  });
+  await Promise.race([told, late]);
+  clearTimeout(timer);
 }
 
 function fail(ctx: PushContext, headersSent: boolean, message: string) {

@@ -82,6 +82,22 @@ export function endedCheck(agent: string, runId: string, end: TurnCheckEnd): Che
   }
 }
 
+/**
+ * P21: a turn's check on a commit it is no longer on: the turn pushed another commit to the
+ * pull request and its check went on there; this one is closed, neither success nor failure.
+ */
+export function supersededCheck(agent: string, runId: string, headSha: string): CheckRunWrite {
+  const commit = headSha.slice(0, 7);
+  return {
+    name: turnCheckName(agent),
+    externalId: turnExternalId(runId),
+    status: 'completed',
+    conclusion: 'neutral',
+    title: clip(`${agent} went on at ${commit}`, TITLE_LIMIT),
+    summary: `${agent} pushed ${commit} to this pull request; the turn's check goes on there.`,
+  };
+}
+
 const WHERE: Record<DecidedOn, string> = {
   github: ' on GitHub',
   slack: ' in Slack',

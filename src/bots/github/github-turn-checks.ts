@@ -8,8 +8,15 @@ import type {
 } from '../../core/ports/github-check-runs';
 import type { Logger } from '../../core/ports/logger';
 import type { PullRequestRef } from '../../core/ports/pull-request-store';
-import type { CheckedTurn, DecidedOn, TurnCheckEnd, TurnChecks } from '../../core/ports/turn-checks';
-import { approvalCheck, endedCheck, progressCheck, queuedCheck } from './check-run-bodies';
+import type {
+  CheckedTurn,
+  DecidedOn,
+  PushedHead,
+  TurnCheckEnd,
+  TurnChecks,
+} from '../../core/ports/turn-checks';
+import { approvalCheck, endedCheck, progressCheck, queuedCheck, supersededCheck } from './check-run-bodies';
+import { DEFAULT_RETRY_DELAYS_MS, retryingGitHub } from './github-retry';
 import { decodeGitHubThreadId } from './github-thread-id';
 
 export interface GitHubTurnChecksOptions {
@@ -27,11 +34,20 @@ export interface GitHubTurnChecksOptions {
   linkedPull?: LinkedPullRequest;
 }
 
+/** Where a check run goes: a pull request, and (after a push, P21) the commit the turn pushed. */
+type CheckTarget = PullRequestRef & { head?: PullHead };
+
 /** One check run: where it is, and the calls that write it, in order. */
 interface CheckState {
   /** The pull request, read once per check run (null: the thread has none). */
-  pull: Promise<PullRequestRef | null>;
+  pull: Promise<CheckTarget | null>;
   id: number | null;
+  /** The commit the check run is on, once known. */
+  headSha: string | null;
+  /** P21: moved by a push (the turn's approvals follow it there). */
+  moved: boolean;
+  /** The turn's status card as last told (a check moved by a push starts from it). */
+  lastCard: StatusCard | null;
   /** False once the thread turned out not to be a pull request (an issue has no checks). */
   live: boolean;
   chain: Promise<void>;
@@ -50,11 +66,13 @@ const ISSUES_LIMIT = 10_000;
  * order per check run, a running turn's at most once a second (the last state always written),
  * each retried when GitHub could not take it (5xx, 429, the network) and logged when given up.
  * A check run another process created (the web process queues, a worker runs) is found by its
- * external id on the head commit.
+ * external id on the head commit before one is created, whichever process writes first.
  */
 export class GitHubTurnChecks implements TurnChecks {
   private readonly checks = new Map<string, CheckState>();
   private readonly issues = new Set<string>();
+  /** P21: GitHub threads (an issue's too) with a turn whose check a push moved to a pull request. */
+  private readonly pushedThreads = new Set<string>();
   private readonly logger: Logger;
   private readonly now: () => number;
 
@@ -67,7 +85,8 @@ export class GitHubTurnChecks implements TurnChecks {
     // P22: a chat thread may have a pull request recorded; whether it has is read once per check run.
     if (platform !== 'github') return this.options.linkedPull !== undefined;
     const parts = decodeGitHubThreadId(thread);
-    return parts !== null && !this.issues.has(`${parts.repo}#${parts.number}`);
+    if (parts === null) return false;
+    return !this.issues.has(`${parts.repo}#${parts.number}`) || this.pushedThreads.has(thread);
   }
 
   queued(turn: CheckedTurn): void {
@@ -78,6 +97,39 @@ export class GitHubTurnChecks implements TurnChecks {
 
   progress(turn: CheckedTurn, card: StatusCard): void {
     this.write(turn, `run ${turn.runId}`, progressCheck(turn.runId, card), 'coalesced');
+    const state = this.checks.get(`run ${turn.runId}`);
+    if (state !== undefined) state.lastCard = card;
+  }
+
+  /**
+   * P21: the turn's check moves to the commit it pushed to a pull request's branch (in progress
+   * there at once, from the card as last told); a check run it had on another commit is closed
+   * `neutral`, after that one's writes, so the old commit does not show a turn running forever.
+   */
+  pushed(turn: CheckedTurn, head: PushedHead): void {
+    const key = `run ${turn.runId}`;
+    const before = this.checks.get(key);
+    if (before?.live === true && before.headSha === head.headSha) return;
+    if (turn.platform === 'github') {
+      // An issue's turn that pushed to a pull request's branch shows there, to its end.
+      if (this.pushedThreads.size >= ISSUES_LIMIT) this.pushedThreads.clear();
+      this.pushedThreads.add(turn.thread);
+    }
+    const target = { repo: head.repo.toLowerCase(), number: head.number, head };
+    const state = { ...this.newState(Promise.resolve(target)), moved: true };
+    this.checks.set(key, state);
+    if (before !== undefined) {
+      if (before.timer !== null) clearTimeout(before.timer);
+      before.timer = null;
+      before.pending = null;
+      state.lastCard = before.lastCard;
+      state.chain = before.chain.then(() =>
+        before.id === null || !before.live || before.headSha === null
+          ? undefined
+          : this.send(key, before, supersededCheck(turn.agent, turn.runId, head.headSha)),
+      );
+    }
+    if (state.lastCard !== null) this.write(turn, key, progressCheck(turn.runId, state.lastCard), 'now');
   }
 
   ended(turn: CheckedTurn, end: TurnCheckEnd): void {
@@ -144,25 +196,34 @@ export class GitHubTurnChecks implements TurnChecks {
     if (state === undefined) {
       const pull = this.pullOf(turn);
       if (pull === null) return null;
-      state = {
-        pull,
-        id: null,
-        live: true,
-        chain: Promise.resolve(),
-        lastWriteAt: 0,
-        pending: null,
-        timer: null,
-      };
+      state = this.newState(pull);
       this.checks.set(key, state);
     }
     return state;
+  }
+
+  private newState(pull: Promise<CheckTarget | null>): CheckState {
+    return {
+      pull,
+      id: null,
+      headSha: null,
+      moved: false,
+      lastCard: null,
+      live: true,
+      chain: Promise.resolve(),
+      lastWriteAt: 0,
+      pending: null,
+      timer: null,
+    };
   }
 
   /**
    * The pull request a turn's check runs are on: a GitHub thread's own, or (P22) the one
    * recorded on a chat thread's conversation, read once per run (its approvals reuse the read).
    */
-  private pullOf(turn: CheckedTurn): Promise<PullRequestRef | null> | null {
+  private pullOf(turn: CheckedTurn): Promise<CheckTarget | null> | null {
+    const run = this.checks.get(`run ${turn.runId}`);
+    if (run?.moved === true) return run.pull;
     if (turn.platform === 'github') {
       const parts = decodeGitHubThreadId(turn.thread);
       if (parts === null || this.issues.has(`${parts.repo}#${parts.number}`)) return null;
@@ -170,9 +231,8 @@ export class GitHubTurnChecks implements TurnChecks {
     }
     const { linkedPull } = this.options;
     if (linkedPull === undefined) return null;
-    const read = this.checks.get(`run ${turn.runId}`)?.pull;
     return (
-      read ??
+      run?.pull ??
       linkedPull(turn.platform, turn.thread).catch((error: unknown) => {
         this.logger.warn({ err: String(error) }, 'the thread’s pull request could not be read');
         return null;
@@ -202,20 +262,22 @@ export class GitHubTurnChecks implements TurnChecks {
         await this.retrying(() => this.options.rest.updateCheckRun(repo, id, body));
         return;
       }
-      const head = await this.retrying(() => this.options.rest.pullHead(repo, number));
+      // P21: a check moved by a push is on the pushed commit (GitHub may not show it as the head yet).
+      const head = pull.head ?? (await this.retrying(() => this.options.rest.pullHead(repo, number)));
       if (head === null) {
         state.live = false;
         this.rememberIssue(`${repo}#${number}`);
         return;
       }
+      state.headSha = head.headSha;
       const write = typeof body === 'function' ? body(head) : body;
-      state.id ??=
-        write.status === 'queued'
-          ? null
-          : await this.retrying(() =>
-              this.options.rest.findCheckRun(repo, head.headSha, write.name, write.externalId),
-            );
+      // Another process may have written it first (a worker's update before the web's queued).
+      state.id ??= await this.retrying(() =>
+        this.options.rest.findCheckRun(repo, head.headSha, write.name, write.externalId),
+      );
       const id = state.id;
+      // Found when queued: a worker already runs the turn, past queued.
+      if (id !== null && write.status === 'queued') return;
       if (id !== null) await this.retrying(() => this.options.rest.updateCheckRun(repo, id, write));
       else state.id = await this.retrying(() => this.options.rest.createCheckRun(repo, head.headSha, write));
     } catch (error) {
@@ -232,18 +294,7 @@ export class GitHubTurnChecks implements TurnChecks {
   }
 
   /** Retried while GitHub could not take it (5xx, 429, no answer); a refusal (4xx) is final. */
-  private async retrying<T>(call: () => Promise<T>): Promise<T> {
-    const delays = this.options.retryDelaysMs ?? [1_000, 5_000, 20_000];
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await call();
-      } catch (error) {
-        const status = (error as { status?: unknown }).status;
-        const transient = typeof status !== 'number' || status >= 500 || status === 429;
-        const delay = delays[attempt];
-        if (!transient || delay === undefined) throw error;
-        await new Promise((resolve) => setTimeout(resolve, delay));
-      }
-    }
+  private retrying<T>(call: () => Promise<T>): Promise<T> {
+    return retryingGitHub(call, this.options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS);
   }
 }

@@ -16,6 +16,16 @@ export type TurnCheckEnd =
   /** P15: a person's Stop (`by` is the card's sentence: "Stopped by dana"). */
   | { outcome: 'stopped'; by: string };
 
+/** P21: a commit the turn pushed that is now the head of an open pull request. */
+export interface PushedHead {
+  /** `owner/name`. */
+  repo: string;
+  number: number;
+  headSha: string;
+  /** The pull request's page. */
+  url: string;
+}
+
 /** G4: where a decision was made (a platform, the web console), shown with who made it. */
 export type DecidedOn = Platform | 'console';
 
@@ -33,6 +43,12 @@ export interface TurnChecks {
   /** P9: the turn's status card as it is now: the check is in progress, its summary the card's rows. */
   progress(turn: CheckedTurn, card: StatusCard): void;
   ended(turn: CheckedTurn, end: TurnCheckEnd): void;
+  /**
+   * P21: the turn pushed `head.headSha` to an open pull request's branch: from now on its check
+   * (and its approvals') show on that commit, whatever its conversation (then covered for the
+   * rest of the turn); a check it had on an earlier commit is closed.
+   */
+  pushed(turn: CheckedTurn, head: PushedHead): void;
   /** G4: an approval the turn asks, pending (with Approve / Deny) or decided (`decidedOn`: where). */
   approval(turn: CheckedTurn, card: ApprovalCard, decidedOn: DecidedOn | null): void;
 }

@@ -61,6 +61,8 @@ const failed = (errors: string[]): [number, unknown] => [
 export class GitHubChecksStandIn {
   readonly runs: StandInCheckRun[] = [];
   private readonly heads = new Map<string, string>();
+  private readonly headRefs = new Map<string, string>();
+  private branchSha: ((repo: string, ref: string) => string | null) | null = null;
   private nextId = 7_000_001;
   private failing = 0;
   private readonly schemas = schemas();
@@ -71,11 +73,29 @@ export class GitHubChecksStandIn {
     );
   }
 
-  /** The head commit of pull request `number` (a fixed made-up sha until it is moved). */
+  /**
+   * The head commit of pull request `number`: as moved, else its branch's commit when branches
+   * are followed and it has one, else a fixed made-up sha.
+   */
   headOf(repo: string, number: number): string {
-    return (
-      this.heads.get(`${repo}#${number}`) ?? createHash('sha1').update(`${repo}#${number}`).digest('hex')
-    );
+    const moved = this.heads.get(`${repo}#${number}`);
+    if (moved !== undefined) return moved;
+    const onBranch = this.branchSha?.(repo, this.headRefOf(repo, number)) ?? null;
+    return onBranch ?? createHash('sha1').update(`${repo}#${number}`).digest('hex');
+  }
+
+  /** The branch pull request `number` is opened from (`pr-<number>` unless set). */
+  headRefOf(repo: string, number: number): string {
+    return this.headRefs.get(`${repo}#${number}`) ?? `pr-${number}`;
+  }
+
+  setHeadRef(repo: string, number: number, ref: string): void {
+    this.headRefs.set(`${repo}#${number}`, ref);
+  }
+
+  /** P21: heads follow their branches in a real repository (a push moves them), as GitHub's do. */
+  followBranches(read: (repo: string, ref: string) => string | null): void {
+    this.branchSha = read;
   }
 
   /** A push moved the pull request's head. */
@@ -117,7 +137,7 @@ export class GitHubChecksStandIn {
         {
           number: issue.number,
           title: issue.title,
-          head: { sha: this.headOf(repo, issue.number), ref: `pr-${issue.number}` },
+          head: { sha: this.headOf(repo, issue.number), ref: this.headRefOf(repo, issue.number) },
           html_url: `https://github.com/${repo}/pull/${issue.number}`,
         },
       ];
