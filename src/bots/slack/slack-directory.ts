@@ -36,9 +36,12 @@ export class SlackDirectory {
     return (await this.directory.teamOfChannel('slack', channel)) ?? this.teamId;
   }
 
-  /** Nicknames by Slack user id for the team's workspace (inbound `<@U…>` → `@nickname`). */
-  async nicknamesOfTeam(teamId: string): Promise<Map<string, string>> {
-    const members = await this.directory.membersOfTeam('slack', teamId);
+  /**
+   * Nicknames by Slack user id of the `accounts` a message mentions, for the team's workspace
+   * (inbound `<@U…>` → `@nickname`): only those, never the whole team.
+   */
+  async nicknamesOfTeam(teamId: string, accounts: readonly string[]): Promise<Map<string, string>> {
+    const members = await this.directory.membersOfTeam('slack', teamId, { accounts });
     return new Map(members.flatMap((m) => (m.userId === null ? [] : [[m.userId, m.nickname] as const])));
   }
 }

@@ -15,6 +15,7 @@ import type { DeliverOptions, Outbox } from '../../core/ports/outbox';
 import type { TurnSession, TurnSessionOpening } from '../../core/ports/turn-session';
 import { splitMessage } from '../../core/text/split-message';
 import { cardContent, SLACK_LIMITS, type SlackContent } from './outbound/slack-cards';
+import { mentionable } from './outbound/slack-mentionable';
 import { agentTextToMrkdwn, escapeMrkdwn, type SlackMemberRef } from './outbound/slack-mrkdwn';
 import { asArgs, identity } from './outbound/slack-post-args';
 import type { SlackCall } from './outbound/slack-sender';
@@ -149,7 +150,10 @@ export class SlackPlatform implements ChatPlatform {
           const found = await ownerOf();
           return this.options.deliver({ workspaceId: found?.workspaceId ?? null, lane: thread }, call, args);
         }),
-      members: async () => (await ownerOf())?.members ?? [],
+      members: async (text) =>
+        opening.known === undefined
+          ? ((await ownerOf())?.members ?? [])
+          : mentionable(this.options.channelOwner, parts.channel, text, opening.known.members),
       partLimit: this.partLimit,
       settings: { ...DEFAULT_SLACK_STREAM, ...this.options.stream },
       logger: (this.options.logger ?? silentLogger).child({ component: 'slack-stream', thread }),
@@ -205,7 +209,11 @@ export class SlackPlatform implements ChatPlatform {
     // T3: a stored post names its workspace and members: no lookup of the channel's owner.
     const owner = stored ?? (await this.options.channelOwner(parts.channel));
     const target = { workspaceId: owner?.workspaceId ?? null, lane: thread };
-    const contents = await this.render(message, owner?.members ?? [], this.partLimit);
+    const members =
+      stored === undefined || message.content.kind !== 'text' || message.as.kind !== 'agent'
+        ? (owner?.members ?? [])
+        : await mentionable(this.options.channelOwner, parts.channel, message.content.text, stored.members);
+    const contents = await this.render(message, members, this.partLimit);
     const calls = contents.map((content) => ({
       kind: 'chat.postMessage' as const,
       payload: {

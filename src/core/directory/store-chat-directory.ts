@@ -5,6 +5,7 @@ import type { MemberRecord } from '../model/records';
 import type { WorkspaceOverview } from '../model/workspace-overview';
 import type { ChannelCursor } from '../ports/channel-cursor-store';
 import type { ChatDirectory, PlatformMember } from '../ports/chat-directory';
+import type { MembersNamed } from '../ports/routing-reads';
 import type { Store } from '../ports/store';
 
 const accountOn = (member: MemberRecord, platform: BindablePlatform | 'github'): string | null =>
@@ -59,9 +60,11 @@ export class StoreChatDirectory implements ChatDirectory {
   }
 
   /** One statement, as `isBoundChannel`. */
-  membersOfTeam(platform: BindablePlatform, teamId: string): Promise<PlatformMember[]> {
+  membersOfTeam(platform: BindablePlatform, teamId: string, named: MembersNamed): Promise<PlatformMember[]> {
     return this.store.transaction(async (tx) =>
-      (await tx.routingReads.membersOfTeam(platform, teamId)).map((m) => asPlatformMember(m, platform)),
+      (await tx.routingReads.membersOfTeam(platform, teamId, named)).map((m) =>
+        asPlatformMember(m, platform),
+      ),
     );
   }
 
