@@ -17,10 +17,21 @@ import { updateById } from '../update-by-id';
 export const nicknameStarts = (nickname: string, prefix: string): string =>
   `lower(${nickname}) ~>=~ ${prefix} AND lower(${nickname}) ~<~ (${prefix} || chr(1114111))`;
 
-/** P24: `summon_admit_member` (its migration says how), owed with the transaction's next message. */
-const ADMIT_MEMBER = new PreparedStatement(
+/**
+ * P24, M10: an admitted person's record, owed with the transaction's next message. Most first
+ * messages find their first offered nickname free: one plain insert; only when it inserted
+ * nothing (the nickname taken, the record there, the account linked) does `summon_admit_member`
+ * (its migration says how) try the rest and decide, in the same statement. Warmed at start (T3).
+ */
+export const ADMIT_MEMBER = new PreparedStatement(
   ['uuid', 'uuid', 'text', 'text', 'text', 'text', 'text', 'text[]'],
-  'SELECT summon_admit_member($1, $2, $3, $4, $5, $6, $7, $8)',
+  `WITH made AS (
+     INSERT INTO members (id, workspace_id, nickname, role, slack_user_id, discord_user_id,
+                          access_via, access_via_name)
+     VALUES ($1, $2, coalesce($8[1], 'm-' || replace($1::text, '-', '')), $3, $4, $5, $6, $7)
+     ON CONFLICT DO NOTHING RETURNING id)
+   SELECT CASE WHEN EXISTS (SELECT 1 FROM made) THEN NULL
+               ELSE summon_admit_member($1, $2, $3, $4, $5, $6, $7, $8) END AS admitted`,
 );
 
 const nullableText = (value: string | null): string => (value === null ? 'NULL' : textLiteral(value));
