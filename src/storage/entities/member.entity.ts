@@ -45,6 +45,5 @@ export const MemberEntity = new EntitySchema<MemberRow>({
       unique: true,
       synchronize: false,
     },
-    { name: 'ix_members_created', columns: ['workspaceId', 'createdAt', 'seq'] },
   ],
 });
