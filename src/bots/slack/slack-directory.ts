@@ -14,13 +14,17 @@ export class SlackDirectory {
   ) {}
 
   /**
-   * P1, M11: the workspace that owns the channel and its members. A channel not bound to a
+   * P1, M11: the workspace that owns the channel, with its members holding one of `nicknames`
+   * (those an outgoing text names). A channel not bound to a
    * space (Summon's answer there: link it first; a direct message before its space exists) is
    * owned by the workspace this team is linked to, with no members to mention, so its outgoing
    * calls are stored in the outbox like every other (P7). Null only when the team is not linked.
    */
-  async channelOwner(channel: string): Promise<{ workspaceId: string; members: SlackMemberRef[] } | null> {
-    const owner = await this.directory.channelOwner('slack', channel, this.teamId);
+  async channelOwner(
+    channel: string,
+    nicknames: readonly string[] = [],
+  ): Promise<{ workspaceId: string; members: SlackMemberRef[] } | null> {
+    const owner = await this.directory.channelOwner('slack', channel, this.teamId, nicknames);
     if (owner === null) return null;
     return {
       workspaceId: owner.workspaceId,

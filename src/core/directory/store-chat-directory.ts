@@ -72,6 +72,7 @@ export class StoreChatDirectory implements ChatDirectory {
     platform: BindablePlatform,
     channelId: string,
     teamId: string | null,
+    nicknames: readonly string[] = [],
   ): Promise<{ workspaceId: string; members: PlatformMember[] } | null> {
     return this.store.transaction(async (tx) => {
       const binding = await tx.channelBindings.find(platform, channelId);
@@ -79,7 +80,7 @@ export class StoreChatDirectory implements ChatDirectory {
         const team = teamId === null ? null : await tx.platformBindings.find(platform, teamId);
         return team === null ? null : { workspaceId: team.workspaceId, members: [] };
       }
-      const members = await tx.members.list(binding.workspaceId);
+      const members = await tx.members.named(binding.workspaceId, nicknames);
       return {
         workspaceId: binding.workspaceId,
         members: members.map((m) => asPlatformMember(m, platform)),

@@ -39,14 +39,16 @@ export interface ChatDirectory {
    */
   membersOfTeam(platform: BindablePlatform, teamId: string, named: MembersNamed): Promise<PlatformMember[]>;
   /**
-   * P1, M11: the workspace that owns the channel and its members. A channel not bound to a
-   * space is owned by the workspace `teamId` is bound to, with no members to mention (its
-   * outgoing calls are stored in the outbox like every other, P7). Null when neither is bound.
+   * P1, M11: the workspace that owns the channel, with its members holding one of `nicknames`
+   * (those an outgoing text names; never the whole team). A channel not bound to a space is
+   * owned by the workspace `teamId` is bound to, with no members to mention (its outgoing calls
+   * are stored in the outbox like every other, P7). Null when neither is bound.
    */
   channelOwner(
     platform: BindablePlatform,
     channelId: string,
     teamId: string | null,
+    nicknames?: readonly string[],
   ): Promise<{ workspaceId: string; members: PlatformMember[] } | null>;
   /**
    * A2, P7: the team (Slack team, Discord guild) of the workspace the channel is bound to, so a

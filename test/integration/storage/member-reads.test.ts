@@ -99,6 +99,19 @@ describe('P8: the message path reads the members a message names, not the whole 
     expect(fetched).toBeLessThan(10);
   });
 
+  it('M11: an outgoing Slack call reads the channel’s owner and the members its text names, by nickname', async () => {
+    const directory = (tx: SqlStoreTx) => new StoreChatDirectory(transactionStore(tx));
+    const named = await counted((tx) => directory(tx).channelOwner('slack', CHANNEL, 'T-acme', ['Person-7']));
+    expect(named.answer).toEqual({
+      workspaceId: acme.workspaceId,
+      members: [{ nickname: 'person-7', userId: 'U7' }],
+    });
+    expect(named.fetched).toBeLessThan(10);
+    const card = await counted((tx) => directory(tx).channelOwner('slack', CHANNEL, 'T-acme'));
+    expect(card.answer).toEqual({ workspaceId: acme.workspaceId, members: [] });
+    expect(card.fetched).toBe(0);
+  });
+
   it('P8, M10, G4: a turn reads its own people (its starter, authors and roster), not the workspace', async () => {
     const run = await db.database.store.inWorkspace(acme.workspaceId, (tx) => tx.runs.findById(acme.runId));
     if (run === null) throw new Error('no run');

@@ -67,6 +67,20 @@ export const memberRepository = (manager: EntityManager): MemberRepository => {
         .getOne();
       return row ? toMemberRecord(row) : null;
     },
+    async named(workspaceId, nicknames) {
+      if (!isUuid(workspaceId) || nicknames.length === 0) return [];
+      // M10: case ignored; one probe each of the unique nickname index.
+      const found = await rows
+        .createQueryBuilder('member')
+        .where('member.workspaceId = :workspaceId', { workspaceId })
+        .andWhere('lower(member.nickname) IN (:...folded)', {
+          folded: [...new Set(nicknames.map((n) => n.toLowerCase()))],
+        })
+        .orderBy('member.createdAt', 'ASC')
+        .addOrderBy('member.seq', 'ASC')
+        .getMany();
+      return found.map(toMemberRecord);
+    },
     async findByPlatformUser(workspaceId, platform, userId) {
       if (!isUuid(workspaceId)) return null;
       // P8: a platform account authorizes only through the member it is linked to.

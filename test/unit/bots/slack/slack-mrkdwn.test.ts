@@ -1,4 +1,4 @@
-import { mentionable } from '../../../../src/bots/slack/outbound/slack-mentionable';
+import { mentionableIn } from '../../../../src/bots/slack/outbound/slack-mentionable';
 import {
   agentTextToMrkdwn,
   slackMentionedUsers,
@@ -72,14 +72,14 @@ describe('P8, M11: whom a Slack text names (only they are read)', () => {
   it('a turn’s known people are enough until the text names someone else; then the channel’s owner is asked', async () => {
     const known = [{ nickname: 'dana', slackUserId: 'U0DANA0001' }];
     const asked: string[] = [];
-    const owner = async (channel: string) => {
-      asked.push(channel);
-      return { members: [...known, { nickname: 'lee', slackUserId: 'U0LEE00001' }] };
+    const owner = async (channel: string, nicknames: readonly string[]) => {
+      asked.push(`${channel}:${nicknames.join(',')}`);
+      return { members: [{ nickname: 'lee', slackUserId: 'U0LEE00001' }] };
     };
-    expect(await mentionable(owner, 'C1', 'thanks @Dana', known)).toBe(known);
+    expect(await mentionableIn(owner, 'C1', known)('thanks @Dana')).toBe(known);
     expect(asked).toEqual([]);
-    const wider = await mentionable(owner, 'C1', 'thanks @dana and @lee', known);
+    const wider = await mentionableIn(owner, 'C1', known)('thanks @dana and @lee');
     expect(agentTextToMrkdwn('thanks @dana and @lee', wider)).toBe('thanks <@U0DANA0001> and <@U0LEE00001>');
-    expect(asked).toEqual(['C1']);
+    expect(asked).toEqual(['C1:lee']);
   });
 });
