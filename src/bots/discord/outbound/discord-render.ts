@@ -27,11 +27,13 @@ export interface WebhookBody {
   allowed_mentions: { parse: []; users: string[] };
 }
 
-/** M11: the nicknames whose members a message's rendering may mention (an agent's text only). */
-export const nicknamesToMention = (message: OutboundMessage): string[] =>
-  message.content.kind === 'text' && message.as.kind === 'agent'
-    ? writtenNicknames(message.content.text)
-    : [];
+/** M11: whose members a message's rendering may mention: the nicknames an agent's text writes. */
+export const mentionedIn = (message: OutboundMessage): { nicknames: string[] } => ({
+  nicknames:
+    message.content.kind === 'text' && message.as.kind === 'agent'
+      ? writtenNicknames(message.content.text)
+      : [],
+});
 
 /**
  * P2, P4, P5, P9: an outbound message as Discord webhook bodies. Text splits into as many

@@ -9,7 +9,7 @@ import {
   writtenNicknames,
 } from '../../../../src/bots/discord/outbound/discord-mentions';
 import {
-  nicknamesToMention,
+  mentionedIn,
   renderEditBody,
   renderWebhookBodies,
 } from '../../../../src/bots/discord/outbound/discord-render';
@@ -256,9 +256,9 @@ describe('P8, M11: whom a Discord text names (only they are read)', () => {
   it('an agent’s text: the nicknames it writes, folded, each once; a card or a system message names nobody', () => {
     expect(writtenNicknames('@Dana, @dana and @lee.b; dana@example.com')).toEqual(['dana', 'lee.b']);
     const text = { kind: 'text' as const, text: '@dana look' };
-    expect(
-      nicknamesToMention({ as: { kind: 'agent', name: 'engineer', avatarUrl: null }, content: text }),
-    ).toEqual(['dana']);
-    expect(nicknamesToMention({ as: { kind: 'system' }, content: text })).toEqual([]);
+    expect(mentionedIn({ as: { kind: 'agent', name: 'engineer', avatarUrl: null }, content: text })).toEqual({
+      nicknames: ['dana'],
+    });
+    expect(mentionedIn({ as: { kind: 'system' }, content: text })).toEqual({ nicknames: [] });
   });
 });
