@@ -32,6 +32,8 @@ import { RoutineGitHubTriggers1796600100000 } from '../../migrations/17966001000
 import { ConversationPullRequests1796600300000 } from '../../migrations/1796600300000-ConversationPullRequests';
 import { MemberNicknamePrefix1796600500000 } from '../../migrations/1796600500000-MemberNicknamePrefix';
 import { AdmitMember1796600510000 } from '../../migrations/1796600510000-AdmitMember';
+import { MemberAccountsPartial1796700100000 } from '../../migrations/1796700100000-MemberAccountsPartial';
+import { MemberCreatedIndexDropped1796700101000 } from '../../migrations/1796700101000-MemberCreatedIndexDropped';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -72,4 +74,6 @@ export const MIGRATIONS = [
   ConversationPullRequests1796600300000,
   MemberNicknamePrefix1796600500000,
   AdmitMember1796600510000,
+  MemberAccountsPartial1796700100000,
+  MemberCreatedIndexDropped1796700101000,
 ];

@@ -1,12 +1,16 @@
 import type { ChatDirectory } from '../../core/ports/chat-directory';
+import type { MembersNamed } from '../../core/ports/routing-reads';
 import type { DiscordMember } from './outbound/discord-mentions';
 
 /** What the Discord front end looks up in Summon's records (P1: guild → workspace, channel → space). */
 export interface DiscordDirectory {
   /** The channel is bound to a space of the workspace the guild is bound to. */
   isBoundChannel(guildId: string, channelId: string): Promise<boolean>;
-  /** Members of the guild's workspace with a linked Discord account (M11, P8). */
-  members(guildId: string): Promise<DiscordMember[]>;
+  /**
+   * M11, P8: the members of the guild's workspace with a linked Discord account that a text
+   * names: by the accounts its `<@…>` mentions carry, or by the `@nickname`s an agent wrote.
+   */
+  members(guildId: string, named: MembersNamed): Promise<DiscordMember[]>;
   /** The Summon workspace the guild is bound to (its outbox rows belong to it), or null. */
   workspaceOf(guildId: string): Promise<string | null>;
   /**
@@ -30,8 +34,8 @@ export function discordDirectory(directory: ChatDirectory): DiscordDirectory {
     workspaceOf: (guildId) => directory.workspaceOfTeam('discord', guildId),
     guildOfDirectMessage: (dmChannelId, userId, guildIds) =>
       directory.teamOfDirectMessage('discord', dmChannelId, userId, guildIds),
-    members: async (guildId) =>
-      (await directory.membersOfTeam('discord', guildId)).flatMap((m) =>
+    members: async (guildId, named) =>
+      (await directory.membersOfTeam('discord', guildId, named)).flatMap((m) =>
         m.userId === null ? [] : [{ nickname: m.nickname, discordUserId: m.userId }],
       ),
     agentsOfChannel: (guildId, channelId) => directory.agentsOfChannel('discord', guildId, channelId),

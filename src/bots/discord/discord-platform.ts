@@ -22,6 +22,7 @@ import {
 import { discordThreadLink } from './outbound/discord-note-badge';
 import {
   DISCORD_CONTENT_LIMIT,
+  mentionedIn,
   renderDirectBodies,
   renderDirectEditBody,
   renderEditBody,
@@ -105,7 +106,7 @@ export class DiscordPlatform implements ChatPlatform {
     const direct = isDirectConversation(parts);
     return this.lanes.run(thread, async () => {
       if (!direct) await this.ensureThread(parts);
-      const members = await this.options.directory.members(parts.guild);
+      const members = await this.options.directory.members(parts.guild, mentionedIn(message));
       const workspaceId = await this.options.directory.workspaceOf(parts.guild);
       const target = { workspaceId, lane: thread };
       const refs: string[] = [];
@@ -152,7 +153,7 @@ export class DiscordPlatform implements ChatPlatform {
     const parts = this.decode(thread);
     if (!/^[0-9]{1,20}$/.test(messageRef)) throw new RangeError(`Not a Discord message id: "${messageRef}".`);
     return this.lanes.run(thread, async () => {
-      const members = await this.options.directory.members(parts.guild);
+      const members = await this.options.directory.members(parts.guild, mentionedIn(message));
       const workspaceId = await this.options.directory.workspaceOf(parts.guild);
       if (isDirectConversation(parts)) {
         await this.options.deliver({ workspaceId, lane: thread }, 'channel-message.edit', {
@@ -208,7 +209,7 @@ export class DiscordPlatform implements ChatPlatform {
     message: OutboundMessage,
   ): Promise<{ thread: ThreadId; messageRef: string }> {
     const guild = await this.guildOf(channelId);
-    const members = await this.options.directory.members(guild);
+    const members = await this.options.directory.members(guild, mentionedIn(message));
     const workspaceId = await this.options.directory.workspaceOf(guild);
     const [first, ...rest] = renderWebhookBodies(message, members);
     if (first === undefined) throw new Error('A thread cannot start with an empty message.');

@@ -14,13 +14,17 @@ export class SlackDirectory {
   ) {}
 
   /**
-   * P1, M11: the workspace that owns the channel and its members. A channel not bound to a
+   * P1, M11: the workspace that owns the channel, with its members holding one of `nicknames`
+   * (those an outgoing text names). A channel not bound to a
    * space (Summon's answer there: link it first; a direct message before its space exists) is
    * owned by the workspace this team is linked to, with no members to mention, so its outgoing
    * calls are stored in the outbox like every other (P7). Null only when the team is not linked.
    */
-  async channelOwner(channel: string): Promise<{ workspaceId: string; members: SlackMemberRef[] } | null> {
-    const owner = await this.directory.channelOwner('slack', channel, this.teamId);
+  async channelOwner(
+    channel: string,
+    nicknames: readonly string[] = [],
+  ): Promise<{ workspaceId: string; members: SlackMemberRef[] } | null> {
+    const owner = await this.directory.channelOwner('slack', channel, this.teamId, nicknames);
     if (owner === null) return null;
     return {
       workspaceId: owner.workspaceId,
@@ -36,9 +40,12 @@ export class SlackDirectory {
     return (await this.directory.teamOfChannel('slack', channel)) ?? this.teamId;
   }
 
-  /** Nicknames by Slack user id for the team's workspace (inbound `<@U…>` → `@nickname`). */
-  async nicknamesOfTeam(teamId: string): Promise<Map<string, string>> {
-    const members = await this.directory.membersOfTeam('slack', teamId);
+  /**
+   * Nicknames by Slack user id of the `accounts` a message mentions, for the team's workspace
+   * (inbound `<@U…>` → `@nickname`): only those, never the whole team.
+   */
+  async nicknamesOfTeam(teamId: string, accounts: readonly string[]): Promise<Map<string, string>> {
+    const members = await this.directory.membersOfTeam('slack', teamId, { accounts });
     return new Map(members.flatMap((m) => (m.userId === null ? [] : [[m.userId, m.nickname] as const])));
   }
 }

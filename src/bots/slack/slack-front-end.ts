@@ -98,6 +98,7 @@ export class SlackFrontEnd {
     const { client, identity } = connection;
     const directory = new SlackDirectory(options.outgoingDirectory, identity.teamId);
     this.deliverer = options.outbox('slack', new SlackSender(client));
+    const ownerOf = joinInFlight((channel) => directory.channelOwner(channel));
     this.groups = new SlackGroups(client, options.logger.child({ component: 'slack' }));
     // P24: the platform's groups port, and P9, T2: a dead run's card read back, beside what SlackPlatform posts.
     this.platform = Object.assign(
@@ -105,7 +106,8 @@ export class SlackFrontEnd {
         deliver: (target, call, args, options) => this.deliverer.deliver(target, call, args, options),
         deliverStored: this.deliverer.deliverStored?.bind(this.deliverer),
         // T3: a busy channel's turns share each lookup of its owner and team under way.
-        channelOwner: joinInFlight((channel) => directory.channelOwner(channel)),
+        channelOwner: (channel, nicknames = []) =>
+          nicknames.length === 0 ? ownerOf(channel) : directory.channelOwner(channel, nicknames),
         permalink: slackPermalinks(client, options.logger.child({ component: 'slack' })),
         attachments: new SlackFileFetcher(
           options.downloads,

@@ -15,6 +15,7 @@ import type { DeliverOptions, Outbox } from '../../core/ports/outbox';
 import type { TurnSession, TurnSessionOpening } from '../../core/ports/turn-session';
 import { splitMessage } from '../../core/text/split-message';
 import { cardContent, SLACK_LIMITS, type SlackContent } from './outbound/slack-cards';
+import { agentTextOf, mentionableIn, nicknamesToMention } from './outbound/slack-mentionable';
 import { agentTextToMrkdwn, escapeMrkdwn, type SlackMemberRef } from './outbound/slack-mrkdwn';
 import { asArgs, identity } from './outbound/slack-post-args';
 import type { SlackCall } from './outbound/slack-sender';
@@ -36,9 +37,10 @@ export interface SlackPlatformOptions {
   deliver: SlackDeliver;
   /** P7, T2: calls stored in the caller's transaction (`Outbox.deliverStored`); absent, `deliver` each. */
   deliverStored?: Outbox['deliverStored'];
-  /** P1: the workspace that owns the channel, and its members (M11); null when it is not bound. */
+  /** P1: the workspace that owns the channel, with its members of `nicknames` (M11); null when unbound. */
   channelOwner: (
     channel: string,
+    nicknames?: readonly string[],
   ) => Promise<{ workspaceId: string; members: readonly SlackMemberRef[] } | null>;
   /** Room kept under Slack's 40,000 characters for a reply part (tests use less). */
   replyPartLimit?: number;
@@ -135,9 +137,9 @@ export class SlackPlatform implements ChatPlatform {
    */
   streamReply(thread: ThreadId, opening: ReplyStreamOpening): ReplyStream {
     const parts = this.parts(thread);
-    // T3: the turn names its workspace and members; else the channel's owner, looked up once.
-    let owner: ReturnType<SlackPlatformOptions['channelOwner']> | null =
-      opening.known === undefined ? null : Promise.resolve(opening.known);
+    // T3: the turn names its workspace and people; else the channel's owner, looked up once.
+    let owner: Promise<{ workspaceId: string } | null> | undefined =
+      opening.known && Promise.resolve(opening.known);
     const ownerOf = () => (owner ??= this.options.channelOwner(parts.channel));
     return new SlackReplyStream({
       parts,
@@ -149,7 +151,7 @@ export class SlackPlatform implements ChatPlatform {
           const found = await ownerOf();
           return this.options.deliver({ workspaceId: found?.workspaceId ?? null, lane: thread }, call, args);
         }),
-      members: async () => (await ownerOf())?.members ?? [],
+      members: mentionableIn(this.options.channelOwner, parts.channel, opening.known?.members),
       partLimit: this.partLimit,
       settings: { ...DEFAULT_SLACK_STREAM, ...this.options.stream },
       logger: (this.options.logger ?? silentLogger).child({ component: 'slack-stream', thread }),
@@ -165,7 +167,7 @@ export class SlackPlatform implements ChatPlatform {
     message: OutboundMessage,
   ): Promise<{ thread: ThreadId; messageRef: string }> {
     return this.threads.run(`slack:${channelId}:new-threads`, async () => {
-      const owner = await this.options.channelOwner(channelId);
+      const owner = await this.options.channelOwner(channelId, nicknamesToMention(message));
       const [first, ...rest] = await this.render(message, owner?.members ?? [], this.partLimit);
       if (first === undefined) throw new Error('A thread cannot start with an empty message.');
       const args = (content: SlackContent) => ({
@@ -203,9 +205,12 @@ export class SlackPlatform implements ChatPlatform {
   ): Promise<string> {
     const parts = this.parts(thread);
     // T3: a stored post names its workspace and members: no lookup of the channel's owner.
-    const owner = stored ?? (await this.options.channelOwner(parts.channel));
+    const owner = stored ?? (await this.options.channelOwner(parts.channel, nicknamesToMention(message)));
     const target = { workspaceId: owner?.workspaceId ?? null, lane: thread };
-    const contents = await this.render(message, owner?.members ?? [], this.partLimit);
+    const members = stored
+      ? await mentionableIn(this.options.channelOwner, parts.channel, stored.members)(agentTextOf(message))
+      : (owner?.members ?? []);
+    const contents = await this.render(message, members, this.partLimit);
     const calls = contents.map((content) => ({
       kind: 'chat.postMessage' as const,
       payload: {
@@ -234,7 +239,7 @@ export class SlackPlatform implements ChatPlatform {
   /** P9, N7, G4: `chat.update` of the message; its limit on text is stricter (4,000). */
   private async updateNow(thread: ThreadId, messageRef: string, message: OutboundMessage): Promise<void> {
     const parts = this.parts(thread);
-    const owner = await this.options.channelOwner(parts.channel);
+    const owner = await this.options.channelOwner(parts.channel, nicknamesToMention(message));
     const [content] = await this.render(message, owner?.members ?? [], SLACK_LIMITS.updateText - 100);
     if (content === undefined) return;
     await this.options.deliver({ workspaceId: owner?.workspaceId ?? null, lane: thread }, 'chat.update', {

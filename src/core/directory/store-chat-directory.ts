@@ -5,6 +5,7 @@ import type { MemberRecord } from '../model/records';
 import type { WorkspaceOverview } from '../model/workspace-overview';
 import type { ChannelCursor } from '../ports/channel-cursor-store';
 import type { ChatDirectory, PlatformMember } from '../ports/chat-directory';
+import type { MembersNamed } from '../ports/routing-reads';
 import type { Store } from '../ports/store';
 
 const accountOn = (member: MemberRecord, platform: BindablePlatform | 'github'): string | null =>
@@ -59,9 +60,11 @@ export class StoreChatDirectory implements ChatDirectory {
   }
 
   /** One statement, as `isBoundChannel`. */
-  membersOfTeam(platform: BindablePlatform, teamId: string): Promise<PlatformMember[]> {
+  membersOfTeam(platform: BindablePlatform, teamId: string, named: MembersNamed): Promise<PlatformMember[]> {
     return this.store.transaction(async (tx) =>
-      (await tx.routingReads.membersOfTeam(platform, teamId)).map((m) => asPlatformMember(m, platform)),
+      (await tx.routingReads.membersOfTeam(platform, teamId, named)).map((m) =>
+        asPlatformMember(m, platform),
+      ),
     );
   }
 
@@ -69,6 +72,7 @@ export class StoreChatDirectory implements ChatDirectory {
     platform: BindablePlatform,
     channelId: string,
     teamId: string | null,
+    nicknames: readonly string[] = [],
   ): Promise<{ workspaceId: string; members: PlatformMember[] } | null> {
     return this.store.transaction(async (tx) => {
       const binding = await tx.channelBindings.find(platform, channelId);
@@ -76,7 +80,7 @@ export class StoreChatDirectory implements ChatDirectory {
         const team = teamId === null ? null : await tx.platformBindings.find(platform, teamId);
         return team === null ? null : { workspaceId: team.workspaceId, members: [] };
       }
-      const members = await tx.members.list(binding.workspaceId);
+      const members = await tx.members.named(binding.workspaceId, nicknames);
       return {
         workspaceId: binding.workspaceId,
         members: members.map((m) => asPlatformMember(m, platform)),

@@ -1,6 +1,7 @@
 import type { BindablePlatform } from '../model/platform';
 import type { WorkspaceOverview } from '../model/workspace-overview';
 import type { ChannelCursor } from './channel-cursor-store';
+import type { MembersNamed } from './routing-reads';
 
 /** A member of a workspace as a front end mentions them: the nickname, and their account on its platform. */
 export interface PlatformMember {
@@ -32,17 +33,22 @@ export interface ChatDirectory {
    * is bound to.
    */
   isBoundChannel(platform: BindablePlatform, channelId: string, teamId?: string): Promise<boolean>;
-  /** M11, P8: the members of the team's workspace (none when the team is not bound). */
-  membersOfTeam(platform: BindablePlatform, teamId: string): Promise<PlatformMember[]>;
   /**
-   * P1, M11: the workspace that owns the channel and its members. A channel not bound to a
-   * space is owned by the workspace `teamId` is bound to, with no members to mention (its
-   * outgoing calls are stored in the outbox like every other, P7). Null when neither is bound.
+   * M11, P8: the members of the team's workspace a text names, by their accounts on this
+   * platform or by nickname (none when the team is not bound); never the whole team.
+   */
+  membersOfTeam(platform: BindablePlatform, teamId: string, named: MembersNamed): Promise<PlatformMember[]>;
+  /**
+   * P1, M11: the workspace that owns the channel, with its members holding one of `nicknames`
+   * (those an outgoing text names; never the whole team). A channel not bound to a space is
+   * owned by the workspace `teamId` is bound to, with no members to mention (its outgoing calls
+   * are stored in the outbox like every other, P7). Null when neither is bound.
    */
   channelOwner(
     platform: BindablePlatform,
     channelId: string,
     teamId: string | null,
+    nicknames?: readonly string[],
   ): Promise<{ workspaceId: string; members: PlatformMember[] } | null>;
   /**
    * A2, P7: the team (Slack team, Discord guild) of the workspace the channel is bound to, so a

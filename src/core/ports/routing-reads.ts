@@ -59,11 +59,18 @@ export interface RoutingReads {
  */
 export interface RoutingReadRepository {
   read(key: RoutingKey): Promise<RoutingReads>;
-  /** The members of the workspace a team or guild is bound to (oldest first); none when unbound. */
-  membersOfTeam(platform: BindablePlatform, teamId: string): Promise<MemberRecord[]>;
+  /**
+   * M11, P8: the members of the workspace a team or guild is bound to (oldest first) that a text
+   * names: linked to one of `accounts` on this platform, or holding one of `nicknames` (M10:
+   * case ignored); none when unbound. Never the whole team: a message costs what it names.
+   */
+  membersOfTeam(platform: BindablePlatform, teamId: string, named: MembersNamed): Promise<MemberRecord[]>;
   /**
    * Whether the channel is bound to a space; given `teamId`, only a space of the workspace that
    * team or guild is bound to counts (P1).
    */
   channelIsBound(platform: BindablePlatform, channelId: string, teamId?: string): Promise<boolean>;
 }
+
+/** Who a text names: platform accounts (`<@U…>`), or nicknames (`@nickname`). */
+export type MembersNamed = { accounts: readonly string[] } | { nicknames: readonly string[] };

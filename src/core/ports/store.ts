@@ -149,6 +149,8 @@ export interface MemberRepository {
   /** Ordered by creation. */
   list(workspaceId: string): Promise<MemberRecord[]>;
   findByNickname(workspaceId: string, nickname: string): Promise<MemberRecord | null>;
+  /** M10, M11: the members holding one of `nicknames` (case ignored), oldest first; none for none. */
+  named(workspaceId: string, nicknames: readonly string[]): Promise<MemberRecord[]>;
   /** P8, P20: the member a Slack or Discord account, or a GitHub login, belongs to. */
   findByPlatformUser(
     workspaceId: string,

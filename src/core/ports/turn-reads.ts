@@ -13,8 +13,8 @@ import type { RunCheckpointRecord } from './run-checkpoints';
 
 /**
  * Everything a claimed turn reads at its start, as the repositories would each have returned
- * it: its workspace, conversation and that conversation's space, the workspace's agents,
- * members and skills, the space's participants, the conversation's latest messages, the
+ * it: its workspace, conversation and that conversation's space, the workspace's agents and
+ * skills, the members it names, the space's participants, the conversation's latest messages, the
  * message that triggered the run, the run's checkpoint (T2) and its MCP servers (E1). Null or
  * empty where gone.
  */
@@ -25,6 +25,11 @@ export interface TurnReads {
   space: SpaceRecord | null;
   /** The workspace's agents, oldest first (M5's order). */
   agents: AgentRecord[];
+  /**
+   * P8, M10, G4: the members the turn names, oldest first: the authors of `recent` and of the
+   * trigger, who started the run, the space's people. Never the whole workspace (a community
+   * of thousands costs a turn what its conversation names).
+   */
   members: MemberRecord[];
   skills: SkillRecord[];
   /** The space's participants, in their order. */

@@ -24,17 +24,26 @@ export const MemberEntity = new EntitySchema<MemberRow>({
   },
   foreignKeys: [workspaceForeignKey('members')],
   checks: [{ name: 'ck_members_role', expression: oneOf('role', MEMBER_ROLES) }],
-  uniques: [
-    { name: 'uq_members_id_workspace', columns: ['id', 'workspaceId'] },
-    { name: 'uq_members_slack_user', columns: ['workspaceId', 'slackUserId'] },
-    { name: 'uq_members_discord_user', columns: ['workspaceId', 'discordUserId'] },
-  ],
+  uniques: [{ name: 'uq_members_id_workspace', columns: ['id', 'workspaceId'] }],
   indices: [
     // M10: (workspace_id, lower(nickname) text_pattern_ops): unique ignoring case, and ordered byte
     // by byte for members by a nickname's start; an expression index TypeORM cannot describe.
     { name: 'uq_members_nickname', columns: ['workspaceId'], unique: true, synchronize: false },
-    // P20: (workspace_id, lower(github_login)), as the nickname's.
+    // P20: (workspace_id, lower(github_login)), as the nickname's; P8, P24: this one and the two
+    // below index only the accounts a member has (`WHERE … IS NOT NULL`, migration
+    // `MemberAccountsPartial`), partial indexes TypeORM cannot describe.
     { name: 'uq_members_github_login', columns: ['workspaceId'], unique: true, synchronize: false },
-    { name: 'ix_members_created', columns: ['workspaceId', 'createdAt', 'seq'] },
+    {
+      name: 'uq_members_slack_user',
+      columns: ['workspaceId', 'slackUserId'],
+      unique: true,
+      synchronize: false,
+    },
+    {
+      name: 'uq_members_discord_user',
+      columns: ['workspaceId', 'discordUserId'],
+      unique: true,
+      synchronize: false,
+    },
   ],
 });

@@ -3,6 +3,7 @@ import type { Logger } from '../../core/ports/logger';
 import { type PreparedStatement, preparesFor } from './prepared-statement';
 import { ADVANCE_CURSOR } from './repositories/channel-cursor-repository';
 import { INBOX_CLAIM, INBOX_MARK_ROUTED } from './repositories/inbox-repository';
+import { ADMIT_MEMBER } from './repositories/member-repository';
 import { RECORD_EVENT } from './repositories/processed-event-repository';
 import { ROUTING_READ_PREPARED } from './repositories/routing-read-repository';
 import { REMOVE_CHECKPOINT } from './repositories/run-checkpoint-repository';
@@ -19,6 +20,8 @@ export const HOT_STATEMENTS: readonly PreparedStatement[] = [
   RECORD_EVENT,
   ADVANCE_CURSOR,
   REMOVE_CHECKPOINT,
+  // P24: a first message of an admitted person writes their record.
+  ADMIT_MEMBER,
   ...ROUTING_READ_PREPARED,
   ...TURN_READ_PREPARED,
   ...RUN_LANE_PREPARED,

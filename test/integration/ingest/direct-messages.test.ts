@@ -149,10 +149,14 @@ describe('P18: the front ends’ ChatDirectory over the store', () => {
     // P1: a channel bound in one workspace is not bound for a guild of another.
     expect(await directory.isBoundChannel('discord', 'C0BOUND', 'G0OTHER')).toBe(false);
     expect(await directory.isBoundChannel('slack', 'C0BOUND')).toBe(false);
-    const members = await directory.membersOfTeam('discord', 'G0ACME');
+    const members = await directory.membersOfTeam('discord', 'G0ACME', { nicknames: ['Dana', 'you'] });
     expect(members).toContainEqual({ nickname: 'dana', userId: '100200300' });
     // The local member linked no Discord account.
     expect(members).toContainEqual({ nickname: 'you', userId: null });
+    // M11, P8: by account, only those named.
+    expect(await directory.membersOfTeam('discord', 'G0ACME', { accounts: ['100200300', '999'] })).toEqual([
+      { nickname: 'dana', userId: '100200300' },
+    ]);
     // P7: an unbound channel is owned by the team's workspace, with nobody to mention.
     expect(await directory.channelOwner('discord', 'C0UNBOUND', 'G0ACME')).toEqual({
       workspaceId,

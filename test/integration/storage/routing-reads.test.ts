@@ -183,14 +183,28 @@ describe.each(DATABASE_KINDS)('routing’s reads in one round trip on %s', (kind
         await bound(channelId, teamId),
       );
     }
-    expect(await system((tx) => tx.routingReads.membersOfTeam('slack', 'T-acme'))).toEqual(
-      await system((tx) => tx.members.list(acme.workspaceId)),
+    // M11, P8: only the members a text names, by account or by nickname (case ignored).
+    const everyone = await system((tx) => tx.members.list(acme.workspaceId));
+    const linked = everyone.filter((m) => m.slackUserId !== null);
+    const accounts = [...linked.map((m) => m.slackUserId as string), 'U-nobody'];
+    expect(await system((tx) => tx.routingReads.membersOfTeam('slack', 'T-acme', { accounts }))).toEqual(
+      linked,
     );
-    expect(await system((tx) => tx.routingReads.membersOfTeam('slack', hostile))).toEqual([]);
+    const nicknames = [...everyone.map((m) => m.nickname.toUpperCase()), 'nobody'];
+    expect(await system((tx) => tx.routingReads.membersOfTeam('slack', 'T-acme', { nicknames }))).toEqual(
+      everyone,
+    );
+    expect(await system((tx) => tx.routingReads.membersOfTeam('slack', 'T-acme', { accounts: [] }))).toEqual(
+      [],
+    );
+    expect(await system((tx) => tx.routingReads.membersOfTeam('slack', hostile, { nicknames }))).toEqual([]);
+    const globexMember = (await system((tx) => tx.members.list(globex.workspaceId)))[0];
     // Asked together, as a decoder asks them: one message, each its own answer.
     const [members, isBound] = await system((tx) =>
       Promise.all([
-        tx.routingReads.membersOfTeam('slack', 'T-globex'),
+        tx.routingReads.membersOfTeam('slack', 'T-globex', {
+          nicknames: [globexMember?.nickname ?? '', ...nicknames],
+        }),
         tx.routingReads.channelIsBound('slack', acme.channelId, 'T-globex'),
       ]),
     );
@@ -261,7 +275,13 @@ describe.each(DATABASE_KINDS)('routing’s reads in one round trip on %s', (kind
 
     it('a member or a channel binding written in the transaction is in the decoder’s next look', async () => {
       await rolledBack(async (tx) => {
-        const before = await tx.routingReads.membersOfTeam('slack', 'T-acme');
+        const named = {
+          accounts: [
+            'U-new',
+            ...(await tx.members.list(acme.workspaceId)).flatMap((m) => m.slackUserId ?? []),
+          ],
+        };
+        const before = await tx.routingReads.membersOfTeam('slack', 'T-acme', named);
         expect(await tx.routingReads.channelIsBound('slack', 'C-new', 'T-acme')).toBe(false);
         await tx.members.insert(acme.workspaceId, {
           nickname: 'newcomer',
@@ -270,7 +290,7 @@ describe.each(DATABASE_KINDS)('routing’s reads in one round trip on %s', (kind
           discordUserId: null,
         });
         await tx.channelBindings.bind(acme.spaceId, 'slack', 'C-new');
-        const after = await tx.routingReads.membersOfTeam('slack', 'T-acme');
+        const after = await tx.routingReads.membersOfTeam('slack', 'T-acme', named);
         expect(after.map((m) => m.nickname)).toEqual([...before.map((m) => m.nickname), 'newcomer']);
         expect(await tx.routingReads.channelIsBound('slack', 'C-new', 'T-acme')).toBe(true);
       });

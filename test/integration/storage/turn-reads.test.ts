@@ -50,6 +50,12 @@ describe.each(DATABASE_KINDS)('a turn’s reads in one round trip on %s', (kind)
         headers: { 'x-key': envReference('DOCS_KEY') },
       });
       await tx.mcpServers.assign(acme.workspaceId, { spaceId: acme.spaceId }, ['tracker']);
+      await tx.members.insert(acme.workspaceId, {
+        nickname: 'bystander',
+        role: 'member',
+        slackUserId: 'U-bystander',
+        discordUserId: null,
+      });
       await tx.mcpServers.assign(acme.workspaceId, { agentId: acme.agentId }, ['docs', 'tracker']);
     });
   });
@@ -63,22 +69,34 @@ describe.each(DATABASE_KINDS)('a turn’s reads in one round trip on %s', (kind)
     return run;
   };
 
-  /** What the turn read one repository call at a time before. */
+  /**
+   * What the turn read one repository call at a time before; of the members, those the turn
+   * names (P8, M10, G4: the history's and the trigger's authors, the run's starter, the space's people).
+   */
   const oneByOne = (tx: SqlStoreTx, run: RunRecord, history: number) =>
     (async () => {
       const conversation = await tx.conversations.findById(run.conversationId);
       const spaces = await tx.spaces.list(run.workspaceId);
       const space = spaces.find((s) => s.id === conversation?.spaceId) ?? null;
+      const participants = space === null ? [] : await tx.spaces.listParticipants(space.id);
+      const recent = await tx.messages.listRecent(run.conversationId, history);
+      const trigger = run.triggerMessageId === null ? null : await tx.messages.findById(run.triggerMessageId);
+      const named = new Set([
+        ...recent.map((m) => m.authorMemberId),
+        trigger?.authorMemberId,
+        run.startedByMemberId,
+        ...participants.flatMap((p) => (p.kind === 'member' ? [p.memberId] : [])),
+      ]);
       return {
         workspace: await tx.workspaces.findById(run.workspaceId),
         conversation,
         space,
         agents: await tx.agents.list(run.workspaceId),
-        members: await tx.members.list(run.workspaceId),
+        members: (await tx.members.list(run.workspaceId)).filter((m) => named.has(m.id)),
         skills: await tx.skills.list(run.workspaceId),
-        participants: space === null ? [] : await tx.spaces.listParticipants(space.id),
-        recent: await tx.messages.listRecent(run.conversationId, history),
-        trigger: run.triggerMessageId === null ? null : await tx.messages.findById(run.triggerMessageId),
+        participants,
+        recent,
+        trigger,
         checkpoint: await tx.checkpoints.find(run.id),
         mcpServers: await tx.mcpServers.forTurn(run.agentId, space?.id ?? null),
       };
@@ -95,6 +113,9 @@ describe.each(DATABASE_KINDS)('a turn’s reads in one round trip on %s', (kind)
     expect(together.trigger?.id).toBe(acme.messageId);
     expect(together.participants).toHaveLength(2);
     expect(together.mcpServers.map((server) => server.name)).toEqual(['docs', 'tracker']);
+    // P8: a member the turn does not name is not read (the workspace's people are not the turn's).
+    expect(together.members.map((m) => m.nickname)).not.toContain('bystander');
+    expect(together.members.length).toBeGreaterThan(0);
   });
 
   it('A2: read in another workspace, a run’s rows are hidden (nothing of it comes back)', async () => {

@@ -7,6 +7,7 @@ import { discordDirectory } from '../discord-directory';
 import { loggable } from '../discord-errors';
 import type { DiscordPlatform } from '../discord-platform';
 import { encodeDiscordThreadId } from '../discord-thread-id';
+import { mentionedUserIds } from '../outbound/discord-mentions';
 import {
   type DiscordMessageFields,
   fieldsOf,
@@ -100,7 +101,7 @@ export class DiscordInboxDecoder implements InboxDecoder {
     // T3: both asked at once, so they go to the database as one round trip.
     const [bound, members] = await Promise.all([
       directory.isBoundChannel(place.guild, place.channel),
-      directory.members(place.guild),
+      directory.members(place.guild, { accounts: mentionedUserIds(message.content) }),
     ]);
     if (!bound) return { kind: 'drop', reason: 'channel not bound to a space' };
     const inbound = toInbound(message, place, { botUserId: this.deps.botUserId() ?? '', members });
@@ -135,7 +136,7 @@ export class DiscordInboxDecoder implements InboxDecoder {
       return { kind: 'drop', reason: 'not a member', afterCommit: () => this.answerDirectMessage(dm) };
     }
     const place = { guild, channel: dm, thread: dm, topLevel: false };
-    const members = await directory.members(guild);
+    const members = await directory.members(guild, { accounts: mentionedUserIds(message.content) });
     const inbound = toInbound(message, place, { botUserId: this.deps.botUserId() ?? '', members });
     return {
       kind: 'route',

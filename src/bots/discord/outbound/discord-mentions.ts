@@ -36,6 +36,16 @@ export function mentionMembers(
   return { content, allowedMentions: { parse: [], users: [...users] } };
 }
 
+/** M11: the nicknames an agent's text writes as `@nickname` (outside code or not): whom `mentionMembers` asks about. */
+export function writtenNicknames(text: string): string[] {
+  return [...new Set([...text.matchAll(NICKNAME)].map(([, , nickname = '']) => nickname.toLowerCase()))];
+}
+
+/** The user ids a person's Discord text mentions (`<@…>`, `<@!…>`): whom `translateUserMentions` asks about. */
+export function mentionedUserIds(text: string): string[] {
+  return [...new Set([...text.matchAll(/<@!?([0-9]{1,20})>/g)].map(([, id = '']) => id))];
+}
+
 /** Nobody is pinged (cards, system messages). */
 export const NO_MENTIONS: AllowedMentions = { parse: [], users: [] };
 

@@ -1,7 +1,7 @@
 import type { OutboundMessage } from '../../../core/ports/chat-platform';
 import { type SplitOptions, splitMessage } from '../../../core/text/split-message';
 import { type ActionRow, cardBody, type Embed } from './discord-card-bodies';
-import { type DiscordMember, mentionMembers, NO_MENTIONS } from './discord-mentions';
+import { type DiscordMember, mentionMembers, NO_MENTIONS, writtenNicknames } from './discord-mentions';
 import { webhookUsername } from './webhook-username';
 
 /** P7: Discord's limit for a message's `content`. */
@@ -26,6 +26,14 @@ export interface WebhookBody {
   components: ActionRow[];
   allowed_mentions: { parse: []; users: string[] };
 }
+
+/** M11: whose members a message's rendering may mention: the nicknames an agent's text writes. */
+export const mentionedIn = (message: OutboundMessage): { nicknames: string[] } => ({
+  nicknames:
+    message.content.kind === 'text' && message.as.kind === 'agent'
+      ? writtenNicknames(message.content.text)
+      : [],
+});
 
 /**
  * P2, P4, P5, P9: an outbound message as Discord webhook bodies. Text splits into as many

@@ -3,6 +3,7 @@ import type { InboxEntry, InboxRecord } from '../../../core/model/inbox';
 import type { ChatDirectory } from '../../../core/ports/chat-directory';
 import type { InboxDecision, InboxDecoder } from '../../../core/ports/inbox-decoder';
 import type { Logger } from '../../../core/ports/logger';
+import { slackMentionedUsers } from '../outbound/slack-mrkdwn';
 import { SlackDirectory } from '../slack-directory';
 import { slackTsCursor, threadCursorId } from './slack-backfill';
 import { slackFileRefs } from './slack-files';
@@ -85,7 +86,7 @@ export class SlackInboxDecoder implements InboxDecoder {
     const channel = direct ? undefined : event.channel;
     // T3: asked at once, so they go to the database as one round trip.
     const [nicknames, bound, boundInTeam] = await Promise.all([
-      new SlackDirectory(directory).nicknamesOfTeam(teamId),
+      new SlackDirectory(directory).nicknamesOfTeam(teamId, slackMentionedUsers(event.text ?? '')),
       channel === undefined ? false : directory.isBoundChannel('slack', channel),
       channel === undefined ? false : directory.isBoundChannel('slack', channel, teamId),
     ]);

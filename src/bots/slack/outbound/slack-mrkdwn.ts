@@ -6,6 +6,8 @@ export interface SlackMemberRef {
   slackUserId: string | null;
 }
 
+const WRITTEN_NICKNAME = /(^|[^\w@])@([a-z0-9][a-z0-9_.-]*)/gi;
+
 /**
  * An agent's text as Slack mrkdwn. Slack reads `<…>` as control sequences, so `&`, `<` and `>`
  * are escaped: `<!channel>`, `<!here>`, `<!everyone>` and a raw `<@U…>` written by an agent show
@@ -22,18 +24,27 @@ export function agentTextToMrkdwn(text: string, members: readonly SlackMemberRef
   if (linked.size === 0) return escaped;
   const code = findCodeRanges(escaped);
   const inCode = (index: number) => code.some((r) => index >= r.start && index < r.end);
-  return escaped.replace(
-    /(^|[^\w@])@([a-z0-9][a-z0-9_.-]*)/gi,
-    (whole, before: string, name: string, offset: number) => {
-      const userId = linked.get(name.toLowerCase());
-      if (userId === undefined || inCode(offset + before.length)) return whole;
-      return `${before}<@${userId}>`;
-    },
-  );
+  return escaped.replace(WRITTEN_NICKNAME, (whole, before: string, name: string, offset: number) => {
+    const userId = linked.get(name.toLowerCase());
+    if (userId === undefined || inCode(offset + before.length)) return whole;
+    return `${before}<@${userId}>`;
+  });
+}
+
+/** M11: the nicknames an agent's text writes as `@nickname`, folded, each once: whom `agentTextToMrkdwn` may mention. */
+export function writtenNicknames(text: string): string[] {
+  return [...new Set([...text.matchAll(WRITTEN_NICKNAME)].map(([, , name = '']) => name.toLowerCase()))];
 }
 
 export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The user ids a person's Slack text mentions (`<@U…>`, `<@U…|name>`), each once: whom `slackTextToPlain` asks about. */
+export function slackMentionedUsers(text: string): string[] {
+  const ids = new Set<string>();
+  for (const [, inner = ''] of text.matchAll(/<@([^<>|]*)(?:\|[^<>]*)?>/g)) if (inner !== '') ids.add(inner);
+  return [...ids];
 }
 
 /**

@@ -10,9 +10,9 @@ const TITLE_LIMIT = 250;
 /** Slack chunks: text as `markdown_text` (M11 mentions, no mass mentions), steps as `task_update`. */
 export async function streamChunks(
   items: Pending[],
-  membersOf: () => Promise<readonly SlackMemberRef[]>,
+  membersOf: (text: string) => Promise<readonly SlackMemberRef[]>,
 ): Promise<Record<string, unknown>[]> {
-  const members = await membersOf();
+  const members = await membersOf(textOf(items));
   const chunks: Record<string, unknown>[] = [];
   for (const item of items) {
     if (item.kind === 'step') {

@@ -78,7 +78,7 @@ export class SlackStreamMessages {
   /** What did not stream after a failure is posted as ordinary messages (P7: split, in order). */
   async post(rest: string): Promise<void> {
     if (rest.trim() === '') return;
-    const members = await this.options.members();
+    const members = await this.options.members(rest);
     const { parts, opening } = this.options;
     for (const text of splitMessage(agentTextToMrkdwn(rest, members), this.options.partLimit)) {
       await this.options.call('chat.postMessage', {

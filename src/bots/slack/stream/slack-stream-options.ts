@@ -31,8 +31,8 @@ export interface SlackReplyStreamOptions {
   teamId: () => Promise<string>;
   /** One Web API call through the outbox, in the thread's order (P7). */
   call: (call: SlackCall, args: Record<string, unknown>) => Promise<string | null>;
-  /** M11: the workspace's members, for real mentions. */
-  members: () => Promise<readonly SlackMemberRef[]>;
+  /** M11: the members `text` may mention (its `@nickname`s), for real mentions. */
+  members: (text: string) => Promise<readonly SlackMemberRef[]>;
   /** The most a streamed message holds before the reply goes on in the next (P7). */
   partLimit: number;
   settings: SlackStreamSettings;

@@ -16,6 +16,7 @@ export interface TurnContext {
   budgets: Budget[];
   agent: AgentRecord;
   agents: AgentRecord[];
+  /** P8: the members the turn names (`TurnReads.members`), not the whole workspace. */
   members: MemberRecord[];
   conversation: ConversationRecord;
   space: SpaceRecord;

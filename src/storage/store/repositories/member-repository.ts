@@ -17,10 +17,21 @@ import { updateById } from '../update-by-id';
 export const nicknameStarts = (nickname: string, prefix: string): string =>
   `lower(${nickname}) ~>=~ ${prefix} AND lower(${nickname}) ~<~ (${prefix} || chr(1114111))`;
 
-/** P24: `summon_admit_member` (its migration says how), owed with the transaction's next message. */
-const ADMIT_MEMBER = new PreparedStatement(
+/**
+ * P24, M10: an admitted person's record, owed with the transaction's next message. Most first
+ * messages find their first offered nickname free: one plain insert; only when it inserted
+ * nothing (the nickname taken, the record there, the account linked) does `summon_admit_member`
+ * (its migration says how) try the rest and decide, in the same statement. Warmed at start (T3).
+ */
+export const ADMIT_MEMBER = new PreparedStatement(
   ['uuid', 'uuid', 'text', 'text', 'text', 'text', 'text', 'text[]'],
-  'SELECT summon_admit_member($1, $2, $3, $4, $5, $6, $7, $8)',
+  `WITH made AS (
+     INSERT INTO members (id, workspace_id, nickname, role, slack_user_id, discord_user_id,
+                          access_via, access_via_name)
+     VALUES ($1, $2, coalesce($8[1], 'm-' || replace($1::text, '-', '')), $3, $4, $5, $6, $7)
+     ON CONFLICT DO NOTHING RETURNING id)
+   SELECT CASE WHEN EXISTS (SELECT 1 FROM made) THEN NULL
+               ELSE summon_admit_member($1, $2, $3, $4, $5, $6, $7, $8) END AS admitted`,
 );
 
 const nullableText = (value: string | null): string => (value === null ? 'NULL' : textLiteral(value));
@@ -55,6 +66,20 @@ export const memberRepository = (manager: EntityManager): MemberRepository => {
         .andWhere('lower(member.nickname) = lower(:nickname)', { nickname })
         .getOne();
       return row ? toMemberRecord(row) : null;
+    },
+    async named(workspaceId, nicknames) {
+      if (!isUuid(workspaceId) || nicknames.length === 0) return [];
+      // M10: case ignored; one probe each of the unique nickname index.
+      const found = await rows
+        .createQueryBuilder('member')
+        .where('member.workspaceId = :workspaceId', { workspaceId })
+        .andWhere('lower(member.nickname) IN (:...folded)', {
+          folded: [...new Set(nicknames.map((n) => n.toLowerCase()))],
+        })
+        .orderBy('member.createdAt', 'ASC')
+        .addOrderBy('member.seq', 'ASC')
+        .getMany();
+      return found.map(toMemberRecord);
     },
     async findByPlatformUser(workspaceId, platform, userId) {
       if (!isUuid(workspaceId)) return null;

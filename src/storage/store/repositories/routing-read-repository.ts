@@ -131,10 +131,29 @@ const routingCalls = (key: RoutingKey) => {
 const TEAM_WORKSPACE =
   '(SELECT workspace_id FROM platform_bindings WHERE platform = $1 AND external_id = $2)';
 
-const MEMBERS_OF_TEAM = new PreparedStatement(
-  ['text', 'text'],
-  `SELECT * FROM members WHERE workspace_id = ${TEAM_WORKSPACE} ORDER BY created_at, seq`,
-);
+/**
+ * M11, P8: the members of the team's workspace a text names: by the accounts its mentions carry
+ * (inbound `<@U…>`), or by the nicknames it writes (outbound `@nickname`, M10: case ignored),
+ * each one probe of a unique index; never the whole team.
+ */
+const MEMBERS_OF_TEAM = {
+  slack: new PreparedStatement(
+    ['text', 'text', 'text[]'],
+    `SELECT * FROM members WHERE workspace_id = ${TEAM_WORKSPACE} AND slack_user_id = ANY ($3::text[])
+     ORDER BY created_at, seq`,
+  ),
+  discord: new PreparedStatement(
+    ['text', 'text', 'text[]'],
+    `SELECT * FROM members WHERE workspace_id = ${TEAM_WORKSPACE} AND discord_user_id = ANY ($3::text[])
+     ORDER BY created_at, seq`,
+  ),
+  nicknames: new PreparedStatement(
+    ['text', 'text', 'text[]'],
+    `SELECT * FROM members WHERE workspace_id = ${TEAM_WORKSPACE}
+       AND lower(nickname) = ANY (ARRAY(SELECT lower(n) FROM unnest($3::text[]) AS n))
+     ORDER BY created_at, seq`,
+  ),
+};
 const CHANNEL_BOUND = new PreparedStatement(
   ['text', 'text'],
   'SELECT EXISTS (SELECT 1 FROM channel_bindings WHERE platform = $1 AND channel_id = $2) AS bound',
@@ -150,7 +169,7 @@ export const ROUTING_READ_PREPARED: readonly PreparedStatement[] = [
   ...[...ROUTING_STATEMENTS.values()].flat(),
   MENTIONABLE.slug,
   MENTIONABLE.team,
-  MEMBERS_OF_TEAM,
+  ...Object.values(MEMBERS_OF_TEAM),
   CHANNEL_BOUND,
   CHANNEL_BOUND_IN_TEAM,
 ];
@@ -167,13 +186,22 @@ type Directory = Omit<RoutingReads, 'conversation' | 'members'>;
 export const routingReadRepository = (manager: EntityManager): RoutingReadRepository => ({
   // T4: the decoder's and routing's reads of the directory are remembered for the transaction
   // (`transaction-read-memo.ts`): a batch of a busy channel's rows reads them once.
-  membersOfTeam(platform, teamId) {
-    return remembered(manager.queryRunner, JSON.stringify(['team-members', platform, teamId]), async () => {
-      const [rows] = await queryTogether(manager, [
-        MEMBERS_OF_TEAM.with(textLiteral(platform), textLiteral(teamId)),
-      ]);
-      return hydrateAll(manager, MemberEntity, rows).map(toMemberRecord);
-    }).then((members) => [...members]);
+  membersOfTeam(platform, teamId, named) {
+    const [by, names] =
+      'accounts' in named ? ([platform, named.accounts] as const) : (['nicknames', named.nicknames] as const);
+    // M11: a text that names nobody reads no member.
+    if (names.length === 0) return Promise.resolve([]);
+    const sorted = [...new Set(names)].sort();
+    return remembered(
+      manager.queryRunner,
+      JSON.stringify(['team-members', platform, teamId, by, sorted]),
+      async () => {
+        const [rows] = await queryTogether(manager, [
+          MEMBERS_OF_TEAM[by].with(textLiteral(platform), textLiteral(teamId), textArrayLiteral(sorted)),
+        ]);
+        return hydrateAll(manager, MemberEntity, rows).map(toMemberRecord);
+      },
+    ).then((members) => [...members]);
   },
 
   channelIsBound(platform, channelId, teamId) {

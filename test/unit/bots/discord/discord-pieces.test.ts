@@ -3,10 +3,16 @@ import { DiscordRequestError, scrubTokens, withoutTokens } from '../../../../src
 import { isNewer } from '../../../../src/bots/discord/discord-thread-id';
 import { decodeCustomId, encodeCustomId } from '../../../../src/bots/discord/outbound/custom-id';
 import {
+  mentionedUserIds,
   mentionMembers,
   translateUserMentions,
+  writtenNicknames,
 } from '../../../../src/bots/discord/outbound/discord-mentions';
-import { renderEditBody, renderWebhookBodies } from '../../../../src/bots/discord/outbound/discord-render';
+import {
+  mentionedIn,
+  renderEditBody,
+  renderWebhookBodies,
+} from '../../../../src/bots/discord/outbound/discord-render';
 import { toDeliveryError } from '../../../../src/bots/discord/outbound/discord-sender';
 import { webhookUsername } from '../../../../src/bots/discord/outbound/webhook-username';
 import type { DeliveryError } from '../../../../src/core/outbox/delivery-error';
@@ -239,5 +245,20 @@ describe('P7: Discord errors as the outbox’s advice', () => {
     const network = toDeliveryError('webhook.execute', new Error(`fetch failed for ${url}`));
     expect(network.retry).toEqual({ kind: 'backoff' });
     noToken(network);
+  });
+});
+
+describe('P8, M11: whom a Discord text names (only they are read)', () => {
+  it('a person’s text: the user ids of its mentions, each once', () => {
+    expect(mentionedUserIds('<@100> <@!200> <@100> <@&300> <#400>')).toEqual(['100', '200']);
+  });
+
+  it('an agent’s text: the nicknames it writes, folded, each once; a card or a system message names nobody', () => {
+    expect(writtenNicknames('@Dana, @dana and @lee.b; dana@example.com')).toEqual(['dana', 'lee.b']);
+    const text = { kind: 'text' as const, text: '@dana look' };
+    expect(mentionedIn({ as: { kind: 'agent', name: 'engineer', avatarUrl: null }, content: text })).toEqual({
+      nicknames: ['dana'],
+    });
+    expect(mentionedIn({ as: { kind: 'system' }, content: text })).toEqual({ nicknames: [] });
   });
 });

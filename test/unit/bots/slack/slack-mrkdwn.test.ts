@@ -1,4 +1,10 @@
-import { agentTextToMrkdwn, slackTextToPlain } from '../../../../src/bots/slack/outbound/slack-mrkdwn';
+import { mentionableIn } from '../../../../src/bots/slack/outbound/slack-mentionable';
+import {
+  agentTextToMrkdwn,
+  slackMentionedUsers,
+  slackTextToPlain,
+  writtenNicknames,
+} from '../../../../src/bots/slack/outbound/slack-mrkdwn';
 
 const members = [
   { nickname: 'dana', slackUserId: 'U0DANA0001' },
@@ -47,5 +53,33 @@ describe('a person’s Slack text as the core reads it', () => {
         context,
       ),
     ).toBe('@engineer ask @dana and @U0OTHER001 in #general about the doc & a <b>');
+  });
+});
+
+describe('P8, M11: whom a Slack text names (only they are read)', () => {
+  it('a person’s text: the user ids of its mentions, each once, labelled or not', () => {
+    expect(slackMentionedUsers('<@U1> and <@U2|dana>, <@U1> again, <#C1|general>, <!here>')).toEqual([
+      'U1',
+      'U2',
+    ]);
+    expect(slackMentionedUsers('nobody')).toEqual([]);
+  });
+
+  it('an agent’s text: the nicknames it writes, folded, each once (not e-mails)', () => {
+    expect(writtenNicknames('@Dana and @dana, @mia.b; dana@example.com')).toEqual(['dana', 'mia.b']);
+  });
+
+  it('a turn’s known people are enough until the text names someone else; then the channel’s owner is asked', async () => {
+    const known = [{ nickname: 'dana', slackUserId: 'U0DANA0001' }];
+    const asked: string[] = [];
+    const owner = async (channel: string, nicknames: readonly string[]) => {
+      asked.push(`${channel}:${nicknames.join(',')}`);
+      return { members: [{ nickname: 'lee', slackUserId: 'U0LEE00001' }] };
+    };
+    expect(await mentionableIn(owner, 'C1', known)('thanks @Dana')).toBe(known);
+    expect(asked).toEqual([]);
+    const wider = await mentionableIn(owner, 'C1', known)('thanks @dana and @lee');
+    expect(agentTextToMrkdwn('thanks @dana and @lee', wider)).toBe('thanks <@U0DANA0001> and <@U0LEE00001>');
+    expect(asked).toEqual(['C1:lee']);
   });
 });
