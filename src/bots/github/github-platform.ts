@@ -61,6 +61,7 @@ export class GitHubPlatform implements ChatPlatform {
       { workspaceId: stored.workspaceId, lane: thread },
       calls,
       stored.store,
+      stored.recordSent,
     );
     if (first == null) throw new Error('GitHub returned no comment.');
     return first;

@@ -225,7 +225,12 @@ export class SlackPlatform implements ChatPlatform {
     const { deliverStored } = this.options;
     let refs: (string | null)[] = [];
     if (stored !== undefined && deliverStored !== undefined)
-      refs = await deliverStored({ workspaceId: stored.workspaceId, lane: thread }, calls, stored.store);
+      refs = await deliverStored(
+        { workspaceId: stored.workspaceId, lane: thread },
+        calls,
+        stored.store,
+        stored.recordSent,
+      );
     else {
       await stored?.store(async () => {});
       for (const { kind, payload } of calls)

@@ -1,10 +1,8 @@
-import { ServiceUnavailableError } from '../errors';
 import { RetryingStore } from '../outage/retrying-store';
 import { systemClock } from '../ports/clock';
-import type { DeliverOptions, Outbox, StoreCalls } from '../ports/outbox';
+import type { DeliverOptions, Outbox, RecordSent, SentCall, StoreCalls } from '../ports/outbox';
 import type { OutboxItem, OutboxRepository, OutboxRowState } from '../ports/outbox-store';
 import type { Store } from '../ports/store';
-import { GroupCommit } from '../waits/group-commit';
 import { CallsOnTheirWay } from './calls-on-their-way';
 import { DeliveryError } from './delivery-error';
 import { KeyedSerialQueue } from './keyed-serial-queue';
@@ -15,6 +13,7 @@ import {
   type OutboxBackoff,
   type OutboxDelivererOptions,
 } from './outbox-options';
+import { type HeldCall, outcomeUnknown, SentMarks } from './sent-marks';
 
 export {
   DEFAULT_OUTBOX_GIVE_UP_MS,
@@ -27,10 +26,10 @@ export {
 type Delivery = Omit<OutboxItem, 'id' | 'workspaceId'> & { id: string | null };
 
 /** A stored call this deliverer marked `sending`: its row and the version that mark wrote; null in memory. */
-type Held = { id: string; version: string } | null;
+type Held = HeldCall | null;
 
-/** T2: the connection dropped while the write's COMMIT was in flight: it may or may not be stored. */
-const outcomeUnknown = (error: unknown) => error instanceof ServiceUnavailableError && error.maybeDone;
+/** A stored call of `deliverStored` that went out, its mark handed to the caller (`RecordSent`). */
+type Went = { held: HeldCall; ref: string | null };
 
 /**
  * P7: every outgoing platform call is stored first, then sent. A 429 waits the platform's
@@ -51,7 +50,7 @@ export class OutboxDeliverer implements Outbox {
   /** T2: the calls' rows are written through a database outage of seconds, not given up. */
   private readonly store: Store;
   /** T3: calls of any thread that went out at the same time are recorded as sent in one commit. */
-  private readonly sent: GroupCommit<{ id: string; ref: string | null }, null>;
+  private readonly sent: SentMarks;
 
   constructor(private readonly options: OutboxDelivererOptions) {
     this.store = RetryingStore.over(options.store);
@@ -59,17 +58,7 @@ export class OutboxDeliverer implements Outbox {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.now = options.now ?? (() => systemClock.now());
     this.onTheirWay = new CallsOnTheirWay(options.signOfLifeRoom ?? DEFAULT_SIGN_OF_LIFE_ROOM);
-    this.sent = new GroupCommit({
-      write: (marks) =>
-        this.store.transaction(async (tx) => {
-          await Promise.all(marks.map((mark) => tx.outbox.markSent(mark.id, mark.ref)));
-          return marks.map(() => null);
-        }),
-      slots: 2,
-      maxBatch: 64,
-      // T2: a batch whose COMMIT may have landed is not written again; each call reads its row back.
-      splits: (error) => !outcomeUnknown(error),
-    });
+    this.sent = new SentMarks(this.store, (id) => this.stateOf(id));
   }
 
   /**
@@ -97,6 +86,7 @@ export class OutboxDeliverer implements Outbox {
     target: { workspaceId: string; lane: string },
     calls: readonly { kind: string; payload: unknown }[],
     store: StoreCalls,
+    recordSent?: RecordSent,
   ): Promise<(string | null)[]> {
     const { platform, metrics } = this.options;
     const { workspaceId, lane } = target;
@@ -111,7 +101,17 @@ export class OutboxDeliverer implements Outbox {
               held.push(await tx.outbox.addSending({ workspaceId, platform, lane, ...call }));
           });
           const refs: (string | null)[] = [];
-          for (const { item, version } of held) refs.push(await this.send(item, { id: item.id, version }));
+          const went: Went[] = [];
+          const handOver = recordSent === undefined ? undefined : went;
+          try {
+            for (const { item, version } of held)
+              refs.push(await this.send(item, { id: item.id, version }, handOver));
+          } catch (error) {
+            // The caller records nothing of a delivery that failed: those that went out are marked here.
+            await Promise.all(went.map((call) => this.markSent(call.held, call.ref)));
+            throw error;
+          }
+          recordSent?.(went.map((call): SentCall => ({ id: call.held.id, ref: call.ref })));
           return refs;
         }),
       );
@@ -222,22 +222,17 @@ export class OutboxDeliverer implements Outbox {
     }
   }
 
-  /**
-   * P7: records a call this deliverer holds as sent, in one commit with the others that went
-   * out meanwhile (T3). T2: one whose COMMIT's outcome is unknown is read back, as in `change`.
-   */
+  /** P7: records a call this deliverer holds as sent; failing to is logged, never a reason to send again. */
   private async markSent(held: Held, ref: string | null): Promise<void> {
     if (held === null) return;
-    for (;;) {
-      try {
-        await this.sent.add({ id: held.id, ref });
-        return;
-      } catch (error) {
-        if (!outcomeUnknown(error)) throw error;
-        const now = await this.stateOf(held.id);
-        if (now?.status !== 'sending' || now.version !== held.version) return;
-      }
-    }
+    await this.sent
+      .mark(held, ref)
+      .catch((error: unknown) =>
+        this.options.logger.warn(
+          { outboxId: held.id, err: error },
+          'delivered, but could not be recorded as sent',
+        ),
+      );
   }
 
   /** The row as it is now; a read whose COMMIT's outcome is unknown changed nothing, and is read again. */
@@ -251,8 +246,8 @@ export class OutboxDeliverer implements Outbox {
     }
   }
 
-  /** `marked`: the call's row was stored already marked `sending` (`deliverStored`). */
-  private async send(item: Delivery, marked?: Held): Promise<string | null> {
+  /** `marked`: the call's row was stored already marked `sending` (`deliverStored`); `handOver`: see `RecordSent`. */
+  private async send(item: Delivery, marked?: Held, handOver?: Went[]): Promise<string | null> {
     const { sender, logger } = this.options;
     // Named only when there is something to say: a delivery that goes out logs nothing.
     const log = () => logger.child({ outboxId: item.id, kind: item.kind });
@@ -290,9 +285,8 @@ export class OutboxDeliverer implements Outbox {
       // a COMMIT whose outcome is unknown is read back); failing to record it is never a reason
       // to send it again: the row stays `sending`, which a restart marks failed rather than
       // post twice.
-      await this.markSent(held, ref).catch((error: unknown) =>
-        log().warn({ err: error }, 'delivered, but could not be recorded as sent'),
-      );
+      if (handOver !== undefined && held !== null) handOver.push({ held, ref });
+      else await this.markSent(held, ref);
       return ref;
     }
   }

@@ -2,7 +2,7 @@ import type { AttachmentRef } from '../model/attachment';
 import type { ApprovalStatus } from '../model/guardrail';
 import type { Platform } from '../model/platform';
 import type { AttachmentFetcher } from './attachment-fetcher';
-import type { DeliverOptions, StoreCalls } from './outbox';
+import type { DeliverOptions, RecordSent, StoreCalls } from './outbox';
 import type { PlatformGroups } from './platform-groups';
 import type { TurnSession, TurnSessionOpening } from './turn-session';
 
@@ -113,6 +113,8 @@ export interface StoredPost {
   /** M11: whom the message may name (`@nickname` becomes the platform's mention). */
   members: readonly { nickname: string; slackUserId: string | null; discordUserId: string | null }[];
   store: StoreCalls;
+  /** P7, T3: the stored calls that went out, handed to the caller to record as sent (`RecordSent`). */
+  recordSent?: RecordSent | undefined;
 }
 
 /**

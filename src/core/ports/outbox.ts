@@ -7,6 +7,19 @@ import type { OutboxRepository } from './outbox-store';
  */
 export type StoreCalls = (write: (tx: { outbox: OutboxRepository }) => Promise<void>) => Promise<void>;
 
+/** P7: a stored call that went out, and the platform's ref of what it made. */
+export interface SentCall {
+  id: string;
+  ref: string | null;
+}
+
+/**
+ * P7, T3: takes the calls of `deliverStored` that went out, for the caller to record as sent
+ * (`OutboxRepository.markSent`) in its next commit (a turn's finish) instead of one of their own.
+ * Until then their rows stay `sending`: never sent again, even after a restart.
+ */
+export type RecordSent = (sent: readonly SentCall[]) => void;
+
 /** Sends one stored call to the platform; returns the platform's ref of what it made (a message ts). */
 export interface PlatformSender {
   send(kind: string, payload: unknown): Promise<string | null>;
@@ -39,12 +52,14 @@ export interface Outbox {
    * P7, T2: `calls`, one after another in the lane, their rows written by `store` already
    * marked as on their way (the lane is this deliverer's and they are sent as soon as that
    * commits, as a mark of their own would be); resolves with their refs once sent. Nothing is
-   * sent when `store` fails.
+   * sent when `store` fails. With `recordSent`, the caller records them as sent once all went
+   * out; a delivery that fails records those that went out itself.
    */
   deliverStored?(
     target: { workspaceId: string; lane: string },
     calls: readonly { kind: string; payload: unknown }[],
     store: StoreCalls,
+    recordSent?: RecordSent,
   ): Promise<(string | null)[]>;
   /** After a restart: sends what is still pending; never re-sends what may have gone out. */
   resume(): Promise<{ resent: number; abandoned: number; pruned: number }>;

@@ -167,6 +167,26 @@ export async function deferStatement(manager: EntityManager, statement: Statemen
 }
 
 /**
+ * T3: a write whose answer nobody reads, kept until the transaction's COMMIT even when nothing
+ * was sent before it: a transaction of such writes alone is one message (START, the writes,
+ * COMMIT), one round trip. T2: the store counts a transaction as committing from the moment its
+ * work returns, so a connection lost while that message was on its way is reported as possibly
+ * stored, never run again blindly: only for writes whose caller reads the row back then (the
+ * outbox's marks). Outside a lazy transaction it is sent at once.
+ */
+export async function deferToCommit(manager: EntityManager, statement: Statement): Promise<void> {
+  const runner = manager.queryRunner;
+  if (!runner) throw new Error('A store transaction always has a query runner.');
+  const statements = pending.get(runner);
+  if (statements === undefined) {
+    await sendTogether(runner, [statement]);
+    return;
+  }
+  forgetOnWrite(runner, statement);
+  statements.defer(statement);
+}
+
+/**
  * T3: runs statements in one round trip on the transaction's own connection — one simple-query
  * message, one reply — with what the transaction owes in front and the statements of other
  * calls made in the same tick beside them; returns each of `statements`' rows in order. Logged

@@ -4,12 +4,14 @@ import { type PreparedStatement, preparesFor } from './prepared-statement';
 import { ADVANCE_CURSOR } from './repositories/channel-cursor-repository';
 import { INBOX_CLAIM, INBOX_MARK_ROUTED } from './repositories/inbox-repository';
 import { ADMIT_MEMBER } from './repositories/member-repository';
+import { ADD_SENDING, MARK_SENT } from './repositories/outbox-repository';
 import { RECORD_EVENT } from './repositories/processed-event-repository';
 import { ROUTING_READ_PREPARED } from './repositories/routing-read-repository';
 import { REMOVE_CHECKPOINT } from './repositories/run-checkpoint-repository';
 import { RUN_LANE_PREPARED } from './repositories/run-lane-repository';
 import { STEERING_PREPARED } from './repositories/run-steering-repository';
 import { TURN_READ_PREPARED } from './repositories/turn-read-repository';
+import { ADD_TO_RUN } from './repositories/usage-repository';
 import { TENANT_SETTINGS } from './tenant-settings';
 
 /** The statements of routing (the inbox's too) and of every turn, prepared on each connection at start. */
@@ -22,6 +24,9 @@ export const HOT_STATEMENTS: readonly PreparedStatement[] = [
   REMOVE_CHECKPOINT,
   // P24: a first message of an admitted person writes their record.
   ADMIT_MEMBER,
+  ADD_TO_RUN,
+  ADD_SENDING,
+  MARK_SENT,
   ...ROUTING_READ_PREPARED,
   ...TURN_READ_PREPARED,
   ...RUN_LANE_PREPARED,

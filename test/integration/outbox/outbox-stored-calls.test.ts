@@ -1,6 +1,8 @@
 import type { PlatformSender } from '../../../src/core/outbox/delivery-error';
+import { DeliveryError } from '../../../src/core/outbox/delivery-error';
 import { OutboxDeliverer } from '../../../src/core/outbox/outbox-deliverer';
 import { silentLogger } from '../../../src/core/ports/logger';
+import type { SentCall } from '../../../src/core/ports/outbox';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
 
@@ -105,5 +107,66 @@ describe.each(DATABASE_KINDS)('P7, T2: outgoing calls stored with the caller’s
     await expect(deliverer.deliver({ workspaceId, lane }, 'chat.update', { text: 'next' })).resolves.toBe(
       'ts-1',
     );
+  });
+
+  it('P7, T3: with `recordSent`, the calls that went out are handed to the caller to record with its next commit; until then they stay on their way', async () => {
+    const platform = new CountingPlatform();
+    const deliverer = new OutboxDeliverer({
+      store: db.database.store,
+      platform: 'slack',
+      sender: platform,
+      logger: silentLogger,
+    });
+    const handed: SentCall[][] = [];
+    const refs = await deliverer.deliverStored(
+      { workspaceId, lane },
+      [
+        { kind: 'chat.postMessage', payload: { text: 'part 1' } },
+        { kind: 'chat.postMessage', payload: { text: 'part 2' } },
+      ],
+      (write) => db.database.store.transaction(write),
+      (sent) => handed.push([...sent]),
+    );
+    expect(refs).toEqual(['ts-1', 'ts-2']);
+    expect(handed.map((sent) => sent.map((call) => call.ref))).toEqual([['ts-1', 'ts-2']]);
+    // Not marked by the deliverer: a restart meanwhile would never send them again.
+    expect((await rowsOf(lane)).map((row) => row.status)).toEqual(['sending', 'sending']);
+    await db.database.store.transaction((tx) =>
+      Promise.all((handed[0] ?? []).map((call) => tx.outbox.markSent(call.id, call.ref))),
+    );
+    expect(await rowsOf(lane)).toEqual([
+      { status: 'sent', platform_ref: 'ts-1', kind: 'chat.postMessage' },
+      { status: 'sent', platform_ref: 'ts-2', kind: 'chat.postMessage' },
+    ]);
+  });
+
+  it('P7: with `recordSent`, a delivery that fails hands nothing over and marks those that went out itself', async () => {
+    const refusing: PlatformSender = {
+      send: async (_kind, payload) => {
+        if ((payload as { text: string }).text === 'part 2')
+          throw new DeliveryError('refused', { kind: 'never' });
+        return 'ts-1';
+      },
+    };
+    const deliverer = new OutboxDeliverer({
+      store: db.database.store,
+      platform: 'slack',
+      sender: refusing,
+      logger: silentLogger,
+    });
+    const handed: SentCall[][] = [];
+    await expect(
+      deliverer.deliverStored(
+        { workspaceId, lane },
+        [
+          { kind: 'chat.postMessage', payload: { text: 'part 1' } },
+          { kind: 'chat.postMessage', payload: { text: 'part 2' } },
+        ],
+        (write) => db.database.store.transaction(write),
+        (sent) => handed.push([...sent]),
+      ),
+    ).rejects.toThrow('refused');
+    expect(handed).toEqual([]);
+    expect((await rowsOf(lane)).map((row) => row.status)).toEqual(['sent', 'failed']);
   });
 });

@@ -7,6 +7,7 @@ import type { RunRecord } from '../../model/records';
 import { notifiesOnFinish } from '../../notes';
 import type { DeliveryError } from '../../outbox/delivery-error';
 import type { Logger } from '../../ports/logger';
+import type { SentCall } from '../../ports/outbox';
 import { waitTopics } from '../../ports/wait-signals';
 import { budgetMessage } from '../../usage/budget';
 import { noteAuthorOf } from '../cards/note-author';
@@ -32,6 +33,8 @@ export type TurnResult =
 export interface PostedReply {
   messageId: string;
   ref: string;
+  /** P7, T3: its stored calls that went out, recorded as sent with the run's end. */
+  sent?: readonly SentCall[];
 }
 
 export async function postReply(
@@ -54,14 +57,17 @@ export async function postReply(
     // stored in one commit (T3: with other turns' replies), before anyone can see it.
     await stream.abandon();
     let messageId = '';
+    const sent: SentCall[] = [];
     const ref = await platform.postStored(thread, message, {
       workspaceId: run.workspaceId,
       members: context.members,
       store: async (write) => {
         messageId = await deps.turnWrites.storeReply(run.workspaceId, toStore, write);
       },
+      // T3: marked sent in the finish's commit, not one of their own (P7: never sent again meanwhile).
+      recordSent: (calls) => sent.push(...calls),
     });
-    return { messageId, ref };
+    return { messageId, ref, sent };
   }
   // Stored before it is shown; T3: with the replies of turns storing theirs at the same time.
   const messageId = await deps.turnWrites.storeReply(run.workspaceId, toStore);
@@ -123,6 +129,8 @@ export async function finishRun(
               run.workspaceId,
               budgetStopped(run, context.agent, result.budget, context.conversation.platform),
             ),
+        // P7, T3: the reply's calls that went out, recorded as sent with the run's end.
+        ...(posted?.sent ?? []).map((call) => tx.outbox.markSent(call.id, call.ref)),
       ]);
       return { finished, leftovers, laneHasMore: hasQueued || leftovers.length > 0 };
     },

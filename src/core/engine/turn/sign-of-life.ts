@@ -6,6 +6,9 @@
  * noise, and costs platform calls and the outbox's writes. A slower turn still shows its sign
  * of life within `delayMs`. With 0 everything is shown at once, as it is asked for.
  */
+/** Why a turn's `withdrawal` aborted: it ended (nobody reads more than that it aborted). */
+const TURN_ENDED = new Error('The turn ended.');
+
 export class SignOfLife {
   private timer: NodeJS.Timeout | null = null;
   private shown = false;
@@ -52,8 +55,10 @@ export class SignOfLife {
 
   /** The turn ended: nothing held back is shown any more. */
   end(): void {
+    if (this.ended) return;
     this.ended = true;
-    this.over.abort();
+    // T3: a reason made once: `abort()` without one builds a DOMException, stack and all, on every call.
+    this.over.abort(TURN_ENDED);
     this.clear();
     this.waiting.length = 0;
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ServiceUnavailableError } from '../../errors';
 import type { RunRecord } from '../../model/records';
 import type { Store, StoreTx } from '../../ports/store';
@@ -83,20 +84,26 @@ export class TurnWrites {
     alongside?: (tx: StoreTx) => Promise<void>,
   ): Promise<string> {
     return this.together('reply', workspaceId, async (tx) => {
-      // The inserts of a batch in one message; each run's update goes with the COMMIT (T3).
-      const stored = await tx.messages.insert(workspaceId, {
-        conversationId: reply.conversationId,
-        authorKind: 'agent',
-        authorAgentId: reply.agentId,
-        authorMemberId: null,
-        text: reply.text,
-        mentions: { agents: [], members: [] },
-        platformMessageRef: null,
-        note: null,
-      });
-      await tx.runs.update(reply.runId, { replyMessageId: stored.id });
-      await alongside?.(tx);
-      return stored.id;
+      // T3: the message (its id made here), the run naming it and the calls that show it are
+      // all issued in this tick, so the store sends them as one message with the START
+      // TRANSACTION, then the COMMIT: two round trips, whatever the batch's size.
+      const messageId = randomUUID();
+      await Promise.all([
+        tx.messages.insertOwed(workspaceId, {
+          id: messageId,
+          conversationId: reply.conversationId,
+          authorKind: 'agent',
+          authorAgentId: reply.agentId,
+          authorMemberId: null,
+          text: reply.text,
+          mentions: { agents: [], members: [] },
+          platformMessageRef: null,
+          note: null,
+        }),
+        tx.runs.update(reply.runId, { replyMessageId: messageId }),
+        alongside?.(tx),
+      ]);
+      return messageId;
     });
   }
 

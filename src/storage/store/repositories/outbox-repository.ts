@@ -1,7 +1,10 @@
 import type { EntityManager } from 'typeorm';
 import type { Platform } from '../../../core/model/platform';
 import type { OutboxItem, OutboxRepository } from '../../../core/ports/outbox-store';
+import { deferToCommit } from '../pending-statements';
+import { PreparedStatement } from '../prepared-statement';
 import { queryRecords } from '../query-records';
+import { queryTogether, sqlLiteral, textLiteral } from '../statements-together';
 
 interface OutboxDbRow {
   id: string;
@@ -29,6 +32,23 @@ const toItem = (row: OutboxDbRow): OutboxItem => ({
 
 const COLUMNS = 'id, workspace_id, platform, lane, kind, payload, status, attempts, platform_ref';
 
+/**
+ * P7: a call stored already on its way ($1 workspace, $2 platform, $3 lane, $4 kind, $5 payload).
+ * T3: prepared, and sent with the statements of the transaction it is stored in (a turn's reply
+ * and its run) rather than in a round trip of its own. T2: `xmin` names the transaction.
+ */
+export const ADD_SENDING = new PreparedStatement(
+  ['uuid', 'text', 'text', 'text', 'jsonb'],
+  `INSERT INTO outbox (workspace_id, platform, lane, kind, payload, status) VALUES ($1, $2, $3, $4, $5, 'sending')
+    RETURNING id, xmin::text AS version`,
+);
+
+/** P7: a call that went out ($1, its platform's ref $2); T3: marks of one commit go with its COMMIT. */
+export const MARK_SENT = new PreparedStatement(
+  ['uuid', 'text'],
+  `UPDATE outbox SET status = 'sent', sent_at = now(), platform_ref = $2, last_error = NULL WHERE id = $1`,
+);
+
 /** P7: the outbox in the system context; each state change is one conditional UPDATE. */
 export const outboxRepository = (manager: EntityManager): OutboxRepository => ({
   async add(item) {
@@ -42,15 +62,31 @@ export const outboxRepository = (manager: EntityManager): OutboxRepository => ({
     return toItem(row);
   },
   async addSending(item) {
-    const rows = await queryRecords<OutboxDbRow & { version: string }>(
-      manager,
-      `INSERT INTO outbox (workspace_id, platform, lane, kind, payload, status) VALUES ($1, $2, $3, $4, $5::jsonb, 'sending')
-        RETURNING ${COLUMNS}, xmin::text AS version`,
-      [item.workspaceId, item.platform, item.lane, item.kind, JSON.stringify(item.payload ?? {})],
-    );
-    const row = rows[0];
+    const payload = item.payload ?? {};
+    const [rows] = await queryTogether(manager, [
+      ADD_SENDING.with(
+        sqlLiteral(item.workspaceId),
+        textLiteral(item.platform),
+        textLiteral(item.lane),
+        textLiteral(item.kind),
+        textLiteral(JSON.stringify(payload)),
+      ),
+    ]);
+    const row = rows?.[0] as { id: string; version: string } | undefined;
     if (row === undefined) throw new Error('outbox insert returned no row');
-    return { item: toItem(row), version: row.version };
+    // The row as inserted: what was given, on its way, not tried yet.
+    const stored: OutboxItem = {
+      id: row.id,
+      workspaceId: item.workspaceId,
+      platform: item.platform,
+      lane: item.lane,
+      kind: item.kind,
+      payload,
+      status: 'sending',
+      attempts: 0,
+      platformRef: null,
+    };
+    return { item: stored, version: row.version };
   },
   // T2: a row's version is its `xmin`, the transaction that wrote it last: the mark's own
   // transaction is known from its UPDATE before its COMMIT goes out.
@@ -71,10 +107,10 @@ export const outboxRepository = (manager: EntityManager): OutboxRepository => ({
     return rows[0] ?? null;
   },
   async markSent(id, platformRef) {
-    await queryRecords(
+    // T2: the deliverer reads the row back when this commit's outcome is unknown.
+    await deferToCommit(
       manager,
-      `UPDATE outbox SET status = 'sent', sent_at = now(), platform_ref = $2, last_error = NULL WHERE id = $1`,
-      [id, platformRef],
+      MARK_SENT.with(sqlLiteral(id), platformRef === null ? 'NULL' : textLiteral(platformRef)),
     );
   },
   async markRetry(id, availableAt, error) {

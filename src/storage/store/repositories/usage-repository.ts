@@ -2,7 +2,10 @@ import type { EntityManager } from 'typeorm';
 import type { UsageReportRow } from '../../../core/model/usage/usage-report';
 import type { UsageRepository } from '../../../core/ports/usage-store';
 import { isUuid } from '../ids';
+import { deferStatement } from '../pending-statements';
+import { PreparedStatement } from '../prepared-statement';
 import { queryRecords } from '../query-records';
+import { sqlLiteral, textLiteral } from '../statements-together';
 
 interface SpentRow {
   tokens: string;
@@ -35,6 +38,24 @@ const GROUPS = {
   },
 } as const;
 
+/**
+ * One model call's usage added to its run ($1), prepared (T3: every turn's finish sends it). The
+ * amounts go as text literals the parameters' types parse, as node-postgres sent them before.
+ */
+export const ADD_TO_RUN = new PreparedStatement(
+  ['uuid', 'text', 'bigint', 'bigint', 'bigint', 'bigint', 'numeric'],
+  `UPDATE runs SET
+     usage_model = coalesce(usage_model, $2),
+     input_tokens = input_tokens + $3,
+     output_tokens = output_tokens + $4,
+     cache_read_tokens = cache_read_tokens + $5,
+     cache_write_tokens = cache_write_tokens + $6,
+     cost_usd = CASE WHEN $7 IS NULL THEN cost_usd ELSE coalesce(cost_usd, 0) + $7 END
+   WHERE id = $1`,
+);
+
+const amountLiteral = (value: number): string => textLiteral(String(value));
+
 /** O3: usage lives on the runs (RunUsageAndBudgets migration); sums are done by PostgreSQL. */
 export const usageRepository = (manager: EntityManager): UsageRepository => ({
   async tokensOfRuns(runIds) {
@@ -51,25 +72,19 @@ export const usageRepository = (manager: EntityManager): UsageRepository => ({
   async addToRun(runId, call) {
     if (!isUuid(runId)) return;
     const { usage } = call;
-    await queryRecords(
+    // T3: its answer is not read, so it goes with the transaction's next message (a finish's
+    // other writes, or its COMMIT) rather than in a round trip of its own.
+    await deferStatement(
       manager,
-      `UPDATE runs SET
-         usage_model = coalesce(usage_model, $2),
-         input_tokens = input_tokens + $3,
-         output_tokens = output_tokens + $4,
-         cache_read_tokens = cache_read_tokens + $5,
-         cache_write_tokens = cache_write_tokens + $6,
-         cost_usd = CASE WHEN $7::numeric IS NULL THEN cost_usd ELSE coalesce(cost_usd, 0) + $7::numeric END
-       WHERE id = $1`,
-      [
-        runId,
-        call.model,
-        usage.inputTokens,
-        usage.outputTokens,
-        usage.cacheReadTokens,
-        usage.cacheWriteTokens,
-        call.costUsd ?? null,
-      ],
+      ADD_TO_RUN.with(
+        sqlLiteral(runId),
+        textLiteral(call.model),
+        amountLiteral(usage.inputTokens),
+        amountLiteral(usage.outputTokens),
+        amountLiteral(usage.cacheReadTokens),
+        amountLiteral(usage.cacheWriteTokens),
+        call.costUsd === undefined ? 'NULL' : amountLiteral(call.costUsd),
+      ),
     );
   },
 

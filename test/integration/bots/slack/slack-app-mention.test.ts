@@ -57,4 +57,19 @@ describe('P12: the app’s own mention on Slack', () => {
     await waitFor(async () => repliesIn(ts).length === 1);
     expect(prompts).toEqual([{ agent: 'engineer', prompt: 'fix the login bug' }]);
   });
+
+  it('P7, T3: the reply’s call is recorded as sent in the commit that ends its run', async () => {
+    const ts = await say(`<@${BOT_USER}> @engineer ping`);
+    await waitFor(async () => (await h.runs()).some((run) => run.status === 'succeeded'));
+    // Read the moment the run's end is seen: the mark went in with it, not after it.
+    const rows = await h.read((tx) =>
+      (tx as unknown as { query: <R>(sql: string) => Promise<R[]> }).query<{ status: string; text: string }>(
+        "SELECT status, payload->>'text' AS text FROM outbox WHERE kind = 'chat.postMessage' ORDER BY seq",
+      ),
+    );
+    expect(rows.filter((row) => row.text === 'engineer here')).toEqual([
+      { status: 'sent', text: 'engineer here' },
+    ]);
+    expect(repliesIn(ts)).toHaveLength(1);
+  });
 });
