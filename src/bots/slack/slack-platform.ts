@@ -224,14 +224,10 @@ export class SlackPlatform implements ChatPlatform {
     }));
     const { deliverStored } = this.options;
     let refs: (string | null)[] = [];
-    if (stored !== undefined && deliverStored !== undefined)
-      refs = await deliverStored(
-        { workspaceId: stored.workspaceId, lane: thread },
-        calls,
-        stored.store,
-        stored.recordSent,
-      );
-    else {
+    if (stored !== undefined && deliverStored !== undefined) {
+      const lane = { workspaceId: stored.workspaceId, lane: thread };
+      refs = await deliverStored(lane, calls, stored.store, stored.recordSent);
+    } else {
       await stored?.store(async () => {});
       for (const { kind, payload } of calls)
         refs.push(await this.options.deliver(target, kind, payload, sign));
