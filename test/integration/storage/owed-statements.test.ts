@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { NotFoundError, ValidationError } from '../../../src/core/errors';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
-import { recordMessages } from '../../support/logged-messages';
+import { readableMessage as readable, recordMessages } from '../../support/logged-messages';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
 import { queuedRun, type SeededWorkspace, seedWorkspace } from './workspace-fixture';
 
@@ -13,27 +13,6 @@ const UNKNOWN = '00000000-0000-4000-8000-000000000000';
  * a transaction costs fewer round trips — and still means exactly what it meant: all or nothing,
  * in order, a missing row a NotFoundError that rolls everything back.
  */
-/** Prepared statements seen so far (any connection), by name: T3's reads and writes are prepared. */
-const preparedTexts = new Map<string, string>();
-
-/**
- * A message as its statements mean it: a `PREPARE` (a connection meeting a statement for the
- * first time) left out, and each `EXECUTE` shown as the statement it runs.
- */
-const readable = (message: string): string =>
-  message
-    .split(';\n')
-    .flatMap((statement) => {
-      const prepare = statement.match(/^PREPARE (summon_\w+)\([^)]*\) AS (.*)$/s);
-      if (prepare?.[1] !== undefined && prepare[2] !== undefined) {
-        preparedTexts.set(prepare[1], prepare[2]);
-        return [];
-      }
-      if (statement === 'DEALLOCATE ALL') return [];
-      const name = statement.match(/^EXECUTE (summon_\w+)\(/)?.[1];
-      return [name === undefined ? statement : (preparedTexts.get(name) ?? statement)];
-    })
-    .join(';\n');
 
 describe.each(DATABASE_KINDS)('statements owed by a transaction on %s', (kind) => {
   let db: TestDatabase;

@@ -1,6 +1,6 @@
 import { TurnWrites } from '../../../src/core/engine/turn/turn-writes';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
-import { recordMessages } from '../../support/logged-messages';
+import { readableMessage as readable, recordMessages } from '../../support/logged-messages';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
 import { type SeededWorkspace, seedWorkspace } from './workspace-fixture';
 
@@ -10,24 +10,6 @@ import { type SeededWorkspace, seedWorkspace } from './workspace-fixture';
  * and a model call's usage each go in as few messages as possible, and still mean what they
  * meant (P7: a call's row `sending` before it goes out, `sent` after; O3: the usage added).
  */
-/** Prepared statements seen so far (any connection), by name. */
-const preparedTexts = new Map<string, string>();
-
-/** A message as its statements mean it: each `EXECUTE` shown as the statement it runs, `PREPARE`s left out. */
-const readable = (message: string): string =>
-  message
-    .split(';\n')
-    .flatMap((statement) => {
-      const prepare = statement.match(/^PREPARE (summon_\w+)\([^)]*\) AS (.*)$/s);
-      if (prepare?.[1] !== undefined && prepare[2] !== undefined) {
-        preparedTexts.set(prepare[1], prepare[2]);
-        return [];
-      }
-      if (statement === 'DEALLOCATE ALL') return [];
-      const name = statement.match(/^EXECUTE (summon_\w+)\(/)?.[1];
-      return [name === undefined ? statement : (preparedTexts.get(name) ?? statement)];
-    })
-    .join(';\n');
 
 describe.each(DATABASE_KINDS)('a turn’s writes, by the messages they send, on %s', (kind) => {
   let db: TestDatabase;
