@@ -53,7 +53,7 @@ export class GitHubInboxDecoder implements InboxDecoder {
 
   async decode(record: InboxRecord, directory: ChatDirectory): Promise<InboxDecision> {
     const comment = record.payload as GitHubComment;
-    const owner = await directory.repoWorkspace(comment.repo);
+    const owner = await directory.repoWorkspace(comment.repo, comment.login);
     if (owner === null) {
       if (this.once(`repo ${comment.repo}`))
         this.deps.logger.info({ repo: comment.repo }, 'a GitHub repository no space binds is ignored');

@@ -34,16 +34,19 @@ export class StoreChatDirectory implements ChatDirectory {
 
   repoWorkspace(
     repo: string,
+    login?: string,
   ): Promise<{ workspaceId: string; slug: string; members: PlatformMember[] } | null> {
     return this.store.transaction(async (tx) => {
       const binding = await tx.channelBindings.find('github', repo.toLowerCase());
       const workspace = binding === null ? null : await tx.workspaces.findById(binding.workspaceId);
       if (workspace === null) return null;
-      const members = await tx.members.list(workspace.id);
+      // P8: only the member the login belongs to, never the whole workspace.
+      const member =
+        login === undefined ? null : await tx.members.findByPlatformUser(workspace.id, 'github', login);
       return {
         workspaceId: workspace.id,
         slug: workspace.slug,
-        members: members.map((m) => asPlatformMember(m, 'github')),
+        members: member === null ? [] : [asPlatformMember(member, 'github')],
       };
     });
   }

@@ -20,11 +20,13 @@ export interface PlatformMember {
 export interface ChatDirectory {
   /**
    * P19, P20: the workspace (by slug) a GitHub repository (`owner/name`, lower-cased) is bound
-   * to through a space's `repos`, with its members and their GitHub logins; null when unbound.
-   * P7: its id is what the repository's outgoing calls are stored under.
+   * to through a space's `repos`, with the member `login` belongs to (none without one, or when
+   * it is nobody's); null when unbound. P7: its id is what the repository's outgoing calls are
+   * stored under.
    */
   repoWorkspace(
     repo: string,
+    login?: string,
   ): Promise<{ workspaceId: string; slug: string; members: PlatformMember[] } | null>;
   /** P1: the workspace the team (Slack team, Discord guild) is bound to, or null. */
   workspaceOfTeam(platform: BindablePlatform, teamId: string): Promise<string | null>;
