@@ -33,6 +33,11 @@ describe('P8: the message path reads the members a message names, not the whole 
          FROM generate_series(1, $2::int) g`,
         [acme.workspaceId, PEOPLE],
       );
+      await tx.query(
+        `UPDATE members SET github_login = 'person-' || substr(slack_user_id, 2) || '-gh' WHERE workspace_id = $1 AND slack_user_id LIKE 'U%'`,
+        [acme.workspaceId],
+      );
+      await tx.channelBindings.bind(acme.spaceId, 'github', 'acme/api');
       await tx.query('ANALYZE members');
     });
   });
@@ -119,5 +124,16 @@ describe('P8: the message path reads the members a message names, not the whole 
     expect(answer.members.map((m) => m.id)).toContain(acme.memberId);
     expect(answer.members.length).toBeLessThan(10);
     expect(fetched).toBeLessThan(20);
+  });
+
+  it('P8, P20: a GitHub comment reads the member its login belongs to, not the repository’s workspace', async () => {
+    const { answer, fetched } = await counted((tx) =>
+      new StoreChatDirectory(transactionStore(tx)).repoWorkspace('acme/api', 'Person-42-GH'),
+    );
+    expect(answer).toMatchObject({
+      workspaceId: acme.workspaceId,
+      members: [{ nickname: 'person-42', userId: 'person-42-gh' }],
+    });
+    expect(fetched).toBeLessThan(10);
   });
 });
