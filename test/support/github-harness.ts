@@ -21,7 +21,7 @@ import type { Platform } from '../../src/core/model/platform';
 import type { ChatEngine } from '../../src/core/ports/chat-engine';
 import type { ChatPlatform } from '../../src/core/ports/chat-platform';
 import type { Logger } from '../../src/core/ports/logger';
-import type { Runner } from '../../src/core/ports/runner';
+import type { Runner, RunnerEvent, RunnerRequest } from '../../src/core/ports/runner';
 import type { Store } from '../../src/core/ports/store';
 import { linkedPullRequest } from '../../src/core/pull-requests/linked-pull-request';
 import { PullRequestLinks } from '../../src/core/pull-requests/pull-request-links';
@@ -282,3 +282,27 @@ async function openSlack(store: Store, logger: Logger) {
 
 /** dana's Slack account (P22 tests: the same member on Slack and GitHub). */
 export const SLACK_DANA = 'U0DANA0001';
+
+/**
+ * G4, P21: the engineer's turn asks an approval (as the git gateway does for a push to
+ * `branch`) and goes on once decided; `asked` gets each approval's id as it is asked.
+ */
+export function approvalAskingTurn(
+  h: GitHubHarness,
+  branch: string,
+): { turn: (request: RunnerRequest) => AsyncIterable<RunnerEvent>; asked: string[] } {
+  const asked: string[] = [];
+  const turn = async function* (request: RunnerRequest): AsyncIterable<RunnerEvent> {
+    const engine = h.engine;
+    if (engine === null) throw new Error('no engine');
+    const approval = await engine.requestApproval({
+      runId: request.runId,
+      action: 'push_to_remote',
+      details: { summary: `push to acme/api ${branch}`, lines: [`${branch}: 1a2b3c → 4d5e6f`] },
+    });
+    asked.push(approval.id);
+    const outcome = await engine.awaitApproval(approval.id, request.signal);
+    yield { type: 'final', text: `engineer here: the push was ${outcome}.` };
+  };
+  return { turn, asked };
+}

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { GitHubChecksStandIn } from '../../support/stand-ins/github/github-check
 import { GitHubIssuesStandIn } from '../../support/stand-ins/github/github-issues-stand-in';
 import { GitHubPullsStandIn } from '../../support/stand-ins/github/github-pulls-stand-in';
 import { GitHubApiStandIn } from '../../support/stand-ins/github-api-stand-in';
-import { GitHubGitStandIn, git } from '../../support/stand-ins/github-git-stand-in';
+import { GitHubGitStandIn } from '../../support/stand-ins/github-git-stand-in';
 import { makeTempDir } from '../../support/temp-dir';
 
 const REPO = 'acme/widgets';
@@ -58,18 +58,13 @@ describe('P21, P22: `summon serve`: a Slack turn’s push to an open pull reques
     upstream.tokens.add(GITHUB_TOKEN);
     bare = await upstream.createRepo(REPO, home);
     // `main` and the pull request's branch, at the same commit.
-    const seed = path.join(tmp.path, 'seed');
-    await git(['init', '-q', '-b', 'main', seed], home);
-    await writeFile(path.join(seed, 'README.md'), 'widgets\n');
-    await git(['add', '.'], home, seed);
-    await git(
-      ['-c', 'user.name=Seed', '-c', 'user.email=s@example.com', 'commit', '-q', '-m', 'seed'],
+    await upstream.seed(REPO, {
       home,
-      seed,
-    );
-    const direct = `${upstream.url.replace('://', `://x-access-token:${GITHUB_TOKEN}@`)}/${REPO}.git`;
-    for (const ref of ['main', BRANCH])
-      expect((await git(['push', '-q', direct, `HEAD:refs/heads/${ref}`], home, seed)).code).toBe(0);
+      dir: path.join(tmp.path, 'seed'),
+      token: GITHUB_TOKEN,
+      files: { 'README.md': 'widgets\n' },
+      branches: ['main', BRANCH],
+    });
     // With GITHUB_TOKEN alone Summon reads GitHub as that token's account, a person's.
     accounts = { [GITHUB_TOKEN]: { login: 'ops-account', bot: false } };
     api = await new GitHubIssuesStandIn(accounts, [REPO]).start();

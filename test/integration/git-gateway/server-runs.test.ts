@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { runLocalChat } from '../../../src/app/local-chat';
@@ -23,17 +23,13 @@ describe('M9/G3/G5 `summon start` as wired: a turn in a space with repos works t
     await upstream.start();
     upstream.tokens.add(GITHUB_TOKEN);
     const bare = await upstream.createRepo(REPO, home);
-    const seed = path.join(tmp.path, 'seed');
-    await git(['init', '-q', '-b', 'main', seed], home);
-    await writeFile(path.join(seed, 'README.md'), 'widgets\n');
-    await git(['add', '.'], home, seed);
-    await git(
-      ['-c', 'user.name=Seed', '-c', 'user.email=s@example.com', 'commit', '-q', '-m', 'seed'],
+    await upstream.seed(REPO, {
       home,
-      seed,
-    );
-    const direct = upstream.url.replace('://', `://x-access-token:${GITHUB_TOKEN}@`);
-    expect((await git(['push', '-q', `${direct}/${REPO}.git`, 'main'], home, seed)).code).toBe(0);
+      dir: path.join(tmp.path, 'seed'),
+      token: GITHUB_TOKEN,
+      files: { 'README.md': 'widgets\n' },
+      branches: ['main'],
+    });
 
     const anthropic = await AnthropicStandIn.start({ apiKey: ANTHROPIC_KEY });
     anthropic.script(

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -53,6 +53,31 @@ export class GitHubGitStandIn {
     await git(['--git-dir', dir, 'config', 'http.receivepack', 'true'], home);
     await git(['--git-dir', dir, 'config', 'receive.advertisePushOptions', 'true'], home);
     return dir;
+  }
+
+  /**
+   * A checkout at `dir` with `files`, committed once and pushed to each of `branches` of `repo`
+   * with `token` (one the stand-in knows), as a person would have filled the repository before
+   * the test; the commit's id.
+   */
+  async seed(
+    repo: string,
+    options: { home: string; dir: string; token: string; files: Record<string, string>; branches: string[] },
+  ): Promise<string> {
+    const { home, dir } = options;
+    await git(['init', '-q', '-b', 'main', dir], home);
+    for (const [name, text] of Object.entries(options.files)) {
+      await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+      await writeFile(path.join(dir, name), text);
+    }
+    await git(['add', '.'], home, dir);
+    await git(['commit', '-q', '-m', 'seed'], home, dir);
+    const url = `${this.url.replace('://', `://x-access-token:${options.token}@`)}/${repo}.git`;
+    for (const branch of options.branches) {
+      const pushed = await git(['push', '-q', url, `HEAD:refs/heads/${branch}`], home, dir);
+      if (pushed.code !== 0) throw new Error(`seeding ${repo} ${branch} failed: ${pushed.stderr}`);
+    }
+    return (await git(['rev-parse', 'HEAD'], home, dir)).stdout.trim();
   }
 
   /** A fetch (never a push) of a public repository. */

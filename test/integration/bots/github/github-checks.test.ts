@@ -2,6 +2,7 @@ import { authorOf } from '../../../../src/bots/github';
 import type { RunnerEvent, RunnerRequest } from '../../../../src/core/ports/runner';
 import { waitFor } from '../../../support/engine-harness';
 import {
+  approvalAskingTurn,
   DANA_SLACK,
   type GitHubHarness,
   openGitHubHarness,
@@ -187,20 +188,9 @@ describe('P21: turns on pull requests as check runs', () => {
 describe('P21, G4: approvals as check runs', () => {
   /** The engineer's turn asks an approval (as the git gateway does for a push) and goes on once decided. */
   function askingTurn() {
-    const asked: string[] = [];
-    engineer = async function* (request) {
-      const engine = h.engine;
-      if (engine === null) throw new Error('no engine');
-      const approval = await engine.requestApproval({
-        runId: request.runId,
-        action: 'push_to_remote',
-        details: { summary: 'push to acme/api fix-login', lines: ['fix-login: 1a2b3c → 4d5e6f'] },
-      });
-      asked.push(approval.id);
-      const outcome = await engine.awaitApproval(approval.id, request.signal);
-      yield { type: 'final', text: `engineer here: the push was ${outcome}.` };
-    };
-    return asked;
+    const asking = approvalAskingTurn(h, 'fix-login');
+    engineer = asking.turn;
+    return asking.asked;
   }
 
   it('G4, P21: asked from a PR turn, it is action_required with Approve / Deny; a member’s click is refused (the turn waits), an approver’s decides (the turn goes on)', async () => {

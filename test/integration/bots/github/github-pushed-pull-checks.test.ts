@@ -69,7 +69,15 @@ beforeEach(async () => {
       return null;
     }
   });
-  work = await seedUpstream();
+  // `main`, and the branches `health-check` and `docs`, on GitHub; a clone to work in.
+  work = path.join(tmp.path, 'work');
+  await upstream.seed(REPO, {
+    home,
+    dir: work,
+    token: UPSTREAM_TOKEN,
+    files: { 'README.md': 'api\n' },
+    branches: ['main', BRANCH, 'docs'],
+  });
 
   const links = h.pullRequestLinks;
   const turnChecks = h.frontEnd.turnChecks;
@@ -129,21 +137,6 @@ afterEach(async () => {
   await upstream.close();
   await tmp.remove();
 });
-
-/** `main`, and the branches `health-check` and `docs`, on GitHub; a clone to work in. */
-async function seedUpstream(): Promise<string> {
-  const dir = path.join(tmp.path, 'work');
-  await git(['init', '-q', '-b', 'main', dir], home);
-  const url = `${upstream.url.replace('http://', `http://x-access-token:${UPSTREAM_TOKEN}@`)}/${REPO}.git`;
-  await writeFile(path.join(dir, 'README.md'), 'api\n');
-  await git(['add', 'README.md'], home, dir);
-  await git(['commit', '-q', '-m', 'start'], home, dir);
-  for (const ref of ['main', BRANCH, 'docs']) {
-    const pushed = await git(['push', '-q', url, `HEAD:refs/heads/${ref}`], home, dir);
-    if (pushed.code !== 0) throw new Error(pushed.stderr);
-  }
-  return dir;
-}
 
 /** The engineer commits and pushes `HEAD` to `branch` through the gateway, then replies. */
 function pushingTurn(branch: string) {

@@ -1,6 +1,7 @@
 import type { RunnerEvent, RunnerRequest } from '../../../../src/core/ports/runner';
 import { waitFor } from '../../../support/engine-harness';
 import {
+  approvalAskingTurn,
   type GitHubHarness,
   openGitHubHarness,
   PEOPLE,
@@ -89,20 +90,9 @@ function clickOn(
 
 /** The engineer's turn asks an approval (as the git gateway does for a push) and goes on once decided. */
 function askingTurn() {
-  const asked: string[] = [];
-  engineer = async function* (request) {
-    const engine = h.engine;
-    if (engine === null) throw new Error('no engine');
-    const approval = await engine.requestApproval({
-      runId: request.runId,
-      action: 'push_to_remote',
-      details: { summary: 'push to acme/api health-check', lines: ['health-check: 1a2b3c → 4d5e6f'] },
-    });
-    asked.push(approval.id);
-    const outcome = await engine.awaitApproval(approval.id, request.signal);
-    yield { type: 'final', text: `engineer here: the push was ${outcome}.` };
-  };
-  return asked;
+  const asking = approvalAskingTurn(h, 'health-check');
+  engineer = asking.turn;
+  return asking.asked;
 }
 
 /** The approval's check run once it waits for a decision (action_required) and the turn knows its id. */
