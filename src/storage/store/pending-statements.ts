@@ -44,6 +44,14 @@ class PendingStatements {
   /** Owed statements besides the START TRANSACTION and its settings (writes and reads). */
   private besidesStart = 0;
   private flushScheduled = false;
+  /** T3: the COMMIT goes with the next message (`commitWithNextMessage`). */
+  private commitAsked = false;
+  /** The message that carried the COMMIT, once sent: the transaction is over when it resolves. */
+  private last: Promise<void> | null = null;
+  /** T2: that message left with its COMMIT (the connection was still open): it may have landed. */
+  private commitSent = false;
+  /** That message's answer came back: the transaction is stored. */
+  private committed = false;
 
   constructor(
     private readonly runner: QueryRunner,
@@ -55,19 +63,46 @@ class PendingStatements {
     this.readers = [];
     this.started = false;
     this.besidesStart = 0;
+    this.commitAsked = false;
+    this.last = null;
+    this.commitSent = false;
+    this.committed = false;
   }
 
   hasStarted(): boolean {
     return this.started;
   }
 
+  /** T2: whether a COMMIT may have reached the server (the committing message was sent). */
+  mayHaveCommitted(): boolean {
+    return this.commitSent;
+  }
+
+  /** Whether the message that carried the COMMIT was answered: the transaction is stored. */
+  hasCommitted(): boolean {
+    return this.committed;
+  }
+
+  /** T3: the next message carries the COMMIT; every statement after it is refused. */
+  commitWithNext(): void {
+    if (this.last !== null) throw afterLastMessage();
+    this.commitAsked = true;
+  }
+
+  /** Refuses a statement once the message that carried the COMMIT is sent. */
+  assertOpen(): void {
+    if (this.last !== null) throw afterLastMessage();
+  }
+
   defer(statement: Statement): void {
+    this.assertOpen();
     this.owed.push(statement);
     this.besidesStart += 1;
   }
 
   /** Statements whose rows are wanted: sent at the end of this tick with whatever else is owed. */
   read(statements: readonly Statement[]): Promise<Rows[]> {
+    if (this.last !== null) return Promise.reject(afterLastMessage());
     return new Promise<Rows[]>((resolve, reject) => {
       this.readers.push({ from: this.owed.length, count: statements.length, resolve, reject });
       this.owed.push(...statements);
@@ -82,13 +117,36 @@ class PendingStatements {
     });
   }
 
-  /** Sends what is owed now, as one message (before a statement that cannot be sent with it). */
-  async flush(): Promise<void> {
-    if (this.owed.length > 0) await this.sendOwed([]);
+  /**
+   * Sends what is owed now, as one message, with the COMMIT when it was asked for
+   * (`commitWithNext`) and `mayCommit`: not before a statement that cannot be sent with it.
+   */
+  async flush(mayCommit = true): Promise<void> {
+    if (this.owed.length === 0) return;
+    if (mayCommit && this.commitAsked) await this.sendLast();
+    else await this.sendOwed([]);
+  }
+
+  /**
+   * T3: what is owed, then the COMMIT, as one message. PostgreSQL skips the statements after a
+   * failed one in a message, the COMMIT too: the transaction then fails, nothing committed, and
+   * its ROLLBACK ends it. T2: a connection TypeORM released already sends nothing (the send
+   * fails before writing), so only a message that left counts as possibly committed.
+   */
+  private sendLast(): Promise<void> {
+    this.commitAsked = false;
+    this.commitSent = !this.runner.isReleased;
+    const last = this.sendOwed(['COMMIT']).then(() => {
+      this.committed = true;
+    });
+    this.last = last;
+    return last;
   }
 
   /** TypeORM's COMMIT: with the owed writes, or nothing at all when nothing was ever sent. */
   async commit(): Promise<void> {
+    // Sent with the last message already: its answer is the COMMIT's (its failure too).
+    if (this.last !== null) return this.last;
     if (!this.started && this.besidesStart === 0) {
       this.owed = [];
       return;
@@ -98,6 +156,15 @@ class PendingStatements {
 
   /** TypeORM's ROLLBACK: the owed statements are dropped; nothing to undo when never started. */
   async rollback(): Promise<void> {
+    // Committed with its last message: nothing left to undo (a statement after it was refused).
+    if (
+      this.last !== null &&
+      (await this.last.then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
     const started = this.started;
     const readers = this.readers;
     this.owed = [];
@@ -132,7 +199,7 @@ const pending = new WeakMap<QueryRunner, PendingStatements>();
  * Makes `runner`'s transactions lazy: TypeORM's START TRANSACTION (with `enter`, the tenant's
  * settings) is owed, not sent, and every query the runner sends first pays what is owed.
  */
-export function owingStatements(runner: QueryRunner, enter: Statement | null): void {
+export function owingStatements(runner: QueryRunner, enter: Statement | null): OwedTransaction {
   // One query at a time already (`oneQueryAtATimeOnEveryRunner`).
   const send = runner.query.bind(runner) as SendQuery;
   const statements = new PendingStatements(runner, send);
@@ -142,11 +209,40 @@ export function owingStatements(runner: QueryRunner, enter: Statement | null): v
     if (sql === START) return statements.begin(enter);
     if (sql === 'COMMIT') return statements.commit();
     if (sql === 'ROLLBACK') return statements.rollback();
-    await statements.flush();
+    statements.assertOpen();
+    // Not with the COMMIT: this query goes on its own after what is owed (T3: a message more).
+    await statements.flush(false);
     return send(sql, parameters, structured);
   };
   runner.query = query as QueryRunner['query'];
+  return statements;
 }
+
+/** What the store's transaction wrapper asks of a lazy transaction. */
+export interface OwedTransaction {
+  /** T2: its COMMIT was sent with a message of its statements, so it may have been stored. */
+  mayHaveCommitted(): boolean;
+  /** T3: its COMMIT, sent with a message of its statements, was answered: it is stored. */
+  hasCommitted(): boolean;
+}
+
+/**
+ * T3: the statements issued before the transaction's next message goes (those of this tick:
+ * calls made together) are its last: the COMMIT goes in that message, so a transaction whose
+ * work after that message's answer is in memory only costs one round trip less. Any statement
+ * issued once that message is sent is refused (it throws); a failed statement in it fails the
+ * transaction with nothing committed. T2: from the moment it is sent the transaction counts as
+ * committing (a connection lost then: possibly stored, never run again blindly). Outside a
+ * lazy transaction it does nothing (each statement is its own).
+ */
+export function commitWithNextMessage(manager: EntityManager): void {
+  const runner = manager.queryRunner;
+  if (!runner) throw new Error('A store transaction always has a query runner.');
+  pending.get(runner)?.commitWithNext();
+}
+
+const afterLastMessage = () =>
+  new Error('A statement was issued after the message that carried its transaction’s COMMIT.');
 
 /**
  * T3: a write whose answer nobody reads, sent with the transaction's next message (at the
