@@ -1,12 +1,7 @@
-import { type EntityManager, QueryFailedError, type QueryRunner } from 'typeorm';
-import { oneQueryAtATime } from './one-query-at-a-time';
-import { renderStatements, type Statement } from './prepared-statement';
+import type { EntityManager, QueryRunner } from 'typeorm';
+import type { Statement } from './prepared-statement';
+import { sendTogether } from './simple-query-message';
 import { forgetOnWrite } from './transaction-read-memo';
-
-/** What the transaction's pg connection answers a simple query with: one result per statement. */
-interface SimpleQueryClient {
-  query(sql: string): Promise<{ rows: Record<string, unknown>[] } | { rows: Record<string, unknown>[] }[]>;
-}
 
 const START = 'START TRANSACTION';
 
@@ -52,6 +47,8 @@ class PendingStatements {
   private commitSent = false;
   /** That message's answer came back: the transaction is stored. */
   private committed = false;
+  /** Queries of the runner's own on their way: no message carries the COMMIT meanwhile. */
+  private plain = 0;
 
   constructor(
     private readonly runner: QueryRunner,
@@ -73,12 +70,10 @@ class PendingStatements {
     return this.started;
   }
 
-  /** T2: whether a COMMIT may have reached the server (the committing message was sent). */
   mayHaveCommitted(): boolean {
     return this.commitSent;
   }
 
-  /** Whether the message that carried the COMMIT was answered: the transaction is stored. */
   hasCommitted(): boolean {
     return this.committed;
   }
@@ -123,8 +118,24 @@ class PendingStatements {
    */
   async flush(mayCommit = true): Promise<void> {
     if (this.owed.length === 0) return;
-    if (mayCommit && this.commitAsked) await this.sendLast();
+    if (mayCommit && this.commitAsked && this.plain === 0) await this.sendLast();
     else await this.sendOwed([]);
+  }
+
+  /**
+   * A query of the runner's own (TypeORM's, `queryRecords`): after what is owed, on its own.
+   * While it is on its way no message carries the COMMIT (it would overtake it): the COMMIT
+   * then goes with TypeORM's, a message more.
+   */
+  async plainQuery<T>(send: () => Promise<T>): Promise<T> {
+    this.assertOpen();
+    this.plain += 1;
+    try {
+      await this.flush(false);
+      return await send();
+    } finally {
+      this.plain -= 1;
+    }
   }
 
   /**
@@ -157,14 +168,8 @@ class PendingStatements {
   /** TypeORM's ROLLBACK: the owed statements are dropped; nothing to undo when never started. */
   async rollback(): Promise<void> {
     // Committed with its last message: nothing left to undo (a statement after it was refused).
-    if (
-      this.last !== null &&
-      (await this.last.then(
-        () => true,
-        () => false,
-      ))
-    )
-      return;
+    await this.last?.catch(() => {});
+    if (this.committed) return;
     const started = this.started;
     const readers = this.readers;
     this.owed = [];
@@ -209,10 +214,7 @@ export function owingStatements(runner: QueryRunner, enter: Statement | null): O
     if (sql === START) return statements.begin(enter);
     if (sql === 'COMMIT') return statements.commit();
     if (sql === 'ROLLBACK') return statements.rollback();
-    statements.assertOpen();
-    // Not with the COMMIT: this query goes on its own after what is owed (T3: a message more).
-    await statements.flush(false);
-    return send(sql, parameters, structured);
+    return statements.plainQuery(() => send(sql, parameters, structured));
   };
   runner.query = query as QueryRunner['query'];
   return statements;
@@ -291,31 +293,4 @@ export async function deferToCommit(manager: EntityManager, statement: Statement
 export function sendTogetherWithOwed(runner: QueryRunner, statements: readonly Statement[]): Promise<Rows[]> {
   for (const statement of statements) forgetOnWrite(runner, statement);
   return pending.get(runner)?.read(statements) ?? sendTogether(runner, statements);
-}
-
-function sendTogether(runner: QueryRunner, statements: readonly Statement[]): Promise<Rows[]> {
-  return oneQueryAtATime(runner, () => sendTogetherNow(runner, statements));
-}
-
-async function sendTogetherNow(runner: QueryRunner, statements: readonly Statement[]): Promise<Rows[]> {
-  const client = (await runner.connect()) as SimpleQueryClient;
-  // T3: prepared statements go as EXECUTE, after their PREPARE on a connection new to them.
-  const message = renderStatements(client, statements);
-  const sql = message.sql;
-  const logger = runner.connection.logger;
-  logger.logQuery(sql, [], runner);
-  let results: Awaited<ReturnType<SimpleQueryClient['query']>>;
-  try {
-    results = await client.query(sql);
-  } catch (error) {
-    message.failed(error);
-    // As TypeORM reports a failed query: the driver's error (SQLSTATE, constraint) inside.
-    logger.logQueryError(error instanceof Error ? error : String(error), sql, [], runner);
-    throw new QueryFailedError(sql, [], error instanceof Error ? error : new Error(String(error)));
-  }
-  const list = message.theirs(Array.isArray(results) ? results : [results]);
-  if (list.length !== statements.length) {
-    throw new Error(`${statements.length} statements sent together, ${list.length} results.`);
-  }
-  return list.map((result) => result.rows);
 }
