@@ -70,12 +70,8 @@ class PendingStatements {
     return this.started;
   }
 
-  mayHaveCommitted(): boolean {
-    return this.commitSent;
-  }
-
-  hasCommitted(): boolean {
-    return this.committed;
+  lastMessage(): LastMessage {
+    return { sent: this.last !== null, mayHaveCommitted: this.commitSent, committed: this.committed };
   }
 
   /** T3: the next message carries the COMMIT; every statement after it is refused. */
@@ -141,13 +137,14 @@ class PendingStatements {
   /**
    * T3: what is owed, then the COMMIT, as one message. PostgreSQL skips the statements after a
    * failed one in a message, the COMMIT too: the transaction then fails, nothing committed, and
-   * its ROLLBACK ends it. T2: a connection TypeORM released already sends nothing (the send
-   * fails before writing), so only a message that left counts as possibly committed.
+   * its ROLLBACK ends it. T2: a connection that could not be opened, or that TypeORM released
+   * already, sends nothing: only a message written to an open one counts as possibly committed.
    */
   private sendLast(): Promise<void> {
     this.commitAsked = false;
-    this.commitSent = !this.runner.isReleased;
-    const last = this.sendOwed(['COMMIT']).then(() => {
+    const last = this.sendOwed(['COMMIT'], () => {
+      this.commitSent = !this.runner.isReleased;
+    }).then(() => {
       this.committed = true;
     });
     this.last = last;
@@ -180,7 +177,7 @@ class PendingStatements {
   }
 
   /** Everything owed, then `after`, as one message; each reader gets its statements' rows. */
-  private async sendOwed(after: readonly string[]): Promise<void> {
+  private async sendOwed(after: readonly string[], writing?: () => void): Promise<void> {
     const owed = this.owed;
     const readers = this.readers;
     if (owed.length > 0) this.started = true;
@@ -189,7 +186,7 @@ class PendingStatements {
     this.besidesStart = 0;
     let results: Rows[];
     try {
-      results = await sendTogether(this.runner, [...owed, ...after]);
+      results = await sendTogether(this.runner, [...owed, ...after], writing);
     } catch (error) {
       for (const reader of readers) reader.reject(error);
       throw error;
@@ -220,12 +217,19 @@ export function owingStatements(runner: QueryRunner, enter: Statement | null): O
   return statements;
 }
 
-/** What the store's transaction wrapper asks of a lazy transaction. */
+/** What the store's transaction wrapper asks of a lazy transaction: its `lastMessage()`. */
 export interface OwedTransaction {
-  /** T2: its COMMIT was sent with a message of its statements, so it may have been stored. */
-  mayHaveCommitted(): boolean;
-  /** T3: its COMMIT, sent with a message of its statements, was answered: it is stored. */
-  hasCommitted(): boolean;
+  lastMessage(): LastMessage;
+}
+
+/** T2, T3: the message that carried the COMMIT (`commitWithNextMessage`), if any. */
+export interface LastMessage {
+  /** It went, or was to go: TypeORM's COMMIT is its answer. */
+  sent: boolean;
+  /** It was written to an open connection: it may have been stored. */
+  mayHaveCommitted: boolean;
+  /** Its answer came back: stored. */
+  committed: boolean;
 }
 
 /**

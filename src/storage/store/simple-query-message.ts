@@ -12,12 +12,22 @@ type Rows = Record<string, unknown>[];
 /**
  * T3: `statements` as one simple-query message on `runner`'s own connection, after the runner's
  * earlier sends (one query at a time); each statement's rows, in order. Logged as one query.
+ * `writing` is called once the connection is there, as the message is about to be written (T2:
+ * a connection that could not be opened sent nothing).
  */
-export function sendTogether(runner: QueryRunner, statements: readonly Statement[]): Promise<Rows[]> {
-  return oneQueryAtATime(runner, () => sendTogetherNow(runner, statements));
+export function sendTogether(
+  runner: QueryRunner,
+  statements: readonly Statement[],
+  writing?: () => void,
+): Promise<Rows[]> {
+  return oneQueryAtATime(runner, () => sendTogetherNow(runner, statements, writing));
 }
 
-async function sendTogetherNow(runner: QueryRunner, statements: readonly Statement[]): Promise<Rows[]> {
+async function sendTogetherNow(
+  runner: QueryRunner,
+  statements: readonly Statement[],
+  writing?: () => void,
+): Promise<Rows[]> {
   const client = (await runner.connect()) as SimpleQueryClient;
   // T3: prepared statements go as EXECUTE, after their PREPARE on a connection new to them.
   const message = renderStatements(client, statements);
@@ -26,6 +36,7 @@ async function sendTogetherNow(runner: QueryRunner, statements: readonly Stateme
   logger.logQuery(sql, [], runner);
   let results: Awaited<ReturnType<SimpleQueryClient['query']>>;
   try {
+    writing?.();
     results = await client.query(sql);
   } catch (error) {
     message.failed(error);

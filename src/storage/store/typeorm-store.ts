@@ -164,18 +164,22 @@ export class TypeormStore implements SqlStore {
           try {
             await runner.startTransaction();
             const result = await work(createStoreTx(runner.manager));
-            // T2: TypeORM released the runner when its connection ended: no COMMIT can go out.
-            if (runner.isReleased) throw connectionLost(null);
-            committing = true;
+            // T3: its COMMIT went with its last message (`commitWithNextMessage`): whether it
+            // may have landed is that message's (below); TypeORM's COMMIT is its answer.
+            if (!owed.lastMessage().sent) {
+              // T2: TypeORM released the runner when its connection ended: no COMMIT can go out.
+              if (runner.isReleased) throw connectionLost(null);
+              committing = true;
+            }
             await runner.commitTransaction();
             return result;
           } catch (error) {
             // T2, T3: a COMMIT sent with the work's last message (`commitWithNextMessage`).
-            committing ||= owed.mayHaveCommitted();
+            committing ||= owed.lastMessage().mayHaveCommitted;
             lost = !committing && runner.isReleased;
             // The error that ended it is the one reported, whatever the rollback says.
             await runner.rollbackTransaction().catch(() => {});
-            if (owed.hasCommitted()) throw failedAfterCommit(error);
+            if (owed.lastMessage().committed) throw failedAfterCommit(error);
             throw error;
           } finally {
             await runner.release();

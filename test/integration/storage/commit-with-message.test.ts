@@ -130,4 +130,21 @@ describe.each(DATABASE_KINDS)('a transaction committed with its last message on 
     expect(failure).toMatchObject({ service: 'database', maybeDone: true });
     expect(await errorOfRun()).not.toBe('maybe');
   });
+
+  it('T2: the same when the work keeps its statements’ failure and returns (as `TurnWrites` keeps each turn’s)', async () => {
+    if (kind !== 'postgres') return;
+    const failure = await db.database.store
+      .transaction(async (tx) => {
+        tx.commitWithNextMessage();
+        const settled = await Promise.allSettled([
+          tx.runs.update(acme.runId, { error: 'maybe too' }),
+          queryTogether(managerOf(tx), ['SELECT pg_terminate_backend(pg_backend_pid())']),
+        ]);
+        return settled.map((outcome) => outcome.status);
+      })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ServiceUnavailableError);
+    expect(failure).toMatchObject({ service: 'database', maybeDone: true });
+    expect(await errorOfRun()).not.toBe('maybe too');
+  });
 });
