@@ -65,3 +65,14 @@ export class ServiceUnavailableError extends AppError {
     super(message, 'service_unavailable', options);
   }
 }
+
+/**
+ * T3: a transaction committed with its last message (`StoreTx.commitWithNextMessage`), and its
+ * work failed after that (a statement issued after that message is refused). What it wrote is
+ * stored: it is not to be run again.
+ */
+export class FailedAfterCommitError extends AppError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, 'failed_after_commit', options);
+  }
+}

@@ -95,10 +95,14 @@ export class OutboxDeliverer implements Outbox {
       return await this.lanes.run(lane, () =>
         this.onTheirWay.carry(async () => {
           const held: { item: OutboxItem; version: string }[] = [];
-          // One statement after another: the caller's transaction keeps their order (`seq`).
+          // Issued together, in order: the caller's transaction sends them as one message in that
+          // order (`seq`), T3: its last, with its COMMIT when it asks for that.
           await store(async (tx) => {
-            for (const call of calls)
-              held.push(await tx.outbox.addSending({ workspaceId, platform, lane, ...call }));
+            held.push(
+              ...(await Promise.all(
+                calls.map((call) => tx.outbox.addSending({ workspaceId, platform, lane, ...call })),
+              )),
+            );
           });
           const refs: (string | null)[] = [];
           const went: Went[] = [];

@@ -32,11 +32,12 @@ export interface SteeringRepository {
   /** They joined the turn (at the boundary whose checkpoint is written in this transaction). */
   markTaken(ids: readonly string[], at: Date): Promise<void>;
   /**
-   * The run ended: its pending messages, marked queued (each starts a turn of its own). Takes
-   * the run's lane lock first, so no message is added to the run after this.
+   * The run ended: its pending messages marked queued, each with a queued run of its own (a
+   * person's run, `queuedRun`), oldest first; their ids. Takes the run's lane lock first, so no
+   * message is added to the run after this.
    */
-  takeLeftovers(
-    run: Pick<RunRecord, 'id' | 'agentId' | 'conversationId'>,
+  queueLeftovers(
+    run: Pick<RunRecord, 'id' | 'workspaceId' | 'agentId' | 'conversationId'>,
     at: Date,
-  ): Promise<SteeringMessage[]>;
+  ): Promise<string[]>;
 }

@@ -124,6 +124,15 @@ export interface StoreTx {
   readonly audit: AuditRepository;
   /** W1, W2: the spaces' routines (`routine-store.ts`). */
   readonly routines: RoutineRepository;
+  /**
+   * T3: the statements issued from now until the transaction's next message goes (those of
+   * this tick, calls made together) are its last: the COMMIT goes in that message, one round
+   * trip fewer. For work whose code after that message's answer is in memory only: a statement
+   * issued after it throws (what was committed stays, and the transaction then fails with
+   * `FailedAfterCommitError`); a statement that fails in it fails the transaction, nothing
+   * committed. T2: from the moment it is sent, a lost connection may have committed it.
+   */
+  commitWithNextMessage(): void;
 }
 
 export interface WorkspaceRepository {

@@ -1,12 +1,7 @@
-import { type EntityManager, QueryFailedError, type QueryRunner } from 'typeorm';
-import { oneQueryAtATime } from './one-query-at-a-time';
-import { renderStatements, type Statement } from './prepared-statement';
+import type { EntityManager, QueryRunner } from 'typeorm';
+import type { Statement } from './prepared-statement';
+import { sendTogether } from './simple-query-message';
 import { forgetOnWrite } from './transaction-read-memo';
-
-/** What the transaction's pg connection answers a simple query with: one result per statement. */
-interface SimpleQueryClient {
-  query(sql: string): Promise<{ rows: Record<string, unknown>[] } | { rows: Record<string, unknown>[] }[]>;
-}
 
 const START = 'START TRANSACTION';
 
@@ -44,6 +39,16 @@ class PendingStatements {
   /** Owed statements besides the START TRANSACTION and its settings (writes and reads). */
   private besidesStart = 0;
   private flushScheduled = false;
+  /** T3: the COMMIT goes with the next message (`commitWithNextMessage`). */
+  private commitAsked = false;
+  /** The message that carried the COMMIT, once sent: the transaction is over when it resolves. */
+  private last: Promise<void> | null = null;
+  /** T2: that message left with its COMMIT (the connection was still open): it may have landed. */
+  private commitSent = false;
+  /** That message's answer came back: the transaction is stored. */
+  private committed = false;
+  /** Queries of the runner's own on their way: no message carries the COMMIT meanwhile. */
+  private plain = 0;
 
   constructor(
     private readonly runner: QueryRunner,
@@ -55,19 +60,40 @@ class PendingStatements {
     this.readers = [];
     this.started = false;
     this.besidesStart = 0;
+    this.commitAsked = false;
+    this.last = null;
+    this.commitSent = false;
+    this.committed = false;
   }
 
   hasStarted(): boolean {
     return this.started;
   }
 
+  lastMessage(): LastMessage {
+    return { sent: this.last !== null, mayHaveCommitted: this.commitSent, committed: this.committed };
+  }
+
+  /** T3: the next message carries the COMMIT; every statement after it is refused. */
+  commitWithNext(): void {
+    if (this.last !== null) throw afterLastMessage();
+    this.commitAsked = true;
+  }
+
+  /** Refuses a statement once the message that carried the COMMIT is sent. */
+  assertOpen(): void {
+    if (this.last !== null) throw afterLastMessage();
+  }
+
   defer(statement: Statement): void {
+    this.assertOpen();
     this.owed.push(statement);
     this.besidesStart += 1;
   }
 
   /** Statements whose rows are wanted: sent at the end of this tick with whatever else is owed. */
   read(statements: readonly Statement[]): Promise<Rows[]> {
+    if (this.last !== null) return Promise.reject(afterLastMessage());
     return new Promise<Rows[]>((resolve, reject) => {
       this.readers.push({ from: this.owed.length, count: statements.length, resolve, reject });
       this.owed.push(...statements);
@@ -82,13 +108,53 @@ class PendingStatements {
     });
   }
 
-  /** Sends what is owed now, as one message (before a statement that cannot be sent with it). */
-  async flush(): Promise<void> {
-    if (this.owed.length > 0) await this.sendOwed([]);
+  /**
+   * Sends what is owed now, as one message, with the COMMIT when it was asked for
+   * (`commitWithNext`) and `mayCommit`: not before a statement that cannot be sent with it.
+   */
+  async flush(mayCommit = true): Promise<void> {
+    if (this.owed.length === 0) return;
+    if (mayCommit && this.commitAsked && this.plain === 0) await this.sendLast();
+    else await this.sendOwed([]);
+  }
+
+  /**
+   * A query of the runner's own (TypeORM's, `queryRecords`): after what is owed, on its own.
+   * While it is on its way no message carries the COMMIT (it would overtake it): the COMMIT
+   * then goes with TypeORM's, a message more.
+   */
+  async plainQuery<T>(send: () => Promise<T>): Promise<T> {
+    this.assertOpen();
+    this.plain += 1;
+    try {
+      await this.flush(false);
+      return await send();
+    } finally {
+      this.plain -= 1;
+    }
+  }
+
+  /**
+   * T3: what is owed, then the COMMIT, as one message. PostgreSQL skips the statements after a
+   * failed one in a message, the COMMIT too: the transaction then fails, nothing committed, and
+   * its ROLLBACK ends it. T2: a connection that could not be opened, or that TypeORM released
+   * already, sends nothing: only a message written to an open one counts as possibly committed.
+   */
+  private sendLast(): Promise<void> {
+    this.commitAsked = false;
+    const last = this.sendOwed(['COMMIT'], () => {
+      this.commitSent = !this.runner.isReleased;
+    }).then(() => {
+      this.committed = true;
+    });
+    this.last = last;
+    return last;
   }
 
   /** TypeORM's COMMIT: with the owed writes, or nothing at all when nothing was ever sent. */
   async commit(): Promise<void> {
+    // Sent with the last message already: its answer is the COMMIT's (its failure too).
+    if (this.last !== null) return this.last;
     if (!this.started && this.besidesStart === 0) {
       this.owed = [];
       return;
@@ -98,6 +164,9 @@ class PendingStatements {
 
   /** TypeORM's ROLLBACK: the owed statements are dropped; nothing to undo when never started. */
   async rollback(): Promise<void> {
+    // Committed with its last message: nothing left to undo (a statement after it was refused).
+    await this.last?.catch(() => {});
+    if (this.committed) return;
     const started = this.started;
     const readers = this.readers;
     this.owed = [];
@@ -108,7 +177,7 @@ class PendingStatements {
   }
 
   /** Everything owed, then `after`, as one message; each reader gets its statements' rows. */
-  private async sendOwed(after: readonly string[]): Promise<void> {
+  private async sendOwed(after: readonly string[], writing?: () => void): Promise<void> {
     const owed = this.owed;
     const readers = this.readers;
     if (owed.length > 0) this.started = true;
@@ -117,7 +186,7 @@ class PendingStatements {
     this.besidesStart = 0;
     let results: Rows[];
     try {
-      results = await sendTogether(this.runner, [...owed, ...after]);
+      results = await sendTogether(this.runner, [...owed, ...after], writing);
     } catch (error) {
       for (const reader of readers) reader.reject(error);
       throw error;
@@ -132,7 +201,7 @@ const pending = new WeakMap<QueryRunner, PendingStatements>();
  * Makes `runner`'s transactions lazy: TypeORM's START TRANSACTION (with `enter`, the tenant's
  * settings) is owed, not sent, and every query the runner sends first pays what is owed.
  */
-export function owingStatements(runner: QueryRunner, enter: Statement | null): void {
+export function owingStatements(runner: QueryRunner, enter: Statement | null): OwedTransaction {
   // One query at a time already (`oneQueryAtATimeOnEveryRunner`).
   const send = runner.query.bind(runner) as SendQuery;
   const statements = new PendingStatements(runner, send);
@@ -142,11 +211,44 @@ export function owingStatements(runner: QueryRunner, enter: Statement | null): v
     if (sql === START) return statements.begin(enter);
     if (sql === 'COMMIT') return statements.commit();
     if (sql === 'ROLLBACK') return statements.rollback();
-    await statements.flush();
-    return send(sql, parameters, structured);
+    return statements.plainQuery(() => send(sql, parameters, structured));
   };
   runner.query = query as QueryRunner['query'];
+  return statements;
 }
+
+/** What the store's transaction wrapper asks of a lazy transaction: its `lastMessage()`. */
+export interface OwedTransaction {
+  lastMessage(): LastMessage;
+}
+
+/** T2, T3: the message that carried the COMMIT (`commitWithNextMessage`), if any. */
+export interface LastMessage {
+  /** It went, or was to go: TypeORM's COMMIT is its answer. */
+  sent: boolean;
+  /** It was written to an open connection: it may have been stored. */
+  mayHaveCommitted: boolean;
+  /** Its answer came back: stored. */
+  committed: boolean;
+}
+
+/**
+ * T3: the statements issued before the transaction's next message goes (those of this tick:
+ * calls made together) are its last: the COMMIT goes in that message, so a transaction whose
+ * work after that message's answer is in memory only costs one round trip less. Any statement
+ * issued once that message is sent is refused (it throws); a failed statement in it fails the
+ * transaction with nothing committed. T2: from the moment it is sent the transaction counts as
+ * committing (a connection lost then: possibly stored, never run again blindly). Outside a
+ * lazy transaction it does nothing (each statement is its own).
+ */
+export function commitWithNextMessage(manager: EntityManager): void {
+  const runner = manager.queryRunner;
+  if (!runner) throw new Error('A store transaction always has a query runner.');
+  pending.get(runner)?.commitWithNext();
+}
+
+const afterLastMessage = () =>
+  new Error('A statement was issued after the message that carried its transaction’s COMMIT.');
 
 /**
  * T3: a write whose answer nobody reads, sent with the transaction's next message (at the
@@ -195,31 +297,4 @@ export async function deferToCommit(manager: EntityManager, statement: Statement
 export function sendTogetherWithOwed(runner: QueryRunner, statements: readonly Statement[]): Promise<Rows[]> {
   for (const statement of statements) forgetOnWrite(runner, statement);
   return pending.get(runner)?.read(statements) ?? sendTogether(runner, statements);
-}
-
-function sendTogether(runner: QueryRunner, statements: readonly Statement[]): Promise<Rows[]> {
-  return oneQueryAtATime(runner, () => sendTogetherNow(runner, statements));
-}
-
-async function sendTogetherNow(runner: QueryRunner, statements: readonly Statement[]): Promise<Rows[]> {
-  const client = (await runner.connect()) as SimpleQueryClient;
-  // T3: prepared statements go as EXECUTE, after their PREPARE on a connection new to them.
-  const message = renderStatements(client, statements);
-  const sql = message.sql;
-  const logger = runner.connection.logger;
-  logger.logQuery(sql, [], runner);
-  let results: Awaited<ReturnType<SimpleQueryClient['query']>>;
-  try {
-    results = await client.query(sql);
-  } catch (error) {
-    message.failed(error);
-    // As TypeORM reports a failed query: the driver's error (SQLSTATE, constraint) inside.
-    logger.logQueryError(error instanceof Error ? error : String(error), sql, [], runner);
-    throw new QueryFailedError(sql, [], error instanceof Error ? error : new Error(String(error)));
-  }
-  const list = message.theirs(Array.isArray(results) ? results : [results]);
-  if (list.length !== statements.length) {
-    throw new Error(`${statements.length} statements sent together, ${list.length} results.`);
-  }
-  return list.map((result) => result.rows);
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { StoreTx } from '../../core/ports/store';
 import { translatingDbErrors } from './db-errors';
+import { commitWithNextMessage } from './pending-statements';
 import { queryRecords } from './query-records';
 import { accessGroupRepository } from './repositories/access-group-repository';
 import { agentRepository } from './repositories/agent-repository';
@@ -90,7 +91,9 @@ const REPOSITORIES = {
   audit: auditRepository,
   routines: routineRepository,
   pullRequests: pullRequestRepository,
-} satisfies { [K in Exclude<keyof StoreTx, 'runs'>]: (manager: EntityManager) => StoreTx[K] };
+} satisfies {
+  [K in Exclude<keyof StoreTx, 'runs' | 'commitWithNextMessage'>]: (manager: EntityManager) => StoreTx[K];
+};
 
 /** What each transaction holds: its entity manager and the repositories it has made so far. */
 class LazyStoreTx {
@@ -100,6 +103,10 @@ class LazyStoreTx {
 
   query(sql: string, params: readonly unknown[] = []) {
     return translatingDbErrors(() => queryRecords(this.manager, sql, params));
+  }
+
+  commitWithNextMessage(): void {
+    commitWithNextMessage(this.manager);
   }
 
   /** The repository `name`, made the first time this transaction asks for it. */

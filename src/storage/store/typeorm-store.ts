@@ -1,6 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource } from 'typeorm';
-import { AppError, ServiceUnavailableError, ValidationError } from '../../core/errors';
+import {
+  AppError,
+  FailedAfterCommitError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '../../core/errors';
 import type { InboxEntry } from '../../core/model/inbox';
 import { GroupCommit } from '../../core/waits/group-commit';
 import type { SerialQueue } from '../serial-queue';
@@ -155,19 +160,26 @@ export class TypeormStore implements SqlStore {
       .run(() =>
         this.inMarked(marker, async () => {
           const runner = this.dataSource.createQueryRunner();
-          owingStatements(runner, enter);
+          const owed = owingStatements(runner, enter);
           try {
             await runner.startTransaction();
             const result = await work(createStoreTx(runner.manager));
-            // T2: TypeORM released the runner when its connection ended: no COMMIT can go out.
-            if (runner.isReleased) throw connectionLost(null);
-            committing = true;
+            // T3: its COMMIT went with its last message (`commitWithNextMessage`): whether it
+            // may have landed is that message's (below); TypeORM's COMMIT is its answer.
+            if (!owed.lastMessage().sent) {
+              // T2: TypeORM released the runner when its connection ended: no COMMIT can go out.
+              if (runner.isReleased) throw connectionLost(null);
+              committing = true;
+            }
             await runner.commitTransaction();
             return result;
           } catch (error) {
+            // T2, T3: a COMMIT sent with the work's last message (`commitWithNextMessage`).
+            committing ||= owed.lastMessage().mayHaveCommitted;
             lost = !committing && runner.isReleased;
             // The error that ended it is the one reported, whatever the rollback says.
             await runner.rollbackTransaction().catch(() => {});
+            if (owed.lastMessage().committed) throw failedAfterCommit(error);
             throw error;
           } finally {
             await runner.release();
@@ -175,6 +187,7 @@ export class TypeormStore implements SqlStore {
         }),
       )
       .catch((error: unknown) => {
+        if (error instanceof FailedAfterCommitError) throw error;
         const unavailable = databaseUnavailable(error, committing);
         if (unavailable !== null) throw unavailable;
         if (lost && !(error instanceof ServiceUnavailableError)) throw connectionLost(error);
@@ -185,6 +198,13 @@ export class TypeormStore implements SqlStore {
       });
   }
 }
+
+/** T3: the work failed once its transaction had committed with its last message: stored, not to repeat. */
+const failedAfterCommit = (cause: unknown): FailedAfterCommitError =>
+  new FailedAfterCommitError(
+    `The transaction was committed with its last message, then failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+    { cause },
+  );
 
 /**
  * T2: TypeORM releases a transaction's query runner as soon as its connection reports an error

@@ -33,6 +33,8 @@ export const updateById = async <Row extends ObjectLiteral & { id: string }>(
  * `updateById`, and the row as it stands after it, in one statement (`UPDATE … RETURNING *`,
  * read back through the entity): T3, a turn's card ref and its finish. Sent as a simple query
  * with its values as literals, so that what the transaction owes goes in the same round trip.
+ * A missing row fails the statement on the server (`summon_row_required`), so a message that
+ * carries its transaction's COMMIT commits nothing then (`commitWithNextMessage`).
  */
 export const updateByIdReturning = async <Row extends ObjectLiteral & { id: string }>(
   rows: Repository<Row>,
@@ -47,7 +49,7 @@ export const updateByIdReturning = async <Row extends ObjectLiteral & { id: stri
     : Object.keys(values).length === 0
       ? await rows.findOneBy({ id } as FindOptionsWhere<Row>)
       : await queryTogether(rows.manager, [
-          (({ text, args }) => preparedRun(text, args))(updateStatement(rows, id, values, '*')),
+          requiredReturning(updateStatement(rows, id, values, '*'), what, id),
         ]).then(([raws]) => hydrateFirst(rows.manager, rows.target, raws));
   if (!row) throw new NotFoundError(missingRow(what, id));
   return row;
@@ -71,6 +73,18 @@ const updateStatement = <Row extends ObjectLiteral>(
     args: [...literals, sqlLiteral(id)],
   };
 };
+
+/**
+ * `UPDATE … RETURNING *` that fails on the server when it found no row (`summon_row_required`,
+ * read back as a NotFoundError): the check is the outer side of the join, always run.
+ */
+const requiredReturning = ({ text, args }: { text: string; args: string[] }, what: string, id: string) =>
+  preparedRun(
+    `WITH found AS (${text})
+     SELECT found.* FROM (SELECT summon_row_required(EXISTS (SELECT 1 FROM found), $${args.length + 1}::text)) AS required
+       LEFT JOIN found ON true`,
+    [...args, textLiteral(missingRow(what, id))],
+  );
 
 /** Updates' statements, their arguments' types taken from where they are used. */
 const updates = new InferredStatements();

@@ -1,6 +1,7 @@
 import { DEFAULT_TIMINGS } from '../../../src/core/engine/engine-timings';
-import { claimAndLoad } from '../../../src/core/engine/turn/load-claimed-turn';
+import { claimTurn } from '../../../src/core/engine/turn/load-claimed-turn';
 import { turnContextFrom } from '../../../src/core/engine/turn/turn-context';
+import { TurnWrites } from '../../../src/core/engine/turn/turn-writes';
 import type { McpServerSpec } from '../../../src/core/model/mcp/mcp-server';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
@@ -13,14 +14,19 @@ import {
 } from '../storage/workspace-fixture';
 
 /**
- * T3 (issue 12, item 5): a job's own run has its turn read with the claim, in one round trip;
- * when the claim takes another run of the lane (an older one queued), what the turn reads is
- * that run's, never the job's.
+ * T3 (issue 12, item 5; issue 34): a job's own run has its turn read with the claim, in one
+ * round trip with its COMMIT; when the claim takes another run of the lane (an older one
+ * queued), what the turn reads is that run's, never the job's (read after the claim's COMMIT).
  */
 describe.each(DATABASE_KINDS)('claiming a lane and reading its turn on %s', (kind) => {
   let db: TestDatabase;
   let acme: SeededWorkspace;
-  const deps = { timings: DEFAULT_TIMINGS, clock: { now: () => new Date() } };
+  const deps = () => ({
+    timings: DEFAULT_TIMINGS,
+    clock: { now: () => new Date() },
+    store: db.database.store,
+    turnWrites: new TurnWrites(db.database.store),
+  });
 
   beforeAll(async () => {
     db = await openTestDatabase(kind);
@@ -62,7 +68,7 @@ describe.each(DATABASE_KINDS)('claiming a lane and reading its turn on %s', (kin
 
   it('reads the job’s own run with the claim, as a read after the claim would have', async () => {
     const { run, message } = await queueRun('first');
-    const together = await inAcme((tx) => claimAndLoad(tx, deps, lane(), run.id));
+    const together = await claimTurn(deps(), lane(), run.id);
     expect(together?.claimed.id).toBe(run.id);
     if (together === null || together.loaded instanceof Error) throw new Error('not loaded');
     expect(together.loaded.context.trigger?.id).toBe(message.id);
@@ -76,7 +82,7 @@ describe.each(DATABASE_KINDS)('claiming a lane and reading its turn on %s', (kin
   it('when the claim takes an older run of the lane, the turn read is that run’s', async () => {
     const older = await queueRun('older');
     const newer = await queueRun('newer');
-    const claimed = await inAcme((tx) => claimAndLoad(tx, deps, lane(), newer.run.id));
+    const claimed = await claimTurn(deps(), lane(), newer.run.id);
     expect(claimed?.claimed.id).toBe(older.run.id);
     if (claimed === null || claimed.loaded instanceof Error) throw new Error('not loaded');
     expect(claimed.loaded.context.trigger?.id).toBe(older.message.id);
@@ -105,7 +111,7 @@ describe.each(DATABASE_KINDS)('claiming a lane and reading its turn on %s', (kin
       await tx.mcpServers.assign(acme.workspaceId, { spaceId: other.id }, ['elsewhere']);
       await tx.mcpServers.assign(acme.workspaceId, { agentId: bob.id }, ['elsewhere']);
     });
-    const claimed = await inAcme((tx) => claimAndLoad(tx, deps, lane(), run.id));
+    const claimed = await claimTurn(deps(), lane(), run.id);
     if (claimed === null || claimed.loaded instanceof Error) throw new Error('not loaded');
     const read = claimed.loaded.context.mcpServers;
     expect(read.map((s) => s.name)).toEqual(['alpha', 'mid', 'zeta']);
@@ -118,9 +124,9 @@ describe.each(DATABASE_KINDS)('claiming a lane and reading its turn on %s', (kin
     const { run } = await queueRun('busy');
     await inAcme((tx) => tx.runs.update(run.id, { status: 'running', startedAt: new Date() }));
     const waiting = await queueRun('waits');
-    expect(await inAcme((tx) => claimAndLoad(tx, deps, lane(), waiting.run.id))).toBeNull();
+    expect(await claimTurn(deps(), lane(), waiting.run.id)).toBeNull();
     await finish(run.id);
     await finish(waiting.run.id);
-    expect(await inAcme((tx) => claimAndLoad(tx, deps, lane(), waiting.run.id))).toBeNull();
+    expect(await claimTurn(deps(), lane(), waiting.run.id)).toBeNull();
   });
 });

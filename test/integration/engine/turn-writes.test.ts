@@ -1,6 +1,6 @@
 import { DEFAULT_TIMINGS } from '../../../src/core/engine/engine-timings';
-import { claimAndLoad } from '../../../src/core/engine/turn/load-claimed-turn';
-import { laneKey, TurnWrites } from '../../../src/core/engine/turn/turn-writes';
+import { claimTurn } from '../../../src/core/engine/turn/load-claimed-turn';
+import { TurnWrites } from '../../../src/core/engine/turn/turn-writes';
 import type { Store } from '../../../src/core/ports/store';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
@@ -150,7 +150,12 @@ describe.each(DATABASE_KINDS)('turns’ card refs and replies stored together on
   it('T3: claims of several lanes share transactions, each taking its own lane; two claims of one lane claim it once', async () => {
     const runs = await runningRuns(5, 'queued');
     const writes = new TurnWrites(counted);
-    const deps = { timings: DEFAULT_TIMINGS, clock: { now: () => new Date() } };
+    const deps = {
+      timings: DEFAULT_TIMINGS,
+      clock: { now: () => new Date() },
+      store: counted,
+      turnWrites: writes,
+    };
     const lanes = runs.map(({ conversationId }) => ({
       workspaceId: acme.workspaceId,
       agentId: acme.agentId,
@@ -159,12 +164,7 @@ describe.each(DATABASE_KINDS)('turns’ card refs and replies stored together on
     const claim = (i: number) => {
       const lane = lanes[i] ?? lanes[0];
       if (lane === undefined) throw new Error('no lane');
-      return writes.together(
-        'claim',
-        acme.workspaceId,
-        (tx) => claimAndLoad(tx, deps, lane, runs[i]?.runId ?? null),
-        laneKey(lane),
-      );
+      return claimTurn(deps, lane, runs[i]?.runId ?? null);
     };
     // The last lane's run is claimed twice, in the batch the first two leave to gather.
     const claims = await Promise.all([0, 1, 2, 3, 4, 4].map(claim));

@@ -37,7 +37,7 @@ describe.each(DATABASE_KINDS)('a turn’s writes, by the messages they send, on 
     payload: { text, quote: "it's" },
   });
 
-  it('T3, P7: a reply, the run naming it and its call’s row (on its way) are one message with the START; the COMMIT follows', async () => {
+  it('T3, P7: a reply, the run naming it and its call’s row (on its way) are one message with the START and the COMMIT', async () => {
     let held: { id: string; version: string } | undefined;
     const messageId = await new TurnWrites(db.database.store).storeReply(
       acme.workspaceId,
@@ -52,15 +52,15 @@ describe.each(DATABASE_KINDS)('a turn’s writes, by the messages they send, on 
         });
       },
     );
-    expect(messages).toHaveLength(2);
-    // START, the tenant's settings, the message, the run naming it (prepared before), the call's row.
+    expect(messages).toHaveLength(1);
+    // START, the tenant's settings, the message, the run naming it (prepared before), the call's row, COMMIT.
     const statements = messages[0]?.split(';\n') ?? [];
-    expect(statements).toHaveLength(5);
+    expect(statements).toHaveLength(6);
     expect(statements[0]).toBe('START TRANSACTION');
     expect(statements[2]).toMatch(/^INSERT INTO "messages"/);
     expect(statements[3]).toMatch(/UPDATE "runs" SET "reply_message_id"|^EXECUTE summon_/);
     expect(statements[4]).toMatch(/^INSERT INTO outbox/);
-    expect(messages[1]).toBe('COMMIT');
+    expect(statements[5]).toBe('COMMIT');
     const [run, message, row] = await db.database.store.transaction((tx) =>
       Promise.all([
         tx.runs.findById(acme.runId),

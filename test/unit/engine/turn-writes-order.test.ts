@@ -2,15 +2,22 @@ import { laneKey, TurnWrites } from '../../../src/core/engine/turn/turn-writes';
 import { ServiceUnavailableError } from '../../../src/core/errors';
 import type { Store, StoreTx } from '../../../src/core/ports/store';
 
-/** A store whose transactions the test ends by hand; each hands its work the same stand-in tx. */
+/**
+ * A store whose transactions the test ends by hand; each hands its work a stand-in tx. A part
+ * `refuse`s as the database refuses a statement of the transaction's one message: the
+ * transaction then fails with that error (its COMMIT skipped), whatever its work returned.
+ */
 function heldStore() {
   const ends: (() => void)[] = [];
   let transactions = 0;
-  const tx = {} as StoreTx;
   const run = <T>(work: (tx: StoreTx) => Promise<T>) => {
     transactions += 1;
+    const tx = { commitWithNextMessage: () => {}, refused: null as unknown };
     return new Promise<T>((resolve, reject) => {
-      work(tx).then((result) => ends.push(() => resolve(result)), reject);
+      work(tx as unknown as StoreTx).then(
+        (result) => ends.push(() => (tx.refused === null ? resolve(result) : reject(tx.refused))),
+        reject,
+      );
     });
   };
   const store: Store = {
@@ -25,6 +32,11 @@ function heldStore() {
   };
   return {
     store,
+    /** The database refuses a statement of `tx`'s one message, with `error`. */
+    refuse: (tx: StoreTx, error: unknown) => {
+      (tx as unknown as { refused: unknown }).refused = error;
+      return error;
+    },
     transactions: () => transactions,
     endNext: async () => {
       await settle();
@@ -66,9 +78,9 @@ describe('TurnWrites (T3: turns’ transactions shared while the slots are busy)
     const writes = new TurnWrites(held.store);
     const runs: string[] = [];
     const part = (name: string) =>
-      writes.together('card', WORKSPACE, async () => {
+      writes.together('card', WORKSPACE, async (tx) => {
         runs.push(name);
-        if (name === 'bad') throw new Error('refused');
+        if (name === 'bad') throw held.refuse(tx, new Error('refused'));
         return name;
       });
     const results = ['a', 'b', 'c', 'bad', 'd'].map((name) => part(name).catch((e: Error) => e.message));
@@ -78,15 +90,33 @@ describe('TurnWrites (T3: turns’ transactions shared while the slots are busy)
     expect(runs).toEqual(['a', 'b', 'c', 'bad', 'd', 'c', 'bad', 'd']);
   });
 
+  it('T3: a turn that fails in memory after its batch committed fails alone; the batch is not run again', async () => {
+    const held = heldStore();
+    const writes = new TurnWrites(held.store);
+    const runs: string[] = [];
+    const part = (name: string) =>
+      writes.together('card', WORKSPACE, async () => {
+        runs.push(name);
+        if (name === 'bad') throw new Error('not in the rows');
+        return name;
+      });
+    const results = ['a', 'b', 'c', 'bad', 'd'].map((name) => part(name).catch((e: Error) => e.message));
+    for (let i = 0; i < 3; i++) await held.endNext();
+    await expect(Promise.all(results)).resolves.toEqual(['a', 'b', 'c', 'not in the rows', 'd']);
+    // The others' writes are stored: nobody's part runs twice.
+    expect(runs).toEqual(['a', 'b', 'c', 'bad', 'd']);
+    expect(held.transactions()).toBe(3);
+  });
+
   it('T2: a batch that could not reach the database is not run again: each of its turns gets the error', async () => {
     const held = heldStore();
     const writes = new TurnWrites(held.store);
     let runs = 0;
     const away = new ServiceUnavailableError('database', 'gone', true);
     const part = (name: string) =>
-      writes.together('reply', WORKSPACE, async () => {
+      writes.together('reply', WORKSPACE, async (tx) => {
         runs += 1;
-        if (name === 'c') throw away;
+        if (name === 'c') throw held.refuse(tx, away);
         return name;
       });
     const results = ['a', 'b', 'c', 'd'].map((name) => part(name).catch((e: unknown) => e));

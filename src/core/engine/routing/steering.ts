@@ -2,7 +2,6 @@ import type { AgentRecord, RunRecord } from '../../model/records';
 import type { SteeringFeed } from '../../ports/runner';
 import type { StoreTx } from '../../ports/store';
 import { waitTopics } from '../../ports/wait-signals';
-import { queuedRun } from './queued-run';
 import type { RouteDeps, SteeringFeedDeps } from './routing-deps';
 import type { WakeRunDeps } from './wake-run';
 
@@ -63,30 +62,14 @@ export async function steerRunningTurn(
  * a turn of its own, as it would have without steering. Inside the transaction that ends the
  * run (the lane's lock first, so nothing joins it afterwards); the caller enqueues the runs.
  */
-export async function queueLeftoverSteering(
+export function queueLeftoverSteering(
   tx: StoreTx,
   deps: Pick<RouteDeps, 'clock'>,
   run: RunRecord,
 ): Promise<string[]> {
-  const now = deps.clock.now();
-  const leftovers = await tx.steering.takeLeftovers(run, now);
-  const runIds: string[] = [];
-  for (const message of leftovers) {
-    const queued = await tx.runs.insert(
-      queuedRun(
-        {
-          workspaceId: run.workspaceId,
-          agentId: run.agentId,
-          conversationId: run.conversationId,
-          triggerMessageId: message.messageId,
-          createdAt: now,
-        },
-        { by: 'person', memberId: message.memberId },
-      ),
-    );
-    runIds.push(queued.id);
-  }
-  return runIds;
+  // T3: taken and queued by one statement (a person's run each, as `queuedRun` makes it), so
+  // the finish needs no message after the leftovers are read.
+  return tx.steering.queueLeftovers(run, deps.clock.now());
 }
 
 const ROW_TEXT_LENGTH = 120;

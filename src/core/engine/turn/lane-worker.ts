@@ -4,10 +4,9 @@ import type { LocalLanes } from '../routing/wake-run';
 import type { RunJob, RunLane } from '../run-job';
 import { StopListener } from '../stop/stop-listener';
 import { executeRun } from './execute-run';
-import { claimAndLoad } from './load-claimed-turn';
+import { claimTurn } from './load-claimed-turn';
 import { settledWithin } from './settled-within';
 import type { TurnDeps } from './turn-deps';
-import { laneKey } from './turn-writes';
 
 /**
  * After the queue has given up on the turns still running (its close timeout) and aborted
@@ -223,20 +222,16 @@ export class LaneWorker implements LocalLanes {
       // Run the lane's queued turns oldest first until none is left or another worker holds it.
       for (;;) {
         if (signal.aborted || lease === null) return;
-        // The claim and the turn's reads in one transaction; the job's own run (the first
-        // claim's likely one) read with the claim, in its round trip (T3). That transaction is
-        // shared with other lanes' claims made at the same time (`TurnWrites`: their locks
-        // taken in the order of their keys).
+        // The claim with its COMMIT in one message, and the job's own run (the first claim's
+        // likely one) read with it (T3); shared with other lanes' claims made at the same time.
         const expected = lane.runId === null ? job.runId : null;
         // P15: the expected run's Stop is listened for before its claim: one asked after the
         // claim is heard, so the turn need not read its run back (T3: a transaction fewer).
         const listening = expected === null ? null : await StopListener.open(deps.waits, expected);
-        const next = await deps.turnWrites
-          .together('claim', run.workspaceId, (tx) => claimAndLoad(tx, deps, run, expected), laneKey(run))
-          .catch((error: unknown) => {
-            listening?.close();
-            throw error;
-          });
+        const next = await claimTurn(deps, run, expected).catch((error: unknown) => {
+          listening?.close();
+          throw error;
+        });
         const stop = next !== null && next.claimed.id === expected ? listening : null;
         if (stop === null) listening?.close();
         if (next === null) return;

@@ -6,6 +6,7 @@ import type { TurnReads } from '../../ports/turn-reads';
 import type { RunLane } from '../run-job';
 import { type TurnContext, turnContextFrom } from './turn-context';
 import type { TurnDeps } from './turn-deps';
+import { laneKey } from './turn-writes';
 
 /** What a claimed turn reads before it starts: its context, and its checkpoint if it has one (T2). */
 export interface LoadedTurn {
@@ -19,18 +20,55 @@ export interface ClaimedTurn {
   loaded: LoadedTurn | NotFoundError;
 }
 
+/** A claim's answer: the claimed run, and its turn's reads when they went with the claim. */
+interface Claim {
+  claimed: RunRecord;
+  /** Null: the claim took another run than the one whose reads it asked (or asked none). */
+  loaded: LoadedTurn | NotFoundError | null;
+}
+
 /**
- * T3: claims the lane's next queued run (one turn at a time per lane) and reads its turn, in
- * the caller's transaction. The run `expected` (a job's own) has its reads asked with the claim,
- * in the same round trip; when the claim takes another (an older run of the lane) or none, those
- * reads are dropped and the claimed run is read after. Null when there was nothing to claim.
+ * T3: claims the lane's next queued run (one turn at a time per lane) and reads its turn. The
+ * claim's transaction is shared with other lanes' claims made at the same time (`TurnWrites`:
+ * their locks taken in the order of their keys) and is one message with its COMMIT: the run
+ * `expected` (a job's own) has its reads asked with the claim. When the claim takes another
+ * run (an older one of the lane) or none was expected, that run is read after the claim's
+ * COMMIT, in a transaction of its own (one message too); it is this worker's already (T2: a
+ * failure then leaves it `running`, to recovery, A12, as any failure of a claimed turn). Null
+ * when there was nothing to claim.
  */
-export async function claimAndLoad(
+export async function claimTurn(
+  deps: Pick<TurnDeps, 'timings' | 'clock' | 'store' | 'turnWrites'>,
+  lane: Pick<RunLane, 'workspaceId' | 'agentId' | 'conversationId'>,
+  expected: string | null,
+): Promise<ClaimedTurn | null> {
+  const claim = await deps.turnWrites.together(
+    'claim',
+    lane.workspaceId,
+    (tx) => claimAndLoad(tx, deps, lane, expected),
+    laneKey(lane),
+  );
+  if (claim === null) return null;
+  const { claimed, loaded } = claim;
+  if (loaded !== null) return { claimed, loaded };
+  const read = await deps.store.inWorkspace(lane.workspaceId, (tx) => {
+    // T3: reads alone: START, the reads and the COMMIT are one message.
+    tx.commitWithNextMessage();
+    return loadClaimedTurn(tx, deps, claimed);
+  });
+  return { claimed, loaded: read };
+}
+
+/**
+ * The claim and, for the run `expected`, its reads, asked in the same tick (one message). The
+ * reads are dropped (`loaded` null) when the claim took another run.
+ */
+async function claimAndLoad(
   tx: StoreTx,
   deps: Pick<TurnDeps, 'timings' | 'clock'>,
   lane: Pick<RunLane, 'workspaceId' | 'agentId' | 'conversationId'>,
   expected: string | null,
-): Promise<ClaimedTurn | null> {
+): Promise<Claim | null> {
   // Both asked in this tick: the store sends them as one message, the claim first.
   const claiming = tx.runs.claimNext(lane.agentId, lane.conversationId, deps.clock.now());
   const early =
@@ -45,7 +83,7 @@ export async function claimAndLoad(
   const claimed = await claiming;
   if (claimed === null) return null;
   if (early !== null && claimed.id === expected) return { claimed, loaded: loadedFrom(claimed, await early) };
-  return { claimed, loaded: await loadClaimedTurn(tx, deps, claimed) };
+  return { claimed, loaded: null };
 }
 
 /**

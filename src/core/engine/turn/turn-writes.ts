@@ -37,28 +37,31 @@ interface TurnPart {
  * (the message, and the run naming it) and its finish — run together with other turns' of the
  * same kind and workspace when they come at the same time. A turn with a transaction slot free
  * goes at once, alone (an idle engine waits for nothing); while both slots of its kind are busy
- * the next turns gather and go as one transaction: each turn's `work` issues its statements in
- * the same tick, so the store sends them as one message, then one COMMIT, whatever their number.
- * Each turn gets its own result, as from a transaction of its own.
+ * the next turns gather and go as one transaction: each turn's `work` issues all its statements
+ * in the same tick and only works in memory after their answer, so the store sends them and the
+ * COMMIT as one message (`commitWithNextMessage`), one round trip whatever their number; a
+ * statement issued after it is refused. Each turn gets its own result, as from a transaction
+ * of its own.
  *
  * Locks: a turn's `work` that takes its lane's lock (the claim, the finish) takes it first, and
  * a batch starts its turns in the order of their lanes, so two batches take their common lanes'
  * locks in the same order and never wait for each other in a cycle.
  *
- * A batch that fails is run again turn by turn, so one turn's failure is its own
- * (`GroupCommit`). T2: not when the database could not be reached — the store has already
- * retried that, and a batch whose COMMIT may have landed must not run twice — then every turn
- * of the batch gets the error, as it would have alone.
+ * A batch the database refuses (nothing stored) is run again turn by turn, so one turn's
+ * failure is its own (`GroupCommit`); a turn that fails in memory after its batch committed
+ * fails alone. T2: not when the database could not be reached — the store has already retried
+ * that, and a batch whose COMMIT may have landed must not run twice — then every turn of the
+ * batch gets the error, as it would have alone.
  */
 export class TurnWrites {
-  private readonly groups = new Map<string, GroupCommit<TurnPart, unknown>>();
+  private readonly groups = new Map<string, GroupCommit<TurnPart, PromiseSettledResult<unknown>>>();
 
   constructor(private readonly store: Store) {}
 
   /**
    * `work` in a transaction in `workspaceId`'s tenant context, shared with other turns' `kind`.
-   * `work` issues its first statements before it first awaits (so they share the batch's
-   * message), and its lane's lock first when it takes one (`lane`: `laneKey`).
+   * `work` issues all its statements before it first awaits (they share the batch's one
+   * message, with its COMMIT), and its lane's lock first when it takes one (`lane`: `laneKey`).
    */
   together<T>(
     kind: TurnWriteKind,
@@ -66,7 +69,12 @@ export class TurnWrites {
     work: (tx: StoreTx) => Promise<T>,
     lane = '',
   ): Promise<T> {
-    return this.group(kind, workspaceId).add({ work, lane }) as Promise<T>;
+    return this.group(kind, workspaceId)
+      .add({ work, lane })
+      .then((outcome) => {
+        if (outcome.status === 'rejected') throw outcome.reason;
+        return outcome.value as T;
+      });
   }
 
   /** P9, P15: the card's ref stored on the run; the run as it stands after it. */
@@ -86,7 +94,7 @@ export class TurnWrites {
     return this.together('reply', workspaceId, async (tx) => {
       // T3: the message (its id made here), the run naming it and the calls that show it are
       // all issued in this tick, so the store sends them as one message with the START
-      // TRANSACTION, then the COMMIT: two round trips, whatever the batch's size.
+      // TRANSACTION and the COMMIT: one round trip, whatever the batch's size.
       const messageId = randomUUID();
       await Promise.all([
         tx.messages.insertOwed(workspaceId, {
@@ -108,7 +116,10 @@ export class TurnWrites {
   }
 
   /** The group commit of one kind in one workspace (workspaces are few: each keeps its own). */
-  private group(kind: TurnWriteKind, workspaceId: string): GroupCommit<TurnPart, unknown> {
+  private group(
+    kind: TurnWriteKind,
+    workspaceId: string,
+  ): GroupCommit<TurnPart, PromiseSettledResult<unknown>> {
     const key = `${kind}:${workspaceId}`;
     let group = this.groups.get(key);
     if (group === undefined) {
@@ -125,18 +136,18 @@ export class TurnWrites {
 }
 
 /**
- * Every part started in one tick, in the order of their lanes; the results in the parts' order.
- * The transaction ends only once every part has (a failed one fails the batch after the others
- * stop sending).
+ * Every part started in one tick, in the order of their lanes; each part's outcome in the parts'
+ * order, once every part has settled. T3: their statements are the transaction's last, sent with
+ * its COMMIT: a statement that fails there fails that message, so the COMMIT too (the store
+ * then throws its error: the batch fails, nothing stored). A part that fails in memory after a
+ * committed message fails alone: the others' writes are stored and theirs.
  */
-async function runParts(tx: StoreTx, parts: readonly TurnPart[]): Promise<unknown[]> {
+async function runParts(tx: StoreTx, parts: readonly TurnPart[]): Promise<PromiseSettledResult<unknown>[]> {
+  tx.commitWithNextMessage();
   const order = parts.map((_, i) => i).sort((a, b) => compare(parts[a]?.lane ?? '', parts[b]?.lane ?? ''));
   const started = new Map<number, Promise<unknown>>();
   for (const i of order) started.set(i, start(tx, parts[i] as TurnPart));
-  const settled = await Promise.allSettled(parts.map((_, i) => started.get(i)));
-  const failed = settled.find((result) => result.status === 'rejected');
-  if (failed !== undefined) throw failed.reason;
-  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value);
+  return Promise.allSettled(parts.map((_, i) => started.get(i)));
 }
 
 /** A part's work as a promise, even when it throws before its first await. */

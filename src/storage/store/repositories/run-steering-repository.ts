@@ -30,17 +30,30 @@ const RUNNING_TURN = new PreparedStatement(
   "SELECT * FROM runs WHERE agent_id = $1 AND conversation_id = $2 AND status = 'running' LIMIT 1",
 );
 
-const TAKE_LEFTOVERS = new PreparedStatement(
-  ['timestamptz', 'uuid'],
-  `WITH queued AS (
+/**
+ * P16: the run's pending messages marked queued, and a run of its own queued for each, in their
+ * order: as `queuedRun` makes a person's run (its agent alone in the wake chain, depth 1, its
+ * sender the starter). T3: one statement, so that the transaction ending the run is one message
+ * with its COMMIT whether or not there are leftovers.
+ */
+const QUEUE_LEFTOVERS = new PreparedStatement(
+  ['timestamptz', 'uuid', 'uuid', 'uuid', 'uuid'],
+  `WITH taken AS (
      UPDATE run_steering SET state = 'queued', settled_at = $1
       WHERE run_id = $2 AND state = 'pending'
-     RETURNING id)
-   ${SELECT_STEERING} WHERE s.id IN (SELECT id FROM queued) ORDER BY s.created_at, s.seq`,
+     RETURNING message_id, created_at, seq),
+   queued AS (
+     INSERT INTO runs (workspace_id, agent_id, conversation_id, trigger_message_id, status, liveness,
+                       wake_chain, depth, started_by_member_id, created_at)
+     SELECT $3, $4, $5, t.message_id, 'queued', 'ok', ARRAY[$4]::uuid[], 1, m.author_member_id, $1
+       FROM taken t JOIN messages m ON m.id = t.message_id
+      ORDER BY t.created_at, t.seq
+     RETURNING id, seq)
+   SELECT id FROM queued ORDER BY seq`,
 );
 
 /** Every statement steering prepares (`warm-connections.ts` prepares them at start). */
-export const STEERING_PREPARED: readonly PreparedStatement[] = [RUNNING_TURN, TAKE_LEFTOVERS];
+export const STEERING_PREPARED: readonly PreparedStatement[] = [RUNNING_TURN, QUEUE_LEFTOVERS];
 
 const toSteering = (row: SteeringRow): SteeringMessage => ({
   id: row.id,
@@ -98,14 +111,20 @@ export const runSteeringRepository = (manager: EntityManager): SteeringRepositor
         [known, at],
       );
     },
-    async takeLeftovers(run, at) {
-      if (!isUuid(run.id) || !isUuid(run.agentId) || !isUuid(run.conversationId)) return [];
-      // The lane's lock, then the leftovers: together, one round trip (T3).
+    async queueLeftovers(run, at) {
+      if (![run.id, run.workspaceId, run.agentId, run.conversationId].every(isUuid)) return [];
+      // The lane's lock, then the leftovers queued: together, one round trip (T3).
       const [, rows] = await queryTogether(manager, [
         laneLockStatement(run.agentId, run.conversationId),
-        TAKE_LEFTOVERS.with(sqlLiteral(at), sqlLiteral(run.id)),
+        QUEUE_LEFTOVERS.with(
+          sqlLiteral(at),
+          sqlLiteral(run.id),
+          sqlLiteral(run.workspaceId),
+          sqlLiteral(run.agentId),
+          sqlLiteral(run.conversationId),
+        ),
       ]);
-      return ((rows ?? []) as unknown as SteeringRow[]).map(toSteering);
+      return ((rows ?? []) as { id: string }[]).map((row) => row.id);
     },
   };
 };

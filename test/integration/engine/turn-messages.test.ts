@@ -1,0 +1,51 @@
+import { ENGINE_SETUPS, type EngineHarness, openEngineHarness } from '../../support/engine-harness';
+import { readableMessage as readable, recordMessages } from '../../support/logged-messages';
+import { ScriptedRunner } from '../../support/scripted-runner';
+
+/**
+ * T3 (issue 34): a turn's three transactions after routing — its claim with its reads, its
+ * reply, its finish — are each one message to the database: START TRANSACTION, the statements
+ * and the COMMIT together, since what each does after its answer is in memory only
+ * (`StoreTx.commitWithNextMessage`).
+ */
+describe.each(ENGINE_SETUPS)('a turn’s transactions, by the messages they send, on $name', (setup) => {
+  let h: EngineHarness;
+  let messages: string[] = [];
+
+  beforeEach(async () => {
+    const runner = new ScriptedRunner({}, () => [{ type: 'final', text: 'pong' }]);
+    // The card waits for a second: an instant turn shows only its reply (P9).
+    h = await openEngineHarness(setup, runner, { signOfLifeMs: 1000 });
+    recordMessages(h.db.database.dataSource, (query) => void messages.push(readable(query)));
+    messages = [];
+  });
+  afterEach(() => h.close());
+
+  /** The one message that holds `statement`: it starts the transaction and ends it. */
+  const transactionOf = (statement: RegExp): string[] => {
+    const holding = messages.filter((message) => statement.test(message));
+    expect(holding).toHaveLength(1);
+    return holding[0]?.split(';\n') ?? [];
+  };
+
+  it('T3: the claim, the reply and the finish are one message each, START TRANSACTION … COMMIT', async () => {
+    await h.type('@engineer ping');
+    const [run] = await h.settled(1);
+    expect(run?.status).toBe('succeeded');
+
+    const claim = transactionOf(/UPDATE runs SET status = 'running'/);
+    expect(claim[0]).toBe('START TRANSACTION');
+    // The claim and the turn's reads (its trigger message among them) go with its COMMIT.
+    expect(claim.join(';\n')).toMatch(/FROM messages/);
+    expect(claim.at(-1)).toBe('COMMIT');
+
+    const reply = transactionOf(/UPDATE "runs" SET "reply_message_id"/);
+    expect(reply[0]).toBe('START TRANSACTION');
+    expect(reply.at(-1)).toBe('COMMIT');
+
+    const finish = transactionOf(/UPDATE run_steering SET state = 'queued'/);
+    expect(finish[0]).toBe('START TRANSACTION');
+    expect(finish.join(';\n')).toMatch(/"status" = \$\d+.*RETURNING \*/s);
+    expect(finish.at(-1)).toBe('COMMIT');
+  });
+});
