@@ -63,9 +63,53 @@ export function remembered<T>(
   return reading;
 }
 
-/** Forgets `runner`'s remembered reads when `statement` may write the directory. */
+/** A statement asked ahead (`askAhead`): its answer, and whether it reads the directory. */
+interface Ahead {
+  answer: Promise<unknown>;
+  directory: boolean;
+}
+
+const aheads = new WeakMap<QueryRunner, Map<string, Ahead>>();
+
+/**
+ * T3, T4: statements asked before their caller needs them, so they ride with what the
+ * transaction sends now (an inbox batch's rows, asked with its first row's decoding); the next
+ * `takeAhead` of the same key gets their answer, once. `directory`: the answer holds directory
+ * reads, forgotten as `remembered` ones are (a later caller then asks again). Its failure
+ * reaches its taker; untaken, it fails the transaction's message anyway.
+ */
+export function askAhead(
+  runner: QueryRunner | undefined,
+  key: string,
+  ask: () => Promise<unknown>,
+  directory: boolean,
+): void {
+  if (runner === undefined) return;
+  let asked = aheads.get(runner);
+  if (asked === undefined) {
+    asked = new Map();
+    aheads.set(runner, asked);
+  }
+  const answer = ask();
+  answer.catch(() => {});
+  asked.set(key, { answer, directory });
+}
+
+/** The answer asked ahead under `key` in this transaction, taken once; undefined when none. */
+export function takeAhead<T>(runner: QueryRunner | undefined, key: string): Promise<T> | undefined {
+  const asked = runner === undefined ? undefined : aheads.get(runner);
+  const ahead = asked?.get(key);
+  if (ahead === undefined) return undefined;
+  asked?.delete(key);
+  return ahead.answer as Promise<T>;
+}
+
+/** Forgets `runner`'s remembered reads (and directory reads asked ahead) when `statement` may write the directory. */
 export function forgetOnWrite(runner: QueryRunner, statement: Statement): void {
   const memo = memos.get(runner);
-  if (memo === undefined || memo.size === 0) return;
-  if (writesDirectory(typeof statement === 'string' ? statement : statement.prepared.text)) memo.clear();
+  const asked = aheads.get(runner);
+  if ((memo === undefined || memo.size === 0) && (asked === undefined || asked.size === 0)) return;
+  if (!writesDirectory(typeof statement === 'string' ? statement : statement.prepared.text)) return;
+  memo?.clear();
+  for (const [key, ahead] of asked ?? []) if (ahead.directory) asked?.delete(key);
 }

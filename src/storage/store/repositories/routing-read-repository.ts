@@ -13,7 +13,7 @@ import {
   textArrayLiteral,
   textLiteral,
 } from '../statements-together';
-import { remembered } from '../transaction-read-memo';
+import { askAhead, remembered, takeAhead } from '../transaction-read-memo';
 import { type GrantRow, toAccessGrant } from './access-group-repository';
 import { toAgentRecord } from './agent-repository';
 import { toChannelBindingRecord } from './channel-binding-repository';
@@ -219,42 +219,63 @@ export const routingReadRepository = (manager: EntityManager): RoutingReadReposi
     );
   },
 
-  async read(key) {
-    const calls = routingCalls(key);
-    const conversationCall = calls[CONVERSATION];
-    if (conversationCall === undefined) throw new Error('No conversation statement in routing’s set.');
-    // Asked in the same tick: one message when the directory is not remembered yet.
-    const [directory, [conversations], members] = await Promise.all([
-      remembered(manager.queryRunner, directoryKey(key), () =>
-        readDirectory(
-          manager,
-          calls.filter((_, i) => i !== CONVERSATION),
-        ),
-      ),
-      queryTogether(manager, [conversationCall]),
-      // M10: a message that mentions nobody reads no member.
-      key.mentioned.length === 0
-        ? []
-        : remembered(
-            manager.queryRunner,
-            JSON.stringify(['mentionable', key.workspace, key.mentioned]),
-            async () => {
-              const [rows] = await queryTogether(manager, [mentionableCall(key)]);
-              return hydrateAll(manager, MemberEntity, rows).map(toMemberRecord);
-            },
-          ),
-    ]);
-    const conversation = hydrateFirst(manager, ConversationEntity, conversations);
-    return {
-      ...directory,
-      agents: [...directory.agents],
-      members: [...members],
-      participants: [...directory.participants],
-      access: [...directory.access],
-      conversation: conversation && toConversationRecord(conversation),
-    };
+  read(key) {
+    return takeAhead<RoutingReads>(manager.queryRunner, aheadKey(key)) ?? readNow(manager, key);
+  },
+
+  readAhead(key) {
+    // Holds directory reads: forgotten when the transaction writes the directory.
+    askAhead(manager.queryRunner, aheadKey(key), () => readNow(manager, key), true);
   },
 });
+
+/** A routing key whole, for a read asked ahead. */
+const aheadKey = (key: RoutingKey): string =>
+  JSON.stringify([
+    'ahead',
+    key.platform,
+    key.workspace,
+    key.channelId,
+    key.thread,
+    key.senderId,
+    key.mentioned,
+  ]);
+
+async function readNow(manager: EntityManager, key: RoutingKey): Promise<RoutingReads> {
+  const calls = routingCalls(key);
+  const conversationCall = calls[CONVERSATION];
+  if (conversationCall === undefined) throw new Error('No conversation statement in routing’s set.');
+  // Asked in the same tick: one message when the directory is not remembered yet.
+  const [directory, [conversations], members] = await Promise.all([
+    remembered(manager.queryRunner, directoryKey(key), () =>
+      readDirectory(
+        manager,
+        calls.filter((_, i) => i !== CONVERSATION),
+      ),
+    ),
+    queryTogether(manager, [conversationCall]),
+    // M10: a message that mentions nobody reads no member.
+    key.mentioned.length === 0
+      ? []
+      : remembered(
+          manager.queryRunner,
+          JSON.stringify(['mentionable', key.workspace, key.mentioned]),
+          async () => {
+            const [rows] = await queryTogether(manager, [mentionableCall(key)]);
+            return hydrateAll(manager, MemberEntity, rows).map(toMemberRecord);
+          },
+        ),
+  ]);
+  const conversation = hydrateFirst(manager, ConversationEntity, conversations);
+  return {
+    ...directory,
+    agents: [...directory.agents],
+    members: [...members],
+    participants: [...directory.participants],
+    access: [...directory.access],
+    conversation: conversation && toConversationRecord(conversation),
+  };
+}
 
 async function readDirectory(manager: EntityManager, calls: readonly PreparedCall[]): Promise<Directory> {
   const [workspaces, bindings, spaces, senders, agents, participants, access] = await queryTogether(

@@ -1,0 +1,125 @@
+import { PassThrough } from 'node:stream';
+import { createJobQueue } from '../../../src/adapters/queue/create-job-queue';
+import { FileWorkspaceDirectory } from '../../../src/adapters/workspace-directory/file-workspace-directory';
+import { SlackInboxDecoder, slackInboxEntry } from '../../../src/bots/slack/inbound/slack-inbox';
+import { TerminalPlatform } from '../../../src/bots/terminal';
+import { DEFAULT_TIMINGS } from '../../../src/core/engine/engine-timings';
+import type { RunJob } from '../../../src/core/engine/run-job';
+import type { TurnEngine } from '../../../src/core/engine/turn-engine';
+import { silentLogger } from '../../../src/core/ports/logger';
+import { buildEngine } from '../../support/engine-harness';
+import { readableMessage as readable, recordMessages } from '../../support/logged-messages';
+import { ScriptedRunner } from '../../support/scripted-runner';
+import { makeTempDir } from '../../support/temp-dir';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
+import { type SeededWorkspace, seedWorkspace } from '../storage/workspace-fixture';
+
+const BOT = 'U-bot';
+const CHANNEL = 'C0ACME1';
+
+/**
+ * T3, T4 (issue 34): an inbox row costs the routing as few messages as its meaning allows. The
+ * Slack decoder's lookups (mentioned people, the channel's binding), the event's record (P6)
+ * and routing's reads (P8, M1–M12) depend only on the stored event, so they go as one message:
+ * a row alone is its claim, that message, and the COMMIT with its writes; a burst of one
+ * channel claimed as one run asks every row's reads and records in that one message too.
+ */
+describe.each(DATABASE_KINDS)('the routing of inbox rows, by the messages it sends, on %s', (kind) => {
+  let db: TestDatabase;
+  let acme: SeededWorkspace;
+  let dataDir: Awaited<ReturnType<typeof makeTempDir>>;
+  let engine: TurnEngine;
+  let messages: string[] = [];
+  let sequence = 0;
+
+  beforeAll(async () => {
+    db = await openTestDatabase(kind);
+    acme = await seedWorkspace(db.database.store, 'acme');
+    await db.database.store.transaction((tx) => tx.channelBindings.bind(acme.spaceId, 'slack', CHANNEL));
+    dataDir = await makeTempDir();
+    recordMessages(db.database.dataSource, (query) => void messages.push(readable(query)));
+  });
+  afterAll(async () => {
+    await dataDir.remove();
+    await db.dispose();
+  });
+  beforeEach(() => {
+    // Not started: rows are routed (the inbox is used) and their runs enqueued, never run.
+    engine = buildEngine({
+      store: db.database.store,
+      platform: new TerminalPlatform({ output: new PassThrough(), now: () => new Date() }),
+      queue: createJobQueue<RunJob>({ name: `inbox-trips-${kind}`, retry: { attempts: 1, backoffMs: 10 } }),
+      runners: () => new ScriptedRunner({}),
+      directory: new FileWorkspaceDirectory(dataDir.path),
+      timings: DEFAULT_TIMINGS,
+    });
+  });
+  afterEach(() => engine.close());
+
+  /** A person's top-level mention of the agent in the bound channel: a thread of its own. */
+  const mention = () => {
+    sequence += 1;
+    const ts = `1800000000.${String(sequence).padStart(6, '0')}`;
+    const entry = slackInboxEntry(
+      {
+        type: 'app_mention',
+        channel: CHANNEL,
+        user: 'U-acme',
+        text: `<@${BOT}> @acme_alice ping ${sequence}`,
+        ts,
+      },
+      'T-acme',
+      new Date(),
+    );
+    if (entry === null) throw new Error('not a person’s message');
+    return entry;
+  };
+
+  /** Stores the rows, then routes them (the decoder is given last: one lane claims them all). */
+  const route = async (count: number) => {
+    for (let i = 0; i < count; i += 1) await db.database.store.addToInbox(mention());
+    // A row is due from its `available_at` (the server's microseconds); the claim asks with a
+    // millisecond clock: a row stored in the same millisecond would wait for the next look.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    messages = [];
+    engine.routeInboxWith('slack', new SlackInboxDecoder({ botUserId: BOT, logger: silentLogger }));
+    await engine.inboxSettled();
+    const routed = [...messages];
+    const outcomes = await db.database.store.transaction((tx) =>
+      tx.query<{ outcome: string }>(
+        "SELECT outcome FROM inbound_inbox WHERE outcome IS NOT NULL AND outcome <> 'pending' ORDER BY seq DESC LIMIT $1",
+        [count],
+      ),
+    );
+    return { routed, outcomes: outcomes.map((row) => row.outcome) };
+  };
+
+  it('T3, T4: one row is three messages: its claim, its lookups with the event’s record and routing’s reads, its writes with the COMMIT', async () => {
+    const { routed, outcomes } = await route(1);
+    expect(outcomes).toEqual(['accepted']);
+    expect(routed).toHaveLength(3);
+    expect(routed[0]).toMatch(/^START TRANSACTION;\n.*WITH/s);
+    const reads = routed[1] ?? '';
+    expect(reads).toMatch(/slack_user_id = ANY/);
+    expect(reads).toMatch(/INSERT INTO processed_inbound_events/);
+    expect(reads).toMatch(/SELECT \* FROM conversations/);
+    expect(routed[2]).toMatch(/INSERT INTO "?messages"?.*COMMIT$/s);
+  });
+
+  it('T3, T4: a burst of sixteen rows of one channel, claimed as one run, is three messages: every row’s lookups, records and reads go together', async () => {
+    const { routed, outcomes } = await route(16);
+    expect(outcomes).toEqual(Array.from({ length: 16 }, () => 'accepted'));
+    const [claim, reads, writes, ...after] = routed;
+    expect(claim).toMatch(/^START TRANSACTION;\n.*WITH w/s);
+    expect(reads?.match(/INSERT INTO processed_inbound_events/g)).toHaveLength(16);
+    expect(reads?.match(/SELECT \* FROM conversations/g)).toHaveLength(16);
+    // The directory is read once for the run (remembered for the transaction).
+    expect(reads?.match(/SELECT \* FROM agents/g)).toHaveLength(1);
+    expect(writes?.match(/INSERT INTO "runs"/g)).toHaveLength(16);
+    expect(writes).toMatch(/COMMIT$/);
+    // The run took all it asked for: the lane looks once more, and finds nothing.
+    expect(
+      after.every((message) => message === 'COMMIT' || /^START TRANSACTION;\n.*WITH w/s.test(message)),
+    ).toBe(true);
+  });
+});
