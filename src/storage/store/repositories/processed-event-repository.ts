@@ -31,7 +31,7 @@ export const processedEventRepository = (manager: EntityManager): ProcessedEvent
       );
     },
     recordAhead(platform, eventId) {
-      askAhead(manager.queryRunner, recordKey(platform, eventId), () => recordNow(platform, eventId), false);
+      askAhead(manager.queryRunner, recordKey(platform, eventId), () => recordNow(platform, eventId), null);
     },
   };
 };
