@@ -1,13 +1,15 @@
-import { PassThrough } from 'node:stream';
 import { createJobQueue } from '../../../src/adapters/queue/create-job-queue';
 import { FileWorkspaceDirectory } from '../../../src/adapters/workspace-directory/file-workspace-directory';
 import { SlackInboxDecoder, slackInboxEntry } from '../../../src/bots/slack/inbound/slack-inbox';
-import { TerminalPlatform } from '../../../src/bots/terminal';
 import { DEFAULT_TIMINGS } from '../../../src/core/engine/engine-timings';
 import type { RunJob } from '../../../src/core/engine/run-job';
-import type { TurnEngine } from '../../../src/core/engine/turn-engine';
+import { TurnEngine } from '../../../src/core/engine/turn-engine';
+import type { AccessGroup } from '../../../src/core/model/members/access-group';
+import type { ChatPlatform } from '../../../src/core/ports/chat-platform';
 import { silentLogger } from '../../../src/core/ports/logger';
-import { buildEngine } from '../../support/engine-harness';
+import type { HeldGroups, PlatformGroups } from '../../../src/core/ports/platform-groups';
+import { InMemoryPairRateLimiter } from '../../../src/core/wake/in-memory-pair-rate-limiter';
+import { ADMIT_MEMBERS } from '../../../src/storage/store/repositories/member-repository';
 import { readableMessage as readable, recordMessages } from '../../support/logged-messages';
 import { ScriptedRunner } from '../../support/scripted-runner';
 import { makeTempDir } from '../../support/temp-dir';
@@ -16,6 +18,28 @@ import { type SeededWorkspace, seedWorkspace } from '../storage/workspace-fixtur
 
 const BOT = 'U-bot';
 const CHANNEL = 'C0ACME1';
+
+/** P24: the Slack team's people, as the front end's user-group cache has them: everyone is in. */
+class EveryoneInTheTeam implements PlatformGroups {
+  async heldGroups(_team: string, userId: string, listed: readonly AccessGroup[]): Promise<HeldGroups> {
+    return {
+      held: listed.filter((group) => group.kind === 'everyone'),
+      // Two people share a name: their nicknames must still differ (M10).
+      displayName: userId === 'U0NEW0' || userId === 'U0NEW1' ? 'Pat' : `person ${userId}`,
+      names: new Map(),
+    };
+  }
+}
+
+/** Slack as routing sees it: nothing is posted for an accepted message. */
+const slack: ChatPlatform = {
+  platform: 'slack',
+  groups: new EveryoneInTheTeam(),
+  post: async () => 'posted',
+  update: async () => {},
+  startThread: async () => ({ thread: 'slack:C0ACME1:1.1', messageRef: '1.1' }),
+  tellPrivately: async () => {},
+};
 
 /**
  * T3, T4 (issue 34): an inbox row costs the routing as few messages as its meaning allows. The
@@ -45,26 +69,30 @@ describe.each(DATABASE_KINDS)('the routing of inbox rows, by the messages it sen
   });
   beforeEach(() => {
     // Not started: rows are routed (the inbox is used) and their runs enqueued, never run.
-    engine = buildEngine({
+    engine = new TurnEngine({
       store: db.database.store,
-      platform: new TerminalPlatform({ output: new PassThrough(), now: () => new Date() }),
+      platforms: new Map([['slack', slack]]),
       queue: createJobQueue<RunJob>({ name: `inbox-trips-${kind}`, retry: { attempts: 1, backoffMs: 10 } }),
       runners: () => new ScriptedRunner({}),
+      rateLimiter: new InMemoryPairRateLimiter(),
       directory: new FileWorkspaceDirectory(dataDir.path),
+      clock: { now: () => new Date() },
+      logger: silentLogger,
+      relayName: null,
       timings: DEFAULT_TIMINGS,
     });
   });
   afterEach(() => engine.close());
 
   /** A person's top-level mention of the agent in the bound channel: a thread of its own. */
-  const mention = () => {
+  const mention = (user = 'U-acme') => {
     sequence += 1;
     const ts = `1800000000.${String(sequence).padStart(6, '0')}`;
     const entry = slackInboxEntry(
       {
         type: 'app_mention',
         channel: CHANNEL,
-        user: 'U-acme',
+        user,
         text: `<@${BOT}> @acme_alice ping ${sequence}`,
         ts,
       },
@@ -76,8 +104,8 @@ describe.each(DATABASE_KINDS)('the routing of inbox rows, by the messages it sen
   };
 
   /** Stores the rows, then routes them (the decoder is given last: one lane claims them all). */
-  const route = async (count: number) => {
-    for (let i = 0; i < count; i += 1) await db.database.store.addToInbox(mention());
+  const route = async (count: number, user?: (i: number) => string) => {
+    for (let i = 0; i < count; i += 1) await db.database.store.addToInbox(mention(user?.(i)));
     // A row is due from its `available_at` (the server's microseconds); the claim asks with a
     // millisecond clock: a row stored in the same millisecond would wait for the next look.
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -121,5 +149,27 @@ describe.each(DATABASE_KINDS)('the routing of inbox rows, by the messages it sen
     expect(
       after.every((message) => message === 'COMMIT' || /^START TRANSACTION;\n.*WITH w/s.test(message)),
     ).toBe(true);
+  });
+
+  it('P24, T3: a batch of first messages from people no member row names admits them all in one statement, one record each, nicknames unique', async () => {
+    await db.database.store.transaction((tx) =>
+      tx.accessGroups.replace(acme.workspaceId, [
+        { group: { platform: 'slack', kind: 'everyone' }, role: 'member' },
+      ]),
+    );
+    const people = Array.from({ length: 8 }, (_, i) => `U0NEW${i}`);
+    const { routed, outcomes } = await route(8, (i) => people[i] ?? '');
+    expect(outcomes).toEqual(Array.from({ length: 8 }, () => 'accepted'));
+    // Messages are shown as their statements mean them: each run of `ADMIT_MEMBERS` as its text.
+    const admissions = routed.filter((message) => message.includes(ADMIT_MEMBERS.text));
+    expect(admissions).toHaveLength(1);
+    expect(admissions[0]?.split(ADMIT_MEMBERS.text)).toHaveLength(2);
+    // An admission forgets only the reads naming the person: the others asked ahead stand, and
+    // the batch is still its claim, one message of reads, and the writes with the COMMIT.
+    expect(routed).toHaveLength(3);
+    const members = await db.database.store.transaction((tx) => tx.members.list(acme.workspaceId));
+    const admitted = members.filter((m) => people.includes(m.slackUserId ?? ''));
+    expect(admitted.map((m) => m.slackUserId).sort()).toEqual([...people].sort());
+    expect(new Set(admitted.map((m) => m.nickname.toLowerCase())).size).toBe(8);
   });
 });
