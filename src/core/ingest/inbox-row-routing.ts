@@ -68,11 +68,20 @@ export class InboxRowRouting<R extends { outcome: ReceiveOutcome }> {
     if (readAhead === undefined) return;
     const threads = new Set<string>();
     for (const record of records) {
-      const message = this.decoders.get(record.platform)?.preview?.(record) ?? null;
+      const message = this.preview(record);
       // P6: the event recorded ahead must be the one its routing records.
       if (message === null || message.eventId !== record.eventId) continue;
       readAhead(tx, message, !threads.has(message.thread));
       threads.add(message.thread);
+    }
+  }
+
+  /** A row the decoder cannot preview (one it cannot read fails in `route`, counted there) reads nothing ahead. */
+  private preview(record: InboxRecord): InboundMessage | null {
+    try {
+      return this.decoders.get(record.platform)?.preview?.(record) ?? null;
+    } catch {
+      return null;
     }
   }
 

@@ -172,4 +172,16 @@ describe.each(DATABASE_KINDS)('the routing of inbox rows, by the messages it sen
     expect(admitted.map((m) => m.slackUserId).sort()).toEqual([...people].sort());
     expect(new Set(admitted.map((m) => m.nickname.toLowerCase())).size).toBe(8);
   });
+
+  it('T4: a row its decoder cannot read is still counted as a failed routing (nothing is asked ahead for it)', async () => {
+    await db.database.store.addToInbox({ ...mention(), payload: { teamId: 'T-acme' } });
+    await route(0);
+    const [row] = await db.database.store.transaction((tx) =>
+      tx.query<{ attempts: number; last_error: string | null }>(
+        'SELECT attempts, last_error FROM inbound_inbox WHERE routed_at IS NULL ORDER BY seq LIMIT 1',
+      ),
+    );
+    expect(row?.attempts).toBe(1);
+    expect(row?.last_error).toMatch(/holds no Slack message event/);
+  });
 });
