@@ -6,7 +6,7 @@ import { MemberEntity, type MemberRow } from '../../entities/member.entity';
 import { isUuid } from '../ids';
 import { deferStatement } from '../pending-statements';
 import { type PreparedCall, PreparedStatement } from '../prepared-statement';
-import { textLiteral } from '../statements-together';
+import { sqlLiteral, textArrayLiteral, textLiteral } from '../statements-together';
 import { forgetAdmitted, forgetsByItself } from '../transaction-read-memo';
 import { updateById } from '../update-by-id';
 
@@ -19,7 +19,24 @@ export const nicknameStarts = (nickname: string, prefix: string): string =>
   `lower(${nickname}) ~>=~ ${prefix} AND lower(${nickname}) ~<~ (${prefix} || chr(1114111))`;
 
 /**
- * P24, M10: the records of the people a transaction admits ($1: a JSON array, one object each),
+ * P24, M10: an admitted person's record, owed with the transaction's next message. Most first
+ * messages find their first offered nickname free: one plain insert; only when it inserted
+ * nothing (the nickname taken, the record there, the account linked) does `summon_admit_member`
+ * (its migration says how) try the rest and decide, in the same statement. Warmed at start (T3).
+ */
+export const ADMIT_MEMBER = new PreparedStatement(
+  ['uuid', 'uuid', 'text', 'text', 'text', 'text', 'text', 'text[]'],
+  `WITH made AS (
+     INSERT INTO members (id, workspace_id, nickname, role, slack_user_id, discord_user_id,
+                          access_via, access_via_name)
+     VALUES ($1, $2, coalesce($8[1], 'm-' || replace($1::text, '-', '')), $3, $4, $5, $6, $7)
+     ON CONFLICT DO NOTHING RETURNING id)
+   SELECT CASE WHEN EXISTS (SELECT 1 FROM made) THEN NULL
+               ELSE summon_admit_member($1, $2, $3, $4, $5, $6, $7, $8) END AS admitted`,
+);
+
+/**
+ * P24, M10: `ADMIT_MEMBER` for the several people a transaction admits ($1: a JSON array, one object each),
  * owed with its next message, in one statement however many there are (a burst of new people
  * routed in one batch). Most find their first offered nickname free: one plain insert for all;
  * only those it inserted nothing for (the nickname taken, in the table or by someone earlier in
@@ -46,6 +63,7 @@ export const ADMIT_MEMBERS = new PreparedStatement(
    FROM person WHERE id NOT IN (SELECT id FROM made) ORDER BY n`,
 );
 // P24: an admission forgets what it changes itself (`forgetAdmitted`): only what names the person.
+forgetsByItself(ADMIT_MEMBER.text);
 forgetsByItself(ADMIT_MEMBERS.text);
 
 /** One admitted person, as `ADMIT_MEMBERS` takes them. */
@@ -79,17 +97,37 @@ class OwedAdmissions {
     return true;
   }
 
+  /** Read when sent (the statement, then its arguments): one person alone goes as `ADMIT_MEMBER`. */
   call(): PreparedCall {
     const owed = this;
     return {
-      prepared: ADMIT_MEMBERS,
+      get prepared() {
+        return owed.people.length === 1 ? ADMIT_MEMBER : ADMIT_MEMBERS;
+      },
       get args() {
-        owed.sent ??= [textLiteral(JSON.stringify(owed.people))];
+        owed.sent ??= owed.arguments();
         return owed.sent;
       },
     };
   }
+
+  private arguments(): string[] {
+    const [alone, ...others] = this.people;
+    if (alone === undefined || others.length > 0) return [textLiteral(JSON.stringify(this.people))];
+    return [
+      sqlLiteral(alone.id),
+      sqlLiteral(alone.workspaceId),
+      textLiteral(alone.role),
+      nullableText(alone.slackUserId),
+      nullableText(alone.discordUserId),
+      nullableText(alone.accessVia),
+      nullableText(alone.accessViaName),
+      textArrayLiteral(alone.nicknames),
+    ];
+  }
 }
+
+const nullableText = (value: string | null): string => (value === null ? 'NULL' : textLiteral(value));
 
 const owedAdmissions = new WeakMap<object, OwedAdmissions>();
 
