@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- access [--people 5000] [--burst 200] [--rounds 3]`: P24's added routing cost.
+ * `npm run bench -- access [--people 5000] [--burst 200] [--rounds 3] [--via receive,inbox]`:
+ * P24's added routing cost.
  * On PostgreSQL, a Discord guild's workspace with `--people` explicit members and as many
  * people admitted by a server role (no entry), the real turn engine (routing only: no turn
  * runs). Each round sends three bursts of `--burst` messages, each from distinct people, all at
@@ -8,6 +9,9 @@
  * (their role checked again); each round's ratios to its baseline, then their median. The
  * platform's side is an in-memory map of who holds which role, as discord.js's member cache
  * is; the ack (T4's ingest) stores the event without any look-up and is not changed by P24.
+ * Two ways in (`--via`), each measured with people of its own: `receive`, each message routed
+ * by `engine.receive` in its own transaction; `inbox`, as messages really arrive (T4): stored
+ * by `engine.ingest`, then claimed and routed in batches by the inbox router (`access-inbox.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -31,6 +35,7 @@ import { Cleanup } from '../core/cleanup';
 import type { Endpoints } from '../core/endpoints';
 import { InstantRunner } from '../core/instant-runner';
 import { type Measurement, summarize } from '../core/stats';
+import { InboxDriver } from './access-inbox';
 
 const GUILD = '900000000000000001';
 const CHANNEL = '900000000000000002';
@@ -38,10 +43,14 @@ const ROLE = '900000000000000003';
 const EXPLICIT_BASE = 910_000_000_000_000_000n;
 const ADMITTED_BASE = 920_000_000_000_000_000n;
 
+const WAYS = ['receive', 'inbox'] as const;
+type Way = (typeof WAYS)[number];
+
 export interface AccessBenchOptions {
   people: number;
   burst: number;
   rounds: number;
+  via: Way[];
 }
 
 export function parseAccessOptions(argv: readonly string[]): AccessBenchOptions {
@@ -51,9 +60,20 @@ export function parseAccessOptions(argv: readonly string[]): AccessBenchOptions 
     if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive whole number`);
     return value;
   };
-  const options = { people: flag('people', 5000), burst: flag('burst', 200), rounds: flag('rounds', 3) };
-  if (options.burst * options.rounds > options.people)
-    throw new Error('--burst × --rounds must not exceed --people (every message from a distinct person)');
+  const at = argv.indexOf('--via');
+  const via = (at === -1 ? WAYS.join(',') : (argv[at + 1] ?? '')).split(',') as Way[];
+  if (via.length === 0 || via.some((way) => !WAYS.includes(way)))
+    throw new Error(`--via takes ${WAYS.join(', ')} (comma-separated)`);
+  const options = {
+    people: flag('people', 5000),
+    burst: flag('burst', 200),
+    rounds: flag('rounds', 3),
+    via,
+  };
+  if (options.burst * options.rounds * via.length > options.people)
+    throw new Error(
+      '--burst × --rounds × ways must not exceed --people (every message from a distinct person)',
+    );
   return options;
 }
 
@@ -151,19 +171,22 @@ spaces:
         channelId: CHANNEL,
         thread: `discord:${GUILD}:${CHANNEL}:${900_000 + sent}`,
         topLevel: true,
-        messageRef: `m-${sent}`,
+        // A Discord message id (a number: the back-fill cursor compares them).
+        messageRef: String(930_000_000_000_000_000n + BigInt(sent)),
         senderId,
         text: `@engineer ping ${sent}`,
         receivedAt: new Date(),
       };
     };
+    const inbox = new InboxDriver(engine);
     /** All at once; each message's time from its send to its routing's end (runs queued). */
-    const burst = async (senders: readonly string[]): Promise<Measurement> => {
+    const burst = async (way: Way, senders: readonly string[]): Promise<Measurement> => {
       const started = performance.now();
       const latencies = await Promise.all(
         senders.map(async (sender) => {
           const at = performance.now();
-          const outcome = await engine.receive(message(sender));
+          const outcome =
+            way === 'receive' ? await engine.receive(message(sender)) : await inbox.send(message(sender));
           if (outcome.kind !== 'accepted') throw new Error(`${sender}: ${JSON.stringify(outcome)}`);
           return performance.now() - at;
         }),
@@ -173,37 +196,33 @@ spaces:
     const range = (base: bigint, from: number, count = options.burst) =>
       Array.from({ length: count }, (_, i) => id(base, from + i + 1));
 
-    const warm = Math.min(50, options.people - options.burst * options.rounds);
-    if (warm > 0) await burst(range(EXPLICIT_BASE, options.people - warm, warm)); // warm-up, not measured
-    const results: { explicit: Measurement; first: Measurement; again: Measurement }[] = [];
-    for (let round = 0; round < options.rounds; round++) {
-      const from = round * options.burst;
-      // The baseline's place turns each round (before, between, after the admitted bursts), so
-      // that a load that grows or fades during a round weighs on each set alike.
-      const explicitAt = round % 3;
-      let explicit: Measurement | null = null;
-      if (explicitAt === 0) explicit = await burst(range(EXPLICIT_BASE, from));
-      const first = await burst(range(ADMITTED_BASE, from));
-      if (explicitAt === 1) explicit = await burst(range(EXPLICIT_BASE, from));
-      const again = await burst(range(ADMITTED_BASE, from));
-      explicit ??= await burst(range(EXPLICIT_BASE, from));
-      results.push({ explicit, first, again });
-      log(
-        `round ${round + 1}: ${options.burst} messages at once — explicit ${fmt(explicit)}; ` +
-          `admitted, first write ${fmt(first)}; admitted again ${fmt(again)}`,
-      );
+    const measured = options.burst * options.rounds;
+    const warm = Math.min(50, options.people - measured * options.via.length);
+    for (const [w, way] of options.via.entries()) {
+      // Warm-up, not measured.
+      if (warm > 0) await burst(way, range(EXPLICIT_BASE, options.people - warm, warm));
+      const results: Round[] = [];
+      for (let round = 0; round < options.rounds; round++) {
+        // Each way its own people: an admitted person's first write happens once.
+        const from = w * measured + round * options.burst;
+        // The baseline's place turns each round (before, between, after the admitted bursts), so
+        // that a load that grows or fades during a round weighs on each set alike.
+        const explicitAt = round % 3;
+        let explicit: Measurement | null = null;
+        if (explicitAt === 0) explicit = await burst(way, range(EXPLICIT_BASE, from));
+        const first = await burst(way, range(ADMITTED_BASE, from));
+        if (explicitAt === 1) explicit = await burst(way, range(EXPLICIT_BASE, from));
+        const again = await burst(way, range(ADMITTED_BASE, from));
+        explicit ??= await burst(way, range(EXPLICIT_BASE, from));
+        results.push({ explicit, first, again });
+        log(
+          `${way}, round ${round + 1}: ${options.burst} messages at once — explicit ${fmt(explicit)}; ` +
+            `admitted, first write ${fmt(first)}; admitted again ${fmt(again)}`,
+        );
+      }
+      if (platform.refusals > 0) throw new Error(`${platform.refusals} messages were refused`);
+      log(`${way}: ${summary(results, options)}`);
     }
-    if (platform.refusals > 0) throw new Error(`${platform.refusals} messages were refused`);
-    const median = (pick: (r: (typeof results)[number]) => number) =>
-      results.map(pick).sort((a, b) => a - b)[Math.floor(results.length / 2)] ?? Number.NaN;
-    // Each round's ratio to its own baseline, then their median: a busy round weighs on both.
-    const ratio = (key: 'first' | 'again', of: 'elapsedMs' | 'p99Ms') =>
-      median((r) => r[key][of] / r.explicit[of]).toFixed(2);
-    log(
-      `median of ${options.rounds} rounds' ratios, ${options.people} admitted people in the guild (goal ≤ 1.1× explicit): ` +
-        `burst time ×${ratio('again', 'elapsedMs')} again, ×${ratio('first', 'elapsedMs')} first write; ` +
-        `p99 ×${ratio('again', 'p99Ms')} again, ×${ratio('first', 'p99Ms')} first write`,
-    );
   } finally {
     await cleanup.run();
   }
@@ -211,3 +230,22 @@ spaces:
 
 const fmt = (m: Measurement) =>
   `${m.elapsedMs.toFixed(0)} ms (p50 ${m.p50Ms.toFixed(0)}, p99 ${m.p99Ms.toFixed(0)} ms)`;
+
+interface Round {
+  explicit: Measurement;
+  first: Measurement;
+  again: Measurement;
+}
+
+/** Each round's ratio to its own baseline, then their median: a busy round weighs on both. */
+function summary(results: readonly Round[], options: AccessBenchOptions): string {
+  const median = (pick: (r: Round) => number) =>
+    results.map(pick).sort((a, b) => a - b)[Math.floor(results.length / 2)] ?? Number.NaN;
+  const ratio = (key: 'first' | 'again', of: 'elapsedMs' | 'p99Ms') =>
+    median((r) => r[key][of] / r.explicit[of]).toFixed(2);
+  return (
+    `median of ${options.rounds} rounds' ratios, ${options.people} admitted people in the guild (goal ≤ 1.1× explicit): ` +
+    `burst time ×${ratio('again', 'elapsedMs')} again, ×${ratio('first', 'elapsedMs')} first write; ` +
+    `p99 ×${ratio('again', 'p99Ms')} again, ×${ratio('first', 'p99Ms')} first write`
+  );
+}

@@ -19,6 +19,7 @@ import { approvalState, openApproval } from './approvals/approvals';
 import type { EngineDeps, EngineSetup } from './engine-deps';
 import { recoverRuns } from './recovery/recover-runs';
 import { afterRouting, type RoutedMessage, receiveMessage, routeMessage } from './routing/receive-message';
+import { recordAndReadAhead } from './routing/record-message';
 import { wakeRun } from './routing/wake-run';
 import type { RunJob } from './run-job';
 import { LaneWorker } from './turn/lane-worker';
@@ -76,6 +77,7 @@ export class TurnEngine implements ChatEngine {
         metrics: deps.metrics,
         load: deps.loopLoad,
         route: (tx, message) => routeMessage(tx, deps, message),
+        readAhead: recordAndReadAhead,
         after: (message, routed) => afterRouting(deps, message, routed),
         tell: tellInThread(deps.platforms, deps.logger),
       },

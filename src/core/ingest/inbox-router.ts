@@ -220,7 +220,8 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
         // T4: one claim takes a run of rows routable in order (heads of threads, and the rows
         // after them: a busy channel's next messages); the next look finds what follows.
         let run: InboxRecord[] = [];
-        while (routed.length < limit && !this.closed) {
+        // A claimed run is routed whole (its events are recorded ahead, `readAhead`).
+        while (run.length > 0 || (routed.length < limit && !this.closed)) {
           if (run.length === 0) {
             // The last claim took all it could: what is stored since is kicked, and looked for next.
             if (drained) break;
@@ -230,6 +231,8 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
             this.looks.answered(look);
             drained = run.length < asked;
             if (run.length === 0) break;
+            // T3: the run's reads and event records go with its first row's lookups.
+            this.rows.readAhead(tx, run);
           }
           const record = run.shift() as InboxRecord;
           claimed.push(record);

@@ -17,6 +17,11 @@ export interface InboxRowDeps<R extends { outcome: ReceiveOutcome }> {
   logger: Logger;
   /** Routes one message inside the routing transaction (P6, P8, M1–M12, P3). */
   route: (tx: StoreTx, message: InboundMessage) => Promise<R>;
+  /**
+   * T3: asks the routing's statements of a message routed later in this transaction (`withReads`
+   * false: only its event recorded); absent, each row's routing asks its own.
+   */
+  readAhead?: ((tx: StoreTx, message: InboundMessage, withReads: boolean) => void) | undefined;
   /** What follows the committed routing (refusals told, hints, runs enqueued). */
   after: (message: InboundMessage, routed: R) => Promise<ReceiveOutcome>;
   /**
@@ -51,6 +56,34 @@ export class InboxRowRouting<R extends { outcome: ReceiveOutcome }> {
     private readonly retries: InboxRetries,
     private readonly decoders: ReadonlyMap<Platform, InboxDecoder>,
   ) {}
+
+  /**
+   * T3, T4: a claimed run's routing statements asked at once, before its first row is decoded
+   * (so with that row's lookups: one round trip for the run's reads and event records). Only a
+   * thread's first row of the run reads ahead: a later one reads the conversation the earlier one
+   * makes. Every row of the run must then be routed in this transaction (its event is recorded).
+   */
+  readAhead(tx: StoreTx, records: readonly InboxRecord[]): void {
+    const readAhead = this.deps.readAhead;
+    if (readAhead === undefined) return;
+    const threads = new Set<string>();
+    for (const record of records) {
+      const message = this.preview(record);
+      // P6: the event recorded ahead must be the one its routing records.
+      if (message === null || message.eventId !== record.eventId) continue;
+      readAhead(tx, message, !threads.has(message.thread));
+      threads.add(message.thread);
+    }
+  }
+
+  /** A row the decoder cannot preview (one it cannot read fails in `route`, counted there) reads nothing ahead. */
+  private preview(record: InboxRecord): InboundMessage | null {
+    try {
+      return this.decoders.get(record.platform)?.preview?.(record) ?? null;
+    } catch {
+      return null;
+    }
+  }
 
   async route(tx: StoreTx, record: InboxRecord): Promise<RoutedRow<R>> {
     const now = this.deps.clock.now();

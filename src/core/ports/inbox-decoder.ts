@@ -42,4 +42,11 @@ export interface InboxDecoder {
    * commits or rolls back with the routing.
    */
   decode(record: InboxRecord, directory: ChatDirectory): Promise<InboxDecision>;
+  /**
+   * T3: the message `decode` will most likely make of the row, from the stored event alone (no
+   * lookup): routing asks its reads ahead, with the decoder's own, in one round trip. Null (or
+   * absent) when it cannot tell, or when the row is often dropped: its event would be recorded
+   * as processed for nothing.
+   */
+  preview?(record: InboxRecord): InboundMessage | null;
 }

@@ -60,6 +60,12 @@ export interface RoutingReads {
 export interface RoutingReadRepository {
   read(key: RoutingKey): Promise<RoutingReads>;
   /**
+   * T3, T4: `read` asked now, with whatever the transaction sends next (an inbox batch's rows,
+   * with its first row's decoding); this transaction's next `read` of the same key gets the
+   * answer, unless the transaction wrote the directory meanwhile (then it reads again).
+   */
+  readAhead(key: RoutingKey): void;
+  /**
    * M11, P8: the members of the workspace a team or guild is bound to (oldest first) that a text
    * names: linked to one of `accounts` on this platform, or holding one of `nicknames` (M10:
    * case ignored); none when unbound. Never the whole team: a message costs what it names.

@@ -283,6 +283,11 @@ export type NewRun = Omit<RunRecord, 'id' | 'createdAt' | 'statusCardRef' | 'rep
 export interface ProcessedEventRepository {
   /** Records the event; true the first time, false when it was already recorded. */
   record(platform: Platform, eventId: string): Promise<boolean>;
+  /**
+   * T3, T4: records the event now, with whatever the transaction sends next (an inbox batch's
+   * rows, with its first row's reads); this transaction's next `record` of it gets the answer.
+   */
+  recordAhead(platform: Platform, eventId: string): void;
 }
 
 export type { MemberRole };

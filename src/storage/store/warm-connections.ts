@@ -3,7 +3,7 @@ import type { Logger } from '../../core/ports/logger';
 import { type PreparedStatement, preparesFor } from './prepared-statement';
 import { ADVANCE_CURSOR } from './repositories/channel-cursor-repository';
 import { INBOX_CLAIM, INBOX_MARK_ROUTED } from './repositories/inbox-repository';
-import { ADMIT_MEMBER } from './repositories/member-repository';
+import { ADMIT_MEMBER, ADMIT_MEMBERS } from './repositories/member-repository';
 import { ADD_SENDING, MARK_SENT } from './repositories/outbox-repository';
 import { RECORD_EVENT } from './repositories/processed-event-repository';
 import { ROUTING_READ_PREPARED } from './repositories/routing-read-repository';
@@ -24,6 +24,7 @@ export const HOT_STATEMENTS: readonly PreparedStatement[] = [
   REMOVE_CHECKPOINT,
   // P24: a first message of an admitted person writes their record.
   ADMIT_MEMBER,
+  ADMIT_MEMBERS,
   ADD_TO_RUN,
   ADD_SENDING,
   MARK_SENT,

@@ -1,5 +1,7 @@
 import { admittedMemberId } from '../../../src/core/members/admitted-member';
+import { ADMIT_MEMBER, ADMIT_MEMBERS } from '../../../src/storage/store/repositories/member-repository';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
+import { recordMessages } from '../../support/logged-messages';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
 import { type SeededWorkspace, seedWorkspace } from './workspace-fixture';
 
@@ -15,7 +17,10 @@ describe.each(DATABASE_KINDS)('P24: an admitted member made with the next messag
   beforeAll(async () => {
     db = await openTestDatabase(kind);
     acme = await seedWorkspace(db.database.store, 'acme');
+    recordMessages(db.database.dataSource, (query) => void messages.push(query));
   });
+  /** Every message the store sent (one logged query is one message). */
+  let messages: string[] = [];
   afterAll(() => db.dispose());
 
   const system = <T>(work: (tx: SqlStoreTx) => Promise<T>) => db.database.store.transaction(work);
@@ -46,6 +51,38 @@ describe.each(DATABASE_KINDS)('P24: an admitted member made with the next messag
     const id = admittedMemberId(acme.workspaceId, 'discord', '102');
     expect((await stored('102'))?.nickname).toBe(`m-${id.replaceAll('-', '')}`);
     expect((await stored('102'))?.id).toBe(id);
+  });
+
+  it('P24, T3: several people admitted in one transaction (a batch of first messages) are one statement: one record each, clashing nicknames made unique in order', async () => {
+    messages = [];
+    const members = await system(async (tx) => {
+      // Started, as a routing transaction is by its claim: admissions are owed, not sent.
+      await tx.members.list(acme.workspaceId);
+      await admit(tx, '201', ['sam', 'sam-2', 'sam-3']);
+      await admit(tx, '202', ['Sam', 'sam-2', 'sam-3']);
+      await admit(tx, '203', ['robin', 'robin-2']);
+      await admit(tx, '202', ['sam', 'sam-2', 'sam-3']);
+      return tx.members.list(acme.workspaceId);
+    });
+    const runs = messages.join('\n').match(new RegExp(`EXECUTE ${ADMIT_MEMBERS.name}\\(`, 'g'));
+    expect(runs).toHaveLength(1);
+    const nicknameOf = (account: string) =>
+      members.filter((m) => m.discordUserId === account).map((m) => m.nickname);
+    expect(nicknameOf('201')).toEqual(['sam']);
+    expect(nicknameOf('202')).toEqual(['sam-2']);
+    expect(nicknameOf('203')).toEqual(['robin']);
+    // Admitted after the first call went out: a call of its own.
+    messages = [];
+    await system(async (tx) => {
+      await tx.members.list(acme.workspaceId);
+      await admit(tx, '204', ['sam', 'sam-2', 'sam-3', 'sam-4']);
+      await tx.members.list(acme.workspaceId);
+      await admit(tx, '205', ['sam', 'sam-2', 'sam-3', 'sam-4']);
+    });
+    // One person alone: the plain statement of one.
+    expect(messages.join('\n').match(new RegExp(`EXECUTE ${ADMIT_MEMBER.name}\\(`, 'g'))).toHaveLength(2);
+    expect((await stored('204'))?.nickname).toBe('sam-3');
+    expect((await stored('205'))?.nickname).toBe('sam-4');
   });
 
   it('the same person admitted again (their record already there): nothing changes', async () => {

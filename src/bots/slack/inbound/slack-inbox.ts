@@ -1,6 +1,7 @@
 import { type AttachmentRef, toAttachmentRefs } from '../../../core/model/attachment';
 import type { InboxEntry, InboxRecord } from '../../../core/model/inbox';
 import type { ChatDirectory } from '../../../core/ports/chat-directory';
+import type { InboundMessage } from '../../../core/ports/chat-platform';
 import type { InboxDecision, InboxDecoder } from '../../../core/ports/inbox-decoder';
 import type { Logger } from '../../../core/ports/logger';
 import { slackMentionedUsers } from '../outbound/slack-mrkdwn';
@@ -77,6 +78,22 @@ function payloadOf(record: InboxRecord): SlackInboxPayload {
  */
 export class SlackInboxDecoder implements InboxDecoder {
   constructor(private readonly deps: { botUserId: string; logger: Logger }) {}
+
+  /**
+   * T3: the message as the event alone tells it (a mentioned person's `<@U…>` not yet their
+   * nickname); a direct message is not previewed (its space may not exist yet, P1).
+   */
+  preview(record: InboxRecord): InboundMessage | null {
+    const { teamId, event } = payloadOf(record);
+    if (event.channel_type === 'im') return null;
+    const decision = toInboundMessage(event, {
+      teamId,
+      botUserId: this.deps.botUserId,
+      nicknameOf: () => null,
+      receivedAt: record.receivedAt,
+    });
+    return decision.kind === 'message' ? decision.message : null;
+  }
 
   async decode(record: InboxRecord, directory: ChatDirectory): Promise<InboxDecision> {
     const { teamId, event, files } = payloadOf(record);

@@ -3,7 +3,7 @@ import { type PersonMessageMentions, parsePersonMessage, personMentionPrefixes }
 import type { MessageMentions } from '../../model/conversation-records';
 import type { MemberRecord, SpaceRecord, WorkspaceRecord } from '../../model/records';
 import type { InboundMessage } from '../../ports/chat-platform';
-import type { RoutingReads } from '../../ports/routing-reads';
+import type { RoutingKey, RoutingReads } from '../../ports/routing-reads';
 import type { StoreTx } from '../../ports/store';
 
 const TITLE_LENGTH = 80;
@@ -16,18 +16,31 @@ const TITLE_LENGTH = 80;
 export async function recordAndRead(tx: StoreTx, message: InboundMessage): Promise<RoutingReads | null> {
   const [first, reads] = await Promise.all([
     tx.processedEvents.record(message.platform, message.eventId),
-    tx.routingReads.read({
-      platform: message.platform,
-      workspace: message.workspace,
-      channelId: message.channelId,
-      thread: message.thread,
-      senderId: message.senderId,
-      // M10: only the members the message's mentions may reach are read, not all of them.
-      mentioned: personMentionPrefixes(message.text),
-    }),
+    tx.routingReads.read(routingKeyOf(message)),
   ]);
   return first ? reads : null;
 }
+
+/**
+ * T3, T4: `recordAndRead`'s statements asked now, for a message routed later in this
+ * transaction (an inbox batch's rows, asked with its first row's decoding): its routing then
+ * finds their answers. `withReads` false: the event is only recorded (a thread's later row reads
+ * the conversation its earlier one makes, so it reads when routed).
+ */
+export function recordAndReadAhead(tx: StoreTx, message: InboundMessage, withReads: boolean): void {
+  tx.processedEvents.recordAhead(message.platform, message.eventId);
+  if (withReads) tx.routingReads.readAhead(routingKeyOf(message));
+}
+
+const routingKeyOf = (message: InboundMessage): RoutingKey => ({
+  platform: message.platform,
+  workspace: message.workspace,
+  channelId: message.channelId,
+  thread: message.thread,
+  senderId: message.senderId,
+  // M10: only the members the message's mentions may reach are read, not all of them.
+  mentioned: personMentionPrefixes(message.text),
+});
 
 /** M4–M12: the message's mentions, resolved against the workspace's agents and the members they may reach. */
 export function mentionsIn(text: string, reads: Pick<RoutingReads, 'agents' | 'members'>) {

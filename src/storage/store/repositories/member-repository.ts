@@ -5,8 +5,9 @@ import type { MemberRepository } from '../../../core/ports/store';
 import { MemberEntity, type MemberRow } from '../../entities/member.entity';
 import { isUuid } from '../ids';
 import { deferStatement } from '../pending-statements';
-import { PreparedStatement } from '../prepared-statement';
+import { type PreparedCall, PreparedStatement } from '../prepared-statement';
 import { sqlLiteral, textArrayLiteral, textLiteral } from '../statements-together';
+import { forgetAdmitted, forgetsByItself } from '../transaction-read-memo';
 import { updateById } from '../update-by-id';
 
 /**
@@ -34,7 +35,101 @@ export const ADMIT_MEMBER = new PreparedStatement(
                ELSE summon_admit_member($1, $2, $3, $4, $5, $6, $7, $8) END AS admitted`,
 );
 
+/**
+ * P24, M10: `ADMIT_MEMBER` for the several people a transaction admits ($1: a JSON array, one object each),
+ * owed with its next message, in one statement however many there are (a burst of new people
+ * routed in one batch). Most find their first offered nickname free: one plain insert for all;
+ * only those it inserted nothing for (the nickname taken, in the table or by someone earlier in
+ * the array; the record there; the account linked) go through `summon_admit_member` (its
+ * migration says how), which tries the rest and decides, in the array's order. Warmed at start (T3).
+ */
+export const ADMIT_MEMBERS = new PreparedStatement(
+  ['jsonb'],
+  `WITH person AS (
+     SELECT (p->>'id')::uuid AS id, (p->>'workspaceId')::uuid AS workspace_id, p->>'role' AS role,
+            p->>'slackUserId' AS slack_user_id, p->>'discordUserId' AS discord_user_id,
+            p->>'accessVia' AS access_via, p->>'accessViaName' AS access_via_name,
+            ARRAY(SELECT jsonb_array_elements_text(p->'nicknames')) AS offered, n
+     FROM jsonb_array_elements($1) WITH ORDINALITY AS given(p, n)),
+   made AS (
+     INSERT INTO members (id, workspace_id, nickname, role, slack_user_id, discord_user_id,
+                          access_via, access_via_name)
+     SELECT id, workspace_id, coalesce(offered[1], 'm-' || replace(id::text, '-', '')), role,
+            slack_user_id, discord_user_id, access_via, access_via_name
+     FROM person ORDER BY n
+     ON CONFLICT DO NOTHING RETURNING id)
+   SELECT summon_admit_member(id, workspace_id, role, slack_user_id, discord_user_id, access_via,
+                              access_via_name, offered)
+   FROM person WHERE id NOT IN (SELECT id FROM made) ORDER BY n`,
+);
+// P24: an admission forgets what it changes itself (`forgetAdmitted`): only what names the person.
+forgetsByItself(ADMIT_MEMBER.text);
+forgetsByItself(ADMIT_MEMBERS.text);
+
+/** One admitted person, as `ADMIT_MEMBERS` takes them. */
+interface OwedAdmission {
+  id: string;
+  workspaceId: string;
+  role: string;
+  slackUserId: string | null;
+  discordUserId: string | null;
+  accessVia: string | null;
+  accessViaName: string | null;
+  nicknames: readonly string[];
+}
+
+/**
+ * The admissions of a transaction owed in one `ADMIT_MEMBERS` call: its argument is read when
+ * the call is sent, so admissions made until then join it; after, the next starts another.
+ */
+class OwedAdmissions {
+  private readonly people: OwedAdmission[] = [];
+  private sent: string[] | null = null;
+
+  constructor(first: OwedAdmission) {
+    this.people.push(first);
+  }
+
+  /** Whether `person` joined the call (false: it went out already). */
+  join(person: OwedAdmission): boolean {
+    if (this.sent !== null) return false;
+    this.people.push(person);
+    return true;
+  }
+
+  /** Read when sent (the statement, then its arguments): one person alone goes as `ADMIT_MEMBER`. */
+  call(): PreparedCall {
+    const owed = this;
+    return {
+      get prepared() {
+        return owed.people.length === 1 ? ADMIT_MEMBER : ADMIT_MEMBERS;
+      },
+      get args() {
+        owed.sent ??= owed.arguments();
+        return owed.sent;
+      },
+    };
+  }
+
+  private arguments(): string[] {
+    const [alone, ...others] = this.people;
+    if (alone === undefined || others.length > 0) return [textLiteral(JSON.stringify(this.people))];
+    return [
+      sqlLiteral(alone.id),
+      sqlLiteral(alone.workspaceId),
+      textLiteral(alone.role),
+      nullableText(alone.slackUserId),
+      nullableText(alone.discordUserId),
+      nullableText(alone.accessVia),
+      nullableText(alone.accessViaName),
+      textArrayLiteral(alone.nicknames),
+    ];
+  }
+}
+
 const nullableText = (value: string | null): string => (value === null ? 'NULL' : textLiteral(value));
+
+const owedAdmissions = new WeakMap<object, OwedAdmissions>();
 
 export const toMemberRecord = (row: MemberRow): MemberRecord => ({
   id: row.id,
@@ -124,19 +219,26 @@ export const memberRepository = (manager: EntityManager): MemberRepository => {
         throw new ValidationError(
           `Not a member or workspace id: ${JSON.stringify([fields.id, workspaceId])}.`,
         );
-      await deferStatement(
-        manager,
-        ADMIT_MEMBER.with(
-          sqlLiteral(fields.id),
-          sqlLiteral(workspaceId),
-          textLiteral(fields.role),
-          nullableText(fields.slackUserId),
-          nullableText(fields.discordUserId),
-          nullableText(fields.accessVia ?? null),
-          nullableText(fields.accessViaName ?? null),
-          textArrayLiteral(nicknames),
-        ),
-      );
+      const runner = manager.queryRunner;
+      const account = fields.slackUserId ?? fields.discordUserId;
+      // With every offered nickname taken, the record's is made of its id (`summon_admit_member`).
+      const fallback = `m-${fields.id.replaceAll('-', '')}`;
+      if (account !== null) forgetAdmitted(runner, { account, nicknames: [...nicknames, fallback] });
+      const person: OwedAdmission = {
+        id: fields.id,
+        workspaceId,
+        role: fields.role,
+        slackUserId: fields.slackUserId,
+        discordUserId: fields.discordUserId,
+        accessVia: fields.accessVia ?? null,
+        accessViaName: fields.accessViaName ?? null,
+        nicknames,
+      };
+      // T3: a batch's admissions go as one statement, with the transaction's next message.
+      if (runner !== undefined && owedAdmissions.get(runner)?.join(person) === true) return;
+      const owed = new OwedAdmissions(person);
+      if (runner !== undefined) owedAdmissions.set(runner, owed);
+      await deferStatement(manager, owed.call());
     },
     async update(id, patch) {
       await updateById(

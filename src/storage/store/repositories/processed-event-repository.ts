@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { ProcessedEventRepository } from '../../../core/ports/store';
 import { PreparedStatement } from '../prepared-statement';
 import { queryTogether, textLiteral } from '../statements-together';
+import { askAhead, takeAhead } from '../transaction-read-memo';
 
 /** P6: an event's record; $1 the platform, $2 its de-duplication key. Prepared (T3: one per routed event). */
 export const RECORD_EVENT = new PreparedStatement(
@@ -11,13 +12,26 @@ export const RECORD_EVENT = new PreparedStatement(
    RETURNING id`,
 );
 
-export const processedEventRepository = (manager: EntityManager): ProcessedEventRepository => ({
-  async record(platform, eventId) {
+const recordKey = (platform: string, eventId: string): string =>
+  JSON.stringify(['recorded', platform, eventId]);
+
+export const processedEventRepository = (manager: EntityManager): ProcessedEventRepository => {
+  const recordNow = async (platform: string, eventId: string): Promise<boolean> => {
     // P6: a retried or replayed event finds its row and is dropped; the first delivery inserts it.
     // T3: sent together, so that routing's reads made with it share its round trip.
     const [inserted] = await queryTogether(manager, [
       RECORD_EVENT.with(textLiteral(platform), textLiteral(eventId)),
     ]);
     return (inserted ?? []).length === 1;
-  },
-});
+  };
+  return {
+    record(platform, eventId) {
+      return (
+        takeAhead<boolean>(manager.queryRunner, recordKey(platform, eventId)) ?? recordNow(platform, eventId)
+      );
+    },
+    recordAhead(platform, eventId) {
+      askAhead(manager.queryRunner, recordKey(platform, eventId), () => recordNow(platform, eventId), null);
+    },
+  };
+};

@@ -13,7 +13,8 @@ import {
   textArrayLiteral,
   textLiteral,
 } from '../statements-together';
-import { remembered } from '../transaction-read-memo';
+import { CHANNEL_BOUND, CHANNEL_BOUND_IN_TEAM, MEMBERS_OF_TEAM } from '../team-directory-statements';
+import { askAhead, reachedByPrefixes, remembered, type TouchedBy, takeAhead } from '../transaction-read-memo';
 import { type GrantRow, toAccessGrant } from './access-group-repository';
 import { toAgentRecord } from './agent-repository';
 import { toChannelBindingRecord } from './channel-binding-repository';
@@ -127,43 +128,6 @@ const routingCalls = (key: RoutingKey) => {
   return statements.map((statement) => statement.with(...args));
 };
 
-/** The workspace a team or guild is bound to ($1: the platform, $2: the team), as a subquery. */
-const TEAM_WORKSPACE =
-  '(SELECT workspace_id FROM platform_bindings WHERE platform = $1 AND external_id = $2)';
-
-/**
- * M11, P8: the members of the team's workspace a text names: by the accounts its mentions carry
- * (inbound `<@U…>`), or by the nicknames it writes (outbound `@nickname`, M10: case ignored),
- * each one probe of a unique index; never the whole team.
- */
-const MEMBERS_OF_TEAM = {
-  slack: new PreparedStatement(
-    ['text', 'text', 'text[]'],
-    `SELECT * FROM members WHERE workspace_id = ${TEAM_WORKSPACE} AND slack_user_id = ANY ($3::text[])
-     ORDER BY created_at, seq`,
-  ),
-  discord: new PreparedStatement(
-    ['text', 'text', 'text[]'],
-    `SELECT * FROM members WHERE workspace_id = ${TEAM_WORKSPACE} AND discord_user_id = ANY ($3::text[])
-     ORDER BY created_at, seq`,
-  ),
-  nicknames: new PreparedStatement(
-    ['text', 'text', 'text[]'],
-    `SELECT * FROM members WHERE workspace_id = ${TEAM_WORKSPACE}
-       AND lower(nickname) = ANY (ARRAY(SELECT lower(n) FROM unnest($3::text[]) AS n))
-     ORDER BY created_at, seq`,
-  ),
-};
-const CHANNEL_BOUND = new PreparedStatement(
-  ['text', 'text'],
-  'SELECT EXISTS (SELECT 1 FROM channel_bindings WHERE platform = $1 AND channel_id = $2) AS bound',
-);
-const CHANNEL_BOUND_IN_TEAM = new PreparedStatement(
-  ['text', 'text', 'text'],
-  `SELECT EXISTS (SELECT 1 FROM channel_bindings
-     WHERE platform = $1 AND channel_id = $3 AND workspace_id = ${TEAM_WORKSPACE}) AS bound`,
-);
-
 /** Every statement routing's reads prepare (`warm-connections.ts` prepares them at start). */
 export const ROUTING_READ_PREPARED: readonly PreparedStatement[] = [
   ...[...ROUTING_STATEMENTS.values()].flat(),
@@ -201,6 +165,11 @@ export const routingReadRepository = (manager: EntityManager): RoutingReadReposi
         ]);
         return hydrateAll(manager, MemberEntity, rows).map(toMemberRecord);
       },
+      // P24: an admission changes it when it names the admitted account or one of their nicknames.
+      by === 'nicknames'
+        ? ({ nicknames }) =>
+            nicknames.some((n) => sorted.some((name) => name.toLowerCase() === n.toLowerCase()))
+        : ({ account }) => sorted.includes(account),
     ).then((members) => [...members]);
   },
 
@@ -216,45 +185,80 @@ export const routingReadRepository = (manager: EntityManager): RoutingReadReposi
         ]);
         return rows?.[0]?.bound === true;
       },
+      // An admission binds no channel.
+      () => false,
     );
   },
 
-  async read(key) {
-    const calls = routingCalls(key);
-    const conversationCall = calls[CONVERSATION];
-    if (conversationCall === undefined) throw new Error('No conversation statement in routing’s set.');
-    // Asked in the same tick: one message when the directory is not remembered yet.
-    const [directory, [conversations], members] = await Promise.all([
-      remembered(manager.queryRunner, directoryKey(key), () =>
+  read(key) {
+    return takeAhead<RoutingReads>(manager.queryRunner, aheadKey(key)) ?? readNow(manager, key);
+  },
+
+  readAhead(key) {
+    // Holds directory reads: forgotten when the transaction writes the directory.
+    askAhead(manager.queryRunner, aheadKey(key), () => readNow(manager, key), touchedBy(key));
+  },
+});
+
+/** P24: the admissions that change routing's reads of `key`: its sender's, or a member its mentions may reach. */
+const touchedBy =
+  (key: RoutingKey): TouchedBy =>
+  (admitted) =>
+    admitted.account === key.senderId || reachedByPrefixes(key.mentioned)(admitted);
+
+/** A routing key whole, for a read asked ahead. */
+const aheadKey = (key: RoutingKey): string =>
+  JSON.stringify([
+    'ahead',
+    key.platform,
+    key.workspace,
+    key.channelId,
+    key.thread,
+    key.senderId,
+    key.mentioned,
+  ]);
+
+async function readNow(manager: EntityManager, key: RoutingKey): Promise<RoutingReads> {
+  const calls = routingCalls(key);
+  const conversationCall = calls[CONVERSATION];
+  if (conversationCall === undefined) throw new Error('No conversation statement in routing’s set.');
+  // Asked in the same tick: one message when the directory is not remembered yet.
+  const [directory, [conversations], members] = await Promise.all([
+    remembered(
+      manager.queryRunner,
+      directoryKey(key),
+      () =>
         readDirectory(
           manager,
           calls.filter((_, i) => i !== CONVERSATION),
         ),
-      ),
-      queryTogether(manager, [conversationCall]),
-      // M10: a message that mentions nobody reads no member.
-      key.mentioned.length === 0
-        ? []
-        : remembered(
-            manager.queryRunner,
-            JSON.stringify(['mentionable', key.workspace, key.mentioned]),
-            async () => {
-              const [rows] = await queryTogether(manager, [mentionableCall(key)]);
-              return hydrateAll(manager, MemberEntity, rows).map(toMemberRecord);
-            },
-          ),
-    ]);
-    const conversation = hydrateFirst(manager, ConversationEntity, conversations);
-    return {
-      ...directory,
-      agents: [...directory.agents],
-      members: [...members],
-      participants: [...directory.participants],
-      access: [...directory.access],
-      conversation: conversation && toConversationRecord(conversation),
-    };
-  },
-});
+      // P24: of the members, the directory holds the sender only.
+      ({ account }) => account === key.senderId,
+    ),
+    queryTogether(manager, [conversationCall]),
+    // M10: a message that mentions nobody reads no member.
+    key.mentioned.length === 0
+      ? []
+      : remembered(
+          manager.queryRunner,
+          JSON.stringify(['mentionable', key.workspace, key.mentioned]),
+          async () => {
+            const [rows] = await queryTogether(manager, [mentionableCall(key)]);
+            return hydrateAll(manager, MemberEntity, rows).map(toMemberRecord);
+          },
+          reachedByPrefixes(key.mentioned),
+        ),
+  ]);
+  const conversation = hydrateFirst(manager, ConversationEntity, conversations);
+  return {
+    ...directory,
+    agents: [...directory.agents],
+    members: [...members],
+    participants: [...directory.participants],
+    access: [...directory.access],
+    conversation: conversation && toConversationRecord(conversation),
+  };
+}
 
 async function readDirectory(manager: EntityManager, calls: readonly PreparedCall[]): Promise<Directory> {
   const [workspaces, bindings, spaces, senders, agents, participants, access] = await queryTogether(
