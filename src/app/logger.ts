@@ -175,48 +175,46 @@ export function createLogger(options: { level: string; destination?: Destination
   return wrap(base);
 }
 
+type Level = 'debug' | 'info' | 'warn' | 'error';
+
 /**
- * Every object reaches pino through the redactor. A child is made in pino only when it first
- * writes a line its level lets through: the reply path makes several children a reply, most of
- * which write nothing at `info`.
+ * Every object reaches pino through the redactor. A child logger costs nothing until it writes a
+ * line its level lets through: the reply path makes several a reply, most of which write nothing
+ * at `info`; its first line carries the bindings itself, and only one that writes more becomes a
+ * pino child (whose making serializes each binding).
  */
 function wrap(log: pino.Logger): Logger {
+  const write = (level: Level) => (fields: object, message: string) => {
+    if (log.isLevelEnabled(level)) log[level](redactor.redact(fields), message);
+  };
   return {
-    debug: (fields, message) => {
-      if (log.isLevelEnabled('debug')) log.debug(redactor.redact(fields), message);
-    },
-    info: (fields, message) => {
-      if (log.isLevelEnabled('info')) log.info(redactor.redact(fields), message);
-    },
-    warn: (fields, message) => {
-      if (log.isLevelEnabled('warn')) log.warn(redactor.redact(fields), message);
-    },
-    error: (fields, message) => {
-      if (log.isLevelEnabled('error')) log.error(redactor.redact(fields), message);
-    },
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
     child: (bindings) => lazyChild(log, bindings),
   };
 }
 
 function lazyChild(parent: pino.Logger, bindings: Record<string, unknown>): Logger {
   let made: Logger | null = null;
-  const child = () => {
-    made ??= wrap(parent.child(redactor.redact(bindings)));
-    return made;
+  let written = false;
+  const write = (level: Level) => (fields: object, message: string) => {
+    if (!parent.isLevelEnabled(level)) return;
+    if (made !== null) return made[level](fields, message);
+    if (!written) {
+      written = true;
+      const own = fields instanceof Error ? { err: fields } : fields;
+      return parent[level](redactor.redact({ ...bindings, ...own }), message);
+    }
+    made = wrap(parent.child(redactor.redact(bindings)));
+    made[level](fields, message);
   };
   return {
-    debug: (fields, message) => {
-      if (parent.isLevelEnabled('debug')) child().debug(fields, message);
-    },
-    info: (fields, message) => {
-      if (parent.isLevelEnabled('info')) child().info(fields, message);
-    },
-    warn: (fields, message) => {
-      if (parent.isLevelEnabled('warn')) child().warn(fields, message);
-    },
-    error: (fields, message) => {
-      if (parent.isLevelEnabled('error')) child().error(fields, message);
-    },
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
     child: (more) => lazyChild(parent, { ...bindings, ...more }),
   };
 }

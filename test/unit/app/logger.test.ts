@@ -114,7 +114,23 @@ describe('logger redaction paths and children', () => {
     const child = logger.child({ component: 'engine', token: 'bound-token' });
     child.child({ component: 'turn', runId: 'r2' }).info({ ok: true }, 'turn finished');
     child.debug({}, 'from the child');
+    // Its first line carries the bindings itself, the next ones come through a pino child.
+    child.warn({ token: 'field-token' }, 'again');
+    child.error(new Error('it broke'), 'an error');
+    logger.child({ component: 'slack' }).error(new Error('its first line'), 'failed at once');
+    expect(lines).toHaveLength(5);
+    expect(JSON.parse(lines[4] ?? '{}')).toMatchObject({
+      component: 'slack',
+      err: { message: 'its first line' },
+    });
     expect(lines.join('')).not.toContain('bound-token');
+    expect(lines.join('')).not.toContain('field-token');
+    expect(JSON.parse(lines[2] ?? '{}')).toMatchObject({
+      component: 'engine',
+      token: '[redacted]',
+      msg: 'again',
+    });
+    expect(JSON.parse(lines[3] ?? '{}')).toMatchObject({ component: 'engine', err: { message: 'it broke' } });
     expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({
       component: 'turn',
       runId: 'r2',
