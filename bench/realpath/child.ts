@@ -26,7 +26,7 @@ export function freePort(): Promise<number> {
 
 /**
  * `node --import tsx <script> …args` from the repository's root with exactly `env` (and PATH),
- * under `--cpu-prof` when `SUMMON_BENCH_CPU_PROF` names a folder,
+ * under `--cpu-prof` when `SUMMON_BENCH_CPU_PROF` names a folder (a heap sampler for `SUMMON_BENCH_HEAP_PROF`),
  * its output to `logFile` (so this process spends nothing reading it), served once `readyPath`
  * on its port answers. Stopped with SIGTERM (SIGKILL after 10 s) by `cleanup`.
  */
@@ -43,16 +43,35 @@ export async function startChild(
   // SUMMON_BENCH_CPU_PROF=<dir>: each child writes a V8 CPU profile there when it exits.
   const profileDir = process.env.SUMMON_BENCH_CPU_PROF;
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(ROOT, script), ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port) },
-    stdio: ['ignore', log, log],
-  });
+  // SUMMON_BENCH_HEAP_PROF=<dir>: each child writes a V8 heap sampling profile there (heap-sampler.ts).
+  const heap = process.env.SUMMON_BENCH_HEAP_PROF
+    ? ['--import', path.join(__dirname, 'heap-sampler.ts')]
+    : [];
+  const child = spawn(
+    process.execPath,
+    [...profile, '--import', 'tsx', ...heap, path.join(ROOT, script), ...args],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        ...env,
+        PORT: String(port),
+        ...heapEnv(),
+      },
+      stdio: ['ignore', log, log],
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   cleanup.defer(`stop ${script}`, () => stop(child, exited));
   if (child.pid === undefined) throw new Error(`${script} did not start`);
   await untilServing(`http://127.0.0.1:${port}${readyPath}`, child, logFile);
   return { pid: child.pid, port };
+}
+
+function heapEnv(): Record<string, string> {
+  const dir = process.env.SUMMON_BENCH_HEAP_PROF;
+  return dir ? { SUMMON_BENCH_HEAP_PROF: path.resolve(dir) } : {};
 }
 
 async function untilServing(url: string, child: ChildProcess, logFile: string): Promise<void> {

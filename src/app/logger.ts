@@ -74,24 +74,147 @@ export const REDACTED_PATHS = [
   'env.OPENAI_API_KEY',
 ];
 
+const CENSOR = '[redacted]';
+
+/**
+ * REDACTED_PATHS compiled once: a key censored at the top level, one level down under any key
+ * (`*.token`), or under one named path (`config.models.anthropicApiKey`). A log object is copied
+ * only where a secret sits; the caller's object is never changed. pino's own `redact` option does
+ * the same but rebuilds and walks every path for every field of every line and every child's
+ * bindings, which the reply path pays on each of its lines (O6).
+ */
+class Redactor {
+  private readonly top = new Set<string>();
+  private readonly anyChild = new Set<string>();
+  private readonly below = new Map<string, string[][]>();
+
+  constructor(paths: readonly string[]) {
+    for (const path of paths) {
+      const [first = '', ...rest] = path.split('.');
+      if (rest.length === 0) this.top.add(first);
+      else if (first === '*' && rest.length === 1) this.anyChild.add(rest[0] ?? '');
+      else if (first !== '*') this.below.set(first, [...(this.below.get(first) ?? []), rest]);
+      else throw new Error(`A redaction path this logger cannot apply: ${path}`);
+    }
+  }
+
+  /** `fields` itself when it holds no secret, else a copy with each secret censored. */
+  redact<T extends object>(fields: T): T {
+    let out: Record<string, unknown> | null = null;
+    const source = fields as Record<string, unknown>;
+    for (const key in source) {
+      if (!Object.hasOwn(source, key)) continue;
+      const value = source[key];
+      let redacted = value;
+      if (this.top.has(key)) redacted = value === undefined ? value : CENSOR;
+      else if (isRecord(value)) redacted = this.redactChild(value, this.below.get(key));
+      if (redacted === value) continue;
+      out ??= copyOf(source);
+      out[key] = redacted;
+    }
+    return (out ?? fields) as T;
+  }
+
+  private redactChild(value: Record<string, unknown>, paths: string[][] | undefined): unknown {
+    let out = value;
+    for (const key in value) {
+      if (Object.hasOwn(value, key) && this.anyChild.has(key)) out = censored(out, value, key);
+    }
+    for (const path of paths ?? []) out = censorPath(out, value, path, 0);
+    return out;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `out` (a copy of `original` already, or `original` itself) with `key` censored, copied once. */
+function censored(
+  out: Record<string, unknown>,
+  original: Record<string, unknown>,
+  key: string,
+): Record<string, unknown> {
+  const copy = out === original ? copyOf(original) : out;
+  copy[key] = CENSOR;
+  return copy;
+}
+
+function censorPath(
+  out: Record<string, unknown>,
+  original: Record<string, unknown>,
+  path: string[],
+  at: number,
+): Record<string, unknown> {
+  const key = path[at] ?? '';
+  if (!Object.hasOwn(out, key)) return out;
+  if (at === path.length - 1) return censored(out, original, key);
+  const inner = out[key];
+  if (!isRecord(inner)) return out;
+  const redacted = censorPath(inner, inner, path, at + 1);
+  if (redacted === inner) return out;
+  const copy = out === original ? copyOf(original) : out;
+  copy[key] = redacted;
+  return copy;
+}
+
+/** A shallow copy keeping the prototype, and an error's message and stack (pino's `err` serializer reads them). */
+function copyOf(value: Record<string, unknown>): Record<string, unknown> {
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(value)) as Record<string, unknown>, value);
+  if (value instanceof Error) Object.assign(copy, { message: value.message, stack: value.stack });
+  return copy;
+}
+
+const redactor = new Redactor(REDACTED_PATHS);
+
 export function createLogger(options: { level: string; destination?: DestinationStream }): Logger {
   const base = pino(
-    {
-      level: options.level,
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      base: { app: 'summon' },
-    },
+    { level: options.level, base: { app: 'summon' } },
     options.destination ?? pino.destination(2),
   );
   return wrap(base);
 }
 
+type Level = 'debug' | 'info' | 'warn' | 'error';
+
+/**
+ * Every object reaches pino through the redactor. A child logger costs nothing until it writes a
+ * line its level lets through: the reply path makes several a reply, most of which write nothing
+ * at `info`; its first line carries the bindings itself, and only one that writes more becomes a
+ * pino child (whose making serializes each binding).
+ */
 function wrap(log: pino.Logger): Logger {
+  const write = (level: Level) => (fields: object, message: string) => {
+    if (log.isLevelEnabled(level)) log[level](redactor.redact(fields), message);
+  };
   return {
-    debug: (fields, message) => log.debug(fields, message),
-    info: (fields, message) => log.info(fields, message),
-    warn: (fields, message) => log.warn(fields, message),
-    error: (fields, message) => log.error(fields, message),
-    child: (bindings) => wrap(log.child(bindings)),
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    child: (bindings) => lazyChild(log, bindings),
+  };
+}
+
+function lazyChild(parent: pino.Logger, bindings: Record<string, unknown>): Logger {
+  let made: Logger | null = null;
+  let written = false;
+  const write = (level: Level) => (fields: object, message: string) => {
+    if (!parent.isLevelEnabled(level)) return;
+    if (made !== null) return made[level](fields, message);
+    if (!written) {
+      written = true;
+      const own = fields instanceof Error ? { err: fields } : fields;
+      return parent[level](redactor.redact({ ...bindings, ...own }), message);
+    }
+    made = wrap(parent.child(redactor.redact(bindings)));
+    made[level](fields, message);
+  };
+  return {
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    child: (more) => lazyChild(parent, { ...bindings, ...more }),
   };
 }

@@ -72,10 +72,13 @@ export async function* runModelLoop<Exchange extends unknown[]>(
   const window = new ContextWindow(limits.contextTokens);
   for (let round = progress.firstRound; ; round++) {
     if (signal.aborted) return;
-    if (window.overflows(wire.estimate(progress))) {
+    // A4: the request is estimated once a round (serializing it is the cost), again only when compacted.
+    let estimate = wire.estimate(progress);
+    if (window.overflows(estimate)) {
       if (!(yield* compact(progress, wire, window, round))) return;
+      estimate = wire.estimate(progress);
     }
-    window.sending(wire.estimate(progress));
+    window.sending(estimate);
     const reply = yield* wire.call(progress, false);
     if (reply === undefined || signal.aborted) return;
     window.reported(reply.usage);

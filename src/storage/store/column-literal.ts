@@ -1,5 +1,6 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { entityMetadata } from './entity-metadata';
 import { sqlLiteral, textLiteral } from './statements-together';
 
 /**
@@ -44,7 +45,7 @@ export const columnLiterals = <Row extends ObjectLiteral>(
   entity: EntityTarget<Row>,
   values: object,
 ): { names: string[]; literals: string[] } => {
-  const metadata = manager.connection.getMetadata(entity);
+  const metadata = entityMetadata(manager, entity);
   const names: string[] = [];
   const literals: string[] = [];
   for (const [property, value] of Object.entries(values)) {
@@ -61,4 +62,4 @@ export const columnLiterals = <Row extends ObjectLiteral>(
 export const quotedTable = <Row extends ObjectLiteral>(
   manager: EntityManager,
   entity: EntityTarget<Row>,
-): string => quotedName(manager.connection.getMetadata(entity).tableName);
+): string => quotedName(entityMetadata(manager, entity).tableName);

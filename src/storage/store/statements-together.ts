@@ -1,5 +1,6 @@
 import { escapeLiteral } from 'pg';
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { entityMetadata } from './entity-metadata';
 import { isUuid } from './ids';
 import { sendTogetherWithOwed } from './pending-statements';
 import type { Statement } from './prepared-statement';
@@ -62,7 +63,7 @@ export const hydrate = <Row extends ObjectLiteral>(
   entity: EntityTarget<Row>,
   raw: Record<string, unknown>,
 ): Row => {
-  const metadata = manager.connection.getMetadata(entity);
+  const metadata = entityMetadata(manager, entity);
   const driver = manager.connection.driver;
   const row: ObjectLiteral = {};
   for (const column of metadata.columns) {

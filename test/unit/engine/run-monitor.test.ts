@@ -21,6 +21,11 @@ describe('RunMonitor (A12 liveness)', () => {
     expect(changes).toEqual(['stalled']);
     m.observe({ type: 'thinking' });
     expect(changes).toEqual(['stalled', 'ok']);
+    // The timer that fired is armed again by that event.
+    jest.advanceTimersByTime(999);
+    expect(changes).toEqual(['stalled', 'ok']);
+    jest.advanceTimersByTime(1);
+    expect(changes).toEqual(['stalled', 'ok', 'stalled']);
     m.stop();
   });
 

@@ -139,7 +139,8 @@ export class SlackInboxDecoder implements InboxDecoder {
             direct: { platform: 'slack', teamId, channelId: message.channelId, userId: message.senderId },
           }
         : {}),
-      afterCommit: async (outcome) => log.info({ outcome: outcome.kind }, 'Slack message handled'),
+      // O6: the engine's routing line says the outcome at info; this one is for debugging the front end.
+      afterCommit: async (outcome) => log.debug({ outcome: outcome.kind }, 'Slack message handled'),
     };
   }
 }

@@ -24,7 +24,7 @@ import { runTurn } from './run-turn';
 import { SignOfLife } from './sign-of-life';
 import { StatusCardPublisher } from './status-card-publisher';
 import { prepareResume } from './turn-checkpoints';
-import type { TurnContext } from './turn-context';
+import { type TurnContext, turnLogBindings } from './turn-context';
 import type { TurnDeps } from './turn-deps';
 import { openTurnSession } from './turn-platform-session';
 import { TurnReplyStream } from './turn-reply-stream';
@@ -68,8 +68,8 @@ async function executeClaimedRun(
   signal: AbortSignal,
   listening: StopListener | null,
 ): Promise<boolean> {
-  const log = deps.logger.child({ component: 'turn', runId: claimed.id });
   const { agent, conversation } = context;
+  const log = deps.logger.child(turnLogBindings(context));
   const platform = deps.platforms.get(conversation.platform);
   const thread = conversation.threadId;
   if (platform === undefined || thread === null) {

@@ -61,9 +61,15 @@ export class RunMonitor {
   }
 
   private armSilence(): void {
-    if (this.silenceTimer !== null) clearTimeout(this.silenceTimer);
-    this.silenceTimer = null;
-    if (this.holds > 0) return;
+    if (this.holds > 0) {
+      this.stop();
+      return;
+    }
+    // A12: every runner event re-arms the same timer (a streamed reply sends many).
+    if (this.silenceTimer !== null) {
+      this.silenceTimer.refresh();
+      return;
+    }
     this.silenceTimer = setTimeout(() => this.set('stalled'), this.silenceMs);
     this.silenceTimer.unref();
   }

@@ -28,6 +28,12 @@ export interface TurnContext {
   promptInput: PromptInput;
 }
 
+/** O6: what an operator follows a turn by, on each of its lines ("turn finished" its one at info). */
+export function turnLogBindings({ run, agent, conversation }: TurnContext): Record<string, unknown> {
+  const { id: conversationId, platform } = conversation;
+  return { component: 'turn', runId: run.id, agent: agent.name, conversationId, platform };
+}
+
 /**
  * A claimed run's context from what its transaction read (`tx.turnReads`, one round trip). A
  * thing the turn needs that is gone is a NotFoundError.
