@@ -49,6 +49,8 @@ class PendingStatements {
   private committed = false;
   /** Queries of the runner's own on their way: no message carries the COMMIT meanwhile. */
   private plain = 0;
+  /** A statement issued after the committing message was refused: the work fails, even if it caught that. */
+  private refused = false;
 
   constructor(
     private readonly runner: QueryRunner,
@@ -64,6 +66,7 @@ class PendingStatements {
     this.last = null;
     this.commitSent = false;
     this.committed = false;
+    this.refused = false;
   }
 
   hasStarted(): boolean {
@@ -76,13 +79,15 @@ class PendingStatements {
 
   /** T3: the next message carries the COMMIT; every statement after it is refused. */
   commitWithNext(): void {
-    if (this.last !== null) throw afterLastMessage();
+    this.assertOpen();
     this.commitAsked = true;
   }
 
   /** Refuses a statement once the message that carried the COMMIT is sent. */
   assertOpen(): void {
-    if (this.last !== null) throw afterLastMessage();
+    if (this.last === null) return;
+    this.refused = true;
+    throw afterLastMessage();
   }
 
   defer(statement: Statement): void {
@@ -93,7 +98,11 @@ class PendingStatements {
 
   /** Statements whose rows are wanted: sent at the end of this tick with whatever else is owed. */
   read(statements: readonly Statement[]): Promise<Rows[]> {
-    if (this.last !== null) return Promise.reject(afterLastMessage());
+    try {
+      this.assertOpen();
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return new Promise<Rows[]>((resolve, reject) => {
       this.readers.push({ from: this.owed.length, count: statements.length, resolve, reject });
       this.owed.push(...statements);
@@ -153,8 +162,14 @@ class PendingStatements {
 
   /** TypeORM's COMMIT: with the owed writes, or nothing at all when nothing was ever sent. */
   async commit(): Promise<void> {
-    // Sent with the last message already: its answer is the COMMIT's (its failure too).
-    if (this.last !== null) return this.last;
+    // Sent with the last message already: its answer is the COMMIT's (its failure too). A
+    // statement refused after it fails the work even when the work caught the refusal: that
+    // write was never stored, and the caller must not take the transaction for whole.
+    if (this.last !== null) {
+      await this.last;
+      if (this.refused) throw afterLastMessage();
+      return;
+    }
     if (!this.started && this.besidesStart === 0) {
       this.owed = [];
       return;

@@ -113,6 +113,18 @@ describe.each(DATABASE_KINDS)('a transaction committed with its last message on 
     expect(messages[1]).not.toBe('ROLLBACK');
   });
 
+  it('T3: a refused statement fails the transaction even when the work catches the refusal and returns', async () => {
+    const failure = await inAcme(async (tx) => {
+      tx.commitWithNextMessage();
+      await tx.runs.update(acme.runId, { error: 'committed' });
+      await tx.runs.update(acme.runId, { error: 'dropped' }).catch(() => {});
+      return 'looks whole';
+    }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(FailedAfterCommitError);
+    expect(String((failure as Error).message)).toMatch(/after the message that carried/);
+    expect(await errorOfRun()).toBe('committed');
+  });
+
   it('T2: a connection lost while the committing message is on its way may have stored it: reported so, not run again', async () => {
     if (kind !== 'postgres') return;
     // The system context: a tenant may not end a session.
