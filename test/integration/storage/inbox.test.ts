@@ -89,6 +89,14 @@ describe.each(DATABASE_KINDS)('the inbound inbox on %s', (kind) => {
     }
   });
 
+  it('T4: a row never tried is due at once, whatever the database’s clock said at its ack (the same millisecond, or a server clock ahead)', async () => {
+    await add(entry('a1', 'thread-a'));
+    await store().transaction((tx) =>
+      tx.query(`UPDATE inbound_inbox SET available_at = now() + interval '1 hour'`),
+    );
+    expect((await claim(['slack'], new Date()))?.eventId).toBe('a1');
+  });
+
   it('T4: hands out only the oldest unrouted row of each thread, oldest thread first', async () => {
     await add(entry('a1', 'thread-a'));
     await add(entry('b1', 'thread-b'));

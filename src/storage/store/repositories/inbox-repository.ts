@@ -32,21 +32,23 @@ const CLAIM_WINDOW = 256;
 
 /**
  * T4: the claim of a run of rows (see `claimRun`). $1 the time (rows waiting for a retry are not
- * due before theirs), $2 the platforms this engine routes, $3 the most rows to take.
+ * due before theirs), $2 the platforms this engine routes, $3 the most rows to take. A row never
+ * tried is due at once: its `available_at` is the database's clock at the ack, which the router's
+ * clock (a millisecond one, maybe on another host) can trail; only a retry's time is the router's.
  */
 export const INBOX_CLAIM = new PreparedStatement(
   ['timestamptz', 'text[]', 'integer'],
   `WITH w AS MATERIALIZED (
-     SELECT id, seq, platform, thread_key, channel_key, available_at
+     SELECT id, seq, platform, thread_key, channel_key, (attempts = 0 OR available_at <= $1) AS ready
      FROM inbound_inbox WHERE routed_at IS NULL ORDER BY seq LIMIT ${CLAIM_WINDOW}),
    heads AS (
      SELECT id FROM (
-       SELECT id, seq, platform, channel_key, available_at,
+       SELECT id, seq, platform, channel_key, ready,
          min(seq) OVER (PARTITION BY platform, thread_key) AS thread_head,
          min(seq) OVER (PARTITION BY platform, channel_key) AS channel_head
        FROM w) ranked
      WHERE seq = thread_head AND (channel_key IS NULL OR seq = channel_head)
-       AND available_at <= $1 AND platform = ANY ($2)),
+       AND ready AND platform = ANY ($2)),
    locked AS (
      SELECT i.id FROM inbound_inbox i
      WHERE i.id = ANY (ARRAY(SELECT id FROM heads)) AND i.routed_at IS NULL
@@ -56,7 +58,7 @@ export const INBOX_CLAIM = new PreparedStatement(
    shown AS (
      (SELECT id FROM w ORDER BY seq LIMIT 2 * $3) UNION SELECT id FROM locked)
    SELECT i.id, i.platform, i.event_id, i.thread_key, i.channel_key, i.payload, i.received_at, i.attempts,
-     (w.available_at <= $1 AND w.platform = ANY ($2)) AS due,
+     (w.ready AND w.platform = ANY ($2)) AS due,
      EXISTS (SELECT 1 FROM locked l WHERE l.id = w.id) AS locked
    FROM w JOIN shown ON shown.id = w.id JOIN inbound_inbox i ON i.id = w.id
    ORDER BY w.seq`,
