@@ -1,4 +1,5 @@
 import type { EntityManager, QueryRunner } from 'typeorm';
+import { afterLastMessage, type LastMessage, type OwedTransaction } from './last-message';
 import type { Statement } from './prepared-statement';
 import { sendTogether } from './simple-query-message';
 import { forgetOnWrite } from './transaction-read-memo';
@@ -232,21 +233,6 @@ export function owingStatements(runner: QueryRunner, enter: Statement | null): O
   return statements;
 }
 
-/** What the store's transaction wrapper asks of a lazy transaction: its `lastMessage()`. */
-export interface OwedTransaction {
-  lastMessage(): LastMessage;
-}
-
-/** T2, T3: the message that carried the COMMIT (`commitWithNextMessage`), if any. */
-export interface LastMessage {
-  /** It went, or was to go: TypeORM's COMMIT is its answer. */
-  sent: boolean;
-  /** It was written to an open connection: it may have been stored. */
-  mayHaveCommitted: boolean;
-  /** Its answer came back: stored. */
-  committed: boolean;
-}
-
 /**
  * T3: the statements issued before the transaction's next message goes (those of this tick:
  * calls made together) are its last: the COMMIT goes in that message, so a transaction whose
@@ -261,9 +247,6 @@ export function commitWithNextMessage(manager: EntityManager): void {
   if (!runner) throw new Error('A store transaction always has a query runner.');
   pending.get(runner)?.commitWithNext();
 }
-
-const afterLastMessage = () =>
-  new Error('A statement was issued after the message that carried its transaction’s COMMIT.');
 
 /**
  * T3: a write whose answer nobody reads, sent with the transaction's next message (at the

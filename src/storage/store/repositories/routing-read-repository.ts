@@ -13,7 +13,6 @@ import {
   textArrayLiteral,
   textLiteral,
 } from '../statements-together';
-import { CHANNEL_BOUND, CHANNEL_BOUND_IN_TEAM, MEMBERS_OF_TEAM } from '../team-directory-statements';
 import { askAhead, reachedByPrefixes, remembered, type TouchedBy, takeAhead } from '../transaction-read-memo';
 import { type GrantRow, toAccessGrant } from './access-group-repository';
 import { toAgentRecord } from './agent-repository';
@@ -21,6 +20,7 @@ import { toChannelBindingRecord } from './channel-binding-repository';
 import { toConversationRecord } from './conversation-repository';
 import { nicknameStarts, toMemberRecord } from './member-repository';
 import { toParticipantRef, toSpaceRecord } from './space-repository';
+import { CHANNEL_BOUND, CHANNEL_BOUND_IN_TEAM, MEMBERS_OF_TEAM } from './team-directory-statements';
 import { toWorkspaceRecord } from './workspace-repository';
 
 /**

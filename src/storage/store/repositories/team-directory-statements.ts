@@ -1,4 +1,4 @@
-import { PreparedStatement } from './prepared-statement';
+import { PreparedStatement } from '../prepared-statement';
 
 /** The inbox decoders' reads (`routingReadRepository`): the workspace a team or guild is bound to ($1: the platform, $2: the team), as a subquery. */
 export const TEAM_WORKSPACE =
