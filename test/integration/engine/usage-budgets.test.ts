@@ -13,6 +13,7 @@ import {
   openEngineHarness,
   waitFor,
 } from '../../support/engine-harness';
+import { readableMessage, recordMessages } from '../../support/logged-messages';
 import { AnthropicStandIn } from '../../support/stand-ins/anthropic-stand-in';
 import {
   OpenAiStandIn,
@@ -167,6 +168,31 @@ describe.each(ENGINE_SETUPS)('O3 usage and budgets on $name', (setup: EngineSetu
     await h.settled(1);
     const [row] = await usageRows();
     expect(row).toMatchObject({ usage_model: 'llama3.2', output_tokens: '3', cost_usd: null });
+  });
+
+  it('T3, O4: the finish of a turn a budget stopped is one message, its audit row with the run’s end and the COMMIT', async () => {
+    await open(claude());
+    await setBudgets([{ scope: 'agent', target: 'engineer', per: 'day', unit: 'tokens', limit: 11 }]);
+    anthropic.script({
+      kind: 'stream',
+      blocks: [{ type: 'tool_use', name: 'write_file', input: { path: 'x.txt', content: 'x' } }],
+    });
+    const messages: string[] = [];
+    recordMessages(h.db.database.dataSource, (query) => void messages.push(readableMessage(query)));
+    await h.type('@engineer write x.txt');
+    await h.settled(1);
+    await shows(1, 'Budget reached');
+
+    const finish = messages.filter((message) => message.includes('INSERT INTO audit_events'));
+    expect(finish).toHaveLength(1);
+    const statements = finish[0]?.split(';\n') ?? [];
+    expect(statements[0]).toBe('START TRANSACTION');
+    expect(statements.join(';\n')).toMatch(/UPDATE run_steering SET state = 'queued'/);
+    expect(statements.at(-1)).toBe('COMMIT');
+    const [entry] = await h.store.transaction((tx) =>
+      tx.query<{ kind: string; subject: string }>('SELECT kind, subject FROM audit_events'),
+    );
+    expect(entry?.kind).toBe('budget_stopped');
   });
 
   it('O3: a budget used up by a model call stops the turn before the next one, and no later turn starts', async () => {

@@ -7,7 +7,9 @@ import {
   type AuditEventRecord,
 } from '../../../core/model/audit/audit-event';
 import type { AuditRepository } from '../../../core/ports/audit-store';
+import { deferStatement } from '../pending-statements';
 import { queryRecords } from '../query-records';
+import { sqlLiteral, textLiteral } from '../statements-together';
 
 interface EventRow {
   id: string;
@@ -54,21 +56,23 @@ const toEvent = (row: EventRow): AuditEventRecord => ({
  */
 export const auditRepository = (manager: EntityManager): AuditRepository => ({
   async append(workspaceId, entry) {
-    await queryRecords(
+    // T3: nobody reads its answer, so it goes with the transaction's next message (at the
+    // latest its COMMIT); a refused value (a check constraint) still fails the transaction.
+    const text = (value: string | null) => (value === null ? 'NULL' : textLiteral(value));
+    await deferStatement(
       manager,
       `INSERT INTO audit_events (workspace_id, at, kind, actor_kind, actor_id, actor_name, subject, place, detail)
-       VALUES ($1, coalesce($2::timestamptz, now()), $3, $4, $5, $6, $7, $8, $9::jsonb)`,
-      [
-        workspaceId,
-        entry.at ?? null,
-        entry.kind,
-        entry.actor.kind,
-        entry.actor.id,
-        entry.actor.name,
-        entry.subject,
-        entry.where,
-        JSON.stringify(entry.detail ?? {}),
-      ],
+       VALUES (${[
+         sqlLiteral(workspaceId),
+         entry.at === undefined ? 'now()' : sqlLiteral(entry.at),
+         text(entry.kind),
+         text(entry.actor.kind),
+         text(entry.actor.id ?? null),
+         text(entry.actor.name),
+         text(entry.subject),
+         text(entry.where),
+         `${textLiteral(JSON.stringify(entry.detail ?? {}))}::jsonb`,
+       ].join(', ')})`,
     );
   },
   async page(workspaceId, filter, after, limit) {
