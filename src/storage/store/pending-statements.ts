@@ -70,9 +70,7 @@ class PendingStatements {
     this.refused = false;
   }
 
-  hasStarted(): boolean {
-    return this.started;
-  }
+  hasStarted = (): boolean => this.started;
 
   lastMessage(): LastMessage {
     return { sent: this.last !== null, mayHaveCommitted: this.commitSent, committed: this.committed };
@@ -212,6 +210,9 @@ class PendingStatements {
 }
 
 const pending = new WeakMap<QueryRunner, PendingStatements>();
+
+/** T3, T7: whether `runner`'s transaction sent the message that carried its COMMIT. */
+export const sentItsLast = (runner: QueryRunner): boolean => pending.get(runner)?.lastMessage().sent === true;
 
 /**
  * Makes `runner`'s transactions lazy: TypeORM's START TRANSACTION (with `enter`, the tenant's

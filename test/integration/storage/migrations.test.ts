@@ -38,6 +38,7 @@ const TABLES = [
   'console_sessions',
   'conversation_pull_requests',
   'conversations',
+  'directory_versions',
   'git_credentials',
   'git_pushes',
   'guardrail_rules',

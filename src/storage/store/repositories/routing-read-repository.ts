@@ -19,6 +19,8 @@ import { toAgentRecord } from './agent-repository';
 import { toChannelBindingRecord } from './channel-binding-repository';
 import { toConversationRecord } from './conversation-repository';
 import { nicknameStarts, toMemberRecord } from './member-repository';
+import { readThroughCache } from './read-through-cache';
+import { routingDirectoryRead } from './routing-directory';
 import { toParticipantRef, toSpaceRecord } from './space-repository';
 import { CHANNEL_BOUND, CHANNEL_BOUND_IN_TEAM, MEMBERS_OF_TEAM } from './team-directory-statements';
 import { toWorkspaceRecord } from './workspace-repository';
@@ -230,6 +232,7 @@ async function readNow(manager: EntityManager, key: RoutingKey): Promise<Routing
       () =>
         readDirectory(
           manager,
+          key,
           calls.filter((_, i) => i !== CONVERSATION),
         ),
       // P24: of the members, the directory holds the sender only.
@@ -260,10 +263,15 @@ async function readNow(manager: EntityManager, key: RoutingKey): Promise<Routing
   };
 }
 
-async function readDirectory(manager: EntityManager, calls: readonly PreparedCall[]): Promise<Directory> {
-  const [workspaces, bindings, spaces, senders, agents, participants, access] = await queryTogether(
+async function readDirectory(
+  manager: EntityManager,
+  key: RoutingKey,
+  calls: readonly PreparedCall[],
+): Promise<Directory> {
+  // T7: the workspace, the channel's binding, agents and access groups from the process's cache.
+  const [workspaces, bindings, spaces, senders, agents, participants, access] = await readThroughCache(
     manager,
-    calls,
+    routingDirectoryRead(key, calls),
   );
   const workspace = hydrateFirst(manager, WorkspaceEntity, workspaces);
   const binding = hydrateFirst(manager, ChannelBindingEntity, bindings);

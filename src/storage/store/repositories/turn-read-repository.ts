@@ -11,11 +11,14 @@ import { SpaceEntity, SpaceParticipantEntity } from '../../entities/space.entity
 import { WorkspaceEntity } from '../../entities/workspace.entity';
 import { isUuid } from '../ids';
 import { PreparedStatement, type Statement } from '../prepared-statement';
-import { hydrateAll, hydrateFirst, queryTogether, sqlLiteral } from '../statements-together';
+import { hydrateAll, hydrateFirst, sqlLiteral, textLiteral } from '../statements-together';
+import { TENANT_SETTINGS } from '../tenant-settings';
 import { toAgentRecord } from './agent-repository';
 import { toConversationRecord } from './conversation-repository';
+import { DIRECTORY_VERSION, DIRECTORY_VERSION_PREPARED } from './directory-version';
 import { toMemberRecord } from './member-repository';
 import { toMessageRecord } from './message-mapping';
+import { readThroughCache } from './read-through-cache';
 import { toCheckpointRecord } from './run-checkpoint-repository';
 import { toSkillRecord } from './skill-repository';
 import { toParticipantRef, toSpaceRecord } from './space-repository';
@@ -90,6 +93,9 @@ const MCP_SERVERS = new PreparedStatement(
     ORDER BY s.name COLLATE "C"`,
 );
 
+/** T7: which of `TURN_STATEMENTS` a process may keep (`readThroughCache`): workspace, agents, skills. */
+const TURN_CACHED = [0, 3, 5];
+
 /** Every statement a turn's reads prepare (`warm-connections.ts` prepares them at start). */
 export const TURN_READ_PREPARED: readonly PreparedStatement[] = [
   ...TURN_STATEMENTS,
@@ -97,6 +103,7 @@ export const TURN_READ_PREPARED: readonly PreparedStatement[] = [
   TRIGGER_BY_ID,
   CHECKPOINT,
   MCP_SERVERS,
+  ...DIRECTORY_VERSION_PREPARED,
 ];
 
 const turnReadStatements = (run: TurnReadsOf, historyMessages: number): Statement[] => {
@@ -140,7 +147,15 @@ export const turnReadRepository = (manager: EntityManager): TurnReadRepository =
       trigger,
       checkpoints,
       mcpServers,
-    ] = await queryTogether(manager, turnReadStatements(run, historyMessages));
+    ] = await readThroughCache(manager, {
+      version: DIRECTORY_VERSION.id.with(sqlLiteral(run.workspaceId)),
+      workspace: { id: run.workspaceId },
+      key: 'turn',
+      statements: turnReadStatements(run, historyMessages),
+      // T7: the workspace, its agents and its skills: only the directory commands write them.
+      cachedAt: TURN_CACHED,
+      enter: TENANT_SETTINGS.with(textLiteral(run.workspaceId)),
+    });
     const workspace = hydrateFirst(manager, WorkspaceEntity, workspaces);
     const conversation = hydrateFirst(manager, ConversationEntity, conversations);
     const space = hydrateFirst(manager, SpaceEntity, spaces);
