@@ -100,6 +100,30 @@ describe.each(DATABASE_KINDS)('the directory cache on %s', (kind) => {
     expect(after.agents.map((a) => a.id)).toContain(acme.agentId);
   });
 
+  it('T7, T3: a claim’s reads (its COMMIT in their message) that find the version moved read again in a transaction of their own', async () => {
+    const claimRead = () =>
+      db.database.store.inWorkspace(acme.workspaceId, (tx) => {
+        tx.commitWithNextMessage();
+        return tx.turnReads.read(
+          { id: acme.runId, workspaceId: acme.workspaceId, conversationId: acme.conversationId },
+          20,
+        );
+      });
+    await claimRead();
+    await applying().transaction((tx) => tx.agents.update(acme.agentId, { title: 'Reader again' }));
+    messages = [];
+    const after = await claimRead();
+    expect(after.agents.find((a) => a.id === acme.agentId)?.title).toBe('Reader again');
+    expect(after.workspace?.id).toBe(acme.workspaceId);
+    // The claim's message with its COMMIT, then START … the version and the cached reads … COMMIT.
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toMatch(/COMMIT$/);
+    expect(messages[1]).toMatch(
+      /^START TRANSACTION READ ONLY;.*FROM directory_versions.*SELECT \* FROM agents.*COMMIT$/s,
+    );
+    expect(messages[1]).not.toMatch(/FROM messages/);
+  });
+
   it('T7, P8, P24: an access group another process removes is gone from the very next routing', async () => {
     const key = slackKey(acme, 'acme');
     await applying().transaction((tx) =>
