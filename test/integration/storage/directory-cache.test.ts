@@ -173,7 +173,13 @@ describe.each(DATABASE_KINDS)('the directory cache on %s', (kind) => {
     expect(await version(acme.workspaceId)).toBe(before);
     // What `summon apply` writes does.
     await applying().transaction((tx) => tx.agents.update(acme.agentId, { title: 'Lead' }));
-    expect(await version(acme.workspaceId)).not.toBe(before);
+    const applied = await version(acme.workspaceId);
+    expect(applied).not.toBe(before);
+    // A2: a tenant's write bumps its own workspace too (the trigger's function passes row-level security).
+    await db.database.store.inWorkspace(acme.workspaceId, (tx) =>
+      tx.agents.update(acme.agentId, { title: 'Lead 2' }),
+    );
+    expect(await version(acme.workspaceId)).not.toBe(applied);
     expect(await version(globex.workspaceId)).toBeDefined();
   });
 
