@@ -135,6 +135,8 @@ describe.each(DATABASE_KINDS)('the routing of inbox rows, by the messages it sen
   });
 
   it('T3, T4: a burst of sixteen rows of one channel, claimed as one run, is three messages: every row’s lookups, records and reads go together', async () => {
+    // T7: the process's cache holds the channel's directory (whatever ran before this test).
+    await route(1);
     const { routed, outcomes } = await route(16);
     expect(outcomes).toEqual(Array.from({ length: 16 }, () => 'accepted'));
     const [claim, reads, writes, ...after] = routed;
@@ -154,6 +156,8 @@ describe.each(DATABASE_KINDS)('the routing of inbox rows, by the messages it sen
   });
 
   it('P24, T3: a batch of first messages from people no member row names admits them all in one statement, one record each, nicknames unique', async () => {
+    // T7: the process's cache holds the channel's directory (whatever ran before this test).
+    await route(1);
     await db.database.store.transaction((tx) =>
       tx.accessGroups.replace(acme.workspaceId, [
         { group: { platform: 'slack', kind: 'everyone' }, role: 'member' },
