@@ -197,24 +197,45 @@ function wrap(log: pino.Logger): Logger {
 }
 
 function lazyChild(parent: pino.Logger, bindings: Record<string, unknown>): Logger {
-  let made: Logger | null = null;
-  let written = false;
-  const write = (level: Level) => (fields: object, message: string) => {
+  return new LazyChild(parent, bindings);
+}
+
+/** `lazyChild`'s logger: its methods on the prototype, so making one allocates one object. */
+class LazyChild implements Logger {
+  private made: Logger | null = null;
+  private written = false;
+
+  constructor(
+    private readonly parent: pino.Logger,
+    private readonly bindings: Record<string, unknown>,
+  ) {}
+
+  debug(fields: object, message: string): void {
+    this.write('debug', fields, message);
+  }
+  info(fields: object, message: string): void {
+    this.write('info', fields, message);
+  }
+  warn(fields: object, message: string): void {
+    this.write('warn', fields, message);
+  }
+  error(fields: object, message: string): void {
+    this.write('error', fields, message);
+  }
+  child(more: Record<string, unknown>): Logger {
+    return new LazyChild(this.parent, { ...this.bindings, ...more });
+  }
+
+  private write(level: Level, fields: object, message: string): void {
+    const { parent } = this;
     if (!parent.isLevelEnabled(level)) return;
-    if (made !== null) return made[level](fields, message);
-    if (!written) {
-      written = true;
+    if (this.made === null && !this.written) {
+      this.written = true;
       const own = fields instanceof Error ? { err: fields } : fields;
-      return parent[level](redactor.redact({ ...bindings, ...own }), message);
+      parent[level](redactor.redact({ ...this.bindings, ...own }), message);
+      return;
     }
-    made = wrap(parent.child(redactor.redact(bindings)));
-    made[level](fields, message);
-  };
-  return {
-    debug: write('debug'),
-    info: write('info'),
-    warn: write('warn'),
-    error: write('error'),
-    child: (more) => lazyChild(parent, { ...bindings, ...more }),
-  };
+    this.made ??= wrap(parent.child(redactor.redact(this.bindings)));
+    this.made[level](fields, message);
+  }
 }

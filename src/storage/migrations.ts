@@ -35,6 +35,7 @@ import { AdmitMember1796600510000 } from '../../migrations/1796600510000-AdmitMe
 import { MemberAccountsPartial1796700100000 } from '../../migrations/1796700100000-MemberAccountsPartial';
 import { MemberCreatedIndexDropped1796700101000 } from '../../migrations/1796700101000-MemberCreatedIndexDropped';
 import { DirectoryVersions1796800300000 } from '../../migrations/1796800300000-DirectoryVersions';
+import { OutboxSendingSince1796800310000 } from '../../migrations/1796800310000-OutboxSendingSince';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -78,4 +79,5 @@ export const MIGRATIONS = [
   MemberAccountsPartial1796700100000,
   MemberCreatedIndexDropped1796700101000,
   DirectoryVersions1796800300000,
+  OutboxSendingSince1796800310000,
 ];

@@ -8,12 +8,13 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../core/ports/runner';
 import type { ToolCall, ToolOutcome } from '../../core/ports/turn-tools';
-import { DEFAULT_CONTEXT_TOKENS, estimateTokens } from '../../core/prompt/token-estimate';
+import { CHARS_PER_TOKEN, DEFAULT_CONTEXT_TOKENS } from '../../core/prompt/token-estimate';
 import { anthropicTokenPlan } from './anthropic-effort';
 import { describeAnthropicError } from './anthropic-errors';
 import { anthropicMessages, cachedSystem, cachedTools } from './anthropic-history';
 import { type AssembledMessage, readMessageStream } from './anthropic-message-stream';
 import { type LoopHistory, type ModelReply, runModelLoop, type WireFormat } from './model-loop';
+import { jsonBodyLength } from './request-size';
 
 export interface AnthropicRunnerOptions {
   /** `ANTHROPIC_API_KEY`; without it every run fails with a sentence saying how to configure one. */
@@ -119,7 +120,7 @@ export class AnthropicRunner implements Runner {
       format: CHECKPOINT_FORMAT,
       call: (history, summarizing) => this.nextMessage(client, request, history, summarizing),
       // A4: the whole body, as sent (images are not counted: a turn's images are few and bounded).
-      estimate: (history) => estimateTokens(JSON.stringify(this.params(request, history))),
+      estimate: (history) => Math.ceil(jsonBodyLength(this.params(request, history)) / CHARS_PER_TOKEN),
       toolExchange: (assistant, calls, outcomes) =>
         toolExchange(assistant as ContentBlockParam[], calls, outcomes),
       nudgeExchange: (reply, nudge) => nudgeExchange(reply.assistant as ContentBlockParam[], nudge),

@@ -4,8 +4,11 @@ import type { Logger } from '../../core/ports/logger';
 /** Bolt's and the Web API client's logs, through Summon's logger (and its secret redaction). */
 export function boltLogger(logger: Logger): BoltLogger {
   let level = LogLevel.INFO;
+  // The Web API client writes several debug lines a call, each one string: taken as it is.
   const text = (parts: unknown[]) =>
-    parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))).join(' ');
+    parts.length === 1 && typeof parts[0] === 'string'
+      ? parts[0]
+      : parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))).join(' ');
   return {
     debug: (...msg: unknown[]) => logger.debug({}, text(msg)),
     info: (...msg: unknown[]) => logger.info({}, text(msg)),

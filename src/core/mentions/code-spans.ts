@@ -54,6 +54,9 @@ const MENTION_LED_FENCE_OPENER = /^[ \t]*(?:@[\p{L}\p{M}\p{N}_]+[ \t,:;]*)+(`{3,
 const BLANK_LINE = /^[ \t]*$/;
 
 export function findCodeRanges(text: string, options: CodeScanOptions = {}): CodeRange[] {
+  // M16: every fence and span starts with a backtick or a tilde; most chat text has neither,
+  // and is not split into lines for nothing.
+  if (!text.includes('`') && !text.includes('~')) return [];
   const ranges: CodeRange[] = [];
   let fence: OpenFence | null = null;
   let paragraph: { start: number; end: number } | null = null;

@@ -3,6 +3,7 @@ import { systemClock } from '../ports/clock';
 import type { DeliverOptions, Outbox, RecordSent, SentCall, StoreCalls } from '../ports/outbox';
 import type { OutboxItem, OutboxRepository, OutboxRowState } from '../ports/outbox-store';
 import type { Store } from '../ports/store';
+import { AbandonedCalls } from './abandoned-calls';
 import { CallsOnTheirWay } from './calls-on-their-way';
 import { DeliveryError } from './delivery-error';
 import { KeyedSerialQueue } from './keyed-serial-queue';
@@ -51,6 +52,8 @@ export class OutboxDeliverer implements Outbox {
   private readonly store: Store;
   /** T3: calls of any thread that went out at the same time are recorded as sent in one commit. */
   private readonly sent: SentMarks;
+  /** P7, T2, A12: calls left `sending` by a process that died. */
+  private readonly abandoned: AbandonedCalls;
 
   constructor(private readonly options: OutboxDelivererOptions) {
     this.store = RetryingStore.over(options.store);
@@ -59,6 +62,7 @@ export class OutboxDeliverer implements Outbox {
     this.now = options.now ?? (() => systemClock.now());
     this.onTheirWay = new CallsOnTheirWay(options.signOfLifeRoom ?? DEFAULT_SIGN_OF_LIFE_ROOM);
     this.sent = new SentMarks(this.store, (id) => this.stateOf(id));
+    this.abandoned = new AbandonedCalls(this.store, options.platform, options.logger, options.abandonAfterMs);
   }
 
   /**
@@ -124,34 +128,31 @@ export class OutboxDeliverer implements Outbox {
     }
   }
 
-  /** After a restart: sends what is still pending, in order; never re-sends what may have gone out. */
+  /**
+   * After a restart: sends what is still pending, in order; never re-sends what may have gone
+   * out. P7, T2, A12: fails only the `sending` calls whose sender died (`AbandonedCalls`), never
+   * one another live worker is sending right now.
+   */
   async resume(): Promise<{ resent: number; abandoned: number; pruned: number }> {
     const { store } = this;
     const { platform, logger } = this.options;
     const cutoff = new Date(this.now().getTime() - OUTBOX_RETENTION_MS);
     const pruned = await store.transaction((tx) => tx.outbox.pruneFinished(platform, cutoff));
+    const abandoned = await this.abandoned.failNow();
     const items = await store.transaction((tx) => tx.outbox.unfinished(platform));
-    let abandoned = 0;
-    for (const item of items) {
-      if (item.status === 'sending') {
-        abandoned += 1;
-        await store.transaction((tx) =>
-          tx.outbox.markFailed(
-            item.id,
-            'interrupted while sending: not sent again, so it is never posted twice',
-          ),
-        );
-        continue;
-      }
+    const pending = items.filter((item) => item.status === 'pending');
+    for (const item of pending) {
       this.enqueue(item.lane, async () => item).catch((error: unknown) =>
         logger.warn({ outboxId: item.id, err: String(error) }, 'a resumed outgoing call failed'),
       );
     }
-    return { resent: items.length - abandoned, abandoned, pruned };
+    if (pending.length < items.length) this.abandoned.lookAgainLater();
+    return { resent: pending.length, abandoned, pruned };
   }
 
-  /** Waits for every call in flight. */
+  /** Waits for every call in flight, and stops looking for calls of stopped processes. */
   drain(): Promise<void> {
+    this.abandoned.stop();
     return this.lanes.drain();
   }
 

@@ -18,7 +18,16 @@ export interface OutboxDelivererOptions {
   now?: () => Date;
   /** P9 (decision): calls on their way past which a sign of life waits (default 16). */
   signOfLifeRoom?: number;
+  /** P7, T2, A12: how old a `sending` mark must be for a restart to take its sender for dead (default 5 min). */
+  abandonAfterMs?: number;
 }
+
+/**
+ * P7, T2, A12: a live deliverer holds a call `sending` for one request (Slack's times out after
+ * 30 s) or, for a reply it hands over, until its turn's finish commits (seconds); a mark older
+ * than this belongs to a process that died. Another worker sending right now is never judged dead.
+ */
+export const DEFAULT_ABANDON_AFTER_MS = 5 * 60 * 1000;
 
 /**
  * P9 (decision): while this many of a platform's calls are on their way, a turn's sign of life

@@ -43,6 +43,12 @@ export interface OutboxRepository {
   /** Back to pending, to be tried again after `availableAt`. */
   markRetry(id: string, availableAt: Date, error: string): Promise<void>;
   markFailed(id: string, error: string): Promise<void>;
+  /**
+   * P7, T2, A12: fails a platform's calls marked `sending` more than `silentForMs` ago (by the
+   * database's clock): their sender died mid-send, and sending them again could post twice.
+   * Returns how many.
+   */
+  failAbandoned(platform: Platform, silentForMs: number, error: string): Promise<number>;
   /** Deletes a platform's delivered and failed calls created before `before`; returns how many. */
   pruneFinished(platform: Platform, before: Date): Promise<number>;
   /** Pending and sending calls of a platform, oldest first. */

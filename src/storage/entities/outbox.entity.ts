@@ -33,6 +33,8 @@ export interface OutboxRow {
   attempts: number;
   availableAt: Date;
   sentAt: Date | null;
+  /** P7, T2: when it was marked `sending`; a mark older than any live send is its dead sender's. */
+  sendingSince: Date | null;
   platformRef: string | null;
   lastError: string | null;
   createdAt: Date;
@@ -53,6 +55,7 @@ export const OutboxEntity = new EntitySchema<OutboxRow>({
     attempts: integer({ default: 0 }),
     availableAt: timestamp({ defaultNow: true }),
     sentAt: timestamp({ nullable: true }),
+    sendingSince: timestamp({ nullable: true }),
     platformRef: text({ nullable: true }),
     lastError: text({ nullable: true }),
     createdAt,

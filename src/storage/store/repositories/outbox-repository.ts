@@ -39,7 +39,8 @@ const COLUMNS = 'id, workspace_id, platform, lane, kind, payload, status, attemp
  */
 export const ADD_SENDING = new PreparedStatement(
   ['uuid', 'text', 'text', 'text', 'jsonb'],
-  `INSERT INTO outbox (workspace_id, platform, lane, kind, payload, status) VALUES ($1, $2, $3, $4, $5, 'sending')
+  `INSERT INTO outbox (workspace_id, platform, lane, kind, payload, status, sending_since)
+    VALUES ($1, $2, $3, $4, $5, 'sending', now())
     RETURNING id, xmin::text AS version`,
 );
 
@@ -93,7 +94,8 @@ export const outboxRepository = (manager: EntityManager): OutboxRepository => ({
   async markSending(id) {
     const rows = await queryRecords<{ version: string }>(
       manager,
-      `UPDATE outbox SET status = 'sending' WHERE id = $1 AND status = 'pending' RETURNING xmin::text AS version`,
+      `UPDATE outbox SET status = 'sending', sending_since = now() WHERE id = $1 AND status = 'pending'
+        RETURNING xmin::text AS version`,
       [id],
     );
     return rows[0]?.version ?? null;
@@ -127,6 +129,18 @@ export const outboxRepository = (manager: EntityManager): OutboxRepository => ({
       `UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = $2 WHERE id = $1`,
       [id, error],
     );
+  },
+  // P7, T2, A12: the database's clock both marks and judges, so workers' clocks need not agree.
+  async failAbandoned(platform, silentForMs, error) {
+    const rows = await queryRecords<{ id: string }>(
+      manager,
+      `UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = $3
+        WHERE platform = $1 AND status = 'sending'
+          AND (sending_since IS NULL OR sending_since < now() - $2 * interval '1 millisecond')
+        RETURNING id`,
+      [platform, silentForMs, error],
+    );
+    return rows.length;
   },
   async pruneFinished(platform, before) {
     const rows = await queryRecords<{ id: string }>(

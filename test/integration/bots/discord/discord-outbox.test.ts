@@ -127,6 +127,11 @@ describe('P7: Discord posts go through the outbox', () => {
         payload: execute('maybe already posted'),
       });
       await tx.outbox.markSending(sending.id);
+      // P7, T2, A12: its process died mid-send long enough ago that no live sender holds such a mark.
+      await (tx as unknown as { query: (sql: string, p: unknown[]) => Promise<unknown> }).query(
+        "UPDATE outbox SET sending_since = now() - interval '1 hour' WHERE id = $1",
+        [sending.id],
+      );
       for (const text of ['stored before the crash', 'and the next one'])
         await tx.outbox.add({
           workspaceId: id,

@@ -61,7 +61,7 @@ describe('P7: Slack posts go through the outbox', () => {
     expect((await outboxRows()).map((r) => r.status)).toEqual(['failed']);
   });
 
-  it('after a restart, a stored call is sent once; one caught mid-send is never sent again', async () => {
+  it('P7, T2: after a restart, a stored call is sent once; one its dead process caught mid-send is never sent again', async () => {
     const args = (text: string) => ({ channel: CHANNEL, thread_ts: thread.split(':')[2], text });
     await h.store.transaction(async (tx) => {
       const sending = await tx.outbox.add({
@@ -72,6 +72,11 @@ describe('P7: Slack posts go through the outbox', () => {
         payload: args('maybe already posted'),
       });
       await tx.outbox.markSending(sending.id);
+      // P7, T2, A12: its process died mid-send long enough ago that no live sender holds such a mark.
+      await (tx as unknown as { query: (sql: string, p: unknown[]) => Promise<unknown> }).query(
+        "UPDATE outbox SET sending_since = now() - interval '1 hour' WHERE id = $1",
+        [sending.id],
+      );
       await tx.outbox.add({
         workspaceId: h.local.workspace.id,
         platform: 'slack',
