@@ -34,6 +34,7 @@ import { MemberNicknamePrefix1796600500000 } from '../../migrations/179660050000
 import { AdmitMember1796600510000 } from '../../migrations/1796600510000-AdmitMember';
 import { MemberAccountsPartial1796700100000 } from '../../migrations/1796700100000-MemberAccountsPartial';
 import { MemberCreatedIndexDropped1796700101000 } from '../../migrations/1796700101000-MemberCreatedIndexDropped';
+import { MemberKeyWithWorkspace1796800320000 } from '../../migrations/1796800320000-MemberKeyWithWorkspace';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -76,4 +77,5 @@ export const MIGRATIONS = [
   AdmitMember1796600510000,
   MemberAccountsPartial1796700100000,
   MemberCreatedIndexDropped1796700101000,
+  MemberKeyWithWorkspace1796800320000,
 ];
