@@ -36,6 +36,7 @@ import { MemberAccountsPartial1796700100000 } from '../../migrations/17967001000
 import { MemberCreatedIndexDropped1796700101000 } from '../../migrations/1796700101000-MemberCreatedIndexDropped';
 import { DirectoryVersions1796800300000 } from '../../migrations/1796800300000-DirectoryVersions';
 import { OutboxSendingSince1796800310000 } from '../../migrations/1796800310000-OutboxSendingSince';
+import { MemberKeyWithWorkspace1796800320000 } from '../../migrations/1796800320000-MemberKeyWithWorkspace';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -80,4 +81,5 @@ export const MIGRATIONS = [
   MemberCreatedIndexDropped1796700101000,
   DirectoryVersions1796800300000,
   OutboxSendingSince1796800310000,
+  MemberKeyWithWorkspace1796800320000,
 ];

@@ -97,6 +97,9 @@ export class InboxRowRouting<R extends { outcome: ReceiveOutcome }> {
       this.deps.tell ?? this.logRefusal,
     );
     if (decision.kind === 'drop') {
+      // P6: the event may have been recorded ahead (`readAhead`, from its preview); a dropped
+      // event is not a processed one, so its record follows the decision.
+      await tx.processedEvents.forgetAhead(record.platform, record.eventId);
       await tx.inbox.markRouted(record.id, 'dropped', now);
       return { record, decision, routed: null };
     }

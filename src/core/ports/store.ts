@@ -288,6 +288,12 @@ export interface ProcessedEventRepository {
    * rows, with its first row's reads); this transaction's next `record` of it gets the answer.
    */
   recordAhead(platform: Platform, eventId: string): void;
+  /**
+   * P6, T4: an event recorded ahead (`recordAhead`) that its decoder then dropped: the record is
+   * taken back if this transaction made it (a dropped event is not a processed one), with the
+   * transaction's next message; an event recorded before stays recorded.
+   */
+  forgetAhead(platform: Platform, eventId: string): Promise<void>;
 }
 
 export type { MemberRole };

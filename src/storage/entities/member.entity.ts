@@ -12,7 +12,9 @@ export const MemberEntity = new EntitySchema<MemberRow>({
   columns: {
     id: primaryId('members'),
     seq: creationSeq,
-    workspaceId: uuid(),
+    // P24, A2: the key is (id, workspace_id) (migration `MemberKeyWithWorkspace`), which the
+    // tenant-scoped foreign keys reference; one index where there were two.
+    workspaceId: { ...uuid(), primary: true, primaryKeyConstraintName: 'pk_members' },
     nickname: text(),
     role: text(),
     slackUserId: text({ nullable: true }),
@@ -24,7 +26,6 @@ export const MemberEntity = new EntitySchema<MemberRow>({
   },
   foreignKeys: [workspaceForeignKey('members')],
   checks: [{ name: 'ck_members_role', expression: oneOf('role', MEMBER_ROLES) }],
-  uniques: [{ name: 'uq_members_id_workspace', columns: ['id', 'workspaceId'] }],
   indices: [
     // M10: (workspace_id, lower(nickname) text_pattern_ops): unique ignoring case, and ordered byte
     // by byte for members by a nickname's start; an expression index TypeORM cannot describe.

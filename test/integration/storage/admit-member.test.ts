@@ -91,6 +91,25 @@ describe.each(DATABASE_KINDS)('P24: an admitted member made with the next messag
     expect((await stored('103'))?.nickname).toBe('lee');
   });
 
+  it('P24: an admitted Discord person’s record enters three indexes: the key (id, workspace_id), the nickname, the account', async () => {
+    const indexes = await system((tx) =>
+      tx.query<{ name: string; predicate: string | null; key: string }>(
+        `SELECT c.relname AS name, pg_get_expr(i.indpred, i.indrelid) AS predicate,
+                pg_get_indexdef(i.indexrelid) AS key
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+         WHERE i.indrelid = 'members'::regclass`,
+      ),
+    );
+    // A partial index holds the row only when its predicate names the column the row fills.
+    const entered = indexes.filter((i) => i.predicate === null || i.predicate.includes('discord_user_id'));
+    expect(entered.map((i) => i.name).sort()).toEqual([
+      'pk_members',
+      'uq_members_discord_user',
+      'uq_members_nickname',
+    ]);
+    expect(indexes.find((i) => i.name === 'pk_members')?.key).toMatch(/\(id, workspace_id\)/);
+  });
+
   it('an account already linked to another member fails the transaction, saying so', async () => {
     await expect(
       system((tx) => admit(tx, '104', ['zed']).then(() => tx.members.list(acme.workspaceId))),

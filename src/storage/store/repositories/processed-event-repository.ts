@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { ProcessedEventRepository } from '../../../core/ports/store';
+import { deferStatement } from '../pending-statements';
 import { PreparedStatement } from '../prepared-statement';
 import { queryTogether, textLiteral } from '../statements-together';
 import { askAhead, takeAhead } from '../transaction-read-memo';
@@ -10,6 +11,12 @@ export const RECORD_EVENT = new PreparedStatement(
   `INSERT INTO processed_inbound_events (platform, event_id) VALUES ($1, $2)
    ON CONFLICT ON CONSTRAINT uq_processed_inbound_events_event DO NOTHING
    RETURNING id`,
+);
+
+/** P6: the record of an event this transaction made and then dropped; $1 the platform, $2 its key. */
+const UNRECORD_EVENT = new PreparedStatement(
+  ['text', 'text'],
+  'DELETE FROM processed_inbound_events WHERE platform = $1 AND event_id = $2',
 );
 
 const recordKey = (platform: string, eventId: string): string =>
@@ -32,6 +39,12 @@ export const processedEventRepository = (manager: EntityManager): ProcessedEvent
     },
     recordAhead(platform, eventId) {
       askAhead(manager.queryRunner, recordKey(platform, eventId), () => recordNow(platform, eventId), null);
+    },
+    async forgetAhead(platform, eventId) {
+      const recorded = takeAhead<boolean>(manager.queryRunner, recordKey(platform, eventId));
+      // Only a record this transaction inserted is taken back (false: another delivery's stands).
+      if (recorded === undefined || !(await recorded)) return;
+      await deferStatement(manager, UNRECORD_EVENT.with(textLiteral(platform), textLiteral(eventId)));
     },
   };
 };

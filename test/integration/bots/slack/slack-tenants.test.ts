@@ -127,6 +127,19 @@ describe('A2, P8: two Slack teams in one process never write into each other', (
     expect(JSON.stringify(refused)).not.toContain(h.standIn.token);
   });
 
+  it('P6: an event the decoder drops after its preview was recorded ahead is not recorded as processed', async () => {
+    const routed = await say(TEAM, CHANNEL, PEOPLE.mia.userId);
+    await settled();
+    // Dropped by the decoder (the channel is the other team's), after the router previewed it
+    // and recorded its event ahead with its batch's reads.
+    const dropped = [await say(BETA.team, CHANNEL, BETA.person), await say(BETA.team, CHANNEL, BETA.person)];
+    await settled();
+    const firstTime = (ts: string) =>
+      h.store.transaction((tx) => tx.processedEvents.record('slack', `${CHANNEL}:${ts}`));
+    expect(await firstTime(routed)).toBe(false);
+    for (const ts of dropped) expect(await firstTime(ts)).toBe(true);
+  });
+
   it('each team’s replies stream with its own recipient_team_id', async () => {
     await say(TEAM, CHANNEL, PEOPLE.mia.userId);
     await say(BETA.team, BETA.channel, BETA.person);
