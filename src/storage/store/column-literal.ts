@@ -52,25 +52,32 @@ const arrayText = (items: readonly unknown[], column: ColumnMetadata): string =>
 /** `"name"`: an identifier from the entity's own metadata, quoted. */
 export const quotedName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
-/** Each set property of `values` as its column's quoted name and literal (undefined: left out). */
+/**
+ * Each set property of `values` as its column's quoted name and literal (undefined: left out),
+ * and `shape`: one character per column, naming which columns they are, in order, within the
+ * entity (T3: a short key for the statement text made from them, `InferredStatements.withShape`).
+ */
 export const columnLiterals = <Row extends ObjectLiteral>(
   manager: EntityManager,
   entity: EntityTarget<Row>,
   values: object,
-): { names: string[]; literals: string[] } => {
+): { names: string[]; literals: string[]; shape: string } => {
   const metadata = entityMetadata(manager, entity);
   const names: string[] = [];
   const literals: string[] = [];
+  let shape = '';
   const record = values as Record<string, unknown>;
   for (const property of Object.keys(record)) {
     const value = record[property];
     if (value === undefined) continue;
     const column = columnByProperty(metadata, property);
     if (column === undefined) throw new Error(`${metadata.name} has no column ${property}.`);
-    names.push(columnKind(column).quotedName);
+    const kind = columnKind(column);
+    names.push(kind.quotedName);
+    shape += kind.code;
     literals.push(columnLiteral(manager, column, value));
   }
-  return { names, literals };
+  return { names, literals, shape };
 };
 
 /** The entity's table, quoted. */

@@ -37,6 +37,8 @@ export interface ColumnKind {
   readonly hydrate: 'same' | 'driver';
   readonly plain: boolean;
   readonly quotedName: string;
+  /** One character naming the column within its entity (its place among the entity's columns). */
+  readonly code: string;
 }
 
 /** Types both of the driver's preparations hand back unchanged (not `Boolean`, `Number`: those are converted). */
@@ -70,6 +72,7 @@ export const columnKind = (column: ColumnMetadata): ColumnKind => {
       hydrate: unchanged || json ? 'same' : 'driver',
       plain: column.embeddedMetadata === undefined && !column.isVirtual,
       quotedName: `"${column.databaseName.replace(/"/g, '""')}"`,
+      code: String.fromCharCode(0x100 + column.entityMetadata.columns.indexOf(column)),
     };
     kinds.set(column, kind);
   }

@@ -51,7 +51,7 @@ const insertStatement = <Row extends ObjectLiteral>(
   values: Partial<Row>,
   returning: boolean,
 ): PreparedCall => {
-  const { names, literals } = columnLiterals(manager, entity, values);
+  const { names, literals, shape } = columnLiterals(manager, entity, values);
   const table = quotedTable(manager, entity);
   // T3: prepared, one statement per set of columns; each value's type is its column's.
   const text = () => {
@@ -61,7 +61,7 @@ const insertStatement = <Row extends ObjectLiteral>(
         : `INSERT INTO ${table} (${names.join(', ')}) VALUES (${literals.map((_, i) => `$${i + 1}`).join(', ')})`;
     return returning ? `${insert} RETURNING *` : insert;
   };
-  return inserts.withShape(`${returning ? 'R' : 'N'}${table}${names.join()}`, text, literals);
+  return inserts.withShape(`${returning ? 'R' : 'N'}${table}${shape}`, text, literals);
 };
 
 /** Inserts' statements, each value's type its column's. */

@@ -66,11 +66,11 @@ const updateStatement = <Row extends ObjectLiteral>(
   values: object,
   returning: '*' | '1',
 ): { shape: string; text: () => string; args: string[] } => {
-  const { names, literals } = columnLiterals(rows.manager, rows.target, values);
+  const { names, literals, shape } = columnLiterals(rows.manager, rows.target, values);
   const table = quotedTable(rows.manager, rows.target);
   literals.push(sqlLiteral(id));
   return {
-    shape: `${returning}${table}${names.join()}`,
+    shape: `${returning}${table}${shape}`,
     text: () => {
       const set = names.map((name, i) => `${name} = $${i + 1}`).join(', ');
       return `UPDATE ${table} SET ${set} WHERE "id" = $${names.length + 1}::uuid RETURNING ${returning}`;
