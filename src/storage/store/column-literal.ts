@@ -1,6 +1,6 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { entityMetadata } from './entity-metadata';
+import { columnByProperty, columnKind, entityMetadata } from './entity-metadata';
 import { sqlLiteral, textLiteral } from './statements-together';
 
 /**
@@ -11,7 +11,7 @@ import { sqlLiteral, textLiteral } from './statements-together';
  * text. Anything else is a programming error, thrown before anything is sent.
  */
 export const columnLiteral = (manager: EntityManager, column: ColumnMetadata, value: unknown): string => {
-  const prepared: unknown = manager.connection.driver.preparePersistentValue(value, column);
+  const prepared = persistentValue(manager, column, value);
   if (prepared === null || prepared === undefined) return 'NULL';
   if (typeof prepared === 'boolean') return prepared ? 'TRUE' : 'FALSE';
   if (typeof prepared === 'bigint') return prepared.toString();
@@ -23,6 +23,19 @@ export const columnLiteral = (manager: EntityManager, column: ColumnMetadata, va
   if (typeof prepared === 'string') return textLiteral(prepared);
   if (Array.isArray(prepared)) return textLiteral(arrayText(prepared, column));
   throw new Error(`No literal for the value of ${column.propertyName}.`);
+};
+
+/**
+ * T3: the driver's `preparePersistentValue`, skipped for the columns it hands back unchanged
+ * and done as it does for jsonb (`columnKind`): it builds a list of type names per call.
+ */
+export const persistentValue = (manager: EntityManager, column: ColumnMetadata, value: unknown): unknown => {
+  const kind = columnKind(column).persist;
+  if (kind === 'same' || value === null || value === undefined) {
+    return kind === 'driver' ? manager.connection.driver.preparePersistentValue(value, column) : value;
+  }
+  if (kind === 'json') return JSON.stringify(value);
+  return manager.connection.driver.preparePersistentValue(value, column);
 };
 
 /** `{"a","b"}`: every element quoted, quotes and backslashes escaped, null as NULL. */
@@ -39,27 +52,46 @@ const arrayText = (items: readonly unknown[], column: ColumnMetadata): string =>
 /** `"name"`: an identifier from the entity's own metadata, quoted. */
 export const quotedName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
-/** Each set property of `values` as its column's quoted name and literal (undefined: left out). */
+/**
+ * Each set property of `values` as its column's quoted name and literal (undefined: left out),
+ * and `shape`: one character per column, naming which columns they are, in order, within the
+ * entity (T3: a short key for the statement text made from them, `InferredStatements.withShape`).
+ */
 export const columnLiterals = <Row extends ObjectLiteral>(
   manager: EntityManager,
   entity: EntityTarget<Row>,
   values: object,
-): { names: string[]; literals: string[] } => {
+): { names: string[]; literals: string[]; shape: string } => {
   const metadata = entityMetadata(manager, entity);
   const names: string[] = [];
   const literals: string[] = [];
-  for (const [property, value] of Object.entries(values)) {
+  let shape = '';
+  const record = values as Record<string, unknown>;
+  for (const property of Object.keys(record)) {
+    const value = record[property];
     if (value === undefined) continue;
-    const column = metadata.findColumnWithPropertyPath(property);
+    const column = columnByProperty(metadata, property);
     if (column === undefined) throw new Error(`${metadata.name} has no column ${property}.`);
-    names.push(quotedName(column.databaseName));
+    const kind = columnKind(column);
+    names.push(kind.quotedName);
+    shape += kind.code;
     literals.push(columnLiteral(manager, column, value));
   }
-  return { names, literals };
+  return { names, literals, shape };
 };
 
 /** The entity's table, quoted. */
 export const quotedTable = <Row extends ObjectLiteral>(
   manager: EntityManager,
   entity: EntityTarget<Row>,
-): string => quotedName(entityMetadata(manager, entity).tableName);
+): string => {
+  const metadata = entityMetadata(manager, entity);
+  let quoted = tables.get(metadata);
+  if (quoted === undefined) {
+    quoted = quotedName(metadata.tableName);
+    tables.set(metadata, quoted);
+  }
+  return quoted;
+};
+
+const tables = new WeakMap<object, string>();

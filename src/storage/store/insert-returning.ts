@@ -51,14 +51,17 @@ const insertStatement = <Row extends ObjectLiteral>(
   values: Partial<Row>,
   returning: boolean,
 ): PreparedCall => {
-  const { names, literals } = columnLiterals(manager, entity, values);
+  const { names, literals, shape } = columnLiterals(manager, entity, values);
   const table = quotedTable(manager, entity);
   // T3: prepared, one statement per set of columns; each value's type is its column's.
-  const insert =
-    names.length === 0
-      ? `INSERT INTO ${table} DEFAULT VALUES`
-      : `INSERT INTO ${table} (${names.join(', ')}) VALUES (${literals.map((_, i) => `$${i + 1}`).join(', ')})`;
-  return inserts.with(returning ? `${insert} RETURNING *` : insert, literals);
+  const text = () => {
+    const insert =
+      names.length === 0
+        ? `INSERT INTO ${table} DEFAULT VALUES`
+        : `INSERT INTO ${table} (${names.join(', ')}) VALUES (${literals.map((_, i) => `$${i + 1}`).join(', ')})`;
+    return returning ? `${insert} RETURNING *` : insert;
+  };
+  return inserts.withShape(`${returning ? 'R' : 'N'}${table}${shape}`, text, literals);
 };
 
 /** Inserts' statements, each value's type its column's. */

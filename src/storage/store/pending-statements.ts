@@ -200,7 +200,8 @@ class PendingStatements {
     this.besidesStart = 0;
     let results: Rows[];
     try {
-      results = await sendTogether(this.runner, [...owed, ...after], writing);
+      owed.push(...after);
+      results = await sendTogether(this.runner, owed, writing);
     } catch (error) {
       for (const reader of readers) reader.reject(error);
       throw error;

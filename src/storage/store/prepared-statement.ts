@@ -23,6 +23,11 @@ export class PreparedStatement {
 
   /** One run of it; each argument a literal of its parameter's type. */
   with(...args: string[]): PreparedCall {
+    return this.run(args);
+  }
+
+  /** `with`, its arguments as one list. */
+  run(args: readonly string[]): PreparedCall {
     if (args.length !== this.types.length) {
       throw new Error(`${this.name} takes ${this.types.length} arguments, not ${args.length}.`);
     }
@@ -38,6 +43,8 @@ export class PreparedStatement {
 export class InferredStatements {
   private readonly byText = new Map<string, PreparedStatement>();
 
+  private readonly byShape = new Map<string, PreparedStatement>();
+
   with(text: string, args: readonly string[]): PreparedCall {
     let prepared = this.byText.get(text);
     if (prepared === undefined) {
@@ -47,7 +54,19 @@ export class InferredStatements {
       );
       this.byText.set(text, prepared);
     }
-    return prepared.with(...args);
+    return prepared.run(args);
+  }
+
+  /**
+   * T3: `with`, the text made only the first time `shape` (a short key that fixes the text: a
+   * table, its columns) is met, so a hot statement's text is not built again each run.
+   */
+  withShape(shape: string, text: () => string, args: readonly string[]): PreparedCall {
+    const prepared = this.byShape.get(shape);
+    if (prepared !== undefined) return prepared.run(args);
+    const call = this.with(text(), args);
+    this.byShape.set(shape, call.prepared);
+    return call;
   }
 }
 
@@ -63,7 +82,7 @@ export type Statement = string | PreparedCall;
 export interface RenderedStatements {
   sql: string;
   /** The callers' results, in order, out of every result of the message. */
-  theirs<T>(results: readonly T[]): T[];
+  theirs<T>(results: readonly T[]): readonly T[];
   /** After the message failed with `error`: what it prepared may or may not exist now. */
   failed(error: unknown): void;
 }
@@ -117,7 +136,8 @@ class ConnectionStatements {
     }
     return {
       sql: parts.join(';\n'),
-      theirs: (results) => results.filter((_, i) => keep[i]),
+      // Most messages hold only the callers' statements: their results are all theirs as they are.
+      theirs: (results) => (keep.includes(false) ? results.filter((_, i) => keep[i]) : results),
       failed: (error) => {
         if (prepares || STATEMENT_GONE.has(codeOf(error))) this.unknown = true;
       },

@@ -1,6 +1,6 @@
 import { escapeLiteral } from 'pg';
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import { entityMetadata } from './entity-metadata';
+import { columnKind, entityMetadata } from './entity-metadata';
 import { isUuid } from './ids';
 import { sendTogetherWithOwed } from './pending-statements';
 import type { Statement } from './prepared-statement';
@@ -30,6 +30,8 @@ export const sqlLiteral = (value: string | number | Date): string => {
  */
 export const textLiteral = (value: string): string => {
   if (value.includes('\0')) throw new Error('A text literal cannot hold a NUL character.');
+  // T3: what `escapeLiteral` gives for text without a backslash, without its copy char by char.
+  if (!value.includes('\\')) return `'${value.includes("'") ? value.replaceAll("'", "''") : value}'`;
   return escapeLiteral(value);
 };
 
@@ -56,7 +58,8 @@ export const queryTogether = async (
 
 /**
  * A row read by plain SQL as TypeORM would have read it through the entity: each column by its
- * database name to its property, its value through the driver's own hydration.
+ * database name to its property, its value through the driver's own hydration (T3: skipped for
+ * the columns whose values it hands back unchanged, `columnKind`).
  */
 export const hydrate = <Row extends ObjectLiteral>(
   manager: EntityManager,
@@ -67,8 +70,12 @@ export const hydrate = <Row extends ObjectLiteral>(
   const driver = manager.connection.driver;
   const row: ObjectLiteral = {};
   for (const column of metadata.columns) {
-    if (!(column.databaseName in raw)) continue;
-    column.setEntityValue(row, driver.prepareHydratedValue(raw[column.databaseName], column));
+    const name = column.databaseName;
+    if (!(name in raw)) continue;
+    const kind = columnKind(column);
+    const value = kind.hydrate === 'same' ? raw[name] : driver.prepareHydratedValue(raw[name], column);
+    if (kind.plain) row[column.propertyName] = value;
+    else column.setEntityValue(row, value);
   }
   return row as Row;
 };

@@ -3,7 +3,7 @@ import { NotFoundError } from '../../core/errors';
 import { columnLiterals, quotedTable } from './column-literal';
 import { isUuid } from './ids';
 import { deferStatement } from './pending-statements';
-import { InferredStatements, type PreparedCall } from './prepared-statement';
+import { InferredStatements } from './prepared-statement';
 import { hydrateFirst, queryTogether, sqlLiteral, textLiteral } from './statements-together';
 
 /**
@@ -57,38 +57,48 @@ export const updateByIdReturning = async <Row extends ObjectLiteral & { id: stri
 
 /**
  * `UPDATE … SET … WHERE id = $n RETURNING …`, prepared (T3: one statement per set of columns,
- * each value's type its column's), and the values as literals: the statement's text and the
- * arguments of its run, the id last.
+ * each value's type its column's), and the values as literals: the statement's text (made
+ * only for a set of columns not met before) and the arguments of its run, the id last.
  */
 const updateStatement = <Row extends ObjectLiteral>(
   rows: Repository<Row>,
   id: string,
   values: object,
   returning: '*' | '1',
-): { text: string; args: string[] } => {
-  const { names, literals } = columnLiterals(rows.manager, rows.target, values);
-  const set = names.map((name, i) => `${name} = $${i + 1}`).join(', ');
+): { shape: string; text: () => string; args: string[] } => {
+  const { names, literals, shape } = columnLiterals(rows.manager, rows.target, values);
+  const table = quotedTable(rows.manager, rows.target);
+  literals.push(sqlLiteral(id));
   return {
-    text: `UPDATE ${quotedTable(rows.manager, rows.target)} SET ${set} WHERE "id" = $${names.length + 1}::uuid RETURNING ${returning}`,
-    args: [...literals, sqlLiteral(id)],
+    shape: `${returning}${table}${shape}`,
+    text: () => {
+      const set = names.map((name, i) => `${name} = $${i + 1}`).join(', ');
+      return `UPDATE ${table} SET ${set} WHERE "id" = $${names.length + 1}::uuid RETURNING ${returning}`;
+    },
+    args: literals,
   };
 };
+
+type Found = ReturnType<typeof updateStatement>;
 
 /**
  * `UPDATE … RETURNING *` that fails on the server when it found no row (`summon_row_required`,
  * read back as a NotFoundError): the check is the outer side of the join, always run.
  */
-const requiredReturning = ({ text, args }: { text: string; args: string[] }, what: string, id: string) =>
-  preparedRun(
-    `WITH found AS (${text})
-     SELECT found.* FROM (SELECT summon_row_required(EXISTS (SELECT 1 FROM found), $${args.length + 1}::text)) AS required
+const requiredReturning = ({ shape, text, args }: Found, what: string, id: string) => {
+  const n = args.length + 1;
+  args.push(textLiteral(missingRow(what, id)));
+  return updates.withShape(
+    `R${shape}`,
+    () => `WITH found AS (${text()})
+     SELECT found.* FROM (SELECT summon_row_required(EXISTS (SELECT 1 FROM found), $${n}::text)) AS required
        LEFT JOIN found ON true`,
-    [...args, textLiteral(missingRow(what, id))],
+    args,
   );
+};
 
 /** Updates' statements, their arguments' types taken from where they are used. */
 const updates = new InferredStatements();
-const preparedRun = (text: string, args: string[]): PreparedCall => updates.with(text, args);
 
 /**
  * `updateById` sent with the transaction's next message (T3, `deferStatement`): the row's
@@ -106,16 +116,23 @@ export const deferUpdateById = async <Row extends ObjectLiteral & { id: string }
   if (!isUuid(id)) throw new NotFoundError(missing);
   const values = patchValues<Row>(patch, columns);
   const table = quotedTable(rows.manager, rows.target);
-  const found =
+  const found: Found =
     Object.keys(values).length === 0
-      ? { text: `SELECT 1 FROM ${table} WHERE "id" = $1::uuid`, args: [sqlLiteral(id)] }
+      ? {
+          shape: `E${table}`,
+          text: () => `SELECT 1 FROM ${table} WHERE "id" = $1::uuid`,
+          args: [sqlLiteral(id)],
+        }
       : updateStatement(rows, id, values, '1');
-  const sentence = `$${found.args.length + 1}::text`;
+  const n = found.args.length + 1;
+  found.args.push(textLiteral(missing));
   await deferStatement(
     rows.manager,
-    preparedRun(
-      `WITH found AS (${found.text}) SELECT summon_row_required(EXISTS (SELECT 1 FROM found), ${sentence})`,
-      [...found.args, textLiteral(missing)],
+    updates.withShape(
+      `D${found.shape}`,
+      () =>
+        `WITH found AS (${found.text()}) SELECT summon_row_required(EXISTS (SELECT 1 FROM found), $${n}::text)`,
+      found.args,
     ),
   );
 };
