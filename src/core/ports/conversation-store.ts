@@ -3,6 +3,7 @@ import type { NoteFoldState } from '../model/message';
 import type { Platform } from '../model/platform';
 import type { RunRecord } from '../model/records';
 import type { RunLiveness, RunStatus } from '../model/run';
+import type { UsageCall } from './usage-store';
 
 /** A conversation to insert. */
 export type NewConversation = Pick<
@@ -69,8 +70,11 @@ export interface RunLaneRepository {
    * not there (or another workspace's, A2) fails the transaction with a NotFoundError then.
    */
   update(id: string, patch: RunPatch): Promise<void>;
-  /** `update`, and the run as it stands after it, in one statement (a turn's card ref, its finish). */
-  updateAndRead(id: string, patch: RunPatch): Promise<RunRecord>;
+  /**
+   * `update`, and the run as it stands after it, in one statement (a turn's card ref, its finish).
+   * O3, T3: `usage`, a model call's, is added to the run's in the same statement (one row version).
+   */
+  updateAndRead(id: string, patch: RunPatch, usage?: UsageCall): Promise<RunRecord>;
   /**
    * One turn at a time per (agent, conversation): if no run of that lane is `running`, marks
    * its oldest `queued` run `running` (startedAt = lastEventAt = now) and returns it; else

@@ -42,18 +42,30 @@ export const updateByIdReturning = async <Row extends ObjectLiteral & { id: stri
   patch: object,
   columns: readonly (keyof Row & string)[],
   what: string,
+  more?: MoreTerms,
 ): Promise<Row> => {
   const values = patchValues<Row>(patch, columns);
   const row = !isUuid(id)
     ? null
-    : Object.keys(values).length === 0
+    : Object.keys(values).length === 0 && more === undefined
       ? await rows.findOneBy({ id } as FindOptionsWhere<Row>)
       : await queryTogether(rows.manager, [
-          requiredReturning(updateStatement(rows, id, values, '*'), what, id),
+          requiredReturning(updateStatement(rows, id, values, '*', more), what, id),
         ]).then(([raws]) => hydrateFirst(rows.manager, rows.target, raws));
   if (!row) throw new NotFoundError(missingRow(what, id));
   return row;
 };
+
+/**
+ * `SET` terms computed from the row's own values (`input_tokens = input_tokens + $n`), written
+ * after the patch's in the same statement (T3: a run's usage with its finish, one row version).
+ * `terms` numbers its parameters from `first`; `shape` names the terms for the prepared cache.
+ */
+export interface MoreTerms {
+  shape: string;
+  terms: (first: number) => string[];
+  args: readonly string[];
+}
 
 /**
  * `UPDATE … SET … WHERE id = $n RETURNING …`, prepared (T3: one statement per set of columns,
@@ -65,15 +77,18 @@ const updateStatement = <Row extends ObjectLiteral>(
   id: string,
   values: object,
   returning: '*' | '1',
+  more?: MoreTerms,
 ): { shape: string; text: () => string; args: string[] } => {
   const { names, literals, shape } = columnLiterals(rows.manager, rows.target, values);
   const table = quotedTable(rows.manager, rows.target);
-  literals.push(sqlLiteral(id));
+  const first = names.length + 1;
+  literals.push(...(more?.args ?? []), sqlLiteral(id));
+  const idAt = literals.length;
   return {
-    shape: `${returning}${table}${shape}`,
+    shape: `${returning}${table}${shape}${more === undefined ? '' : `+${more.shape}`}`,
     text: () => {
-      const set = names.map((name, i) => `${name} = $${i + 1}`).join(', ');
-      return `UPDATE ${table} SET ${set} WHERE "id" = $${names.length + 1}::uuid RETURNING ${returning}`;
+      const set = [...names.map((name, i) => `${name} = $${i + 1}`), ...(more?.terms(first) ?? [])];
+      return `UPDATE ${table} SET ${set.join(', ')} WHERE "id" = $${idAt}::uuid RETURNING ${returning}`;
     },
     args: literals,
   };

@@ -8,12 +8,18 @@ import { ScriptedRunner } from '../../support/scripted-runner';
  * and the COMMIT together, since what each does after its answer is in memory only
  * (`StoreTx.commitWithNextMessage`).
  */
+const ANSWER_USAGE = { inputTokens: 10, outputTokens: 2, cacheReadTokens: 3, cacheWriteTokens: 4 };
+
 describe.each(ENGINE_SETUPS)('a turn’s transactions, by the messages they send, on $name', (setup) => {
   let h: EngineHarness;
   let messages: string[] = [];
 
   beforeEach(async () => {
-    const runner = new ScriptedRunner({}, () => [{ type: 'final', text: 'pong' }]);
+    // O3: the answering call reports its usage, as the model runners do.
+    const runner = new ScriptedRunner({}, () => [
+      { type: 'usage', model: 'claude-sonnet-4-6', usage: ANSWER_USAGE, costUsd: 0.00006 },
+      { type: 'final', text: 'pong' },
+    ]);
     // The card waits for a second: an instant turn shows only its reply (P9).
     h = await openEngineHarness(setup, runner, { signOfLifeMs: 1000 });
     recordMessages(h.db.database.dataSource, (query) => void messages.push(readable(query)));
@@ -47,5 +53,26 @@ describe.each(ENGINE_SETUPS)('a turn’s transactions, by the messages they send
     expect(finish[0]).toBe('START TRANSACTION');
     expect(finish.join(';\n')).toMatch(/"status" = \$\d+.*RETURNING \*/s);
     expect(finish.at(-1)).toBe('COMMIT');
+  });
+
+  it('O3, T3: an instant turn updates its run three times — claim, reply, finish with the usage', async () => {
+    await h.type('@engineer ping');
+    const [run] = await h.settled(1);
+    expect(run?.status).toBe('succeeded');
+    // Every statement that writes a run, across every message of the turn.
+    const runUpdates = messages
+      .flatMap((message) => message.split(';\n'))
+      .filter((statement) => /UPDATE "?runs"? SET/.test(statement));
+    expect(runUpdates).toHaveLength(3);
+    expect(runUpdates[2]).toMatch(/"status" = .*input_tokens = input_tokens \+/s);
+    const [row] = await h.db.database.store.transaction((tx) =>
+      tx.query<{ tokens: string; cost: string; usage_model: string }>(
+        `SELECT (input_tokens + output_tokens + cache_read_tokens + cache_write_tokens)::text AS tokens,
+                cost_usd::text AS cost, usage_model FROM runs WHERE id = $1`,
+        [run?.id],
+      ),
+    );
+    expect(row).toMatchObject({ tokens: '19', usage_model: 'claude-sonnet-4-6' });
+    expect(Number(row?.cost)).toBeCloseTo(0.00006, 8);
   });
 });

@@ -112,4 +112,27 @@ describe.each(DATABASE_KINDS)('a turn’s writes, by the messages they send, on 
     expect(cost).toMatchObject({ usage_model: 'claude-sonnet-4-6' });
     expect(Number((cost as { cost: string }).cost)).toBeCloseTo(0.00006, 8);
   });
+
+  it('O3, T3: a finish’s update of its run adds a call’s usage in the same statement, priced or not', async () => {
+    const usage = { inputTokens: 10, outputTokens: 2, cacheReadTokens: 3, cacheWriteTokens: 4 };
+    const read = () =>
+      db.database.store.transaction((tx) =>
+        tx.query<{ tokens: string; cost: string | null }>(
+          `SELECT (input_tokens + output_tokens + cache_read_tokens + cache_write_tokens)::text AS tokens,
+                  cost_usd::text AS cost FROM runs WHERE id = $1`,
+          [acme.runId],
+        ),
+      );
+    const [before] = await read();
+    messages = [];
+    const now = new Date();
+    const priced = { model: 'claude-sonnet-4-6', usage, costUsd: 0.00006 };
+    const run = await inAcme((tx) => tx.runs.updateAndRead(acme.runId, { lastEventAt: now }, priced));
+    expect(run.lastEventAt).toEqual(now);
+    expect(messages.join('\n').match(/UPDATE "?runs"? SET/g)).toHaveLength(1);
+    await inAcme((tx) => tx.runs.updateAndRead(acme.runId, {}, { ...priced, costUsd: undefined }));
+    const [after] = await read();
+    expect(Number(after?.tokens) - Number(before?.tokens)).toBe(38);
+    expect(Number(after?.cost ?? 0) - Number(before?.cost ?? 0)).toBeCloseTo(0.00006, 8);
+  });
 });

@@ -100,25 +100,26 @@ export async function finishRun(
     async (tx) => {
       // T3: everything asked in this tick, so the store sends it as one message in this order,
       // with the START TRANSACTION, and then the COMMIT: the fewest round trips to the store.
-      const [leftovers, , , , finished, hasQueued] = await Promise.all([
+      const [leftovers, , , finished, hasQueued] = await Promise.all([
         // P16: what did not join the turn in time starts a turn of its own: the lane's lock
         // first, then the leftovers taken (their runs are inserted once they are read).
         queueLeftoverSteering(tx, deps, run),
         // The posted reply's ref, in the finishing transaction rather than one of its own.
         posted === null ? undefined : tx.messages.setPlatformRef(posted.messageId, posted.ref),
-        // O3: the last model call's usage, recorded with the run's end.
-        result.ok && result.usage !== undefined
-          ? tx.usage.addToRun(run.id, usageCall(result.usage))
-          : undefined,
         // T2: a finished turn is not resumed: its checkpoint goes with it.
         tx.checkpoints.remove(run.id),
-        tx.runs.updateAndRead(run.id, {
-          status: result.ok ? 'succeeded' : 'failed',
-          // P15: a stop asked as the reply arrived is dropped: the turn ended well.
-          ...(result.ok ? { error: null } : { error: result.error, liveness: 'failed' as const }),
-          finishedAt: now,
-          lastEventAt: now,
-        }),
+        tx.runs.updateAndRead(
+          run.id,
+          {
+            status: result.ok ? 'succeeded' : 'failed',
+            // P15: a stop asked as the reply arrived is dropped: the turn ended well.
+            ...(result.ok ? { error: null } : { error: result.error, liveness: 'failed' as const }),
+            finishedAt: now,
+            lastEventAt: now,
+          },
+          // O3, T3: the last model call's usage, written by the finish's own update of the run.
+          result.ok && result.usage !== undefined ? usageCall(result.usage) : undefined,
+        ),
         // T3: under the lane's lock, taken first: a run queued after the look waits for it in its
         // own job's claim; one queued before is this worker's to claim next, as is a leftover's.
         tx.runs.hasQueued(run.agentId, run.conversationId),

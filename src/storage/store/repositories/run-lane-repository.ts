@@ -6,6 +6,7 @@ import { type PreparedCall, PreparedStatement, type Statement } from '../prepare
 import { hydrateAll, queryTogether, sqlLiteral, textLiteral } from '../statements-together';
 import { deferUpdateById, updateByIdReturning } from '../update-by-id';
 import { toRunRecord } from './run-repository';
+import { usageTerms } from './usage-repository';
 
 /** What the turn engine may change on a run: never its agent, conversation, chain or workspace. */
 const RUN_PATCH_FIELDS = [
@@ -84,9 +85,10 @@ export const runLaneRepository = (manager: EntityManager): RunLaneRepository => 
       const [row] = hydrateAll(manager, RunEntity, claimed);
       return row ? toRunRecord(row) : null;
     },
-    async updateAndRead(id, patch) {
+    async updateAndRead(id, patch, usage) {
       // A2: a run of another workspace is hidden by row-level security: NotFoundError.
-      return toRunRecord(await updateByIdReturning(rows, id, patch, RUN_PATCH_FIELDS, 'run'));
+      const more = usage === undefined ? undefined : usageTerms(usage);
+      return toRunRecord(await updateByIdReturning(rows, id, patch, RUN_PATCH_FIELDS, 'run', more));
     },
     async hasQueued(agentId, conversationId) {
       if (!isUuid(agentId) || !isUuid(conversationId)) return false;

@@ -1,11 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import type { UsageReportRow } from '../../../core/model/usage/usage-report';
-import type { UsageRepository } from '../../../core/ports/usage-store';
+import type { UsageCall, UsageRepository } from '../../../core/ports/usage-store';
 import { isUuid } from '../ids';
 import { deferStatement } from '../pending-statements';
 import { PreparedStatement } from '../prepared-statement';
 import { queryRecords } from '../query-records';
 import { sqlLiteral, textLiteral } from '../statements-together';
+import type { MoreTerms } from '../update-by-id';
 
 interface SpentRow {
   tokens: string;
@@ -56,6 +57,33 @@ export const ADD_TO_RUN = new PreparedStatement(
 
 const amountLiteral = (value: number): string => textLiteral(String(value));
 
+/** A call's amounts as literals, in `ADD_TO_RUN`'s order after the run's id. */
+const usageLiterals = (call: UsageCall): string[] => [
+  textLiteral(call.model),
+  amountLiteral(call.usage.inputTokens),
+  amountLiteral(call.usage.outputTokens),
+  amountLiteral(call.usage.cacheReadTokens),
+  amountLiteral(call.usage.cacheWriteTokens),
+  call.costUsd === undefined ? 'NULL' : amountLiteral(call.costUsd),
+];
+
+/**
+ * O3, T3: `ADD_TO_RUN`'s terms, to be written by another update of the same run (its finish):
+ * one statement and one row version rather than two.
+ */
+export const usageTerms = (call: UsageCall): MoreTerms => ({
+  shape: 'usage',
+  terms: (n) => [
+    `usage_model = coalesce(usage_model, $${n}::text)`,
+    `input_tokens = input_tokens + $${n + 1}::bigint`,
+    `output_tokens = output_tokens + $${n + 2}::bigint`,
+    `cache_read_tokens = cache_read_tokens + $${n + 3}::bigint`,
+    `cache_write_tokens = cache_write_tokens + $${n + 4}::bigint`,
+    `cost_usd = CASE WHEN $${n + 5}::numeric IS NULL THEN cost_usd ELSE coalesce(cost_usd, 0) + $${n + 5}::numeric END`,
+  ],
+  args: usageLiterals(call),
+});
+
 /** O3: usage lives on the runs (RunUsageAndBudgets migration); sums are done by PostgreSQL. */
 export const usageRepository = (manager: EntityManager): UsageRepository => ({
   async tokensOfRuns(runIds) {
@@ -71,21 +99,9 @@ export const usageRepository = (manager: EntityManager): UsageRepository => ({
   },
   async addToRun(runId, call) {
     if (!isUuid(runId)) return;
-    const { usage } = call;
     // T3: its answer is not read, so it goes with the transaction's next message (a finish's
     // other writes, or its COMMIT) rather than in a round trip of its own.
-    await deferStatement(
-      manager,
-      ADD_TO_RUN.with(
-        sqlLiteral(runId),
-        textLiteral(call.model),
-        amountLiteral(usage.inputTokens),
-        amountLiteral(usage.outputTokens),
-        amountLiteral(usage.cacheReadTokens),
-        amountLiteral(usage.cacheWriteTokens),
-        call.costUsd === undefined ? 'NULL' : amountLiteral(call.costUsd),
-      ),
-    );
+    await deferStatement(manager, ADD_TO_RUN.with(sqlLiteral(runId), ...usageLiterals(call)));
   },
 
   async spent(workspaceId, filter) {
