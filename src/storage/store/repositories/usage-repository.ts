@@ -40,19 +40,25 @@ const GROUPS = {
 } as const;
 
 /**
+ * O3: the `SET` terms adding one model call's usage to its run, parameters numbered from `n`:
+ * the model, the four token counts, the cost (NULL when its model has no price).
+ */
+const usageSet = (n: number): string[] => [
+  `usage_model = coalesce(usage_model, $${n}::text)`,
+  `input_tokens = input_tokens + $${n + 1}::bigint`,
+  `output_tokens = output_tokens + $${n + 2}::bigint`,
+  `cache_read_tokens = cache_read_tokens + $${n + 3}::bigint`,
+  `cache_write_tokens = cache_write_tokens + $${n + 4}::bigint`,
+  `cost_usd = CASE WHEN $${n + 5}::numeric IS NULL THEN cost_usd ELSE coalesce(cost_usd, 0) + $${n + 5}::numeric END`,
+];
+
+/**
  * One model call's usage added to its run ($1), prepared (T3: every turn's finish sends it). The
  * amounts go as text literals the parameters' types parse, as node-postgres sent them before.
  */
 export const ADD_TO_RUN = new PreparedStatement(
   ['uuid', 'text', 'bigint', 'bigint', 'bigint', 'bigint', 'numeric'],
-  `UPDATE runs SET
-     usage_model = coalesce(usage_model, $2),
-     input_tokens = input_tokens + $3,
-     output_tokens = output_tokens + $4,
-     cache_read_tokens = cache_read_tokens + $5,
-     cache_write_tokens = cache_write_tokens + $6,
-     cost_usd = CASE WHEN $7 IS NULL THEN cost_usd ELSE coalesce(cost_usd, 0) + $7 END
-   WHERE id = $1`,
+  `UPDATE runs SET ${usageSet(2).join(', ')} WHERE id = $1`,
 );
 
 const amountLiteral = (value: number): string => textLiteral(String(value));
@@ -73,14 +79,7 @@ const usageLiterals = (call: UsageCall): string[] => [
  */
 export const usageTerms = (call: UsageCall): MoreTerms => ({
   shape: 'usage',
-  terms: (n) => [
-    `usage_model = coalesce(usage_model, $${n}::text)`,
-    `input_tokens = input_tokens + $${n + 1}::bigint`,
-    `output_tokens = output_tokens + $${n + 2}::bigint`,
-    `cache_read_tokens = cache_read_tokens + $${n + 3}::bigint`,
-    `cache_write_tokens = cache_write_tokens + $${n + 4}::bigint`,
-    `cost_usd = CASE WHEN $${n + 5}::numeric IS NULL THEN cost_usd ELSE coalesce(cost_usd, 0) + $${n + 5}::numeric END`,
-  ],
+  terms: usageSet,
   args: usageLiterals(call),
 });
 
