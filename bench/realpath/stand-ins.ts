@@ -79,7 +79,7 @@ export async function openStandIns(modelMs: number, cleanup: Cleanup): Promise<B
   };
   const threadOf = (p: Record<string, unknown>): string | null => {
     if (typeof p.thread_ts === 'string') return p.thread_ts;
-    const message = slack.messages.find((m) => m.ts === p.ts && m.channel === p.channel);
+    const message = slack.messageAt(p.channel, p.ts);
     return message?.threadTs ?? null;
   };
   let counted = 0;

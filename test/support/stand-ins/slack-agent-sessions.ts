@@ -25,6 +25,8 @@ const USER_ID = /^[UW][A-Z0-9]{2,}$/;
 
 interface Host {
   messages: StoredSlackMessage[];
+  /** The message at `channel` and `ts` (the stand-in's index). */
+  find(channel: unknown, ts: unknown): StoredSlackMessage | undefined;
   nextTs(): string;
   /** Channel and membership checks shared with the other chat methods (null when fine). */
   checkChannel(p: Answer): string | null;
@@ -63,7 +65,7 @@ export class SlackAgentSessionsStandIn {
     if (typeof p.thread_ts !== 'string' || p.thread_ts === '')
       return { ok: false, error: 'invalid_arguments' };
     const threadTs = p.thread_ts;
-    const root = this.host.messages.find((m) => m.channel === channel && m.ts === threadTs);
+    const root = this.host.find(channel, threadTs);
     if (root === undefined || (root.threadTs !== null && root.threadTs !== root.ts))
       return { ok: false, error: 'thread_not_found' };
     if (p.title !== undefined && (typeof p.title !== 'string' || p.title.length > TITLE_LIMIT))

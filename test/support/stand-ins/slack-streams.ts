@@ -39,6 +39,8 @@ const DISPLAY_MODES = new Set(['timeline', 'plan']);
 
 interface Host {
   messages: StoredSlackMessage[];
+  /** The message at `channel` and `ts` (the stand-in's index). */
+  find(channel: unknown, ts: unknown): StoredSlackMessage | undefined;
   botId: string;
   botUserId: string;
   /** The team a channel belongs to (a channel stream's `recipient_team_id` must name it). */
@@ -70,7 +72,7 @@ export class SlackStreamsStandIn {
     if (this.rules.enabled !== true) return { ok: false, error: this.rules.refusal ?? 'feature_not_enabled' };
     const channel = p.channel as string;
     const threadTs = typeof p.thread_ts === 'string' ? p.thread_ts : null;
-    if (threadTs !== null && !this.host.messages.some((m) => m.channel === channel && m.ts === threadTs))
+    if (threadTs !== null && this.host.find(channel, threadTs) === undefined)
       return { ok: false, error: 'thread_not_found' };
     if (!channel.startsWith('D')) {
       if (typeof p.recipient_user_id !== 'string' || p.recipient_user_id === '')
@@ -139,7 +141,7 @@ export class SlackStreamsStandIn {
     const refused = this.host.checkChannel(p);
     if (refused !== null) return { error: refused };
     if (typeof p.ts !== 'string' || p.ts === '') return { error: 'invalid_arguments' };
-    const message = this.host.messages.find((m) => m.channel === p.channel && m.ts === p.ts);
+    const message = this.host.find(p.channel, p.ts);
     if (message === undefined) return { error: 'message_not_found' };
     if (message.botId !== this.host.botId) return { error: 'message_not_owned_by_app' };
     const stream = message.stream;

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { SlackAgentSessionsStandIn, type SlackSessionRules } from './slack-agent-sessions';
 import { SlackFileHost } from './slack-file-host';
+import { SlackMessageIndex } from './slack-message-index';
 import { SlackOidcStandIn } from './slack-oidc';
 import { type SlackStreamRules, SlackStreamsStandIn, type StreamState } from './slack-streams';
 import { SlackUsergroups } from './slack-usergroups';
@@ -87,6 +88,7 @@ const KNOWN = new Set([
 export class SlackWebApiStandIn {
   readonly calls: RecordedCall[] = [];
   readonly messages: StoredSlackMessage[] = [];
+  private readonly index = new SlackMessageIndex(this.messages);
   readonly ephemerals: { channel: string; user: string; text: string; threadTs: string | null }[] = [];
   readonly views: { userId: string; view: unknown }[] = [];
   /** P24: the team's user groups and people. */
@@ -129,6 +131,7 @@ export class SlackWebApiStandIn {
     this.streams = new SlackStreamsStandIn(
       {
         messages: this.messages,
+        find: (channel, ts) => this.index.find(channel, ts),
         botId: this.botId,
         botUserId: this.botUserId,
         teamOf: (channel) => options.channelTeams?.[channel] ?? this.teamId,
@@ -147,6 +150,7 @@ export class SlackWebApiStandIn {
     this.agentSessions = new SlackAgentSessionsStandIn(
       {
         messages: this.messages,
+        find: (channel, ts) => this.index.find(channel, ts),
         nextTs: () => this.nextTs(),
         checkChannel: (p) => (this.checkRead(p)?.error as string | null) ?? null,
         customizeAllowed: () =>
@@ -226,6 +230,11 @@ export class SlackWebApiStandIn {
 
   okCalls(method: string): RecordedCall[] {
     return this.calls.filter((c) => c.method === method && c.ok);
+  }
+
+  /** The message at `channel` and `ts`, if Slack holds it. */
+  messageAt(channel: unknown, ts: unknown): StoredSlackMessage | undefined {
+    return this.index.find(channel, ts);
   }
 
   inThread(channel: string, threadTs: string): StoredSlackMessage[] {
@@ -411,7 +420,7 @@ export class SlackWebApiStandIn {
       };
     const channel = p.channel as string;
     const threadTs = typeof p.thread_ts === 'string' ? p.thread_ts : null;
-    if (threadTs !== null && !this.messages.some((m) => m.channel === channel && m.ts === threadTs))
+    if (threadTs !== null && this.index.find(channel, threadTs) === undefined)
       return { ok: false, error: 'thread_not_found' };
     const message: StoredSlackMessage = {
       channel,
@@ -437,7 +446,7 @@ export class SlackWebApiStandIn {
   private update(p: Record<string, unknown>): Record<string, unknown> {
     const refused = this.checkContent(p, LIMITS.updateText);
     if (refused !== null) return { ok: false, error: refused };
-    const found = this.messages.find((m) => m.channel === p.channel && m.ts === p.ts);
+    const found = this.index.find(p.channel, p.ts);
     if (found === undefined) return { ok: false, error: 'message_not_found' };
     if (found.botId !== this.botId) return { ok: false, error: 'cant_update_message' };
     found.text = typeof p.text === 'string' ? p.text : '';
@@ -456,7 +465,7 @@ export class SlackWebApiStandIn {
       return { ok: false, error: 'channel_not_found' };
     if (typeof p.message_ts !== 'string' || p.message_ts === '')
       return { ok: false, error: 'invalid_arguments' };
-    const found = this.messages.find((m) => m.channel === p.channel && m.ts === p.message_ts);
+    const found = this.index.find(p.channel, p.message_ts);
     if (found === undefined) return { ok: false, error: 'message_not_found' };
     const base = `https://acme.slack.com/archives/${found.channel}/p${found.ts.replace('.', '')}`;
     return {
@@ -494,7 +503,7 @@ export class SlackWebApiStandIn {
     if (typeof p.ts !== 'string' || p.ts === '') return { ok: false, error: 'invalid_arguments' };
     const window = this.window(p);
     if ('error' in window) return { ok: false, error: window.error };
-    const root = this.messages.find((m) => m.channel === p.channel && m.ts === p.ts);
+    const root = this.index.find(p.channel, p.ts);
     if (root === undefined) return { ok: false, error: 'thread_not_found' };
     const replies = this.messages
       .filter((m) => m.channel === p.channel && m.threadTs === root.ts && m.ts !== root.ts)
@@ -576,8 +585,7 @@ export class SlackWebApiStandIn {
 
   /** A message deleted in Slack: gone from the channel, so it has no permalink any more. */
   deleteMessage(channel: string, ts: string): void {
-    const index = this.messages.findIndex((m) => m.channel === channel && m.ts === ts);
-    if (index >= 0) this.messages.splice(index, 1);
+    this.index.forget(channel, ts);
   }
 
   private postEphemeral(p: Record<string, unknown>): Record<string, unknown> {

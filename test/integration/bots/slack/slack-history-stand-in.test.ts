@@ -76,4 +76,25 @@ describe('the Slack stand-in reads channels and threads like Slack', () => {
     );
     expect(await refusal(client.conversations.replies({ channel: CHANNEL, ts: root }))).toBe('ok');
   });
+
+  it('finds a thread by channel and ts however its message came: posted, pushed by a test, deleted', async () => {
+    const posted = await client.chat.postMessage({ channel: CHANNEL, text: 'root' });
+    const pushed = '1764799999.000001';
+    standIn.messages.push({
+      ...standIn.messages[0],
+      ts: pushed,
+      text: 'pushed',
+    } as (typeof standIn.messages)[0]);
+    for (const root of [posted.ts as string, pushed])
+      expect(await refusal(client.chat.postMessage({ channel: CHANNEL, thread_ts: root, text: 'in' }))).toBe(
+        'ok',
+      );
+    expect(standIn.messageAt('C0OTHER001', pushed)).toBeUndefined();
+    standIn.deleteMessage(CHANNEL, pushed);
+    expect(standIn.messageAt(CHANNEL, pushed)).toBeUndefined();
+    expect(await refusal(client.chat.postMessage({ channel: CHANNEL, thread_ts: pushed, text: 'in' }))).toBe(
+      'thread_not_found',
+    );
+    expect(standIn.messageAt(CHANNEL, posted.ts)?.text).toBe('root');
+  });
 });
