@@ -8,6 +8,8 @@ export interface BurstCounts {
   statements: number;
   roundTrips: number;
   transactions: number;
+  /** The bytes of the store's queries (text and parameters). */
+  bytesSent: number;
   /** The bench process's CPU (Summon's side: routing, the store, the driver). */
   summonCpuMs: number;
   /** The CPU of this database's PostgreSQL backends (the store's connections), from `/proc`. */
@@ -78,6 +80,7 @@ export class AccessProbe {
       statements: counts.statements,
       roundTrips: counts.roundTrips,
       transactions: counts.transactions,
+      bytesSent: counts.bytesSent,
       summonCpuMs: (cpu.user + cpu.system) / 1000,
       postgresCpuMs: backends.size === 0 ? null : ticks * TICK_MS,
       rows,

@@ -30,7 +30,7 @@ export function countsLine(c: BurstCounts, burst: number): string {
           .join(', ')})`;
   return (
     `per message ${per(c.statements)} statements, ${per(c.roundTrips)} round trips, ` +
-    `${per(c.transactions)} transactions; CPU ${per(c.summonCpuMs)} ms Summon, ` +
+    `${per(c.transactions)} transactions, ${per(c.bytesSent)} bytes sent; CPU ${per(c.summonCpuMs)} ms Summon, ` +
     `${c.postgresCpuMs === null ? '?' : per(c.postgresCpuMs)} ms PostgreSQL; rows: ${rows}${wal}`
   );
 }

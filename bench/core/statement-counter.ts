@@ -12,6 +12,8 @@ export interface StatementCounts {
   roundTrips: number;
   /** Transactions opened (`START TRANSACTION`); an autocommitted statement counts as none. */
   transactions: number;
+  /** The bytes of the queries' text and parameters sent (UTF-8; the protocol's framing not counted). */
+  bytesSent: number;
   /** Statements by their kind and first table (`SELECT runs`, `UPDATE run_checkpoints`…). */
   byShape: Map<string, number>;
   /** Every statement's shape in the order sent, transactions as `BEGIN`/`COMMIT`, messages of several marked. */
@@ -34,13 +36,14 @@ export class StatementCounter {
     statements: 0,
     roundTrips: 0,
     transactions: 0,
+    bytesSent: 0,
     byShape: new Map(),
     sequence: [],
   };
 
   constructor(database: Database) {
     const counting: TypeormLogger = {
-      logQuery: (query) => this.count(query),
+      logQuery: (query, parameters) => this.count(query, parameters),
       logQueryError: () => {},
       logQuerySlow: () => {},
       logSchemaBuild: () => {},
@@ -51,14 +54,24 @@ export class StatementCounter {
   }
 
   reset(): void {
-    this.counts = { statements: 0, roundTrips: 0, transactions: 0, byShape: new Map(), sequence: [] };
+    this.counts = {
+      statements: 0,
+      roundTrips: 0,
+      transactions: 0,
+      bytesSent: 0,
+      byShape: new Map(),
+      sequence: [],
+    };
   }
 
   snapshot(): StatementCounts {
     return { ...this.counts, byShape: new Map(this.counts.byShape), sequence: [...this.counts.sequence] };
   }
 
-  private count(sql: string): void {
+  private count(sql: string, parameters: unknown): void {
+    this.counts.bytesSent += Buffer.byteLength(sql);
+    const values = Array.isArray(parameters) ? parameters : Object.values(parameters ?? {});
+    for (const value of values) this.counts.bytesSent += Buffer.byteLength(String(value ?? ''));
     // One logged query is one message to the database and its answer: one round trip, whatever
     // it carries (a transaction's START and COMMIT go with its statements where they can, T3).
     this.counts.roundTrips += 1;
