@@ -37,6 +37,7 @@ import { MemberCreatedIndexDropped1796700101000 } from '../../migrations/1796700
 import { DirectoryVersions1796800300000 } from '../../migrations/1796800300000-DirectoryVersions';
 import { OutboxSendingSince1796800310000 } from '../../migrations/1796800310000-OutboxSendingSince';
 import { MemberKeyWithWorkspace1796800320000 } from '../../migrations/1796800320000-MemberKeyWithWorkspace';
+import { AdmitMemberNumbers1796800340000 } from '../../migrations/1796800340000-AdmitMemberNumbers';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -82,4 +83,5 @@ export const MIGRATIONS = [
   DirectoryVersions1796800300000,
   OutboxSendingSince1796800310000,
   MemberKeyWithWorkspace1796800320000,
+  AdmitMemberNumbers1796800340000,
 ];

@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MemberRecord } from '../model/records';
 import type { StoreTx } from '../ports/store';
-import { admittedNicknameBase, nicknameCandidates } from './admitted-nickname';
-
-/** How many nicknames (the name, then with a number) are offered before the account's own. */
-const OFFERED = 16;
+import { admittedNicknameBase } from './admitted-nickname';
 
 /** P24: who is admitted, with what their groups give them. */
 export interface AdmittedPerson {
@@ -30,15 +27,16 @@ export function admittedMemberId(workspaceId: string, platform: string, senderId
  * P24, M10: the member record of a person admitted by a group, made on their first write with
  * the transaction's next message (T3: no round trip of its own, no read of the workspace's
  * members) under the first free nickname offered: their platform name, with a number added
- * if it is taken, then `<platform>-<user id>`. Returns the record as it will be if its first
- * nickname is free (`provisional`), and how to read it back as stored.
+ * if it is taken (numbered on the server: only the base and the account's are sent), then
+ * `<platform>-<user id>`. Returns the record as it will be if its first nickname is free
+ * (`provisional`), and how to read it back as stored.
  */
 export async function admitMember(
   tx: StoreTx,
   person: AdmittedPerson,
 ): Promise<{ provisional: Omit<MemberRecord, 'createdAt'>; readBack: () => Promise<MemberRecord> }> {
   const base = admittedNicknameBase(person.displayName, person);
-  const offered = [...nicknameCandidates(base, OFFERED), admittedNicknameBase(null, person)];
+  const offered = { base, account: admittedNicknameBase(null, person) };
   const fields = {
     ...person.fields,
     id: admittedMemberId(person.workspaceId, person.platform, person.senderId),

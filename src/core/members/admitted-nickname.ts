@@ -1,4 +1,4 @@
-const MAX_LENGTH = 39;
+import { NICKNAME_MAX_LENGTH as MAX_LENGTH, numberedNickname } from '../model/members/nickname-offer';
 
 /**
  * P24, M10: the nickname a person admitted by a group would like: their platform name made a
@@ -22,12 +22,10 @@ export function admittedNicknameBase(
 }
 
 /**
- * P24, M10: the first `count` nicknames to offer, in order: `base`, then with a number added
- * (`base-2`, `base-3`…), the base cut to make room for the number.
+ * P24, M10: the first `count` nicknames `base` gives, in order: `base`, then with a number added
+ * (`base-2`, `base-3`…), the base cut to make room for the number (`summon_admit_member` derives
+ * the same on the server).
  */
 export function nicknameCandidates(base: string, count: number): string[] {
-  return Array.from({ length: count }, (_, i) => {
-    const suffix = i === 0 ? '' : `-${i + 1}`;
-    return `${base.slice(0, MAX_LENGTH - suffix.length)}${suffix}`;
-  });
+  return Array.from({ length: count }, (_, i) => numberedNickname(base, i + 1));
 }

@@ -1,6 +1,7 @@
 import type { GuardrailAction, GuardrailDecision, GuardrailScopeKind } from '../model/guardrail';
 import type { InboxEntry } from '../model/inbox';
 import type { MemberRole } from '../model/member';
+import type { NicknameOffer } from '../model/members/nickname-offer';
 import type { BindablePlatform, Platform } from '../model/platform';
 import type {
   AgentFields,
@@ -175,8 +176,8 @@ export interface MemberRepository {
   ): Promise<MemberRecord>;
   /**
    * P24, M10: an admitted person's member record with id `fields.id`, made with the
-   * transaction's next message (T3: owed, no round trip of its own) under the first of
-   * `nicknames` no member has, case ignored (one made of the id when all are taken); a record
+   * transaction's next message (T3: owed, no round trip of its own) under the first nickname
+   * `offered` gives no member has, case ignored (one made of the id when all are taken); a record
    * another transaction made meanwhile under the same id stands. Read the record back for the
    * nickname it got.
    */
@@ -186,7 +187,7 @@ export interface MemberRepository {
       MemberRecord,
       'id' | 'role' | 'slackUserId' | 'discordUserId' | 'accessVia' | 'accessViaName'
     >,
-    nicknames: readonly string[],
+    offered: NicknameOffer,
   ): Promise<void>;
   update(
     id: string,

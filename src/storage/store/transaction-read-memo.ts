@@ -1,4 +1,5 @@
 import type { QueryRunner } from 'typeorm';
+import { givenBy, givenStartingWith } from '../../core/model/members/nickname-offer';
 import type { Statement } from './prepared-statement';
 
 /**
@@ -34,9 +35,22 @@ export const writesDirectory = (sql: string): boolean => {
 export interface AdmittedAccount {
   /** Their platform account (the sender a routing read names). */
   account: string;
-  /** The nicknames their record may be given. */
-  nicknames: readonly string[];
+  /**
+   * M10: the nicknames their record may be given, not listed: `base` or it numbered
+   * (`givenBy`: `base-2` … `base-16`), or one of `others` (the account's, the id's).
+   */
+  base: string;
+  others: readonly string[];
 }
+
+/** A nickname outside printable ASCII: folding may differ between here and the server. */
+const UNFOLDABLE = /[^ -~]/;
+
+/** M10, P24: whether the admitted record may be given `nickname`, case ignored. */
+export const mayBeNamed = ({ base, others }: AdmittedAccount, nickname: string): boolean => {
+  const folded = nickname.toLowerCase();
+  return givenBy(base, folded) || others.some((other) => other.toLowerCase() === folded);
+};
 
 /** Whether an admission changes a remembered answer. */
 export type TouchedBy = (admitted: AdmittedAccount) => boolean;
@@ -49,9 +63,11 @@ const EVERY_ADMISSION: TouchedBy = () => true;
  */
 export const reachedByPrefixes =
   (prefixes: readonly string[]): TouchedBy =>
-  ({ nicknames }) =>
-    nicknames.some((nickname) => {
-      if (/[^ -~]/.test(nickname)) return true;
+  ({ base, others }) =>
+    UNFOLDABLE.test(base) ||
+    prefixes.some((prefix) => givenStartingWith(base, prefix)) ||
+    others.some((nickname) => {
+      if (UNFOLDABLE.test(nickname)) return true;
       const folded = nickname.toLowerCase();
       return prefixes.some((prefix) => folded.startsWith(prefix));
     });
@@ -158,8 +174,9 @@ export function forgetOnWrite(runner: QueryRunner, statement: Statement): void {
 
 /**
  * P24: an admission changes only what names the admitted person: reads of their account, and
- * of nicknames their record may take. Those are forgotten; the rest stays remembered (a burst of
- * new people's first messages reads the directory once).
+ * of nicknames their record may take (M10: the base numbered too, `base-7` as well as `base`).
+ * Those are forgotten; the rest stays remembered (a burst of new people's first messages reads
+ * the directory once).
  */
 export function forgetAdmitted(runner: QueryRunner | undefined, admitted: AdmittedAccount): void {
   if (runner === undefined) return;

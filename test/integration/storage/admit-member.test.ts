@@ -1,4 +1,6 @@
 import { admittedMemberId } from '../../../src/core/members/admitted-member';
+import { nicknameCandidates } from '../../../src/core/members/admitted-nickname';
+import type { RoutingKey } from '../../../src/core/ports/routing-reads';
 import { ADMIT_MEMBER, ADMIT_MEMBERS } from '../../../src/storage/store/repositories/member-repository';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
 import { recordMessages } from '../../support/logged-messages';
@@ -7,8 +9,9 @@ import { type SeededWorkspace, seedWorkspace } from './workspace-fixture';
 
 /**
  * P24, M10, T3: an admitted person's member record, made by `summon_admit_member` with the
- * transaction's next message: the first free nickname offered, one made of the id when all
- * are taken, one record for two first messages at once.
+ * transaction's next message from the base nickname and the account's: the first free of the
+ * base, the base numbered on the server (`base-2` … `base-16`, cut to 39 characters), the
+ * account's, one made of the id when all are taken; one record for two first messages at once.
  */
 describe.each(DATABASE_KINDS)('P24: an admitted member made with the next message on %s', (kind) => {
   let db: TestDatabase;
@@ -24,7 +27,7 @@ describe.each(DATABASE_KINDS)('P24: an admitted member made with the next messag
   afterAll(() => db.dispose());
 
   const system = <T>(work: (tx: SqlStoreTx) => Promise<T>) => db.database.store.transaction(work);
-  const admit = (tx: SqlStoreTx, discordUserId: string, nicknames: string[]) =>
+  const admit = (tx: SqlStoreTx, discordUserId: string, base: string, account = `discord-${discordUserId}`) =>
     tx.members.admitOwed(
       acme.workspaceId,
       {
@@ -35,22 +38,75 @@ describe.each(DATABASE_KINDS)('P24: an admitted member made with the next messag
         accessVia: 'discord:role:1',
         accessViaName: 'contributors',
       },
-      nicknames,
+      { base, account },
     );
   const stored = (discordUserId: string) =>
     system((tx) => tx.members.findByPlatformUser(acme.workspaceId, 'discord', discordUserId));
+  /** Explicit members holding `nicknames`. */
+  const taken = (nicknames: readonly string[]) =>
+    system(async (tx) => {
+      for (const nickname of nicknames)
+        await tx.members.insert(acme.workspaceId, {
+          nickname,
+          role: 'member',
+          slackUserId: null,
+          discordUserId: null,
+        });
+    });
 
-  it('M10: the first offered nickname no member has, case ignored; with all taken, one made of the id', async () => {
+  it('M10: the base when free; taken by an explicit member (case ignored), the base numbered on the server: base-2', async () => {
     await system(async (tx) => {
-      await admit(tx, '101', ['ACME-dana', 'dana-2', 'dana-3']);
+      await admit(tx, '100', 'ada');
+      await admit(tx, '101', 'acme-dana');
       // Read in the same transaction: the owed call went first, and routing's remembered reads forgot.
       const member = await tx.members.findByPlatformUser(acme.workspaceId, 'discord', '101');
-      expect(member).toMatchObject({ nickname: 'dana-2', role: 'member', accessVia: 'discord:role:1' });
+      expect(member).toMatchObject({ nickname: 'acme-dana-2', role: 'member', accessVia: 'discord:role:1' });
     });
-    await system((tx) => admit(tx, '102', ['acme-dana', 'Dana-2']));
-    const id = admittedMemberId(acme.workspaceId, 'discord', '102');
-    expect((await stored('102'))?.nickname).toBe(`m-${id.replaceAll('-', '')}`);
-    expect((await stored('102'))?.id).toBe(id);
+    expect((await stored('100'))?.nickname).toBe('ada');
+    await taken(['Pat']);
+    await system((tx) => admit(tx, '106', 'pat'));
+    expect((await stored('106'))?.nickname).toBe('pat-2');
+  });
+
+  it('M10: the base and base-2 … base-16 taken: the account’s nickname; it taken too: one made of the id', async () => {
+    await taken([...nicknameCandidates('lou', 16), 'discord-108']);
+    await system((tx) => admit(tx, '107', 'lou'));
+    expect((await stored('107'))?.nickname).toBe('discord-107');
+    await system((tx) => admit(tx, '108', 'lou'));
+    const id = admittedMemberId(acme.workspaceId, 'discord', '108');
+    expect((await stored('108'))?.nickname).toBe(`m-${id.replaceAll('-', '')}`);
+    expect((await stored('108'))?.id).toBe(id);
+  });
+
+  it('M10: a base of 39 characters is cut to make room for the number: 37 with -2 … -9, 36 with -10', async () => {
+    const base = `${'a'.repeat(30)}bcdefghij`;
+    await taken([base, ...[2, 3, 4, 5, 6, 7, 8, 9].map((n) => `${'a'.repeat(30)}bcdefgh-${n}`)]);
+    await system((tx) => admit(tx, '109', base));
+    expect((await stored('109'))?.nickname).toBe(`${'a'.repeat(30)}bcdefg-10`);
+  });
+
+  it('P24, M10: an admission forgets the transaction’s remembered reads of a numbered nickname it may take (base-7)', async () => {
+    await taken(nicknameCandidates('zoe', 6));
+    const key: RoutingKey = {
+      platform: 'slack',
+      workspace: { platform: 'slack', externalId: 'T-acme' },
+      channelId: acme.channelId,
+      thread: acme.threadId,
+      senderId: 'U-acme',
+      mentioned: ['zoe-7'],
+    };
+    await system(async (tx) => {
+      const named = async () =>
+        (await tx.routingReads.membersOfTeam('slack', 'T-acme', { nicknames: ['ZOE-7'] })).map(
+          (m) => m.nickname,
+        );
+      const reached = async () => (await tx.routingReads.read(key)).members.map((m) => m.nickname);
+      expect(await named()).toEqual([]);
+      expect(await reached()).toEqual([]);
+      await admit(tx, '110', 'zoe');
+      expect(await named()).toEqual(['zoe-7']);
+      expect(await reached()).toEqual(['zoe-7']);
+    });
   });
 
   it('P24, T3: several people admitted in one transaction (a batch of first messages) are one statement: one record each, clashing nicknames made unique in order', async () => {
@@ -58,10 +114,10 @@ describe.each(DATABASE_KINDS)('P24: an admitted member made with the next messag
     const members = await system(async (tx) => {
       // Started, as a routing transaction is by its claim: admissions are owed, not sent.
       await tx.members.list(acme.workspaceId);
-      await admit(tx, '201', ['sam', 'sam-2', 'sam-3']);
-      await admit(tx, '202', ['Sam', 'sam-2', 'sam-3']);
-      await admit(tx, '203', ['robin', 'robin-2']);
-      await admit(tx, '202', ['sam', 'sam-2', 'sam-3']);
+      await admit(tx, '201', 'sam');
+      await admit(tx, '202', 'sam');
+      await admit(tx, '203', 'robin');
+      await admit(tx, '202', 'sam');
       return tx.members.list(acme.workspaceId);
     });
     const runs = messages.join('\n').match(new RegExp(`EXECUTE ${ADMIT_MEMBERS.name}\\(`, 'g'));
@@ -75,9 +131,9 @@ describe.each(DATABASE_KINDS)('P24: an admitted member made with the next messag
     messages = [];
     await system(async (tx) => {
       await tx.members.list(acme.workspaceId);
-      await admit(tx, '204', ['sam', 'sam-2', 'sam-3', 'sam-4']);
+      await admit(tx, '204', 'sam');
       await tx.members.list(acme.workspaceId);
-      await admit(tx, '205', ['sam', 'sam-2', 'sam-3', 'sam-4']);
+      await admit(tx, '205', 'sam');
     });
     // One person alone: the plain statement of one.
     expect(messages.join('\n').match(new RegExp(`EXECUTE ${ADMIT_MEMBER.name}\\(`, 'g'))).toHaveLength(2);
@@ -86,8 +142,8 @@ describe.each(DATABASE_KINDS)('P24: an admitted member made with the next messag
   });
 
   it('the same person admitted again (their record already there): nothing changes', async () => {
-    await system((tx) => admit(tx, '103', ['lee']));
-    await system((tx) => admit(tx, '103', ['lee-2']));
+    await system((tx) => admit(tx, '103', 'lee'));
+    await system((tx) => admit(tx, '103', 'lee-2'));
     expect((await stored('103'))?.nickname).toBe('lee');
   });
 
@@ -112,7 +168,7 @@ describe.each(DATABASE_KINDS)('P24: an admitted member made with the next messag
 
   it('an account already linked to another member fails the transaction, saying so', async () => {
     await expect(
-      system((tx) => admit(tx, '104', ['zed']).then(() => tx.members.list(acme.workspaceId))),
+      system((tx) => admit(tx, '104', 'zed').then(() => tx.members.list(acme.workspaceId))),
     ).resolves.toBeDefined();
     await expect(
       system(async (tx) => {
@@ -126,7 +182,7 @@ describe.each(DATABASE_KINDS)('P24: an admitted member made with the next messag
             accessVia: 'discord:role:1',
             accessViaName: null,
           },
-          ['zed-2'],
+          { base: 'zed-2', account: 'discord-104' },
         );
         await tx.members.list(acme.workspaceId);
       }),
@@ -144,7 +200,7 @@ describe.each(DATABASE_KINDS)('P24: an admitted member made with the next messag
         firstSent = resolve;
       });
       const first = system(async (tx) => {
-        await admit(tx, '105', ['kim']);
+        await admit(tx, '105', 'kim');
         await tx.members.list(acme.workspaceId);
         firstSent();
         await held;
@@ -152,7 +208,7 @@ describe.each(DATABASE_KINDS)('P24: an admitted member made with the next messag
       await sent;
       // The second waits on the first's uncommitted row, then finds it made.
       const second = system(async (tx) => {
-        await admit(tx, '105', ['kim-other']);
+        await admit(tx, '105', 'kim-other');
         return tx.members.findByPlatformUser(acme.workspaceId, 'discord', '105');
       });
       await new Promise((resolve) => setTimeout(resolve, 200));

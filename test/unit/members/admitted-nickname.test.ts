@@ -1,6 +1,7 @@
 import { whoIsAdmitted } from '../../../src/core/members/admit-by-group';
 import { admittedMemberId } from '../../../src/core/members/admitted-member';
 import { admittedNicknameBase, nicknameCandidates } from '../../../src/core/members/admitted-nickname';
+import { givenBy, givenStartingWith } from '../../../src/core/model/members/nickname-offer';
 import { SLUG_PATTERN } from '../../../src/core/model/slug';
 
 const who = { platform: 'discord', senderId: '123456789012345678' };
@@ -37,6 +38,41 @@ describe('P24, M10: the nickname of a person admitted by a group', () => {
       }
       expect(new Set(offered).size).toBe(offered.length);
     }
+  });
+});
+
+describe('P24, M10: the nicknames a base gives, asked without listing them (what an admission may change)', () => {
+  const long = `${'a'.repeat(30)}bcdefghij`;
+
+  it('is one of them: the base or it numbered 2 … 16, case ignored, cut as `nicknameCandidates` cuts', () => {
+    for (const base of ['zoe', long])
+      for (const nickname of nicknameCandidates(base, 16)) expect(givenBy(base, nickname)).toBe(true);
+    for (const other of ['zoe-1', 'zoe-17', 'zoe-02', 'zoe-', 'zoe2', 'zo', 'zoe-2-2', `${long}-2`])
+      expect(givenBy('zoe', other) || givenBy(long, other)).toBe(false);
+  });
+
+  it('starts with a prefix: exactly when one of the 16 does', () => {
+    const prefixes = [
+      'z',
+      'zoe',
+      'zoe-',
+      'zoe-1',
+      'zoe-16',
+      'zoe-17',
+      'zoe-7',
+      'zoey',
+      'zoe-2x',
+      long,
+      `${long.slice(0, 36)}-1`,
+      `${long.slice(0, 37)}-9`,
+      `${long}-`,
+    ];
+    for (const base of ['zoe', long])
+      for (const prefix of prefixes)
+        expect([prefix, givenStartingWith(base, prefix)]).toEqual([
+          prefix,
+          nicknameCandidates(base, 16).some((nickname) => nickname.startsWith(prefix)),
+        ]);
   });
 });
 

@@ -6,7 +6,7 @@ import { MemberEntity, type MemberRow } from '../../entities/member.entity';
 import { isUuid } from '../ids';
 import { deferStatement } from '../pending-statements';
 import { type PreparedCall, PreparedStatement } from '../prepared-statement';
-import { sqlLiteral, textArrayLiteral, textLiteral } from '../statements-together';
+import { sqlLiteral, textLiteral } from '../statements-together';
 import { forgetAdmitted, forgetsByItself } from '../transaction-read-memo';
 import { updateById } from '../update-by-id';
 
@@ -19,29 +19,31 @@ export const nicknameStarts = (nickname: string, prefix: string): string =>
   `lower(${nickname}) ~>=~ ${prefix} AND lower(${nickname}) ~<~ (${prefix} || chr(1114111))`;
 
 /**
- * P24, M10: an admitted person's record, owed with the transaction's next message. Most first
- * messages find their first offered nickname free: one plain insert; only when it inserted
- * nothing (the nickname taken, the record there, the account linked) does `summon_admit_member`
- * (its migration says how) try the rest and decide, in the same statement. Warmed at start (T3).
+ * P24, M10: an admitted person's record, owed with the transaction's next message, given the
+ * base nickname ($8) and the account's ($9) only (`NicknameOffer`). Most first messages find
+ * the base free: one plain insert; only when it inserted nothing (the nickname taken, the
+ * record there, the account linked) does `summon_admit_member` (migration `AdmitMemberNumbers`)
+ * number the base, try the rest and decide, in the same statement. Warmed at start (T3).
  */
 export const ADMIT_MEMBER = new PreparedStatement(
-  ['uuid', 'uuid', 'text', 'text', 'text', 'text', 'text', 'text[]'],
+  ['uuid', 'uuid', 'text', 'text', 'text', 'text', 'text', 'text', 'text'],
   `WITH made AS (
      INSERT INTO members (id, workspace_id, nickname, role, slack_user_id, discord_user_id,
                           access_via, access_via_name)
-     VALUES ($1, $2, coalesce($8[1], 'm-' || replace($1::text, '-', '')), $3, $4, $5, $6, $7)
+     VALUES ($1, $2, $8, $3, $4, $5, $6, $7)
      ON CONFLICT DO NOTHING RETURNING id)
    SELECT CASE WHEN EXISTS (SELECT 1 FROM made) THEN NULL
-               ELSE summon_admit_member($1, $2, $3, $4, $5, $6, $7, $8) END AS admitted`,
+               ELSE summon_admit_member($1, $2, $3, $4, $5, $6, $7, $8, $9) END AS admitted`,
 );
 
 /**
  * P24, M10: `ADMIT_MEMBER` for the several people a transaction admits ($1: a JSON array, one object each),
  * owed with its next message, in one statement however many there are (a burst of new people
- * routed in one batch). Most find their first offered nickname free: one plain insert for all;
- * only those it inserted nothing for (the nickname taken, in the table or by someone earlier in
- * the array; the record there; the account linked) go through `summon_admit_member` (its
- * migration says how), which tries the rest and decides, in the array's order. Warmed at start (T3).
+ * routed in one batch; each with its base nickname and the account's). Most find their base
+ * free: one plain insert for all; only those it inserted nothing for (the nickname taken, in the
+ * table or by someone earlier in the array; the record there; the account linked) go through
+ * `summon_admit_member` (migration `AdmitMemberNumbers`), which numbers the base, tries the
+ * rest and decides, in the array's order. Warmed at start (T3).
  */
 export const ADMIT_MEMBERS = new PreparedStatement(
   ['jsonb'],
@@ -49,17 +51,16 @@ export const ADMIT_MEMBERS = new PreparedStatement(
      SELECT (p->>'id')::uuid AS id, (p->>'workspaceId')::uuid AS workspace_id, p->>'role' AS role,
             p->>'slackUserId' AS slack_user_id, p->>'discordUserId' AS discord_user_id,
             p->>'accessVia' AS access_via, p->>'accessViaName' AS access_via_name,
-            ARRAY(SELECT jsonb_array_elements_text(p->'nicknames')) AS offered, n
+            p->>'base' AS base, p->>'account' AS account_nickname, n
      FROM jsonb_array_elements($1) WITH ORDINALITY AS given(p, n)),
    made AS (
      INSERT INTO members (id, workspace_id, nickname, role, slack_user_id, discord_user_id,
                           access_via, access_via_name)
-     SELECT id, workspace_id, coalesce(offered[1], 'm-' || replace(id::text, '-', '')), role,
-            slack_user_id, discord_user_id, access_via, access_via_name
+     SELECT id, workspace_id, base, role, slack_user_id, discord_user_id, access_via, access_via_name
      FROM person ORDER BY n
      ON CONFLICT DO NOTHING RETURNING id)
    SELECT summon_admit_member(id, workspace_id, role, slack_user_id, discord_user_id, access_via,
-                              access_via_name, offered)
+                              access_via_name, base, account_nickname)
    FROM person WHERE id NOT IN (SELECT id FROM made) ORDER BY n`,
 );
 // P24: an admission forgets what it changes itself (`forgetAdmitted`): only what names the person.
@@ -75,7 +76,9 @@ interface OwedAdmission {
   discordUserId: string | null;
   accessVia: string | null;
   accessViaName: string | null;
-  nicknames: readonly string[];
+  /** M10: the base nickname, and the account's (`NicknameOffer`). */
+  base: string;
+  account: string;
 }
 
 /**
@@ -122,7 +125,8 @@ class OwedAdmissions {
       nullableText(alone.discordUserId),
       nullableText(alone.accessVia),
       nullableText(alone.accessViaName),
-      textArrayLiteral(alone.nicknames),
+      textLiteral(alone.base),
+      textLiteral(alone.account),
     ];
   }
 }
@@ -214,7 +218,7 @@ export const memberRepository = (manager: EntityManager): MemberRepository => {
       });
       return toMemberRecord(await rows.save(row));
     },
-    async admitOwed(workspaceId, fields, nicknames) {
+    async admitOwed(workspaceId, fields, offered) {
       if (!isUuid(workspaceId) || !isUuid(fields.id))
         throw new ValidationError(
           `Not a member or workspace id: ${JSON.stringify([fields.id, workspaceId])}.`,
@@ -223,7 +227,10 @@ export const memberRepository = (manager: EntityManager): MemberRepository => {
       const account = fields.slackUserId ?? fields.discordUserId;
       // With every offered nickname taken, the record's is made of its id (`summon_admit_member`).
       const fallback = `m-${fields.id.replaceAll('-', '')}`;
-      if (account !== null) forgetAdmitted(runner, { account, nicknames: [...nicknames, fallback] });
+      // M10: the numbered nicknames are the server's to derive (`summon_admit_member`); a read of
+      // any of them is forgotten all the same (`AdmittedAccount.base`).
+      if (account !== null)
+        forgetAdmitted(runner, { account, base: offered.base, others: [offered.account, fallback] });
       const person: OwedAdmission = {
         id: fields.id,
         workspaceId,
@@ -232,7 +239,8 @@ export const memberRepository = (manager: EntityManager): MemberRepository => {
         discordUserId: fields.discordUserId,
         accessVia: fields.accessVia ?? null,
         accessViaName: fields.accessViaName ?? null,
-        nicknames,
+        base: offered.base,
+        account: offered.account,
       };
       // T3: a batch's admissions go as one statement, with the transaction's next message.
       if (runner !== undefined && owedAdmissions.get(runner)?.join(person) === true) return;

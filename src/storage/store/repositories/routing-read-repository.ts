@@ -13,7 +13,14 @@ import {
   textArrayLiteral,
   textLiteral,
 } from '../statements-together';
-import { askAhead, reachedByPrefixes, remembered, type TouchedBy, takeAhead } from '../transaction-read-memo';
+import {
+  askAhead,
+  mayBeNamed,
+  reachedByPrefixes,
+  remembered,
+  type TouchedBy,
+  takeAhead,
+} from '../transaction-read-memo';
 import { type GrantRow, toAccessGrant } from './access-group-repository';
 import { toAgentRecord } from './agent-repository';
 import { toChannelBindingRecord } from './channel-binding-repository';
@@ -169,8 +176,7 @@ export const routingReadRepository = (manager: EntityManager): RoutingReadReposi
       },
       // P24: an admission changes it when it names the admitted account or one of their nicknames.
       by === 'nicknames'
-        ? ({ nicknames }) =>
-            nicknames.some((n) => sorted.some((name) => name.toLowerCase() === n.toLowerCase()))
+        ? (admitted) => sorted.some((name) => mayBeNamed(admitted, name))
         : ({ account }) => sorted.includes(account),
     ).then((members) => [...members]);
   },
