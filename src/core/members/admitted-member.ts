@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { MemberRecord } from '../model/records';
 import type { StoreTx } from '../ports/store';
 import { admittedNicknameBase } from './admitted-nickname';
@@ -17,9 +17,8 @@ export interface AdmittedPerson {
  * messages at once make one record: the second finds the first's).
  */
 export function admittedMemberId(workspaceId: string, platform: string, senderId: string): string {
-  const hex = createHash('sha256')
-    .update(JSON.stringify(['p24-member', workspaceId, platform, senderId]))
-    .digest('hex');
+  // One-shot: no Hash object per first write (the same digest as `createHash`'s).
+  const hex = hash('sha256', JSON.stringify(['p24-member', workspaceId, platform, senderId]), 'hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 

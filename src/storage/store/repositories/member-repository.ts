@@ -37,7 +37,8 @@ export const ADMIT_MEMBER = new PreparedStatement(
 );
 
 /**
- * P24, M10: `ADMIT_MEMBER` for the several people a transaction admits ($1: a JSON array, one object each),
+ * P24, M10: `ADMIT_MEMBER` for the several people a transaction admits ($1: a JSON array, one
+ * array each, its values in `ADMIT_MEMBER`'s order: no key names on the wire),
  * owed with its next message, in one statement however many there are (a burst of new people
  * routed in one batch; each with its base nickname and the account's). Most find their base
  * free: one plain insert for all; only those it inserted nothing for (the nickname taken, in the
@@ -48,10 +49,9 @@ export const ADMIT_MEMBER = new PreparedStatement(
 export const ADMIT_MEMBERS = new PreparedStatement(
   ['jsonb'],
   `WITH person AS (
-     SELECT (p->>'id')::uuid AS id, (p->>'workspaceId')::uuid AS workspace_id, p->>'role' AS role,
-            p->>'slackUserId' AS slack_user_id, p->>'discordUserId' AS discord_user_id,
-            p->>'accessVia' AS access_via, p->>'accessViaName' AS access_via_name,
-            p->>'base' AS base, p->>'account' AS account_nickname, n
+     SELECT (p->>0)::uuid AS id, (p->>1)::uuid AS workspace_id, p->>2 AS role,
+            p->>3 AS slack_user_id, p->>4 AS discord_user_id, p->>5 AS access_via,
+            p->>6 AS access_via_name, p->>7 AS base, p->>8 AS account_nickname, n
      FROM jsonb_array_elements($1) WITH ORDINALITY AS given(p, n)),
    made AS (
      INSERT INTO members (id, workspace_id, nickname, role, slack_user_id, discord_user_id,
@@ -116,7 +116,8 @@ class OwedAdmissions {
 
   private arguments(): string[] {
     const [alone, ...others] = this.people;
-    if (alone === undefined || others.length > 0) return [textLiteral(JSON.stringify(this.people))];
+    if (alone === undefined || others.length > 0)
+      return [textLiteral(JSON.stringify(this.people.map(values)))];
     return [
       sqlLiteral(alone.id),
       sqlLiteral(alone.workspaceId),
@@ -130,6 +131,19 @@ class OwedAdmissions {
     ];
   }
 }
+
+/** A person's values in `ADMIT_MEMBER`'s order, as `ADMIT_MEMBERS` reads each (`p->>0` …). */
+const values = (p: OwedAdmission): (string | null)[] => [
+  p.id,
+  p.workspaceId,
+  p.role,
+  p.slackUserId,
+  p.discordUserId,
+  p.accessVia,
+  p.accessViaName,
+  p.base,
+  p.account,
+];
 
 const nullableText = (value: string | null): string => (value === null ? 'NULL' : textLiteral(value));
 
