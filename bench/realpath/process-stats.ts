@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
+import { type ReplyStages, readReplyStages } from './reply-stages';
 
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -78,6 +79,12 @@ export class DatabaseProbe {
       updated: Number(tables.rows[0]?.updated ?? 0),
       backendCpuMs,
     };
+  }
+
+  /** Where the replies of the stretch that began at `since` waited (`reply-stages.ts`). */
+  async replyStages(since: Date): Promise<ReplyStages | null> {
+    this.ownCommits += 1;
+    return readReplyStages(this.own, since);
   }
 
   async close(): Promise<void> {

@@ -9,6 +9,7 @@ import { type MentionLoad, mentionLoad, WARMUP_TIMEOUT_MS } from './mention-load
 import { MentionSender } from './mentions';
 import { DatabaseProbe, processCpuMs } from './process-stats';
 import type { RealPathOptions } from './realpath-options';
+import type { ReplyStages, StageTimes } from './reply-stages';
 import { type BenchStandIns, openStandIns } from './stand-ins';
 import { type RunningSummon, startSummon } from './summon-process';
 
@@ -22,6 +23,8 @@ interface BotResult extends MentionLoad {
   benchCpuMsPerReply: number;
   /** Slack Web API calls per reply over the stretch, by method (a turn slower than its sign of life shows more). */
   slackCallsPerReply: Record<string, number>;
+  /** A diagnostic from the set-up's PostgreSQL rows: where its replies waited; null without one. */
+  stages: ReplyStages | null;
 }
 
 /**
@@ -85,13 +88,16 @@ async function measureBot(
     const pgBefore = await probe?.read();
     const benchBefore = process.cpuUsage();
     standIns.takeCalls();
+    const since = new Date();
     const load = await mentionLoad(sender, options.rate, Math.round(options.rate * options.seconds));
     const bench = process.cpuUsage(benchBefore);
     const calls = standIns.takeCalls();
     const cpu = processCpuMs(bot.pid) - cpuBefore;
     const pgAfter = await probe?.read();
     const n = load.replies.count;
+    const stages = (await probe?.replyStages(since)) ?? null;
     return {
+      stages,
       label,
       ...load,
       cpuMsPerReply: cpu / n,
@@ -126,7 +132,14 @@ function row(r: BotResult): string {
   const calls = Object.entries(r.slackCallsPerReply)
     .map(([method, c]) => `${method} ${c.toFixed(2)}`)
     .join(', ');
-  return `${r.label.padEnd(38)} ${r.replies.throughput.toFixed(1).padStart(6)} replies/s  reply ${m(r.replies)}  ack ${m(r.acks)}  cpu ${r.cpuMsPerReply.toFixed(2)}${pg} ms/reply (bench ${r.benchCpuMsPerReply.toFixed(2)})\n  Slack calls per reply: ${calls}`;
+  return `${r.label.padEnd(38)} ${r.replies.throughput.toFixed(1).padStart(6)} replies/s  reply ${m(r.replies)}  ack ${m(r.acks)}  cpu ${r.cpuMsPerReply.toFixed(2)}${pg} ms/reply (bench ${r.benchCpuMsPerReply.toFixed(2)})\n  Slack calls per reply: ${calls}${stagesLine(r.stages)}`;
+}
+
+const stage = (s: StageTimes) => `p50 ${ms(s.p50Ms)}, p99 ${ms(s.p99Ms)}`;
+
+function stagesLine(stages: ReplyStages | null): string {
+  if (stages === null) return '';
+  return `\n  where replies waited (diagnostic, from its rows): stored → routed ${stage(stages.routed)}; routed → claimed ${stage(stages.claimed)}; claimed → finished ${stage(stages.turn)}`;
 }
 
 function goals(options: RealPathOptions, r: BotResult, bare: BotResult): string {
