@@ -27,19 +27,21 @@ const shapeOf = (sql: string): string => {
   return table === '' ? text.slice(0, 70) : `${verb} ${table}`;
 };
 
+const emptyCounts = (): StatementCounts => ({
+  statements: 0,
+  roundTrips: 0,
+  transactions: 0,
+  bytesSent: 0,
+  byShape: new Map(),
+  sequence: [],
+});
+
 /**
  * Counts every statement the store sends, through TypeORM's logger hook (it is handed every
  * query before it runs). For the benchmarks only: it replaces the data source's logger.
  */
 export class StatementCounter {
-  private counts: StatementCounts = {
-    statements: 0,
-    roundTrips: 0,
-    transactions: 0,
-    bytesSent: 0,
-    byShape: new Map(),
-    sequence: [],
-  };
+  private counts: StatementCounts = emptyCounts();
 
   constructor(database: Database) {
     const counting: TypeormLogger = {
@@ -54,14 +56,7 @@ export class StatementCounter {
   }
 
   reset(): void {
-    this.counts = {
-      statements: 0,
-      roundTrips: 0,
-      transactions: 0,
-      bytesSent: 0,
-      byShape: new Map(),
-      sequence: [],
-    };
+    this.counts = emptyCounts();
   }
 
   snapshot(): StatementCounts {
