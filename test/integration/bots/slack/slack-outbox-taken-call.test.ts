@@ -126,6 +126,36 @@ describe('P7, T2, A12: a call another worker took while it waited in its deliver
     expect(posted()[0]?.ts).toBe(row?.platform_ref);
   }, 30_000);
 
+  it('P7, T2, A12, T3: a stored reply (`deliverStored`) whose first call another worker sent while it waited out a 429: that ref, the rest sent here, only those handed over to record', async () => {
+    standIn.failNext('chat.postMessage', { status: 429, retryAfterSeconds: 2 });
+    const recorded: string[] = [];
+    const outcome = deliverer()
+      .deliverStored(
+        { workspaceId, lane },
+        [
+          { kind: 'chat.postMessage', payload: { channel: CHANNEL, text: 'waits in its deliverer' } },
+          { kind: 'chat.postMessage', payload: { channel: CHANNEL, text: 'the rest of the reply' } },
+        ],
+        (write) => db.database.store.transaction((tx) => write(tx)),
+        (sent) => recorded.push(...sent.map((call) => call.id)),
+      )
+      .then(
+        (refs) => ({ refs }),
+        (error: unknown) => ({ error: String(error) }),
+      );
+    // Its first call back to `pending` for Retry-After; the second stays `sending`, never resumed.
+    await waitFor(async () => (await rows())[0]?.status === 'pending');
+    expect(await deliverer().resume()).toMatchObject({ resent: 1, abandoned: 0 });
+    await waitFor(async () => (await rows())[0]?.status === 'sent');
+
+    const result = await outcome;
+    const [first, rest] = await rows();
+    expect(result).toEqual({ refs: [first?.platform_ref, expect.any(String)] });
+    expect(recorded).toEqual([rest?.id]);
+    expect(posted()).toHaveLength(1);
+    expect(standIn.messages.filter((m) => m.text === 'the rest of the reply')).toHaveLength(1);
+  }, 30_000);
+
   it('P7, T2, A12: a resumed call its own deliverer took back is left to it: nothing logged as failed, each call posted once', async () => {
     // A call a dead worker left `pending` in the same thread, stored before the live worker's.
     await db.database.store.transaction((tx) =>
