@@ -4,10 +4,12 @@ import type { DeliverOptions, Outbox, RecordSent, SentCall, StoreCalls } from '.
 import type { OutboxItem, OutboxRepository, OutboxRowState } from '../ports/outbox-store';
 import type { Store } from '../ports/store';
 import { AbandonedCalls } from './abandoned-calls';
+import { CallTaker, TAKEN_CALL_LOOK_MAX_MS, type Taken } from './call-taker';
 import { CallsOnTheirWay } from './calls-on-their-way';
 import { DeliveryError } from './delivery-error';
 import { KeyedSerialQueue } from './keyed-serial-queue';
 import {
+  DEFAULT_ABANDON_AFTER_MS,
   DEFAULT_BACKOFF,
   DEFAULT_SIGN_OF_LIFE_ROOM,
   OUTBOX_RETENTION_MS,
@@ -54,6 +56,8 @@ export class OutboxDeliverer implements Outbox {
   private readonly sent: SentMarks;
   /** P7, T2, A12: calls left `sending` by a process that died. */
   private readonly abandoned: AbandonedCalls;
+  /** P7, T2, A12: marks calls `sending`, or waits for the outcome of one another deliverer took. */
+  private readonly taker: CallTaker;
 
   constructor(private readonly options: OutboxDelivererOptions) {
     this.store = RetryingStore.over(options.store);
@@ -62,7 +66,18 @@ export class OutboxDeliverer implements Outbox {
     this.now = options.now ?? (() => systemClock.now());
     this.onTheirWay = new CallsOnTheirWay(options.signOfLifeRoom ?? DEFAULT_SIGN_OF_LIFE_ROOM);
     this.sent = new SentMarks(this.store, (id) => this.stateOf(id));
-    this.abandoned = new AbandonedCalls(this.store, options.platform, options.logger, options.abandonAfterMs);
+    const abandonAfterMs = options.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS;
+    this.abandoned = new AbandonedCalls(this.store, options.platform, options.logger, abandonAfterMs);
+    this.taker = new CallTaker({
+      store: this.store,
+      stateOf: (id) => this.stateOf(id),
+      abandoned: this.abandoned,
+      abandonAfterMs,
+      now: () => this.now().getTime(),
+      sleep: this.sleep,
+      firstLookMs: this.backoff.baseMs,
+      maxLookMs: Math.min(this.backoff.maxMs, TAKEN_CALL_LOOK_MAX_MS),
+    });
   }
 
   /**
@@ -183,30 +198,11 @@ export class OutboxDeliverer implements Outbox {
   }
 
   /**
-   * P7: marks a stored call `sending` before it goes out; throws when another deliverer took it.
-   * T2: a mark whose COMMIT's outcome is unknown is read back once the database answers:
-   * `sending` under this very mark, it landed and the call is sent; still `pending`, it is
-   * marked again. Left as it was, the call would go out at the next start only, if at all.
+   * P7: marks a stored call `sending` before it goes out; one another deliverer took meanwhile
+   * (a worker's `resume`) is waited for, its outcome this delivery's (`CallTaker`).
    */
-  private async take(item: Delivery): Promise<Held> {
-    const { id } = item;
-    if (id === null) return null;
-    for (;;) {
-      const written: { version?: string | null } = {};
-      try {
-        const version = await this.store.transaction(
-          async (tx) => (written.version = await tx.outbox.markSending(id)),
-        );
-        if (version !== null) return { id, version };
-      } catch (error) {
-        const { version } = written;
-        if (typeof version !== 'string' || !outcomeUnknown(error)) throw error;
-        const now = await this.stateOf(id);
-        if (now?.status === 'sending' && now.version === version) return { id, version };
-        if (now?.status === 'pending') continue;
-      }
-      throw new DeliveryError('This outgoing call was taken by another deliverer.', { kind: 'never' });
-    }
+  private take(item: Delivery): Promise<Taken | { held: null }> {
+    return item.id === null ? Promise.resolve({ held: null }) : this.taker.take(item.id);
   }
 
   /**
@@ -256,7 +252,9 @@ export class OutboxDeliverer implements Outbox {
     const { sender, logger } = this.options;
     // Named only when there is something to say: a delivery that goes out logs nothing.
     const log = () => logger.child({ outboxId: item.id, kind: item.kind });
-    let held = marked ?? (await this.take(item));
+    const taken = marked === undefined ? await this.take(item) : { held: marked };
+    if ('sentElsewhere' in taken) return taken.sentElsewhere;
+    let held = taken.held;
     let attempts = item.attempts;
     let failingSince: number | null = null;
     for (;;) {
@@ -283,7 +281,10 @@ export class OutboxDeliverer implements Outbox {
         const availableAt = new Date(this.now().getTime() + wait);
         await this.change(held, (o, id) => o.markRetry(id, availableAt, reason));
         await this.sleep(wait);
-        held = await this.take(item);
+        // P7: a call waiting to be retried is `pending`: another worker's `resume` may send it.
+        const again = await this.take(item);
+        if ('sentElsewhere' in again) return again.sentElsewhere;
+        held = again.held;
         continue;
       }
       // P7, T2: it went out. Recording that waits out a database outage (the store retries, and

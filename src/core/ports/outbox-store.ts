@@ -23,6 +23,10 @@ export interface OutboxRowState {
   status: OutboxStatus;
   /** Changes with every write of the row: the one `markSending` returned names that very mark. */
   version: string;
+  /** P7: once sent, the platform's ref of what it made (what its deliverer resolved with). */
+  platformRef: string | null;
+  /** P7: once failed, why (the failure its deliverer rejected with). */
+  lastError: string | null;
 }
 
 /** The outbox table, used in the system context (resuming reads every workspace's calls). */
@@ -37,7 +41,7 @@ export interface OutboxRepository {
    * pending (another deliverer took it).
    */
   markSending(id: string): Promise<string | null>;
-  /** T2: the row's status and version; null when there is none (an `add` that was not stored). */
+  /** T2: the row's status, version and outcome; null when there is none (an `add` that was not stored). */
   state(id: string): Promise<OutboxRowState | null>;
   markSent(id: string, platformRef: string | null): Promise<void>;
   /** Back to pending, to be tried again after `availableAt`. */

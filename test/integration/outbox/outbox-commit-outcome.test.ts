@@ -1,10 +1,11 @@
 import { ServiceUnavailableError } from '../../../src/core/errors';
-import { DeliveryError, type PlatformSender } from '../../../src/core/outbox/delivery-error';
+import type { PlatformSender } from '../../../src/core/outbox/delivery-error';
 import { OutboxDeliverer } from '../../../src/core/outbox/outbox-deliverer';
 import { silentLogger } from '../../../src/core/ports/logger';
 import type { OutboxRepository } from '../../../src/core/ports/outbox-store';
 import type { Store, StoreTx } from '../../../src/core/ports/store';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
+import { waitFor } from '../../support/engine-harness';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
 
 /**
@@ -124,25 +125,27 @@ describe.each(DATABASE_KINDS)('T2, P7: an outbox write whose COMMIT outcome is u
     },
   );
 
-  it('T2, P7: the mark not stored and another deliverer’s landing meanwhile: this one does not send it (never twice)', async () => {
+  it('T2, P7: the mark not stored and another deliverer’s landing meanwhile: this one does not send it (never twice), its outcome is this delivery’s', async () => {
     const platform = new CountingPlatform();
+    const taken: { id?: string | undefined } = {};
     const other = async () => {
       const rows = await db.database.store.transaction((tx) => tx.outbox.unfinished('slack'));
       const row = rows.find((r) => r.lane === lane);
       await db.database.store.transaction((tx) => tx.outbox.markSending(row?.id ?? ''));
+      taken.id = row?.id;
     };
     const deliverer = delivererOver(commitLostAt(db.database.store, 'markSending', false, other), platform);
-    await expect(
-      deliverer.deliver({ workspaceId, lane }, 'chat.postMessage', { text: 'hi' }),
-    ).rejects.toThrow(DeliveryError);
-    expect(platform.calls).toEqual([]);
-    // The other deliverer's: it sends it, or a restart marks it failed.
+    const outcome = deliverer.deliver({ workspaceId, lane }, 'chat.postMessage', { text: 'hi' }).then(
+      (ref) => ({ ref }),
+      (error: unknown) => ({ error }),
+    );
+    await waitFor(async () => taken.id !== undefined);
+    // P7, T2, A12: the other deliverer's to send; this one waits for its outcome.
     expect(await rowsOf(lane)).toEqual([{ status: 'sending', platform_ref: null }]);
-    await db.database.store.transaction(async (tx) => {
-      for (const row of await tx.outbox.unfinished('slack')) {
-        if (row.lane === lane) await tx.outbox.markFailed(row.id, 'test over');
-      }
-    });
+    await db.database.store.transaction((tx) => tx.outbox.markSent(taken.id ?? '', 'ts-other'));
+    expect(await outcome).toEqual({ ref: 'ts-other' });
+    expect(platform.calls).toEqual([]);
+    expect(await rowsOf(lane)).toEqual([{ status: 'sent', platform_ref: 'ts-other' }]);
   });
 
   it.each([

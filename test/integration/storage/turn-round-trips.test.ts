@@ -70,7 +70,7 @@ describe.each(DATABASE_KINDS)('a turn’s writes, by the messages they send, on 
     );
     expect(run?.replyMessageId).toBe(messageId);
     expect(message).toMatchObject({ text: 'pong', authorKind: 'agent', authorAgentId: acme.agentId });
-    expect(row).toEqual({ status: 'sending', version: held?.version });
+    expect(row).toEqual({ status: 'sending', version: held?.version, platformRef: null, lastError: null });
   });
 
   it('P7, T3: calls that went out are marked sent in one message: START, the marks, COMMIT', async () => {

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { Platform } from '../../../core/model/platform';
-import type { OutboxItem, OutboxRepository } from '../../../core/ports/outbox-store';
+import type { OutboxItem, OutboxRepository, OutboxRowState } from '../../../core/ports/outbox-store';
 import { deferToCommit } from '../pending-statements';
 import { PreparedStatement } from '../prepared-statement';
 import { queryRecords } from '../query-records';
@@ -101,9 +101,10 @@ export const outboxRepository = (manager: EntityManager): OutboxRepository => ({
     return rows[0]?.version ?? null;
   },
   async state(id) {
-    const rows = await queryRecords<{ status: OutboxItem['status']; version: string }>(
+    const rows = await queryRecords<OutboxRowState>(
       manager,
-      'SELECT status, xmin::text AS version FROM outbox WHERE id = $1',
+      `SELECT status, xmin::text AS version, platform_ref AS "platformRef", last_error AS "lastError"
+        FROM outbox WHERE id = $1`,
       [id],
     );
     return rows[0] ?? null;
