@@ -1,12 +1,10 @@
-import { webApi } from '@slack/bolt';
-import { SlackSender } from '../../../../src/bots/slack/outbound/slack-sender';
-import { OutboxDeliverer } from '../../../../src/core/outbox/outbox-deliverer';
 import { type Logger, silentLogger } from '../../../../src/core/ports/logger';
 import type { SqlStoreTx } from '../../../../src/storage/store/sql-store';
 import { waitFor } from '../../../support/engine-harness';
+import { type OutboxWorkers, openOutboxWorkers } from '../../../support/outbox-workers';
 import { CHANNEL } from '../../../support/slack-delivery';
-import { SlackWebApiStandIn } from '../../../support/stand-ins/slack-web-api-stand-in';
-import { openTestDatabase, type TestDatabase } from '../../../support/test-database';
+import type { SlackWebApiStandIn } from '../../../support/stand-ins/slack-web-api-stand-in';
+import type { TestDatabase } from '../../../support/test-database';
 
 interface Row {
   id: string;
@@ -23,53 +21,20 @@ interface Row {
  * its own: the other's ref once sent, the failure once failed, never a failure of its own.
  */
 describe('P7, T2, A12: a call another worker took while it waited in its deliverer', () => {
+  let w: OutboxWorkers;
   let db: TestDatabase;
   let standIn: SlackWebApiStandIn;
   let workspaceId: string;
-  let url: string;
   const lane = `${CHANNEL}:1`;
-  const drains: (() => Promise<void>)[] = [];
 
   beforeEach(async () => {
-    db = await openTestDatabase('postgres');
-    standIn = new SlackWebApiStandIn({ channels: [CHANNEL] });
-    url = await standIn.listen();
-    workspaceId = (
-      await db.database.store.transaction((tx) => tx.workspaces.insert({ slug: 'taken-call', name: 'Taken' }))
-    ).id;
+    w = await openOutboxWorkers('taken-call');
+    ({ db, standIn, workspaceId } = w);
   });
-  afterEach(async () => {
-    standIn.up();
-    for (const drain of drains.splice(0)) await drain();
-    await standIn.close();
-    await db.dispose();
-  });
+  afterEach(() => w.close());
 
-  const deliverer = (abandonAfterMs?: number, logger: Logger = silentLogger) => {
-    const client = new webApi.WebClient(standIn.token, {
-      slackApiUrl: url,
-      retryConfig: { retries: 0 },
-      rejectRateLimitedCalls: true,
-      timeout: 30_000,
-      logLevel: webApi.LogLevel.ERROR,
-    });
-    const d = new OutboxDeliverer({
-      store: db.database.store,
-      platform: 'slack',
-      sender: new SlackSender(client),
-      logger,
-      backoff: { baseMs: 20, maxMs: 50 },
-      ...(abandonAfterMs === undefined ? {} : { abandonAfterMs }),
-    });
-    drains.push(() => d.drain());
-    return d;
-  };
-  const rows = () =>
-    db.database.store.transaction((tx) =>
-      (tx as SqlStoreTx).query<Row>(
-        'SELECT id, status, attempts, platform_ref, last_error FROM outbox ORDER BY seq',
-      ),
-    );
+  const deliverer = (abandonAfterMs?: number, logger?: Logger) => w.deliverer(abandonAfterMs, logger);
+  const rows = () => w.rows<Row>('id, status, attempts, platform_ref, last_error');
   /** The first worker's call, refused once with a 429: its row back to `pending` for `retryAfterSeconds`. */
   const waitingOutA429 = async (retryAfterSeconds: number, abandonAfterMs?: number) => {
     standIn.failNext('chat.postMessage', { status: 429, retryAfterSeconds });

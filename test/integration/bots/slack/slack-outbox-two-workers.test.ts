@@ -1,62 +1,28 @@
-import { webApi } from '@slack/bolt';
-import { SlackSender } from '../../../../src/bots/slack/outbound/slack-sender';
-import { OutboxDeliverer } from '../../../../src/core/outbox/outbox-deliverer';
-import { silentLogger } from '../../../../src/core/ports/logger';
 import type { SqlStoreTx } from '../../../../src/storage/store/sql-store';
 import { waitFor } from '../../../support/engine-harness';
+import { type OutboxWorkers, openOutboxWorkers } from '../../../support/outbox-workers';
 import { CHANNEL } from '../../../support/slack-delivery';
-import { SlackWebApiStandIn } from '../../../support/stand-ins/slack-web-api-stand-in';
-import { openTestDatabase, type TestDatabase } from '../../../support/test-database';
+import type { SlackWebApiStandIn } from '../../../support/stand-ins/slack-web-api-stand-in';
+import type { TestDatabase } from '../../../support/test-database';
 
 /**
  * P7, T2, A12: several workers share one outbox. A worker that starts (`resume`) fails only the
  * calls a dead process left `sending`, never one another live worker is sending right now.
  */
 describe('P7, T2, A12: two deliverers on one database, one sending, the other resuming', () => {
+  let w: OutboxWorkers;
   let db: TestDatabase;
   let standIn: SlackWebApiStandIn;
   let workspaceId: string;
-  let url: string;
-  const drains: (() => Promise<void>)[] = [];
 
   beforeEach(async () => {
-    db = await openTestDatabase('postgres');
-    standIn = new SlackWebApiStandIn({ channels: [CHANNEL] });
-    url = await standIn.listen();
-    workspaceId = (
-      await db.database.store.transaction((tx) => tx.workspaces.insert({ slug: 'two-workers', name: 'Two' }))
-    ).id;
+    w = await openOutboxWorkers('two-workers');
+    ({ db, standIn, workspaceId } = w);
   });
-  afterEach(async () => {
-    standIn.up();
-    for (const drain of drains.splice(0)) await drain();
-    await standIn.close();
-    await db.dispose();
-  });
+  afterEach(() => w.close());
 
-  const deliverer = (abandonAfterMs?: number) => {
-    const client = new webApi.WebClient(standIn.token, {
-      slackApiUrl: url,
-      retryConfig: { retries: 0 },
-      rejectRateLimitedCalls: true,
-      timeout: 30_000,
-      logLevel: webApi.LogLevel.ERROR,
-    });
-    const d = new OutboxDeliverer({
-      store: db.database.store,
-      platform: 'slack',
-      sender: new SlackSender(client),
-      logger: silentLogger,
-      backoff: { baseMs: 20, maxMs: 50 },
-      ...(abandonAfterMs === undefined ? {} : { abandonAfterMs }),
-    });
-    drains.push(() => d.drain());
-    return d;
-  };
-  const rows = () =>
-    db.database.store.transaction((tx) =>
-      (tx as SqlStoreTx).query<{ id: string; status: string }>('SELECT id, status FROM outbox ORDER BY seq'),
-    );
+  const deliverer = (abandonAfterMs?: number) => w.deliverer(abandonAfterMs);
+  const rows = () => w.rows<{ id: string; status: string }>('id, status');
 
   it('P7, T2, A12: the call a live worker holds in flight is not failed by the other’s resume, and is posted once', async () => {
     const sending = deliverer();
