@@ -218,7 +218,7 @@ export class DiscordFrontEnd {
     this.messages?.stop();
     await this.backfills.catch(() => undefined);
     await this.platform.settled();
-    await this.deliverer.drain();
+    await this.deliverer.stop();
     await this.client.destroy();
   }
 

@@ -156,7 +156,7 @@ export class GitHubFrontEnd {
   async close(): Promise<void> {
     this.engine = null;
     await this.idle();
-    await this.deliverer.drain();
+    await this.deliverer.stop();
     await this.turnChecks?.idle();
   }
 

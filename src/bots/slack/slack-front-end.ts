@@ -267,6 +267,6 @@ export class SlackFrontEnd {
     if (this.receiver === null && this.started) await this.app.stop();
     await this.backfills;
     await Promise.all([...this.clicks]);
-    await this.deliverer.drain();
+    await this.deliverer.stop();
   }
 }

@@ -32,3 +32,18 @@ export class CallWithdrawn extends AppError {
     super('A sign of life not sent: its turn ended while the platform was backed up.', 'call_withdrawn');
   }
 }
+
+/**
+ * P7, T2: the deliverer stopped (SIGTERM) while this call waited to be tried again, or before it
+ * was tried. It stays stored `pending` and the next process to start sends it (`resume`); an
+ * outage of the platform never holds up a stop. A call in memory only (no workspace owns its
+ * channel) is not kept.
+ */
+export class DeliveryStopped extends AppError {
+  constructor() {
+    super(
+      'Summon is stopping: this outgoing call is kept and sent when Summon starts again.',
+      'delivery_stopped',
+    );
+  }
+}

@@ -1,12 +1,12 @@
 import { RetryingStore } from '../outage/retrying-store';
 import { systemClock } from '../ports/clock';
 import type { DeliverOptions, Outbox, RecordSent, SentCall, StoreCalls } from '../ports/outbox';
-import type { OutboxItem, OutboxRepository, OutboxRowState } from '../ports/outbox-store';
+import type { OutboxItem } from '../ports/outbox-store';
 import type { Store } from '../ports/store';
 import { AbandonedCalls } from './abandoned-calls';
 import { CallTaker, TAKEN_CALL_LOOK_MAX_MS, type Taken } from './call-taker';
 import { CallsOnTheirWay } from './calls-on-their-way';
-import { DeliveryError } from './delivery-error';
+import { DeliveryError, DeliveryStopped } from './delivery-error';
 import { KeyedSerialQueue } from './keyed-serial-queue';
 import {
   DEFAULT_ABANDON_AFTER_MS,
@@ -16,7 +16,9 @@ import {
   type OutboxBackoff,
   type OutboxDelivererOptions,
 } from './outbox-options';
-import { type HeldCall, outcomeUnknown, SentMarks } from './sent-marks';
+import { OutboxRows } from './outbox-rows';
+import { OutboxStop } from './outbox-stop';
+import { type HeldCall, SentMarks } from './sent-marks';
 
 export {
   DEFAULT_OUTBOX_GIVE_UP_MS,
@@ -52,25 +54,31 @@ export class OutboxDeliverer implements Outbox {
 
   /** T2: the calls' rows are written through a database outage of seconds, not given up. */
   private readonly store: Store;
+  /** T2: the calls' rows, read back where a COMMIT's outcome is unknown. */
+  private readonly rows: OutboxRows;
   /** T3: calls of any thread that went out at the same time are recorded as sent in one commit. */
   private readonly sent: SentMarks;
   /** P7, T2, A12: calls left `sending` by a process that died. */
   private readonly abandoned: AbandonedCalls;
   /** P7, T2, A12: marks calls `sending`, or waits for the outcome of one another deliverer took. */
   private readonly taker: CallTaker;
+  /** P7, T2: once stopping, no call waits to be tried again (`stop`). */
+  private readonly stopping = new OutboxStop();
 
   constructor(private readonly options: OutboxDelivererOptions) {
     this.store = RetryingStore.over(options.store);
+    this.rows = new OutboxRows(this.store);
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    const sleep = options.sleep ?? ((ms: number) => this.stopping.timer(ms));
+    this.sleep = (ms) => this.stopping.pause(sleep, ms);
     this.now = options.now ?? (() => systemClock.now());
     this.onTheirWay = new CallsOnTheirWay(options.signOfLifeRoom ?? DEFAULT_SIGN_OF_LIFE_ROOM);
-    this.sent = new SentMarks(this.store, (id) => this.stateOf(id));
+    this.sent = new SentMarks(this.store, (id) => this.rows.stateOf(id));
     const abandonAfterMs = options.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS;
     this.abandoned = new AbandonedCalls(this.store, options.platform, options.logger, abandonAfterMs);
     this.taker = new CallTaker({
       store: this.store,
-      stateOf: (id) => this.stateOf(id),
+      stateOf: (id) => this.rows.stateOf(id),
       abandoned: this.abandoned,
       abandonAfterMs,
       now: () => this.now().getTime(),
@@ -97,7 +105,7 @@ export class OutboxDeliverer implements Outbox {
     const stored = async (): Promise<Delivery> =>
       workspaceId === null
         ? { id: null, platform, lane, kind, payload, status: 'pending', attempts: 0, platformRef: null }
-        : await this.add({ workspaceId, platform, lane, kind, payload });
+        : await this.rows.add({ workspaceId, platform, lane, kind, payload });
     return this.enqueue(lane, stored, options.withdrawn);
   }
 
@@ -132,6 +140,10 @@ export class OutboxDeliverer implements Outbox {
           } catch (error) {
             // The caller records nothing of a delivery that failed: those that went out are marked here.
             await Promise.all(went.map((call) => this.markSent(call.held, call.ref)));
+            // P7, T2: stopped part-way, the calls not tried yet are handed back for the next start.
+            if (error instanceof DeliveryStopped)
+              for (const { item, version } of held.slice(refs.length + 1))
+                await this.handBack({ id: item.id, version });
             throw error;
           }
           recordSent?.(went.map((call): SentCall => ({ id: call.held.id, ref: call.ref })));
@@ -157,16 +169,29 @@ export class OutboxDeliverer implements Outbox {
     const items = await store.transaction((tx) => tx.outbox.unfinished(platform));
     const pending = items.filter((item) => item.status === 'pending');
     for (const item of pending) {
-      this.enqueue(item.lane, async () => item).catch((error: unknown) =>
-        logger.warn({ outboxId: item.id, err: String(error) }, 'a resumed outgoing call failed'),
-      );
+      this.enqueue(item.lane, async () => item).catch((error: unknown) => {
+        if (error instanceof DeliveryStopped) return;
+        logger.warn({ outboxId: item.id, err: String(error) }, 'a resumed outgoing call failed');
+      });
     }
     if (pending.length < items.length) this.abandoned.lookAgainLater();
     return { resent: pending.length, abandoned, pruned };
   }
 
-  /** Waits for every call in flight, and stops looking for calls of stopped processes. */
+  /** Waits for every call in flight, retries included. */
   drain(): Promise<void> {
+    return this.lanes.drain();
+  }
+
+  /**
+   * P7, T2: the stop (SIGTERM). Every call is still tried, so the turns that finish during the
+   * stop still post, but none waits to be tried again: one the platform could not take stays
+   * stored `pending` for the next start (`resume`) and its caller gets `DeliveryStopped`, so an
+   * outage of the platform never holds up a stop. Stops looking for calls of stopped processes;
+   * resolves once no call is on its way.
+   */
+  stop(): Promise<void> {
+    this.stopping.begin();
     this.abandoned.stop();
     return this.lanes.drain();
   }
@@ -181,46 +206,11 @@ export class OutboxDeliverer implements Outbox {
   }
 
   /**
-   * Stores the call. T2: an insert whose COMMIT's outcome is unknown is looked up, once the
-   * database answers, by the id it returned: there, it is sent; not there, it is stored again.
-   */
-  private async add(item: Parameters<OutboxRepository['add']>[0]): Promise<OutboxItem> {
-    for (;;) {
-      const written: { row?: OutboxItem } = {};
-      try {
-        return await this.store.transaction(async (tx) => (written.row = await tx.outbox.add(item)));
-      } catch (error) {
-        const { row } = written;
-        if (row === undefined || !outcomeUnknown(error)) throw error;
-        if ((await this.stateOf(row.id)) !== null) return row;
-      }
-    }
-  }
-
-  /**
    * P7: marks a stored call `sending` before it goes out; one another deliverer took meanwhile
    * (a worker's `resume`) is waited for, its outcome this delivery's (`CallTaker`).
    */
   private take(item: Delivery): Promise<Taken | { held: null }> {
     return item.id === null ? Promise.resolve({ held: null }) : this.taker.take(item.id);
-  }
-
-  /**
-   * A state change of a call this deliverer holds. T2: one whose COMMIT's outcome is unknown is
-   * read back once the database answers and run again while the row is still as this
-   * deliverer's mark left it (`sending` at that version): it did not land.
-   */
-  private async change(held: Held, change: (outbox: OutboxRepository, id: string) => Promise<void>) {
-    if (held === null) return;
-    for (;;) {
-      try {
-        return await this.store.transaction((tx) => change(tx.outbox, held.id));
-      } catch (error) {
-        if (!outcomeUnknown(error)) throw error;
-        const now = await this.stateOf(held.id);
-        if (now?.status !== 'sending' || now.version !== held.version) return;
-      }
-    }
   }
 
   /** P7: records a call this deliverer holds as sent; failing to is logged, never a reason to send again. */
@@ -236,15 +226,19 @@ export class OutboxDeliverer implements Outbox {
       );
   }
 
-  /** The row as it is now; a read whose COMMIT's outcome is unknown changed nothing, and is read again. */
-  private async stateOf(id: string): Promise<OutboxRowState | null> {
-    for (;;) {
-      try {
-        return await this.store.transaction((tx) => tx.outbox.state(id));
-      } catch (error) {
-        if (!outcomeUnknown(error)) throw error;
-      }
-    }
+  private leftAtStop(item: Delivery, attempts: number): void {
+    const { logger } = this.options;
+    if (item.id === null)
+      logger.warn({ kind: item.kind }, 'an outgoing call kept in memory only was dropped at the stop');
+    else
+      logger.info({ outboxId: item.id, kind: item.kind, attempts }, 'outgoing call left for the next start');
+  }
+
+  /** P7, T2: a call this deliverer marked `sending` and did not try, back to `pending` for the next start. */
+  private handBack(held: Held): Promise<void> {
+    return this.rows.change(held, (o, id) =>
+      o.markRetry(id, this.now(), 'Summon stopped before sending it.'),
+    );
   }
 
   /** `marked`: the call's row was stored already marked `sending` (`deliverStored`); `handOver`: see `RecordSent`. */
@@ -268,7 +262,7 @@ export class OutboxDeliverer implements Outbox {
         failingSince ??= this.now().getTime();
         const failingFor = this.now().getTime() - failingSince;
         if (advice.kind === 'never' || failingFor >= this.backoff.giveUpMs) {
-          await this.change(held, (o, id) => o.markFailed(id, reason));
+          await this.rows.change(held, (o, id) => o.markFailed(id, reason));
           log().warn({ attempts, failingForMs: failingFor, reason }, 'outgoing call failed');
           throw error;
         }
@@ -279,8 +273,12 @@ export class OutboxDeliverer implements Outbox {
         log().info({ attempts, waitMs: wait, reason }, 'outgoing call will be retried');
         this.options.metrics?.outboxRetry(this.options.platform, advice.kind === 'after');
         const availableAt = new Date(this.now().getTime() + wait);
-        await this.change(held, (o, id) => o.markRetry(id, availableAt, reason));
-        await this.sleep(wait);
+        await this.rows.change(held, (o, id) => o.markRetry(id, availableAt, reason));
+        // P7, T2: a stop ends the wait; the call stays `pending`, for the next start.
+        await this.sleep(wait).catch((error: unknown) => {
+          if (error instanceof DeliveryStopped) this.leftAtStop(item, attempts);
+          throw error;
+        });
         // P7: a call waiting to be retried is `pending`: another worker's `resume` may send it.
         const again = await this.take(item);
         if ('sentElsewhere' in again) return again.sentElsewhere;

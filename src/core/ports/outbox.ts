@@ -63,8 +63,13 @@ export interface Outbox {
   ): Promise<(string | null)[]>;
   /** After a restart: sends what is still pending; never re-sends what may have gone out. */
   resume(): Promise<{ resent: number; abandoned: number; pruned: number }>;
-  /** Waits for every call in flight. */
+  /** Waits for every call in flight, retries included. */
   drain(): Promise<void>;
+  /**
+   * P7, T2: the stop. Calls are still tried, once; one the platform could not take stays stored
+   * for the next start instead of waiting to be retried, its caller rejected with `delivery_stopped`.
+   */
+  stop(): Promise<void>;
 }
 
 export type OutboxFactory = (platform: Platform, sender: PlatformSender) => Outbox;

@@ -5,7 +5,7 @@
 import { budgetStopped } from '../../audit/audit-entries';
 import type { RunRecord } from '../../model/records';
 import { notifiesOnFinish } from '../../notes';
-import type { DeliveryError } from '../../outbox/delivery-error';
+import { type DeliveryError, DeliveryStopped } from '../../outbox/delivery-error';
 import type { Logger } from '../../ports/logger';
 import type { SentCall } from '../../ports/outbox';
 import { waitTopics } from '../../ports/wait-signals';
@@ -32,7 +32,8 @@ export type TurnResult =
 /** The stored reply and its ref on the platform, recorded by `finishRun` in its transaction. */
 export interface PostedReply {
   messageId: string;
-  ref: string;
+  /** Null when the worker stopped while the reply waited on the platform (P7, T2: it goes out at the next start). */
+  ref: string | null;
   /** P7, T3: its stored calls that went out, recorded as sent with the run's end. */
   sent?: readonly SentCall[];
 }
@@ -42,6 +43,26 @@ export async function postReply(
   context: TurnContext,
   reply: string,
   stream: TurnReplyStream,
+): Promise<PostedReply | null> {
+  const stored = { messageId: '' };
+  try {
+    return await storeAndShow(deps, context, reply, stream, stored);
+  } catch (error) {
+    // P7, T2: the worker stopped while the platform could not take the reply: the reply and the
+    // calls that show it are stored, and the next start sends them. The turn has ended; it is
+    // finished, not left running to be taken for dead and answered again.
+    if (error instanceof DeliveryStopped && stored.messageId !== '')
+      return { messageId: stored.messageId, ref: null };
+    throw error;
+  }
+}
+
+async function storeAndShow(
+  deps: TurnDeps,
+  context: TurnContext,
+  reply: string,
+  stream: TurnReplyStream,
+  stored: { messageId: string },
 ): Promise<PostedReply | null> {
   const { run, agent, conversation } = context;
   const toStore = { runId: run.id, conversationId: conversation.id, agentId: agent.id, text: reply };
@@ -56,25 +77,24 @@ export async function postReply(
     // P7, T2: nothing streamed (P14: or its start was still held): the reply, the run naming it and the calls that post it are
     // stored in one commit (T3: with other turns' replies), before anyone can see it.
     await stream.abandon();
-    let messageId = '';
     const sent: SentCall[] = [];
     const ref = await platform.postStored(thread, message, {
       workspaceId: run.workspaceId,
       members: context.members,
       store: async (write) => {
-        messageId = await deps.turnWrites.storeReply(run.workspaceId, toStore, write);
+        stored.messageId = await deps.turnWrites.storeReply(run.workspaceId, toStore, write);
       },
       // T3: marked sent in the finish's commit, not one of their own (P7: never sent again meanwhile).
       recordSent: (calls) => sent.push(...calls),
     });
-    return { messageId, ref, sent };
+    return { messageId: stored.messageId, ref, sent };
   }
   // Stored before it is shown; T3: with the replies of turns storing theirs at the same time.
-  const messageId = await deps.turnWrites.storeReply(run.workspaceId, toStore);
+  stored.messageId = await deps.turnWrites.storeReply(run.workspaceId, toStore);
   if (platform === undefined || thread === null) return null;
   // P14: a streamed reply is already in the thread; what did not stream is posted whole.
   const ref = (await stream.finish(reply)) ?? (await platform.post(thread, message));
-  return { messageId, ref };
+  return { messageId: stored.messageId, ref };
 }
 
 /** A finished run, and whether its lane has another queued run for this worker to go on with. */
@@ -105,7 +125,9 @@ export async function finishRun(
         // first, then the leftovers taken (their runs are inserted once they are read).
         queueLeftoverSteering(tx, deps, run),
         // The posted reply's ref, in the finishing transaction rather than one of its own.
-        posted === null ? undefined : tx.messages.setPlatformRef(posted.messageId, posted.ref),
+        posted === null || posted.ref === null
+          ? undefined
+          : tx.messages.setPlatformRef(posted.messageId, posted.ref),
         // T2: a finished turn is not resumed: its checkpoint goes with it.
         tx.checkpoints.remove(run.id),
         tx.runs.updateAndRead(
