@@ -1,17 +1,17 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Store } from '../../src/core/ports/store';
-import { ensureLocalChat } from '../../src/core/workspace/local-chat';
 import { waitFor } from './engine-harness';
 import { runSummon } from './run-summon';
 import { ServeProcess } from './serve-process';
-import { BOT_USER, CHANNEL, SIGNING_SECRET, TEAM } from './slack-delivery';
+import { BOT_USER, SIGNING_SECRET, TEAM } from './slack-delivery';
+import { linkLocalChatToSlack } from './slack-linked-chat';
 import { AnthropicStandIn, type Replier } from './stand-ins/anthropic-stand-in';
 import { SlackWebApiStandIn } from './stand-ins/slack-web-api-stand-in';
 import { makeTempDir } from './temp-dir';
 import { openTestDatabase, type TestDatabase } from './test-database';
 
-export const DANA = 'U0DANA0001';
+export { DANA } from './slack-linked-chat';
 
 /** A free loopback port (so SUMMON_PUBLIC_URL is known before the server starts). */
 export async function freePort(): Promise<number> {
@@ -54,18 +54,7 @@ export async function openRelaySide(name: string, reply: Replier, extraEnv: Reco
   const server = ServeProcess.start(['serve'], env);
   await server.waitForLine('summon is ready', 120_000);
   const store: Store = db.database.store;
-  const workspaceId = await store.transaction(async (tx) => {
-    const chat = await ensureLocalChat(tx);
-    await tx.platformBindings.bind(chat.workspace.id, 'slack', TEAM);
-    await tx.channelBindings.bind(chat.space.id, 'slack', CHANNEL);
-    await tx.members.insert(chat.workspace.id, {
-      nickname: 'dana',
-      role: 'owner',
-      slackUserId: DANA,
-      discordUserId: null,
-    });
-    return chat.workspace.id;
-  });
+  const workspaceId = await store.transaction(linkLocalChatToSlack);
   return {
     name,
     url,

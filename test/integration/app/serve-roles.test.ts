@@ -1,9 +1,9 @@
 import { createRedisClient } from '../../../src/adapters/redis/redis-connection-options';
 import { type RunningServer, startServer } from '../../../src/app/server';
-import { ensureLocalChat } from '../../../src/core/workspace/local-chat';
 import { waitFor } from '../../support/engine-harness';
 import { ServeProcess } from '../../support/serve-process';
 import { BOT_USER, CHANNEL, deliver, eventFrom, SIGNING_SECRET, TEAM } from '../../support/slack-delivery';
+import { linkLocalChatToSlack } from '../../support/slack-linked-chat';
 import { AnthropicStandIn, type RecordedRequest } from '../../support/stand-ins/anthropic-stand-in';
 import { SlackWebApiStandIn } from '../../support/stand-ins/slack-web-api-stand-in';
 import { makeTempDir } from '../../support/temp-dir';
@@ -105,17 +105,7 @@ describe('summon serve --role web|worker', () => {
   it('two workers and one web process share the turns; a worker killed mid-turn loses nothing', async () => {
     web = await startServer({ ...env, SUMMON_ROLE: 'web' }, process.cwd(), { logToFile: true });
     expect(web.chat?.platforms).toEqual(['slack']);
-    await web.runtime.store.transaction(async (tx) => {
-      const chat = await ensureLocalChat(tx);
-      await tx.platformBindings.bind(chat.workspace.id, 'slack', TEAM);
-      await tx.channelBindings.bind(chat.space.id, 'slack', CHANNEL);
-      await tx.members.insert(chat.workspace.id, {
-        nickname: 'dana',
-        role: 'owner',
-        slackUserId: 'U0DANA0001',
-        discordUserId: null,
-      });
-    });
+    await web.runtime.store.transaction(linkLocalChatToSlack);
     // One turn at a time per worker; a silent turn is taken for dead after 2 s (A12).
     const workerEnv = {
       ...env,

@@ -1,8 +1,8 @@
 import { type RunningServer, startServer } from '../../../src/app/server';
-import { ensureLocalChat } from '../../../src/core/workspace/local-chat';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
 import { waitFor } from '../../support/engine-harness';
 import { BOT_USER, CHANNEL, deliver, eventFrom, SIGNING_SECRET, TEAM } from '../../support/slack-delivery';
+import { linkLocalChatToSlack } from '../../support/slack-linked-chat';
 import { AnthropicStandIn } from '../../support/stand-ins/anthropic-stand-in';
 import { SlackWebApiStandIn } from '../../support/stand-ins/slack-web-api-stand-in';
 import { makeTempDir } from '../../support/temp-dir';
@@ -67,17 +67,7 @@ describe('P7, T2: summon serve stops during a Slack outage', () => {
   it('P7, T2: the stop ends while Slack is down; the reply is posted once after the next start', async () => {
     const first = await startServer(env, process.cwd());
     server = first;
-    await first.runtime.store.transaction(async (tx) => {
-      const chat = await ensureLocalChat(tx);
-      await tx.platformBindings.bind(chat.workspace.id, 'slack', TEAM);
-      await tx.channelBindings.bind(chat.space.id, 'slack', CHANNEL);
-      await tx.members.insert(chat.workspace.id, {
-        nickname: 'dana',
-        role: 'owner',
-        slackUserId: 'U0DANA0001',
-        discordUserId: null,
-      });
-    });
+    await first.runtime.store.transaction(linkLocalChatToSlack);
     slack.down(503);
     const ts = slack.addPersonMessage(CHANNEL, null);
     const mention = eventFrom('app-mention', { ts, text: `<@${BOT_USER}> @engineer ping` });
