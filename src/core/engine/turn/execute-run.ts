@@ -6,7 +6,7 @@ import type { Logger } from '../../ports/logger';
 import type { RunCheckpointRecord } from '../../ports/run-checkpoints';
 import { postSystemMessage } from '../cards/system-message';
 import { wakeAfterTurn } from '../routing/wake-after-turn';
-import { StopListener } from '../stop/stop-listener';
+import type { StopListener } from '../stop/stop-listener';
 import { stoppedByOf } from '../stop/stop-run';
 import { watchTurnCheck } from '../turn-checks-hooks';
 import {
@@ -28,6 +28,8 @@ import { type TurnContext, turnLogBindings } from './turn-context';
 import type { TurnDeps } from './turn-deps';
 import { openTurnSession } from './turn-platform-session';
 import { TurnReplyStream } from './turn-reply-stream';
+import { openCardAndListen } from './turn-stop';
+import { storedReplyOf } from './turn-writes';
 
 /**
  * One turn, claimed by this worker (and read, `loadClaimedTurn`): status card, runner,
@@ -142,107 +144,27 @@ async function executeClaimedRun(
   }
 }
 
-/**
- * P7: the card is posted beside the turn, not before it; its ref is stored when it arrives,
- * after the read-back below (which would otherwise write the ref it read over the new one).
- * P15: the stop listener is subscribed first, then the run read back where its card's ref is
- * stored (one transaction for both): a stop asked before is in what is read, one asked after
- * is heard.
- */
-async function openCardAndListen(
-  deps: TurnDeps,
-  claimed: RunRecord,
-  card: StatusCardPublisher,
-  sign: SignOfLife,
-  listening: StopListener | null,
-): Promise<{ stop: StopListener; current: RunRecord | null }> {
-  const store = (ref: string) => deps.turnWrites.storeCardRef(claimed.workspaceId, claimed.id, ref);
-  // P15: heard since before the claim (T3: no read-back), unless its card is posted at once (T2: its ref stored before it runs).
-  const early = listening !== null && !sign.due && claimed.statusCardRef === null;
-  if (early) card.open(null, async (ref) => void (await store(ref)), sign);
-  if (early) return { stop: listening, current: claimed };
-  // T2: a card posted at once has its ref stored by the read-back, which subscribes its own listener.
-  listening?.close();
-  let readBack = () => {};
-  const afterReadBack = new Promise<void>((resolve) => (readBack = resolve));
-  // T3: a card posted before the read-back starts has its ref stored by it, in the same write.
-  let reading = false;
-  let arrived: string | null = null;
-  card.open(
-    claimed.statusCardRef,
-    async (ref) => {
-      if (!reading) {
-        arrived = ref;
-        return;
-      }
-      await afterReadBack;
-      await store(ref);
-    },
-    sign,
-  );
-  try {
-    const stop = await StopListener.open(deps.waits, claimed.id);
-    try {
-      reading = true;
-      // T3: with the card refs of turns storing theirs at the same time, in one transaction.
-      const current = await deps.turnWrites.storeCardRef(
-        claimed.workspaceId,
-        claimed.id,
-        arrived ?? claimed.statusCardRef,
-      );
-      return { stop, current };
-    } catch (error) {
-      stop.close();
-      throw error;
-    }
-  } finally {
-    // Failed before the read-back: a ref that arrived meanwhile is still stored, as later ones are.
-    const unstored = reading ? null : arrived;
-    reading = true;
-    readBack();
-    if (unstored !== null)
-      await store(unstored).catch((error: unknown) =>
-        deps.logger.warn({ err: error }, 'status card ref could not be stored'),
-      );
-  }
+/** What a claimed turn opened before its runner starts. */
+interface OpenedTurn {
+  claimed: RunRecord;
+  stored: RunCheckpointRecord | null;
+  signal: AbortSignal;
+  card: StatusCardPublisher;
+  reply: TurnReplyStream;
+  log: Logger;
+  stop: StopListener;
+  current: RunRecord | null;
+  sign: SignOfLife;
 }
 
 /**
  * The turn from its runner's start to its end: the reply or the stop, the run stored, the wake
  * chain. Resolves to whether the lane may have another queued run.
  */
-async function runAndFinish(
-  deps: TurnDeps,
-  context: TurnContext,
-  turn: {
-    claimed: RunRecord;
-    stored: RunCheckpointRecord | null;
-    signal: AbortSignal;
-    card: StatusCardPublisher;
-    reply: TurnReplyStream;
-    log: Logger;
-    stop: StopListener;
-    current: RunRecord | null;
-    sign: SignOfLife;
-  },
-): Promise<boolean> {
-  const { claimed, stored, signal, card, reply, log, stop, current, sign } = turn;
+async function runAndFinish(deps: TurnDeps, context: TurnContext, turn: OpenedTurn): Promise<boolean> {
+  const { claimed, card, reply, log } = turn;
   const { agent, conversation } = context;
-  let result: TurnResult;
-  try {
-    const resume = stored === null ? undefined : prepareResume(stored);
-    if (resume !== undefined) log.info({ step: stored?.step }, 'turn resumes from its checkpoint');
-    result = await runTurn(deps, context, reply, signal, {
-      cardRef: () => card.currentRef(),
-      resume,
-      stop,
-      current,
-      sign,
-    });
-  } finally {
-    stop.close();
-    sign.end(); // P9, P14: what the turn had not shown yet is not shown now: its end shows instead.
-  }
+  const { result, earlier } = await runOrRecall(deps, context, turn);
   log.info({ ok: result.ok }, 'turn finished');
   if (!result.ok && result.interrupted) {
     // The worker is shutting down: the run goes back to the queue and starts again elsewhere.
@@ -267,7 +189,8 @@ async function runAndFinish(
     // P14: a stream still held stays unopened; P7: a card never taken fails here (`failOnPlatform`).
     await Promise.all([reply.unshown(), card.posted()]);
     await card.finish('done', 'Done', 'skip'); // P9 (decision): done before its sign of life, no card
-    posted = await postReply(deps, context, result.reply, reply);
+    // T2, P7: a reply an earlier claim stored is the outbox's to show, never posted again.
+    posted = earlier ?? (await postReply(deps, context, result.reply, reply));
   } else {
     await reply.abandon();
     await card.finish('failed', result.budget === undefined ? 'Failed' : 'Stopped: budget reached');
@@ -290,4 +213,46 @@ async function runAndFinish(
   // M14: only a turn that ended cleanly wakes anyone.
   await wakeAfterTurn(deps, context, result.reply);
   return ended.laneHasMore;
+}
+
+/**
+ * The runner's turn; or, T2, P7, the reply an earlier claim of this run stored before its worker
+ * died (the run names it): that turn had ended, and the calls that show its reply are the
+ * outbox's (a restart's `resume` sends them; one caught mid-send is failed rather than posted
+ * twice). The run is finished with that reply: the model is not asked again, so the thread is
+ * never answered twice.
+ */
+async function runOrRecall(
+  deps: TurnDeps,
+  context: TurnContext,
+  turn: OpenedTurn,
+): Promise<{ result: TurnResult; earlier: PostedReply | null }> {
+  const { claimed, stored, signal, card, reply, log, stop, current, sign } = turn;
+  try {
+    const earlier = await storedReplyOf(deps, claimed);
+    if (earlier !== null) {
+      log.info(
+        { messageId: earlier.id },
+        'the turn had ended before its worker stopped: its stored reply ends it',
+      );
+      await reply.abandon();
+      return {
+        result: { ok: true, reply: earlier.text },
+        earlier: { messageId: earlier.id, ref: earlier.platformMessageRef },
+      };
+    }
+    const resume = stored === null ? undefined : prepareResume(stored);
+    if (resume !== undefined) log.info({ step: stored?.step }, 'turn resumes from its checkpoint');
+    const result = await runTurn(deps, context, reply, signal, {
+      cardRef: () => card.currentRef(),
+      resume,
+      stop,
+      current,
+      sign,
+    });
+    return { result, earlier: null };
+  } finally {
+    stop.close();
+    sign.end(); // P9, P14: what the turn had not shown yet is not shown now: its end shows instead.
+  }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ServiceUnavailableError } from '../../errors';
+import type { MessageRecord } from '../../model/conversation-records';
 import type { RunRecord } from '../../model/records';
 import type { Store, StoreTx } from '../../ports/store';
 import { GroupCommit } from '../../waits/group-commit';
@@ -160,3 +161,17 @@ const start = (tx: StoreTx, part: TurnPart): Promise<unknown> => {
 };
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * T2, P7: the reply a run's turn stored (`TurnWrites.storeReply` names it on the run, in the
+ * commit that stores it and the calls that show it); null when it has none, as every run claimed
+ * for the first time. Read only for a run that names one: a claim's usual path reads nothing more.
+ */
+export async function storedReplyOf(
+  deps: { store: Store },
+  run: Pick<RunRecord, 'id' | 'workspaceId' | 'replyMessageId'>,
+): Promise<MessageRecord | null> {
+  const { replyMessageId } = run;
+  if (replyMessageId === null) return null;
+  return deps.store.inWorkspace(run.workspaceId, (tx) => tx.messages.findById(replyMessageId));
+}
