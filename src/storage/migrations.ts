@@ -39,6 +39,7 @@ import { OutboxSendingSince1796800310000 } from '../../migrations/1796800310000-
 import { MemberKeyWithWorkspace1796800320000 } from '../../migrations/1796800320000-MemberKeyWithWorkspace';
 import { AdmitMemberNumbers1796800340000 } from '../../migrations/1796800340000-AdmitMemberNumbers';
 import { OutboxDueIndexDropped1796800350000 } from '../../migrations/1796800350000-OutboxDueIndexDropped';
+import { RunLaneByConversation1796800360000 } from '../../migrations/1796800360000-RunLaneByConversation';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -86,4 +87,5 @@ export const MIGRATIONS = [
   MemberKeyWithWorkspace1796800320000,
   AdmitMemberNumbers1796800340000,
   OutboxDueIndexDropped1796800350000,
+  RunLaneByConversation1796800360000,
 ];
