@@ -2,8 +2,8 @@ import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ValidationError } from '../../core/errors';
 import { columnLiterals, quotedTable } from './column-literal';
 import { isUuid } from './ids';
-import { deferStatement, statementContext } from './pending-statements';
-import { InferredStatements, type PreparedCall } from './prepared-statement';
+import { deferStatement } from './pending-statements';
+import { InferredStatements, type PreparedCall, statementContext } from './prepared-statement';
 import { hydrate, queryTogether } from './statements-together';
 
 /**

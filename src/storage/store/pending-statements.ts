@@ -1,6 +1,6 @@
 import type { EntityManager, QueryRunner } from 'typeorm';
 import { afterLastMessage, type LastMessage, type OwedTransaction } from './last-message';
-import type { Statement, StatementContext } from './prepared-statement';
+import type { Statement } from './prepared-statement';
 import { sendTogether } from './simple-query-message';
 import { forgetOnWrite } from './transaction-read-memo';
 
@@ -212,15 +212,6 @@ class PendingStatements {
 
 const pending = new WeakMap<QueryRunner, PendingStatements>();
 
-/** The runners whose transaction entered a tenant's context (`owingStatements`' `enter`). */
-const tenantRunners = new WeakSet<QueryRunner>();
-
-/** A2, T3: the role `manager`'s transaction runs its statements as (`StatementContext`). */
-export const statementContext = (manager: EntityManager): StatementContext => {
-  const runner = manager.queryRunner;
-  return runner !== undefined && tenantRunners.has(runner) ? 'tenant' : 'system';
-};
-
 /** T3, T7: whether `runner`'s transaction sent the message that carried its COMMIT. */
 export const sentItsLast = (runner: QueryRunner): boolean => pending.get(runner)?.lastMessage().sent === true;
 
@@ -233,8 +224,6 @@ export function owingStatements(runner: QueryRunner, enter: Statement | null): O
   const send = runner.query.bind(runner) as SendQuery;
   const statements = new PendingStatements(runner, send);
   pending.set(runner, statements);
-  if (enter === null) tenantRunners.delete(runner);
-  else tenantRunners.add(runner);
   const query: SendQuery = async (sql, parameters, structured) => {
     forgetOnWrite(runner, sql);
     if (sql === START) return statements.begin(enter);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { EntityManager, QueryRunner } from 'typeorm';
 
 /**
  * T3: a statement the database plans once per connection. Planning a turn's small statements
@@ -47,6 +48,21 @@ export class PreparedStatement {
  * run on one connection would be planned at every run: each kind prepares its own.
  */
 export type StatementContext = 'system' | 'tenant';
+
+/** The runners whose transaction entered a tenant's context. */
+const tenantRunners = new WeakSet<QueryRunner>();
+
+/** A2, T3: `runner`'s transaction runs its statements as `context` (`owingStatements`' `enter`). */
+export const enterContext = (runner: QueryRunner, context: StatementContext): void => {
+  if (context === 'tenant') tenantRunners.add(runner);
+  else tenantRunners.delete(runner);
+};
+
+/** A2, T3: the role `manager`'s transaction runs its statements as (`StatementContext`). */
+export const statementContext = (manager: EntityManager): StatementContext => {
+  const runner = manager.queryRunner;
+  return runner !== undefined && tenantRunners.has(runner) ? 'tenant' : 'system';
+};
 
 /**
  * The prepared statement of a text made at run time (an update's or an insert's set of

@@ -2,8 +2,8 @@ import type { FindOptionsWhere, ObjectLiteral, QueryDeepPartialEntity, Repositor
 import { NotFoundError } from '../../core/errors';
 import { columnLiterals, quotedTable } from './column-literal';
 import { isUuid } from './ids';
-import { deferStatement, statementContext } from './pending-statements';
-import { InferredStatements, type StatementContext } from './prepared-statement';
+import { deferStatement } from './pending-statements';
+import { InferredStatements, type StatementContext, statementContext } from './prepared-statement';
 import { hydrateFirst, queryTogether, sqlLiteral, textLiteral } from './statements-together';
 
 /**
