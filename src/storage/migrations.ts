@@ -38,6 +38,8 @@ import { DirectoryVersions1796800300000 } from '../../migrations/1796800300000-D
 import { OutboxSendingSince1796800310000 } from '../../migrations/1796800310000-OutboxSendingSince';
 import { MemberKeyWithWorkspace1796800320000 } from '../../migrations/1796800320000-MemberKeyWithWorkspace';
 import { AdmitMemberNumbers1796800340000 } from '../../migrations/1796800340000-AdmitMemberNumbers';
+import { OutboxDueIndexDropped1796800350000 } from '../../migrations/1796800350000-OutboxDueIndexDropped';
+import { RunLaneByConversation1796800360000 } from '../../migrations/1796800360000-RunLaneByConversation';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -84,4 +86,6 @@ export const MIGRATIONS = [
   OutboxSendingSince1796800310000,
   MemberKeyWithWorkspace1796800320000,
   AdmitMemberNumbers1796800340000,
+  OutboxDueIndexDropped1796800350000,
+  RunLaneByConversation1796800360000,
 ];

@@ -69,8 +69,6 @@ export const OutboxEntity = new EntitySchema<OutboxRow>({
     { name: 'ck_outbox_status', expression: oneOf('status', OUTBOX_STATUSES) },
     { name: 'ck_outbox_attempts', expression: 'attempts >= 0' },
   ],
-  indices: [
-    { name: 'ix_outbox_due', columns: ['status', 'availableAt', 'seq'] },
-    { name: 'ix_outbox_lane', columns: ['platform', 'status', 'seq'] },
-  ],
+  // P7, T3: every read by status names the platform (a lane's calls, a restart's, the pruning).
+  indices: [{ name: 'ix_outbox_lane', columns: ['platform', 'status', 'seq'] }],
 });

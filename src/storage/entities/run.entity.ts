@@ -92,9 +92,9 @@ export const RunEntity = new EntitySchema<RunRow>({
   uniques: [{ name: 'uq_runs_id_workspace', columns: ['id', 'workspaceId'] }],
   indices: [
     { name: 'ix_runs_agent_recent', columns: ['agentId', 'createdAt', 'seq'] },
-    { name: 'ix_runs_conversation', columns: ['conversationId'] },
-    // One turn at a time per (agent, conversation): `claimNext` reads a lane's running and oldest queued runs.
-    { name: 'ix_runs_lane', columns: ['agentId', 'conversationId', 'status', 'createdAt', 'seq'] },
+    // One turn at a time per (agent, conversation): `claimNext` reads a lane's running and oldest
+    // queued runs; led by the conversation, it also serves reads of a conversation's runs.
+    { name: 'ix_runs_lane', columns: ['conversationId', 'agentId', 'status', 'createdAt', 'seq'] },
     // Start-up recovery and the silence watchdog list runs by status.
     { name: 'ix_runs_status', columns: ['status', 'createdAt', 'seq'] },
     // O3: usage and budgets by period.

@@ -3,7 +3,7 @@ import { ValidationError } from '../../core/errors';
 import { columnLiterals, quotedTable } from './column-literal';
 import { isUuid } from './ids';
 import { deferStatement } from './pending-statements';
-import { InferredStatements, type PreparedCall } from './prepared-statement';
+import { InferredStatements, type PreparedCall, statementContext } from './prepared-statement';
 import { hydrate, queryTogether } from './statements-together';
 
 /**
@@ -53,7 +53,7 @@ const insertStatement = <Row extends ObjectLiteral>(
 ): PreparedCall => {
   const { names, literals, shape } = columnLiterals(manager, entity, values);
   const table = quotedTable(manager, entity);
-  // T3: prepared, one statement per set of columns; each value's type is its column's.
+  // T3: prepared, one statement per set of columns and role; each value's type is its column's.
   const text = () => {
     const insert =
       names.length === 0
@@ -61,7 +61,12 @@ const insertStatement = <Row extends ObjectLiteral>(
         : `INSERT INTO ${table} (${names.join(', ')}) VALUES (${literals.map((_, i) => `$${i + 1}`).join(', ')})`;
     return returning ? `${insert} RETURNING *` : insert;
   };
-  return inserts.withShape(`${returning ? 'R' : 'N'}${table}${shape}`, text, literals);
+  return inserts.withShape(
+    `${returning ? 'R' : 'N'}${table}${shape}`,
+    text,
+    literals,
+    statementContext(manager),
+  );
 };
 
 /** Inserts' statements, each value's type its column's. */

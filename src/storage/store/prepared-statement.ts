@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { EntityManager, QueryRunner } from 'typeorm';
 
 /**
  * T3: a statement the database plans once per connection. Planning a turn's small statements
@@ -10,13 +11,17 @@ import { createHash } from 'node:crypto';
 export class PreparedStatement {
   readonly name: string;
 
-  /** `text` uses `$1`, `$2`…, typed by `types` (`uuid`, `text`, `integer`, `timestamptz`). */
+  /**
+   * `text` uses `$1`, `$2`…, typed by `types` (`uuid`, `text`, `integer`, `timestamptz`); a
+   * `context` (`StatementContext`) names it apart from the same text run in another.
+   */
   constructor(
     readonly types: readonly string[],
     readonly text: string,
+    context: StatementContext = 'system',
   ) {
     const digest = createHash('sha1')
-      .update(`${types.join(',')}\n${text}`)
+      .update(`${types.join(',')}\n${text}${context === 'system' ? '' : `\n${context}`}`)
       .digest('hex');
     this.name = `summon_${digest.slice(0, 24)}`;
   }
@@ -36,23 +41,49 @@ export class PreparedStatement {
 }
 
 /**
+ * A2, T3: the role a transaction's statements run as: the connecting role (`system`, which owns
+ * the tables) or `summon_tenant` under row-level security (`tenant`). PostgreSQL keeps one plan
+ * per prepared statement and makes it again whenever the statement runs as another role than
+ * the one it was planned for (its policies differ), so a statement both kinds of transaction
+ * run on one connection would be planned at every run: each kind prepares its own.
+ */
+export type StatementContext = 'system' | 'tenant';
+
+/** The runners whose transaction entered a tenant's context. */
+const tenantRunners = new WeakSet<QueryRunner>();
+
+/** A2, T3: `runner`'s transaction runs its statements as `context` (`owingStatements`' `enter`). */
+export const enterContext = (runner: QueryRunner, context: StatementContext): void => {
+  if (context === 'tenant') tenantRunners.add(runner);
+  else tenantRunners.delete(runner);
+};
+
+/** A2, T3: the role `manager`'s transaction runs its statements as (`StatementContext`). */
+export const statementContext = (manager: EntityManager): StatementContext => {
+  const runner = manager.queryRunner;
+  return runner !== undefined && tenantRunners.has(runner) ? 'tenant' : 'system';
+};
+
+/**
  * The prepared statement of a text made at run time (an update's or an insert's set of
- * columns), its parameters' types taken from where they are used: one per text, named once.
- * The texts come from the code's own builders, so there are few of them.
+ * columns), its parameters' types taken from where they are used: one per text and context,
+ * named once. The texts come from the code's own builders, so there are few of them.
  */
 export class InferredStatements {
   private readonly byText = new Map<string, PreparedStatement>();
 
   private readonly byShape = new Map<string, PreparedStatement>();
 
-  with(text: string, args: readonly string[]): PreparedCall {
-    let prepared = this.byText.get(text);
+  with(text: string, args: readonly string[], context: StatementContext = 'system'): PreparedCall {
+    const key = `${context}\n${text}`;
+    let prepared = this.byText.get(key);
     if (prepared === undefined) {
       prepared = new PreparedStatement(
         args.map(() => 'unknown'),
         text,
+        context,
       );
-      this.byText.set(text, prepared);
+      this.byText.set(key, prepared);
     }
     return prepared.run(args);
   }
@@ -61,11 +92,17 @@ export class InferredStatements {
    * T3: `with`, the text made only the first time `shape` (a short key that fixes the text: a
    * table, its columns) is met, so a hot statement's text is not built again each run.
    */
-  withShape(shape: string, text: () => string, args: readonly string[]): PreparedCall {
-    const prepared = this.byShape.get(shape);
+  withShape(
+    shape: string,
+    text: () => string,
+    args: readonly string[],
+    context: StatementContext = 'system',
+  ): PreparedCall {
+    const key = `${context}:${shape}`;
+    const prepared = this.byShape.get(key);
     if (prepared !== undefined) return prepared.run(args);
-    const call = this.with(text(), args);
-    this.byShape.set(shape, call.prepared);
+    const call = this.with(text(), args, context);
+    this.byShape.set(key, call.prepared);
     return call;
   }
 }

@@ -13,7 +13,7 @@ import { databaseUnavailable } from './connection-errors';
 import { translateDbError } from './db-errors';
 import { isUuid } from './ids';
 import { owingStatements } from './pending-statements';
-import type { Statement } from './prepared-statement';
+import { enterContext, type Statement } from './prepared-statement';
 import { addToInboxStatement } from './repositories/inbox-repository';
 import type { SqlStore, SqlStoreTx } from './sql-store';
 import { textLiteral } from './statements-together';
@@ -161,6 +161,7 @@ export class TypeormStore implements SqlStore {
         this.inMarked(marker, async () => {
           const runner = this.dataSource.createQueryRunner();
           const owed = owingStatements(runner, enter);
+          enterContext(runner, enter === null ? 'system' : 'tenant');
           try {
             await runner.startTransaction();
             const result = await work(createStoreTx(runner.manager));

@@ -3,7 +3,7 @@ import { NotFoundError } from '../../core/errors';
 import { columnLiterals, quotedTable } from './column-literal';
 import { isUuid } from './ids';
 import { deferStatement } from './pending-statements';
-import { InferredStatements } from './prepared-statement';
+import { InferredStatements, type StatementContext, statementContext } from './prepared-statement';
 import { hydrateFirst, queryTogether, sqlLiteral, textLiteral } from './statements-together';
 
 /**
@@ -78,7 +78,7 @@ const updateStatement = <Row extends ObjectLiteral>(
   values: object,
   returning: '*' | '1',
   more?: MoreTerms,
-): { shape: string; text: () => string; args: string[] } => {
+): { shape: string; text: () => string; args: string[]; context: StatementContext } => {
   const { names, literals, shape } = columnLiterals(rows.manager, rows.target, values);
   const table = quotedTable(rows.manager, rows.target);
   const first = names.length + 1;
@@ -91,6 +91,7 @@ const updateStatement = <Row extends ObjectLiteral>(
       return `UPDATE ${table} SET ${set.join(', ')} WHERE "id" = $${idAt}::uuid RETURNING ${returning}`;
     },
     args: literals,
+    context: statementContext(rows.manager),
   };
 };
 
@@ -100,7 +101,7 @@ type Found = ReturnType<typeof updateStatement>;
  * `UPDATE … RETURNING *` that fails on the server when it found no row (`summon_row_required`,
  * read back as a NotFoundError): the check is the outer side of the join, always run.
  */
-const requiredReturning = ({ shape, text, args }: Found, what: string, id: string) => {
+const requiredReturning = ({ shape, text, args, context }: Found, what: string, id: string) => {
   const n = args.length + 1;
   args.push(textLiteral(missingRow(what, id)));
   return updates.withShape(
@@ -109,6 +110,7 @@ const requiredReturning = ({ shape, text, args }: Found, what: string, id: strin
      SELECT found.* FROM (SELECT summon_row_required(EXISTS (SELECT 1 FROM found), $${n}::text)) AS required
        LEFT JOIN found ON true`,
     args,
+    context,
   );
 };
 
@@ -137,6 +139,7 @@ export const deferUpdateById = async <Row extends ObjectLiteral & { id: string }
           shape: `E${table}`,
           text: () => `SELECT 1 FROM ${table} WHERE "id" = $1::uuid`,
           args: [sqlLiteral(id)],
+          context: statementContext(rows.manager),
         }
       : updateStatement(rows, id, values, '1');
   const n = found.args.length + 1;
@@ -148,6 +151,7 @@ export const deferUpdateById = async <Row extends ObjectLiteral & { id: string }
       () =>
         `WITH found AS (${found.text()}) SELECT summon_row_required(EXISTS (SELECT 1 FROM found), $${n}::text)`,
       found.args,
+      found.context,
     ),
   );
 };

@@ -50,6 +50,20 @@ export const MARK_SENT = new PreparedStatement(
   `UPDATE outbox SET status = 'sent', sent_at = now(), platform_ref = $2, last_error = NULL WHERE id = $1`,
 );
 
+/**
+ * P7: the outbox's statements that find calls by status, each of one platform ($1): those
+ * `ix_outbox_lane` (platform, status, seq) serves. $2 and $3: `failAbandoned`'s silence (ms) and
+ * error; `pruneFinished`'s time.
+ */
+export const OUTBOX_BY_STATUS = {
+  unfinished: `SELECT ${COLUMNS} FROM outbox WHERE platform = $1 AND status IN ('pending', 'sending') ORDER BY seq`,
+  failAbandoned: `UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = $3
+        WHERE platform = $1 AND status = 'sending'
+          AND (sending_since IS NULL OR sending_since < now() - $2 * interval '1 millisecond')
+        RETURNING id`,
+  pruneFinished: `DELETE FROM outbox WHERE platform = $1 AND status IN ('sent', 'failed') AND created_at < $2 RETURNING id`,
+} as const;
+
 /** P7: the outbox in the system context; each state change is one conditional UPDATE. */
 export const outboxRepository = (manager: EntityManager): OutboxRepository => ({
   async add(item) {
@@ -133,30 +147,22 @@ export const outboxRepository = (manager: EntityManager): OutboxRepository => ({
   },
   // P7, T2, A12: the database's clock both marks and judges, so workers' clocks need not agree.
   async failAbandoned(platform, silentForMs, error) {
-    const rows = await queryRecords<{ id: string }>(
-      manager,
-      `UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = $3
-        WHERE platform = $1 AND status = 'sending'
-          AND (sending_since IS NULL OR sending_since < now() - $2 * interval '1 millisecond')
-        RETURNING id`,
-      [platform, silentForMs, error],
-    );
+    const rows = await queryRecords<{ id: string }>(manager, OUTBOX_BY_STATUS.failAbandoned, [
+      platform,
+      silentForMs,
+      error,
+    ]);
     return rows.length;
   },
   async pruneFinished(platform, before) {
-    const rows = await queryRecords<{ id: string }>(
-      manager,
-      `DELETE FROM outbox WHERE platform = $1 AND status IN ('sent', 'failed') AND created_at < $2 RETURNING id`,
-      [platform, before],
-    );
+    const rows = await queryRecords<{ id: string }>(manager, OUTBOX_BY_STATUS.pruneFinished, [
+      platform,
+      before,
+    ]);
     return rows.length;
   },
   async unfinished(platform) {
-    const rows = await queryRecords<OutboxDbRow>(
-      manager,
-      `SELECT ${COLUMNS} FROM outbox WHERE platform = $1 AND status IN ('pending', 'sending') ORDER BY seq`,
-      [platform],
-    );
+    const rows = await queryRecords<OutboxDbRow>(manager, OUTBOX_BY_STATUS.unfinished, [platform]);
     return rows.map(toItem);
   },
 });

@@ -50,14 +50,16 @@ const SPACE_OF_CONVERSATION = '(SELECT space_id FROM conversations WHERE id = $2
  * P8, M10, G4: the members the turn names, never the whole workspace: the authors of the history
  * it reads and of its trigger, who started the run, and the space's people (its roster). The ids
  * are found first, then their rows by primary key (a generic plan of `id IN (…)` would read the
- * whole table to join them).
+ * whole table to join them). The trigger's id is a scalar subquery, so `id = $n` is a key
+ * lookup: A2's row-level security keeps a `coalesce(…)` beside a column (not leakproof) out of
+ * the index conditions, and the trigger's author would be found by reading every message.
  */
 const TURN_MEMBERS = `SELECT * FROM members WHERE workspace_id = $1 AND id = ANY (ARRAY(
     SELECT author_member_id FROM (
       SELECT author_member_id FROM messages WHERE conversation_id = $2
       ORDER BY created_at DESC, seq DESC LIMIT $4) AS recent
     UNION SELECT author_member_id FROM messages
-      WHERE id = coalesce($5, (SELECT trigger_message_id FROM runs WHERE id = $3))
+      WHERE id = (SELECT coalesce($5, (SELECT trigger_message_id FROM runs WHERE id = $3)))
     UNION SELECT started_by_member_id FROM runs WHERE id = $3
     UNION SELECT member_id FROM space_participants WHERE space_id = ${SPACE_OF_CONVERSATION}))
   ORDER BY created_at, seq`;
