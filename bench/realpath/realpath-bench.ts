@@ -5,6 +5,7 @@ import { Cleanup } from '../core/cleanup';
 import type { Endpoints } from '../core/endpoints';
 import type { Measurement } from '../core/stats';
 import { startBareBot } from './bare-bot-process';
+import { startDurableBot } from './durable-bot-process';
 import { type MentionLoad, mentionLoad, WARMUP_TIMEOUT_MS } from './mention-load';
 import { MentionSender } from './mentions';
 import { DatabaseProbe, processCpuMs } from './process-stats';
@@ -17,13 +18,13 @@ import { type RunningSummon, startSummon } from './summon-process';
 interface BotResult extends MentionLoad {
   label: string;
   cpuMsPerReply: number;
-  /** Null for a bot with no PostgreSQL database (the bare bot, PGlite). */
+  /** Null for a bot with no PostgreSQL database (the bare bot, PGlite); the floor's and Summon's otherwise. */
   postgresCpuMsPerReply: number | null;
   /** This process's: the sender and both stand-ins, the same work for every bot. */
   benchCpuMsPerReply: number;
   /** Slack Web API calls per reply over the stretch, by method (a turn slower than its sign of life shows more). */
   slackCallsPerReply: Record<string, number>;
-  /** A diagnostic from the set-up's PostgreSQL rows: where its replies waited; null without one. */
+  /** A diagnostic from a Summon set-up's PostgreSQL rows: where its replies waited; null otherwise. */
   stages: ReplyStages | null;
 }
 
@@ -32,10 +33,12 @@ interface BotResult extends MentionLoad {
  * events over HTTP) at a fixed rate into the real `summon serve` (a child process: Bolt's HTTP
  * receiver, the engine, the built-in Anthropic runner over HTTP, the Slack Web API over HTTP
  * with its outbox), and into a bare Bolt bot (one model call and one `chat.postMessage` per
- * mention, its own child process) on the same stand-ins, in the same run. Reply latency: from
- * when the mention was due to when the Slack stand-in received the write that ends the reply.
- * Goals are ratios to the bare bot of this run, and the issue's absolute targets, printed, not
- * asserted.
+ * mention, its own child process) on the same stand-ins, in the same run; between them, unless
+ * `--no-floor`, the durable floor bot (the bare bot plus the writes T4 and P7 demand, its own
+ * database): what this machine allows any bot that keeps Summon's durability promises. Reply
+ * latency: from when the mention was due to when the Slack stand-in received the write that ends
+ * the reply. Goals are ratios to the bare bot of this run, and the issue's absolute targets,
+ * printed, not asserted; each set-up's ratios to the floor are printed beside them.
  */
 export async function runRealPathBench(
   options: RealPathOptions,
@@ -55,13 +58,31 @@ export async function runRealPathBench(
     );
     results.push(bare);
     log(row(bare));
+    let floor: BotResult | null = null;
+    if (options.floor) {
+      floor = await measureBot(
+        'durable floor bot (T4 + P7 writes)',
+        options,
+        standIns,
+        endpoints,
+        (cleanup) => startDurableBot(standIns, endpoints, cleanup),
+      );
+      results.push(floor);
+      log(row(floor));
+      log(goals(options, floor, bare, null));
+    }
     for (const setup of options.setups) {
-      const result = await measureBot(setup.label, options, standIns, endpoints, (cleanup) =>
-        startSummon(setup, endpoints, standIns, cleanup),
+      const result = await measureBot(
+        setup.label,
+        options,
+        standIns,
+        endpoints,
+        (cleanup) => startSummon(setup, endpoints, standIns, cleanup),
+        true,
       );
       results.push(result);
       log(row(result));
-      log(goals(options, result, bare));
+      log(goals(options, result, bare, floor));
     }
   } finally {
     await shared.run();
@@ -75,6 +96,8 @@ async function measureBot(
   standIns: BenchStandIns,
   endpoints: Endpoints,
   start: (cleanup: Cleanup) => Promise<RunningSummon>,
+  /** Summon's database, whose rows say where its replies waited (`reply-stages.ts`). */
+  summonRows = false,
 ): Promise<BotResult> {
   const cleanup = new Cleanup();
   try {
@@ -95,7 +118,7 @@ async function measureBot(
     const cpu = processCpuMs(bot.pid) - cpuBefore;
     const pgAfter = await probe?.read();
     const n = load.replies.count;
-    const stages = (await probe?.replyStages(since)) ?? null;
+    const stages = summonRows ? ((await probe?.replyStages(since)) ?? null) : null;
     return {
       stages,
       label,
@@ -142,10 +165,15 @@ function stagesLine(stages: ReplyStages | null): string {
   return `\n  where replies waited (diagnostic, from its rows): stored → routed ${stage(stages.routed)}; routed → claimed ${stage(stages.claimed)}; claimed → finished ${stage(stages.turn)}`;
 }
 
-function goals(options: RealPathOptions, r: BotResult, bare: BotResult): string {
+function goals(options: RealPathOptions, r: BotResult, bare: BotResult, floor: BotResult | null): string {
   const p99Ratio = r.replies.p99Ms / bare.replies.p99Ms;
   const throughputRatio = r.replies.throughput / bare.replies.throughput;
-  const ratios = `reply p99 ${p99Ratio.toFixed(2)}× the bare bot's, throughput ${throughputRatio.toFixed(2)}× the bare bot's`;
+  // Beside the goals' ratios, not instead of them: the goals stay against the bare bot.
+  const toFloor =
+    floor === null
+      ? ''
+      : `; reply p99 ${(r.replies.p99Ms / floor.replies.p99Ms).toFixed(2)}× the floor's, throughput ${(r.replies.throughput / floor.replies.throughput).toFixed(2)}× the floor's`;
+  const ratios = `reply p99 ${p99Ratio.toFixed(2)}× the bare bot's, throughput ${throughputRatio.toFixed(2)}× the bare bot's${toFloor}`;
   if (options.kind === 'instant')
     return `  ${ratios}  (targets at 200/s for 10 s: reply p99 ≤ 100 ms [${ms(r.replies.p99Ms)}], throughput ≥ 0.9× [${throughputRatio.toFixed(2)}×]; ack p99 ≤ 25 ms [${ms(r.acks.p99Ms)}])`;
   return `  ${ratios}  (target with a 5 s model, 40 mentions in 8 s: reply p99 ≤ 1.2× the bare bot's [${p99Ratio.toFixed(2)}×])`;

@@ -10,6 +10,8 @@ export interface RealPathOptions {
   modelMs: number;
   /** Unmeasured mentions first, on each bot, at up to 50/s. */
   warmup: number;
+  /** The durable floor bot (`durable-bot.ts`) measured between the bare bot and Summon's set-ups. */
+  floor: boolean;
   setups: SummonSetup[];
 }
 
@@ -19,10 +21,11 @@ const DEFAULTS = {
 } as const;
 
 export const REAL_PATH_USAGE = `npm run bench -- instant|turns [--rate N] [--seconds N] [--model-ms N] [--warmup N]
-    [--database postgres,pglite] [--queue in-process,bullmq]
+    [--database postgres,pglite] [--queue in-process,bullmq] [--no-floor]
   instant: 200 mentions/s for 10 s, the model answers at once (defaults)
   turns:   5 mentions/s for 8 s (40), the model answers after 5000 ms (defaults)
   --database, --queue: comma-separated; every pair is a set-up (default postgres,pglite × in-process)
+  --no-floor: leave out the durable floor bot (the bare bot plus T4's inbox and P7's outbox writes)
   --in-process: the diagnostic variant (engine.receive, in-process runner and platform)`;
 
 const positive = (name: string, value: string | undefined, fallback: number, zero = false): number => {
@@ -52,6 +55,7 @@ export function parseRealPathOptions(kind: 'instant' | 'turns', argv: readonly s
       warmup: { type: 'string' },
       database: { type: 'string', default: 'postgres,pglite' },
       queue: { type: 'string', default: 'in-process' },
+      'no-floor': { type: 'boolean', default: false },
     },
   });
   const defaults = DEFAULTS[kind];
@@ -69,6 +73,7 @@ export function parseRealPathOptions(kind: 'instant' | 'turns', argv: readonly s
     seconds: positive('seconds', values.seconds, defaults.seconds),
     modelMs: positive('model-ms', values['model-ms'], defaults.modelMs, true),
     warmup: positive('warmup', values.warmup, defaults.warmup, true),
+    floor: !values['no-floor'],
     setups,
   };
 }
