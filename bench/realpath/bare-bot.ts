@@ -1,6 +1,6 @@
-import Anthropic from '@anthropic-ai/sdk';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
 import { DEFAULT_MODEL } from '../../src/config/config';
+import { baselineAnthropic, setting } from './bot-setup';
 
 /**
  * The baseline bot, run as its own process (`bare-bot-process.ts` starts it): a bare Bolt app
@@ -10,21 +10,9 @@ import { DEFAULT_MODEL } from '../../src/config/config';
  * after the model). No database, no queue, no status card: the least a Slack bot with a model
  * does per mention.
  */
-const setting = (name: string): string => {
-  const value = process.env[name];
-  if (value === undefined || value === '') throw new Error(`${name} is required`);
-  return value;
-};
 
 async function main(): Promise<void> {
-  const apiKey = setting('ANTHROPIC_API_KEY');
-  // The documented `x-api-key` header, as Summon's runner sends it (the SDK would send a bearer).
-  const anthropic = new Anthropic({
-    apiKey,
-    baseURL: setting('ANTHROPIC_BASE_URL'),
-    defaultHeaders: { 'x-api-key': apiKey, Authorization: null },
-    maxRetries: 0,
-  });
+  const anthropic = baselineAnthropic();
   const receiver = new HTTPReceiver({
     signingSecret: setting('SLACK_SIGNING_SECRET'),
     endpoints: '/slack/events',

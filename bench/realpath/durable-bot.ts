@@ -1,7 +1,7 @@
-import Anthropic from '@anthropic-ai/sdk';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
 import { Pool } from 'pg';
 import { DEFAULT_MODEL } from '../../src/config/config';
+import { baselineAnthropic, setting } from './bot-setup';
 import { FLOOR_STATEMENTS } from './durable-floor-sql';
 
 /**
@@ -28,24 +28,12 @@ import { FLOOR_STATEMENTS } from './durable-floor-sql';
  * left `sending`; that costs nothing a reply, so the floor leaves it out). What it measures is
  * what this machine allows a bot that writes what T4 and P7 require.
  */
-const setting = (name: string): string => {
-  const value = process.env[name];
-  if (value === undefined || value === '') throw new Error(`${name} is required`);
-  return value;
-};
 
 // Connections per pool: the inbox's as Summon's (`INBOX_CONNECTIONS`), the replies' as many.
 const CONNECTIONS = 2;
 
 async function main(): Promise<void> {
-  const apiKey = setting('ANTHROPIC_API_KEY');
-  // The documented `x-api-key` header, as Summon's runner sends it (the SDK would send a bearer).
-  const anthropic = new Anthropic({
-    apiKey,
-    baseURL: setting('ANTHROPIC_BASE_URL'),
-    defaultHeaders: { 'x-api-key': apiKey, Authorization: null },
-    maxRetries: 0,
-  });
+  const anthropic = baselineAnthropic();
   const databaseUrl = setting('DATABASE_URL');
   const inbox = new Pool({ connectionString: databaseUrl, max: CONNECTIONS, min: CONNECTIONS });
   const replies = new Pool({ connectionString: databaseUrl, max: CONNECTIONS, min: CONNECTIONS });

@@ -1,11 +1,10 @@
 import { waitFor } from '../../support/engine-harness';
+import { openServeFixture, type ServeFixture } from '../../support/serve-fixture';
 import { ServeProcess } from '../../support/serve-process';
-import { BOT_USER, CHANNEL, deliver, eventFrom, SIGNING_SECRET, TEAM } from '../../support/slack-delivery';
-import { linkLocalChatToSlack } from '../../support/slack-linked-chat';
-import { AnthropicStandIn } from '../../support/stand-ins/anthropic-stand-in';
-import { SlackWebApiStandIn } from '../../support/stand-ins/slack-web-api-stand-in';
-import { makeTempDir } from '../../support/temp-dir';
-import { openTestDatabase, type TestDatabase } from '../../support/test-database';
+import { BOT_USER, CHANNEL, deliver, eventFrom } from '../../support/slack-delivery';
+import type { AnthropicStandIn } from '../../support/stand-ins/anthropic-stand-in';
+import type { SlackWebApiStandIn } from '../../support/stand-ins/slack-web-api-stand-in';
+import type { TestDatabase } from '../../support/test-database';
 
 jest.setTimeout(180_000);
 
@@ -19,44 +18,26 @@ const API_KEY = 'sk-ant-killed-reply-stored';
  * prompt, and the thread got two answers.
  */
 describe('T2, P7: a worker killed between its reply stored and its run finished', () => {
+  let f: ServeFixture;
   let slack: SlackWebApiStandIn;
   let model: AnthropicStandIn;
   let db: TestDatabase;
-  let dataDir: { path: string; remove(): Promise<void> };
-  let slackUrl: string;
   const processes: ServeProcess[] = [];
 
   beforeEach(async () => {
-    slack = new SlackWebApiStandIn({ botUserId: BOT_USER, teamId: TEAM });
-    slackUrl = await slack.listen();
-    model = await AnthropicStandIn.start({
-      apiKey: API_KEY,
-      reply: () => ({ kind: 'stream', blocks: [{ type: 'text', chunks: ['the answer'] }] }),
-    });
-    db = await openTestDatabase('postgres');
-    dataDir = await makeTempDir();
+    f = await openServeFixture(API_KEY, 'the answer');
+    ({ slack, model, db } = f);
   });
 
   afterEach(async () => {
     await Promise.all(processes.map((p) => p.kill('SIGKILL')));
     processes.length = 0;
-    await model.close();
-    await slack.close();
-    await db.dispose();
-    await dataDir.remove();
+    await f.close();
   });
 
   const serve = async () => {
     const server = ServeProcess.start(['serve'], {
-      PORT: '0',
-      DATABASE_URL: db.databaseUrl ?? '',
-      SUMMON_DATA_DIR: dataDir.path,
-      SLACK_BOT_TOKEN: slack.token,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slackUrl,
-      ANTHROPIC_API_KEY: API_KEY,
-      ANTHROPIC_BASE_URL: model.url,
-      SUMMON_SANDBOX: 'off',
+      ...f.env,
       // A12: a run whose worker went silent is taken for dead after 2 s.
       SUMMON_DEAD_AFTER_MS: '2000',
       // P9: no status card, however slow a first turn is here: the one post is the reply's.
@@ -71,7 +52,6 @@ describe('T2, P7: a worker killed between its reply stored and its run finished'
     db.database.store.transaction((tx) => tx.runs.listByStatus(['queued', 'running', 'succeeded', 'failed']));
 
   it('T2, P7: the stored reply is posted once and ends the run; the model is asked once', async () => {
-    await db.database.store.transaction(linkLocalChatToSlack);
     const first = await serve();
     const ts = slack.addPersonMessage(CHANNEL, null);
     const answers = () =>

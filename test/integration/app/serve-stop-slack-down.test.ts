@@ -1,12 +1,11 @@
 import { type RunningServer, startServer } from '../../../src/app/server';
 import type { SqlStoreTx } from '../../../src/storage/store/sql-store';
 import { waitFor } from '../../support/engine-harness';
-import { BOT_USER, CHANNEL, deliver, eventFrom, SIGNING_SECRET, TEAM } from '../../support/slack-delivery';
-import { linkLocalChatToSlack } from '../../support/slack-linked-chat';
-import { AnthropicStandIn } from '../../support/stand-ins/anthropic-stand-in';
-import { SlackWebApiStandIn } from '../../support/stand-ins/slack-web-api-stand-in';
-import { makeTempDir } from '../../support/temp-dir';
-import { openTestDatabase, type TestDatabase } from '../../support/test-database';
+import { openServeFixture, type ServeFixture } from '../../support/serve-fixture';
+import { BOT_USER, CHANNEL, deliver, eventFrom } from '../../support/slack-delivery';
+import type { AnthropicStandIn } from '../../support/stand-ins/anthropic-stand-in';
+import type { SlackWebApiStandIn } from '../../support/stand-ins/slack-web-api-stand-in';
+import type { TestDatabase } from '../../support/test-database';
 
 jest.setTimeout(60_000);
 
@@ -19,44 +18,23 @@ const API_KEY = 'sk-ant-stop-slack-down';
  * delivered, for as long as the outbox retries (hours), until the process was killed.
  */
 describe('P7, T2: summon serve stops during a Slack outage', () => {
+  let f: ServeFixture;
   let slack: SlackWebApiStandIn;
   let model: AnthropicStandIn;
   let db: TestDatabase;
-  let dataDir: { path: string; remove(): Promise<void> };
-  let server: RunningServer | null = null;
   let env: Record<string, string>;
+  let server: RunningServer | null = null;
 
   beforeEach(async () => {
-    slack = new SlackWebApiStandIn({ botUserId: BOT_USER, teamId: TEAM });
-    const slackUrl = await slack.listen();
-    model = await AnthropicStandIn.start({
-      apiKey: API_KEY,
-      reply: () => ({ kind: 'stream', blocks: [{ type: 'text', chunks: ['the answer'] }] }),
-    });
-    db = await openTestDatabase('postgres');
-    dataDir = await makeTempDir();
-    env = {
-      PORT: '0',
-      DATABASE_URL: db.databaseUrl ?? '',
-      SUMMON_DATA_DIR: dataDir.path,
-      SLACK_BOT_TOKEN: slack.token,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slackUrl,
-      ANTHROPIC_API_KEY: API_KEY,
-      ANTHROPIC_BASE_URL: model.url,
-      SUMMON_SANDBOX: 'off',
-      LOG_LEVEL: 'silent',
-    };
+    f = await openServeFixture(API_KEY, 'the answer');
+    ({ slack, model, db, env } = f);
   });
 
   afterEach(async () => {
     slack.up();
     await server?.close();
     server = null;
-    await model.close();
-    await slack.close();
-    await db.dispose();
-    await dataDir.remove();
+    await f.close();
   });
 
   const outbox = () =>
@@ -67,7 +45,6 @@ describe('P7, T2: summon serve stops during a Slack outage', () => {
   it('P7, T2: the stop ends while Slack is down; the reply is posted once after the next start', async () => {
     const first = await startServer(env, process.cwd());
     server = first;
-    await first.runtime.store.transaction(linkLocalChatToSlack);
     slack.down(503);
     const ts = slack.addPersonMessage(CHANNEL, null);
     const mention = eventFrom('app-mention', { ts, text: `<@${BOT_USER}> @engineer ping` });
