@@ -1,6 +1,4 @@
-import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
-import { DEFAULT_MODEL } from '../../src/config/config';
-import { baselineAnthropic, setting } from './bot-setup';
+import { baselineAnswer, baselineAnthropic, baselineApp, setting } from './bot-setup';
 
 /**
  * The baseline bot, run as its own process (`bare-bot-process.ts` starts it): a bare Bolt app
@@ -13,22 +11,9 @@ import { baselineAnthropic, setting } from './bot-setup';
 
 async function main(): Promise<void> {
   const anthropic = baselineAnthropic();
-  const receiver = new HTTPReceiver({
-    signingSecret: setting('SLACK_SIGNING_SECRET'),
-    endpoints: '/slack/events',
-    logLevel: LogLevel.ERROR,
-  });
-  const app = new App({
-    token: setting('SLACK_BOT_TOKEN'),
-    receiver,
-    logLevel: LogLevel.ERROR,
-    clientOptions: { slackApiUrl: setting('SLACK_API_URL') },
-  });
+  const app = baselineApp();
   app.event('app_mention', async ({ event, client }) => {
-    const message = await anthropic.messages
-      .stream({ model: DEFAULT_MODEL, max_tokens: 8192, messages: [{ role: 'user', content: event.text }] })
-      .finalMessage();
-    const text = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+    const text = await baselineAnswer(anthropic, event.text);
     await client.chat.postMessage({ channel: event.channel, thread_ts: event.ts, text });
   });
   await app.start(Number(setting('PORT')));

@@ -1,7 +1,5 @@
-import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
 import { Pool } from 'pg';
-import { DEFAULT_MODEL } from '../../src/config/config';
-import { baselineAnthropic, setting } from './bot-setup';
+import { baselineAnswer, baselineAnthropic, baselineApp, setting } from './bot-setup';
 import { FLOOR_STATEMENTS } from './durable-floor-sql';
 
 /**
@@ -45,27 +43,13 @@ async function main(): Promise<void> {
   // An idle connection lost: the pool forgets it and reconnects; said, so the run is not trusted blindly.
   for (const pool of [inbox, replies])
     pool.on('error', (error) => console.error('durable floor: an idle connection was lost:', error));
-  const receiver = new HTTPReceiver({
-    signingSecret: setting('SLACK_SIGNING_SECRET'),
-    endpoints: '/slack/events',
-    processBeforeResponse: true,
-    logLevel: LogLevel.ERROR,
-  });
-  const app = new App({
-    token: setting('SLACK_BOT_TOKEN'),
-    receiver,
-    logLevel: LogLevel.ERROR,
-    clientOptions: { slackApiUrl: setting('SLACK_API_URL') },
-  });
+  const app = baselineApp(true);
   app.event('app_mention', async ({ event, body, client }) => {
     const key = `${event.channel}:${event.ts}`;
     const stored = await inbox.query({ ...FLOOR_STATEMENTS.inbox, values: [key, JSON.stringify(body)] });
     if (stored.rowCount === 0) return;
     const answer = async () => {
-      const message = await anthropic.messages
-        .stream({ model: DEFAULT_MODEL, max_tokens: 8192, messages: [{ role: 'user', content: event.text }] })
-        .finalMessage();
-      const text = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+      const text = await baselineAnswer(anthropic, event.text);
       const params = { channel: event.channel, thread_ts: event.ts, text };
       const outbox = await replies.query<{ id: string }>({
         ...FLOOR_STATEMENTS.reply,
