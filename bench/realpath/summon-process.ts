@@ -69,7 +69,10 @@ export async function startSummon(
     databaseName = randomBenchDatabaseName();
     const name = databaseName;
     await createPostgresDatabase(endpoints.postgresServerUrl, name);
-    cleanup.defer(`drop database ${name}`, () => dropPostgresDatabase(endpoints.postgresServerUrl, name));
+    // A diagnostic: SUMMON_BENCH_KEEP_DB=1 keeps the database for EXPLAIN after the run (named in the log).
+    if (process.env.SUMMON_BENCH_KEEP_DB === '1') console.error(`keeping database ${name}`);
+    else
+      cleanup.defer(`drop database ${name}`, () => dropPostgresDatabase(endpoints.postgresServerUrl, name));
     env.DATABASE_URL = databaseUrlFor(endpoints.postgresServerUrl, name);
   }
   await linkToSlack(env.DATABASE_URL, join(dataDir, 'db'), setup.shared === true);
