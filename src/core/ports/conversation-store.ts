@@ -88,7 +88,10 @@ export interface RunLaneRepository {
   hasQueued(agentId: string, conversationId: string): Promise<boolean>;
   /** P15, T2: the id of the lane's oldest `queued` run, or null (a lane freed with no worker on it). */
   oldestQueued(agentId: string, conversationId: string): Promise<string | null>;
-  /** Every run in one of these statuses, oldest first (system context: start-up recovery). */
+  /**
+   * Every run in one of these statuses, oldest first (system context: start-up recovery, the
+   * queue's command). Indexed for the live ones (`queued`, `running`); finished runs are history.
+   */
   listByStatus(statuses: readonly RunStatus[]): Promise<RunRecord[]>;
   /** Runs still `running` whose last event is older than `before` (the watchdog's candidates). */
   listSilentSince(before: Date): Promise<RunRecord[]>;

@@ -95,8 +95,10 @@ export const RunEntity = new EntitySchema<RunRow>({
     // One turn at a time per (agent, conversation): `claimNext` reads a lane's running and oldest
     // queued runs; led by the conversation, it also serves reads of a conversation's runs.
     { name: 'ix_runs_lane', columns: ['conversationId', 'agentId', 'status', 'createdAt', 'seq'] },
-    // Start-up recovery and the silence watchdog list runs by status.
-    { name: 'ix_runs_status', columns: ['status', 'createdAt', 'seq'] },
+    // Start-up recovery, the silence watchdog and the queue's command list the live runs by age
+    // by `(status IN ('queued', 'running'))`, which leads it (an expression: migration
+    // 1796800370000); the claim's reads never name it, so they keep to `ix_runs_lane` (T3).
+    { name: 'ix_runs_live', columns: ['createdAt', 'seq'], synchronize: false },
     // O3: usage and budgets by period.
     { name: 'ix_runs_usage_period', columns: ['workspaceId', 'startedAt'] },
   ],

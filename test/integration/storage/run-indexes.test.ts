@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RUN_LANE_PREPARED } from '../../../src/storage/store/repositories/run-lane-repository';
+import { LIVE_RUNS, RUN_LANE_PREPARED } from '../../../src/storage/store/repositories/run-lane-repository';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
 
 interface PlanNode {
@@ -15,6 +15,12 @@ const indexesOf = (node: PlanNode): string[] => [
 const HAS_QUEUED = RUN_LANE_PREPARED.find((statement) =>
   statement.text.includes("status = 'queued' LIMIT 1"),
 );
+const CLAIM_NEXT = RUN_LANE_PREPARED.find((statement) => statement.text.startsWith('UPDATE runs'));
+
+/** Finished runs, as a workspace's history holds them (no workspace behind them: triggers off). */
+const FINISHED_RUNS = `INSERT INTO runs (workspace_id, agent_id, conversation_id, status, created_at)
+  SELECT gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), 'succeeded', now() - n * interval '1 second'
+  FROM generate_series(1, 3000) AS n`;
 
 /**
  * T3: a run is written three times on its way (stored, claimed, finished: status is indexed, so
@@ -56,5 +62,48 @@ describe.each(DATABASE_KINDS)('the runs’ indexes on %s', (kind) => {
     expect(await indexesFor('DELETE FROM runs WHERE conversation_id = $1', [conversation])).toEqual([
       'ix_runs_lane',
     ]);
+  });
+
+  it('T3: the claim keeps to its lane’s index when the statistics say its statuses are rare', async () => {
+    if (CLAIM_NEXT === undefined) throw new Error('no claim among the lane’s statements');
+    const [agent, conversation] = [randomUUID(), randomUUID()];
+    const indexes = await db.database.store.transaction(async (tx) => {
+      await tx.query('SET LOCAL session_replication_role = replica');
+      await tx.query(FINISHED_RUNS);
+      await tx.query('ANALYZE runs');
+      // The plan a prepared claim keeps on a connection: made once, for any lane.
+      await tx.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      await tx.query(`PREPARE claim_plan(uuid, uuid, timestamptz) AS ${CLAIM_NEXT.text}`);
+      const [row] = await tx.query<{ 'QUERY PLAN': unknown }>(
+        `EXPLAIN (FORMAT JSON) EXECUTE claim_plan('${agent}', '${conversation}', now())`,
+      );
+      await tx.query('DEALLOCATE claim_plan');
+      const explained = row?.['QUERY PLAN'];
+      const [{ Plan: plan }] = (typeof explained === 'string' ? JSON.parse(explained) : explained) as [
+        { Plan: PlanNode },
+      ];
+      await tx.query('DELETE FROM runs');
+      return indexesOf(plan);
+    });
+    // Its two reads by the lane's index; the run it takes by its id.
+    expect(indexes.filter((name) => name === 'ix_runs_lane')).toHaveLength(2);
+    expect(indexes.every((name) => ['ix_runs_lane', 'uq_runs_id_workspace', 'pk_runs'].includes(name))).toBe(
+      true,
+    );
+  });
+
+  it('T3: the live runs are listed by age through ix_runs_live, as recovery and the watchdog list them', async () => {
+    expect(
+      await indexesFor(
+        `SELECT id FROM runs WHERE status IN ('queued', 'running') AND ${LIVE_RUNS} ORDER BY created_at, seq`,
+        [],
+      ),
+    ).toEqual(['ix_runs_live']);
+    expect(
+      await indexesFor(
+        `SELECT id FROM runs WHERE status = 'running' AND ${LIVE_RUNS} ORDER BY created_at, seq`,
+        [],
+      ),
+    ).toEqual(['ix_runs_live']);
   });
 });

@@ -1,4 +1,4 @@
-import { type EntityManager, In } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { RunLaneRepository, RunPatch } from '../../../core/ports/conversation-store';
 import { RunEntity } from '../../entities/run.entity';
 import { isUuid } from '../ids';
@@ -62,6 +62,12 @@ const HAS_QUEUED = new PreparedStatement(
   "SELECT 1 AS one FROM runs WHERE agent_id = $1 AND conversation_id = $2 AND status = 'queued' LIMIT 1",
 );
 
+/**
+ * T3: the condition that leads `ix_runs_live`, named by the scans of every lane's live runs
+ * (recovery, the watchdog). A lane's own reads never name it: they keep to `ix_runs_lane`.
+ */
+export const LIVE_RUNS = "(status IN ('queued', 'running'))";
+
 /** Every statement of a lane's lock and claim (`warm-connections.ts` prepares them at start). */
 export const RUN_LANE_PREPARED: readonly PreparedStatement[] = [LANE_LOCK, CLAIM_NEXT, HAS_QUEUED];
 
@@ -109,14 +115,21 @@ export const runLaneRepository = (manager: EntityManager): RunLaneRepository => 
     },
     async listByStatus(statuses) {
       if (statuses.length === 0) return [];
-      const found = await rows.find({ where: { status: In([...statuses]) }, order: oldestFirst });
-      return found.map(toRunRecord);
+      const query = rows
+        .createQueryBuilder('run')
+        .where('run.status IN (:...statuses)', { statuses })
+        .orderBy('run.createdAt', 'ASC')
+        .addOrderBy('run.seq', 'ASC');
+      // T3: live runs are found through `ix_runs_live`, which only this condition leads to.
+      if (statuses.every((status) => status === 'queued' || status === 'running')) query.andWhere(LIVE_RUNS);
+      return (await query.getMany()).map(toRunRecord);
     },
     async listSilentSince(before) {
       // A run that never reported an event is as silent as its start (or its creation).
       const found = await rows
         .createQueryBuilder('run')
         .where("run.status = 'running'")
+        .andWhere(LIVE_RUNS)
         .andWhere('coalesce(run.lastEventAt, run.startedAt, run.createdAt) < :before', { before })
         .orderBy('run.createdAt', 'ASC')
         .addOrderBy('run.seq', 'ASC')
