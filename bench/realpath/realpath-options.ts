@@ -8,7 +8,11 @@ export interface RealPathOptions {
   seconds: number;
   /** How long the model stand-in takes to answer (0: at once). */
   modelMs: number;
-  /** Unmeasured mentions first, on each bot, at up to 50/s. */
+  /**
+   * Unmeasured mentions first, on each bot, at up to 100/s: enough for V8 to have compiled the
+   * hot paths of a running server, which a short warm-up leaves compiling on its own threads
+   * in the measured stretch (a quarter of Summon's CPU there after 50).
+   */
   warmup: number;
   /** The durable floor bot (`durable-bot.ts`) measured between the bare bot and Summon's set-ups. */
   floor: boolean;
@@ -16,7 +20,7 @@ export interface RealPathOptions {
 }
 
 const DEFAULTS = {
-  instant: { rate: 200, seconds: 10, modelMs: 0, warmup: 50 },
+  instant: { rate: 200, seconds: 10, modelMs: 0, warmup: 2000 },
   turns: { rate: 5, seconds: 8, modelMs: 5000, warmup: 5 },
 } as const;
 
