@@ -3,7 +3,7 @@ import { meteredRunners } from '../../src/adapters/metrics/metered-runners';
 import { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics';
 import { readMessageStream } from '../../src/adapters/runners/anthropic-message-stream';
 import { AnthropicRunner } from '../../src/adapters/runners/anthropic-runner';
-import { jsonBodyLength } from '../../src/adapters/runners/request-size';
+import { requestJson } from '../../src/adapters/runners/request-body';
 import { DEFAULT_MODEL } from '../../src/config/config';
 import type { Runner, RunnerEvent } from '../../src/core/ports/runner';
 import { composePrompt } from '../../src/core/prompt';
@@ -26,8 +26,8 @@ interface Part {
 
 /**
  * The parts of Summon's model call and of the turn around it, each without the network, on the
- * captured turn: its prompt composed, its tools built, the request body, the A4 estimate, the
- * body serialized as the SDK sends it (beside the bare bot's), the stream read (the events one
+ * captured turn: its prompt composed, its tools built, the request body built and written as
+ * sent, the A4 estimate, the body by `JSON.stringify` (beside the bare bot's), the stream read (the events one
  * call received, replayed) and the metering (the runner's events through `meteredRunners`,
  * less the same events alone). Rounds alternate the parts; `operations` of each in all.
  */
@@ -52,8 +52,9 @@ export async function measureParts(
     { label: 'prompt composed (composePrompt)', run: () => composePrompt(promptInput) },
     { label: 'tool kit built (the turn’s TurnToolsFactory)', run: () => toolKit(scope) },
     { label: 'request body built (runner.params)', run: () => runner.params(request) },
-    { label: 'A4 estimate (jsonBodyLength of params)', run: () => jsonBodyLength(params) },
-    { label: 'body serialized (JSON.stringify, as the SDK)', run: () => JSON.stringify(params) },
+    { label: 'body written as sent (requestJson)', run: () => requestJson(params) },
+    { label: 'A4 estimate (the body written again)', run: () => requestJson(runner.params(request)).length },
+    { label: 'body by JSON.stringify (the SDK’s own way)', run: () => JSON.stringify(params) },
     { label: 'bare bot: body serialized', run: () => JSON.stringify(recorded.bareBody) },
     {
       label: 'stream read (readMessageStream, replayed)',

@@ -3,7 +3,6 @@ import type {
   ContentBlockParam,
   MessageCreateParamsStreaming,
   MessageParam,
-  Tool,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../core/ports/runner';
@@ -11,10 +10,11 @@ import type { ToolCall, ToolOutcome } from '../../core/ports/turn-tools';
 import { CHARS_PER_TOKEN, DEFAULT_CONTEXT_TOKENS } from '../../core/prompt/token-estimate';
 import { anthropicTokenPlan } from './anthropic-effort';
 import { describeAnthropicError } from './anthropic-errors';
-import { anthropicMessages, cachedSystem, cachedTools } from './anthropic-history';
+import { anthropicMessages, cachedSystem } from './anthropic-history';
 import { type AssembledMessage, readMessageStream } from './anthropic-message-stream';
+import { anthropicTools } from './anthropic-tools';
 import { type LoopHistory, type ModelReply, runModelLoop, type WireFormat } from './model-loop';
-import { jsonBodyLength } from './request-size';
+import { requestJson } from './request-body';
 
 export interface AnthropicRunnerOptions {
   /** `ANTHROPIC_API_KEY`; without it every run fails with a sentence saying how to configure one. */
@@ -37,6 +37,9 @@ export interface AnthropicRunnerOptions {
 export const DEFAULT_MAX_TOOL_ROUNDS = 50;
 
 const PUBLIC_API = 'https://api.anthropic.com';
+
+/** The content type the SDK gives a body it writes itself (with it, it sends a string body as it is). */
+const JSON_BODY = { 'content-type': 'application/json' } as const;
 
 /** T2: the transcript of this runner's checkpoints is Messages API messages. */
 const CHECKPOINT_FORMAT = 'anthropic';
@@ -90,11 +93,7 @@ export class AnthropicRunner implements Runner {
     // A4: the agent's effort decides thinking (the map is in anthropic-effort.ts).
     const plan = anthropicTokenPlan(request.agent.effort, this.options.maxTokens);
     const budget = plan.thinkingBudget;
-    const tools: Tool[] = request.tools.specs.map((spec) => ({
-      name: spec.name,
-      description: spec.description,
-      input_schema: spec.inputSchema as Tool.InputSchema,
-    }));
+    const specs = request.tools.specs;
     return {
       // A10: an agent without a model runs on the default model.
       model: request.agent.modelId ?? this.options.defaultModel,
@@ -104,8 +103,8 @@ export class AnthropicRunner implements Runner {
       stream: true,
       ...(budget !== undefined ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
       // A9: the tool surface was built from the space mode; an absent tool is never offered.
-      ...(tools.length > 0 ? { tools: cachedTools(tools) } : {}),
-      ...(summarizing && tools.length > 0 ? { tool_choice: { type: 'none' } } : {}),
+      ...(summarizing && specs.length > 0 ? { tool_choice: { type: 'none' } } : {}),
+      ...(specs.length > 0 ? { tools: anthropicTools(specs) } : {}),
     };
   }
 
@@ -120,7 +119,7 @@ export class AnthropicRunner implements Runner {
       format: CHECKPOINT_FORMAT,
       call: (history, summarizing) => this.nextMessage(client, request, history, summarizing),
       // A4: the whole body, as sent (images are not counted: a turn's images are few and bounded).
-      estimate: (history) => Math.ceil(jsonBodyLength(this.params(request, history)) / CHARS_PER_TOKEN),
+      estimate: (history) => Math.ceil(requestJson(this.params(request, history)).length / CHARS_PER_TOKEN),
       toolExchange: (assistant, calls, outcomes) =>
         toolExchange(assistant as ContentBlockParam[], calls, outcomes),
       nudgeExchange: (reply, nudge) => nudgeExchange(reply.assistant as ContentBlockParam[], nudge),
@@ -145,11 +144,14 @@ export class AnthropicRunner implements Runner {
   ): AsyncGenerator<RunnerEvent, ModelReply | undefined> {
     const { signal } = request;
     const params = this.params(request, history, summarizing);
+    // A4, A14: the body written once for the call, its tools' JSON kept between calls; the SDK
+    // sends a string body as it is (and would otherwise write the whole body again).
+    const body = requestJson(params);
     const retries = this.options.maxRetries ?? 2;
     for (let attempt = 0; ; attempt++) {
       let streamed = false;
       try {
-        const stream = await client.messages.create(params, { signal });
+        const stream = await client.messages.create(params, { signal, body, headers: JSON_BODY });
         const message = yield* markStreamed(readMessageStream(stream), () => {
           streamed = true;
         });
