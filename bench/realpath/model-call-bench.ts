@@ -55,7 +55,7 @@ export async function runModelCallBench(calls: number, endpoints: Endpoints, log
     const whole = wholeCalls(url, captured.request);
 
     // Warm-up (V8 compiles the hot paths), then the bytes each kind of call sent.
-    for (const call of whole) for (let i = 0; i < 200; i++) await call.run();
+    for (const call of whole) for (let i = 0; i < 1000; i++) await call.run();
     const bytes = new Map<string, number>();
     for (const call of whole) {
       await info();
@@ -64,32 +64,80 @@ export async function runModelCallBench(calls: number, endpoints: Endpoints, log
     }
 
     log(`model-call (DIAGNOSTIC): ${calls} calls of each, in ${ROUNDS} alternating rounds; CPU µs a call`);
-    const rounds = await measureWhole(whole, calls, info);
-    for (const call of whole) {
-      const mine = rounds.map((round) => round.get(call.label) as Sample);
-      const mean = (pick: (s: Sample) => number) => mine.reduce((sum, s) => sum + pick(s), 0) / mine.length;
-      log(
-        `  ${call.label.padEnd(16)} ${mean((s) => s.cpu)
-          .toFixed(0)
-          .padStart(6)} µs a call ` +
-          `(${mean((s) => s.system).toFixed(0)} of it the kernel's), stand-in ${mean((s) => s.standIn).toFixed(0)} µs; ` +
-          `request body ${bytes.get(call.label) ?? 0} bytes; rounds ${mine.map((s) => s.cpu.toFixed(0)).join(' ')}`,
-      );
-    }
-    // Paired within each round (the machine's load moves both alike): the median difference.
-    const [bare, summon] = whole.map((call) => call.label) as [string, string];
-    const diff = (pick: (s: Sample) => number) =>
-      median(rounds.map((round) => pick(round.get(summon) as Sample) - pick(round.get(bare) as Sample)));
-    log(
-      `  Summon − bare, median of the rounds' differences: ${diff((s) => s.cpu).toFixed(0)} µs a call, ` +
-        `the stand-in's ${diff((s) => s.standIn).toFixed(0)} µs`,
+    report(whole, await measureWhole(whole, calls, info), bytes, log);
+    // The same calls with the SDK's fetch answered in this process with the stand-in's bytes: no
+    // socket, no other process, so a steadier figure of the client's own work.
+    const sse = await recordedAnswer(url);
+    const inProcess = withFetch(
+      async () => new Response(sse, { status: 200, headers: { 'content-type': 'text/event-stream' } }),
+      () => wholeCalls(url, captured.request),
     );
+    for (const call of inProcess) for (let i = 0; i < 1000; i++) await call.run();
+    log('  the same, the SDK’s fetch answered in this process (no socket, no stand-in):');
+    const noStandIn = async () => ({ url, cpuMicros: 0, lastBodyBytes: 0 });
+    report(inProcess, await measureWhole(inProcess, calls, noStandIn), bytes, log);
     // The parts are short: ten times as many of each, so a round outlasts the clock's jitter.
     const parts = await measureParts(captured, calls * 10, await recordOneCall(url, captured.request));
     log('  parts of Summon’s call and turn, without the network (CPU µs each, mean of rounds; min–max):');
     for (const part of parts) log(`    ${describe(part)}`);
   } finally {
     await cleanup.run();
+  }
+}
+
+/** Each call's mean, its rounds, and the median of the rounds' paired differences. */
+function report(
+  whole: { label: string }[],
+  rounds: Map<string, Sample>[],
+  bytes: Map<string, number>,
+  log: (line: string) => void,
+): void {
+  for (const call of whole) {
+    const mine = rounds.map((round) => round.get(call.label) as Sample);
+    const mean = (pick: (s: Sample) => number) => mine.reduce((sum, s) => sum + pick(s), 0) / mine.length;
+    log(
+      `  ${call.label.padEnd(27)} ${mean((s) => s.cpu)
+        .toFixed(0)
+        .padStart(6)} µs a call ` +
+        `(${mean((s) => s.system).toFixed(0)} of it the kernel's), stand-in ${mean((s) => s.standIn).toFixed(0)} µs; ` +
+        `request body ${bytes.get(call.label) ?? 0} bytes; rounds ${mine.map((s) => s.cpu.toFixed(0)).join(' ')}`,
+    );
+  }
+  // Paired within each round (the machine's load moves both calls of a round alike): the median difference.
+  const [bare, ...others] = whole.map((call) => call.label) as [string, ...string[]];
+  for (const other of others) {
+    const diff = (pick: (s: Sample) => number) =>
+      median(rounds.map((round) => pick(round.get(other) as Sample) - pick(round.get(bare) as Sample)));
+    log(
+      `  ${other} − ${bare}, median of the rounds' differences: ${diff((s) => s.cpu).toFixed(0)} µs a call, ` +
+        `the stand-in's ${diff((s) => s.standIn).toFixed(0)} µs`,
+    );
+  }
+}
+
+/** The stand-in's answer as it streams it (SSE bytes), for a fetch answered in this process. */
+async function recordedAnswer(url: string): Promise<string> {
+  const response = await fetch(`${url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'x-api-key': API_KEY, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+    body: JSON.stringify({
+      model: DEFAULT_MODEL,
+      max_tokens: 8192,
+      messages: [{ role: 'user', content: BARE_PROMPT }],
+      stream: true,
+    }),
+  });
+  return response.text();
+}
+
+/** `make()` with `fetch` as the global fetch (the SDK's clients take the global one when built). */
+function withFetch<T>(fetchImpl: typeof fetch, make: () => T): T {
+  const real = globalThis.fetch;
+  globalThis.fetch = fetchImpl;
+  try {
+    return make();
+  } finally {
+    globalThis.fetch = real;
   }
 }
 
@@ -176,8 +224,17 @@ function wholeCalls(url: string, request: RunnerRequest): { label: string; run: 
     const text = await baselineAnswer(anthropic, BARE_PROMPT);
     if (!text.startsWith('pong')) throw new Error(`unexpected answer: ${text}`);
   };
+  // The bare bot's call with Summon's request: what the request's size costs apart from the runner.
+  const params = new AnthropicRunner({ apiKey: API_KEY, baseUrl: url, defaultModel: DEFAULT_MODEL }).params(
+    request,
+  );
+  const bareSummonsRequest = async () => {
+    const message = await anthropic.messages.stream(params).finalMessage();
+    if (message.content[0]?.type !== 'text') throw new Error('unexpected answer');
+  };
   return [
     { label: 'bare SDK call', run: bare },
+    { label: 'bare SDK, Summon’s request', run: bareSummonsRequest },
     { label: 'Summon runner', run: summon },
   ];
 }
