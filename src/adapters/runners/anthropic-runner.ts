@@ -11,7 +11,7 @@ import { CHARS_PER_TOKEN, DEFAULT_CONTEXT_TOKENS } from '../../core/prompt/token
 import { anthropicTokenPlan } from './anthropic-effort';
 import { describeAnthropicError } from './anthropic-errors';
 import { anthropicMessages, cachedSystem } from './anthropic-history';
-import { type AssembledMessage, readMessageStream } from './anthropic-message-stream';
+import { type AssembledMessage, MessageAssembly } from './anthropic-message-stream';
 import { anthropicTools } from './anthropic-tools';
 import { type LoopHistory, type ModelReply, runModelLoop, type WireFormat } from './model-loop';
 import { requestJson } from './request-body';
@@ -108,13 +108,11 @@ export class AnthropicRunner implements Runner {
     };
   }
 
-  async *run(request: RunnerRequest): AsyncIterable<RunnerEvent> {
+  /** The loop's events, handed on as they come (no generator of its own between them and the turn). */
+  run(request: RunnerRequest): AsyncIterable<RunnerEvent> {
     const client = this.client;
-    if (client === undefined) {
-      // A10: a missing key is a sentence in the thread, never a crash.
-      yield { type: 'error', message: `${request.agent.name} cannot answer: ${NO_ANTHROPIC_KEY_REASON}` };
-      return;
-    }
+    // A10: a missing key is a sentence in the thread, never a crash.
+    if (client === undefined) return noKey(request);
     const wire: WireFormat<MessageParam[]> = {
       format: CHECKPOINT_FORMAT,
       call: (history, summarizing) => this.nextMessage(client, request, history, summarizing),
@@ -125,7 +123,7 @@ export class AnthropicRunner implements Runner {
       nudgeExchange: (reply, nudge) => nudgeExchange(reply.assistant as ContentBlockParam[], nudge),
       withSteering,
     };
-    yield* runModelLoop(request, wire, {
+    return runModelLoop(request, wire, {
       maxRounds: this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS,
       contextTokens: request.agent.contextSize ?? DEFAULT_CONTEXT_TOKENS,
     });
@@ -152,11 +150,22 @@ export class AnthropicRunner implements Runner {
       let streamed = false;
       try {
         const stream = await client.messages.create(params, { signal, body, headers: JSON_BODY });
-        const message = yield* markStreamed(readMessageStream(stream), () => {
-          streamed = true;
-        });
+        // Read here, not through a generator of its own: each layer costs every event promises.
+        const assembly = new MessageAssembly();
+        for await (const event of stream) {
+          const shown = assembly.take(event);
+          if (shown === undefined) continue;
+          // Once anything but thinking was shown, an overloaded stream is not asked again.
+          if (shown.type !== 'thinking') streamed = true;
+          yield shown;
+        }
         if (signal.aborted) return undefined;
-        return yield* replyOf(message, params.model);
+        const message = assembly.message();
+        if (message.completed) return replyOf(message, params.model);
+        // O3: an incomplete stream is an error, its usage still reported.
+        yield { type: 'usage', model: message.model ?? params.model, usage: message.usage };
+        yield { type: 'error', message: 'The Anthropic API stream ended before the message was complete.' };
+        return undefined;
       } catch (error) {
         if (signal.aborted || error instanceof APIUserAbortError) return undefined;
         if (!streamed && attempt < retries && isOverloadedEvent(error)) {
@@ -170,25 +179,15 @@ export class AnthropicRunner implements Runner {
   }
 }
 
-/** The loop's view of a message; an incomplete stream is an error (its usage still reported, O3). */
-async function* replyOf(
-  message: AssembledMessage,
-  model: string,
-): AsyncGenerator<RunnerEvent, ModelReply | undefined> {
-  if (!message.completed) {
-    yield { type: 'usage', model: message.model ?? model, usage: message.usage };
-    yield { type: 'error', message: 'The Anthropic API stream ended before the message was complete.' };
-    return undefined;
-  }
-  return {
-    assistant: message.content,
-    text: message.text,
-    calls: message.calls,
-    wantsTools: message.stopReason === 'tool_use',
-    model: message.model ?? model,
-    usage: message.usage,
-  };
-}
+/** The loop's view of a complete message. */
+const replyOf = (message: AssembledMessage, model: string): ModelReply => ({
+  assistant: message.content,
+  text: message.text,
+  calls: message.calls,
+  wantsTools: message.stopReason === 'tool_use',
+  model: message.model ?? model,
+  usage: message.usage,
+});
 
 /** A round as the API takes it back: the assistant message with its calls, then their results. */
 const toolExchange = (
@@ -227,17 +226,9 @@ function withSteering([assistant, results]: MessageParam[], prompts: string[]): 
   ];
 }
 
-/** Passes events through, calling `onText` once the first text or tool event is seen. */
-async function* markStreamed<T>(
-  source: AsyncGenerator<RunnerEvent, T>,
-  onText: () => void,
-): AsyncGenerator<RunnerEvent, T> {
-  for (;;) {
-    const next = await source.next();
-    if (next.done === true) return next.value;
-    if (next.value.type !== 'thinking') onText();
-    yield next.value;
-  }
+/** A10: the one event of a runner without a key. */
+async function* noKey(request: RunnerRequest): AsyncGenerator<RunnerEvent> {
+  yield { type: 'error', message: `${request.agent.name} cannot answer: ${NO_ANTHROPIC_KEY_REASON}` };
 }
 
 const isOverloadedEvent = (error: unknown): boolean =>

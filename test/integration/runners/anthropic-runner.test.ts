@@ -241,6 +241,18 @@ describe('AnthropicRunner against the Messages API stand-in (A9, A10)', () => {
     clearTimeout(timer);
   });
 
+  it('O3: a turn that stops reading mid-stream (a budget used up) closes the model’s stream, no abort needed', async () => {
+    standIn.reply = () => ({ kind: 'stream', blocks: [{ type: 'text', chunks: ['partial'] }], hold: true });
+    for await (const event of runner().run(request())) if (event.type === 'text') break;
+    let timer: NodeJS.Timeout | undefined;
+    const giveUp = new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve('still open'), 2000);
+    });
+    const closed = standIn.requests[0]?.closedEarly.then(() => 'closed');
+    await expect(Promise.race([closed, giveUp])).resolves.toBe('closed');
+    clearTimeout(timer);
+  });
+
   it('an already aborted signal yields nothing and sends nothing', async () => {
     const controller = new AbortController();
     controller.abort();
