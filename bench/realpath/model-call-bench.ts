@@ -7,6 +7,7 @@
  * it, on the request an instant turn builds (`model-call-capture.ts`); then the parts of Summon's
  * turn around and inside the call, without the network (`model-call-parts.ts`).
  */
+import { createHook } from 'node:async_hooks';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +77,10 @@ export async function runModelCallBench(calls: number, endpoints: Endpoints, log
     log('  the same, the SDK’s fetch answered in this process (no socket, no stand-in):');
     const noStandIn = async () => ({ url, cpuMicros: 0, lastBodyBytes: 0 });
     report(inProcess, await measureWhole(inProcess, calls, noStandIn), bytes, log);
+    const promises: string[] = [];
+    for (const call of inProcess)
+      promises.push(`${call.label} ${(await promisesPerCall(call.run)).toFixed(0)}`);
+    log(`  promises made a call (load-independent; in process, 1000 calls): ${promises.join(', ')}`);
     // The parts are short: ten times as many of each, so a round outlasts the clock's jitter.
     const parts = await measureParts(captured, calls * 10, await recordOneCall(url, captured.request));
     log('  parts of Summon’s call and turn, without the network (CPU µs each, mean of rounds; min–max):');
@@ -128,6 +133,23 @@ async function recordedAnswer(url: string): Promise<string> {
     }),
   });
   return response.text();
+}
+
+/** The promises `run` makes, a call (an `async_hooks` init hook; each is work and garbage). */
+async function promisesPerCall(run: () => Promise<void>): Promise<number> {
+  let made = 0;
+  const hook = createHook({
+    init: (_id, type) => {
+      if (type === 'PROMISE') made += 1;
+    },
+  });
+  hook.enable();
+  try {
+    for (let i = 0; i < 1000; i++) await run();
+  } finally {
+    hook.disable();
+  }
+  return made / 1000;
 }
 
 /** `make()` with `fetch` as the global fetch (the SDK's clients take the global one when built). */
