@@ -10,6 +10,7 @@ import { runIngestBench } from './ingest/ingest-bench';
 import { parseInstantOptions, runInstantBench } from './instant/instant-bench';
 import { runMcpBench } from './mcp/mcp-bench';
 import { parseAnatomyOptions, runAnatomyBench } from './realpath/anatomy-bench';
+import { runModelCallBench } from './realpath/model-call-bench';
 import { runRealPathBench } from './realpath/realpath-bench';
 import { parseRealPathOptions, REAL_PATH_USAGE } from './realpath/realpath-options';
 import { runRoutinesBench } from './routines/routines-bench';
@@ -24,7 +25,8 @@ import { parseWorkersOptions, runWorkersBench } from './workers/workers-bench';
  * people admitted by a Discord role beside explicit members; `instant` and `turns` mentions at a
  * rate through the real path (signed Slack events into `summon serve`, the model and Slack over
  * HTTP) beside a bare Bolt bot, `anatomy` what one such reply costs (Slack calls, model
- * requests, commits, CPU); `instant --in-process` and `turns --in-process` the engine alone
+ * requests, commits, CPU); `model-call [calls]` the CPU of one model call, Summon's runner beside the bare bot's
+ * (a diagnostic; no service needed); `instant --in-process` and `turns --in-process` the engine alone
  * (diagnostics; `turns --in-process` also T1's pending approvals); `ingest` T4's acks; `workers`
  * one worker process vs two (T5); `cost` what a long tool turn costs with the prompt cache (A14); `statements` what one turn costs the database; `console` the web console's live-runs page with 200 running turns beside `/metrics` (O5); `routines [count]` routines due at one moment on two schedulers: each fires once, and scheduled time → turn start beside an in-process timer (W2); `npm run bench -- sandbox [calls]` the sandbox's
  * cost per `bash` call (X1–X3; needs no database); `mcp [calls]` the latency Summon adds to a
@@ -91,6 +93,10 @@ async function main(argv: readonly string[]): Promise<void> {
     const endpoints = readEndpoints();
     await preflight(endpoints);
     await runAnatomyBench(parseAnatomyOptions(argv.slice(1)), endpoints, (line) => console.log(line));
+    return;
+  }
+  if (argv[0] === 'model-call') {
+    await runModelCallBench(Number(argv[1] ?? 2000), readEndpoints(), (line) => console.log(line));
     return;
   }
   if (argv[0] === 'access') {

@@ -2,7 +2,6 @@ import type {
   ContentBlockParam,
   MessageParam,
   TextBlockParam,
-  Tool,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { RunnerRequest } from '../../core/ports/runner';
 import { summaryNote } from './compaction';
@@ -40,11 +39,6 @@ export function anthropicMessages(
   const users = messages.filter((message) => message.role === 'user');
   for (const message of users.slice(-2)) markLastBlock(message);
   return messages;
-}
-
-/** A14: the tools with a breakpoint on the last one (the whole list is one cached prefix). */
-export function cachedTools(tools: Tool[]): Tool[] {
-  return tools.map((tool, index) => (index === tools.length - 1 ? { ...tool, cache_control: CACHED } : tool));
 }
 
 /** A14: the system prompt as one text block with a breakpoint. */

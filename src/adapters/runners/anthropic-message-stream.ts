@@ -32,80 +32,89 @@ export interface AssembledMessage {
 }
 
 /**
- * Reads one Messages API stream: forwards thinking and text deltas as runner events and
- * assembles the content blocks (text, thinking with its signature, tool_use with its JSON
- * input) so the loop can send them back with the tool results.
+ * One Messages API stream, read event by event (`take`, called by the runner's own loop over
+ * the SDK's stream: no generator of its own between the stream and the turn): thinking and text
+ * deltas become runner events, and the content blocks (text, thinking with its signature,
+ * tool_use with its JSON input) are assembled so the loop can send them back with the tool
+ * results (`message`).
  */
-export async function* readMessageStream(
-  stream: AsyncIterable<RawMessageStreamEvent>,
-): AsyncGenerator<RunnerEvent, AssembledMessage> {
-  const blocks = new Map<number, Block>();
-  let stopReason: StopReason | null = null;
-  let completed = false;
-  let model: string | undefined;
-  let usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-  for await (const event of stream) {
+export class MessageAssembly {
+  private readonly blocks = new Map<number, Block>();
+  private stopReason: StopReason | null = null;
+  private completed = false;
+  private model: string | undefined;
+  private usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+  /** The event's share of the message; what the turn is shown of it, if anything. */
+  take(event: RawMessageStreamEvent): RunnerEvent | undefined {
     switch (event.type) {
       case 'message_start': {
         const reported = event.message.usage;
-        model = event.message.model;
-        usage = {
+        this.model = event.message.model;
+        this.usage = {
           inputTokens: tokenCount(reported?.input_tokens),
           outputTokens: tokenCount(reported?.output_tokens),
           cacheReadTokens: tokenCount(reported?.cache_read_input_tokens),
           cacheWriteTokens: tokenCount(reported?.cache_creation_input_tokens),
         };
-        yield { type: 'thinking' };
-        break;
+        return { type: 'thinking' };
       }
-      case 'content_block_start': {
-        const block = event.content_block;
-        if (block.type === 'text') blocks.set(event.index, { type: 'text', text: block.text });
-        else if (block.type === 'thinking') {
-          blocks.set(event.index, { type: 'thinking', thinking: block.thinking, signature: block.signature });
-          yield { type: 'thinking' };
-        } else if (block.type === 'redacted_thinking') {
-          blocks.set(event.index, { type: 'redacted_thinking', data: block.data });
-          yield { type: 'thinking' };
-        } else if (block.type === 'tool_use') {
-          blocks.set(event.index, { type: 'tool_use', id: block.id, name: block.name, json: '' });
-        }
-        break;
-      }
+      case 'content_block_start':
+        return this.started(event.index, event.content_block);
       case 'content_block_delta': {
-        const block = blocks.get(event.index);
+        const block = this.blocks.get(event.index);
         const delta = event.delta;
         if (delta.type === 'text_delta' && block?.type === 'text' && delta.text !== '') {
           block.text += delta.text;
-          yield { type: 'text', delta: delta.text };
-        } else if (delta.type === 'thinking_delta' && block?.type === 'thinking') {
-          block.thinking += delta.thinking;
-        } else if (delta.type === 'signature_delta' && block?.type === 'thinking') {
-          block.signature += delta.signature;
-        } else if (delta.type === 'input_json_delta' && block?.type === 'tool_use') {
-          block.json += delta.partial_json;
+          return { type: 'text', delta: delta.text };
         }
-        break;
+        if (delta.type === 'thinking_delta' && block?.type === 'thinking') block.thinking += delta.thinking;
+        else if (delta.type === 'signature_delta' && block?.type === 'thinking')
+          block.signature += delta.signature;
+        else if (delta.type === 'input_json_delta' && block?.type === 'tool_use')
+          block.json += delta.partial_json;
+        return undefined;
       }
       case 'message_delta':
-        stopReason = event.delta.stop_reason;
+        this.stopReason = event.delta.stop_reason;
         // The delta's counts are cumulative: they replace the start's where given.
-        usage = deltaUsage(usage, event.usage);
-        break;
+        this.usage = deltaUsage(this.usage, event.usage);
+        return undefined;
       case 'message_stop':
-        completed = true;
-        break;
+        this.completed = true;
+        return undefined;
       default:
-        break;
+        return undefined;
     }
   }
-  return assemble(
-    [...blocks.entries()].sort(([a], [b]) => a - b).map(([, b]) => b),
-    stopReason,
-    completed,
-    usage,
-    model,
-  );
+
+  /** The message as assembled from the events taken. */
+  message(): AssembledMessage {
+    return assemble(
+      [...this.blocks.entries()].sort(([a], [b]) => a - b).map(([, b]) => b),
+      this.stopReason,
+      this.completed,
+      this.usage,
+      this.model,
+    );
+  }
+
+  private started(
+    index: number,
+    block: Extract<RawMessageStreamEvent, { type: 'content_block_start' }>['content_block'],
+  ): RunnerEvent | undefined {
+    if (block.type === 'text') this.blocks.set(index, { type: 'text', text: block.text });
+    else if (block.type === 'thinking') {
+      this.blocks.set(index, { type: 'thinking', thinking: block.thinking, signature: block.signature });
+      return { type: 'thinking' };
+    } else if (block.type === 'redacted_thinking') {
+      this.blocks.set(index, { type: 'redacted_thinking', data: block.data });
+      return { type: 'thinking' };
+    } else if (block.type === 'tool_use') {
+      this.blocks.set(index, { type: 'tool_use', id: block.id, name: block.name, json: '' });
+    }
+    return undefined;
+  }
 }
 
 /** `message_delta` usage counts are cumulative; a null count leaves the start's. */

@@ -3,7 +3,6 @@ import type {
   ContentBlockParam,
   MessageCreateParamsStreaming,
   MessageParam,
-  Tool,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Runner, RunnerEvent, RunnerRequest } from '../../core/ports/runner';
@@ -11,10 +10,11 @@ import type { ToolCall, ToolOutcome } from '../../core/ports/turn-tools';
 import { CHARS_PER_TOKEN, DEFAULT_CONTEXT_TOKENS } from '../../core/prompt/token-estimate';
 import { anthropicTokenPlan } from './anthropic-effort';
 import { describeAnthropicError } from './anthropic-errors';
-import { anthropicMessages, cachedSystem, cachedTools } from './anthropic-history';
-import { type AssembledMessage, readMessageStream } from './anthropic-message-stream';
+import { anthropicMessages, cachedSystem } from './anthropic-history';
+import { type AssembledMessage, MessageAssembly } from './anthropic-message-stream';
+import { anthropicTools } from './anthropic-tools';
 import { type LoopHistory, type ModelReply, runModelLoop, type WireFormat } from './model-loop';
-import { jsonBodyLength } from './request-size';
+import { requestJson } from './request-body';
 
 export interface AnthropicRunnerOptions {
   /** `ANTHROPIC_API_KEY`; without it every run fails with a sentence saying how to configure one. */
@@ -37,6 +37,9 @@ export interface AnthropicRunnerOptions {
 export const DEFAULT_MAX_TOOL_ROUNDS = 50;
 
 const PUBLIC_API = 'https://api.anthropic.com';
+
+/** The content type the SDK gives a body it writes itself (with it, it sends a string body as it is). */
+const JSON_BODY = { 'content-type': 'application/json' } as const;
 
 /** T2: the transcript of this runner's checkpoints is Messages API messages. */
 const CHECKPOINT_FORMAT = 'anthropic';
@@ -90,11 +93,7 @@ export class AnthropicRunner implements Runner {
     // A4: the agent's effort decides thinking (the map is in anthropic-effort.ts).
     const plan = anthropicTokenPlan(request.agent.effort, this.options.maxTokens);
     const budget = plan.thinkingBudget;
-    const tools: Tool[] = request.tools.specs.map((spec) => ({
-      name: spec.name,
-      description: spec.description,
-      input_schema: spec.inputSchema as Tool.InputSchema,
-    }));
+    const specs = request.tools.specs;
     return {
       // A10: an agent without a model runs on the default model.
       model: request.agent.modelId ?? this.options.defaultModel,
@@ -104,29 +103,27 @@ export class AnthropicRunner implements Runner {
       stream: true,
       ...(budget !== undefined ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
       // A9: the tool surface was built from the space mode; an absent tool is never offered.
-      ...(tools.length > 0 ? { tools: cachedTools(tools) } : {}),
-      ...(summarizing && tools.length > 0 ? { tool_choice: { type: 'none' } } : {}),
+      ...(summarizing && specs.length > 0 ? { tool_choice: { type: 'none' } } : {}),
+      ...(specs.length > 0 ? { tools: anthropicTools(specs) } : {}),
     };
   }
 
-  async *run(request: RunnerRequest): AsyncIterable<RunnerEvent> {
+  /** The loop's events, handed on as they come (no generator of its own between them and the turn). */
+  run(request: RunnerRequest): AsyncIterable<RunnerEvent> {
     const client = this.client;
-    if (client === undefined) {
-      // A10: a missing key is a sentence in the thread, never a crash.
-      yield { type: 'error', message: `${request.agent.name} cannot answer: ${NO_ANTHROPIC_KEY_REASON}` };
-      return;
-    }
+    // A10: a missing key is a sentence in the thread, never a crash.
+    if (client === undefined) return noKey(request);
     const wire: WireFormat<MessageParam[]> = {
       format: CHECKPOINT_FORMAT,
       call: (history, summarizing) => this.nextMessage(client, request, history, summarizing),
       // A4: the whole body, as sent (images are not counted: a turn's images are few and bounded).
-      estimate: (history) => Math.ceil(jsonBodyLength(this.params(request, history)) / CHARS_PER_TOKEN),
+      estimate: (history) => Math.ceil(requestJson(this.params(request, history)).length / CHARS_PER_TOKEN),
       toolExchange: (assistant, calls, outcomes) =>
         toolExchange(assistant as ContentBlockParam[], calls, outcomes),
       nudgeExchange: (reply, nudge) => nudgeExchange(reply.assistant as ContentBlockParam[], nudge),
       withSteering,
     };
-    yield* runModelLoop(request, wire, {
+    return runModelLoop(request, wire, {
       maxRounds: this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS,
       contextTokens: request.agent.contextSize ?? DEFAULT_CONTEXT_TOKENS,
     });
@@ -145,16 +142,30 @@ export class AnthropicRunner implements Runner {
   ): AsyncGenerator<RunnerEvent, ModelReply | undefined> {
     const { signal } = request;
     const params = this.params(request, history, summarizing);
+    // A4, A14: the body written once for the call, its tools' JSON kept between calls; the SDK
+    // sends a string body as it is (and would otherwise write the whole body again).
+    const body = requestJson(params);
     const retries = this.options.maxRetries ?? 2;
     for (let attempt = 0; ; attempt++) {
       let streamed = false;
       try {
-        const stream = await client.messages.create(params, { signal });
-        const message = yield* markStreamed(readMessageStream(stream), () => {
-          streamed = true;
-        });
+        const stream = await client.messages.create(params, { signal, body, headers: JSON_BODY });
+        // Read here, not through a generator of its own: each layer costs every event promises.
+        const assembly = new MessageAssembly();
+        for await (const event of stream) {
+          const shown = assembly.take(event);
+          if (shown === undefined) continue;
+          // Once anything but thinking was shown, an overloaded stream is not asked again.
+          if (shown.type !== 'thinking') streamed = true;
+          yield shown;
+        }
         if (signal.aborted) return undefined;
-        return yield* replyOf(message, params.model);
+        const message = assembly.message();
+        if (message.completed) return replyOf(message, params.model);
+        // O3: an incomplete stream is an error, its usage still reported.
+        yield { type: 'usage', model: message.model ?? params.model, usage: message.usage };
+        yield { type: 'error', message: 'The Anthropic API stream ended before the message was complete.' };
+        return undefined;
       } catch (error) {
         if (signal.aborted || error instanceof APIUserAbortError) return undefined;
         if (!streamed && attempt < retries && isOverloadedEvent(error)) {
@@ -168,25 +179,15 @@ export class AnthropicRunner implements Runner {
   }
 }
 
-/** The loop's view of a message; an incomplete stream is an error (its usage still reported, O3). */
-async function* replyOf(
-  message: AssembledMessage,
-  model: string,
-): AsyncGenerator<RunnerEvent, ModelReply | undefined> {
-  if (!message.completed) {
-    yield { type: 'usage', model: message.model ?? model, usage: message.usage };
-    yield { type: 'error', message: 'The Anthropic API stream ended before the message was complete.' };
-    return undefined;
-  }
-  return {
-    assistant: message.content,
-    text: message.text,
-    calls: message.calls,
-    wantsTools: message.stopReason === 'tool_use',
-    model: message.model ?? model,
-    usage: message.usage,
-  };
-}
+/** The loop's view of a complete message. */
+const replyOf = (message: AssembledMessage, model: string): ModelReply => ({
+  assistant: message.content,
+  text: message.text,
+  calls: message.calls,
+  wantsTools: message.stopReason === 'tool_use',
+  model: message.model ?? model,
+  usage: message.usage,
+});
 
 /** A round as the API takes it back: the assistant message with its calls, then their results. */
 const toolExchange = (
@@ -225,17 +226,9 @@ function withSteering([assistant, results]: MessageParam[], prompts: string[]): 
   ];
 }
 
-/** Passes events through, calling `onText` once the first text or tool event is seen. */
-async function* markStreamed<T>(
-  source: AsyncGenerator<RunnerEvent, T>,
-  onText: () => void,
-): AsyncGenerator<RunnerEvent, T> {
-  for (;;) {
-    const next = await source.next();
-    if (next.done === true) return next.value;
-    if (next.value.type !== 'thinking') onText();
-    yield next.value;
-  }
+/** A10: the one event of a runner without a key. */
+async function* noKey(request: RunnerRequest): AsyncGenerator<RunnerEvent> {
+  yield { type: 'error', message: `${request.agent.name} cannot answer: ${NO_ANTHROPIC_KEY_REASON}` };
 }
 
 const isOverloadedEvent = (error: unknown): boolean =>

@@ -2,6 +2,7 @@ import { ANTHROPIC_THINKING_BUDGETS } from '../../../src/adapters/runners/anthro
 import { AnthropicRunner, type AnthropicRunnerOptions } from '../../../src/adapters/runners/anthropic-runner';
 import type { AgentRecord } from '../../../src/core/model/records';
 import type { RunnerEvent, RunnerRequest } from '../../../src/core/ports/runner';
+import { NO_TOOLS } from '../../../src/core/ports/turn-tools';
 import { collectEvents, runnerRequest, testAgent } from '../../support/runner-request';
 import { AnthropicStandIn, type RecordedRequest } from '../../support/stand-ins/anthropic-stand-in';
 
@@ -135,6 +136,40 @@ describe('AnthropicRunner against the Messages API stand-in (A9, A10)', () => {
     expect(standIn.requests.every((r) => r.status === 200)).toBe(true);
   });
 
+  it('A4, A14: the body is written once a call and sent as written; a tool’s JSON is kept from turn to turn', async () => {
+    let written = 0;
+    // Frozen, as every built-in tool's schema is (toolSpec); JSON.stringify calls toJSON each time it writes it.
+    const inputSchema = Object.freeze({
+      type: 'object',
+      toJSON() {
+        written += 1;
+        return { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] };
+      },
+    });
+    const tools = {
+      ...NO_TOOLS,
+      specs: [{ name: 'bash', description: 'Runs a command.', inputSchema, access: 'write' as const }],
+    };
+    for (const prompt of ['first turn', 'second turn', 'third turn'])
+      expect((await collect(runner().run(request({ prompt, tools })))).at(-1)?.type).toBe('final');
+    expect(written).toBe(1);
+    expect(standIn.requests.map((r) => r.headers['content-type'])).toEqual(Array(3).fill('application/json'));
+    expect(standIn.requests.map((r) => bodyOf(r).tools)).toEqual(
+      Array(3).fill([
+        {
+          name: 'bash',
+          description: 'Runs a command.',
+          input_schema: {
+            type: 'object',
+            properties: { command: { type: 'string' } },
+            required: ['command'],
+          },
+          cache_control: { type: 'ephemeral' },
+        },
+      ]),
+    );
+  });
+
   it('A10: without an api key yields one sentence saying how to configure a model, and sends nothing', async () => {
     const events = await collect(runner({ apiKey: undefined }).run(request()));
     expect(events).toHaveLength(1);
@@ -197,6 +232,18 @@ describe('AnthropicRunner against the Messages API stand-in (A9, A10)', () => {
     }
     expect(Date.now() - started).toBeLessThan(5000);
     expect(seen).toEqual([{ type: 'thinking' }, { type: 'text', delta: 'partial' }]);
+    let timer: NodeJS.Timeout | undefined;
+    const giveUp = new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve('still open'), 2000);
+    });
+    const closed = standIn.requests[0]?.closedEarly.then(() => 'closed');
+    await expect(Promise.race([closed, giveUp])).resolves.toBe('closed');
+    clearTimeout(timer);
+  });
+
+  it('O3: a turn that stops reading mid-stream (a budget used up) closes the model’s stream, no abort needed', async () => {
+    standIn.reply = () => ({ kind: 'stream', blocks: [{ type: 'text', chunks: ['partial'] }], hold: true });
+    for await (const event of runner().run(request())) if (event.type === 'text') break;
     let timer: NodeJS.Timeout | undefined;
     const giveUp = new Promise<string>((resolve) => {
       timer = setTimeout(() => resolve('still open'), 2000);

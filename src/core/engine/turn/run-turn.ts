@@ -208,7 +208,8 @@ async function streamTurn(
       ...(resume === undefined ? {} : { resumeFrom: resume.resumeFrom }),
       ...(steering === undefined ? {} : { steering }),
     })) {
-      if (event.type !== 'final') breach = (await record()) ?? breach;
+      // O3: only the event after a call's usage has something to store; the others are not awaited.
+      if (unrecorded !== null && event.type !== 'final') breach = (await record()) ?? breach;
       // O3: once a model call used a budget up, the turn ends before the next one (a call
       // that was the answer still ends the turn with it).
       if (breach !== null && event.type !== 'final' && event.type !== 'error') {
