@@ -40,6 +40,7 @@ import { MemberKeyWithWorkspace1796800320000 } from '../../migrations/1796800320
 import { AdmitMemberNumbers1796800340000 } from '../../migrations/1796800340000-AdmitMemberNumbers';
 import { OutboxDueIndexDropped1796800350000 } from '../../migrations/1796800350000-OutboxDueIndexDropped';
 import { RunLaneByConversation1796800360000 } from '../../migrations/1796800360000-RunLaneByConversation';
+import { MessageRefUnindexed1796800380000 } from '../../migrations/1796800380000-MessageRefUnindexed';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -88,4 +89,5 @@ export const MIGRATIONS = [
   AdmitMemberNumbers1796800340000,
   OutboxDueIndexDropped1796800350000,
   RunLaneByConversation1796800360000,
+  MessageRefUnindexed1796800380000,
 ];

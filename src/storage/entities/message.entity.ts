@@ -110,8 +110,8 @@ export const MessageEntity = new EntitySchema<MessageRow>({
   ],
   uniques: [
     { name: 'uq_messages_id_workspace', columns: ['id', 'workspaceId'] },
-    // P6/P11: one platform message is recorded once per conversation; NULLs (not posted yet) stay distinct.
-    { name: 'uq_messages_platform_ref', columns: ['conversationId', 'platformMessageRef'] },
+    // P6: a platform message is recorded once by its event's key (`processed_inbound_events`);
+    // T3: its ref, written once a reply is posted, is in no index, so that write is HOT.
   ],
   indices: [
     { name: 'ix_messages_conversation', columns: ['conversationId', 'createdAt', 'seq'] },
