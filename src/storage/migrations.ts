@@ -41,6 +41,7 @@ import { AdmitMemberNumbers1796800340000 } from '../../migrations/1796800340000-
 import { OutboxDueIndexDropped1796800350000 } from '../../migrations/1796800350000-OutboxDueIndexDropped';
 import { RunLaneByConversation1796800360000 } from '../../migrations/1796800360000-RunLaneByConversation';
 import { MessageRefUnindexed1796800380000 } from '../../migrations/1796800380000-MessageRefUnindexed';
+import { RunUsagePeriodExpression1796800381000 } from '../../migrations/1796800381000-RunUsagePeriodExpression';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -90,4 +91,5 @@ export const MIGRATIONS = [
   OutboxDueIndexDropped1796800350000,
   RunLaneByConversation1796800360000,
   MessageRefUnindexed1796800380000,
+  RunUsagePeriodExpression1796800381000,
 ];

@@ -97,7 +97,8 @@ export const RunEntity = new EntitySchema<RunRow>({
     { name: 'ix_runs_lane', columns: ['conversationId', 'agentId', 'status', 'createdAt', 'seq'] },
     // Start-up recovery and the silence watchdog list runs by status.
     { name: 'ix_runs_status', columns: ['status', 'createdAt', 'seq'] },
-    // O3: usage and budgets by period.
-    { name: 'ix_runs_usage_period', columns: ['workspaceId', 'startedAt'] },
+    // O3: usage and budgets by period, of (workspace_id, coalesce(started_at, created_at)): an
+    // expression index, declared here under the migration's name only.
+    { name: 'ix_runs_usage_period', columns: ['workspaceId'], synchronize: false },
   ],
 });
