@@ -42,6 +42,7 @@ import { OutboxDueIndexDropped1796800350000 } from '../../migrations/17968003500
 import { RunLaneByConversation1796800360000 } from '../../migrations/1796800360000-RunLaneByConversation';
 import { MessageRefUnindexed1796800380000 } from '../../migrations/1796800380000-MessageRefUnindexed';
 import { RunUsagePeriodExpression1796800381000 } from '../../migrations/1796800381000-RunUsagePeriodExpression';
+import { ProcessedEventsReceivedIndexDropped1796800382000 } from '../../migrations/1796800382000-ProcessedEventsReceivedIndexDropped';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -92,4 +93,5 @@ export const MIGRATIONS = [
   RunLaneByConversation1796800360000,
   MessageRefUnindexed1796800380000,
   RunUsagePeriodExpression1796800381000,
+  ProcessedEventsReceivedIndexDropped1796800382000,
 ];
