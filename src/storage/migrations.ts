@@ -43,6 +43,7 @@ import { RunLaneByConversation1796800360000 } from '../../migrations/17968003600
 import { MessageRefUnindexed1796800380000 } from '../../migrations/1796800380000-MessageRefUnindexed';
 import { RunUsagePeriodExpression1796800381000 } from '../../migrations/1796800381000-RunUsagePeriodExpression';
 import { ProcessedEventsReceivedIndexDropped1796800382000 } from '../../migrations/1796800382000-ProcessedEventsReceivedIndexDropped';
+import { KeysWithWorkspace1796800383000 } from '../../migrations/1796800383000-KeysWithWorkspace';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -94,4 +95,5 @@ export const MIGRATIONS = [
   MessageRefUnindexed1796800380000,
   RunUsagePeriodExpression1796800381000,
   ProcessedEventsReceivedIndexDropped1796800382000,
+  KeysWithWorkspace1796800383000,
 ];
