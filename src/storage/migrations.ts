@@ -44,6 +44,7 @@ import { MessageRefUnindexed1796800380000 } from '../../migrations/1796800380000
 import { RunUsagePeriodExpression1796800381000 } from '../../migrations/1796800381000-RunUsagePeriodExpression';
 import { ProcessedEventsReceivedIndexDropped1796800382000 } from '../../migrations/1796800382000-ProcessedEventsReceivedIndexDropped';
 import { KeysWithWorkspace1796800383000 } from '../../migrations/1796800383000-KeysWithWorkspace';
+import { ChannelCursorKey1796800384000 } from '../../migrations/1796800384000-ChannelCursorKey';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -96,4 +97,5 @@ export const MIGRATIONS = [
   RunUsagePeriodExpression1796800381000,
   ProcessedEventsReceivedIndexDropped1796800382000,
   KeysWithWorkspace1796800383000,
+  ChannelCursorKey1796800384000,
 ];
