@@ -45,6 +45,7 @@ import { RunUsagePeriodExpression1796800381000 } from '../../migrations/17968003
 import { ProcessedEventsReceivedIndexDropped1796800382000 } from '../../migrations/1796800382000-ProcessedEventsReceivedIndexDropped';
 import { KeysWithWorkspace1796800383000 } from '../../migrations/1796800383000-KeysWithWorkspace';
 import { ChannelCursorKey1796800384000 } from '../../migrations/1796800384000-ChannelCursorKey';
+import { MessagesFillfactor1796800385000 } from '../../migrations/1796800385000-MessagesFillfactor';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -98,4 +99,5 @@ export const MIGRATIONS = [
   ProcessedEventsReceivedIndexDropped1796800382000,
   KeysWithWorkspace1796800383000,
   ChannelCursorKey1796800384000,
+  MessagesFillfactor1796800385000,
 ];
