@@ -180,7 +180,9 @@ async function idleRate(pid: number, probe: DatabaseProbe | null): Promise<Anato
             commits: database.commits / seconds,
             inserted: database.inserted / seconds,
             updated: database.updated / seconds,
+            hotUpdated: database.hotUpdated / seconds,
             backendCpuMs: database.backendCpuMs / seconds,
+            walBytes: database.walBytes / seconds,
           },
   };
 }
@@ -189,7 +191,9 @@ const lessIdle = (work: DatabaseWork, idle: DatabaseWork, seconds: number): Data
   commits: work.commits - idle.commits * seconds,
   inserted: work.inserted - idle.inserted * seconds,
   updated: work.updated - idle.updated * seconds,
+  hotUpdated: work.hotUpdated - idle.hotUpdated * seconds,
   backendCpuMs: work.backendCpuMs - idle.backendCpuMs * seconds,
+  walBytes: work.walBytes - idle.walBytes * seconds,
 });
 
 function describe(a: Anatomy): string[] {
@@ -208,12 +212,12 @@ function describe(a: Anatomy): string[] {
   ];
   if (a.database !== null) {
     lines.push(
-      `  PostgreSQL: commits ${per(a.database.commits, 1)}, rows inserted ${per(a.database.inserted, 1)}, updated ${per(a.database.updated, 1)}, backends' cpu ${per(a.database.backendCpuMs)} ms`,
+      `  PostgreSQL: commits ${per(a.database.commits, 1)}, rows inserted ${per(a.database.inserted, 1)}, updated ${per(a.database.updated, 1)} (HOT ${per(a.database.hotUpdated, 1)}), WAL ${per(a.database.walBytes, 0)} bytes, backends' cpu ${per(a.database.backendCpuMs)} ms`,
     );
     const idle = a.idle.database;
     if (idle !== null)
       lines.push(
-        `  (idle rate taken off, per second: ${idle.commits.toFixed(2)} commits, ${a.idle.cpuMs.toFixed(2)} ms of the bot's cpu, ${idle.backendCpuMs.toFixed(2)} ms of the backends')`,
+        `  (idle rate taken off, per second: ${idle.commits.toFixed(2)} commits, ${idle.walBytes.toFixed(0)} WAL bytes, ${a.idle.cpuMs.toFixed(2)} ms of the bot's cpu, ${idle.backendCpuMs.toFixed(2)} ms of the backends')`,
       );
   }
   return lines;

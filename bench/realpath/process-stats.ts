@@ -15,12 +15,17 @@ export function processCpuMs(pid: number): number {
   }
 }
 
-/** What one database did: its commits, rows inserted and updated, and its backends' CPU. */
+/**
+ * What one database did: its commits, rows inserted and updated (of which HOT: no index entry
+ * written), its backends' CPU, and the WAL the server wrote meanwhile (every database's).
+ */
 export interface DatabaseWork {
   commits: number;
   inserted: number;
   updated: number;
+  hotUpdated: number;
   backendCpuMs: number;
+  walBytes: number;
 }
 
 /**
@@ -58,12 +63,17 @@ export class DatabaseProbe {
   }
 
   async read(): Promise<DatabaseWork> {
-    const database = await this.server.query<{ commits: string }>(
-      'SELECT xact_commit AS commits FROM pg_stat_database WHERE datname = $1',
+    const database = await this.server.query<{ commits: string; wal: string }>(
+      `SELECT xact_commit AS commits, pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS wal
+         FROM pg_stat_database WHERE datname = $1`,
       [this.name],
     );
-    const tables = await this.own.query<{ inserted: string | null; updated: string | null }>(
-      'SELECT sum(n_tup_ins) AS inserted, sum(n_tup_upd) AS updated FROM pg_stat_user_tables',
+    const tables = await this.own.query<{
+      inserted: string | null;
+      updated: string | null;
+      hot: string | null;
+    }>(
+      'SELECT sum(n_tup_ins) AS inserted, sum(n_tup_upd) AS updated, sum(n_tup_hot_upd) AS hot FROM pg_stat_user_tables',
     );
     this.ownCommits += 1;
     const pids = await this.server.query<{ pid: number }>(
@@ -77,7 +87,9 @@ export class DatabaseProbe {
       commits: Number(database.rows[0]?.commits ?? 0) - this.ownCommits,
       inserted: Number(tables.rows[0]?.inserted ?? 0),
       updated: Number(tables.rows[0]?.updated ?? 0),
+      hotUpdated: Number(tables.rows[0]?.hot ?? 0),
       backendCpuMs,
+      walBytes: Number(database.rows[0]?.wal ?? 0),
     };
   }
 
@@ -97,5 +109,7 @@ export const workBetween = (before: DatabaseWork, after: DatabaseWork): Database
   commits: after.commits - before.commits,
   inserted: after.inserted - before.inserted,
   updated: after.updated - before.updated,
+  hotUpdated: after.hotUpdated - before.hotUpdated,
   backendCpuMs: after.backendCpuMs - before.backendCpuMs,
+  walBytes: after.walBytes - before.walBytes,
 });

@@ -41,6 +41,12 @@ import { AdmitMemberNumbers1796800340000 } from '../../migrations/1796800340000-
 import { OutboxDueIndexDropped1796800350000 } from '../../migrations/1796800350000-OutboxDueIndexDropped';
 import { RunLaneByConversation1796800360000 } from '../../migrations/1796800360000-RunLaneByConversation';
 import { RunLiveIndex1796800370000 } from '../../migrations/1796800370000-RunLiveIndex';
+import { MessageRefUnindexed1796800380000 } from '../../migrations/1796800380000-MessageRefUnindexed';
+import { RunUsagePeriodExpression1796800381000 } from '../../migrations/1796800381000-RunUsagePeriodExpression';
+import { ProcessedEventsReceivedIndexDropped1796800382000 } from '../../migrations/1796800382000-ProcessedEventsReceivedIndexDropped';
+import { KeysWithWorkspace1796800383000 } from '../../migrations/1796800383000-KeysWithWorkspace';
+import { ChannelCursorKey1796800384000 } from '../../migrations/1796800384000-ChannelCursorKey';
+import { MessagesFillfactor1796800385000 } from '../../migrations/1796800385000-MessagesFillfactor';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -90,4 +96,10 @@ export const MIGRATIONS = [
   OutboxDueIndexDropped1796800350000,
   RunLaneByConversation1796800360000,
   RunLiveIndex1796800370000,
+  MessageRefUnindexed1796800380000,
+  RunUsagePeriodExpression1796800381000,
+  ProcessedEventsReceivedIndexDropped1796800382000,
+  KeysWithWorkspace1796800383000,
+  ChannelCursorKey1796800384000,
+  MessagesFillfactor1796800385000,
 ];

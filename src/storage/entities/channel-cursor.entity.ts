@@ -1,10 +1,9 @@
 import { EntitySchema } from 'typeorm';
 import { PLATFORMS, type Platform } from '../../core/model/platform';
-import { oneOf, primaryId, text, timestamp } from './columns';
+import { oneOf, text, timestamp } from './columns';
 
 /** P11: the newest message processed in a channel or thread (see the DiscordBackfill migration). */
 export interface ChannelCursorRow {
-  id: string;
   platform: Platform;
   channelId: string;
   parentChannelId: string | null;
@@ -15,14 +14,13 @@ export interface ChannelCursorRow {
 export const ChannelCursorEntity = new EntitySchema<ChannelCursorRow>({
   name: 'platform_channel_cursors',
   columns: {
-    id: primaryId('platform_channel_cursors'),
-    platform: text(),
-    channelId: text(),
+    // T3: the key is what the upsert finds a cursor by; it has no id.
+    platform: { ...text(), primary: true, primaryKeyConstraintName: 'pk_platform_channel_cursors' },
+    channelId: { ...text(), primary: true, primaryKeyConstraintName: 'pk_platform_channel_cursors' },
     parentChannelId: text({ nullable: true }),
     lastMessageId: text(),
     updatedAt: timestamp({ defaultNow: true }),
   },
   checks: [{ name: 'ck_platform_channel_cursors_platform', expression: oneOf('platform', PLATFORMS) }],
-  uniques: [{ name: 'uq_platform_channel_cursors_channel', columns: ['platform', 'channelId'] }],
   indices: [{ name: 'ix_platform_channel_cursors_updated', columns: ['platform', 'updatedAt'] }],
 });

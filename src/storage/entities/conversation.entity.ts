@@ -21,7 +21,8 @@ export const ConversationEntity = new EntitySchema<ConversationRow>({
   columns: {
     id: primaryId('conversations'),
     seq: creationSeq,
-    workspaceId: uuid(),
+    // T3: the key is (id, workspace_id), one index for every look-up by id and the tenant-scoped keys.
+    workspaceId: { ...uuid(), primary: true, primaryKeyConstraintName: 'pk_conversations' },
     spaceId: uuid(),
     platform: text(),
     platformThreadRef: text({ nullable: true }),
@@ -42,8 +43,5 @@ export const ConversationEntity = new EntitySchema<ConversationRow>({
     }),
   ],
   checks: [{ name: 'ck_conversations_platform', expression: oneOf('platform', PLATFORMS) }],
-  uniques: [
-    { name: 'uq_conversations_id_workspace', columns: ['id', 'workspaceId'] },
-    { name: 'uq_conversations_thread', columns: ['platform', 'platformThreadRef'] },
-  ],
+  uniques: [{ name: 'uq_conversations_thread', columns: ['platform', 'platformThreadRef'] }],
 });

@@ -24,6 +24,6 @@ export const ProcessedInboundEventEntity = new EntitySchema<ProcessedInboundEven
     receivedAt: timestamp({ defaultNow: true }),
   },
   checks: [{ name: 'ck_processed_inbound_events_platform', expression: oneOf('platform', PLATFORMS) }],
+  // P6: read only by its key (records are kept, never pruned by time).
   uniques: [{ name: 'uq_processed_inbound_events_event', columns: ['platform', 'eventId'] }],
-  indices: [{ name: 'ix_processed_inbound_events_received', columns: ['receivedAt'] }],
 });

@@ -53,7 +53,8 @@ export const MessageEntity = new EntitySchema<MessageRow>({
   columns: {
     id: primaryId('messages'),
     seq: creationSeq,
-    workspaceId: uuid(),
+    // T3: the key is (id, workspace_id), one index for every look-up by id and the tenant-scoped keys.
+    workspaceId: { ...uuid(), primary: true, primaryKeyConstraintName: 'pk_messages' },
     conversationId: uuid(),
     authorKind: text(),
     authorAgentId: uuid(true),
@@ -108,11 +109,8 @@ export const MessageEntity = new EntitySchema<MessageRow>({
     // N9: a note always has a fold state, so a message is a note exactly when it has one.
     { name: 'ck_messages_note_fold_state_set', expression: 'NOT is_note OR note_fold_state IS NOT NULL' },
   ],
-  uniques: [
-    { name: 'uq_messages_id_workspace', columns: ['id', 'workspaceId'] },
-    // P6/P11: one platform message is recorded once per conversation; NULLs (not posted yet) stay distinct.
-    { name: 'uq_messages_platform_ref', columns: ['conversationId', 'platformMessageRef'] },
-  ],
+  // P6: a platform message is recorded once by its event's key (`processed_inbound_events`);
+  // T3: its ref, written once a reply is posted, is in no index, so that write is HOT.
   indices: [
     { name: 'ix_messages_conversation', columns: ['conversationId', 'createdAt', 'seq'] },
     // M3: the newest agent reply of a conversation (notes are not replies).

@@ -33,7 +33,8 @@ export const RunEntity = new EntitySchema<RunRow>({
   columns: {
     id: primaryId('runs'),
     seq: creationSeq,
-    workspaceId: uuid(),
+    // T3: the key is (id, workspace_id), one index for every look-up by id and the tenant-scoped keys.
+    workspaceId: { ...uuid(), primary: true, primaryKeyConstraintName: 'pk_runs' },
     agentId: uuid(),
     conversationId: uuid(),
     triggerMessageId: uuid(true),
@@ -89,7 +90,6 @@ export const RunEntity = new EntitySchema<RunRow>({
         'input_tokens >= 0 AND output_tokens >= 0 AND cache_read_tokens >= 0 AND cache_write_tokens >= 0 AND (cost_usd IS NULL OR cost_usd >= 0)',
     },
   ],
-  uniques: [{ name: 'uq_runs_id_workspace', columns: ['id', 'workspaceId'] }],
   indices: [
     { name: 'ix_runs_agent_recent', columns: ['agentId', 'createdAt', 'seq'] },
     // One turn at a time per (agent, conversation): `claimNext` reads a lane's running and oldest
@@ -99,7 +99,8 @@ export const RunEntity = new EntitySchema<RunRow>({
     // by `(status IN ('queued', 'running'))`, which leads it (an expression: migration
     // 1796800370000); the claim's reads never name it, so they keep to `ix_runs_lane` (T3).
     { name: 'ix_runs_live', columns: ['createdAt', 'seq'], synchronize: false },
-    // O3: usage and budgets by period.
-    { name: 'ix_runs_usage_period', columns: ['workspaceId', 'startedAt'] },
+    // O3: usage and budgets by period, of (workspace_id, coalesce(started_at, created_at)): an
+    // expression index, declared here under the migration's name only.
+    { name: 'ix_runs_usage_period', columns: ['workspaceId'], synchronize: false },
   ],
 });

@@ -23,7 +23,6 @@ const CONFLICTS: Record<string, string> = {
   uq_space_participants_member: 'A member appears twice among the participants of the space.',
   uq_channel_bindings_channel: 'This channel is already bound to a space of another workspace.',
   uq_conversations_thread: 'This thread already has a conversation.',
-  uq_messages_platform_ref: 'This platform message is already recorded in the conversation.',
   uq_guardrail_rules_scope_action: 'A guardrail rule for this scope and action already exists.',
   uq_processed_inbound_events_event: 'This platform event was already recorded.',
 };

@@ -12,7 +12,7 @@ export const ADVANCE_CURSOR = new PreparedStatement(
   ['text', 'text', 'text', 'text'],
   `INSERT INTO platform_channel_cursors (platform, channel_id, parent_channel_id, last_message_id)
    VALUES ($1, $2, $3, $4)
-   ON CONFLICT ON CONSTRAINT uq_platform_channel_cursors_channel DO UPDATE
+   ON CONFLICT ON CONSTRAINT pk_platform_channel_cursors DO UPDATE
      SET last_message_id = CASE
            WHEN excluded.last_message_id::numeric > platform_channel_cursors.last_message_id::numeric
            THEN excluded.last_message_id ELSE platform_channel_cursors.last_message_id END,

@@ -4,6 +4,8 @@ import type { NewRun, RunRepository } from '../../../core/ports/store';
 import { RunEntity, type RunRow } from '../../entities/run.entity';
 import { isUuid } from '../ids';
 import { deferInsert, insertReturning } from '../insert-returning';
+import { queryRecords } from '../query-records';
+import { hydrateAll } from '../statements-together';
 
 export const toRunRecord = (row: RunRow): RunRecord => ({
   id: row.id,
@@ -26,39 +28,32 @@ export const toRunRecord = (row: RunRow): RunRecord => ({
   replyMessageId: row.replyMessageId,
 });
 
-export const runRepository = (manager: EntityManager): RunRepository => {
-  const rows = manager.getRepository(RunEntity);
-  return {
-    async recentForAgents(workspaceId, agentIds, perAgent) {
-      const ids = agentIds.filter(isUuid);
-      if (!isUuid(workspaceId) || ids.length === 0 || perAgent < 1) return [];
-      // A12: the newest `perAgent` runs of each agent, newest first; seq orders runs created together.
-      const found = await rows
-        .createQueryBuilder('run')
-        .where(
-          `run.id IN (
-            SELECT ranked.id FROM (
-              SELECT r.id, row_number() OVER (PARTITION BY r.agent_id ORDER BY r.created_at DESC, r.seq DESC) AS rank
-                FROM runs r
-               WHERE r.workspace_id = :workspaceId AND r.agent_id = ANY(:agentIds::uuid[])
-            ) ranked
-            WHERE ranked.rank <= :perAgent
-          )`,
-          { workspaceId, agentIds: ids, perAgent: Math.floor(perAgent) },
-        )
-        .orderBy('run.createdAt', 'DESC')
-        .addOrderBy('run.seq', 'DESC')
-        .getMany();
-      return found.map(toRunRecord);
-    },
-    async insert(run) {
-      return toRunRecord(await insertReturning(manager, RunEntity, runColumns(run)));
-    },
-    async insertOwed(run) {
-      await deferInsert(manager, RunEntity, { id: run.id, ...runColumns(run) }, 'run');
-    },
-  };
-};
+/**
+ * A12: the newest $3 runs of each of the agents $2 in workspace $1, newest first (seq orders runs
+ * created together): each agent's read through `ix_runs_agent_recent`, as far as its $3th run,
+ * not every run the workspace ever had.
+ */
+export const RECENT_FOR_AGENTS = `SELECT * FROM runs WHERE id IN (
+    SELECT recent.id FROM unnest($2::uuid[]) AS agent(id)
+      CROSS JOIN LATERAL (
+        SELECT r.id FROM runs r WHERE r.agent_id = agent.id AND r.workspace_id = $1
+         ORDER BY r.created_at DESC, r.seq DESC LIMIT $3) AS recent)
+  ORDER BY created_at DESC, seq DESC`;
+
+export const runRepository = (manager: EntityManager): RunRepository => ({
+  async recentForAgents(workspaceId, agentIds, perAgent) {
+    const ids = agentIds.filter(isUuid);
+    if (!isUuid(workspaceId) || ids.length === 0 || perAgent < 1) return [];
+    const found = await queryRecords(manager, RECENT_FOR_AGENTS, [workspaceId, ids, Math.floor(perAgent)]);
+    return hydrateAll(manager, RunEntity, found).map(toRunRecord);
+  },
+  async insert(run) {
+    return toRunRecord(await insertReturning(manager, RunEntity, runColumns(run)));
+  },
+  async insertOwed(run) {
+    await deferInsert(manager, RunEntity, { id: run.id, ...runColumns(run) }, 'run');
+  },
+});
 
 /** A new run's columns; what is not given takes its default. */
 const runColumns = (run: NewRun): Partial<RunRow> => ({

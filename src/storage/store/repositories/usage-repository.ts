@@ -23,8 +23,23 @@ interface ReportRow {
   cost: string | null;
 }
 
-/** The moment a run's usage counts at: when it started (a queued run has used nothing). */
+/**
+ * The moment a run's usage counts at: when it started (a queued run has used nothing). O3:
+ * `ix_runs_usage_period` is (workspace_id, this expression), so a period is a range of it.
+ */
 const RUN_MOMENT = 'coalesce(r.started_at, r.created_at)';
+
+/**
+ * O3: what a workspace's runs used since $2, of one agent ($3) or space ($4) when given: checked
+ * before a turn starts and after each model call wherever a budget applies.
+ */
+export const USAGE_SPENT = `SELECT coalesce(sum(r.input_tokens + r.output_tokens + r.cache_read_tokens + r.cache_write_tokens), 0)::text AS tokens,
+              coalesce(sum(r.cost_usd), 0)::text AS usd
+         FROM runs r
+         JOIN conversations c ON c.id = r.conversation_id AND c.workspace_id = r.workspace_id
+        WHERE r.workspace_id = $1 AND ${RUN_MOMENT} >= $2
+          AND ($3::uuid IS NULL OR r.agent_id = $3::uuid)
+          AND ($4::uuid IS NULL OR c.space_id = $4::uuid)`;
 
 const GROUPS = {
   agent: { join: 'JOIN agents g ON g.id = r.agent_id AND g.workspace_id = r.workspace_id', name: 'g.name' },
@@ -105,17 +120,12 @@ export const usageRepository = (manager: EntityManager): UsageRepository => ({
 
   async spent(workspaceId, filter) {
     if (!isUuid(workspaceId)) return { tokens: 0, usd: 0 };
-    const [row] = await queryRecords<SpentRow>(
-      manager,
-      `SELECT coalesce(sum(r.input_tokens + r.output_tokens + r.cache_read_tokens + r.cache_write_tokens), 0)::text AS tokens,
-              coalesce(sum(r.cost_usd), 0)::text AS usd
-         FROM runs r
-         JOIN conversations c ON c.id = r.conversation_id AND c.workspace_id = r.workspace_id
-        WHERE r.workspace_id = $1 AND ${RUN_MOMENT} >= $2
-          AND ($3::uuid IS NULL OR r.agent_id = $3::uuid)
-          AND ($4::uuid IS NULL OR c.space_id = $4::uuid)`,
-      [workspaceId, filter.since, filter.agentId ?? null, filter.spaceId ?? null],
-    );
+    const [row] = await queryRecords<SpentRow>(manager, USAGE_SPENT, [
+      workspaceId,
+      filter.since,
+      filter.agentId ?? null,
+      filter.spaceId ?? null,
+    ]);
     return { tokens: Number(row?.tokens ?? 0), usd: Number(row?.usd ?? 0) };
   },
 
