@@ -56,7 +56,19 @@ export class MentionSender {
     this.agent.destroy();
   }
 
-  private post(body: string): Promise<number> {
+  private async post(body: string): Promise<number> {
+    try {
+      return await this.postOnce(body);
+    } catch (error) {
+      // A kept-alive socket the bot's server closed as idle just as it was reused: the request
+      // never reached it (Node's documented race, `request.reusedSocket`), so it is sent again
+      // on a fresh socket, as Slack sends a delivery again.
+      if (!(error instanceof ResetOnReusedSocket)) throw error;
+      return this.postOnce(body);
+    }
+  }
+
+  private postOnce(body: string): Promise<number> {
     const headers = {
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(body)),
@@ -68,9 +80,18 @@ export class MentionSender {
         res.on('end', () => resolve(res.statusCode ?? 0));
         res.on('error', reject);
       });
-      req.on('error', reject);
+      req.on('error', (error: NodeJS.ErrnoException) =>
+        reject(req.reusedSocket && error.code === 'ECONNRESET' ? new ResetOnReusedSocket(error) : error),
+      );
       req.end(body);
     });
+  }
+}
+
+/** ECONNRESET on a socket the agent reused: the request was not taken. */
+class ResetOnReusedSocket extends Error {
+  constructor(cause: Error) {
+    super(cause.message, { cause });
   }
 }
 
