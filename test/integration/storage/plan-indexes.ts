@@ -34,6 +34,11 @@ const scansOf = (node: PlanNode, limited = false): IndexScan[] => {
 export async function indexScansFor(tx: SqlStoreTx, sql: string, params: unknown[]): Promise<IndexScan[]> {
   await tx.query('SET LOCAL enable_seqscan = off');
   await tx.query('SET LOCAL enable_bitmapscan = off');
+  return planScans(tx, sql, params);
+}
+
+/** The index scans of the plan the planner takes for `sql` in `tx`, as it stands. */
+export async function planScans(tx: SqlStoreTx, sql: string, params: unknown[] = []): Promise<IndexScan[]> {
   const [row] = await tx.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
   const explained = row?.['QUERY PLAN'];
   const [{ Plan: plan }] = (typeof explained === 'string' ? JSON.parse(explained) : explained) as [

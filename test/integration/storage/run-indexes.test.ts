@@ -1,16 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LIVE_RUNS, RUN_LANE_PREPARED } from '../../../src/storage/store/repositories/run-lane-repository';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../support/test-database';
-
-interface PlanNode {
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-const indexesOf = (node: PlanNode): string[] => [
-  ...(node['Index Name'] === undefined ? [] : [node['Index Name']]),
-  ...(node.Plans ?? []).flatMap(indexesOf),
-];
+import { indexScansFor, planScans } from './plan-indexes';
 
 const HAS_QUEUED = RUN_LANE_PREPARED.find((statement) =>
   statement.text.includes("status = 'queued' LIMIT 1"),
@@ -38,16 +29,9 @@ describe.each(DATABASE_KINDS)('the runs’ indexes on %s', (kind) => {
 
   /** The indexes the planner takes for `sql`, a table scan being ruled out (the table is empty). */
   const indexesFor = (sql: string, params: unknown[]) =>
-    db.database.store.transaction(async (tx) => {
-      await tx.query('SET LOCAL enable_seqscan = off');
-      await tx.query('SET LOCAL enable_bitmapscan = off');
-      const [row] = await tx.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
-      const explained = row?.['QUERY PLAN'];
-      const [{ Plan: plan }] = (typeof explained === 'string' ? JSON.parse(explained) : explained) as [
-        { Plan: PlanNode },
-      ];
-      return indexesOf(plan);
-    });
+    db.database.store.transaction(async (tx) =>
+      (await indexScansFor(tx, sql, params)).map((scan) => scan.index),
+    );
 
   it('T3: a lane’s reads and a conversation’s runs are found through ix_runs_lane', async () => {
     if (HAS_QUEUED === undefined) throw new Error('no lane check among the lane’s statements');
@@ -74,16 +58,10 @@ describe.each(DATABASE_KINDS)('the runs’ indexes on %s', (kind) => {
       // The plan a prepared claim keeps on a connection: made once, for any lane.
       await tx.query('SET LOCAL plan_cache_mode = force_generic_plan');
       await tx.query(`PREPARE claim_plan(uuid, uuid, timestamptz) AS ${CLAIM_NEXT.text}`);
-      const [row] = await tx.query<{ 'QUERY PLAN': unknown }>(
-        `EXPLAIN (FORMAT JSON) EXECUTE claim_plan('${agent}', '${conversation}', now())`,
-      );
+      const scans = await planScans(tx, `EXECUTE claim_plan('${agent}', '${conversation}', now())`);
       await tx.query('DEALLOCATE claim_plan');
-      const explained = row?.['QUERY PLAN'];
-      const [{ Plan: plan }] = (typeof explained === 'string' ? JSON.parse(explained) : explained) as [
-        { Plan: PlanNode },
-      ];
       await tx.query('DELETE FROM runs');
-      return indexesOf(plan);
+      return scans.map((scan) => scan.index);
     });
     // Its two reads by the lane's index; the run it takes by its id.
     expect(indexes.filter((name) => name === 'ix_runs_lane')).toHaveLength(2);
