@@ -66,6 +66,8 @@ export async function runModelCallBench(calls: number, endpoints: Endpoints, log
 
     log(`model-call (DIAGNOSTIC): ${calls} calls of each, in ${ROUNDS} alternating rounds; CPU µs a call`);
     report(whole, await measureWhole(whole, calls, info), bytes, log);
+    // Recorded now, while the stand-in's connections are in use (the parts need one call's events).
+    const recorded = await recordOneCall(url, captured.request);
     // The same calls with the SDK's fetch answered in this process with the stand-in's bytes: no
     // socket, no other process, so a steadier figure of the client's own work.
     const sse = await recordedAnswer(url);
@@ -82,7 +84,7 @@ export async function runModelCallBench(calls: number, endpoints: Endpoints, log
       promises.push(`${call.label} ${(await promisesPerCall(call.run)).toFixed(0)}`);
     log(`  promises made a call (load-independent; in process, 1000 calls): ${promises.join(', ')}`);
     // The parts are short: ten times as many of each, so a round outlasts the clock's jitter.
-    const parts = await measureParts(captured, calls * 10, await recordOneCall(url, captured.request));
+    const parts = await measureParts(captured, calls * 10, recorded);
     log('  parts of Summon’s call and turn, without the network (CPU µs each, mean of rounds; min–max):');
     for (const part of parts) log(`    ${describe(part)}`);
   } finally {
