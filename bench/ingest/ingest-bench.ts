@@ -210,6 +210,8 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
       // Warm-up, not reported: enough events for V8 to have compiled the ack's and routing's hot
       // paths, as in a running server (a short one leaves it compiling in the measured stretch).
       await measure(spec.label, target, WARMUP_RATE, WARMUP_EVENTS, 1_700_000_000, drainMs, servers);
+      // And the statistics a running server's autovacuum has gathered by then.
+      await target.analyze?.();
       for (const [index, rate] of rates.entries()) {
         const row = await measure(
           spec.label,

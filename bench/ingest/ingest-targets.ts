@@ -42,6 +42,11 @@ export interface IngestTarget {
    * once, 0, for a server that routes before its ack).
    */
   drained(timeoutMs: number): Promise<number>;
+  /**
+   * Gathers its PostgreSQL tables' statistics after the warm-up, as autovacuum does on a running
+   * server within a minute of a fresh database's first writes; absent: no PostgreSQL database.
+   */
+  analyze?: () => Promise<void>;
 }
 
 async function listen(listener: RequestListener, cleanup: Cleanup): Promise<string> {
@@ -101,12 +106,18 @@ export async function openDurableBolt(endpoints: Endpoints, cleanup: Cleanup): P
   });
   cleanup.defer('close the durable baseline’s connections', () => pool.end());
   await pool.query('CREATE TABLE events (event_id text PRIMARY KEY, body jsonb NOT NULL)');
-  return openBolt(async (body) => {
+  const target = await openBolt(async (body) => {
     await pool.query('INSERT INTO events (event_id, body) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
       body.event_id,
       JSON.stringify(body),
     ]);
   }, cleanup);
+  return {
+    ...target,
+    analyze: async () => {
+      await pool.query('ANALYZE');
+    },
+  };
 }
 
 /** Rows still to route; 0 on a schema without an inbox (the code path that routes before its ack). */

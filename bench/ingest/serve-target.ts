@@ -38,6 +38,9 @@ export async function openServe(
   return {
     url: summon.eventsUrl,
     pid: summon.pid,
+    analyze: async () => {
+      await client.query('ANALYZE');
+    },
     drained: async (timeoutMs) => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

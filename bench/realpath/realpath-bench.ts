@@ -110,6 +110,8 @@ async function measureBot(
     const probe = bot.databaseName === null ? null : await openProbe(endpoints, bot.databaseName, cleanup);
     if (options.warmup > 0)
       await mentionLoad(sender, Math.min(options.rate, WARMUP_RATE), options.warmup, WARMUP_TIMEOUT_MS);
+    // The statistics a running server has (`analyze`), for the floor's database and Summon's alike.
+    await probe?.analyze();
     const cpuBefore = processCpuMs(bot.pid);
     const pgBefore = await probe?.read();
     const benchBefore = process.cpuUsage();

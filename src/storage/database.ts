@@ -121,7 +121,7 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
       warm: () => warmConnections(master, POOL_CONNECTIONS, HOT_STATEMENTS, options.logger),
     });
   }
-  const pglite = options.pglite ?? (await openPglite(options.dbDir));
+  const pglite = options.pglite ?? (await openPglite(options.dbDir, { onUpkeep: upkeepLog(options.logger) }));
   const dataSourceOptions: DataSourceOptions = {
     ...baseOptions(options.logger),
     extra: pglite.poolConfig,
@@ -138,6 +138,19 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
     checkNesting: options.checkNesting ?? true,
   });
 };
+
+/** The embedded database's upkeep (`PgliteUpkeep`): a run at debug, a failure at warn. */
+const upkeepLog =
+  (logger: Logger | undefined) =>
+  (error: string | null): void => {
+    const log = logger?.child({ component: 'storage' });
+    if (error === null) log?.debug({}, 'embedded database vacuumed and analyzed');
+    else
+      log?.warn(
+        { err: error },
+        'the embedded database could not be vacuumed and analyzed; tried again later',
+      );
+  };
 
 class TypeormDatabase implements Database {
   readonly store: TypeormStore;

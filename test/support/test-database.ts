@@ -190,6 +190,7 @@ const pgliteSlotOn = async (dbDir: string): Promise<Slot> => {
       // The database's close closes the engine (as a test that closes it expects), unless released to be kept.
       const connection = {
         poolConfig: engine.poolConfig,
+        upkeep: engine.upkeep,
         close: () => (keeping ? Promise.resolve() : closeEngine()),
       };
       const database = await openDatabase({ dbDir, pglite: connection });

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { startPgliteEngine } from './pglite-engine';
+import { type PgliteEngineOptions, startPgliteEngine, type UpkeepReport } from './pglite-engine';
 import { PgliteSocket } from './pglite-socket';
 
 /**
@@ -15,14 +15,20 @@ import { PgliteSocket } from './pglite-socket';
 export interface PgliteConnection {
   /** `extra` options for TypeORM's postgres driver. */
   readonly poolConfig: object;
+  /** What the engine's upkeep (`VACUUM (ANALYZE)`, PGlite having no autovacuum) did so far. */
+  readonly upkeep: UpkeepReport;
   close(): Promise<void>;
 }
 
-export const openPglite = async (dbDir: string): Promise<PgliteConnection> => {
+export const openPglite = async (
+  dbDir: string,
+  options: PgliteEngineOptions = {},
+): Promise<PgliteConnection> => {
   const dataDir = resolve(dbDir);
   await mkdir(dataDir, { recursive: true });
-  const engine = await startPgliteEngine(dataDir);
+  const engine = await startPgliteEngine(dataDir, options);
   return {
+    upkeep: engine.upkeep,
     poolConfig: {
       // PGlite is a single session: one connection, whose client pg re-creates if it breaks.
       max: 1,
