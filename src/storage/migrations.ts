@@ -47,6 +47,7 @@ import { ProcessedEventsReceivedIndexDropped1796800382000 } from '../../migratio
 import { KeysWithWorkspace1796800383000 } from '../../migrations/1796800383000-KeysWithWorkspace';
 import { ChannelCursorKey1796800384000 } from '../../migrations/1796800384000-ChannelCursorKey';
 import { MessagesFillfactor1796800385000 } from '../../migrations/1796800385000-MessagesFillfactor';
+import { RunsFillfactor1796800390000 } from '../../migrations/1796800390000-RunsFillfactor';
 
 /**
  * Every migration, oldest first. Imported as classes (not globbed from disk) so that they run
@@ -102,4 +103,5 @@ export const MIGRATIONS = [
   KeysWithWorkspace1796800383000,
   ChannelCursorKey1796800384000,
   MessagesFillfactor1796800385000,
+  RunsFillfactor1796800390000,
 ];

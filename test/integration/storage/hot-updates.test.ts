@@ -97,4 +97,51 @@ describe.each(DATABASE_KINDS)('a reply’s updates in place on %s', (kind) => {
     });
     expect(updates).toEqual({ updated: 1, hot: 1 });
   });
+
+  it('T3: a run’s reply is written in place (HOT) even once the runs queued after it have filled its page', async () => {
+    const inAcme = <T>(work: (tx: SqlStoreTx) => Promise<T>) =>
+      db.database.store.inWorkspace(acme.workspaceId, work);
+    const queued = () =>
+      inAcme((tx) =>
+        tx.runs.insert({
+          workspaceId: acme.workspaceId,
+          agentId: acme.agentId,
+          conversationId: acme.conversationId,
+          triggerMessageId: acme.messageId,
+          status: 'queued',
+          liveness: 'ok',
+          wakeChain: [],
+          depth: 1,
+          startedByMemberId: acme.memberId,
+          startedByAgentId: null,
+          startedAt: null,
+          finishedAt: null,
+          lastEventAt: null,
+          error: null,
+        }),
+      );
+    const pageOf = async (id: string) => {
+      const [row] = await inAcme((tx) =>
+        tx.query<{ page: number }>('SELECT (ctid::text::point)[0]::int AS page FROM runs WHERE id = $1', [
+          id,
+        ]),
+      );
+      return row?.page;
+    };
+    const run = await queued();
+    // Runs queued after it until one goes to a page of its own: the run's page is full.
+    for (;;) {
+      const next = await queued();
+      if ((await pageOf(next.id)) !== (await pageOf(run.id))) break;
+    }
+    const updates = await inAcme(async (tx) => {
+      const before = await updatesSoFar(tx, 'runs');
+      await tx.runs.update(run.id, { replyMessageId: acme.messageId });
+      const after = await updatesSoFar(tx, 'runs');
+      return { updated: after.updated - before.updated, hot: after.hot - before.hot };
+    });
+    expect(updates).toEqual({ updated: 1, hot: 1 });
+    const stored = await inAcme((tx) => tx.runs.findById(run.id));
+    expect(stored?.replyMessageId).toBe(acme.messageId);
+  });
 });
