@@ -25,7 +25,8 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * `node --import tsx <script> …args` from the repository's root with exactly `env` (and PATH),
+ * `node --import tsx <script> …args` (a `.js` script, compiled: `node <script> …args`) from the
+ * repository's root with exactly `env` (and PATH),
  * under `--cpu-prof` when `SUMMON_BENCH_CPU_PROF` names a folder (a heap sampler for `SUMMON_BENCH_HEAP_PROF`),
  * its output to `logFile` (so this process spends nothing reading it), served once `readyPath`
  * on its port answers. Stopped with SIGTERM (SIGKILL after 10 s) by `cleanup`.
@@ -47,21 +48,19 @@ export async function startChild(
   const heap = process.env.SUMMON_BENCH_HEAP_PROF
     ? ['--import', path.join(__dirname, 'heap-sampler.ts')]
     : [];
-  const child = spawn(
-    process.execPath,
-    [...profile, '--import', 'tsx', ...heap, path.join(ROOT, script), ...args],
-    {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        ...env,
-        PORT: String(port),
-        ...heapEnv(),
-      },
-      stdio: ['ignore', log, log],
+  // tsx only for TypeScript (the heap sampler is TypeScript too).
+  const tsx = script.endsWith('.ts') || heap.length > 0 ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...profile, ...tsx, ...heap, path.join(ROOT, script), ...args], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      ...env,
+      PORT: String(port),
+      ...heapEnv(),
     },
-  );
+    stdio: ['ignore', log, log],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   cleanup.defer(`stop ${script}`, () => stop(child, exited));
   if (child.pid === undefined) throw new Error(`${script} did not start`);

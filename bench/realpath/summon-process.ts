@@ -1,6 +1,7 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import path, { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { ensureLocalChat } from '../../src/core/workspace/local-chat';
 import { type DatabaseKind, openDatabase } from '../../src/storage/database';
@@ -84,7 +85,7 @@ export async function startSummon(
     cleanup.defer(`empty Redis database ${BENCH_REDIS_DB}`, () => emptyRedis(env.REDIS_URL ?? ''));
   }
   const child = await startChild(
-    'src/cli/main.ts',
+    await compiledSummon(),
     ['serve'],
     env,
     join(dataDir, 'serve.log'),
@@ -122,4 +123,27 @@ async function emptyRedis(url: string): Promise<void> {
   } finally {
     redis.disconnect();
   }
+}
+
+let compiled: Promise<string> | undefined;
+
+/**
+ * Summon as it runs in production (`npm start`): compiled by `npm run build` into `dist/`, then
+ * run by node. From source under tsx each function it makes is named by a helper call of tsx's
+ * (`__name`), a cost production does not pay. Built once per bench process.
+ */
+function compiledSummon(): Promise<string> {
+  // A diagnostic: SUMMON_BENCH_FROM_SOURCE=1 runs it from source under tsx, as before, with no build.
+  if (process.env.SUMMON_BENCH_FROM_SOURCE === '1') return Promise.resolve('src/cli/main.ts');
+  compiled ??= new Promise((resolve, reject) => {
+    const build = spawn('npm', ['run', 'build', '--silent'], {
+      cwd: path.join(__dirname, '../..'),
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    build.once('error', reject);
+    build.once('exit', (code) =>
+      code === 0 ? resolve('dist/src/cli/main.js') : reject(new Error(`npm run build exited with ${code}`)),
+    );
+  });
+  return compiled;
 }
