@@ -17,6 +17,18 @@ describe.each(DATABASE_KINDS)('a reply’s updates in place on %s', (kind) => {
   });
   afterAll(() => db.dispose());
 
+  const inAcme = <T>(work: (tx: SqlStoreTx) => Promise<T>) =>
+    db.database.store.inWorkspace(acme.workspaceId, work);
+  /** The heap page a row of `table` is on. */
+  const pageOf = async (table: 'messages' | 'runs', id: string) => {
+    const [row] = await inAcme((tx) =>
+      tx.query<{ page: number }>(`SELECT (ctid::text::point)[0]::int AS page FROM ${table} WHERE id = $1`, [
+        id,
+      ]),
+    );
+    return row?.page;
+  };
+
   it('P7, T3: a posted reply’s platform ref is written in place (HOT): no index of messages covers it', async () => {
     const reply = await db.database.store.inWorkspace(acme.workspaceId, (tx) =>
       tx.messages.insert(acme.workspaceId, {
@@ -66,22 +78,12 @@ describe.each(DATABASE_KINDS)('a reply’s updates in place on %s', (kind) => {
       platformMessageRef: null,
       note: null,
     });
-    const inAcme = <T>(work: (tx: SqlStoreTx) => Promise<T>) =>
-      db.database.store.inWorkspace(acme.workspaceId, work);
-    const pageOf = async (id: string) => {
-      const [row] = await inAcme((tx) =>
-        tx.query<{ page: number }>('SELECT (ctid::text::point)[0]::int AS page FROM messages WHERE id = $1', [
-          id,
-        ]),
-      );
-      return row?.page;
-    };
     // Messages shorter than the reply, until one goes to a page of its own: the page before is full.
     const fillPage = async () => {
       const first = await inAcme((tx) => tx.messages.insert(acme.workspaceId, message('ok', 'person')));
       for (;;) {
         const next = await inAcme((tx) => tx.messages.insert(acme.workspaceId, message('ok', 'person')));
-        if ((await pageOf(next.id)) !== (await pageOf(first.id))) return;
+        if ((await pageOf('messages', next.id)) !== (await pageOf('messages', first.id))) return;
       }
     };
     await fillPage();
@@ -99,8 +101,6 @@ describe.each(DATABASE_KINDS)('a reply’s updates in place on %s', (kind) => {
   });
 
   it('T3: a run’s reply is written in place (HOT) even once the runs queued after it have filled its page', async () => {
-    const inAcme = <T>(work: (tx: SqlStoreTx) => Promise<T>) =>
-      db.database.store.inWorkspace(acme.workspaceId, work);
     const queued = () =>
       inAcme((tx) =>
         tx.runs.insert({
@@ -120,19 +120,11 @@ describe.each(DATABASE_KINDS)('a reply’s updates in place on %s', (kind) => {
           error: null,
         }),
       );
-    const pageOf = async (id: string) => {
-      const [row] = await inAcme((tx) =>
-        tx.query<{ page: number }>('SELECT (ctid::text::point)[0]::int AS page FROM runs WHERE id = $1', [
-          id,
-        ]),
-      );
-      return row?.page;
-    };
     const run = await queued();
     // Runs queued after it until one goes to a page of its own: the run's page is full.
     for (;;) {
       const next = await queued();
-      if ((await pageOf(next.id)) !== (await pageOf(run.id))) break;
+      if ((await pageOf('runs', next.id)) !== (await pageOf('runs', run.id))) break;
     }
     const updates = await inAcme(async (tx) => {
       const before = await updatesSoFar(tx, 'runs');
