@@ -47,7 +47,7 @@ type Request = { kind: 'exec'; bytes: Uint8Array } | { kind: 'close' };
 /** A request's reply (`id` > 0), the engine's start (0), or an upkeep round's end (-1). */
 type Reply = { id: number; bytes?: Uint8Array; error?: string };
 
-/** An upkeep run's end, which answers no request. */
+/** An upkeep round's end, which answers no request. */
 const UPKEEP_ID = -1;
 
 /**
@@ -83,17 +83,24 @@ const endsIdle = (bytes) => {
 };
 const failure = (error) => String((error && error.stack) || error);
 const upkeepStep = async (db) => {
-  try {
-    if (round === null) {
+  if (round === null) {
+    try {
       round = (await db.query(TABLES)).rows.map((row) => row.name);
       roundError = null;
+    } catch (error) {
+      parentPort.postMessage({ id: ${UPKEEP_ID}, error: failure(error) });
+      return;
     }
-    const table = round.shift();
-    if (table !== undefined) await db.exec('VACUUM (ANALYZE) ' + table);
-  } catch (error) {
-    roundError = roundError || failure(error);
   }
-  if (round !== null && round.length === 0) {
+  const table = round.shift();
+  if (table !== undefined) {
+    try {
+      await db.exec('VACUUM (ANALYZE) ' + table);
+    } catch (error) {
+      roundError = roundError || failure(error);
+    }
+  }
+  if (round.length === 0) {
     round = null;
     parentPort.postMessage(roundError === null ? { id: ${UPKEEP_ID} } : { id: ${UPKEEP_ID}, error: roundError });
   }
@@ -162,7 +169,7 @@ const pgliteAssets = (): Promise<PgliteAssets> => {
 
 export interface PgliteEngineOptions {
   upkeep?: PgliteUpkeep;
-  /** Told when an upkeep run ends: null, or why it failed. */
+  /** Told when an upkeep round ends: null, or why it failed (logged by the database). */
   onUpkeep?: (error: string | null) => void;
 }
 
