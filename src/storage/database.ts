@@ -139,7 +139,7 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
   });
 };
 
-/** The embedded database's upkeep (`PgliteUpkeep`): a run at debug, a failure at warn. */
+/** The embedded database's upkeep (`PgliteUpkeep`): a finished round at debug, a failed one at warn. */
 const upkeepLog =
   (logger: Logger | undefined) =>
   (error: string | null): void => {

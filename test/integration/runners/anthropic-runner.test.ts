@@ -38,6 +38,20 @@ describe('AnthropicRunner against the Messages API stand-in (A9, A10)', () => {
       ...options,
     });
 
+  /** 'closed' once the stand-in saw the first request's stream closed early, 'still open' after 2 s. */
+  const firstStreamClosed = async (): Promise<string> => {
+    let timer: NodeJS.Timeout | undefined;
+    const giveUp = new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve('still open'), 2000);
+    });
+    const closed = standIn.requests[0]?.closedEarly.then(() => 'closed');
+    try {
+      return await Promise.race([closed ?? giveUp, giveUp]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
   beforeEach(async () => {
     standIn = await AnthropicStandIn.start({ apiKey: API_KEY });
   });
@@ -232,25 +246,13 @@ describe('AnthropicRunner against the Messages API stand-in (A9, A10)', () => {
     }
     expect(Date.now() - started).toBeLessThan(5000);
     expect(seen).toEqual([{ type: 'thinking' }, { type: 'text', delta: 'partial' }]);
-    let timer: NodeJS.Timeout | undefined;
-    const giveUp = new Promise<string>((resolve) => {
-      timer = setTimeout(() => resolve('still open'), 2000);
-    });
-    const closed = standIn.requests[0]?.closedEarly.then(() => 'closed');
-    await expect(Promise.race([closed, giveUp])).resolves.toBe('closed');
-    clearTimeout(timer);
+    await expect(firstStreamClosed()).resolves.toBe('closed');
   });
 
   it('O3: a turn that stops reading mid-stream (a budget used up) closes the model’s stream, no abort needed', async () => {
     standIn.reply = () => ({ kind: 'stream', blocks: [{ type: 'text', chunks: ['partial'] }], hold: true });
     for await (const event of runner().run(request())) if (event.type === 'text') break;
-    let timer: NodeJS.Timeout | undefined;
-    const giveUp = new Promise<string>((resolve) => {
-      timer = setTimeout(() => resolve('still open'), 2000);
-    });
-    const closed = standIn.requests[0]?.closedEarly.then(() => 'closed');
-    await expect(Promise.race([closed, giveUp])).resolves.toBe('closed');
-    clearTimeout(timer);
+    await expect(firstStreamClosed()).resolves.toBe('closed');
   });
 
   it('an already aborted signal yields nothing and sends nothing', async () => {
