@@ -6,8 +6,22 @@ const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 /** utime + stime of one process in ms (`/proc/<pid>/stat`); 0 once it is gone. */
 export function processCpuMs(pid: number): number {
+  return statCpuMs(`/proc/${pid}/stat`);
+}
+
+/**
+ * The CPU of the process's main thread alone (its event loop: JavaScript, the callbacks, the
+ * collector's share done there): the rest of `processCpuMs` is V8's and libuv's helper threads,
+ * compiling hot functions with TurboFan and collecting garbage beside the loop.
+ */
+export function mainThreadCpuMs(pid: number): number {
+  return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
+}
+
+/** utime + stime of a `/proc` stat file, in milliseconds; 0 once it is gone. */
+function statCpuMs(file: string): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(file, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
   } catch {

@@ -8,9 +8,10 @@ import { startBareBot } from './bare-bot-process';
 import { startDurableBot } from './durable-bot-process';
 import { type MentionLoad, mentionLoad, WARMUP_TIMEOUT_MS } from './mention-load';
 import { MentionSender } from './mentions';
-import { DatabaseProbe, processCpuMs } from './process-stats';
+import { DatabaseProbe, mainThreadCpuMs, processCpuMs } from './process-stats';
 import type { RealPathOptions } from './realpath-options';
 import type { ReplyStages, StageTimes } from './reply-stages';
+import { roundsSummary } from './rounds-summary';
 import { type BenchStandIns, openStandIns } from './stand-ins';
 import { type RunningSummon, startSummon } from './summon-process';
 
@@ -21,6 +22,8 @@ const WARMUP_RATE = 100;
 interface BotResult extends MentionLoad {
   label: string;
   cpuMsPerReply: number;
+  /** Of `cpuMsPerReply`, the main thread's (the event loop); the rest is V8's helper threads (JIT, GC). */
+  mainThreadCpuMsPerReply: number;
   /** Null for a bot with no PostgreSQL database (the bare bot, PGlite); the floor's and Summon's otherwise. */
   postgresCpuMsPerReply: number | null;
   /** This process's: the sender and both stand-ins, the same work for every bot. */
@@ -53,44 +56,60 @@ export async function runRealPathBench(
     `${options.kind}: ${options.rate} mentions/s for ${options.seconds} s (${count}), model ${options.modelMs} ms, warm-up ${options.warmup}; signed Slack events over HTTP, replies seen at the Slack Web API stand-in`,
   );
   const shared = new Cleanup();
-  const results: BotResult[] = [];
+  const rounds: RoundResults[] = [];
   try {
     const standIns = await openStandIns(options.modelMs, shared);
-    const bare = await measureBot('bare Bolt bot (baseline)', options, standIns, endpoints, (cleanup) =>
-      startBareBot(standIns, cleanup),
-    );
-    results.push(bare);
-    log(row(bare));
-    let floor: BotResult | null = null;
-    if (options.floor) {
-      floor = await measureBot(
-        'durable floor bot (T4 + P7 writes)',
-        options,
-        standIns,
-        endpoints,
-        (cleanup) => startDurableBot(standIns, endpoints, cleanup),
-      );
-      results.push(floor);
-      log(row(floor));
-      log(goals(options, floor, bare, null));
-    }
-    for (const setup of options.setups) {
-      const result = await measureBot(
-        setup.label,
-        options,
-        standIns,
-        endpoints,
-        (cleanup) => startSummon(setup, endpoints, standIns, cleanup),
-        true,
-      );
-      results.push(result);
-      log(row(result));
-      log(goals(options, result, bare, floor));
+    for (let i = 1; i <= options.rounds; i += 1) {
+      if (options.rounds > 1) log(`round ${i} of ${options.rounds}`);
+      rounds.push(await runRound(options, standIns, endpoints, log));
     }
   } finally {
     await shared.run();
   }
-  await writeResults(options, results, log);
+  for (const line of roundsSummary(options.kind, rounds)) log(line);
+  await writeResults(options, rounds, log);
+}
+
+/** One round's bots, each beside the bare bot of the same round. */
+interface RoundResults {
+  bare: BotResult;
+  floor: BotResult | null;
+  setups: BotResult[];
+}
+
+async function runRound(
+  options: RealPathOptions,
+  standIns: BenchStandIns,
+  endpoints: Endpoints,
+  log: (line: string) => void,
+): Promise<RoundResults> {
+  const bare = await measureBot('bare Bolt bot (baseline)', options, standIns, endpoints, (cleanup) =>
+    startBareBot(standIns, cleanup),
+  );
+  log(row(bare));
+  let floor: BotResult | null = null;
+  if (options.floor) {
+    floor = await measureBot('durable floor bot (T4 + P7 writes)', options, standIns, endpoints, (cleanup) =>
+      startDurableBot(standIns, endpoints, cleanup),
+    );
+    log(row(floor));
+    log(goals(options, floor, bare, null));
+  }
+  const setups: BotResult[] = [];
+  for (const setup of options.setups) {
+    const result = await measureBot(
+      setup.label,
+      options,
+      standIns,
+      endpoints,
+      (cleanup) => startSummon(setup, endpoints, standIns, cleanup),
+      true,
+    );
+    setups.push(result);
+    log(row(result));
+    log(goals(options, result, bare, floor));
+  }
+  return { bare, floor, setups };
 }
 
 async function measureBot(
@@ -113,6 +132,7 @@ async function measureBot(
     // The statistics a running server has (`analyze`), for the floor's database and Summon's alike.
     await probe?.analyze();
     const cpuBefore = processCpuMs(bot.pid);
+    const mainBefore = mainThreadCpuMs(bot.pid);
     const pgBefore = await probe?.read();
     const benchBefore = process.cpuUsage();
     standIns.takeCalls();
@@ -121,6 +141,7 @@ async function measureBot(
     const bench = process.cpuUsage(benchBefore);
     const calls = standIns.takeCalls();
     const cpu = processCpuMs(bot.pid) - cpuBefore;
+    const main = mainThreadCpuMs(bot.pid) - mainBefore;
     const pgAfter = await probe?.read();
     const n = load.replies.count;
     const stages = summonRows ? ((await probe?.replyStages(since)) ?? null) : null;
@@ -129,6 +150,7 @@ async function measureBot(
       label,
       ...load,
       cpuMsPerReply: cpu / n,
+      mainThreadCpuMsPerReply: main / n,
       benchCpuMsPerReply: (bench.user + bench.system) / 1000 / n,
       slackCallsPerReply: Object.fromEntries([...calls].map(([method, c]) => [method, c / n])),
       postgresCpuMsPerReply:
@@ -152,6 +174,12 @@ export async function openProbe(
   return probe;
 }
 
+const roundBots = (round: RoundResults): BotResult[] => [
+  round.bare,
+  ...(round.floor === null ? [] : [round.floor]),
+  ...round.setups,
+];
+
 const ms = (v: number) => (v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${v.toFixed(1)} ms`);
 const m = (x: Measurement) => `p50 ${ms(x.p50Ms).padStart(9)}  p99 ${ms(x.p99Ms).padStart(9)}`;
 
@@ -160,7 +188,7 @@ function row(r: BotResult): string {
   const calls = Object.entries(r.slackCallsPerReply)
     .map(([method, c]) => `${method} ${c.toFixed(2)}`)
     .join(', ');
-  return `${r.label.padEnd(38)} ${r.replies.throughput.toFixed(1).padStart(6)} replies/s  reply ${m(r.replies)}  ack ${m(r.acks)}  cpu ${r.cpuMsPerReply.toFixed(2)}${pg} ms/reply (bench ${r.benchCpuMsPerReply.toFixed(2)})\n  Slack calls per reply: ${calls}${stagesLine(r.stages)}`;
+  return `${r.label.padEnd(38)} ${r.replies.throughput.toFixed(1).padStart(6)} replies/s  reply ${m(r.replies)}  ack ${m(r.acks)}  cpu ${r.cpuMsPerReply.toFixed(2)} (main thread ${r.mainThreadCpuMsPerReply.toFixed(2)})${pg} ms/reply (bench ${r.benchCpuMsPerReply.toFixed(2)})\n  Slack calls per reply: ${calls}${stagesLine(r.stages)}`;
 }
 
 const stage = (s: StageTimes) => `p50 ${ms(s.p50Ms)}, p99 ${ms(s.p99Ms)}`;
@@ -186,12 +214,15 @@ function goals(options: RealPathOptions, r: BotResult, bare: BotResult, floor: B
 
 async function writeResults(
   options: RealPathOptions,
-  results: BotResult[],
+  rounds: RoundResults[],
   log: (line: string) => void,
 ): Promise<void> {
   const dir = join(__dirname, '..', 'results');
   await mkdir(dir, { recursive: true });
   const file = join(dir, `${options.kind}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  await writeFile(file, `${JSON.stringify({ options, results }, null, 2)}\n`);
+  // One round: its bots as `results`, as before rounds; several: `rounds`, each its bots.
+  const results = rounds.length === 1 ? roundBots(rounds[0] as RoundResults) : undefined;
+  const body = results === undefined ? { options, rounds: rounds.map(roundBots) } : { options, results };
+  await writeFile(file, `${JSON.stringify(body, null, 2)}\n`);
   log(`results: ${file}`);
 }

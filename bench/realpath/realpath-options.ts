@@ -17,6 +17,13 @@ export interface RealPathOptions {
   /** The durable floor bot (`durable-bot.ts`) measured between the bare bot and Summon's set-ups. */
   floor: boolean;
   setups: SummonSetup[];
+  /**
+   * Rounds of every bot, one after another (bare, floor, Summon's set-ups, then again): a
+   * set-up's figures are read against the bare bot of their own round, and the medians over
+   * the rounds are printed after them (`rounds-summary.ts`). This machine's speed drifts within
+   * minutes; one round can land in a slow or a fast stretch.
+   */
+  rounds: number;
 }
 
 const DEFAULTS = {
@@ -25,11 +32,12 @@ const DEFAULTS = {
 } as const;
 
 export const REAL_PATH_USAGE = `npm run bench -- instant|turns [--rate N] [--seconds N] [--model-ms N] [--warmup N]
-    [--database postgres,pglite] [--queue in-process,bullmq] [--no-floor]
+    [--database postgres,pglite] [--queue in-process,bullmq] [--no-floor] [--rounds N]
   instant: 200 mentions/s for 10 s, the model answers at once (defaults)
   turns:   5 mentions/s for 8 s (40), the model answers after 5000 ms (defaults)
   --database, --queue: comma-separated; every pair is a set-up (default postgres,pglite × in-process)
   --no-floor: leave out the durable floor bot (the bare bot plus T4's inbox and P7's outbox writes)
+  --rounds N: every bot N times, one round after another; then each set-up's medians over the rounds (default 1)
   --in-process: the diagnostic variant (engine.receive, in-process runner and platform)`;
 
 const positive = (name: string, value: string | undefined, fallback: number, zero = false): number => {
@@ -48,6 +56,12 @@ const list = <T extends string>(name: string, value: string, allowed: readonly T
   return items as T[];
 };
 
+const wholeRounds = (value: string | undefined): number => {
+  const n = positive('rounds', value, 1);
+  if (!Number.isInteger(n)) throw new Error(`--rounds must be a whole number, got "${value}".`);
+  return n;
+};
+
 export function parseRealPathOptions(kind: 'instant' | 'turns', argv: readonly string[]): RealPathOptions {
   const { values } = parseArgs({
     args: [...argv],
@@ -60,6 +74,7 @@ export function parseRealPathOptions(kind: 'instant' | 'turns', argv: readonly s
       database: { type: 'string', default: 'postgres,pglite' },
       queue: { type: 'string', default: 'in-process' },
       'no-floor': { type: 'boolean', default: false },
+      rounds: { type: 'string' },
     },
   });
   const defaults = DEFAULTS[kind];
@@ -79,5 +94,6 @@ export function parseRealPathOptions(kind: 'instant' | 'turns', argv: readonly s
     warmup: positive('warmup', values.warmup, defaults.warmup, true),
     floor: !values['no-floor'],
     setups,
+    rounds: wholeRounds(values.rounds),
   };
 }

@@ -1,0 +1,72 @@
+import type { Measurement } from '../core/stats';
+
+/** What the summary reads of one bot's stretch (`BotResult` in `realpath-bench.ts`). */
+export interface RoundFigures {
+  label: string;
+  replies: Measurement;
+  acks: Measurement;
+  cpuMsPerReply: number;
+  postgresCpuMsPerReply: number | null;
+}
+
+/** One round: the bare bot, the floor (unless `--no-floor`) and Summon's set-ups, in that order. */
+export interface Round {
+  bare: RoundFigures;
+  floor: RoundFigures | null;
+  setups: RoundFigures[];
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('no values to take a median of');
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Whether a round of `kind` met the issue's targets: what `goals` in `realpath-bench.ts` prints. */
+function met(kind: 'instant' | 'turns', r: RoundFigures, bare: RoundFigures): boolean {
+  if (kind === 'instant')
+    return r.replies.p99Ms <= 100 && r.replies.throughput / bare.replies.throughput >= 0.9;
+  return r.replies.p99Ms / bare.replies.p99Ms <= 1.2;
+}
+
+/**
+ * After several rounds: each bot's medians over them, every ratio taken against the bare bot of
+ * its own round first (a slow stretch of the machine weighs on both), and in how many rounds a
+ * set-up met the targets. Nothing for a single round: its rows say it all.
+ */
+export function roundsSummary(kind: 'instant' | 'turns', rounds: readonly Round[]): string[] {
+  if (rounds.length < 2) return [];
+  const lines = [`medians over ${rounds.length} rounds (each ratio against the bare bot of its own round):`];
+  const first = rounds[0] as Round;
+  const bare = rounds.map((round) => round.bare);
+  lines.push(
+    `  ${first.bare.label.padEnd(38)} reply p99 ${ms(median(bare.map((b) => b.replies.p99Ms)))}  ack p99 ${ms(median(bare.map((b) => b.acks.p99Ms)))}  cpu ${median(bare.map((b) => b.cpuMsPerReply)).toFixed(2)} ms/reply`,
+  );
+  const bots: { label: string; pick: (round: Round) => RoundFigures }[] = [
+    ...(first.floor === null
+      ? []
+      : [{ label: first.floor.label, pick: (round: Round) => round.floor as RoundFigures }]),
+    ...first.setups.map((setup, i) => ({
+      label: setup.label,
+      pick: (round: Round) => round.setups[i] as RoundFigures,
+    })),
+  ];
+  for (const bot of bots) {
+    const of = (f: (r: RoundFigures, b: RoundFigures) => number) =>
+      median(rounds.map((round) => f(bot.pick(round), round.bare)));
+    const postgres = rounds.every((round) => bot.pick(round).postgresCpuMsPerReply !== null)
+      ? ` + PostgreSQL ${of((r) => r.postgresCpuMsPerReply as number).toFixed(2)}`
+      : '';
+    const meeting = rounds.filter((round) => met(kind, bot.pick(round), round.bare)).length;
+    lines.push(
+      `  ${bot.label.padEnd(38)} reply p99 ${ms(of((r) => r.replies.p99Ms))} (${of((r, b) => r.replies.p99Ms / b.replies.p99Ms).toFixed(2)}× the bare bot's)  throughput ${of((r, b) => r.replies.throughput / b.replies.throughput).toFixed(2)}×  ack p99 ${ms(of((r) => r.acks.p99Ms))}  cpu ${of((r) => r.cpuMsPerReply).toFixed(2)}${postgres} ms/reply; targets met in ${meeting} of ${rounds.length} rounds`,
+    );
+  }
+  return lines;
+}
+
+const ms = (v: number) => (v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${v.toFixed(1)} ms`);
