@@ -19,6 +19,20 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(rank, sorted.length) - 1] ?? Number.NaN;
 }
 
+/** The middle value of `values` (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('no values to take a median of');
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** Milliseconds as a report prints them: seconds from 10 s up. */
+export const millisText = (v: number): string =>
+  v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${v.toFixed(1)} ms`;
+
 export function summarize(latenciesMs: readonly number[], elapsedMs: number): Measurement {
   const sorted = [...latenciesMs].sort((a, b) => a - b);
   const total = sorted.reduce((sum, value) => sum + value, 0);

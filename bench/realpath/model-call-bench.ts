@@ -19,6 +19,7 @@ import { DEFAULT_MODEL } from '../../src/config/config';
 import type { RunnerEvent, RunnerRequest } from '../../src/core/ports/runner';
 import { Cleanup } from '../core/cleanup';
 import type { Endpoints } from '../core/endpoints';
+import { median } from '../core/stats';
 import { baselineAnswer, baselineAnthropic } from './bot-setup';
 import { startChild } from './child';
 import { captureInstantTurn } from './model-call-capture';
@@ -197,14 +198,6 @@ async function measureWhole(
   }
   return rounds;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 
 const describe = (part: Measured) =>
   `${part.label.padEnd(44)} ${part.mean.toFixed(1).padStart(7)}  (${part.min.toFixed(1)}–${part.max.toFixed(1)})`;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { databaseUrlFor } from '../../src/storage/server-admin';
 import { Cleanup } from '../core/cleanup';
 import type { Endpoints } from '../core/endpoints';
-import type { Measurement } from '../core/stats';
+import { type Measurement, millisText as ms } from '../core/stats';
 import { startBareBot } from './bare-bot-process';
 import { startDurableBot } from './durable-bot-process';
 import { type MentionLoad, mentionLoad, WARMUP_TIMEOUT_MS } from './mention-load';
@@ -11,7 +11,7 @@ import { MentionSender } from './mentions';
 import { DatabaseProbe, mainThreadCpuMs, processCpuMs } from './process-stats';
 import type { RealPathOptions } from './realpath-options';
 import type { ReplyStages, StageTimes } from './reply-stages';
-import { roundsSummary } from './rounds-summary';
+import { type Round, roundsSummary } from './rounds-summary';
 import { type BenchStandIns, openStandIns } from './stand-ins';
 import { type RunningSummon, startSummon } from './summon-process';
 
@@ -71,11 +71,7 @@ export async function runRealPathBench(
 }
 
 /** One round's bots, each beside the bare bot of the same round. */
-interface RoundResults {
-  bare: BotResult;
-  floor: BotResult | null;
-  setups: BotResult[];
-}
+type RoundResults = Round<BotResult>;
 
 async function runRound(
   options: RealPathOptions,
@@ -180,7 +176,6 @@ const roundBots = (round: RoundResults): BotResult[] => [
   ...round.setups,
 ];
 
-const ms = (v: number) => (v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${v.toFixed(1)} ms`);
 const m = (x: Measurement) => `p50 ${ms(x.p50Ms).padStart(9)}  p99 ${ms(x.p99Ms).padStart(9)}`;
 
 function row(r: BotResult): string {

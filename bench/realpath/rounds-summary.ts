@@ -1,4 +1,4 @@
-import type { Measurement } from '../core/stats';
+import { type Measurement, median, millisText as ms } from '../core/stats';
 
 /** What the summary reads of one bot's stretch (`BotResult` in `realpath-bench.ts`). */
 export interface RoundFigures {
@@ -10,20 +10,10 @@ export interface RoundFigures {
 }
 
 /** One round: the bare bot, the floor (unless `--no-floor`) and Summon's set-ups, in that order. */
-export interface Round {
-  bare: RoundFigures;
-  floor: RoundFigures | null;
-  setups: RoundFigures[];
-}
-
-/** The middle value (the mean of the two middle ones for an even count). */
-export function median(values: readonly number[]): number {
-  if (values.length === 0) throw new Error('no values to take a median of');
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+export interface Round<F extends RoundFigures = RoundFigures> {
+  bare: F;
+  floor: F | null;
+  setups: F[];
 }
 
 /** Whether a round of `kind` met the issue's targets: what `goals` in `realpath-bench.ts` prints. */
@@ -68,5 +58,3 @@ export function roundsSummary(kind: 'instant' | 'turns', rounds: readonly Round[
   }
   return lines;
 }
-
-const ms = (v: number) => (v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${v.toFixed(1)} ms`);
