@@ -27,7 +27,7 @@ interface Part {
 /**
  * The parts of Summon's model call and of the turn around it, each without the network, on the
  * captured turn: its prompt composed, its tools built, the request body built and written as
- * sent, the A4 estimate, the body by `JSON.stringify` (beside the bare bot's), the stream read (the events one
+ * sent (A4 sizes the request from it), the body by `JSON.stringify` (beside the bare bot's), the stream read (the events one
  * call received, replayed) and the metering (the runner's events through `meteredRunners`,
  * less the same events alone). Rounds alternate the parts; `operations` of each in all.
  */
@@ -53,7 +53,6 @@ export async function measureParts(
     { label: 'tool kit built (the turn’s TurnToolsFactory)', run: () => toolKit(scope) },
     { label: 'request body built (runner.params)', run: () => runner.params(request) },
     { label: 'body written as sent (requestJson)', run: () => requestJson(params) },
-    { label: 'A4 estimate (the body written again)', run: () => requestJson(runner.params(request)).length },
     { label: 'body by JSON.stringify (the SDK’s own way)', run: () => JSON.stringify(params) },
     { label: 'bare bot: body serialized', run: () => JSON.stringify(recorded.bareBody) },
     { label: 'stream read (one call’s events, replayed)', run: () => readAll(recorded.stream) },

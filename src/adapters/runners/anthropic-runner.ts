@@ -115,9 +115,16 @@ export class AnthropicRunner implements Runner {
     if (client === undefined) return noKey(request);
     const wire: WireFormat<MessageParam[]> = {
       format: CHECKPOINT_FORMAT,
-      call: (history, summarizing) => this.nextMessage(client, request, history, summarizing),
-      // A4: the whole body, as sent (images are not counted: a turn's images are few and bounded).
-      estimate: (history) => Math.ceil(requestJson(this.params(request, history)).length / CHARS_PER_TOKEN),
+      prepare: (history, summarizing) => {
+        const params = this.params(request, history, summarizing);
+        // A4, A14: the body written once for the call, its tools' JSON kept between calls, and
+        // sized from its length (images are not counted: a turn's images are few and bounded).
+        const body = requestJson(params);
+        return {
+          tokens: Math.ceil(body.length / CHARS_PER_TOKEN),
+          send: () => this.nextMessage(client, request.signal, params, body),
+        };
+      },
       toolExchange: (assistant, calls, outcomes) =>
         toolExchange(assistant as ContentBlockParam[], calls, outcomes),
       nudgeExchange: (reply, nudge) => nudgeExchange(reply.assistant as ContentBlockParam[], nudge),
@@ -136,15 +143,11 @@ export class AnthropicRunner implements Runner {
    */
   private async *nextMessage(
     client: Anthropic,
-    request: RunnerRequest,
-    history: LoopHistory<MessageParam[]>,
-    summarizing: boolean,
+    signal: AbortSignal,
+    params: MessageCreateParamsStreaming,
+    /** `params` as written once (`requestJson`): the SDK sends a string body as it is. */
+    body: string,
   ): AsyncGenerator<RunnerEvent, ModelReply | undefined> {
-    const { signal } = request;
-    const params = this.params(request, history, summarizing);
-    // A4, A14: the body written once for the call, its tools' JSON kept between calls; the SDK
-    // sends a string body as it is (and would otherwise write the whole body again).
-    const body = requestJson(params);
     const retries = this.options.maxRetries ?? 2;
     for (let attempt = 0; ; attempt++) {
       let streamed = false;

@@ -27,6 +27,17 @@ export interface ModelReply {
 }
 
 /**
+ * A4: one model call's request, built once: sized from what will be sent, then sent as built
+ * (serializing a long turn's request is its cost, paid once a call).
+ */
+export interface PreparedCall {
+  /** A4: the estimated input tokens of the request. */
+  readonly tokens: number;
+  /** The streamed call. Undefined when it failed (the error yielded) or was stopped. */
+  send(): AsyncGenerator<RunnerEvent, ModelReply | undefined>;
+}
+
+/**
  * A9, item 4 of A14/A15's issue: what differs between the built-in runners — the model API's
  * wire format. Everything else (rounds, checkpoints, steering, compaction, tools) is `runModelLoop`.
  */
@@ -34,15 +45,10 @@ export interface WireFormat<Exchange extends unknown[]> {
   /** T2: the checkpoint format (another runner cannot resume it). */
   readonly format: string;
   /**
-   * One streamed model call for `history`; `summarizing`: the tools may not be called (A15).
-   * Undefined when it failed (the error yielded) or was stopped.
+   * The request for `history`, ready to be sized and sent; `summarizing`: the tools may not be
+   * called (A15). It holds what `history` holds now.
    */
-  call(
-    history: LoopHistory<Exchange>,
-    summarizing: boolean,
-  ): AsyncGenerator<RunnerEvent, ModelReply | undefined>;
-  /** A4: the estimated input tokens of the request for `history`. */
-  estimate(history: LoopHistory<Exchange>): number;
+  prepare(history: LoopHistory<Exchange>, summarizing: boolean): PreparedCall;
   toolExchange(assistant: unknown, calls: readonly ToolCall[], outcomes: readonly ToolOutcome[]): Exchange;
   nudgeExchange(reply: ModelReply, nudge: string): Exchange;
   /** P16: people's messages after a round's tool results. */
@@ -72,14 +78,15 @@ export async function* runModelLoop<Exchange extends unknown[]>(
   const window = new ContextWindow(limits.contextTokens);
   for (let round = progress.firstRound; ; round++) {
     if (signal.aborted) return;
-    // A4: the request is estimated once a round (serializing it is the cost), again only when compacted.
-    let estimate = wire.estimate(progress);
-    if (window.overflows(estimate)) {
+    // A4: the request is built and sized once a round (serializing it is the cost), and sent as
+    // built; built again only when compacted.
+    let prepared = wire.prepare(progress, false);
+    if (window.overflows(prepared.tokens)) {
       if (!(yield* compact(progress, wire, window, round))) return;
-      estimate = wire.estimate(progress);
+      prepared = wire.prepare(progress, false);
     }
-    window.sending(estimate);
-    const reply = yield* wire.call(progress, false);
+    window.sending(prepared.tokens);
+    const reply = yield* prepared.send();
     if (reply === undefined || signal.aborted) return;
     window.reported(reply.usage);
     // O3: the call's usage, before anything else happens (a budget may end the turn here).
@@ -114,10 +121,10 @@ async function* compact<Exchange extends unknown[]>(
   window: ContextWindow,
   rounds: number,
 ): AsyncGenerator<RunnerEvent, boolean> {
-  const empty = wire.estimate({ summary: undefined, exchanges: [] });
-  const costs = progress.exchanges.map(
-    (exchange) => wire.estimate({ summary: undefined, exchanges: [exchange] }) - empty,
-  );
+  const tokens = (exchanges: readonly Exchange[]) =>
+    wire.prepare({ summary: undefined, exchanges }, false).tokens;
+  const empty = tokens([]);
+  const costs = progress.exchanges.map((exchange) => tokens([exchange]) - empty);
   const older = progress.exchanges.length - window.keptRounds(costs);
   if (older <= 0) return true;
   const asked = {
@@ -125,7 +132,7 @@ async function* compact<Exchange extends unknown[]>(
     exchanges: progress.exchanges.slice(0, older),
     ask: SUMMARY_INSTRUCTION,
   };
-  const call = wire.call(asked, true);
+  const call = wire.prepare(asked, true).send();
   let reply: ModelReply | undefined;
   for (;;) {
     const next = await call.next();

@@ -69,11 +69,13 @@ export class OpenAiRunner implements Runner {
     }
     const wire: WireFormat<ChatCompletionMessageParam[]> = {
       format: CHECKPOINT_FORMAT,
-      call: (history, summarizing) => this.complete(client, model, request, history, summarizing),
-      // A4: the messages and tools as sent (images are not counted: a turn's are few and bounded).
-      estimate: (history) =>
-        estimateTokens(JSON.stringify(openAiMessages(request, history))) +
-        estimateTokens(JSON.stringify(offeredTools(request))),
+      prepare: (history, summarizing) => ({
+        // A4: the messages and tools as sent (images are not counted: a turn's are few and bounded).
+        tokens:
+          estimateTokens(JSON.stringify(openAiMessages(request, history))) +
+          estimateTokens(JSON.stringify(offeredTools(request))),
+        send: () => this.complete(client, model, request, history, summarizing),
+      }),
       toolExchange: (assistant, calls, outcomes) =>
         toolExchange(assistant as ChatCompletionMessageParam, calls, outcomes),
       nudgeExchange: (reply, nudge) => nudgeExchange(reply.text, nudge),
