@@ -190,7 +190,11 @@ const stage = (s: StageTimes) => `p50 ${ms(s.p50Ms)}, p99 ${ms(s.p99Ms)}`;
 
 function stagesLine(stages: ReplyStages | null): string {
   if (stages === null) return '';
-  return `\n  where replies waited (diagnostic, from its rows): stored → routed ${stage(stages.routed)}; routed → claimed ${stage(stages.claimed)}; claimed → finished ${stage(stages.turn)}`;
+  const parts =
+    stages.replyStored === null || stages.posted === null
+      ? ''
+      : ` (claimed → reply stored ${stage(stages.replyStored)}; reply stored → its post marked sent ${stage(stages.posted)})`;
+  return `\n  where replies waited (diagnostic, from its rows): stored → routed ${stage(stages.routed)}; routed → claimed ${stage(stages.claimed)}; claimed → finished ${stage(stages.turn)}${parts}`;
 }
 
 function goals(options: RealPathOptions, r: BotResult, bare: BotResult, floor: BotResult | null): string {
