@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../ports/clock';
 import { idleLoop, type LoopLoad } from '../ports/loop-load';
 
 /** How often a waiting batch looks again. */
@@ -21,7 +22,9 @@ export const BUSY_LOOP = 0.7;
  *
  * It waits at most `maxMs` before a batch: routing is never stopped by steady traffic, only
  * slowed — it keeps what the loop has beyond the acks' share up to `BUSY_LOOP`, and at least one
- * batch per `maxMs` — and a lull of a few milliseconds is enough.
+ * batch per `maxMs` — and a lull of a few milliseconds is enough. The bound is the clock's time,
+ * not a count of looks: on a busy loop each look's timer fires late, and counting looks let a
+ * wait of 20 ms grow past 40.
  */
 export class AckGate {
   private inFlight = 0;
@@ -32,6 +35,7 @@ export class AckGate {
   constructor(
     private readonly maxMs: number,
     private readonly load: LoopLoad = idleLoop,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** Runs one ack's write, counted while it is under way. */
@@ -56,12 +60,15 @@ export class AckGate {
    * waiting for its write; after `maxMs` whatever the acks do.
    */
   async quiet(): Promise<void> {
-    let left = this.maxMs;
-    while (left > 0 && this.acksComing() && this.load.busy() > BUSY_LOOP) {
-      await sleep(STEP_MS);
-      left -= STEP_MS;
+    if (this.maxMs <= 0) return;
+    const until = this.clock.now().getTime() + this.maxMs;
+    const left = () => until - this.clock.now().getTime();
+    // Bounded by looks too, so a clock that stands still (a test's) cannot hold routing.
+    for (let looks = Math.ceil(this.maxMs / STEP_MS); looks > 0 && left() > 0; looks--) {
+      if (!this.acksComing() || this.load.busy() <= BUSY_LOOP) break;
+      await sleep(Math.min(STEP_MS, left()));
     }
-    await this.noWriteUnderWay(left);
+    await this.noWriteUnderWay(left());
   }
 
   /** Whether an ack was written since the last look, or one is being written. */

@@ -85,7 +85,7 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
     options: Partial<InboxRouterOptions> = {},
   ) {
     this.options = { ...DEFAULT_INBOX_OPTIONS, ...options };
-    this.acks = new AckGate(this.options.acksFirstMs, deps.load);
+    this.acks = new AckGate(this.options.acksFirstMs, deps.load, deps.clock);
     this.rows = new InboxRowRouting(deps, this.options, this.decoders);
     this.refusals = new OutageRefusals(deps.logger.child({ component: 'inbox' }));
   }

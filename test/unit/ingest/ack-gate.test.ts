@@ -120,3 +120,30 @@ describe('T4: acks first while the loop is busy', () => {
     stuck.finish(true);
   });
 });
+
+describe('T4: acks first, bounded by the clock', () => {
+  it('waits at most its longest wait of the clock’s time, however late each look’s timer fires', async () => {
+    // A busy loop fires each 5 ms look late: here the clock moves 12 ms between two looks.
+    let now = 0;
+    const clock = {
+      now: () => {
+        now += 6;
+        return new Date(now);
+      },
+    };
+    let looks = 0;
+    const load = {
+      busy: () => {
+        looks += 1;
+        return 1;
+      },
+    };
+    const gate = new AckGate(30, load, clock);
+    const acks = setInterval(() => void gate.write(async () => true), 1);
+    await gate.write(async () => true);
+    await gate.quiet();
+    clearInterval(acks);
+    // 30 ms of this clock is three looks of 12 ms, where counting 5 ms looks would take six.
+    expect(looks).toBeLessThanOrEqual(3);
+  });
+});
