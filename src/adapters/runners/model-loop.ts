@@ -46,7 +46,7 @@ export interface WireFormat<Exchange extends unknown[]> {
   readonly format: string;
   /**
    * The request for `history`, ready to be sized and sent; `summarizing`: the tools may not be
-   * called (A15). It holds what `history` holds now.
+   * called (A15). The loop sends it before `history` changes.
    */
   prepare(history: LoopHistory<Exchange>, summarizing: boolean): PreparedCall;
   toolExchange(assistant: unknown, calls: readonly ToolCall[], outcomes: readonly ToolOutcome[]): Exchange;
