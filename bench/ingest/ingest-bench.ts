@@ -18,6 +18,7 @@ import { cpuSpent, openServerCpuProbe, type ServerCpuProbe } from '../core/serve
 import { settleServer } from '../core/settle-server';
 import { percentile } from '../core/stats';
 import { processCpuMs } from '../realpath/process-stats';
+import { type IngestRow, ingestRoundsSummary, printRatios, rowLine } from './ingest-report';
 import {
   CHANNEL,
   type IngestTarget,
@@ -33,36 +34,6 @@ import { openServe } from './serve-target';
 
 const WARMUP_RATE = 200;
 const WARMUP_EVENTS = 2000;
-
-interface Row {
-  setup: string;
-  rate: number;
-  sent: number;
-  acked: number;
-  failed: number;
-  ackPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  maxMs: number;
-  /** From the first delivery to the last stored event routed (equal to the acks when routing precedes the ack). */
-  routedAfterMs: number;
-  /** Stored events still unrouted when the wait for routing (`--drain-s`) ended. */
-  unrouted: number;
-  /**
-   * This process's CPU time per event over the deliveries and the wait for routing: the server
-   * under test and the sender's thread (the same sender for every set-up, so compare within a run);
-   * with `summon serve` in a child, the child's too.
-   */
-  cpuMsPerEvent: number;
-  /**
-   * How busy the server's event loop (the main thread: Bolt, the acks, routing) was while the
-   * events were sent: 1 is a loop that never waited, so every ack queued behind other work. Null
-   * for a server in a child process (`summon serve`), whose loop this process cannot see.
-   */
-  loopBusy: number | null;
-  /** The PostgreSQL server's CPU time per event over the same stretch (`server-cpu.ts`); null unreadable. */
-  postgresCpuMsPerEvent: number | null;
-}
 
 const TEMPLATE = JSON.stringify({
   token: 'bench',
@@ -127,7 +98,7 @@ async function measure(
   const spent = cpuSpent(serversBefore, await servers.read());
   const sorted = [...result.latenciesMs].sort((a, b) => a - b);
   const acked = result.statuses['200'] ?? 0;
-  const row: Row = {
+  const row: IngestRow = {
     setup,
     rate,
     sent: count,
@@ -190,6 +161,7 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
       'acks-first-ms': { type: 'string' },
       label: { type: 'string', default: '' },
       'drain-s': { type: 'string', default: '60' },
+      rounds: { type: 'string', default: '1' },
     },
   });
   const rates = values.rates.split(',').map(Number);
@@ -198,10 +170,65 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
   const lanes = values.lanes === undefined ? undefined : Number(values.lanes);
   const batch = values.batch === undefined ? undefined : Number(values.batch);
   const acksFirstMs = values['acks-first-ms'] === undefined ? undefined : Number(values['acks-first-ms']);
+  const roundCount = Number(values.rounds);
+  if (!Number.isSafeInteger(roundCount) || roundCount < 1) {
+    throw new Error(`--rounds must be a whole number ≥ 1, got "${values.rounds}".`);
+  }
   await preflight(readEndpoints());
   const servers = await openServerCpuProbe(readEndpoints().postgresServerUrl, readEndpoints().redisUrl);
-  const rows: Row[] = [];
-  for (const id of values.setups.split(',') as (keyof typeof SETUPS)[]) {
+  const rows: IngestRow[] = [];
+  const rounds: IngestRow[][] = [];
+  for (let round = 1; round <= roundCount; round++) {
+    if (roundCount > 1) console.log(`round ${round} of ${roundCount}`);
+    rounds.push(
+      await measureRound(values.setups, { rates, seconds, drainMs, lanes, batch, acksFirstMs }, servers),
+    );
+  }
+  rows.push(...rounds.flat());
+  await servers.close();
+  printRatios(rounds[rounds.length - 1] ?? [], SETUPS.bare.label, SETUPS.durable.label);
+  for (const line of ingestRoundsSummary(rounds, SETUPS.bare.label)) console.log(line);
+  const dir = join(__dirname, '..', 'results');
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, `ingest-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  await writeFile(
+    file,
+    JSON.stringify(
+      {
+        benchmark: 'ingest',
+        label: values.label,
+        seconds,
+        lanes,
+        batch,
+        acksFirstMs,
+        cpus: cpus().length,
+        ...(roundCount > 1 ? { rounds } : { rows }),
+      },
+      null,
+      2,
+    ),
+  );
+  console.log(`\nwritten to ${file}`);
+}
+
+/** How every set-up of a round is measured. */
+interface RoundPlan {
+  rates: number[];
+  seconds: number;
+  drainMs: number;
+  lanes: number | undefined;
+  batch: number | undefined;
+  acksFirstMs: number | undefined;
+}
+
+/** Every set-up once: opened, warmed up, measured at each rate, closed; its rows printed as they come. */
+async function measureRound(
+  setups: string,
+  { rates, seconds, drainMs, lanes, batch, acksFirstMs }: RoundPlan,
+  servers: Awaited<ReturnType<typeof openServerCpuProbe>>,
+): Promise<IngestRow[]> {
+  const rows: IngestRow[] = [];
+  for (const id of setups.split(',') as (keyof typeof SETUPS)[]) {
     const spec = SETUPS[id];
     const cleanup = new Cleanup();
     try {
@@ -222,60 +249,14 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
           drainMs,
           servers,
         );
-        console.log(
-          `${row.setup.padEnd(30)} ${String(rate).padStart(4)}/s  acked ${row.acked}/${row.sent}  ` +
-            `${row.ackPerSecond.toFixed(0)} acks/s  p50 ${row.p50Ms.toFixed(1)} ms  p99 ${row.p99Ms.toFixed(1)} ms  ` +
-            `max ${row.maxMs.toFixed(0)} ms  loop ${row.loopBusy === null ? '?' : (row.loopBusy * 100).toFixed(0)}% busy  cpu ${row.cpuMsPerEvent.toFixed(2)} ms/event ` +
-            `(+ PostgreSQL ${row.postgresCpuMsPerEvent?.toFixed(2) ?? '?'})  ` +
-            (row.unrouted === 0
-              ? `all routed after ${(row.routedAfterMs / 1000).toFixed(1)} s`
-              : `${row.unrouted} still unrouted after ${(row.routedAfterMs / 1000).toFixed(1)} s`),
-        );
+        console.log(rowLine(row));
         rows.push(row);
       }
     } finally {
       await cleanup.run();
     }
   }
-  await servers.close();
-  console.log('\nratios to the bare Bolt app at the same rate (throughput: setup ÷ bare)');
-  for (const row of rows) {
-    const bare = rows.find((r) => r.setup === SETUPS.bare.label && r.rate === row.rate);
-    if (bare === undefined || row.setup === SETUPS.bare.label) continue;
-    const durable = rows.find((r) => r.setup === SETUPS.durable.label && r.rate === row.rate);
-    const floor =
-      durable === undefined || row.setup === SETUPS.durable.label
-        ? ''
-        : `, ${durable.p99Ms.toFixed(1)} ms after one INSERT (the durable write's floor)`;
-    console.log(
-      `${row.setup.padEnd(30)} ${String(row.rate).padStart(4)}/s  throughput ${(row.ackPerSecond / bare.ackPerSecond).toFixed(2)}×  ` +
-        `p99 ${row.p99Ms.toFixed(1)} ms vs ${bare.p99Ms.toFixed(1)} ms bare${floor}` +
-        (row.setup.startsWith('summon serve') && row.rate === 800
-          ? '  (target: ack p99 ≤ 25 ms at 800/s)'
-          : ''),
-    );
-  }
-  const dir = join(__dirname, '..', 'results');
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, `ingest-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  await writeFile(
-    file,
-    JSON.stringify(
-      {
-        benchmark: 'ingest',
-        label: values.label,
-        seconds,
-        lanes,
-        batch,
-        acksFirstMs,
-        cpus: cpus().length,
-        rows,
-      },
-      null,
-      2,
-    ),
-  );
-  console.log(`\nwritten to ${file}`);
+  return rows;
 }
 
 if (require.main === module) {
