@@ -176,7 +176,6 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
   }
   await preflight(readEndpoints());
   const servers = await openServerCpuProbe(readEndpoints().postgresServerUrl, readEndpoints().redisUrl);
-  const rows: IngestRow[] = [];
   const rounds: IngestRow[][] = [];
   for (let round = 1; round <= roundCount; round++) {
     if (roundCount > 1) console.log(`round ${round} of ${roundCount}`);
@@ -184,7 +183,6 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
       await measureRound(values.setups, { rates, seconds, drainMs, lanes, batch, acksFirstMs }, servers),
     );
   }
-  rows.push(...rounds.flat());
   await servers.close();
   printRatios(rounds[rounds.length - 1] ?? [], SETUPS.bare.label, SETUPS.durable.label);
   for (const line of ingestRoundsSummary(rounds, SETUPS.bare.label)) console.log(line);
@@ -202,7 +200,7 @@ export async function runIngestBench(argv: readonly string[]): Promise<void> {
         batch,
         acksFirstMs,
         cpus: cpus().length,
-        ...(roundCount > 1 ? { rounds } : { rows }),
+        ...(roundCount > 1 ? { rounds } : { rows: rounds[0] }),
       },
       null,
       2,
