@@ -31,6 +31,12 @@ export const replies =
   (text: string): Script =>
   () => [{ type: 'final', text }];
 
+/** A script that answers at once with each text in turn (the last one again after them). */
+export const repliesInTurn = (...texts: string[]): Script => {
+  let next = 0;
+  return () => [{ type: 'final', text: texts[Math.min(next++, texts.length - 1)] ?? '' }];
+};
+
 /** A script that waits until released (or aborted), for tests of turns in progress. */
 export function held(text: string): { script: Script; release(): void; started: Promise<void> } {
   let release = () => {};

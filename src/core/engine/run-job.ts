@@ -6,6 +6,11 @@ export interface RunJob {
    * worker claims the lane without reading the run first. Without it the worker reads them.
    */
   lane?: RunLane;
+  /**
+   * T3: routing stored the run `running` (claimed) with a slot held for it in this process
+   * (`LocalLanes.holdForRouting`): its lane starts here without a claim.
+   */
+  claimed?: true;
 }
 
 /** T3: the (agent, conversation) lane of a run, and the workspace and space it is shared in. */

@@ -9,7 +9,7 @@ import {
   waitFor,
 } from '../../support/engine-harness';
 import { parsePrometheusText, sampleValue } from '../../support/scrape-metrics';
-import { replies, ScriptedRunner } from '../../support/scripted-runner';
+import { replies, repliesInTurn, ScriptedRunner } from '../../support/scripted-runner';
 
 /** How this process woke its queued turns: started here (no queue job) or through the queue. */
 async function wakeups(metrics: PrometheusMetrics): Promise<{ local: number; queue: number }> {
@@ -128,7 +128,7 @@ describe.each(ENGINE_SETUPS)('T3: a routed turn started by the process that rout
   it('T2: a lane started here that fails before its turn starts is retried through the queue, never dropped', async () => {
     const metrics = new PrometheusMetrics();
     let failing: ReturnType<typeof failingOnce> | undefined;
-    const runner = new ScriptedRunner({}, replies('answered on the retry'));
+    const runner = new ScriptedRunner({}, repliesInTurn('answered first', 'answered on the retry'));
     h = await openEngineHarness(
       setup,
       runner,
@@ -141,16 +141,19 @@ describe.each(ENGINE_SETUPS)('T3: a routed turn started by the process that rout
         },
       },
     );
+    // A new thread's run is claimed with its routing (no claim of its own): the next one claims.
+    await h.type('@engineer first');
+    await h.settled(1);
     failing?.arm();
     await h.type('@engineer hello');
-    const [run] = await h.settled(1);
-    expect(run).toMatchObject({ status: 'succeeded', liveness: 'ok' });
+    const runs = await h.settled(2);
+    expect(runs[1]).toMatchObject({ status: 'succeeded', liveness: 'ok' });
     await waitFor(async () =>
       h.thread(1).some((e) => describeEntry(e) === 'engineer: answered on the retry'),
     );
     // Started here, failed at its claim, enqueued to be retried, and answered once.
-    expect(await wakeups(metrics)).toEqual({ local: 1, queue: 1 });
-    expect(runner.requests).toHaveLength(1);
+    expect(await wakeups(metrics)).toEqual({ local: 2, queue: 1 });
+    expect(runner.requests).toHaveLength(2);
   });
 
   it('T2: a run committed queued by a process that died before its local claim is answered by the next worker at its start', async () => {

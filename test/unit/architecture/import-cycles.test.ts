@@ -32,7 +32,7 @@ describe('import cycles', () => {
     expect(graph.size).toBeGreaterThan(100);
     // Both kinds of import are read: a value import and a type-only one.
     expect(graph.get('src/core/engine/turn-engine.ts')).toEqual(
-      expect.arrayContaining(['src/core/engine/engine-deps.ts', 'src/core/engine/turn/lane-worker.ts']),
+      expect.arrayContaining(['src/core/engine/engine-deps.ts', 'src/core/engine/lanes/lane-worker.ts']),
     );
     expect(graph.get('src/core/engine/agent-tools/index.ts')).toContain(
       'src/core/engine/agent-tools/agent-tool-context.ts',

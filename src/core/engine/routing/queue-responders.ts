@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StoreTx } from '../../ports/store';
 import type { RunJob } from '../run-job';
-import { queuedRun } from './queued-run';
+import { claimedRun, queuedRun } from './queued-run';
 import type { RouteDeps } from './routing-deps';
 
 /** The message that starts the runs, and where. */
@@ -11,16 +11,22 @@ export interface Trigger {
   conversationId: string;
   messageId: string;
   memberId: string;
+  /** The conversation was made by this routing's transaction: its lanes have no run yet. */
+  fresh: boolean;
 }
 
 /**
- * M1, M8: one queued run per responder, started by the person's message (M20: depth 1). T3:
- * each run is given its id here and inserted with the commit (nothing reads it back); its job
- * names its lane, so it can start in this process without reading the run first.
+ * M1, M8: one run per responder, started by the person's message (M20: depth 1). T3: each run
+ * is given its id here and inserted with the commit (nothing reads it back); its job names its
+ * lane, so it can start in this process without reading the run first. In a thread this
+ * transaction made, a run this process can start at once (a slot held for it) is stored
+ * claimed, `running`, and its turn's reads go with the routing: its turn starts after the
+ * commit without a claim of its own (one transaction fewer). Nothing else can be in its lane:
+ * no other transaction knows the conversation yet.
  */
 export async function queueResponders(
   tx: StoreTx,
-  deps: Pick<RouteDeps, 'clock'>,
+  deps: Pick<RouteDeps, 'clock' | 'localLanes'>,
   trigger: Trigger,
   responders: readonly string[],
 ): Promise<RunJob[]> {
@@ -28,18 +34,25 @@ export async function queueResponders(
   const jobs: RunJob[] = [];
   for (const agentId of responders) {
     const runId = randomUUID();
-    const run = queuedRun(
-      {
-        workspaceId,
-        agentId,
-        conversationId,
-        triggerMessageId: trigger.messageId,
-        createdAt: deps.clock.now(),
-      },
+    const now = deps.clock.now();
+    const queued = queuedRun(
+      { workspaceId, agentId, conversationId, triggerMessageId: trigger.messageId, createdAt: now },
       { by: 'person', memberId: trigger.memberId },
     );
+    const lanes = trigger.fresh ? deps.localLanes : undefined;
+    const claimed = lanes?.holdForRouting(runId) === true;
+    const run = claimed ? claimedRun(queued, now) : queued;
     await tx.runs.insertOwed({ ...run, id: runId });
-    jobs.push({ runId, lane: { workspaceId, agentId, conversationId, spaceId } });
+    if (claimed)
+      lanes?.readWithRouting(tx, {
+        ...run,
+        id: runId,
+        createdAt: now,
+        statusCardRef: null,
+        replyMessageId: null,
+      });
+    const lane = { workspaceId, agentId, conversationId, spaceId };
+    jobs.push(claimed ? { runId, lane, claimed } : { runId, lane });
   }
   return jobs;
 }

@@ -42,3 +42,8 @@ export function queuedRun(target: QueuedRunTarget, start: RunStart): NewRun {
     createdAt: target.createdAt,
   };
 }
+
+/** T3: the same run claimed as it is stored (`running` from `now`, as a claim would mark it). */
+export function claimedRun(run: NewRun, now: Date): NewRun {
+  return { ...run, status: 'running', startedAt: now, lastEventAt: now };
+}

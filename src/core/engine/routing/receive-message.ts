@@ -168,6 +168,7 @@ export async function routeMessage(
     conversationId,
     messageId: stored.messageId,
     memberId: member.id,
+    fresh: stored.fresh,
   };
   const jobs = await queueResponders(tx, deps, trigger, choice.responders);
   return {

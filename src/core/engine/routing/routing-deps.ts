@@ -8,7 +8,7 @@ import type { Store } from '../../ports/store';
 import type { WaitSignals } from '../../ports/wait-signals';
 import type { NotePosting } from '../cards/post-note';
 import type { ChecksDeps } from '../turn-checks-hooks';
-import type { WakeRunDeps } from './wake-run';
+import type { LocalLanes, WakeRunDeps } from './wake-run';
 
 /**
  * The routing room's dependencies, each the few ports one step uses (the engine hands in its
@@ -21,6 +21,8 @@ export interface RouteDeps {
   runners: RunnerResolver;
   /** P24: whose groups admit a person without an entry (`ChatPlatform.groups`). */
   platforms: ReadonlyMap<Platform, ChatPlatform>;
+  /** T3: this process's lanes, which may claim a new thread's run with its routing; absent: none. */
+  localLanes?: LocalLanes;
 }
 
 /**

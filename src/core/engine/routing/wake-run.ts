@@ -1,5 +1,7 @@
+import type { RunRecord } from '../../model/records';
 import type { JobQueue } from '../../ports/job-queue';
 import type { Metrics } from '../../ports/metrics';
+import type { StoreTx } from '../../ports/store';
 import type { RunJob } from '../run-job';
 
 /**
@@ -8,6 +10,15 @@ import type { RunJob } from '../run-job';
  */
 export interface LocalLanes {
   tryRunHere(job: RunJob): boolean;
+  /**
+   * T3: for a run routing is about to store in a thread its own transaction made (no other run
+   * can be in that lane): true when this process runs turns and a fair slot is free at once; the
+   * slot is then held for the run, which routing stores `running` (claimed) and whose job says so
+   * (`claimed`). A hold that no start takes (the routing rolled back) is given up after a heartbeat.
+   */
+  holdForRouting(runId: string): boolean;
+  /** T3: the held run's turn reads, asked in the routing transaction after the run's INSERT. */
+  readWithRouting(tx: StoreTx, run: RunRecord): void;
 }
 
 /** What `wakeRun` needs: a room that wakes runs includes it in its own dependency type. */

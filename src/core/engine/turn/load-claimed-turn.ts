@@ -4,6 +4,7 @@ import type { RunCheckpointRecord } from '../../ports/run-checkpoints';
 import type { StoreTx } from '../../ports/store';
 import type { TurnReads } from '../../ports/turn-reads';
 import type { RunLane } from '../run-job';
+import { StopListener } from '../stop/stop-listener';
 import { type TurnContext, turnContextFrom } from './turn-context';
 import type { TurnDeps } from './turn-deps';
 import { laneKey } from './turn-writes';
@@ -18,6 +19,29 @@ export interface LoadedTurn {
 export interface ClaimedTurn {
   claimed: RunRecord;
   loaded: LoadedTurn | NotFoundError;
+}
+
+/** A claimed turn as its lane runs it, with its Stop listened for since before its claim (P15). */
+export type LaneTurn = ClaimedTurn & { stop: StopListener | null };
+
+/**
+ * T3, P15: `claimTurn`, with the expected run's Stop listened for before its claim: one asked
+ * after the claim is heard, so the turn need not read its run back (a transaction fewer). The
+ * listener is kept only when the claim took that run.
+ */
+export async function claimWithStop(
+  deps: Pick<TurnDeps, 'timings' | 'clock' | 'store' | 'turnWrites' | 'waits'>,
+  lane: Pick<RunLane, 'workspaceId' | 'agentId' | 'conversationId'>,
+  expected: string | null,
+): Promise<LaneTurn | null> {
+  const listening = expected === null ? null : await StopListener.open(deps.waits, expected);
+  const next = await claimTurn(deps, lane, expected).catch((error: unknown) => {
+    listening?.close();
+    throw error;
+  });
+  const stop = next !== null && next.claimed.id === expected ? listening : null;
+  if (stop === null) listening?.close();
+  return next === null ? null : { ...next, stop };
 }
 
 /** A claim's answer: the claimed run, and its turn's reads when they went with the claim. */

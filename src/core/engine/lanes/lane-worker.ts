@@ -1,12 +1,14 @@
+import type { RunRecord } from '../../model/records';
 import type { JobQueue, QueuedJob } from '../../ports/job-queue';
+import type { StoreTx } from '../../ports/store';
 import type { SlotLease } from '../../waits/fair-slots';
 import type { LocalLanes } from '../routing/wake-run';
 import type { RunJob, RunLane } from '../run-job';
-import { StopListener } from '../stop/stop-listener';
-import { executeRun } from './execute-run';
-import { claimTurn } from './load-claimed-turn';
+import { executeRun } from '../turn/execute-run';
+import { claimWithStop, type LaneTurn } from '../turn/load-claimed-turn';
+import type { TurnDeps } from '../turn/turn-deps';
+import { RoutingClaims } from './routing-claims';
 import { settledWithin } from './settled-within';
-import type { TurnDeps } from './turn-deps';
 
 /**
  * After the queue has given up on the turns still running (its close timeout) and aborted
@@ -53,9 +55,12 @@ export class LaneWorker implements LocalLanes {
 
   /** The engine's ports, with these lanes as the ones a woken run starts in (`wakeRun`). */
   private readonly deps: TurnDeps;
+  /** T3: runs routing stores claimed, from their routing to their lane's start. */
+  private readonly claims: RoutingClaims;
 
   constructor(deps: Omit<TurnDeps, 'localLanes'>) {
     this.deps = { ...deps, localLanes: this };
+    this.claims = new RoutingClaims(this.deps);
   }
 
   /** This process runs turns: from now on `tryRunHere` may start a lane. */
@@ -76,28 +81,37 @@ export class LaneWorker implements LocalLanes {
 
   /**
    * T3: runs a routed run's lane here and now, without the queue, when this process runs turns,
-   * is not stopping, and a fair slot is free at once (none waited for: `TurnSlots.tryAcquire`).
-   * False otherwise: the caller enqueues the job. The run is stored `queued` first, so
-   * a crash before the claim leaves it to recovery (T2, `recoverRuns`: at start and every
-   * `deadAfterMs / 2`). A lane that throws before it detaches is what a queue job's handler
-   * would have thrown: its job is enqueued to be retried (`queue.retry`'s first backoff).
+   * is not stopping, and a fair slot is free at once (none waited for: `TurnSlots.tryAcquire`),
+   * or routing claimed the run with a slot held for it (`holdForRouting`). False otherwise: the
+   * caller enqueues the job. A run stored `queued` first is left to recovery by a crash before
+   * its claim (T2, `recoverRuns`: at start and every `deadAfterMs / 2`). A lane that throws before
+   * it detaches is what a queue job's handler would have thrown: its job is enqueued to be
+   * retried (`queue.retry`'s first backoff), as a claim (a run claimed already is left to A12).
    */
   tryRunHere(job: RunJob): boolean {
-    if (!this.accepting || this.stopping || job.lane === undefined) return false;
-    const lease = this.deps.slots.tryAcquire();
-    if (lease === null) return false;
+    const { claimed, ...retried } = job;
+    let lease: SlotLease | null = null;
+    if (claimed !== true || job.lane === undefined) {
+      if (!this.accepting || this.stopping || job.lane === undefined) return false;
+      lease = this.deps.slots.tryAcquire();
+      if (lease === null) return false;
+    }
     const lane: Lane = { detached: false, runId: null, abort: new AbortController() };
     const entry: LocalLane = { lane, attached: Promise.resolve() };
     this.local.add(entry);
-    entry.attached = this.start(
-      job,
-      lane,
-      lease,
-      () => {},
-      (error) => this.retryLater(job, error),
-    );
+    const retry = (error: unknown) => this.retryLater(retried, error);
+    entry.attached = this.start(job, lane, lease, () => {}, retry, claimed === true);
     void entry.attached.finally(() => this.local.delete(entry));
     return true;
+  }
+
+  /** T3: a slot held for a run routing is about to store claimed, when one is free at once (`RoutingClaims`). */
+  holdForRouting(runId: string): boolean {
+    return this.accepting && !this.stopping && this.claims.hold(runId);
+  }
+
+  readWithRouting(tx: StoreTx, run: RunRecord): void {
+    this.claims.read(tx, run);
   }
 
   /**
@@ -167,6 +181,7 @@ export class LaneWorker implements LocalLanes {
     lease: SlotLease | null,
     cleanUp: () => void,
     failed?: (error: unknown) => void,
+    routed = false,
   ): Promise<void> {
     let detach = () => {};
     const detached = new Promise<void>((resolve) => {
@@ -177,7 +192,7 @@ export class LaneWorker implements LocalLanes {
         resolve();
       };
     });
-    const work = this.runLane(job, lane, detach, lease).finally(() => {
+    const work = this.runLane(job, lane, detach, lease, routed).finally(() => {
       cleanUp();
       this.lanes.delete(work);
     });
@@ -207,7 +222,13 @@ export class LaneWorker implements LocalLanes {
       );
   }
 
-  private async runLane(job: RunJob, lane: Lane, detach: () => void, given: SlotLease | null): Promise<void> {
+  private async runLane(
+    job: RunJob,
+    lane: Lane,
+    detach: () => void,
+    given: SlotLease | null,
+    routed: boolean,
+  ): Promise<void> {
     const { deps } = this;
     const signal = lane.abort.signal;
     // A job from routing names its lane: no read before the claim (which finds a lane whose run
@@ -216,26 +237,24 @@ export class LaneWorker implements LocalLanes {
     try {
       const run = job.lane ?? (await this.laneOf(job.runId));
       if (run === null) return; // done already, or its lane's worker has it
+      // T3: routing claimed the run and holds its slot: its turn starts without a claim.
+      let first: LaneTurn | null = null;
+      if (routed) {
+        const claim = await this.claims.take(job.runId);
+        if (claim === null) return await this.claims.handBack(job.runId, run);
+        ({ lease, ...first } = claim);
+      }
       // T3: a slot, shared fairly across workspaces and spaces (taken already by `tryRunHere`).
       const owner = { workspaceId: run.workspaceId, spaceId: run.spaceId };
       lease ??= await deps.slots.acquire(owner, signal);
       // Run the lane's queued turns oldest first until none is left or another worker holds it.
       for (;;) {
-        if (signal.aborted || lease === null) return;
-        // The claim with its COMMIT in one message, and the job's own run (the first claim's
-        // likely one) read with it (T3); shared with other lanes' claims made at the same time.
-        const expected = lane.runId === null ? job.runId : null;
-        // P15: the expected run's Stop is listened for before its claim: one asked after the
-        // claim is heard, so the turn need not read its run back (T3: a transaction fewer).
-        const listening = expected === null ? null : await StopListener.open(deps.waits, expected);
-        const next = await claimTurn(deps, run, expected).catch((error: unknown) => {
-          listening?.close();
-          throw error;
-        });
-        const stop = next !== null && next.claimed.id === expected ? listening : null;
-        if (stop === null) listening?.close();
-        if (next === null) return;
-        const { claimed, loaded } = next;
+        // A run claimed already runs even when aborted: its turn hands it back (T2).
+        if (first === null && (signal.aborted || lease === null)) return;
+        const next = first ?? (await claimWithStop(deps, run, lane.runId === null ? job.runId : null));
+        first = null;
+        if (next === null || lease === null) return;
+        const { claimed, loaded, stop } = next;
         lane.runId = claimed.id;
         const held: SlotLease = lease;
         const ended = await deps.slots.run(
