@@ -79,6 +79,7 @@ export class TurnEngine implements ChatEngine {
         route: (tx, message) => routeMessage(tx, deps, message),
         readAhead: recordAndReadAhead,
         after: (message, routed) => afterRouting(deps, message, routed),
+        rolledBack: (tx) => this.lanes.releaseHolds(tx),
         tell: tellInThread(deps.platforms, deps.logger),
       },
       deps.inbox,

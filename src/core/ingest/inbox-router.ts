@@ -4,6 +4,7 @@ import type { IngestOutcome, ReceiveOutcome } from '../ports/chat-engine';
 import type { InboxDecoder } from '../ports/inbox-decoder';
 import type { LoopLoad } from '../ports/loop-load';
 import type { Metrics } from '../ports/metrics';
+import type { StoreTx } from '../ports/store';
 import { AckGate } from './ack-gate';
 import { type InboxRetries, type InboxRowDeps, InboxRowRouting, type RoutedRow } from './inbox-row-routing';
 import { LaneLooks, type Look } from './lane-looks';
@@ -213,10 +214,12 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
     const limit = this.singly > 0 ? 1 : Math.max(1, this.options.batch);
     let drained = false;
     let done: RoutedRow<R>[];
+    let used: StoreTx | null = null;
     try {
       // T4: acks first; waiting here, before the transaction, holds no connection.
       await this.acks.quiet();
       done = await this.deps.store.transaction(async (tx) => {
+        used = tx;
         const routed: RoutedRow<R>[] = [];
         // T4: one claim takes a run of rows routable in order (heads of threads, and the rows
         // after them: a busy channel's next messages); the next look finds what follows.
@@ -243,6 +246,7 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
       });
     } catch (error) {
       this.looks.answered(look);
+      if (used !== null) this.deps.rolledBack?.(used);
       const record = claimed[claimed.length - 1];
       if (record === undefined) {
         this.deps.logger.warn({ component: 'inbox', err: String(error) }, 'inbox could not be read');

@@ -24,6 +24,8 @@ export interface InboxRowDeps<R extends { outcome: ReceiveOutcome }> {
   readAhead?: ((tx: StoreTx, message: InboundMessage, withReads: boolean) => void) | undefined;
   /** What follows the committed routing (refusals told, hints, runs enqueued). */
   after: (message: InboundMessage, routed: R) => Promise<ReceiveOutcome>;
+  /** T3: a routing transaction failed: what its routing held for after the commit is let go. */
+  rolledBack?: ((tx: StoreTx) => void) | undefined;
   /**
    * P1: tells the sender of a direct message that was not admitted why (no space could be
    * made); absent (a router with no platforms), the reason is only logged.

@@ -59,6 +59,9 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
     attempts: Map<string, number>;
     /** The most routings run before the after-commit work of any of them: a batch's size. */
     mostInOneCommit: number;
+    /** The transactions routing ran in, and those the router said had failed (`rolledBack`). */
+    routedIn: Set<StoreTx>;
+    rolledBack: StoreTx[];
   }
 
   const startRouter = (
@@ -66,7 +69,13 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
     batch: number,
     lanes = { lanes: 1, pollMs: 50 },
   ) => {
-    const seen: Routing = { committed: [], attempts: new Map(), mostInOneCommit: 0 };
+    const seen: Routing = {
+      committed: [],
+      attempts: new Map(),
+      mostInOneCommit: 0,
+      routedIn: new Set(),
+      rolledBack: [],
+    };
     let routings = 0;
     const router = new InboxRouter<{ outcome: ReceiveOutcome }>(
       {
@@ -77,6 +86,7 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
           const tries = (seen.attempts.get(message.eventId) ?? 0) + 1;
           seen.attempts.set(message.eventId, tries);
           routings += 1;
+          seen.routedIn.add(tx);
           seen.mostInOneCommit = Math.max(seen.mostInOneCommit, routings - seen.committed.length);
           if (!(await tx.processedEvents.record(message.platform, message.eventId))) {
             return { outcome: { kind: 'duplicate' } };
@@ -90,6 +100,7 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
           seen.committed.push(message.eventId);
           return routed.outcome;
         },
+        rolledBack: (tx) => void seen.rolledBack.push(tx),
       },
       { ...lanes, batch, retryBaseMs: 1, maxAttempts: 3 },
     );
@@ -131,6 +142,7 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
     // Each routed once: nothing rolled back, so every event's routing ran exactly once.
     expect([...seen.attempts.values()].every((n) => n === 1)).toBe(true);
     expect((await outcomes()).every((row) => row.outcome === 'refused')).toBe(true);
+    expect(seen.rolledBack).toEqual([]);
   });
 
   it('T4, P6: a batch that fails is rolled back whole; its rows are routed once each, and only the failing row counts a failed attempt', async () => {
@@ -152,6 +164,9 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
     expect(rows.filter((row) => row.event_id !== 'top-2').every((row) => row.attempts === 0)).toBe(true);
     expect(seen.attempts.get('top-0')).toBe(2);
     expect(seen.attempts.get('top-2')).toBe(3);
+    // T3: each failed transaction (the batch, then top-2 alone) was told, as the one routing ran in.
+    expect(seen.rolledBack).toHaveLength(2);
+    expect(seen.rolledBack.every((tx) => seen.routedIn.has(tx))).toBe(true);
   });
 
   /**

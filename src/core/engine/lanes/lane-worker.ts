@@ -106,8 +106,12 @@ export class LaneWorker implements LocalLanes {
   }
 
   /** T3: a slot held for a run routing is about to store claimed, when one is free at once (`RoutingClaims`). */
-  holdForRouting(runId: string): boolean {
-    return this.accepting && !this.stopping && this.claims.hold(runId);
+  holdForRouting(tx: StoreTx, runId: string): boolean {
+    return this.accepting && !this.stopping && this.claims.hold(tx, runId);
+  }
+
+  releaseHolds(tx: StoreTx): void {
+    this.claims.release(tx);
   }
 
   readWithRouting(tx: StoreTx, run: RunRecord): void {

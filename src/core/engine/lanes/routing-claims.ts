@@ -26,19 +26,23 @@ interface Held {
  * T3: the runs routing claims as it stores them (`LocalLanes.holdForRouting`), from their routing
  * to their lane's start after its commit. Each holds a fair slot, taken when it was free at once
  * (never ahead of a waiter), and listens for its Stop from before the commit (P15: nobody could
- * ask one sooner). A hold no start takes within one heartbeat (its routing rolled back, or took
- * that long) gives its slot back; a start that finds none hands the run back (`LaneWorker`).
+ * ask one sooner). A routing that fails gives its holds back (`release`); a hold no start takes
+ * within one heartbeat (its routing took that long, or failed unseen) gives its slot back too,
+ * and a start that finds no hold hands the run back (`handBack`).
  */
 export class RoutingClaims {
   private readonly held = new Map<string, Held>();
+  /** The runs held for each routing transaction, for a failed one's to go back at once. */
+  private readonly byTransaction = new WeakMap<StoreTx, string[]>();
 
   constructor(private readonly deps: TurnDeps) {}
 
-  hold(runId: string): boolean {
+  hold(tx: StoreTx, runId: string): boolean {
     const lease = this.deps.slots.tryAcquire();
     if (lease === null) return false;
+    this.byTransaction.set(tx, [...(this.byTransaction.get(tx) ?? []), runId]);
     const listening = StopListener.open(this.deps.waits, runId);
-    // A hold whose routing failed is not told: it lapses.
+    // A hold nobody takes or releases (its lane never started) lapses.
     const timer = setTimeout(() => this.lapse(runId), this.deps.timings.heartbeatMs);
     timer.unref();
     this.held.set(runId, { lease, listening, loaded: null, run: null, timer });
@@ -87,10 +91,17 @@ export class RoutingClaims {
     await wakeRun(this.deps, { runId, lane });
   }
 
+  /** The routing transaction `tx` failed: its holds not taken yet lapse now. */
+  release(tx: StoreTx): void {
+    for (const runId of this.byTransaction.get(tx) ?? []) this.lapse(runId);
+    this.byTransaction.delete(tx);
+  }
+
   private lapse(runId: string): void {
     const held = this.held.get(runId);
     if (held === undefined) return;
     this.held.delete(runId);
+    clearTimeout(held.timer);
     held.lease.release();
     void held.listening.then((stop) => stop.close());
   }

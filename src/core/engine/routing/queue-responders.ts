@@ -40,7 +40,7 @@ export async function queueResponders(
       { by: 'person', memberId: trigger.memberId },
     );
     const lanes = trigger.fresh ? deps.localLanes : undefined;
-    const claimed = lanes?.holdForRouting(runId) === true;
+    const claimed = lanes?.holdForRouting(tx, runId) === true;
     const run = claimed ? claimedRun(queued, now) : queued;
     await tx.runs.insertOwed({ ...run, id: runId });
     if (claimed)

@@ -41,7 +41,17 @@ export interface RoutedMessage {
  * routes each stored event with `routeMessage` inside its own transaction, then `afterRouting`.)
  */
 export async function receiveMessage(deps: ReceiveDeps, message: InboundMessage): Promise<ReceiveOutcome> {
-  const result = await deps.store.transaction((tx) => routeMessage(tx, deps, message));
+  let used: StoreTx | null = null;
+  const result = await deps.store
+    .transaction((tx) => {
+      used = tx;
+      return routeMessage(tx, deps, message);
+    })
+    .catch((error: unknown) => {
+      // T3: the slots held for its runs (a new thread's, claimed with it) go back now.
+      if (used !== null) deps.localLanes?.releaseHolds(used);
+      throw error;
+    });
   return afterRouting(deps, message, result);
 }
 

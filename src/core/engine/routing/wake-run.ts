@@ -14,11 +14,14 @@ export interface LocalLanes {
    * T3: for a run routing is about to store in a thread its own transaction made (no other run
    * can be in that lane): true when this process runs turns and a fair slot is free at once; the
    * slot is then held for the run, which routing stores `running` (claimed) and whose job says so
-   * (`claimed`). A hold that no start takes (the routing rolled back) is given up after a heartbeat.
+   * (`claimed`). A hold that no start takes is given up after a heartbeat, or at once when the
+   * routing's owner says its transaction failed (`releaseHolds`).
    */
-  holdForRouting(runId: string): boolean;
+  holdForRouting(tx: StoreTx, runId: string): boolean;
   /** T3: the held run's turn reads, asked in the routing transaction after the run's INSERT. */
   readWithRouting(tx: StoreTx, run: RunRecord): void;
+  /** T3: the routing transaction `tx` failed (rolled back): the slots held for its runs go back now. */
+  releaseHolds(tx: StoreTx): void;
 }
 
 /** What `wakeRun` needs: a room that wakes runs includes it in its own dependency type. */
