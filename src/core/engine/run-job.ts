@@ -7,10 +7,11 @@ export interface RunJob {
    */
   lane?: RunLane;
   /**
-   * T3: routing stored the run `running` (claimed) with a slot held for it in this process
-   * (`LocalLanes.holdForRouting`): its lane starts here without a claim.
+   * T3: routing stored the run `running` (claimed) at this time (ms since the epoch), with a
+   * slot held for it in this process (`LocalLanes.holdForRouting`): its lane starts here
+   * without a claim; a hand-back is conditioned on the run being untouched since.
    */
-  claimed?: true;
+  claimedAt?: number;
 }
 
 /** T3: the (agent, conversation) lane of a run, and the workspace and space it is shared in. */

@@ -89,9 +89,9 @@ export class LaneWorker implements LocalLanes {
    * retried (`queue.retry`'s first backoff), as a claim (a run claimed already is left to A12).
    */
   tryRunHere(job: RunJob): boolean {
-    const { claimed, ...retried } = job;
+    const { claimedAt, ...retried } = job;
     let lease: SlotLease | null = null;
-    if (claimed !== true || job.lane === undefined) {
+    if (claimedAt === undefined || job.lane === undefined) {
       if (!this.accepting || this.stopping || job.lane === undefined) return false;
       lease = this.deps.slots.tryAcquire();
       if (lease === null) return false;
@@ -100,7 +100,7 @@ export class LaneWorker implements LocalLanes {
     const entry: LocalLane = { lane, attached: Promise.resolve() };
     this.local.add(entry);
     const retry = (error: unknown) => this.retryLater(retried, error);
-    entry.attached = this.start(job, lane, lease, () => {}, retry, claimed === true);
+    entry.attached = this.start(job, lane, lease, () => {}, retry, claimedAt !== undefined);
     void entry.attached.finally(() => this.local.delete(entry));
     return true;
   }
@@ -245,7 +245,7 @@ export class LaneWorker implements LocalLanes {
       let first: LaneTurn | null = null;
       if (routed) {
         const claim = await this.claims.take(job.runId);
-        if (claim === null) return await this.claims.handBack(job.runId, run);
+        if (claim === null) return await this.claims.handBack(job, run);
         ({ lease, ...first } = claim);
       }
       // T3: a slot, shared fairly across workspaces and spaces (taken already by `tryRunHere`).

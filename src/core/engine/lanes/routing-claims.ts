@@ -3,7 +3,7 @@ import type { RunRecord } from '../../model/records';
 import type { StoreTx } from '../../ports/store';
 import type { SlotLease } from '../../waits/fair-slots';
 import { wakeRun } from '../routing/wake-run';
-import type { RunLane } from '../run-job';
+import type { RunJob, RunLane } from '../run-job';
 import { StopListener } from '../stop/stop-listener';
 import { type ClaimedTurn, type LoadedTurn, loadClaimedTurn } from '../turn/load-claimed-turn';
 import type { TurnDeps } from '../turn/turn-deps';
@@ -82,13 +82,17 @@ export class RoutingClaims {
 
   /**
    * T2: a run routing stored claimed whose hold lapsed before its lane started (its routing took
-   * longer than a heartbeat): `queued` again, and woken as any queued run.
+   * longer than a heartbeat): `queued` again, and woken as any queued run. A compare-and-set on
+   * its silence since its claim (A12): a run recovery requeued, or another worker claimed, since
+   * is left alone.
    */
-  async handBack(runId: string, lane: RunLane): Promise<void> {
-    await this.deps.store.inWorkspace(lane.workspaceId, (tx) =>
-      tx.runs.update(runId, { status: 'queued', startedAt: null, lastEventAt: null }),
+  async handBack(job: RunJob, lane: RunLane): Promise<void> {
+    const since = new Date((job.claimedAt ?? 0) + 1);
+    const now = this.deps.clock.now();
+    const queued = await this.deps.store.inWorkspace(lane.workspaceId, (tx) =>
+      tx.runs.requeueIfSilent(job.runId, since, now),
     );
-    await wakeRun(this.deps, { runId, lane });
+    if (queued) await wakeRun(this.deps, { runId: job.runId, lane });
   }
 
   /** The routing transaction `tx` failed: its holds not taken yet lapse now. */

@@ -52,7 +52,7 @@ export async function queueResponders(
         replyMessageId: null,
       });
     const lane = { workspaceId, agentId, conversationId, spaceId };
-    jobs.push(claimed ? { runId, lane, claimed } : { runId, lane });
+    jobs.push(claimed ? { runId, lane, claimedAt: now.getTime() } : { runId, lane });
   }
   return jobs;
 }
