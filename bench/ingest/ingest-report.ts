@@ -45,6 +45,10 @@ export const rowLine = (row: IngestRow): string =>
 const GOAL_RATE = 800;
 export const ACK_P99_GOAL_MS = 25;
 
+/** Whether T4's ack goal is read from this set-up at this rate. */
+const holdsTheGoal = (setup: string, rate: number): boolean =>
+  setup.startsWith('summon serve') && rate === GOAL_RATE;
+
 /**
  * After several rounds (`--rounds`): each set-up's median ack p99 and throughput at each rate,
  * the throughput taken against the bare app of its own round first (a slow stretch of the
@@ -65,10 +69,9 @@ export function ingestRoundsSummary(rounds: readonly (readonly IngestRow[])[], b
     const throughputs = mine.flatMap(({ row, bare }) =>
       row === undefined || bare === undefined ? [] : [row.ackPerSecond / bare.ackPerSecond],
     );
-    const goal =
-      setup.startsWith('summon serve') && rate === GOAL_RATE
-        ? `; ack p99 ≤ ${ACK_P99_GOAL_MS} ms met in ${p99s.filter((p) => p <= ACK_P99_GOAL_MS).length} of ${p99s.length} rounds`
-        : '';
+    const goal = holdsTheGoal(setup, rate)
+      ? `; ack p99 ≤ ${ACK_P99_GOAL_MS} ms met in ${p99s.filter((p) => p <= ACK_P99_GOAL_MS).length} of ${p99s.length} rounds`
+      : '';
     const ratio = setup === bareLabel ? '' : `  throughput ${median(throughputs).toFixed(2)}×`;
     lines.push(
       `  ${setup.padEnd(30)} ${String(rate).padStart(4)}/s  ack p99 ${millisText(median(p99s))} (rounds ${p99s.map((p) => p.toFixed(1)).join(', ')})${ratio}${goal}`,
@@ -91,7 +94,7 @@ export function printRatios(rows: readonly IngestRow[], bareLabel: string, durab
     console.log(
       `${row.setup.padEnd(30)} ${String(row.rate).padStart(4)}/s  throughput ${(row.ackPerSecond / bare.ackPerSecond).toFixed(2)}×  ` +
         `p99 ${row.p99Ms.toFixed(1)} ms vs ${bare.p99Ms.toFixed(1)} ms bare${floor}` +
-        (row.setup.startsWith('summon serve') && row.rate === GOAL_RATE
+        (holdsTheGoal(row.setup, row.rate)
           ? `  (target: ack p99 ≤ ${ACK_P99_GOAL_MS} ms at ${GOAL_RATE}/s)`
           : ''),
     );

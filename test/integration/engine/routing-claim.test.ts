@@ -3,6 +3,7 @@ import {
   describeEntry,
   ENGINE_SETUPS,
   type EngineHarness,
+  type EngineSetup,
   openEngineHarness,
   waitFor,
 } from '../../support/engine-harness';
@@ -44,6 +45,25 @@ function routingTransactions(store: Store) {
   return { store: wrapped, control };
 }
 
+/** The engine harness on `setup`, its store's routing transactions under the test's `control`. */
+async function openWithRoutingControl(
+  setup: EngineSetup,
+  runner: ScriptedRunner,
+  timings: Parameters<typeof openEngineHarness>[2],
+  concurrency?: number,
+) {
+  let routing: ReturnType<typeof routingTransactions> | undefined;
+  const h = await openEngineHarness(setup, runner, timings, {
+    ...(concurrency === undefined ? {} : { concurrency }),
+    wrapStore: (store) => {
+      routing = routingTransactions(store);
+      return routing.store;
+    },
+  });
+  if (routing === undefined) throw new Error('the store was not wrapped');
+  return { h, control: routing.control };
+}
+
 /**
  * T3 (issue 34): a person's message that starts a thread has its runs claimed by its routing
  * when this process can start them at once: stored `running`, their turn's reads asked in the
@@ -77,22 +97,10 @@ describe.each(ENGINE_SETUPS)('T3: a new thread’s run claimed with its routing,
   });
 
   it('T2: a routing that rolls back stores no run, and the slot it held is given back at once', async () => {
-    let routing: ReturnType<typeof routingTransactions> | undefined;
     const runner = new ScriptedRunner({}, replies('answered'));
-    h = await openEngineHarness(
-      setup,
-      runner,
-      {},
-      {
-        concurrency: 1,
-        wrapStore: (store) => {
-          routing = routingTransactions(store);
-          return routing.store;
-        },
-      },
-    );
-    if (routing === undefined) throw new Error('the store was not wrapped');
-    routing.control.failNext = true;
+    const opened = await openWithRoutingControl(setup, runner, {}, 1);
+    h = opened.h;
+    opened.control.failNext = true;
     await h.type('@engineer lost');
     expect(h.screen()).toContain('rolled back by the test');
     expect(await h.runs()).toEqual([]);
@@ -107,24 +115,13 @@ describe.each(ENGINE_SETUPS)('T3: a new thread’s run claimed with its routing,
   });
 
   it('T2: a run whose hold lapsed before its routing committed is queued again, and answered once', async () => {
-    let routing: ReturnType<typeof routingTransactions> | undefined;
     const runner = new ScriptedRunner({}, replies('answered after the hand-back'));
-    h = await openEngineHarness(
-      setup,
-      runner,
-      { heartbeatMs: 200 },
-      {
-        wrapStore: (store) => {
-          routing = routingTransactions(store);
-          return routing.store;
-        },
-      },
-    );
-    if (routing === undefined) throw new Error('the store was not wrapped');
+    const opened = await openWithRoutingControl(setup, runner, { heartbeatMs: 200 });
+    h = opened.h;
     const messages: string[] = [];
     recordMessages(h.db.database.dataSource, (query) => void messages.push(readableMessage(query)));
     // The routing commits after its hold has lapsed (slower than a heartbeat).
-    routing.control.waitMs = 600;
+    opened.control.waitMs = 600;
     await h.type('@engineer hello');
     const [run] = await h.settled(1);
     expect(run).toMatchObject({ status: 'succeeded', liveness: 'ok' });

@@ -41,16 +41,11 @@ export async function queueResponders(
     );
     const lanes = trigger.fresh ? deps.localLanes : undefined;
     const claimed = lanes?.holdForRouting(tx, runId) === true;
-    const run = claimed ? claimedRun(queued, now) : queued;
-    await tx.runs.insertOwed({ ...run, id: runId });
-    if (claimed)
-      lanes?.readWithRouting(tx, {
-        ...run,
-        id: runId,
-        createdAt: now,
-        statusCardRef: null,
-        replyMessageId: null,
-      });
+    if (claimed) {
+      const run = claimedRun({ ...queued, id: runId }, now);
+      await tx.runs.insertOwed(run);
+      lanes?.readWithRouting(tx, run);
+    } else await tx.runs.insertOwed({ ...queued, id: runId });
     const lane = { workspaceId, agentId, conversationId, spaceId };
     jobs.push(claimed ? { runId, lane, claimedAt: now.getTime() } : { runId, lane });
   }

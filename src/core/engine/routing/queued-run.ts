@@ -1,3 +1,4 @@
+import type { RunRecord } from '../../model/records';
 import type { NewRun } from '../../ports/store';
 
 /**
@@ -43,7 +44,15 @@ export function queuedRun(target: QueuedRunTarget, start: RunStart): NewRun {
   };
 }
 
-/** T3: the same run claimed as it is stored (`running` from `now`, as a claim would mark it). */
-export function claimedRun(run: NewRun, now: Date): NewRun {
-  return { ...run, status: 'running', startedAt: now, lastEventAt: now };
+/** T3: the same run claimed as it is stored (`running` from `now`, as a claim would mark it), whole. */
+export function claimedRun(run: NewRun & { id: string }, now: Date): RunRecord {
+  return {
+    ...run,
+    status: 'running',
+    startedAt: now,
+    lastEventAt: now,
+    createdAt: run.createdAt ?? now,
+    statusCardRef: null,
+    replyMessageId: null,
+  };
 }
