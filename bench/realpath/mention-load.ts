@@ -5,6 +5,8 @@ import type { MentionSender } from './mentions';
 export interface MentionLoad {
   replies: Measurement;
   acks: Measurement;
+  /** Each mention's reply latency, in the order they were due (`reply-windows.ts` reads them). */
+  replyMsInOrder: number[];
 }
 
 // Long: on a loaded machine a bot that falls far behind is still measured, not failed.
@@ -53,6 +55,7 @@ export async function mentionLoad(
   for (const d of done) if (d.end > last) last = d.end;
   const elapsedMs = nsToMs(last - first);
   return {
+    replyMsInOrder: done.map((d) => Math.round(d.replyMs * 10) / 10),
     replies: summarize(
       done.map((d) => d.replyMs),
       elapsedMs,
