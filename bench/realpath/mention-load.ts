@@ -7,6 +7,8 @@ export interface MentionLoad {
   acks: Measurement;
   /** Each mention's reply latency, in the order they were due (`reply-windows.ts` reads them). */
   replyMsInOrder: number[];
+  /** When the first mention was due (the wall clock): a window lines up with server logs from it. */
+  startedAt: string;
 }
 
 // Long: on a loaded machine a bot that falls far behind is still measured, not failed.
@@ -28,6 +30,7 @@ export async function mentionLoad(
   timeoutMs = REPLY_TIMEOUT_MS,
 ): Promise<MentionLoad> {
   const first = process.hrtime.bigint();
+  const startedAt = new Date().toISOString();
   const gapNs = BigInt(Math.round(1e9 / ratePerSecond));
   const trips: Promise<{ replyMs: number; ackMs: number; end: bigint }>[] = [];
   for (let i = 0; i < count; i++) {
@@ -55,6 +58,7 @@ export async function mentionLoad(
   for (const d of done) if (d.end > last) last = d.end;
   const elapsedMs = nsToMs(last - first);
   return {
+    startedAt,
     replyMsInOrder: done.map((d) => Math.round(d.replyMs * 10) / 10),
     replies: summarize(
       done.map((d) => d.replyMs),

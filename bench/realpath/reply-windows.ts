@@ -3,7 +3,8 @@
  * bot's replies were slow. Reads a results file (`bench/results/instant-….json`) and prints,
  * per round and bot, each window's reply p50 and slowest reply, in the order the mentions were
  * due: a slow start (the rate stepping up from the warm-up's), a stall of a few windows, or a
- * backlog that grows and stays (routing that fell behind) read differently from a p99.
+ * backlog that grows and stays (routing that fell behind) read differently from a p99. Each
+ * stretch's start (the wall clock) lines a window up with PostgreSQL's log or a `--trace-gc`.
  *
  *   npx tsx bench/realpath/reply-windows.ts bench/results/instant-….json [windowMs=500]
  */
@@ -13,6 +14,7 @@ import { median, millisText as ms, percentile } from '../core/stats';
 interface Bot {
   label: string;
   replyMsInOrder?: number[];
+  startedAt?: string;
 }
 
 interface Results {
@@ -35,7 +37,8 @@ rounds.forEach((bots, round) => {
   for (const bot of bots) {
     const replies = bot.replyMsInOrder;
     if (replies === undefined || replies.length === 0) continue;
-    console.log(`round ${round + 1}, ${bot.label}: reply p50 ${ms(median(replies))}`);
+    const since = bot.startedAt === undefined ? '' : ` (from ${bot.startedAt})`;
+    console.log(`round ${round + 1}, ${bot.label}: reply p50 ${ms(median(replies))}${since}`);
     for (let from = 0; from < replies.length; from += perWindow) {
       const window = [...replies.slice(from, from + perWindow)].sort((a, b) => a - b);
       const at = from / body.options.rate;
