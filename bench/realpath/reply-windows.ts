@@ -40,7 +40,7 @@ rounds.forEach((bots, round) => {
     const since = bot.startedAt === undefined ? '' : ` (from ${bot.startedAt})`;
     console.log(`round ${round + 1}, ${bot.label}: reply p50 ${ms(median(replies))}${since}`);
     for (let from = 0; from < replies.length; from += perWindow) {
-      const window = [...replies.slice(from, from + perWindow)].sort((a, b) => a - b);
+      const window = replies.slice(from, from + perWindow).sort((a, b) => a - b);
       const at = from / body.options.rate;
       console.log(
         `  ${at.toFixed(1).padStart(5)} s  p50 ${ms(median(window)).padStart(9)}  p99 ${ms(percentile(window, 99)).padStart(9)}  slowest ${ms(window[window.length - 1] ?? 0).padStart(9)}`,
