@@ -141,16 +141,18 @@ async function dissect(
     const dbAfter = (await probe?.read()) ?? null;
     const seconds = (Date.now() - began) / 1000;
     const database = dbBefore === null || dbAfter === null ? null : workBetween(dbBefore, dbAfter);
+    // Before `takeCalls`, which lets the calls go.
+    const lastThread = standIns
+      .callsInThread(last.ts)
+      .map((c) => `${c.method} +${c.at - last.sentAt} ms`)
+      .join(', ');
     return {
       label,
       replies: summarize(latencies, elapsedMs),
       slackCalls: standIns.takeCalls(),
       endings: standIns.takeEndings(),
       modelRequests: standIns.takeModelRequests(),
-      lastThread: standIns
-        .callsInThread(last.ts)
-        .map((c) => `${c.method} +${c.at - last.sentAt} ms`)
-        .join(', '),
+      lastThread,
       cpuMs: cpuMs - idle.cpuMs * seconds,
       database:
         database === null || idle.database === null ? database : lessIdle(database, idle.database, seconds),

@@ -70,7 +70,12 @@ export async function startChild(
 
 function heapEnv(): Record<string, string> {
   const dir = process.env.SUMMON_BENCH_HEAP_PROF;
-  return dir ? { SUMMON_BENCH_HEAP_PROF: path.resolve(dir) } : {};
+  if (!dir) return {};
+  const old = process.env.SUMMON_BENCH_HEAP_PROF_OLD;
+  return {
+    SUMMON_BENCH_HEAP_PROF: path.resolve(dir),
+    ...(old === undefined ? {} : { SUMMON_BENCH_HEAP_PROF_OLD: old }),
+  };
 }
 
 async function untilServing(url: string, child: ChildProcess, logFile: string): Promise<void> {

@@ -33,13 +33,13 @@ export interface BenchStandIns {
   anthropicKey: string;
   /** Resolves (process.hrtime.bigint()) when the reply to the mention in `threadTs` arrives. */
   replyTo(threadTs: string): Promise<bigint>;
-  /** Slack calls by method since the last `takeCalls`. */
+  /** Slack calls by method since the last `takeCalls` (which lets them go). */
   takeCalls(): Map<string, number>;
-  /** Model requests since the last `takeModelRequests`. */
+  /** Model requests since the last `takeModelRequests` (which lets them go). */
   takeModelRequests(): number;
   /** Which method ended each reply since the last `takeEndings`, counted by method. */
   takeEndings(): Map<string, number>;
-  /** The Slack calls made in a thread (its messages' edits included), in the order they arrived. */
+  /** The Slack calls made in a thread since the last `takeCalls` (its messages' edits included), in order. */
   callsInThread(threadTs: string): RecordedCall[];
 }
 
@@ -54,6 +54,7 @@ export async function openStandIns(modelMs: number, cleanup: Cleanup): Promise<B
   cleanup.defer('close the Slack stand-in', () => slack.close());
   const anthropic = await AnthropicStandIn.start({
     apiKey: API_KEY,
+    keepRequests: false,
     reply: (body) => {
       const found = [...JSON.stringify(body.messages).matchAll(MARKER)].at(-1)?.[1] ?? 'unknown';
       const after = modelMs > 0 ? new Promise<void>((r) => setTimeout(r, modelMs)) : undefined;
@@ -82,7 +83,6 @@ export async function openStandIns(modelMs: number, cleanup: Cleanup): Promise<B
     const message = slack.messageAt(p.channel, p.ts);
     return message?.threadTs ?? null;
   };
-  let counted = 0;
   const record = slack.calls.push.bind(slack.calls);
   slack.calls.push = (...calls: RecordedCall[]) => {
     for (const call of calls) {
@@ -109,9 +109,10 @@ export async function openStandIns(modelMs: number, cleanup: Cleanup): Promise<B
     },
     takeCalls: () => {
       const byMethod = new Map<string, number>();
-      for (const call of slack.calls.slice(counted))
+      // Counted, then let go: a run's calls and requests kept to its end made this process's
+      // heap grow, and its full collections (on every CPU) stalled the set-up being measured.
+      for (const call of slack.calls.splice(0))
         byMethod.set(call.method, (byMethod.get(call.method) ?? 0) + 1);
-      counted = slack.calls.length;
       return byMethod;
     },
     takeEndings: () => {
@@ -121,8 +122,8 @@ export async function openStandIns(modelMs: number, cleanup: Cleanup): Promise<B
     },
     callsInThread: (threadTs) => slack.calls.filter((c) => threadOf(c.params) === threadTs),
     takeModelRequests: () => {
-      const n = anthropic.requests.length - modelCounted;
-      modelCounted = anthropic.requests.length;
+      const n = anthropic.received - modelCounted;
+      modelCounted = anthropic.received;
       return n;
     },
   };

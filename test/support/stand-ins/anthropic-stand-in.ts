@@ -77,7 +77,11 @@ const KNOWN_FIELDS = new Set([
  * the API's error JSON. Loopback only.
  */
 export class AnthropicStandIn {
+  /** Every request received, unless started with `keepRequests: false`. */
   readonly requests: RecordedRequest[] = [];
+  /** How many requests were received (kept or not). */
+  received = 0;
+  private keepRequests = true;
   reply: Replier = () => ({ kind: 'stream', blocks: [{ type: 'text', chunks: ['ok'] }] });
   private counter = 0;
   private readonly scripted: StandInReply[] = [];
@@ -97,15 +101,19 @@ export class AnthropicStandIn {
   /**
    * `promptCache`: usage counts the request's tokens (four characters each) and reports cache
    * writes and reads as the API does (`anthropic-prompt-cache.ts`); otherwise every request
-   * reports 10 input tokens. `cache_control` marks are validated either way.
+   * reports 10 input tokens. `cache_control` marks are validated either way. `keepRequests:
+   * false`: requests are counted (`received`), not kept — a bench's thousands of request bodies
+   * would grow the heap of the process it measures from.
    */
   static async start(options: {
     apiKey: string;
     reply?: Replier;
     promptCache?: boolean;
+    keepRequests?: boolean;
   }): Promise<AnthropicStandIn> {
     const server = createServer();
     const standIn = new AnthropicStandIn(server, options.apiKey);
+    standIn.keepRequests = options.keepRequests ?? true;
     if (options.promptCache === true) standIn.cache = new PromptCache();
     if (options.reply !== undefined) standIn.reply = options.reply;
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -153,7 +161,8 @@ export class AnthropicStandIn {
       status: 200,
       closedEarly,
     };
-    this.requests.push(record);
+    this.received += 1;
+    if (this.keepRequests) this.requests.push(record);
     const fail = (status: number, type: string, message: string) => {
       record.status = status;
       sendError(res, status, type, message);
