@@ -1,4 +1,5 @@
 import { httpDownloader } from '../adapters/attachments/http-downloader';
+import { leanFetch } from '../adapters/http/lean-fetch';
 import type { RunActivityLookup } from '../core/agents/agent-roster';
 import { SummonCommands } from '../core/commands/summon-commands';
 import { StoreChatDirectory } from '../core/directory/store-chat-directory';
@@ -28,6 +29,11 @@ export interface FrontEndServices {
   outbox: OutboxFactory;
   /** P13: attachment downloads (the front ends choose the links and credentials). */
   downloads: BoundedDownloader;
+  /**
+   * T3: how a front end's platform calls are made, each failing once its connection stays
+   * silent `idleTimeoutMs` (`lean-fetch.ts`: a call's objects die with it).
+   */
+  httpFetch: (idleTimeoutMs: number) => typeof fetch;
 }
 
 /** Builds the services of the chat front ends over one store (production, test harnesses, benchmarks). */
@@ -56,5 +62,6 @@ export function frontEndServices(deps: {
         ...(outboxBackoff === undefined ? {} : { backoff: outboxBackoff }),
       }),
     downloads: httpDownloader,
+    httpFetch: (idleTimeoutMs) => leanFetch({ idleTimeoutMs }),
   };
 }

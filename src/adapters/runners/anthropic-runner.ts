@@ -8,6 +8,7 @@ import type {
 import type { Runner, RunnerEvent, RunnerRequest } from '../../core/ports/runner';
 import type { ToolCall, ToolOutcome } from '../../core/ports/turn-tools';
 import { CHARS_PER_TOKEN, DEFAULT_CONTEXT_TOKENS } from '../../core/prompt/token-estimate';
+import { leanFetch } from '../http/lean-fetch';
 import { anthropicTokenPlan } from './anthropic-effort';
 import { describeAnthropicError } from './anthropic-errors';
 import { anthropicMessages, cachedSystem } from './anthropic-history';
@@ -74,6 +75,8 @@ export class AnthropicRunner implements Runner {
             // `Authorization: Bearer …` instead: send the documented header and drop the bearer
             // one (the stand-in refuses a request without x-api-key).
             defaultHeaders: { 'x-api-key': apiKey, Authorization: null },
+            // T3: the lean fetch (`lean-fetch.ts`): a call's objects die with it.
+            fetch: leanFetch(),
             ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
           });
   }

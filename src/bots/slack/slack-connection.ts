@@ -22,7 +22,12 @@ export interface SlackConnectOptions {
   socketPingTimeoutMs?: number;
   /** P7: how long a Web API call may go unanswered (`SlackFrontEndOptions.requestTimeoutMs`). */
   requestTimeoutMs?: number;
+  /** T3: how Web API calls are made, bounded by that wait (`SlackFrontEndOptions.httpFetch`). */
+  httpFetch?: HttpFetchFactory;
 }
+
+/** A `fetch` whose calls fail once their connection stays silent `idleTimeoutMs` (the app's lean one). */
+export type HttpFetchFactory = (idleTimeoutMs: number) => typeof fetch;
 
 /**
  * P7: a Web API call Slack accepted but never answers fails after this long, as a lost connection
@@ -65,12 +70,17 @@ export async function connectSlack(options: SlackConnectOptions): Promise<SlackC
   const { credentials } = options;
   const log = options.logger.child({ component: 'slack' });
   const logger = boltLogger(log);
+  const timeoutMs = options.requestTimeoutMs ?? SLACK_REQUEST_TIMEOUT_MS;
   const clientOptions: webApi.WebClientOptions = {
     ...(credentials.apiUrl === undefined ? {} : { slackApiUrl: credentials.apiUrl }),
     // P7: the outbox handles 429s and retries; the client must hand them back at once.
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
-    timeout: options.requestTimeoutMs ?? SLACK_REQUEST_TIMEOUT_MS,
+    // T3: with the app's fetch, that fetch bounds a call; the client's own bound is a timeout
+    // signal per call, whose objects outlive the call (`src/adapters/http/lean-fetch.ts`).
+    ...(options.httpFetch === undefined
+      ? { timeout: timeoutMs }
+      : { timeout: 0, fetch: options.httpFetch(timeoutMs) }),
     logger,
   };
   const client = new webApi.WebClient(credentials.botToken, clientOptions);

@@ -21,6 +21,7 @@ import { SlackSender } from './outbound/slack-sender';
 import { publishHome, registerAppHome } from './slack-app-home';
 import {
   connectSlack,
+  type HttpFetchFactory,
   isDeadToken,
   SLACK_EVENTS_PATH,
   type SlackConnection,
@@ -59,6 +60,8 @@ export interface SlackFrontEndOptions {
   socketPingTimeoutMs?: number;
   /** P7: how long a Web API call may go unanswered before the outbox tries it again (30 s; tests set it short). */
   requestTimeoutMs?: number;
+  /** T3: how Web API calls are made (`src/app` hands it the lean fetch); absent: the global `fetch`. */
+  httpFetch?: HttpFetchFactory;
   /** P14: when a streamed reply goes on in a new message (before Slack's ~5-minute limit), and the append interval. */
   stream?: Partial<SlackStreamSettings>;
 }
