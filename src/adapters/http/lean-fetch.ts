@@ -12,9 +12,15 @@ export interface LeanFetchOptions {
   idleTimeoutMs?: number;
 }
 
+/**
+ * Connections kept between calls, as Node's own agent keeps them: an idle one is closed after a
+ * while, before a server's usual 5 s keep-alive ends it, so a call seldom meets a connection the
+ * server is closing.
+ */
+const KEEP_ALIVE = { keepAlive: true, timeout: 4_000 };
 const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
+  'http:': new http.Agent(KEEP_ALIVE),
+  'https:': new https.Agent(KEEP_ALIVE),
 };
 
 /**
@@ -138,11 +144,10 @@ const NO_BODY = new Set([101, 103, 204, 205, 304]);
 
 function answer(response: http.IncomingMessage, body: Buffer | ReadableStream<Uint8Array> | null): Response {
   const status = response.statusCode ?? 0;
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(response.headers)) {
-    if (Array.isArray(value)) for (const one of value) headers.append(name, one);
-    else if (value !== undefined) headers.set(name, value);
-  }
+  // The headers as received (repeated ones kept), read once by the Response itself.
+  const headers: [string, string][] = [];
+  const raw = response.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.push([raw[i] as string, raw[i + 1] as string]);
   return new Response(NO_BODY.has(status) ? null : body, {
     status,
     statusText: response.statusMessage ?? '',

@@ -41,9 +41,13 @@ describe('T3: the lean fetch answers as fetch does', () => {
     server = undefined;
   });
 
-  it('sends the method, headers and body, and answers the status, headers and whole body', async () => {
+  it('sends the method, headers and body, and answers the status, headers (repeated ones kept) and whole body', async () => {
     server = await serve((_req, body, res) => {
-      res.writeHead(201, { 'content-type': 'application/json', 'x-answer': 'yes' });
+      res.writeHead(201, {
+        'content-type': 'application/json',
+        'x-answer': 'yes',
+        'set-cookie': ['a=1', 'b=2'],
+      });
       res.end(JSON.stringify({ echoed: JSON.parse(body) }));
     });
     const response = await leanFetch()(`${server.url}/api/chat.postMessage?x=1`, {
@@ -57,6 +61,7 @@ describe('T3: the lean fetch answers as fetch does', () => {
     expect(response.status).toBe(201);
     expect(response.ok).toBe(true);
     expect(response.headers.get('x-answer')).toBe('yes');
+    expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
     expect(await response.json()).toEqual({ echoed: { text: 'héllo' } });
     const [request] = server.seen;
     expect(request).toMatchObject({ method: 'POST', url: '/api/chat.postMessage?x=1' });
