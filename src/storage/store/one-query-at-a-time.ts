@@ -1,4 +1,5 @@
 import type { DataSource, QueryRunner } from 'typeorm';
+import { RunnerState } from '../runner-state';
 
 /**
  * T3: a connection runs one query at a time. A transaction's repositories may be called together
@@ -7,7 +8,7 @@ import type { DataSource, QueryRunner } from 'typeorm';
  * in pg 9). Each send on a query runner starts once every send issued on it before has settled,
  * in the order issued, as the server would run them anyway.
  */
-const lastSend = new WeakMap<object, Promise<unknown>>();
+const lastSend = new RunnerState<Promise<unknown>>();
 
 const settled = (): undefined => undefined;
 

@@ -1,4 +1,5 @@
 import type { EntityManager, QueryRunner } from 'typeorm';
+import { RunnerState } from '../runner-state';
 import { afterLastMessage, type LastMessage, type OwedTransaction } from './last-message';
 import type { Statement } from './prepared-statement';
 import { sendTogether } from './simple-query-message';
@@ -8,7 +9,6 @@ const START = 'START TRANSACTION';
 
 /** TypeORM's `QueryRunner.query`, as one signature. */
 type SendQuery = (sql: string, parameters?: unknown[], structured?: boolean) => Promise<unknown>;
-
 type Rows = Record<string, unknown>[];
 
 /** Statements sent together whose rows somebody awaits: where they are in the message. */
@@ -210,7 +210,7 @@ class PendingStatements {
   }
 }
 
-const pending = new WeakMap<QueryRunner, PendingStatements>();
+const pending = new RunnerState<PendingStatements>();
 
 /** T3, T7: whether `runner`'s transaction sent the message that carried its COMMIT. */
 export const sentItsLast = (runner: QueryRunner): boolean => pending.get(runner)?.lastMessage().sent === true;

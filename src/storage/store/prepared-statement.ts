@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager, QueryRunner } from 'typeorm';
+import { RunnerState } from '../runner-state';
 
 /**
  * T3: a statement the database plans once per connection. Planning a turn's small statements
@@ -50,11 +51,11 @@ export class PreparedStatement {
 export type StatementContext = 'system' | 'tenant';
 
 /** The runners whose transaction entered a tenant's context. */
-const tenantRunners = new WeakSet<QueryRunner>();
+const tenantRunners = new RunnerState<true>();
 
 /** A2, T3: `runner`'s transaction runs its statements as `context` (`owingStatements`' `enter`). */
 export const enterContext = (runner: QueryRunner, context: StatementContext): void => {
-  if (context === 'tenant') tenantRunners.add(runner);
+  if (context === 'tenant') tenantRunners.set(runner, true);
   else tenantRunners.delete(runner);
 };
 

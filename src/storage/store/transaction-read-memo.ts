@@ -1,5 +1,6 @@
 import type { QueryRunner } from 'typeorm';
 import { givenBy, givenStartingWith } from '../../core/model/members/nickname-offer';
+import { RunnerState } from '../runner-state';
 import type { Statement } from './prepared-statement';
 
 /**
@@ -77,7 +78,7 @@ interface Remembered {
   touchedBy: TouchedBy;
 }
 
-const memos = new WeakMap<QueryRunner, Map<string, Remembered>>();
+const memos = new RunnerState<Map<string, Remembered>>();
 
 /**
  * T4, T3: a read of the directory made once per transaction. Routing a batch of inbox rows
@@ -118,7 +119,7 @@ interface Ahead {
   touchedBy: TouchedBy | null;
 }
 
-const aheads = new WeakMap<QueryRunner, Map<string, Ahead>>();
+const aheads = new RunnerState<Map<string, Ahead>>();
 
 /**
  * T3, T4: statements asked before their caller needs them, so they ride with what the

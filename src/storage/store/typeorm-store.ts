@@ -8,6 +8,7 @@ import {
 } from '../../core/errors';
 import type { InboxEntry } from '../../core/model/inbox';
 import { GroupCommit } from '../../core/waits/group-commit';
+import { forgetRunner } from '../runner-state';
 import type { SerialQueue } from '../serial-queue';
 import { databaseUnavailable } from './connection-errors';
 import { translateDbError } from './db-errors';
@@ -183,7 +184,8 @@ export class TypeormStore implements SqlStore {
             if (owed.lastMessage().committed) throw failedAfterCommit(error);
             throw error;
           } finally {
-            await runner.release();
+            // T3: its state beside the runner goes with it (`runner-state.ts`).
+            await runner.release().finally(() => forgetRunner(runner));
           }
         }),
       )

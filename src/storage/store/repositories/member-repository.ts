@@ -3,6 +3,7 @@ import { ValidationError } from '../../../core/errors';
 import type { MemberRecord } from '../../../core/model/records';
 import type { MemberRepository } from '../../../core/ports/store';
 import { MemberEntity, type MemberRow } from '../../entities/member.entity';
+import { RunnerState } from '../../runner-state';
 import { isUuid } from '../ids';
 import { deferStatement } from '../pending-statements';
 import { type PreparedCall, PreparedStatement } from '../prepared-statement';
@@ -147,7 +148,7 @@ const values = (p: OwedAdmission): (string | null)[] => [
 
 const nullableText = (value: string | null): string => (value === null ? 'NULL' : textLiteral(value));
 
-const owedAdmissions = new WeakMap<object, OwedAdmissions>();
+const owedAdmissions = new RunnerState<OwedAdmissions>();
 
 export const toMemberRecord = (row: MemberRow): MemberRecord => ({
   id: row.id,
