@@ -48,24 +48,41 @@ export async function startChild(
   const heap = process.env.SUMMON_BENCH_HEAP_PROF
     ? ['--import', path.join(__dirname, 'heap-sampler.ts')]
     : [];
-  // tsx only for TypeScript (the heap sampler is TypeScript too).
-  const tsx = script.endsWith('.ts') || heap.length > 0 ? ['--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...profile, ...tsx, ...heap, path.join(ROOT, script), ...args], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      ...env,
-      PORT: String(port),
-      ...heapEnv(),
+  // SUMMON_BENCH_GC_LOG=<dir>: each child logs its garbage collections there (gc-log.ts).
+  const gcLog = process.env.SUMMON_BENCH_GC_LOG ? ['--import', path.join(__dirname, 'gc-log.ts')] : [];
+  // tsx only for TypeScript (the heap sampler and the GC log are TypeScript too).
+  const tsx = script.endsWith('.ts') || heap.length + gcLog.length > 0 ? ['--import', 'tsx'] : [];
+  const child = spawn(
+    process.execPath,
+    [...nodeFlags(), ...profile, ...tsx, ...heap, ...gcLog, path.join(ROOT, script), ...args],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        ...env,
+        PORT: String(port),
+        ...heapEnv(),
+        ...(process.env.SUMMON_BENCH_GC_LOG
+          ? { SUMMON_BENCH_GC_LOG: path.resolve(process.env.SUMMON_BENCH_GC_LOG) }
+          : {}),
+      },
+      stdio: ['ignore', log, log],
     },
-    stdio: ['ignore', log, log],
-  });
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   cleanup.defer(`stop ${script}`, () => stop(child, exited));
   if (child.pid === undefined) throw new Error(`${script} did not start`);
   await untilServing(`http://127.0.0.1:${port}${readyPath}`, child, logFile);
   return { pid: child.pid, port };
+}
+
+/**
+ * A diagnostic: `SUMMON_BENCH_NODE_OPTIONS='<flags>'`, more of node's flags for every child (the
+ * bare and floor bots too): `--trace-gc-nvp`, `--v8-pool-size=1`, V8's flags.
+ */
+function nodeFlags(): string[] {
+  return (process.env.SUMMON_BENCH_NODE_OPTIONS ?? '').split(/\s+/).filter((flag) => flag !== '');
 }
 
 function heapEnv(): Record<string, string> {
