@@ -9,8 +9,8 @@
  * its runner, as owed statements do) keeps both alive, and everything the transaction hangs from
  * them — its rows, statements, repositories — until a full collection. At 200 replies a second
  * that moved about 45 KB a reply into the old generation, and brought a full collection, its
- * marking on every CPU, every few seconds (`bench/README.md`, "A transaction's state, kept by a
- * `WeakMap`"). The `WeakMap` stays, for a runner abandoned without its release.
+ * marking on every CPU, every few seconds (`bench/README.md`, "Full collections, and what fed
+ * them"). The `WeakMap` stays, for a runner abandoned without its release.
  */
 export class RunnerState<Value> {
   private readonly byRunner = new WeakMap<object, Value>();
