@@ -31,8 +31,9 @@ export const messageRepository = (manager: EntityManager): MessageRepository => 
       return toMessageRecord(row);
     },
     async insertOwed(workspaceId, fields) {
+      // T3: assigned, not spread into a second spread (`store-tx.ts`, the runs' repository).
       const values = { id: fields.id, workspaceId, conversationId: fields.conversationId };
-      await deferInsert(manager, MessageEntity, { ...values, ...toMessageColumns(fields) }, 'message');
+      await deferInsert(manager, MessageEntity, Object.assign(values, toMessageColumns(fields)), 'message');
     },
     async findById(id) {
       if (!isUuid(id)) return null;
