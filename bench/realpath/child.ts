@@ -62,10 +62,7 @@ export async function startChild(
         HOME: process.env.HOME ?? '',
         ...env,
         PORT: String(port),
-        ...heapEnv(),
-        ...(process.env.SUMMON_BENCH_GC_LOG
-          ? { SUMMON_BENCH_GC_LOG: path.resolve(process.env.SUMMON_BENCH_GC_LOG) }
-          : {}),
+        ...diagnosticEnv(),
       },
       stdio: ['ignore', log, log],
     },
@@ -85,13 +82,17 @@ function nodeFlags(): string[] {
   return (process.env.SUMMON_BENCH_NODE_OPTIONS ?? '').split(/\s+/).filter((flag) => flag !== '');
 }
 
-function heapEnv(): Record<string, string> {
-  const dir = process.env.SUMMON_BENCH_HEAP_PROF;
-  if (!dir) return {};
-  const old = process.env.SUMMON_BENCH_HEAP_PROF_OLD;
+/** The diagnostics' settings a child's preloads read (its folders made absolute). */
+function diagnosticEnv(): Record<string, string> {
+  const {
+    SUMMON_BENCH_HEAP_PROF: heap,
+    SUMMON_BENCH_HEAP_PROF_OLD: old,
+    SUMMON_BENCH_GC_LOG: gcLog,
+  } = process.env;
   return {
-    SUMMON_BENCH_HEAP_PROF: path.resolve(dir),
-    ...(old === undefined ? {} : { SUMMON_BENCH_HEAP_PROF_OLD: old }),
+    ...(heap ? { SUMMON_BENCH_HEAP_PROF: path.resolve(heap) } : {}),
+    ...(heap && old !== undefined ? { SUMMON_BENCH_HEAP_PROF_OLD: old } : {}),
+    ...(gcLog ? { SUMMON_BENCH_GC_LOG: path.resolve(gcLog) } : {}),
   };
 }
 
