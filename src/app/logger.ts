@@ -223,7 +223,7 @@ class LazyChild implements Logger {
     this.write('error', fields, message);
   }
   child(more: Record<string, unknown>): Logger {
-    return new LazyChild(this.parent, { ...this.bindings, ...more });
+    return new LazyChild(this.parent, Object.assign({}, this.bindings, more));
   }
 
   private write(level: Level, fields: object, message: string): void {
@@ -232,7 +232,7 @@ class LazyChild implements Logger {
     if (this.made === null && !this.written) {
       this.written = true;
       const own = fields instanceof Error ? { err: fields } : fields;
-      parent[level](redactor.redact({ ...this.bindings, ...own }), message);
+      parent[level](redactor.redact(Object.assign({}, this.bindings, own)), message);
       return;
     }
     this.made ??= wrap(parent.child(redactor.redact(this.bindings)));

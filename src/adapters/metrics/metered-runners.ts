@@ -23,16 +23,7 @@ export function meteredRunners(runners: RunnerResolver, metrics: Metrics): Runne
   return (agent) => {
     const runner = runners(agent);
     const metered: Runner = {
-      // P13: the wrapped runner's image input stays known to the engine.
-      ...(runner.takesImages === true ? { takesImages: true } : {}),
-      // P16: whether the runner takes steering is the runner's, metered or not.
-      ...(runner.takesSteering === true ? { takesSteering: true } : {}),
-      // T2: so is whether it checkpoints its turns (recovery runs them again only then).
-      ...(runner.checkpoints === true ? { checkpoints: true } : {}),
-      // E2: and whether its agents reach the MCP tools through Summon's endpoint.
-      ...(runner.mcpThroughEndpoint === undefined
-        ? {}
-        : { mcpThroughEndpoint: (forAgent) => runner.mcpThroughEndpoint?.(forAgent) === true }),
+      // T3: the literal opens with its own member, not a spread (docs/turns-and-capacity.md).
       async *run(request) {
         const started = performance.now();
         for await (const event of runner.run(request)) {
@@ -46,6 +37,16 @@ export function meteredRunners(runners: RunnerResolver, metrics: Metrics): Runne
           yield event;
         }
       },
+      // P13: the wrapped runner's image input stays known to the engine.
+      ...(runner.takesImages === true ? { takesImages: true } : {}),
+      // P16: whether the runner takes steering is the runner's, metered or not.
+      ...(runner.takesSteering === true ? { takesSteering: true } : {}),
+      // T2: so is whether it checkpoints its turns (recovery runs them again only then).
+      ...(runner.checkpoints === true ? { checkpoints: true } : {}),
+      // E2: and whether its agents reach the MCP tools through Summon's endpoint.
+      ...(runner.mcpThroughEndpoint === undefined
+        ? {}
+        : { mcpThroughEndpoint: (forAgent) => runner.mcpThroughEndpoint?.(forAgent) === true }),
     };
     return metered;
   };

@@ -57,7 +57,7 @@ function markLastBlock(message: MessageParam): void {
     const block = blocks[i] as ContentBlockParam;
     if (block.type === 'thinking' || block.type === 'redacted_thinking') continue;
     if (block.type === 'text' && block.text === '') continue;
-    blocks[i] = { ...block, cache_control: CACHED } as ContentBlockParam;
+    blocks[i] = Object.assign({}, block, { cache_control: CACHED }) as ContentBlockParam;
     break;
   }
   message.content = blocks;

@@ -39,10 +39,10 @@ const toolOf = (spec: ToolSpec): Tool => ({
 });
 
 function withBreakpoint(tool: Tool): Tool {
-  if (!Object.isFrozen(tool)) return { ...tool, cache_control: CACHED };
+  if (!Object.isFrozen(tool)) return Object.assign({}, tool, { cache_control: CACHED });
   const known = marked.get(tool);
   if (known !== undefined) return known;
-  const breakpoint = Object.freeze({ ...tool, cache_control: CACHED });
+  const breakpoint = Object.freeze(Object.assign({}, tool, { cache_control: CACHED }));
   marked.set(tool, breakpoint);
   return breakpoint;
 }

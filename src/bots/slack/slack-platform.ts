@@ -71,6 +71,7 @@ export interface SlackPlatformOptions {
 export class SlackPlatform implements ChatPlatform {
   readonly platform = 'slack' as const;
   private readonly partLimit: number;
+  private readonly streamSettings: SlackStreamSettings;
   /** P7: a thread's posts, edits and private notes leave in the order the core made them. */
   private readonly threads = new KeyedSerialQueue();
   private readonly permalinks: SlackThreadLinks;
@@ -80,6 +81,7 @@ export class SlackPlatform implements ChatPlatform {
 
   constructor(private readonly options: SlackPlatformOptions) {
     this.partLimit = options.replyPartLimit ?? SLACK_LIMITS.text - 1_000;
+    this.streamSettings = Object.assign({}, DEFAULT_SLACK_STREAM, options.stream);
     this.attachments = options.attachments;
     this.permalinks = new SlackThreadLinks(options.permalink);
     this.sessions = new SlackAgentSessions(
@@ -153,7 +155,7 @@ export class SlackPlatform implements ChatPlatform {
         }),
       members: mentionableIn(this.options.channelOwner, parts.channel, opening.known?.members),
       partLimit: this.partLimit,
-      settings: { ...DEFAULT_SLACK_STREAM, ...this.options.stream },
+      settings: this.streamSettings,
       logger: (this.options.logger ?? silentLogger).child({ component: 'slack-stream', thread }),
     });
   }

@@ -136,7 +136,10 @@ export class LiveCardBoard implements LiveCardFeed {
     const entry = this.entries.get(runId);
     if (entry === undefined) return;
     const card = entry.card;
-    entry.card = { ...card, ...next(card, entry), seq: card.seq + 1, at: this.clock.now().getTime() };
+    entry.card = Object.assign({}, card, next(card, entry), {
+      seq: card.seq + 1,
+      at: this.clock.now().getTime(),
+    });
     this.tell(entry.card);
     this.relay?.publish({ card: entry.card });
   }

@@ -35,17 +35,20 @@ export async function queueResponders(
   for (const agentId of responders) {
     const runId = randomUUID();
     const now = deps.clock.now();
-    const queued = queuedRun(
-      { workspaceId, agentId, conversationId, triggerMessageId: trigger.messageId, createdAt: now },
-      { by: 'person', memberId: trigger.memberId },
+    const queued = Object.assign(
+      queuedRun(
+        { workspaceId, agentId, conversationId, triggerMessageId: trigger.messageId, createdAt: now },
+        { by: 'person', memberId: trigger.memberId },
+      ),
+      { id: runId },
     );
     const lanes = trigger.fresh ? deps.localLanes : undefined;
     const claimed = lanes?.holdForRouting(tx, runId) === true;
     if (claimed) {
-      const run = claimedRun({ ...queued, id: runId }, now);
+      const run = claimedRun(queued, now);
       await tx.runs.insertOwed(run);
       lanes?.readWithRouting(tx, run);
-    } else await tx.runs.insertOwed({ ...queued, id: runId });
+    } else await tx.runs.insertOwed(queued);
     const lane = { workspaceId, agentId, conversationId, spaceId };
     jobs.push(claimed ? { runId, lane, claimedAt: now.getTime() } : { runId, lane });
   }

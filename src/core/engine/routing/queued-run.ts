@@ -46,13 +46,12 @@ export function queuedRun(target: QueuedRunTarget, start: RunStart): NewRun {
 
 /** T3: the same run claimed as it is stored (`running` from `now`, as a claim would mark it), whole. */
 export function claimedRun(run: NewRun & { id: string }, now: Date): RunRecord {
-  return {
-    ...run,
+  return Object.assign({}, run, {
     status: 'running',
     startedAt: now,
     lastEventAt: now,
     createdAt: run.createdAt ?? now,
     statusCardRef: null,
     replyMessageId: null,
-  };
+  } satisfies Partial<RunRecord>);
 }

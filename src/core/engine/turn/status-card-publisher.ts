@@ -124,17 +124,17 @@ export class StatusCardPublisher {
   }
 
   headline(text: string): void {
-    this.card = { ...this.card, headline: text };
+    this.card = Object.assign({}, this.card, { headline: text });
     this.schedule();
   }
 
   row(text: string): void {
-    this.card = { ...this.card, rows: [...this.card.rows, text] };
+    this.card = Object.assign({}, this.card, { rows: [...this.card.rows, text] });
     this.schedule();
   }
 
   replaceLastRow(text: string): void {
-    this.card = { ...this.card, rows: [...this.card.rows.slice(0, -1), text] };
+    this.card = Object.assign({}, this.card, { rows: [...this.card.rows.slice(0, -1), text] });
     this.schedule();
   }
 
@@ -151,7 +151,7 @@ export class StatusCardPublisher {
   ): Promise<void> {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    this.card = { ...this.card, state, headline };
+    this.card = Object.assign({}, this.card, { state, headline });
     // A post on its way is taken or withdrawn (P9) before the card's end is decided.
     await this.opening;
     if (!this.started) {

@@ -259,14 +259,13 @@ async function readNow(manager: EntityManager, key: RoutingKey): Promise<Routing
         ),
   ]);
   const conversation = hydrateFirst(manager, ConversationEntity, conversations);
-  return {
-    ...directory,
+  return Object.assign({}, directory, {
     agents: [...directory.agents],
     members: [...members],
     participants: [...directory.participants],
     access: [...directory.access],
     conversation: conversation && toConversationRecord(conversation),
-  };
+  });
 }
 
 async function readDirectory(
