@@ -50,11 +50,16 @@ export async function startChild(
     : [];
   // SUMMON_BENCH_GC_LOG=<dir>: each child logs its garbage collections there (gc-log.ts).
   const gcLog = process.env.SUMMON_BENCH_GC_LOG ? ['--import', path.join(__dirname, 'gc-log.ts')] : [];
-  // tsx only for TypeScript (the heap sampler and the GC log are TypeScript too).
-  const tsx = script.endsWith('.ts') || heap.length + gcLog.length > 0 ? ['--import', 'tsx'] : [];
+  // SUMMON_BENCH_SPREAD_SITES=<dir>: each child counts its spread-first literals there (spread-sites.ts).
+  const spreads = process.env.SUMMON_BENCH_SPREAD_SITES
+    ? ['--import', path.join(__dirname, 'spread-sites.ts')]
+    : [];
+  const preloads = [...heap, ...gcLog, ...spreads];
+  // tsx only for TypeScript (the preloads are TypeScript too).
+  const tsx = script.endsWith('.ts') || preloads.length > 0 ? ['--import', 'tsx'] : [];
   const child = spawn(
     process.execPath,
-    [...nodeFlags(), ...profile, ...tsx, ...heap, ...gcLog, path.join(ROOT, script), ...args],
+    [...nodeFlags(), ...profile, ...tsx, ...preloads, path.join(ROOT, script), ...args],
     {
       cwd: ROOT,
       env: {
@@ -88,11 +93,13 @@ function diagnosticEnv(): Record<string, string> {
     SUMMON_BENCH_HEAP_PROF: heap,
     SUMMON_BENCH_HEAP_PROF_OLD: old,
     SUMMON_BENCH_GC_LOG: gcLog,
+    SUMMON_BENCH_SPREAD_SITES: spreads,
   } = process.env;
   return {
     ...(heap ? { SUMMON_BENCH_HEAP_PROF: path.resolve(heap) } : {}),
     ...(heap && old !== undefined ? { SUMMON_BENCH_HEAP_PROF_OLD: old } : {}),
     ...(gcLog ? { SUMMON_BENCH_GC_LOG: path.resolve(gcLog) } : {}),
+    ...(spreads ? { SUMMON_BENCH_SPREAD_SITES: path.resolve(spreads) } : {}),
   };
 }
 
