@@ -5,8 +5,9 @@ import ts from 'typescript';
 
 /**
  * Preloaded (`--import`) into a bench child when `SUMMON_BENCH_SPREAD_SITES` names a folder:
- * every object literal of Summon's compiled code (`dist/src`) that opens with a spread and goes
- * on (`{ ...a, x }`, `{ ...a, ...b }`) is counted each time it runs, and the counts are written
+ * every object literal of Summon's compiled code (`dist/src`) and of the libraries it loads
+ * (`node_modules`, but for the TypeScript compiler this file uses) that opens with a spread and
+ * goes on (`{ ...a, x }`, `{ ...a, ...b }`) is counted each time it runs, and the counts are written
  * to `<dir>/spread-<pid>.json` when the process exits (and every 2 s before). On Node 20 such an
  * object, given a property its source lacks, is slow to make and outlives every young-generation
  * collection (docs/turns-and-capacity.md, "No spread first, then more, on a reply's path");
@@ -25,7 +26,12 @@ const COUNTER = '__summonSpreadSite';
 
 if (dir) {
   const sites: Site[] = [];
-  const compiled = `${path.sep}dist${path.sep}src${path.sep}`;
+  const sep = path.sep;
+  const counted = (file: string) =>
+    file.endsWith('.js') &&
+    (file.includes(`${sep}dist${sep}src${sep}`) || file.includes(`${sep}node_modules${sep}`)) &&
+    !file.includes(`${sep}node_modules${sep}typescript${sep}`) &&
+    !file.includes(`${sep}node_modules${sep}tsx${sep}`);
   (globalThis as Record<string, unknown>)[COUNTER] = (id: number) => {
     const site = sites[id];
     if (site !== undefined) site.count++;
@@ -35,7 +41,7 @@ if (dir) {
   };
   const compile = loader._compile;
   loader._compile = function (content: string, filename: string) {
-    const instrumented = filename.includes(compiled) ? instrument(content, filename, sites) : content;
+    const instrumented = counted(filename) ? instrument(content, filename, sites) : content;
     return compile.call(this, instrumented, filename);
   };
   const write = () =>
