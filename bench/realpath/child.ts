@@ -44,17 +44,7 @@ export async function startChild(
   // SUMMON_BENCH_CPU_PROF=<dir>: each child writes a V8 CPU profile there when it exits.
   const profileDir = process.env.SUMMON_BENCH_CPU_PROF;
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
-  // SUMMON_BENCH_HEAP_PROF=<dir>: each child writes a V8 heap sampling profile there (heap-sampler.ts).
-  const heap = process.env.SUMMON_BENCH_HEAP_PROF
-    ? ['--import', path.join(__dirname, 'heap-sampler.ts')]
-    : [];
-  // SUMMON_BENCH_GC_LOG=<dir>: each child logs its garbage collections there (gc-log.ts).
-  const gcLog = process.env.SUMMON_BENCH_GC_LOG ? ['--import', path.join(__dirname, 'gc-log.ts')] : [];
-  // SUMMON_BENCH_SPREAD_SITES=<dir>: each child counts its spread-first literals there (spread-sites.ts).
-  const spreads = process.env.SUMMON_BENCH_SPREAD_SITES
-    ? ['--import', path.join(__dirname, 'spread-sites.ts')]
-    : [];
-  const preloads = [...heap, ...gcLog, ...spreads];
+  const preloads = preloadsOn().flatMap(([, file]) => ['--import', path.join(__dirname, file)]);
   // tsx only for TypeScript (the preloads are TypeScript too).
   const tsx = script.endsWith('.ts') || preloads.length > 0 ? ['--import', 'tsx'] : [];
   const child = spawn(
@@ -87,20 +77,27 @@ function nodeFlags(): string[] {
   return (process.env.SUMMON_BENCH_NODE_OPTIONS ?? '').split(/\s+/).filter((flag) => flag !== '');
 }
 
-/** The diagnostics' settings a child's preloads read (its folders made absolute). */
+/**
+ * Diagnostics preloaded into every child when their variable names a folder, each writing there:
+ * a V8 heap sampling profile (`SUMMON_BENCH_HEAP_PROF_OLD=1` too: what outlived the young
+ * generation), the garbage collections, the spread-first literals run.
+ */
+const PRELOADS = [
+  ['SUMMON_BENCH_HEAP_PROF', 'heap-sampler.ts'],
+  ['SUMMON_BENCH_GC_LOG', 'gc-log.ts'],
+  ['SUMMON_BENCH_SPREAD_SITES', 'spread-sites.ts'],
+] as const;
+
+const preloadsOn = () => PRELOADS.filter(([variable]) => process.env[variable]);
+
+/** The settings the child's preloads read, their folders made absolute. */
 function diagnosticEnv(): Record<string, string> {
-  const {
-    SUMMON_BENCH_HEAP_PROF: heap,
-    SUMMON_BENCH_HEAP_PROF_OLD: old,
-    SUMMON_BENCH_GC_LOG: gcLog,
-    SUMMON_BENCH_SPREAD_SITES: spreads,
-  } = process.env;
-  return {
-    ...(heap ? { SUMMON_BENCH_HEAP_PROF: path.resolve(heap) } : {}),
-    ...(heap && old !== undefined ? { SUMMON_BENCH_HEAP_PROF_OLD: old } : {}),
-    ...(gcLog ? { SUMMON_BENCH_GC_LOG: path.resolve(gcLog) } : {}),
-    ...(spreads ? { SUMMON_BENCH_SPREAD_SITES: path.resolve(spreads) } : {}),
-  };
+  const settings: Record<string, string> = {};
+  for (const [variable] of preloadsOn()) settings[variable] = path.resolve(process.env[variable] ?? '');
+  const old = process.env.SUMMON_BENCH_HEAP_PROF_OLD;
+  if (settings.SUMMON_BENCH_HEAP_PROF !== undefined && old !== undefined)
+    settings.SUMMON_BENCH_HEAP_PROF_OLD = old;
+  return settings;
 }
 
 async function untilServing(url: string, child: ChildProcess, logFile: string): Promise<void> {

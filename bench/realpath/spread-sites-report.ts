@@ -22,13 +22,11 @@ if (dir === undefined || !(replies > 0)) {
 }
 for (const name of readdirSync(dir).filter((file) => /^spread-\d+\.json$/.test(file))) {
   const sites = JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as Site[];
-  const perReply = sites.map((site) => ({ ...site, perReply: site.count / replies }));
-  perReply.sort((a, b) => b.count - a.count);
-  const often = perReply.filter((site) => site.perReply >= 0.1);
-  const rare = perReply.length - often.length;
+  const often = sites.filter((site) => site.count / replies >= 0.1).sort((a, b) => b.count - a.count);
+  const rare = sites.length - often.length;
   process.stdout.write(`${name}: ${often.length} ran once in ten replies or more, ${rare} less\n`);
   for (const site of often) {
-    const where = `${site.file}:${site.line}`;
-    process.stdout.write(`${site.perReply.toFixed(2).padStart(8)}/reply  ${where}  ${site.text}\n`);
+    const perReply = (site.count / replies).toFixed(2);
+    process.stdout.write(`${perReply.padStart(8)}/reply  ${site.file}:${site.line}  ${site.text}\n`);
   }
 }

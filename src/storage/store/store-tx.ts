@@ -128,8 +128,8 @@ const lazily = (name: string, make: (manager: EntityManager) => object) =>
     },
   });
 for (const [name, repository] of Object.entries(REPOSITORIES)) lazily(name, repository);
-// T3: `Object.assign`, not `{ ...a, ...b }`: on Node 20 an object spread and then added to
-// outlives every young-generation collection (`bench/README.md`, "Full collections, and what fed them").
+// T3: `Object.assign`, not `{ ...a, ...b }` (docs/turns-and-capacity.md, "No spread first, then
+// more, on a reply's path").
 lazily('runs', (manager) => Object.assign({}, runRepository(manager), runLaneRepository(manager)));
 
 /**

@@ -31,7 +31,7 @@ export const messageRepository = (manager: EntityManager): MessageRepository => 
       return toMessageRecord(row);
     },
     async insertOwed(workspaceId, fields) {
-      // T3: assigned, not spread into a second spread (`store-tx.ts`, the runs' repository).
+      // T3: assigned, not spread into a second spread (docs/turns-and-capacity.md).
       const values = { id: fields.id, workspaceId, conversationId: fields.conversationId };
       await deferInsert(manager, MessageEntity, Object.assign(values, toMessageColumns(fields)), 'message');
     },
