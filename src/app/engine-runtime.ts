@@ -270,8 +270,9 @@ function createTurnEngine(
     },
     // T4: PGlite runs one transaction at a time; more routing lanes, or longer transactions,
     // would only queue ahead of the front ends' inbox writes (the acks), and its commits are
-    // cheap. PostgreSQL routes threads side by side, a burst 16 rows to a commit.
-    inbox: config.databaseUrl === undefined ? { lanes: 1, batch: 1 } : { lanes: 4, batch: 16 },
+    // cheap. PostgreSQL routes threads side by side, a burst 16 rows to a commit (32 behind).
+    inbox:
+      config.databaseUrl === undefined ? { lanes: 1, batch: 1 } : { lanes: 4, batch: 16, catchUpBatch: 32 },
     // T4: acks first — routing lets the front ends' acks go first while the loop is busy.
     loopLoad: new EventLoopLoad(),
   });

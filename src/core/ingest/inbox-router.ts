@@ -24,6 +24,14 @@ export interface InboxRouterOptions extends InboxRetries {
    */
   batch: number;
   /**
+   * Rows a lane routes in one transaction at most while it is behind: its last batch was full
+   * (its claims took every row they asked for). A busy channel is routed one transaction at a
+   * time (its top-level messages in order), and a batch's fixed costs (acks first, the claim,
+   * the COMMIT) are paid per transaction: a larger batch spends them over more rows, so a
+   * backlog drains instead of staying. Absent, `batch` when that is given, else 32.
+   */
+  catchUpBatch: number;
+  /**
    * Acks first (`AckGate`): before a batch, while acks keep coming, routing waits at most this
    * long for the loop to have room and for no ack of this process to be waiting for its write;
    * 0 routes at once.
@@ -38,6 +46,7 @@ export const DEFAULT_INBOX_OPTIONS: InboxRouterOptions = {
   retryBaseMs: 500,
   retentionMs: 86_400_000,
   batch: 16,
+  catchUpBatch: 32,
   // T3, T4: a reply's budget (100 ms at p99) cannot hold a longer wait before its routing.
   acksFirstMs: 20,
 };
@@ -52,8 +61,19 @@ export interface InboxRouterDeps<R extends { outcome: ReceiveOutcome }> extends 
   load?: LoopLoad | undefined;
 }
 
-/** How a batch ended: no row to claim, its last claim took all it could, or there may be more. */
-type Batch = 'none' | 'drained' | 'more';
+/**
+ * How a batch ended: no row to claim; its last claim took all it could (`drained`); it was full
+ * (its claims took every row they asked for: a backlog); or there may be more (a failure, or
+ * rows routed one transaction each).
+ */
+type Batch = 'none' | 'drained' | 'full' | 'more';
+
+/** The options given, a catch-up batch absent taken from the batch given (a test's `batch: 1` stays 1). */
+const inboxOptions = (options: Partial<InboxRouterOptions>): InboxRouterOptions => ({
+  ...DEFAULT_INBOX_OPTIONS,
+  ...options,
+  catchUpBatch: options.catchUpBatch ?? options.batch ?? DEFAULT_INBOX_OPTIONS.catchUpBatch,
+});
 
 /**
  * T4: the front ends store each inbound event once and acknowledge; this routes the stored
@@ -85,7 +105,7 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
     private readonly deps: InboxRouterDeps<R>,
     options: Partial<InboxRouterOptions> = {},
   ) {
-    this.options = { ...DEFAULT_INBOX_OPTIONS, ...options };
+    this.options = inboxOptions(options);
     this.acks = new AckGate(this.options.acksFirstMs, deps.load, deps.clock);
     this.rows = new InboxRowRouting(deps, this.options, this.decoders);
     this.refusals = new OutageRefusals(deps.logger.child({ component: 'inbox' }));
@@ -177,13 +197,15 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
 
   /** Routes rows until none is claimable; resolves with the kick count of its last look. */
   private async lane(): Promise<number> {
+    // T4: a lane whose last batch was full is behind, and routes its next in a larger one.
+    let behind = false;
     for (;;) {
       const seen = this.generation;
       if (this.closed) return seen;
       const look = this.looks.begin();
       let batch: Batch;
       try {
-        batch = await this.routeBatch(look);
+        batch = await this.routeBatch(look, behind ? this.options.catchUpBatch : this.options.batch);
       } catch (error) {
         this.looks.end(look);
         throw error;
@@ -191,8 +213,10 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
       // Its last claim took every row it could (`drained`: no need to look again and find
       // nothing), or found none: another lane still running looks again after its rows, the
       // last one looks again if a kick came meanwhile (a row stored after its claim was sent).
+      behind = batch === 'full';
       const again =
         batch === 'more' ||
+        batch === 'full' ||
         (batch === 'drained' && seen !== this.generation) ||
         (batch === 'none' && this.running.size === 1 && seen !== this.generation);
       // The rows' threads and channels are let go only now, in the tick that decided: a row
@@ -203,15 +227,16 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
   }
 
   /**
-   * Routes the next claimable rows (up to `batch`) in one transaction, then does what follows
+   * Routes the next claimable rows (up to `most`) in one transaction, then does what follows
    * each, in order. `none` when there was none (or the store could not be reached); `drained`
-   * when its last claim took fewer rows than it asked for (all it could claim then); `more`
-   * otherwise, and after a failure. `claimed` holds the rows whose routing began: on a failure,
+   * when its last claim took fewer rows than it asked for (all it could claim then); `full` when
+   * its claims took every row they asked for; `more` after a failure, and while rows are routed
+   * one transaction each. `claimed` holds the rows whose routing began: on a failure,
    * the last is the one that failed. Its claims' rows are kept in `look`, for the lane to let go.
    */
-  private async routeBatch(look: Look): Promise<Batch> {
+  private async routeBatch(look: Look, most: number): Promise<Batch> {
     const claimed: InboxRecord[] = [];
-    const limit = this.singly > 0 ? 1 : Math.max(1, this.options.batch);
+    const limit = this.singly > 0 ? 1 : Math.max(1, most);
     let drained = false;
     let done: RoutedRow<R>[];
     let used: StoreTx | null = null;
@@ -266,6 +291,7 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
     if (this.singly > 0) this.singly -= done.length;
     if (done.length === 0) return 'none';
     for (const one of done) await this.rows.afterCommit(one);
-    return drained && this.singly === 0 ? 'drained' : 'more';
+    if (this.singly > 0) return 'more';
+    return drained ? 'drained' : 'full';
   }
 }

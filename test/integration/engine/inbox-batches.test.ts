@@ -1,4 +1,4 @@
-import { InboxRouter } from '../../../src/core/ingest/inbox-router';
+import { InboxRouter, type InboxRouterOptions } from '../../../src/core/ingest/inbox-router';
 import type { InboxEntry } from '../../../src/core/model/inbox';
 import type { ReceiveOutcome } from '../../../src/core/ports/chat-engine';
 import type { InboundMessage } from '../../../src/core/ports/chat-platform';
@@ -62,12 +62,14 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
     /** The transactions routing ran in, and those the router said had failed (`rolledBack`). */
     routedIn: Set<StoreTx>;
     rolledBack: StoreTx[];
+    /** Rows routed in each transaction, in the order the transactions began. */
+    rowsByTransaction: Map<StoreTx, number>;
   }
 
   const startRouter = (
     failing: { eventId: string; times: number } | null,
     batch: number,
-    lanes = { lanes: 1, pollMs: 50 },
+    lanes: Partial<InboxRouterOptions> = { lanes: 1, pollMs: 50 },
   ) => {
     const seen: Routing = {
       committed: [],
@@ -75,6 +77,7 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
       mostInOneCommit: 0,
       routedIn: new Set(),
       rolledBack: [],
+      rowsByTransaction: new Map(),
     };
     let routings = 0;
     const router = new InboxRouter<{ outcome: ReceiveOutcome }>(
@@ -87,6 +90,7 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
           seen.attempts.set(message.eventId, tries);
           routings += 1;
           seen.routedIn.add(tx);
+          seen.rowsByTransaction.set(tx, (seen.rowsByTransaction.get(tx) ?? 0) + 1);
           seen.mostInOneCommit = Math.max(seen.mostInOneCommit, routings - seen.committed.length);
           if (!(await tx.processedEvents.record(message.platform, message.eventId))) {
             return { outcome: { kind: 'duplicate' } };
@@ -143,6 +147,31 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
     expect([...seen.attempts.values()].every((n) => n === 1)).toBe(true);
     expect((await outcomes()).every((row) => row.outcome === 'refused')).toBe(true);
     expect(seen.rolledBack).toEqual([]);
+  });
+
+  it('T4: a lane whose batch was full is behind and routes its next batches larger (catchUpBatch), in order; a lane that caught up starts small again', async () => {
+    const burst = Array.from({ length: 30 }, (_, i) => entry(`top-${i}`, `t:top-${i}`, 'c:general'));
+    await addAll(burst);
+    const { router, seen } = startRouter(null, 4, { lanes: 1, pollMs: 3_600_000, catchUpBatch: 12 });
+    router.start();
+    await until(async () => (await pendingRows()) === 0);
+    await router.settled();
+
+    expect(seen.committed).toEqual(burst.map((e) => e.eventId));
+    // The first batch found the backlog (4 of 4 asked); the next took 12 each, the last the rest.
+    expect([...seen.rowsByTransaction.values()]).toEqual([4, 12, 12, 2]);
+
+    // Caught up: the next burst's lane begins with the ordinary batch again.
+    const later = Array.from({ length: 6 }, (_, i) => entry(`later-${i}`, `t:later-${i}`, 'c:general'));
+    await addAll(later);
+    router.kick();
+    await until(async () => (await pendingRows()) === 0);
+    await router.settled();
+    await router.close();
+
+    expect(seen.committed.slice(burst.length)).toEqual(later.map((e) => e.eventId));
+    expect([...seen.rowsByTransaction.values()].slice(4)).toEqual([4, 2]);
+    expect([...seen.attempts.values()].every((n) => n === 1)).toBe(true);
   });
 
   it('T4, P6: a batch that fails is rolled back whole; its rows are routed once each, and only the failing row counts a failed attempt', async () => {
