@@ -69,7 +69,7 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
   const startRouter = (
     failing: { eventId: string; times: number } | null,
     batch: number,
-    lanes: Partial<InboxRouterOptions> = { lanes: 1, pollMs: 50 },
+    options: Partial<InboxRouterOptions> = { lanes: 1, pollMs: 50 },
   ) => {
     const seen: Routing = {
       committed: [],
@@ -106,7 +106,7 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
         },
         rolledBack: (tx) => void seen.rolledBack.push(tx),
       },
-      { ...lanes, batch, retryBaseMs: 1, maxAttempts: 3 },
+      { ...options, batch, retryBaseMs: 1, maxAttempts: 3 },
     );
     router.use('terminal', decoder);
     return { router, seen };
