@@ -213,12 +213,12 @@ export class InboxRouter<R extends { outcome: ReceiveOutcome }> {
       // Its last claim took every row it could (`drained`: no need to look again and find
       // nothing), or found none: another lane still running looks again after its rows, the
       // last one looks again if a kick came meanwhile (a row stored after its claim was sent).
-      behind = batch === 'full';
       const again =
         batch === 'more' ||
         batch === 'full' ||
         (batch === 'drained' && seen !== this.generation) ||
         (batch === 'none' && this.running.size === 1 && seen !== this.generation);
+      behind = batch === 'full';
       // The rows' threads and channels are let go only now, in the tick that decided: a row
       // of theirs stored meanwhile started no lane, and this one looks for it next.
       this.looks.end(look);

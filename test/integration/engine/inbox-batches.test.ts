@@ -150,7 +150,7 @@ describe.each(DATABASE_KINDS)('the inbox router, batching on %s', (kind) => {
   });
 
   it('T4: a lane whose batch was full is behind and routes its next batches larger (catchUpBatch), in order; a lane that caught up starts small again', async () => {
-    const burst = Array.from({ length: 30 }, (_, i) => entry(`top-${i}`, `t:top-${i}`, 'c:general'));
+    const burst = channelMessages(30);
     await addAll(burst);
     const { router, seen } = startRouter(null, 4, { lanes: 1, pollMs: 3_600_000, catchUpBatch: 12 });
     router.start();
